@@ -1,0 +1,53 @@
+# camstamp: two commands on a fresh Debian 12 with the Swift toolchain: `make demo`, `make test`.
+# Each installs the Debian packages it needs (only those missing), builds, then runs.
+
+SWIFT      ?= swift
+BUILD_DIR  ?= .build
+CONFIG     ?= debug
+CAMSTAMP    = $(BUILD_DIR)/$(CONFIG)/camstamp
+DEMO_DIR   ?= demo-output
+
+# Everything the build, the tests and the shipped presets need, by Debian package name.
+DEBS = pkg-config \
+       libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools \
+       gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad \
+       gstreamer1.0-plugins-ugly gstreamer1.0-libav \
+       libcairo2-dev libpango1.0-dev librsvg2-dev libfontconfig-dev fontconfig \
+       fonts-noto-core fonts-noto-cjk libexif-dev
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build release demo test bench clean
+
+all: build
+
+# Installs only what is missing, so a second run touches nothing.
+deps:
+	@missing=$$(for p in $(DEBS); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then \
+	  echo "camstamp: installing Debian packages:" $$missing; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	else \
+	  echo "camstamp: all Debian packages present"; \
+	fi
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+release:
+	$(MAKE) build CONFIG=release
+
+demo: build
+	@mkdir -p $(DEMO_DIR)
+	@if ls /dev/video* >/dev/null 2>&1; then src=auto; else src=test; \
+	  echo "camstamp: no webcam found, using the built-in test camera"; fi; \
+	$(CAMSTAMP) shoot --source $$src --preset credit --var author="camstamp demo" -o $(DEMO_DIR)/
+
+test: build
+	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) $(SWIFT) test -c $(CONFIG)
+
+clean:
+	rm -rf $(BUILD_DIR) $(DEMO_DIR)

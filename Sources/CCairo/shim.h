@@ -1,0 +1,2 @@
+// CCairo: the C API of pkg-config package cairo, imported as is.
+#include <cairo.h>

@@ -1,0 +1,2 @@
+// CGstApp: the C API of pkg-config package gstreamer-app-1.0, imported as is.
+#include <gst/app/app.h>

@@ -1,0 +1,2 @@
+// CRsvg: the C API of pkg-config package librsvg-2.0, imported as is.
+#include <librsvg/rsvg.h>

@@ -1,0 +1,4 @@
+import CCairo
+import CPangoCairo
+import CRsvg
+import CFontconfig
