@@ -1,0 +1,56 @@
+/// A point in frame pixels, origin top-left, y down.
+public struct Point: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+}
+
+/// Where marks land on a frame. Pure arithmetic, shared by the renderer and the tests.
+public enum Layout {
+    /// The top-left corner of a `markWidth`×`markHeight` mark on a `frameWidth`×`frameHeight`
+    /// frame: placed at `anchor`, kept `marginX`/`marginY` from the edges it is anchored to
+    /// (centred axes ignore the margin), then moved by `offsetX`/`offsetY`.
+    public static func origin(markWidth: Double, markHeight: Double,
+                              frameWidth: Double, frameHeight: Double,
+                              anchor: Anchor, marginX: Double, marginY: Double,
+                              offsetX: Double = 0, offsetY: Double = 0) -> Point {
+        let x: Double = switch anchor {
+        case .topLeft, .left, .bottomLeft: marginX
+        case .top, .center, .bottom: (frameWidth - markWidth) / 2
+        case .topRight, .right, .bottomRight: frameWidth - marginX - markWidth
+        }
+        let y: Double = switch anchor {
+        case .topLeft, .top, .topRight: marginY
+        case .left, .center, .right: (frameHeight - markHeight) / 2
+        case .bottomLeft, .bottom, .bottomRight: frameHeight - marginY - markHeight
+        }
+        return Point(x: x + offsetX, y: y + offsetY)
+    }
+
+    /// The origin of `mark` once rendered at `markWidth`×`markHeight`.
+    public static func origin(of mark: ResolvedMark, markWidth: Double, markHeight: Double,
+                              frameWidth: Double, frameHeight: Double) -> Point {
+        origin(markWidth: markWidth, markHeight: markHeight, frameWidth: frameWidth,
+               frameHeight: frameHeight, anchor: mark.anchor, marginX: mark.marginX,
+               marginY: mark.marginY, offsetX: mark.offsetX, offsetY: mark.offsetY)
+    }
+
+    /// Top-left corners of a grid of `markWidth`×`markHeight` tiles, `gap` apart, centred on the
+    /// frame and extended until the whole frame is covered (edge tiles may be partly outside).
+    public static func tileOrigins(markWidth: Double, markHeight: Double,
+                                   frameWidth: Double, frameHeight: Double, gap: Double) -> [Point] {
+        precondition(markWidth > 0 && markHeight > 0, "tiles need a positive size")
+        let stepX = markWidth + max(gap, 0), stepY = markHeight + max(gap, 0)
+        // One tile centred on the frame's centre, then whole steps out to both edges.
+        let x0 = (frameWidth - markWidth) / 2, y0 = (frameHeight - markHeight) / 2
+        let left = Int((x0 / stepX).rounded(.up)), right = Int(((frameWidth - x0 - markWidth) / stepX).rounded(.up))
+        let up = Int((y0 / stepY).rounded(.up)), down = Int(((frameHeight - y0 - markHeight) / stepY).rounded(.up))
+        var points: [Point] = []
+        for row in -up...down {
+            for column in -left...right {
+                points.append(Point(x: x0 + Double(column) * stepX, y: y0 + Double(row) * stepY))
+            }
+        }
+        return points
+    }
+}
