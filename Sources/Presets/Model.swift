@@ -94,7 +94,11 @@ public enum MarkContent: Hashable, Sendable {
 
 /// One mark of a preset, as written, with every default filled in.
 public struct Mark: Hashable, Sendable {
-    public var content: MarkContent
+    public var content: MarkContent {
+        didSet { template = Self.template(for: content) }
+    }
+    /// `content`'s text parsed as a template (nil for an image mark); kept in step with `content`.
+    public private(set) var template: Template?
     /// A font family name for fontconfig; nil means the bundled default family.
     public var font: String?
     /// A font file of the preset's own (absolute URL), registered before rendering.
@@ -124,6 +128,7 @@ public struct Mark: Hashable, Sendable {
     /// dark outline, 4% of the short side).
     public init(content: MarkContent) {
         self.content = content
+        template = Self.template(for: content)
         font = nil
         fontFile = nil
         weight = .normal
@@ -143,6 +148,27 @@ public struct Mark: Hashable, Sendable {
         tile = nil
         width = nil
         height = nil
+    }
+}
+
+extension Mark {
+    static func template(for content: MarkContent) -> Template? {
+        if case .text(let text) = content { Template(lenient: text) } else { nil }
+    }
+
+    /// Whether this is a text mark.
+    public var isText: Bool {
+        if case .text = content { true } else { false }
+    }
+
+    /// The mark's text for `context`, escaped for Pango when the mark uses markup ("" for images).
+    public func expandedText(_ context: TemplateContext) -> String {
+        template?.expand(context, escapingMarkup: markup) ?? ""
+    }
+
+    /// This mark's pixel values on a `width`×`height` frame with its text expanded for `context`.
+    public func resolved(width: Int, height: Int, context: TemplateContext) -> ResolvedMark {
+        resolved(width: width, height: height, expandedText: expandedText(context))
     }
 }
 

@@ -1,0 +1,102 @@
+import Foundation
+
+/// A preset problem a user can fix: which file, which line (when known), where in the JSON, what
+/// is wrong and, when there is one, a hint. Printed as
+/// `FILE:LINE: unknown key 'colour' at $.marks[0]; did you mean 'color'?`.
+public struct PresetError: Error, CustomStringConvertible, Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case invalidJSON
+        case unknownKey
+        case missingKey
+        case wrongType
+        case outOfRange
+        case content
+        case badColor
+        case badAnchor
+        case badValue
+        case missingFile
+        case unknownVariable
+        case badTemplate
+        case notFound
+        case unreadable
+    }
+
+    public var kind: Kind
+    /// The preset file's path, when the preset came from a file.
+    public var file: String?
+    /// 1-based line in `file`, when known.
+    public var line: Int?
+    /// JSON path of the offending value (`$.marks[0].size`); empty when it is about the file as a whole.
+    public var path: String
+    /// What is wrong, without file, line or path.
+    public var message: String
+    /// How to fix it ("did you mean 'color'?"), when there is an obvious fix.
+    public var hint: String?
+
+    public init(_ kind: Kind, _ message: String, path: String = "", hint: String? = nil,
+                file: String? = nil, line: Int? = nil) {
+        self.kind = kind; self.message = message; self.path = path; self.hint = hint
+        self.file = file; self.line = line
+    }
+
+    public var description: String {
+        var text = ""
+        if let file {
+            text += file
+            if let line { text += ":\(line)" }
+            text += ": "
+        }
+        text += message
+        if !path.isEmpty { text += " at \(path)" }
+        if let hint { text += "; \(hint)" }
+        return text
+    }
+
+    /// A copy that names `file`, and `line` unless one is already known.
+    func located(file: String?, line: Int?) -> PresetError {
+        var copy = self
+        if copy.file == nil { copy.file = file }
+        if copy.line == nil { copy.line = line }
+        return copy
+    }
+}
+
+/// "did you mean 'x'?" for the candidate closest to `word`, when it is close enough to be a typo.
+func didYouMean<S: Sequence>(_ word: String, in candidates: S) -> String? where S.Element == String {
+    closest(to: word, in: candidates).map { "did you mean '\($0)'?" }
+}
+
+/// The candidate with the smallest edit distance to `word`, if that distance looks like a typo.
+func closest<S: Sequence>(to word: String, in candidates: S) -> String? where S.Element == String {
+    let lowered = word.lowercased()
+    var best: (String, Int)?
+    for candidate in candidates {
+        let distance = editDistance(lowered, candidate.lowercased())
+        if best == nil || distance < best!.1 { best = (candidate, distance) }
+    }
+    guard let (candidate, distance) = best else { return nil }
+    let allowed = max(1, min(3, max(word.count, candidate.count) / 3))
+    return distance <= allowed ? candidate : nil
+}
+
+/// Optimal string alignment distance: Levenshtein plus adjacent transpositions ("rigth" → "right" is 1).
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous2 = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], previous2[j - 2] + 1)
+            }
+        }
+        (previous2, previous, current) = (previous, current, previous2)
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,258 @@
+import Foundation
+
+/// Everything a template can refer to when it is expanded for one photo or frame.
+public struct TemplateContext: Sendable {
+    /// When the photo was taken (DateTimeOriginal in batch) or the frame captured.
+    public var captureDate: Date
+    /// The current time, for `{now}`.
+    public var now: Date
+    /// The zone dates are shown in.
+    public var timeZone: TimeZone
+    public var filename: String?
+    public var stem: String?
+    public var counter: Int?
+    public var width: Int?
+    public var height: Int?
+    /// EXIF tags by name (`Model`, `FNumber`, ...); a missing tag expands to its fallback or "".
+    public var exif: [String: String]
+    public var hostname: String
+    /// Video only: the frame number and the frame rate.
+    public var frame: Int?
+    public var fps: Double?
+    /// Preset `variables` merged with `--var` values (see `Preset.variables(overriddenBy:)`).
+    public var variables: [String: String]
+
+    public init(captureDate: Date = Date(), now: Date? = nil, timeZone: TimeZone = .current,
+                filename: String? = nil, stem: String? = nil, counter: Int? = nil,
+                width: Int? = nil, height: Int? = nil, exif: [String: String] = [:],
+                hostname: String = ProcessInfo.processInfo.hostName,
+                frame: Int? = nil, fps: Double? = nil, variables: [String: String] = [:]) {
+        self.captureDate = captureDate; self.now = now ?? captureDate; self.timeZone = timeZone
+        self.filename = filename; self.stem = stem; self.counter = counter
+        self.width = width; self.height = height; self.exif = exif; self.hostname = hostname
+        self.frame = frame; self.fps = fps; self.variables = variables
+    }
+}
+
+/// A mark's text parsed at load time: literal runs and `{variable}` references. Expanding it is a
+/// walk over the parts, cheap enough to do for every video frame.
+public struct Template: Hashable, Sendable {
+    enum Clock: Hashable, Sendable { case capture, now }
+    enum Part: Hashable, Sendable {
+        case literal(String)
+        case date(Clock, Strftime)
+        case filename, stem, width, height, hostname, frame, fps
+        /// `{counter}` or `{counter:N}` zero-padded to N digits.
+        case counter(digits: Int)
+        case exif(tag: String, fallback: String?)
+        /// A preset variable or `--var`.
+        case variable(String)
+    }
+
+    /// Names with a meaning of their own; presets may not define variables with these names.
+    public static let builtinNames: [String] = [
+        "date", "time", "datetime", "now", "filename", "stem", "counter", "width", "height",
+        "exif", "hostname", "frame", "fps",
+    ]
+
+    static let defaultFormats: [String: String] = [
+        "date": "%Y-%m-%d", "time": "%H:%M:%S", "datetime": "%Y-%m-%d %H:%M:%S", "now": "%Y-%m-%d %H:%M:%S",
+    ]
+
+    /// The template as written.
+    public let source: String
+    let parts: [Part]
+
+    /// Parses `source`, accepting `variables` (preset variables and `--var` names) besides the
+    /// built-in ones. Errors carry no path; the caller adds where the template came from.
+    public init(_ source: String, variables: Set<String>) throws(PresetError) {
+        self.source = source
+        self.parts = try Self.parse(source, variables: variables)
+    }
+
+    /// A template that never fails: any `{name}` is accepted, and text that does not parse is
+    /// kept literally. For marks built in code; `Preset.validate()` reports what this let through.
+    init(lenient source: String) {
+        self.source = source
+        self.parts = (try? Self.parse(source, variables: nil)) ?? [.literal(source)]
+    }
+
+    /// Whether the text changes with the clock (any date or time), so a live stream must
+    /// re-expand it as time passes.
+    public var dependsOnTime: Bool {
+        parts.contains { if case .date = $0 { true } else { false } }
+    }
+
+    /// Whether the text shows the time of day, or the current time: it changes within a day.
+    public var dependsOnTimeOfDay: Bool {
+        parts.contains {
+            if case .date(let clock, let format) = $0 { clock == .now || format.showsTimeOfDay } else { false }
+        }
+    }
+
+    /// Whether the text changes with every frame (`{frame}`).
+    public var dependsOnFrame: Bool {
+        parts.contains { $0 == .frame }
+    }
+
+    /// The preset or `--var` variables the template refers to.
+    public var variableNames: Set<String> {
+        Set(parts.compactMap { if case .variable(let name) = $0 { name } else { nil } })
+    }
+
+    /// The EXIF tags the template refers to.
+    public var exifTags: Set<String> {
+        Set(parts.compactMap { if case .exif(let tag, _) = $0 { tag } else { nil } })
+    }
+
+    /// The text for `context`. With `escapingMarkup` (a `markup: true` mark) the substituted values
+    /// are escaped for Pango markup while the template's own markup is kept; without it the result
+    /// is plain text for Pango and nothing is escaped.
+    public func expand(_ context: TemplateContext, escapingMarkup: Bool) -> String {
+        var out = ""
+        for part in parts {
+            if case .literal(let text) = part {
+                out += text
+                continue
+            }
+            let value = self.value(of: part, in: context)
+            out += escapingMarkup ? Self.escapeMarkup(value) : value
+        }
+        return out
+    }
+
+    private func value(of part: Part, in context: TemplateContext) -> String {
+        switch part {
+        case .literal(let text): return text
+        case .date(let clock, let format):
+            return format.string(from: clock == .now ? context.now : context.captureDate, timeZone: context.timeZone)
+        case .filename: return context.filename ?? ""
+        case .stem: return context.stem ?? ""
+        case .width: return context.width.map(String.init) ?? ""
+        case .height: return context.height.map(String.init) ?? ""
+        case .hostname: return context.hostname
+        case .frame: return context.frame.map(String.init) ?? ""
+        case .fps: return context.fps.map(Self.formatFPS) ?? ""
+        case .counter(let digits):
+            guard let counter = context.counter else { return "" }
+            let text = String(counter)
+            return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
+        case .exif(let tag, let fallback):
+            let value = context.exif[tag]?.trimmingCharacters(in: .whitespaces) ?? ""
+            return value.isEmpty ? (fallback ?? "") : value
+        case .variable(let name): return context.variables[name] ?? ""
+        }
+    }
+
+    /// "30", "29.97", "12.5".
+    static func formatFPS(_ fps: Double) -> String {
+        if fps == fps.rounded(), abs(fps) < 1e9 { return String(Int(fps)) }
+        var text = String(format: "%.2f", fps)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+
+    /// `text` made safe inside Pango markup.
+    public static func escapeMarkup(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// `variables == nil` accepts any name (lenient).
+    private static func parse(_ source: String, variables: Set<String>?) throws(PresetError) -> [Part] {
+        var parts: [Part] = []
+        var literal = ""
+        var index = source.startIndex
+        while index < source.endIndex {
+            let character = source[index]
+            let next = source.index(after: index)
+            if character == "{", next < source.endIndex, source[next] == "{" {
+                literal.append("{"); index = source.index(after: next); continue
+            }
+            if character == "}" {
+                guard next < source.endIndex, source[next] == "}" else {
+                    throw PresetError(.badTemplate, "lone '}' in text '\(source)'", hint: "write '}}' for a literal brace")
+                }
+                literal.append("}"); index = source.index(after: next); continue
+            }
+            guard character == "{" else { literal.append(character); index = next; continue }
+            guard let close = source[next...].firstIndex(where: { $0 == "}" || $0 == "{" }), source[close] == "}" else {
+                throw PresetError(.badTemplate, "unclosed '{' in text '\(source)'", hint: "write '{{' for a literal brace")
+            }
+            if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
+            parts.append(try variable(String(source[next..<close]), variables: variables))
+            index = source.index(after: close)
+        }
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        return parts
+    }
+
+    private static func variable(_ body: String, variables: Set<String>?) throws(PresetError) -> Part {
+        let name: String, argument: String?
+        if let colon = body.firstIndex(of: ":") {
+            name = String(body[..<colon]); argument = String(body[body.index(after: colon)...])
+        } else {
+            name = body; argument = nil
+        }
+        guard !name.isEmpty else {
+            throw PresetError(.badTemplate, "empty variable '{\(body)}'", hint: "write '{{' and '}}' for literal braces")
+        }
+        func noArgument(_ part: Part) throws(PresetError) -> Part {
+            guard argument == nil else {
+                throw PresetError(.badTemplate, "variable '\(name)' takes no ':' argument in '{\(body)}'")
+            }
+            return part
+        }
+        switch name {
+        case "date", "time", "datetime", "now":
+            let format = argument ?? defaultFormats[name]!
+            guard !format.isEmpty else {
+                throw PresetError(.badTemplate, "empty date format in '{\(body)}'", hint: "write e.g. {\(name):%Y-%m-%d}")
+            }
+            return .date(name == "now" ? .now : .capture, try Strftime(format))
+        case "filename": return try noArgument(.filename)
+        case "stem": return try noArgument(.stem)
+        case "width": return try noArgument(.width)
+        case "height": return try noArgument(.height)
+        case "hostname": return try noArgument(.hostname)
+        case "frame": return try noArgument(.frame)
+        case "fps": return try noArgument(.fps)
+        case "counter":
+            guard let argument else { return .counter(digits: 0) }
+            guard let digits = Int(argument), (1...12).contains(digits) else {
+                throw PresetError(.badTemplate, "counter width must be a number from 1 to 12 in '{\(body)}'", hint: "write e.g. {counter:4}")
+            }
+            return .counter(digits: digits)
+        case "exif":
+            let spec = argument ?? ""
+            let tag: String, fallback: String?
+            if let bar = spec.firstIndex(of: "|") {
+                tag = String(spec[..<bar]); fallback = String(spec[spec.index(after: bar)...])
+            } else {
+                tag = spec; fallback = nil
+            }
+            guard !tag.isEmpty, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+                throw PresetError(.badTemplate, "'{\(body)}' needs an EXIF tag name", hint: "write e.g. {exif:Model} or {exif:Model|unknown}")
+            }
+            return .exif(tag: tag, fallback: fallback)
+        default:
+            if let variables, !variables.contains(name) {
+                let hint = didYouMean(name, in: builtinNames + variables.sorted())
+                    ?? "define it in the preset's \"variables\" or pass --var \(name)=VALUE"
+                throw PresetError(.unknownVariable, "unknown variable '{\(body)}'", hint: hint)
+            }
+            return try noArgument(.variable(name))
+        }
+    }
+}
