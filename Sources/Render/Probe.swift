@@ -1,4 +1,0 @@
-import CCairo
-import CPangoCairo
-import CRsvg
-import CFontconfig
