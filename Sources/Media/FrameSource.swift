@@ -1,0 +1,70 @@
+import CGStreamer
+import CGstApp
+import CGstVideo
+
+/// The capture side: a pipeline ending in `appsink name=frames`, pulled from one thread with a
+/// bounded wait so the puller can notice Ctrl-C, errors and the end of the stream.
+public final class FrameSource: @unchecked Sendable {
+    public let pipeline: Pipeline
+    private let sink: Element
+    private var appsink: UnsafeMutablePointer<GstAppSink> { gcast(sink.pointer) }
+    // Video info parsed once per distinct caps, not per frame.
+    private var cachedCaps: UnsafeMutablePointer<GstCaps>?
+    private var cachedInfo = GstVideoInfo()
+
+    public enum Pull {
+        case frame(VideoFrame)
+        case endOfStream
+        case timeout
+    }
+
+    /// `live`: drop old frames rather than queue them when the consumer is slower than the
+    /// camera. Not live (photos, files as files): never drop, block the producer instead.
+    public init(pipeline: Pipeline, live: Bool, maxBuffers: Int = 2) throws(MediaError) {
+        self.pipeline = pipeline
+        sink = try pipeline.element(named: "frames")
+        // appsink defaults to an unbounded queue (gigabytes for a long capture): bound it.
+        try sink.set("max-buffers", maxBuffers)
+        try sink.set("drop", live)
+        // Without this appsink keeps a ref to the last sample, so the buffer we pull is shared
+        // and making it writable would deep-copy every frame.
+        try sink.set("enable-last-sample", false)
+        try sink.set("sync", live)
+    }
+
+    deinit {
+        if let cachedCaps { gst_caps_unref(cachedCaps) }
+    }
+
+    public func start() throws(MediaError) {
+        try pipeline.setState(.playing)
+    }
+
+    /// Waits up to `timeout` for the next frame. Errors posted on the bus are thrown.
+    public func pull(timeout: Duration = .milliseconds(100)) throws(MediaError) -> Pull {
+        guard let sample = gst_app_sink_try_pull_sample(appsink, GstClockTime(timeout.nanoseconds)) else {
+            if let error = pipeline.pendingError() { throw error }
+            return gst_app_sink_is_eos(appsink) != 0 ? .endOfStream : .timeout
+        }
+        defer { gst_sample_unref(sample) }
+        guard let buffer = gst_sample_get_buffer(sample), let caps = gst_sample_get_caps(sample) else {
+            throw .stream(element: "frames", domain: "camstamp", code: 0, message: "sample without buffer or caps", debug: nil)
+        }
+        if cachedCaps == nil || gst_caps_is_equal(cachedCaps, caps) == 0 {
+            guard gst_video_info_from_caps(&cachedInfo, caps) != 0 else {
+                throw .stream(element: "frames", domain: "camstamp", code: 0,
+                              message: "not raw video: \(takeGString(gst_caps_to_string(caps)) ?? "?")", debug: nil)
+            }
+            if let cachedCaps { gst_caps_unref(cachedCaps) }
+            cachedCaps = gst_caps_ref(caps)
+        }
+        // Our own ref to the buffer; once the sample is released we are its only holder, so
+        // blending in place needs no copy.
+        return .frame(VideoFrame(adopting: gst_buffer_ref(buffer), caps: caps, info: cachedInfo))
+    }
+
+    /// Asks the sources to finish; `pull` then drains what is queued and returns `.endOfStream`.
+    public func sendEndOfStream() { pipeline.sendEndOfStream() }
+
+    public func stop() { pipeline.stop() }
+}

@@ -1,0 +1,35 @@
+import CGStreamer
+import Foundation
+
+/// GStreamer's process-wide initialisation.
+public enum GStreamer {
+    private static let initialized: Result<Void, MediaError> = {
+        var error: UnsafeMutablePointer<GError>?
+        // gst_init_check: like gst_init, but reports failure instead of exiting the process.
+        if gst_init_check(nil, nil, &error) == 0 {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown reason"
+            if let error { g_error_free(error) }
+            return .failure(.initialization(message))
+        }
+        return .success(())
+    }()
+
+    /// Initialises GStreamer once; later calls are free. Thread-safe (Swift's lazy static).
+    public static func initialize() throws(MediaError) {
+        try initialized.get()
+    }
+
+    /// The GStreamer version, e.g. "1.22.0".
+    public static var version: String {
+        var major: guint = 0, minor: guint = 0, micro: guint = 0, nano: guint = 0
+        gst_version(&major, &minor, &micro, &nano)
+        return "\(major).\(minor).\(micro)"
+    }
+
+    /// Whether an element factory is installed (e.g. `x264enc`).
+    public static func hasElement(_ factory: String) -> Bool {
+        guard (try? initialize()) != nil, let found = gst_element_factory_find(factory) else { return false }
+        gst_object_unref(UnsafeMutableRawPointer(found))
+        return true
+    }
+}

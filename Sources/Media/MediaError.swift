@@ -1,0 +1,105 @@
+import CGStreamer
+
+/// Every way GStreamer work can fail, with what a user needs to fix it: the element, GStreamer's
+/// message, and its debug text (where the real cause of a negotiation failure lives).
+public enum MediaError: Error, Equatable, CustomStringConvertible {
+    /// gst_init failed.
+    case initialization(String)
+    /// The pipeline description names elements that are not installed.
+    case missingElements([String])
+    /// The pipeline description could not be parsed (syntax, unknown property, bad link).
+    case parse(message: String, pipeline: String)
+    /// A state change was refused; `element`, `message` and `debug` come from the bus.
+    case stateChange(element: String, message: String, debug: String?)
+    /// An error posted on the bus while running: decoding, negotiation, a device, a file.
+    case stream(element: String, domain: String, code: Int, message: String, debug: String?)
+    /// A template value that was refused before it reached launch syntax.
+    case invalidTemplate(String)
+    /// A named element the code needs is not in the pipeline (a user's `--pipeline` template).
+    case missingNamedElement(name: String, pipeline: String)
+    /// Something did not happen in time (EOS after Ctrl-C, the first frame).
+    case timeout(String)
+
+    public var description: String {
+        switch self {
+        case .initialization(let message):
+            "GStreamer could not start: \(message)"
+        case .missingElements(let names):
+            "GStreamer element\(names.count == 1 ? "" : "s") not installed: " + names.map { name in
+                if let package = MediaError.debianPackage(providing: name) {
+                    "\(name) (install the Debian package \(package))"
+                } else { name }
+            }.joined(separator: ", ")
+        case .parse(let message, _):
+            "invalid pipeline: \(message)"
+        case .stateChange(let element, let message, let debug):
+            "\(element): \(message)" + (debug.map { " (\($0))" } ?? "")
+        case .stream(let element, _, _, let message, let debug):
+            "\(element): \(message)" + (debug.map { " (\(Self.cause(inDebug: $0)))" } ?? "")
+        case .invalidTemplate(let message):
+            "invalid pipeline template: \(message)"
+        case .missingNamedElement(let name, _):
+            "the pipeline has no element named '\(name)' (add name=\(name) to it)"
+        case .timeout(let what):
+            "timed out: \(what)"
+        }
+    }
+
+    /// The kind of resource failure (a device or file), when this is one.
+    public var resourceProblem: ResourceProblem? {
+        guard case .stream(_, let domain, let code, _, let debug) = self, domain == "gst-resource-error-quark" else { return nil }
+        if debug?.contains("Permission denied") == true { return .permissionDenied }
+        switch GstResourceError(rawValue: UInt32(code)) {
+        case GST_RESOURCE_ERROR_NOT_FOUND: return .notFound
+        case GST_RESOURCE_ERROR_BUSY: return .busy
+        case GST_RESOURCE_ERROR_NOT_AUTHORIZED: return .permissionDenied
+        case GST_RESOURCE_ERROR_OPEN_WRITE, GST_RESOURCE_ERROR_WRITE, GST_RESOURCE_ERROR_NO_SPACE_LEFT: return .cannotWrite
+        default: return .other
+        }
+    }
+
+    public enum ResourceProblem: Sendable { case notFound, busy, permissionDenied, cannotWrite, other }
+
+    /// Debug strings are `file.c(123): function (): /path/to/element:\nreason`; the reason is what
+    /// a person needs (e.g. "streaming stopped, reason not-negotiated (-4)").
+    static func cause(inDebug debug: String) -> String {
+        let lines = debug.split(separator: "\n", omittingEmptySubsequences: true)
+        guard lines.count > 1 else { return debug }
+        return lines.dropFirst().joined(separator: " ")
+    }
+
+    /// The Debian package that ships a GStreamer element, for the "install ..." hint.
+    public static func debianPackage(providing element: String) -> String? {
+        packages[element]
+    }
+
+    private static let packages: [String: String] = {
+        var map: [String: String] = [:]
+        let table: [(String, [String])] = [
+            ("gstreamer1.0-plugins-base", ["appsrc", "appsink", "videoconvert", "videoscale", "videorate",
+                                           "videotestsrc", "decodebin", "uridecodebin", "playbin", "textoverlay",
+                                           "clockoverlay", "audiotestsrc", "encodebin"]),
+            ("gstreamer1.0-plugins-good", ["v4l2src", "jpegenc", "jpegdec", "pngenc", "pngdec", "mp4mux", "qtmux",
+                                           "qtdemux", "matroskamux", "matroskademux", "rtph264pay", "rtph264depay",
+                                           "udpsink", "udpsrc", "videoflip", "gdkpixbufoverlay", "splitmuxsink"]),
+            ("gstreamer1.0-plugins-bad", ["h264parse", "jpegparse", "mpegtsmux", "openh264enc", "x265enc"]),
+            ("gstreamer1.0-plugins-ugly", ["x264enc"]),
+            ("gstreamer1.0-libav", ["avdec_h264", "avenc_mjpeg"]),
+        ]
+        for (package, elements) in table { for element in elements { map[element] = package } }
+        return map
+    }()
+}
+
+/// Turns an error/warning message into a MediaError. Takes no ownership of `message`.
+func mediaError(from message: UnsafeMutablePointer<GstMessage>) -> MediaError {
+    var error: UnsafeMutablePointer<GError>?
+    var debug: UnsafeMutablePointer<gchar>?
+    gst_message_parse_error(message, &error, &debug)
+    defer { if let error { g_error_free(error) } }
+    let element = objectPath(message.pointee.src)
+    let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+    let domain = error.map { String(cString: g_quark_to_string($0.pointee.domain)) } ?? ""
+    return .stream(element: element, domain: domain, code: Int(error?.pointee.code ?? 0),
+                   message: text, debug: takeGString(debug))
+}

@@ -1,0 +1,181 @@
+import CGStreamer
+import Foundation
+
+/// A running GStreamer pipeline parsed from launch syntax. Owns the top-level element: it is set
+/// to NULL and unreffed when released, so no streaming thread outlives it.
+public final class Pipeline: @unchecked Sendable {
+    let element: UnsafeMutablePointer<GstElement>
+    /// The launch text it was built from, for messages.
+    public let description: String
+
+    /// Parses `description` with fatal errors: a half-built pipeline never comes back.
+    public init(_ description: String) throws(MediaError) {
+        try GStreamer.initialize()
+        self.description = description
+        let context = gst_parse_context_new()
+        defer { gst_parse_context_free(context) }
+        var error: UnsafeMutablePointer<GError>?
+        let parsed = gst_parse_launch_full(description, context, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        if let error {
+            defer { g_error_free(error) }
+            if let parsed { gst_object_unref(UnsafeMutableRawPointer(parsed)) }
+            if error.pointee.domain == gst_parse_error_quark(),
+               error.pointee.code == Int32(GST_PARSE_ERROR_NO_SUCH_ELEMENT.rawValue) {
+                var names: [String] = []
+                if let missing = gst_parse_context_get_missing_elements(context) {
+                    var index = 0
+                    while let name = missing[index] { names.append(String(cString: name)); index += 1 }
+                    g_strfreev(missing)
+                }
+                throw .missingElements(names.isEmpty ? [String(cString: error.pointee.message)] : names)
+            }
+            throw .parse(message: String(cString: error.pointee.message), pipeline: description)
+        }
+        guard let parsed else { throw .parse(message: "empty pipeline", pipeline: description) }
+        // A single element comes back bare; wrap it so every Pipeline has a bus of its own.
+        if g_type_check_instance_is_a(UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GTypeInstance.self),
+                                      gst_pipeline_get_type()) != 0 {
+            element = parsed
+        } else {
+            let bin = gst_pipeline_new(nil)!
+            gst_bin_add(gcast(bin), parsed)
+            element = bin
+        }
+    }
+
+    deinit {
+        gst_element_set_state(element, GST_STATE_NULL)
+        gst_object_unref(UnsafeMutableRawPointer(element))
+    }
+
+    /// The element named `name` (transfer full: the caller's `Element` owns a ref).
+    public func element(named name: String) throws(MediaError) -> Element {
+        guard let found = gst_bin_get_by_name(gcast(element), name) else {
+            throw .missingNamedElement(name: name, pipeline: description)
+        }
+        return Element(adopting: found)
+    }
+
+    /// Changes state and waits (up to `timeout`) for async changes to finish. On failure the
+    /// reason is the error already on the bus, popped and returned as the thrown error.
+    /// `wait: false` returns once the change has started: a pipeline fed by appsrc cannot
+    /// preroll before its first buffer, so waiting there would hang.
+    public func setState(_ state: State, wait: Bool = true, timeout: Duration = .seconds(10)) throws(MediaError) {
+        let result = gst_element_set_state(element, state.gst)
+        if result == GST_STATE_CHANGE_FAILURE { throw failure(doing: "set to \(state)") }
+        if result == GST_STATE_CHANGE_ASYNC && wait {
+            let wait = gst_element_get_state(element, nil, nil, GstClockTime(timeout.nanoseconds))
+            if wait == GST_STATE_CHANGE_FAILURE { throw failure(doing: "set to \(state)") }
+            if wait == GST_STATE_CHANGE_ASYNC { throw .timeout("pipeline did not reach \(state) within \(timeout)") }
+        }
+    }
+
+    /// Stops everything now (no EOS, no finalisation).
+    public func stop() {
+        gst_element_set_state(element, GST_STATE_NULL)
+    }
+
+    /// Sends EOS into the pipeline from the top (sources forward it downstream).
+    public func sendEndOfStream() {
+        gst_element_send_event(element, gst_event_new_eos())
+    }
+
+    /// The next error, or EOS, from the bus, waiting up to `timeout`. Returns nil on timeout.
+    public func waitForEndOrError(timeout: Duration) -> BusResult? {
+        let bus = gst_element_get_bus(element)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        let types = GstMessageType(GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
+        guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(timeout.nanoseconds), types) else {
+            return nil
+        }
+        defer { gst_message_unref(message) }
+        return message.pointee.type == GST_MESSAGE_EOS ? .endOfStream : .error(mediaError(from: message))
+    }
+
+    /// The next error from the bus, waiting up to `timeout`.
+    public func waitForError(timeout: Duration) -> MediaError? {
+        let bus = gst_element_get_bus(element)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(timeout.nanoseconds), GST_MESSAGE_ERROR) else {
+            return nil
+        }
+        defer { gst_message_unref(message) }
+        return mediaError(from: message)
+    }
+
+    /// An error waiting on the bus, if any, without blocking.
+    public func pendingError() -> MediaError? {
+        if case .error(let error) = waitForEndOrErrorNow(types: GST_MESSAGE_ERROR) { return error }
+        return nil
+    }
+
+    private func waitForEndOrErrorNow(types: GstMessageType) -> BusResult? {
+        let bus = gst_element_get_bus(element)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        guard let message = gst_bus_pop_filtered(bus, types) else { return nil }
+        defer { gst_message_unref(message) }
+        return message.pointee.type == GST_MESSAGE_EOS ? .endOfStream : .error(mediaError(from: message))
+    }
+
+    /// After a failed state change GStreamer has already posted why; show that, not "failed".
+    private func failure(doing what: String) -> MediaError {
+        if let error = pendingError() {
+            if case .stream(let element, _, _, let message, let debug) = error {
+                return .stateChange(element: element, message: message, debug: debug.map(MediaError.cause(inDebug:)))
+            }
+            return error
+        }
+        return .stateChange(element: objectPath(gcast(element)), message: "could not be \(what)", debug: nil)
+    }
+
+    public enum State: CustomStringConvertible, Sendable {
+        case null, ready, paused, playing
+        var gst: GstState {
+            switch self {
+            case .null: GST_STATE_NULL
+            case .ready: GST_STATE_READY
+            case .paused: GST_STATE_PAUSED
+            case .playing: GST_STATE_PLAYING
+            }
+        }
+        public var description: String {
+            switch self { case .null: "NULL"; case .ready: "READY"; case .paused: "PAUSED"; case .playing: "PLAYING" }
+        }
+    }
+
+    public enum BusResult: Equatable, Sendable {
+        case endOfStream
+        case error(MediaError)
+    }
+}
+
+extension Duration {
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        return UInt64(max(seconds, 0)) * 1_000_000_000 + UInt64(max(attoseconds, 0) / 1_000_000_000)
+    }
+}
+
+/// A named element of a pipeline, owning one ref. Properties are set by their string form
+/// (`gst_util_set_object_arg`: g_object_set is variadic and does not import).
+public final class Element: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GstElement>
+
+    init(adopting pointer: UnsafeMutablePointer<GstElement>) { self.pointer = pointer }
+    deinit { gst_object_unref(UnsafeMutableRawPointer(pointer)) }
+
+    public var name: String { objectName(gcast(pointer)) }
+
+    /// Sets a property from its string form, as gst-launch would.
+    public func set(_ property: String, _ value: String) throws(MediaError) {
+        let object: UnsafeMutablePointer<GObject> = gcast(pointer)
+        guard g_object_class_find_property(UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class)
+            .assumingMemoryBound(to: GObjectClass.self), property) != nil else {
+            throw .invalidTemplate("element '\(name)' has no property '\(property)'")
+        }
+        gst_util_set_object_arg(object, property, value)
+    }
+
+    public func set(_ property: String, _ value: Int) throws(MediaError) { try set(property, String(value)) }
+    public func set(_ property: String, _ value: Bool) throws(MediaError) { try set(property, value ? "true" : "false") }
+}

@@ -1,0 +1,136 @@
+import CGStreamer
+import CGstVideo
+
+/// Raw video formats the tool works in. Blending happens in the frame's own format.
+public enum PixelFormat: String, CaseIterable, Sendable {
+    case i420 = "I420", nv12 = "NV12", yuy2 = "YUY2", bgrx = "BGRx", bgra = "BGRA", rgbx = "RGBx", rgba = "RGBA"
+
+    var gst: GstVideoFormat { gst_video_format_from_string(rawValue) }
+
+    init?(_ format: GstVideoFormat) {
+        guard let name = gst_video_format_to_string(format) else { return nil }
+        self.init(rawValue: String(cString: name))
+    }
+}
+
+/// One video frame: a GstBuffer this object owns (writable while only Swift holds it) and the
+/// video info that describes its planes.
+public final class VideoFrame: @unchecked Sendable {
+    private(set) var buffer: UnsafeMutablePointer<GstBuffer>
+    var info: GstVideoInfo
+    /// Caps of the frame (owned ref), handed to outputs so appsrc needs no guessing.
+    let caps: UnsafeMutablePointer<GstCaps>
+
+    /// Adopts `buffer` (one ref) and refs `caps`.
+    init(adopting buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
+        self.buffer = buffer
+        self.caps = gst_caps_ref(caps)
+        self.info = info
+    }
+
+    deinit {
+        gst_buffer_unref(buffer)
+        gst_caps_unref(caps)
+    }
+
+    /// A new frame filled with zero bytes, for tests and synthetic sources.
+    public init(width: Int, height: Int, format: PixelFormat) throws(MediaError) {
+        try GStreamer.initialize()
+        var info = GstVideoInfo()
+        guard gst_video_info_set_format(&info, format.gst, guint(width), guint(height)) != 0 else {
+            throw .invalidTemplate("cannot describe a \(width)x\(height) \(format.rawValue) frame")
+        }
+        self.info = info
+        buffer = gst_buffer_new_allocate(nil, info.size, nil)
+        caps = gst_video_info_to_caps(&info)
+        _ = withMapped { $0.fill(0) }
+    }
+
+    public var width: Int { Int(info.width) }
+    public var height: Int { Int(info.height) }
+    public var format: PixelFormat? { PixelFormat(info.finfo.pointee.format) }
+
+    /// Presentation time in nanoseconds, if the buffer has one.
+    public var presentationTime: UInt64? {
+        let pts = buffer.pointee.pts
+        return pts == GstClockTime.max ? nil : UInt64(pts)
+    }
+
+    /// Sets the presentation time and duration (nanoseconds); nil clears them.
+    public func setTimestamps(pts: UInt64?, duration: UInt64?) {
+        ensureWritable()
+        buffer.pointee.pts = pts.map { GstClockTime($0) } ?? GstClockTime.max
+        buffer.pointee.duration = duration.map { GstClockTime($0) } ?? GstClockTime.max
+    }
+
+    /// Makes the buffer writable (copies only if someone else still holds it).
+    func ensureWritable() {
+        if gst_mini_object_is_writable(gcast(buffer)) == 0 {
+            buffer = gcast(gst_mini_object_make_writable(gcast(buffer)))
+        }
+    }
+
+    /// A new reference to the buffer, for pushing downstream (transfer full).
+    func bufferReference() -> UnsafeMutablePointer<GstBuffer> { gst_buffer_ref(buffer) }
+
+    /// A deep copy, for handing a frame to a second consumer that may outlive this one.
+    public func copy() -> VideoFrame {
+        let copied = gst_buffer_copy_deep(buffer)!
+        return VideoFrame(adopting: copied, caps: caps, info: info)
+    }
+
+    /// Maps the frame's planes for reading and writing for the duration of `body`. Strides come
+    /// from the frame's info, never guessed; the map never outlives the call.
+    public func withMapped<R>(_ body: (MappedFrame) throws -> R) rethrows -> R? {
+        ensureWritable()
+        var frame = GstVideoFrame()
+        let flags = GstMapFlags(GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)
+        guard gst_video_frame_map(&frame, &info, buffer, flags) != 0 else { return nil }
+        defer { gst_video_frame_unmap(&frame) }
+        return try withUnsafeMutablePointer(to: &frame) { try body(MappedFrame(frame: $0)) }
+    }
+
+    /// Maps the raw frame for C code in this module (the blender).
+    func withVideoFrame<R>(_ body: (UnsafeMutablePointer<GstVideoFrame>) -> R) -> R? {
+        ensureWritable()
+        var frame = GstVideoFrame()
+        let flags = GstMapFlags(GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)
+        guard gst_video_frame_map(&frame, &info, buffer, flags) != 0 else { return nil }
+        defer { gst_video_frame_unmap(&frame) }
+        return body(&frame)
+    }
+}
+
+/// A mapped frame's planes. Valid only inside `VideoFrame.withMapped`.
+public struct MappedFrame {
+    let frame: UnsafeMutablePointer<GstVideoFrame>
+
+    public var planeCount: Int { Int(frame.pointee.info.finfo.pointee.n_planes) }
+
+    /// Bytes per row of plane `index`.
+    public func stride(_ index: Int) -> Int {
+        withUnsafeBytes(of: frame.pointee.info.stride) { $0.load(fromByteOffset: index * MemoryLayout<gint>.stride, as: gint.self) }.int
+    }
+
+    /// The pixel rows of plane `index` (its height follows from the format's subsampling).
+    public func plane(_ index: Int) -> UnsafeMutableRawBufferPointer {
+        let data = withUnsafeBytes(of: frame.pointee.data) {
+            $0.load(fromByteOffset: index * MemoryLayout<UnsafeMutableRawPointer?>.stride, as: UnsafeMutableRawPointer?.self)
+        }
+        let info = frame.pointee.info
+        // The vertical subsampling of the first component stored in this plane.
+        let planes = withUnsafeBytes(of: info.finfo.pointee.plane) { Array($0.bindMemory(to: guint.self)) }
+        let subsampling = withUnsafeBytes(of: info.finfo.pointee.h_sub) { Array($0.bindMemory(to: guint.self)) }
+        let component = planes.prefix(Int(info.finfo.pointee.n_components)).firstIndex(of: guint(index)) ?? 0
+        let hSub = Int(subsampling[component])
+        let rows = (Int(info.height) + (1 << hSub) - 1) >> hSub
+        return UnsafeMutableRawBufferPointer(start: data, count: rows * stride(index))
+    }
+
+    /// Fills every plane with `byte`.
+    public func fill(_ byte: UInt8) {
+        for index in 0..<planeCount { plane(index).initializeMemory(as: UInt8.self, repeating: byte) }
+    }
+}
+
+private extension gint { var int: Int { Int(self) } }

@@ -1,0 +1,100 @@
+import Testing
+@testable import Media
+
+/// A solid `width`×`height` BGRA (premultiplied) image of one colour.
+func solidOverlay(width: Int, height: Int, b: UInt8, g: UInt8, r: UInt8, a: UInt8) throws -> OverlayImage {
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    for index in stride(from: 0, to: pixels.count, by: 4) {
+        pixels[index] = b; pixels[index + 1] = g; pixels[index + 2] = r; pixels[index + 3] = a
+    }
+    return try pixels.withUnsafeBytes { try OverlayImage(width: width, height: height, stride: width * 4, premultipliedBGRA: $0) }
+}
+
+/// A black frame: Y=16, U=V=128 for YUV formats, 0 for RGB ones.
+func blackFrame(_ width: Int, _ height: Int, _ format: PixelFormat) throws -> VideoFrame {
+    let frame = try VideoFrame(width: width, height: height, format: format)
+    frame.withMapped { mapped in
+        switch format {
+        case .i420:
+            mapped.plane(0).initializeMemory(as: UInt8.self, repeating: 16)
+            mapped.plane(1).initializeMemory(as: UInt8.self, repeating: 128)
+            mapped.plane(2).initializeMemory(as: UInt8.self, repeating: 128)
+        case .nv12:
+            mapped.plane(0).initializeMemory(as: UInt8.self, repeating: 16)
+            mapped.plane(1).initializeMemory(as: UInt8.self, repeating: 128)
+        default:
+            // Opaque black. GStreamer's blender reads the padding byte of BGRx as alpha, so a
+            // zero there would make the frame "transparent"; real sources write 0xFF.
+            let plane = mapped.plane(0)
+            for offset in stride(from: 0, to: plane.count, by: 4) {
+                plane[offset] = 0; plane[offset + 1] = 0; plane[offset + 2] = 0; plane[offset + 3] = 255
+            }
+        }
+    }
+    return frame
+}
+
+/// Luma of (x, y): Y plane for planar YUV, computed from B,G,R for BGRx.
+func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> Int {
+    frame.withMapped { mapped -> Int in
+        switch frame.format {
+        case .i420?, .nv12?: return Int(mapped.plane(0)[y * mapped.stride(0) + x])
+        default:
+            let plane = mapped.plane(0), offset = y * mapped.stride(0) + x * 4
+            // Full-range to video-range luma so RGB and YUV frames compare on one scale.
+            let value = 0.114 * Double(plane[offset]) + 0.587 * Double(plane[offset + 1]) + 0.299 * Double(plane[offset + 2])
+            return Int((16 + value * 219 / 255).rounded())
+        }
+    }!
+}
+
+@Suite struct BlendTests {
+    @Test(arguments: [PixelFormat.i420, .nv12, .bgrx])
+    func opaqueWhiteLandsExactlyOnItsRectangle(format: PixelFormat) throws {
+        let frame = try blackFrame(64, 48, format)
+        let white = try solidOverlay(width: 10, height: 8, b: 255, g: 255, r: 255, a: 255)
+        let composition = OverlayComposition([.init(image: white, x: 20, y: 14)])
+        #expect(composition.blend(into: frame))
+        for y in 0..<48 {
+            for x in 0..<64 {
+                let inside = (20..<30).contains(x) && (14..<22).contains(y)
+                let value = luma(frame, x, y)
+                if inside {
+                    #expect(abs(value - 235) <= 2, "(\(x),\(y)) expected 235, got \(value)")
+                } else {
+                    #expect(value == 16, "(\(x),\(y)) expected 16 (untouched), got \(value)")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [PixelFormat.i420, .nv12, .bgrx])
+    func premultipliedHalfWhiteBlendsToTheMidpoint(format: PixelFormat) throws {
+        let frame = try blackFrame(32, 32, format)
+        // 50% white, premultiplied: every channel 128.
+        let half = try solidOverlay(width: 8, height: 8, b: 128, g: 128, r: 128, a: 128)
+        OverlayComposition([.init(image: half, x: 8, y: 8)]).blend(into: frame)
+        let expected = 16 + (235 - 16) * 128 / 255
+        let value = luma(frame, 12, 12)
+        #expect(abs(value - expected) <= 3, "(12,12) expected \(expected), got \(value)")
+        #expect(luma(frame, 2, 2) == 16)
+    }
+
+    @Test func placementsPartlyOutsideTheFrameAreClipped() throws {
+        let frame = try blackFrame(32, 32, .i420)
+        let white = try solidOverlay(width: 10, height: 10, b: 255, g: 255, r: 255, a: 255)
+        OverlayComposition([.init(image: white, x: -4, y: -4), .init(image: white, x: 28, y: 28)]).blend(into: frame)
+        #expect(abs(luma(frame, 0, 0) - 235) <= 2)
+        #expect(abs(luma(frame, 5, 5) - 235) <= 2)
+        #expect(luma(frame, 6, 6) == 16)
+        #expect(abs(luma(frame, 31, 31) - 235) <= 2)
+        #expect(luma(frame, 27, 27) == 16)
+    }
+
+    @Test func anEmptyCompositionLeavesTheFrameAlone() throws {
+        let frame = try blackFrame(16, 16, .i420)
+        #expect(OverlayComposition([]).isEmpty)
+        #expect(OverlayComposition([]).blend(into: frame))
+        #expect(luma(frame, 8, 8) == 16)
+    }
+}
