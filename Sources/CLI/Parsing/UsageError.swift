@@ -1,0 +1,8 @@
+/// A command line that cannot be run; `message` is one line, shown as `camstamp: MESSAGE`.
+public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+    /// Always `.usage` (64).
+    public var exitCode: ExitCode { .usage }
+}
