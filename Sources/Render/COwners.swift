@@ -82,7 +82,8 @@ final class GObjectRef<Pointee> {
 /// Owns a `PangoFontDescription` (`pango_font_description_free` on deinit).
 final class FontDescription {
     let pointer: OpaquePointer
-    init() { pointer = pango_font_description_new() }
+    init(adopting pointer: OpaquePointer) { self.pointer = pointer }
+    convenience init() { self.init(adopting: pango_font_description_new()) }
     deinit { pango_font_description_free(pointer) }
 }
 

@@ -1,0 +1,109 @@
+import CCairo
+import CRsvg
+import Foundation
+
+extension MarkRenderer {
+    /// Decodes a PNG (Cairo) or SVG (librsvg) and draws it at its final pixel size: `width` and/or
+    /// `height` (the other follows the aspect ratio), or the natural size when neither is given.
+    func renderImage(_ url: URL, width: Double?, height: Double?) throws(RenderError) -> CairoSurface {
+        switch try ImageKind(of: url) {
+        case .png: try renderPNG(url, width: width, height: height)
+        case .svg: try renderSVG(url, width: width, height: height)
+        }
+    }
+
+    private func renderPNG(_ url: URL, width: Double?, height: Double?) throws(RenderError) -> CairoSurface {
+        let image = CairoSurface(adopting: cairo_image_surface_create_from_png(url.path))
+        guard image.status == CAIRO_STATUS_SUCCESS else {
+            throw .imageUnreadable(url, reason: String(cString: cairo_status_to_string(image.status)))
+        }
+        let natural = (width: Double(image.width), height: Double(image.height))
+        let size = try finalSize(natural: natural, width: width, height: height, url: url)
+        // Always redrawn onto ARGB32: Cairo loads opaque PNGs as RGB24, whose fourth byte is undefined.
+        let output = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: size.width, height: size.height)
+        let cr = CairoContext(output)
+        cairo_scale(cr.pointer, Double(size.width) / natural.width, Double(size.height) / natural.height)
+        cairo_set_source_surface(cr.pointer, image.pointer, 0, 0)
+        // GOOD filters properly when shrinking; PAD keeps the edges from fading to transparent.
+        cairo_pattern_set_filter(cairo_get_source(cr.pointer), CAIRO_FILTER_GOOD)
+        cairo_pattern_set_extend(cairo_get_source(cr.pointer), CAIRO_EXTEND_PAD)
+        cairo_paint(cr.pointer)
+        return output
+    }
+
+    private func renderSVG(_ url: URL, width: Double?, height: Double?) throws(RenderError) -> CairoSurface {
+        var error: UnsafeMutablePointer<GError>?
+        guard let pointer = rsvg_handle_new_from_file(url.path, &error) else {
+            throw .imageUnreadable(url, reason: consume(error))
+        }
+        let handle = GObjectRef(adopting: pointer)
+        rsvg_handle_set_dpi(handle.pointer, 96)
+        let natural = try naturalSize(of: handle, url: url, fallback: (width, height))
+        let size = try finalSize(natural: natural, width: width, height: height, url: url)
+        let output = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: size.width, height: size.height)
+        let cr = CairoContext(output)
+        // Vector scaling to the final size: crisp at any resolution. Scaling the context (rather
+        // than passing the final size as the viewport) stretches like a PNG when both sides are given.
+        cairo_scale(cr.pointer, Double(size.width) / natural.width, Double(size.height) / natural.height)
+        var viewport = RsvgRectangle(x: 0, y: 0, width: natural.width, height: natural.height)
+        guard rsvg_handle_render_document(handle.pointer, cr.pointer, &viewport, &error) != 0 else {
+            throw .imageUnreadable(url, reason: consume(error))
+        }
+        return output
+    }
+
+    /// The SVG's size in pixels: its width and height, else its viewBox, else the requested size.
+    private func naturalSize(of handle: GObjectRef<UnsafeMutablePointer<RsvgHandle>>, url: URL,
+                             fallback: (Double?, Double?)) throws(RenderError) -> (width: Double, height: Double) {
+        var w = 0.0, h = 0.0
+        if rsvg_handle_get_intrinsic_size_in_pixels(handle.pointer, &w, &h) != 0, w > 0, h > 0 {
+            return (w, h)
+        }
+        var hasWidth: gboolean = 0, hasHeight: gboolean = 0, hasViewBox: gboolean = 0
+        var viewBox = RsvgRectangle()
+        rsvg_handle_get_intrinsic_dimensions(handle.pointer, &hasWidth, nil, &hasHeight, nil, &hasViewBox, &viewBox)
+        if hasViewBox != 0, viewBox.width > 0, viewBox.height > 0 { return (viewBox.width, viewBox.height) }
+        if let fw = fallback.0, let fh = fallback.1, fw > 0, fh > 0 { return (fw, fh) }
+        throw .imageUnreadable(url, reason: "the SVG has no size or viewBox; give the mark both a width and a height")
+    }
+
+    /// Whole-pixel output size; aspect kept when only one side is given.
+    private func finalSize(natural: (width: Double, height: Double), width: Double?, height: Double?,
+                           url: URL) throws(RenderError) -> (width: Int, height: Int) {
+        guard natural.width > 0, natural.height > 0 else { throw .imageUnreadable(url, reason: "the image is empty") }
+        let w = width.flatMap { $0 > 0 ? $0 : nil }, h = height.flatMap { $0 > 0 ? $0 : nil }
+        let size: (Double, Double) = switch (w, h) {
+        case let (w?, h?): (w, h)
+        case let (w?, nil): (w, w * natural.height / natural.width)
+        case let (nil, h?): (h * natural.width / natural.height, h)
+        case (nil, nil): (natural.width, natural.height)
+        }
+        let result = (width: max(1, Int(size.0.rounded())), height: max(1, Int(size.1.rounded())))
+        guard result.width <= CairoSurface.maxSide, result.height <= CairoSurface.maxSide else {
+            throw .tooLarge(width: result.width, height: result.height)
+        }
+        return result
+    }
+}
+
+/// What an image file holds, told by its first bytes (and `.svg`/`.svgz` for SVG).
+enum ImageKind {
+    case png, svg
+
+    init(of url: URL) throws(RenderError) {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw .imageNotFound(url) }
+        let head: Data
+        do {
+            let file = try FileHandle(forReadingFrom: url)
+            defer { try? file.close() }
+            head = try file.read(upToCount: 1024) ?? Data()
+        } catch {
+            throw .imageUnreadable(url, reason: (error as NSError).localizedDescription)
+        }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { self = .png; return }
+        let ext = url.pathExtension.lowercased()
+        let text = String(decoding: head, as: UTF8.self)
+        if ext == "svg" || ext == "svgz" || text.contains("<svg") { self = .svg; return }
+        throw .imageNotPNGOrSVG(url)
+    }
+}

@@ -1,0 +1,140 @@
+import CCairo
+import CPangoCairo
+import Presets
+
+/// Where the parts of a text mark lie, in layout coordinates (the layout's top-left at 0,0).
+struct TextGeometry {
+    /// Pango's ink rectangle: the glyphs as drawn (empty for blank text).
+    var ink: Rect
+    /// Pango's logical rectangle: the text block as laid out (line height, advance widths).
+    var logical: Rect
+    /// The visible outline reaches this far outside the glyphs.
+    var outline: Double
+    /// The box behind the text: the logical rectangle plus padding, on whole pixels.
+    var box: Rect?
+    /// The blurred shadow's extent, when the mark has a shadow and visible glyphs.
+    var shadow: Rect?
+    /// Everything above, on whole pixels: the bitmap's rectangle.
+    var bounds: Rect?
+
+    init(ink: Rect, logical: Rect, mark: ResolvedMark) {
+        self.ink = ink
+        self.logical = logical
+        outline = mark.outline.map { max($0.width, 0) } ?? 0
+        var parts: [Rect] = []
+        if !ink.isEmpty {
+            let glyphs = ink.outset(by: outline)
+            parts.append(glyphs)
+            if let drop = mark.shadow {
+                let spread = Double(3 * boxBlurRadius(forBlur: drop.blur))
+                shadow = glyphs.offsetBy(dx: drop.dx, dy: drop.dy).outset(by: spread)
+                parts.append(shadow!)
+            }
+        }
+        if let backdrop = mark.box {
+            box = logical.outset(by: max(backdrop.padding, 0)).integral
+            parts.append(box!)
+        }
+        bounds = parts.dropFirst().reduce(parts.first) { $0?.union($1) }?.integral
+        if bounds?.isEmpty == true { bounds = nil }
+    }
+}
+
+extension MarkRenderer {
+    /// Measures `text` as `mark` would lay it out (internal: the tests check pixels against it).
+    func measure(_ text: String, markup: Bool, style mark: ResolvedMark) throws(RenderError) -> TextGeometry {
+        let layout = try layout(text, markup: markup, style: mark)
+        return geometry(of: layout, mark: mark)
+    }
+
+    private func geometry(of layout: GObjectRef<OpaquePointer>, mark: ResolvedMark) -> TextGeometry {
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout.pointer, &ink, &logical)
+        func rect(_ r: PangoRectangle) -> Rect {
+            Rect(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height))
+        }
+        return TextGeometry(ink: rect(ink), logical: rect(logical), mark: mark)
+    }
+
+    /// Draws a text mark, bottom to top: box, shadow, outline, fill. Nil when nothing is visible
+    /// (blank text and no box).
+    func renderText(_ text: String, markup: Bool, style mark: ResolvedMark) throws(RenderError) -> CairoSurface? {
+        let layout = try layout(text, markup: markup, style: mark)
+        let geometry = geometry(of: layout, mark: mark)
+        guard let bounds = geometry.bounds else { return nil }
+        let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: Int(bounds.width), height: Int(bounds.height))
+        let cr = CairoContext(surface)
+        // Whole-pixel translation: glyphs land exactly where Pango measured them.
+        cairo_translate(cr.pointer, -bounds.minX, -bounds.minY)
+
+        if let backdrop = mark.box, let box = geometry.box {
+            roundedRectangle(cr, box, radius: backdrop.radius)
+            setSource(cr, backdrop.color)
+            cairo_fill(cr.pointer)
+        }
+
+        if let drop = mark.shadow, geometry.shadow != nil {
+            // The shadow's shape is the glyphs' full coverage (outline included), whatever the
+            // text colour's alpha, offset and then blurred on an 8-bit mask.
+            let mask = try CairoSurface(format: CAIRO_FORMAT_A8, width: surface.width, height: surface.height)
+            let maskContext = CairoContext(mask)
+            cairo_translate(maskContext.pointer, -bounds.minX + drop.dx, -bounds.minY + drop.dy)
+            cairo_move_to(maskContext.pointer, 0, 0)
+            pango_cairo_layout_path(maskContext.pointer, layout.pointer)
+            if geometry.outline > 0 { stroke(maskContext, width: geometry.outline, preserve: true) }
+            cairo_fill(maskContext.pointer)
+            let radius = boxBlurRadius(forBlur: drop.blur)
+            mask.withMutableBytes { bytes, stride in
+                boxBlur(bytes, width: mask.width, height: mask.height, stride: stride, radius: radius)
+            }
+            setSource(cr, drop.color)
+            cairo_mask_surface(cr.pointer, mask.pointer, bounds.minX, bounds.minY)
+        }
+
+        // Outline and fill go into one group: the fill replaces (SOURCE) the stroke's inner half
+        // instead of blending over it, so a translucent fill does not show a dark inner edge, while
+        // the group as a whole still blends OVER the box and shadow.
+        cairo_push_group(cr.pointer)
+        if let stroke = mark.outline, geometry.outline > 0 {
+            cairo_move_to(cr.pointer, 0, 0)
+            pango_cairo_layout_path(cr.pointer, layout.pointer)
+            setSource(cr, stroke.color)
+            self.stroke(cr, width: geometry.outline, preserve: false)
+            cairo_set_operator(cr.pointer, CAIRO_OPERATOR_SOURCE)
+        }
+        setSource(cr, mark.color)
+        cairo_move_to(cr.pointer, 0, 0)
+        pango_cairo_show_layout(cr.pointer, layout.pointer)
+        cairo_pop_group_to_source(cr.pointer)
+        cairo_set_operator(cr.pointer, CAIRO_OPERATOR_OVER)
+        cairo_paint(cr.pointer)
+        return surface
+    }
+
+    /// Strokes the current path so the line shows `width` pixels outside the glyphs: the line is
+    /// centred on the outline, so it is twice as wide, half of it hidden under the fill.
+    private func stroke(_ cr: CairoContext, width: Double, preserve: Bool) {
+        cairo_set_line_width(cr.pointer, 2 * width)
+        cairo_set_line_join(cr.pointer, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_cap(cr.pointer, CAIRO_LINE_CAP_ROUND)
+        if preserve { cairo_stroke_preserve(cr.pointer) } else { cairo_stroke(cr.pointer) }
+    }
+
+    private func setSource(_ cr: CairoContext, _ color: Color) {
+        cairo_set_source_rgba(cr.pointer, color.red, color.green, color.blue, color.alpha)
+    }
+
+    private func roundedRectangle(_ cr: CairoContext, _ rect: Rect, radius: Double) {
+        let r = min(max(radius, 0), rect.width / 2, rect.height / 2)
+        guard r > 0 else {
+            cairo_rectangle(cr.pointer, rect.minX, rect.minY, rect.width, rect.height)
+            return
+        }
+        cairo_new_sub_path(cr.pointer)
+        cairo_arc(cr.pointer, rect.maxX - r, rect.minY + r, r, -.pi / 2, 0)
+        cairo_arc(cr.pointer, rect.maxX - r, rect.maxY - r, r, 0, .pi / 2)
+        cairo_arc(cr.pointer, rect.minX + r, rect.maxY - r, r, .pi / 2, .pi)
+        cairo_arc(cr.pointer, rect.minX + r, rect.minY + r, r, .pi, 3 * .pi / 2)
+        cairo_close_path(cr.pointer)
+    }
+}
