@@ -149,6 +149,10 @@ public final class Pipeline: @unchecked Sendable {
     }
 }
 
+/// G_TYPE_STRING and friends are macros over fundamental type numbers.
+func gType(_ fundamental: Int32) -> GType { GType(fundamental << G_TYPE_FUNDAMENTAL_SHIFT) }
+let G_TYPE_STRING: Int32 = 16
+
 extension Duration {
     var nanoseconds: UInt64 {
         let (seconds, attoseconds) = components
@@ -174,6 +178,21 @@ public final class Element: @unchecked Sendable {
             throw .invalidTemplate("element '\(name)' has no property '\(property)'")
         }
         gst_util_set_object_arg(object, property, value)
+    }
+
+    /// A property's value in its string form (as gst-inspect shows it).
+    public func string(_ property: String) -> String? {
+        let object: UnsafeMutablePointer<GObject> = gcast(pointer)
+        guard let spec = g_object_class_find_property(UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class)
+            .assumingMemoryBound(to: GObjectClass.self), property) else { return nil }
+        var value = GValue()
+        g_value_init(&value, spec.pointee.value_type)
+        defer { g_value_unset(&value) }
+        g_object_get_property(object, property, &value)
+        if spec.pointee.value_type == gType(G_TYPE_STRING) {
+            return g_value_get_string(&value).map { String(cString: $0) }
+        }
+        return takeGString(g_strdup_value_contents(&value))
     }
 
     public func set(_ property: String, _ value: Int) throws(MediaError) { try set(property, String(value)) }

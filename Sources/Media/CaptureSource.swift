@@ -1,0 +1,61 @@
+import Foundation
+
+/// Where frames come from.
+public enum CaptureSource: Sendable, Equatable {
+    /// The built-in test camera: a moving pattern, live, 30 fps.
+    case test
+    /// A V4L2 camera by device path (`/dev/video0`).
+    case v4l2(device: String)
+    /// A video file played as if it were a camera (in real time).
+    case file(URL)
+
+    /// Frames thrown away first by default so auto-exposure settles.
+    public var defaultWarmup: Int { self == .test ? 0 : 15 }
+
+    /// The source part of the capture template.
+    var fragment: LaunchFragment {
+        switch self {
+        case .test:
+            // smpte bars with a moving stripe: a live, recognisable picture.
+            LaunchFragment("videotestsrc name=camera is-live=true pattern=smpte horizontal-speed=2")
+        case .v4l2(let device):
+            // decodebin takes raw and MJPEG cameras alike.
+            LaunchFragment(LaunchFragment(element: "v4l2src", ["name": "camera", "device": device]).text + " ! decodebin")
+        case .file(let url):
+            LaunchFragment(LaunchFragment(element: "filesrc", ["name": "camera", "location": url.path]).text + " ! decodebin")
+        }
+    }
+}
+
+/// What the capture pipeline delivers: always I420 (the formats' common ground: JPEG and H.264
+/// take it without conversion); size and rate when asked for, otherwise the source's own.
+public struct CaptureFormat: Sendable, Equatable {
+    public var width: Int?
+    public var height: Int?
+    public var fps: Int?
+    public init(width: Int? = nil, height: Int? = nil, fps: Int? = nil) {
+        self.width = width; self.height = height; self.fps = fps
+    }
+
+    var caps: LaunchFragment {
+        var caps = "video/x-raw,format=I420"
+        if let width, let height { caps += ",width=\(width),height=\(height),pixel-aspect-ratio=1/1" }
+        if let fps { caps += ",framerate=\(fps)/1" }
+        return LaunchFragment(caps)
+    }
+}
+
+extension FrameSource {
+    /// Builds (but does not start) the capture pipeline from `template`.
+    public static func capture(_ source: CaptureSource, format: CaptureFormat,
+                               template: PipelineTemplate) throws(MediaError) -> FrameSource {
+        var format = format
+        // The test camera has no size of its own: give it a webcam-like default.
+        if source == .test {
+            if format.width == nil { format.width = 1280; format.height = 720 }
+            if format.fps == nil { format.fps = 30 }
+        }
+        let description = try template.render(["source": .fragment(source.fragment), "caps": .fragment(format.caps)])
+        return try FrameSource(pipeline: Pipeline(description), live: true)
+    }
+}
