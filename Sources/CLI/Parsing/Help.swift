@@ -3,7 +3,7 @@ public enum HelpFormatter {
     /// The full help of `command`, whose words from the root are `name` (`camstamp presets show`).
     public static func help(for command: CommandSpec, name: String, width: Int = 80) -> String {
         var lines: [String] = []
-        lines += wrap(command.overview, width: width, first: "OVERVIEW: ", rest: "  ")
+        lines += wrap(command.overview, width: width, first: "OVERVIEW: ", rest: "          ")
         lines.append("")
         lines += usageLines(for: command, name: name, width: width)
 

@@ -1,0 +1,316 @@
+// The command tables of camstamp and the raw-arguments → validated-options step.
+//
+// Flag names here are a contract (docs/product.md): tests outside the project type them.
+import CamStamp
+import Foundation
+
+/// The version `camstamp --version` prints.
+public let camstampVersion = "0.1.0"
+
+/// What the command line asks for, with every value validated.
+public enum ParsedCommand: Sendable, Equatable {
+    case shoot(ShootOptions)
+    case batch(BatchOptions)
+    case stream(StreamOptions)
+    case devices(DevicesOptions)
+    case presetsList
+    case presetsShow(String)
+    case presetsCheck([String])
+    /// Help text to print on stdout; exit 0.
+    case help(String)
+    /// Print `camstamp <version>` on stdout; exit 0.
+    case version
+}
+
+/// Parses `arguments` (without the program name) into a validated command. Throws a one-line
+/// `UsageError` (exit 64) for anything that cannot run.
+public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+    let parsed = try CommandLineParser.parse(arguments, root: Commands.root)
+    do {
+        return try Commands.command(from: parsed)
+    } catch let error as UsageError {
+        throw error
+    } catch let error as OptionValueError {
+        throw UsageError(error.message)
+    } catch {
+        throw UsageError("\(error)")
+    }
+}
+
+/// The help text of the command at `path` (`[]` for the top level, `["presets", "show"]`), or nil
+/// when there is no such command.
+public func helpText(for path: [String]) -> String? {
+    guard let command = Commands.root.find(path) else { return nil }
+    return HelpFormatter.help(for: command, name: (["camstamp"] + path).joined(separator: " "))
+}
+
+/// The tables, one per command, and the builders that turn parsed arguments into options.
+enum Commands {
+    // MARK: Options shared by several commands
+
+    static let source = OptionSpec.single(
+        "source", value: "SPEC",
+        help: "Where frames come from: auto (the first camera), test (a moving test pattern, 30 fps), "
+            + "/dev/videoN, v4l2:/dev/videoN, or file:PATH (a video file played as if it were a camera).",
+        default: "auto")
+    static let preset = OptionSpec.repeatable(
+        "preset", value: "P",
+        help: "A preset name from presets/ (such as credit) or a path to a preset JSON file. "
+            + "Repeat to stack several, in order.")
+    static let text = OptionSpec.single(
+        "text", value: "T",
+        help: "A quick mark in the default style: bottom-right, white with a dark outline, "
+            + "4% of the short side.")
+    static let variable = OptionSpec.repeatable(
+        "var", value: "K=V",
+        help: "Sets the template variable K, e.g. --var job=A-113. Repeatable; the last one wins.")
+    static let size = OptionSpec.single(
+        "size", value: "WxH", help: "The frame size to ask the source for, e.g. 1280x720.")
+    static let fps = OptionSpec.single("fps", value: "N", help: "The frame rate to ask the source for.")
+    static let quality = OptionSpec.single(
+        "quality", value: "Q", help: "JPEG quality, 1 to 100.", default: "\(ShootOptions.defaultQuality)")
+    static let pipeline = OptionSpec.single(
+        "pipeline", value: "FILE",
+        help: "A pipeline template of your own (gst-launch syntax, with the same named elements as "
+            + "those in pipelines/) instead of the built-in one.")
+    static let json = OptionSpec.flag("json", help: "Print results as JSON, for scripts.")
+
+    // MARK: Commands
+
+    static let shoot = CommandSpec(
+        "shoot",
+        overview: "Take a photo from a camera and stamp it.",
+        options: [
+            source, preset, text, variable,
+            .single("output", short: "o", value: "PATH",
+                    help: "A file (photo.jpg) or a folder (photos named camstamp-YYYYMMDD-HHMMSS-N.jpg).",
+                    default: "the current folder"),
+            size, fps,
+            .single("warmup", value: "N",
+                    help: "Frames thrown away first so that auto-exposure settles.",
+                    default: "15 for a camera, 0 for test"),
+            .single("format", value: "jpg|png",
+                    help: "The image format; taken from the extension of -o when it has one.",
+                    default: "jpg"),
+            quality, pipeline,
+        ])
+
+    static let batch = CommandSpec(
+        "batch",
+        overview: "Stamp JPEG and PNG photos into a folder, keeping their EXIF and orientation.",
+        arguments: [
+            ArgumentSpec("INPUT", arity: .oneOrMore,
+                         help: "Photos and folders; the output mirrors their relative layout under OUTDIR."),
+        ],
+        options: [
+            .single("output", short: "o", value: "OUTDIR", help: "The folder to write into.", required: true),
+            preset, text, variable,
+            .flag("recursive", help: "Also stamp the photos in subfolders of each INPUT folder."),
+            .single("jobs", value: "N", help: "How many photos to stamp at once.",
+                    default: "one per CPU, \(BatchOptions.defaultJobs) here"),
+            .single("format", value: "keep|jpg|png", help: "The output format; keep writes each photo "
+                    + "in its own format.", default: "keep"),
+            quality,
+            .single("max-size", value: "PX",
+                    help: "Scale each photo down so that its longer side is at most PX pixels."),
+            .single("name", value: "PATTERN",
+                    help: "Names each output from template variables, e.g. {date:%Y%m%d}-{counter}; "
+                        + "the extension is added.",
+                    default: BatchOptions.defaultNamePattern),
+            .flag("skip-existing", help: "Leave outputs that already exist alone and go on."),
+            .flag("overwrite", help: "Replace outputs that already exist."),
+            .flag("strip-gps", help: "Keep the metadata but drop the GPS position."),
+            .flag("strip-metadata", help: "Write no EXIF, XMP or IPTC metadata at all."),
+            .flag("dry-run", help: "Show what would be written without writing anything."),
+            .flag("json", help: "Print one JSON object per photo and a summary, for scripts."),
+        ],
+        exclusive: [["skip-existing", "overwrite"], ["strip-gps", "strip-metadata"]],
+        discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
+            + "error for that photo; the others are still stamped.")
+
+    static let stream = CommandSpec(
+        "stream",
+        overview: "Stamp live video and record it to a file or send it over RTP.",
+        options: [
+            source, preset, text, variable,
+            .single("to", value: "TARGET",
+                    help: "out.mp4, out.mkv, or rtp://HOST:PORT (H.264 over RTP/UDP; the SDP a receiver "
+                        + "needs is printed on stdout).",
+                    required: true),
+            .single("duration", value: "SEC",
+                    help: "Stop by itself after SEC seconds; otherwise run until Ctrl-C or SIGTERM."),
+            size, fps,
+            .single("bitrate", value: "KBPS", help: "The H.264 bitrate in kbit/s.",
+                    default: "\(StreamOptions.defaultBitrate)"),
+            .single("sdp", value: "FILE", help: "Also write the SDP of an RTP stream to FILE."),
+            .single("snapshot-dir", value: "DIR", help: "The folder for stills taken while the stream runs."),
+            pipeline,
+        ],
+        discussion: "The file is finalized and playable however the stream stops.")
+
+    static let devices = CommandSpec(
+        "devices",
+        overview: "List the cameras that --source can use.",
+        options: [.flag("json", help: "Print the cameras as JSON, for scripts.")])
+
+    static let presets = CommandSpec(
+        "presets",
+        overview: "List, show and check presets.",
+        usage: "camstamp presets [list | show NAME | check FILE...]",
+        subcommands: [
+            CommandSpec("list", overview: "List the shipped presets with their descriptions."),
+            CommandSpec("show", overview: "Print a preset as JSON.",
+                        arguments: [ArgumentSpec("NAME", help: "A preset name or a path to a preset JSON file.")]),
+            CommandSpec("check", overview: "Check preset files and report every problem.",
+                        arguments: [ArgumentSpec("FILE", arity: .oneOrMore, help: "Preset JSON files.")]),
+        ],
+        defaultSubcommand: "list")
+
+    static let help = CommandSpec(
+        "help",
+        overview: "Show the help of a command.",
+        arguments: [ArgumentSpec("COMMAND", arity: .zeroOrMore, help: "A command, such as shoot or presets show.")])
+
+    static let root = CommandSpec(
+        "camstamp",
+        overview: "Burn text, logos, dates and EXIF into photos and live video.",
+        usage: "camstamp COMMAND [OPTIONS]\ncamstamp --help | --version",
+        options: [.flag("version", help: "Show the version.")],
+        subcommands: [shoot, batch, stream, devices, presets, help],
+        discussion: "Run 'camstamp COMMAND --help' for the options of a command.\n"
+            + "Exit status: 0 all done, 1 some inputs or the pipeline failed, 64 usage or preset error, "
+            + "130 interrupted.")
+
+    // MARK: Raw arguments → validated options
+
+    static func command(from parsed: ParsedArguments) throws -> ParsedCommand {
+        if parsed.helpRequested {
+            return .help(helpText(for: parsed.path) ?? helpText(for: [])!)
+        }
+        switch parsed.path {
+        case []:
+            return parsed.has("version") ? .version : .help(helpText(for: [])!)
+        case ["shoot"]: return .shoot(try shootOptions(parsed))
+        case ["batch"]: return .batch(try batchOptions(parsed))
+        case ["stream"]: return .stream(try streamOptions(parsed))
+        case ["devices"]: return .devices(DevicesOptions(json: parsed.has("json")))
+        case ["presets", "list"]: return .presetsList
+        case ["presets", "show"]: return .presetsShow(parsed.positionals[0])
+        case ["presets", "check"]: return .presetsCheck(parsed.positionals)
+        case ["help"]:
+            return .help(try helpForHelpCommand(parsed.positionals))
+        default:
+            preconditionFailure("no builder for command \(parsed.path)")
+        }
+    }
+
+    /// `camstamp help presets show` shows the help of `presets show`.
+    static func helpForHelpCommand(_ words: [String]) throws(UsageError) -> String {
+        var command = root
+        for (index, word) in words.enumerated() {
+            guard let next = command.subcommand(named: word) else {
+                let parent = (["camstamp"] + words.prefix(index)).joined(separator: " ")
+                let what = index == 0 ? "command" : "subcommand"
+                let suffix = index == 0 ? "" : " for '\(parent)'"
+                if let match = Suggestion.closest(to: word, in: command.subcommands.map(\.name)) {
+                    throw UsageError("unknown \(what) '\(word)'\(suffix); did you mean '\(match)'?")
+                }
+                throw UsageError("unknown \(what) '\(word)'\(suffix); see '\(parent) --help'")
+            }
+            command = next
+        }
+        return helpText(for: words)!
+    }
+
+    static func shootOptions(_ parsed: ParsedArguments) throws -> ShootOptions {
+        var options = ShootOptions()
+        try applyCommon(parsed, source: &options.source, presets: &options.presets,
+                        text: &options.text, variables: &options.variables)
+        options.output = parsed.value("output").map { URL(fileURLWithPath: $0) }
+        options.size = try parsed.value("size").map { try FrameSize(parsing: $0) }
+        options.fps = try parsed.value("fps").map { try NumberOption.integer($0, option: "--fps", in: 1...Int.max) }
+        options.warmup = try parsed.value("warmup").map {
+            try NumberOption.integer($0, option: "--warmup", in: 0...Int.max)
+        }
+        // `-o photo.png` implies PNG; a folder has no extension and implies nothing.
+        let extensionFormat: ImageFormat? = options.output.flatMap { try? ImageFormat(parsing: $0.pathExtension) }
+        if let text = parsed.value("format") {
+            options.format = try ImageFormat(parsing: text)
+            if let implied = extensionFormat, implied != options.format {
+                throw OptionValueError("'--format \(text)' does not match the output "
+                    + "'\(options.output!.lastPathComponent)'; drop one or make them agree")
+            }
+        } else if let implied = extensionFormat {
+            options.format = implied
+        }
+        options.quality = try parsed.value("quality").map { try NumberOption.quality($0) } ?? options.quality
+        options.pipeline = try parsed.value("pipeline").map { try existingFile($0, option: "--pipeline") }
+        return options
+    }
+
+    static func batchOptions(_ parsed: ParsedArguments) throws -> BatchOptions {
+        var options = BatchOptions(inputs: parsed.positionals.map { URL(fileURLWithPath: $0) },
+                                   outputFolder: URL(fileURLWithPath: parsed.value("output")!))
+        var source = SourceSpec.auto
+        try applyCommon(parsed, source: &source, presets: &options.presets,
+                        text: &options.text, variables: &options.variables)
+        options.recursive = parsed.has("recursive")
+        options.jobs = try parsed.value("jobs").map { try NumberOption.jobs($0) } ?? options.jobs
+        options.format = try parsed.value("format").map { try BatchFormat(parsing: $0) } ?? .keep
+        options.quality = try parsed.value("quality").map { try NumberOption.quality($0) } ?? options.quality
+        options.maxSize = try parsed.value("max-size").map {
+            try NumberOption.integer($0, option: "--max-size", in: 1...Int.max)
+        }
+        if let pattern = parsed.value("name") {
+            guard !pattern.isEmpty else {
+                throw OptionValueError("'--name' must not be empty; the default is \(BatchOptions.defaultNamePattern)")
+            }
+            options.namePattern = pattern
+        }
+        if parsed.has("skip-existing") { options.existing = .skip }
+        if parsed.has("overwrite") { options.existing = .overwrite }
+        if parsed.has("strip-gps") { options.metadata = .stripGPS }
+        if parsed.has("strip-metadata") { options.metadata = .stripAll }
+        options.dryRun = parsed.has("dry-run")
+        options.json = parsed.has("json")
+        return options
+    }
+
+    static func streamOptions(_ parsed: ParsedArguments) throws -> StreamOptions {
+        var options = StreamOptions(target: try StreamTarget(parsing: parsed.value("to")!))
+        try applyCommon(parsed, source: &options.source, presets: &options.presets,
+                        text: &options.text, variables: &options.variables)
+        options.duration = try parsed.value("duration").map { try NumberOption.seconds($0) }
+        options.size = try parsed.value("size").map { try FrameSize(parsing: $0) }
+        options.fps = try parsed.value("fps").map { try NumberOption.integer($0, option: "--fps", in: 1...Int.max) }
+        options.bitrate = try parsed.value("bitrate").map {
+            try NumberOption.integer($0, option: "--bitrate", in: 1...Int.max)
+        } ?? options.bitrate
+        options.sdp = parsed.value("sdp").map { URL(fileURLWithPath: $0) }
+        options.snapshotFolder = parsed.value("snapshot-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        options.pipeline = try parsed.value("pipeline").map { try existingFile($0, option: "--pipeline") }
+        return options
+    }
+
+    /// `--source`, `--preset`, `--text` and `--var`, which the jobs share; options a command's
+    /// table lacks are never in `parsed`.
+    static func applyCommon(_ parsed: ParsedArguments, source: inout SourceSpec, presets: inout [String],
+                            text: inout String?, variables: inout [VariableAssignment]) throws {
+        if let spec = parsed.value("source") {
+            source = try SourceSpec(parsing: spec)
+            if case .file(let url) = source { _ = try existingFile(url.path, option: "--source") }
+        }
+        presets = parsed.values("preset")
+        text = parsed.value("text")
+        variables = try parsed.values("var").map { try VariableAssignment(parsing: $0) }
+    }
+
+    /// A path that must name an existing file.
+    static func existingFile(_ path: String, option: String) throws -> URL {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw OptionValueError("'\(option)' file '\(path)' does not exist")
+        }
+        return URL(fileURLWithPath: path)
+    }
+}
