@@ -255,7 +255,7 @@ struct JSONReader {
             }
             return scalar
         default:
-            index -= 1
+            index -= 2  // point at the backslash
             throw fail("invalid escape '\\\(Character(Unicode.Scalar(byte)))'")
         }
     }

@@ -84,9 +84,10 @@ public struct Strftime: Hashable, Sendable {
         return out
     }
 
-    /// The zone's abbreviation ("CET", "UTC"); Foundation calls UTC "GMT", strftime says "UTC".
+    /// The zone's abbreviation as Foundation knows it ("EST", "GMT+1"); Foundation turns "UTC"
+    /// into "GMT", strftime says "UTC".
     static func zoneName(_ zone: TimeZone, at date: Date) -> String {
-        if zone.identifier == "UTC" || zone.identifier == "Etc/UTC" { return "UTC" }
+        if ["UTC", "GMT", "Etc/UTC", "Etc/GMT"].contains(zone.identifier) { return "UTC" }
         return zone.abbreviation(for: date) ?? zone.identifier
     }
 

@@ -1,0 +1,98 @@
+import Foundation
+
+/// The presets a user can name: `NAME.json` files in a list of folders, earlier folders first.
+public struct PresetLibrary: Sendable {
+    public var directories: [URL]
+
+    public init(directories: [URL]) { self.directories = directories }
+
+    /// Every preset by name with its description, sorted by name; a name found in two folders is
+    /// listed once, from the first. A file that does not parse is listed with the reason.
+    public func list() -> [(name: String, description: String)] {
+        var seen: Set<String> = []
+        var entries: [(name: String, description: String)] = []
+        for directory in directories {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            for file in files.sorted() where file.hasSuffix(".json") && !file.hasPrefix(".") {
+                let name = String(file.dropLast(".json".count))
+                guard seen.insert(name).inserted else { continue }
+                entries.append((name, Self.summary(of: directory.appendingPathComponent(file))))
+            }
+        }
+        return entries.sorted { $0.name < $1.name }
+    }
+
+    /// The `description` of a preset file, read without validating the rest.
+    private static func summary(of url: URL) -> String {
+        guard let data = try? Data(contentsOf: url) else { return "(unreadable)" }
+        do {
+            let root = try JSONReader.parse(data)
+            if case .object(let members) = root.value,
+               let node = members.first(where: { $0.key == "description" }),
+               case .string(let description) = node.value.value {
+                return description
+            }
+            return ""
+        } catch {
+            return "(invalid JSON, line \(error.line))"
+        }
+    }
+
+    /// Whether `nameOrPath` names a file rather than a library preset.
+    public static func isPath(_ nameOrPath: String) -> Bool {
+        nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
+    }
+
+    /// The file `nameOrPath` refers to: a path as is, or `NAME.json` in the first folder that has it.
+    public func url(for nameOrPath: String) throws(PresetError) -> URL {
+        if Self.isPath(nameOrPath) {
+            let expanded = nameOrPath.hasPrefix("~/") ? NSString(string: nameOrPath).expandingTildeInPath : nameOrPath
+            return URL(fileURLWithPath: expanded).standardizedFileURL
+        }
+        for directory in directories {
+            let url = directory.appendingPathComponent(nameOrPath + ".json")
+            if FileManager.default.fileExists(atPath: url.path) { return url.standardizedFileURL }
+        }
+        let names = list().map(\.name)
+        let hint = didYouMean(nameOrPath, in: names)
+            ?? (names.isEmpty ? "no presets found in \(directories.map(\.path).joined(separator: ", "))"
+                              : "available: \(names.joined(separator: ", "))")
+        throw PresetError(.notFound, "no preset named '\(nameOrPath)'", hint: hint)
+    }
+
+    /// Loads and validates one preset by name or path; `knownVariables` are `--var` names.
+    public func load(_ nameOrPath: String, knownVariables: Set<String> = []) throws(PresetError) -> Preset {
+        try Preset.load(contentsOf: url(for: nameOrPath), knownVariables: knownVariables)
+    }
+
+    /// Loads several presets and stacks them in order (see `Preset.stacking`). A text in one may use
+    /// a variable that another defines; `knownVariables` are `--var` names.
+    public func load(stacking namesOrPaths: [String], knownVariables: Set<String> = []) throws(PresetError) -> Preset {
+        var files: [(URL, Data)] = []
+        var names = knownVariables
+        for nameOrPath in namesOrPaths {
+            let url = try url(for: nameOrPath)
+            let data = try readPresetFile(url)
+            names.formUnion(Preset.declaredVariables(in: data))
+            files.append((url, data))
+        }
+        var presets: [Preset] = []
+        for (url, data) in files {
+            presets.append(try Preset.decode(data, source: url, knownVariables: names))
+        }
+        return Preset.stacking(presets)
+    }
+}
+
+extension Preset {
+    /// `presets` drawn one after another: marks concatenated in order, variables merged (a later
+    /// preset's value wins), names joined with "+".
+    public static func stacking(_ presets: [Preset]) -> Preset {
+        guard presets.count != 1 else { return presets[0] }
+        var variables: [String: String] = [:]
+        for preset in presets { variables.merge(preset.variables) { _, later in later } }
+        return Preset(name: presets.map(\.name).joined(separator: "+"),
+                      description: presets.map(\.description).filter { !$0.isEmpty }.joined(separator: "; "),
+                      variables: variables, marks: presets.flatMap(\.marks))
+    }
+}
