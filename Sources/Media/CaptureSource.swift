@@ -16,8 +16,9 @@ public enum CaptureSource: Sendable, Equatable {
     var fragment: LaunchFragment {
         switch self {
         case .test:
-            // smpte bars with a moving stripe: a live, recognisable picture.
-            LaunchFragment("videotestsrc name=camera is-live=true pattern=smpte horizontal-speed=2")
+            // Colour bars scrolling sideways: live, recognisable, and with no random noise, so the same
+            // frame number always has the same pixels.
+            LaunchFragment("videotestsrc name=camera is-live=true pattern=smpte75 horizontal-speed=2")
         case .v4l2(let device):
             // decodebin takes raw and MJPEG cameras alike.
             LaunchFragment(LaunchFragment(element: "v4l2src", ["name": "camera", "device": device]).text + " ! decodebin")

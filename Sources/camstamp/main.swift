@@ -1,1 +1,4 @@
-print("camstamp")
+import CLI
+import Foundation
+
+exit(runCommandLine(Array(CommandLine.arguments.dropFirst())).rawValue)

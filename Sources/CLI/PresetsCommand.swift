@@ -1,0 +1,44 @@
+import CamStamp
+import Foundation
+import Presets
+
+/// `camstamp presets list | show NAME | check FILE...`.
+enum PresetsCommand {
+    static func run(_ command: ParsedCommand) throws(CamStampError) {
+        let library = PresetLibrary(directories: Resources.locate().map { [$0.presets] } ?? [])
+        switch command {
+        case .presetsList:
+            let presets = library.list()
+            let width = presets.map(\.name.count).max() ?? 0
+            for preset in presets {
+                Console.output(preset.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + preset.description)
+            }
+        case .presetsShow(let name):
+            do {
+                let url = try library.url(for: name)
+                _ = try library.load(name)
+                Console.output(try String(contentsOf: url, encoding: .utf8))
+            } catch let error as PresetError {
+                throw .usage(error.description)
+            } catch {
+                throw .failure("\(name): \(error.localizedDescription)")
+            }
+        case .presetsCheck(let files):
+            var failures: [String] = []
+            for file in files {
+                do {
+                    _ = try library.load(file)
+                    Console.output("\(file): ok")
+                } catch {
+                    failures.append(error.description)
+                }
+            }
+            if !failures.isEmpty {
+                for failure in failures.dropLast() { Console.error(failure) }
+                throw .usage(failures.last!)
+            }
+        default:
+            return
+        }
+    }
+}

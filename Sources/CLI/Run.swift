@@ -1,0 +1,61 @@
+// Runs a parsed command: the only place that prints results and maps failures to exit codes.
+import CamStamp
+import Foundation
+import Media
+import Presets
+
+/// Runs camstamp with `arguments` (without the program name) and returns the exit code.
+public func runCommandLine(_ arguments: [String]) -> ExitCode {
+    let command: ParsedCommand
+    do {
+        command = try parseCommandLine(arguments)
+    } catch {
+        Console.error(error.message)
+        return .usage
+    }
+    do {
+        try run(command)
+        return .success
+    } catch {
+        if error.kind != .interrupted { Console.error(error.message) }
+        return exitCode(for: error)
+    }
+}
+
+func exitCode(for error: CamStampError) -> ExitCode {
+    switch error.kind {
+    case .usage: .usage
+    case .failure: .failure
+    case .interrupted: .interrupted
+    }
+}
+
+private func run(_ command: ParsedCommand) throws(CamStampError) {
+    switch command {
+    case .help(let text):
+        Console.output(text)
+    case .version:
+        Console.output("camstamp \(camstampVersion) (GStreamer \(GStreamer.version))")
+    case .shoot(let options):
+        Interrupts.shared.install()
+        let file = try ShootJob(options: options).run(interrupts: .shared)
+        Console.output(file.path)
+    case .devices(let options):
+        try DevicesCommand.run(json: options.json)
+    case .presetsList, .presetsShow, .presetsCheck:
+        try PresetsCommand.run(command)
+    case .batch, .stream:
+        throw .failure("this command is not built yet")
+    }
+}
+
+/// stdout for results, stderr for diagnostics as `camstamp: WHAT: REASON`.
+enum Console {
+    static func output(_ text: String) {
+        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data("camstamp: \(message)\n".utf8))
+    }
+}

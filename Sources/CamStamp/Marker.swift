@@ -1,0 +1,81 @@
+import Foundation
+import Media
+import Presets
+import Render
+
+/// Puts a preset's marks on frames. Renders each distinct mark once (keyed by its resolved form:
+/// expanded text, style and pixel sizes) and reuses the overlay for every frame that resolves the
+/// same way, so a still scene costs only the blend and a clock re-renders once a second.
+///
+/// Not thread-safe: one Marker per thread (it owns a renderer with its own font map).
+public final class Marker {
+    public let preset: Preset
+    public let variables: [String: String]
+    private let renderer = MarkRenderer()
+    private var overlays: [ResolvedMark: (rendered: RenderedMark, image: OverlayImage?)] = [:]
+    private var lastKey: [ResolvedMark] = []
+    private var lastComposition = OverlayComposition([])
+    /// How many overlays were rendered (not served from the cache), for tests and stats.
+    public private(set) var renderCount = 0
+
+    public init(preset: Preset, variables: [String: String]) {
+        self.preset = preset
+        self.variables = preset.variables(overriddenBy: variables)
+    }
+
+    /// A template context for a frame of `width`×`height` with this marker's variables.
+    public func context(width: Int, height: Int, captureDate: Date = Date(), frame: Int? = nil,
+                        fps: Double? = nil) -> TemplateContext {
+        TemplateContext(captureDate: captureDate, width: width, height: height, frame: frame, fps: fps,
+                        variables: variables)
+    }
+
+    /// The composition for one frame. Cheap when nothing changed since the last frame.
+    public func composition(width: Int, height: Int, context: TemplateContext) throws(CamStampError) -> OverlayComposition {
+        let key = preset.marks.map { $0.resolved(width: width, height: height, context: context) }
+        if key == lastKey { return lastComposition }
+        var placements: [OverlayComposition.Placement] = []
+        for mark in key {
+            let entry = try overlay(for: mark, width: width, height: height)
+            guard let image = entry.image else { continue }
+            for origin in entry.rendered.origins {
+                placements.append(.init(image: image, x: Int(origin.x), y: Int(origin.y)))
+            }
+        }
+        lastKey = key
+        lastComposition = OverlayComposition(placements)
+        return lastComposition
+    }
+
+    /// Blends the marks into `frame` in place.
+    public func mark(_ frame: VideoFrame, context: TemplateContext) throws(CamStampError) {
+        try composition(width: frame.width, height: frame.height, context: context).blend(into: frame)
+    }
+
+    private func overlay(for mark: ResolvedMark, width: Int, height: Int) throws(CamStampError)
+        -> (rendered: RenderedMark, image: OverlayImage?) {
+        if let cached = overlays[mark] { return cached }
+        let rendered: RenderedMark
+        do {
+            rendered = try renderer.render(mark, frameWidth: width, frameHeight: height)
+        } catch {
+            throw .usage("preset '\(preset.name)': \(error)")
+        }
+        renderCount += 1
+        var image: OverlayImage?
+        let bitmap = rendered.bitmap
+        if !bitmap.isEmpty {
+            do {
+                image = try bitmap.pixels.withUnsafeBytes {
+                    try OverlayImage(width: bitmap.width, height: bitmap.height, stride: bitmap.stride, premultipliedBGRA: $0)
+                }
+            } catch {
+                throw .failure("overlay: \(error)")
+            }
+        }
+        // A clock makes a new key every second: keep the cache from growing without bound.
+        if overlays.count >= 32 { overlays.removeAll(keepingCapacity: true) }
+        overlays[mark] = (rendered, image)
+        return (rendered, image)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Where the shipped files live: `presets/`, `pipelines/` and `fonts/` beside the package, or
+/// under `share/camstamp` for an installed binary. `CAMSTAMP_HOME` overrides both.
+public struct Resources: Sendable {
+    public let root: URL
+
+    public init(root: URL) { self.root = root }
+
+    /// Finds the resource folder from the environment or from the running executable.
+    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment,
+                              executable: URL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath())
+        -> Resources? {
+        if let home = environment["CAMSTAMP_HOME"] { return Resources(root: URL(fileURLWithPath: home)) }
+        var directory = executable.deletingLastPathComponent()
+        // From .build/<triple>/debug/camstamp (or bin/camstamp) up to the first folder that has
+        // the shipped files.
+        for _ in 0..<6 {
+            for candidate in [directory, directory.appendingPathComponent("share/camstamp")]
+            where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("pipelines").path) {
+                return Resources(root: candidate)
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    public var presets: URL { root.appendingPathComponent("presets") }
+    public var pipelines: URL { root.appendingPathComponent("pipelines") }
+    public var fonts: URL { root.appendingPathComponent("fonts") }
+
+    public func pipeline(_ name: String) -> URL { pipelines.appendingPathComponent(name + ".pipeline") }
+}
