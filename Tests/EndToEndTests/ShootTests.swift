@@ -1,0 +1,153 @@
+import Foundation
+import Media
+import Testing
+
+@Suite(.serialized) struct ShootTests {
+    @Test func aTestCameraPhotoIsAJPEGOfTheRequestedSize() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try camstamp(["shoot", "--source", "test", "--text", "© 2026 Studio", "--size", "640x480", "-o", "photo.jpg"], in: folder)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let file = folder.appendingPathComponent("photo.jpg")
+        #expect(result.stdout == file.path + "\n")
+        let bytes = try Data(contentsOf: file)
+        #expect(bytes.prefix(2) == Data([0xFF, 0xD8]), "not a JPEG")
+        let frame = try decodeImage(file)
+        #expect(frame.width == 640 && frame.height == 480)
+        // Nothing but the photo is left in the folder: no temporary files.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["photo.jpg"])
+    }
+
+    @Test func aFolderOutputGetsAGeneratedNameAndNeverReplacesAPhoto() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try camstamp(["shoot", "--source", "test", "--text", "a", "--size", "320x240", "-o", folder.path + "/"])
+        let second = try camstamp(["shoot", "--source", "test", "--text", "b", "--size", "320x240", "-o", folder.path])
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names.count == 2)
+        #expect(names.allSatisfy { $0.range(of: #"^camstamp-\d{8}-\d{6}-\d+\.jpg$"#, options: .regularExpression) != nil }, "\(names)")
+    }
+
+    @Test func theMarkIsWhereTheAnchorSaysAndNowhereElse() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let template = try writeSolidCameraTemplate(in: folder)
+        let result = try camstamp(["shoot", "--source", "test", "--pipeline", template.path, "--text", "MARK",
+                                   "--size", "640x480", "--format", "png", "-o", "mark.png"], in: folder)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let luma = lumaPlane(try decodeImage(folder.appendingPathComponent("mark.png")))
+        let background = luma[0][0]
+        let bounds = try #require(changedBounds(luma, background: background))
+        // --text: bottom-right, margin 3% of the short side (14.4 px at 480).
+        let margin = 0.03 * 480
+        #expect(abs(Double(640 - 1 - bounds.maxX) - margin) <= 3, "right edge at \(bounds.maxX)")
+        #expect(abs(Double(480 - 1 - bounds.maxY) - margin) <= 3, "bottom edge at \(bounds.maxY)")
+        // Text 4% of the short side tall (cap height and outline make it a little less or more).
+        let height = Double(bounds.maxY - bounds.minY + 1)
+        #expect(height > 0.02 * 480 && height < 0.07 * 480, "mark is \(height) px tall")
+        #expect(bounds.minX > 320 && bounds.minY > 400, "mark spreads to (\(bounds.minX),\(bounds.minY))")
+    }
+
+    @Test func onePresetGivesTheSameRelativeSizeAtEveryResolution() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let template = try writeSolidCameraTemplate(in: folder)
+        var relative: [(width: Double, height: Double)] = []
+        for (width, height) in [(640, 480), (1920, 1080)] {
+            let name = "\(width).png"
+            let result = try camstamp(["shoot", "--source", "test", "--pipeline", template.path, "--text", "Size check 2026",
+                                       "--size", "\(width)x\(height)", "--format", "png", "-o", name], in: folder)
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let luma = lumaPlane(try decodeImage(folder.appendingPathComponent(name)))
+            let bounds = try #require(changedBounds(luma, background: luma[0][0]))
+            let short = Double(min(width, height))
+            relative.append((Double(bounds.maxX - bounds.minX + 1) / short, Double(bounds.maxY - bounds.minY + 1) / short))
+        }
+        #expect(abs(relative[0].width - relative[1].width) / relative[1].width < 0.08, "\(relative)")
+        #expect(abs(relative[0].height - relative[1].height) / relative[1].height < 0.12, "\(relative)")
+    }
+}
+
+@Suite struct FailureTests {
+    @Test func anUnknownOptionIsAUsageErrorWithASuggestion() throws {
+        let result = try camstamp(["shoot", "--qualty", "80"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "camstamp: unknown option '--qualty' for 'camstamp shoot'; did you mean '--quality'?\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func aBadValueNamesTheOption() throws {
+        let result = try camstamp(["shoot", "--source", "test", "--text", "x", "--size", "big"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("camstamp: invalid value 'big' for '--size'"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func aMissingDeviceSaysHowToFindOne() throws {
+        let result = try camstamp(["shoot", "--source", "/dev/video97", "--text", "x"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: no camera at /dev/video97; `camstamp devices` lists cameras, `--source test` uses the test camera\n")
+    }
+
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/video0")))
+    func noCameraAtAllSuggestsTheTestCamera() throws {
+        let result = try camstamp(["shoot", "--text", "x"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--source test"), "\(result.stderr)")
+        #expect(!result.stderr.contains("CRITICAL"))
+    }
+
+    @Test func aDeviceWithoutPermissionPointsAtTheVideoGroup() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        let device = folder.appendingPathComponent("video0")
+        FileManager.default.createFile(atPath: device.path, contents: Data(), attributes: [.posixPermissions: 0o600])
+        let result = try camstamp(["shoot", "--source", "v4l2:" + device.path, "--text", "x", "-o", "/tmp/"], asNobody: true)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("permission denied") && result.stderr.contains("'video' group"), "\(result.stderr)")
+    }
+
+    @Test func anUnwritableOutputFolderFailsBeforeAnythingStarts() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+        let result = try camstamp(["shoot", "--source", "test", "--text", "x", "-o", folder.path + "/"], asNobody: true)
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(folder.path): cannot write here (permission denied); choose another folder with -o\n")
+    }
+
+    @Test func aMissingOutputFolderIsAUsageError() throws {
+        let result = try camstamp(["shoot", "--source", "test", "--text", "x", "-o", "/nonexistent-camstamp/photo.jpg"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "camstamp: -o: folder /nonexistent-camstamp does not exist; create it first\n")
+    }
+
+    @Test func anUnknownTemplateVariableIsAUsageError() throws {
+        let result = try camstamp(["shoot", "--source", "test", "--text", "{nosuch}"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("nosuch"), "\(result.stderr)")
+    }
+}
+
+@Suite struct HelpTests {
+    @Test(arguments: [[], ["shoot"], ["batch"], ["stream"], ["devices"], ["presets"]])
+    func everyCommandHasHelp(command: [String]) throws {
+        let result = try camstamp(command + ["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE"), "\(result.stdout)")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func versionNamesTheToolAndGStreamer() throws {
+        let result = try camstamp(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("camstamp "))
+    }
+
+    @Test func devicesWithNoCameraIsNotAnError() throws {
+        let result = try camstamp(["devices"])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+}

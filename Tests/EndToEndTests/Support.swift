@@ -1,0 +1,123 @@
+import Foundation
+import Media
+import Testing
+
+/// The built binary: `CAMSTAMP_BIN` (set by `make test`) or the debug build beside the package.
+let camstampBinary: URL = {
+    if let path = ProcessInfo.processInfo.environment["CAMSTAMP_BIN"] { return URL(fileURLWithPath: path) }
+    return packageRoot.appendingPathComponent(".build/debug/camstamp")
+}()
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs camstamp with `arguments` in `directory`, optionally as another user (`setpriv`), and
+/// waits for it (bounded).
+func camstamp(_ arguments: [String], in directory: URL? = nil, asNobody: Bool = false,
+              timeout: TimeInterval = 60) throws -> RunResult {
+    let process = Process()
+    if asNobody {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", camstampBinary.path] + arguments
+    } else {
+        process.executableURL = camstampBinary
+        process.arguments = arguments
+    }
+    if let directory { process.currentDirectoryURL = directory }
+    var environment = ProcessInfo.processInfo.environment
+    // A GStreamer CRITICAL in the child must fail the test, not scroll by.
+    environment["G_DEBUG"] = "fatal-criticals"
+    process.environment = environment
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes while waiting so a chatty child never blocks on a full pipe.
+    let outData = LockedData(), errData = LockedData()
+    let group = DispatchGroup()
+    for (pipe, sink) in [(out, outData), (err, errData)] {
+        group.enter()
+        DispatchQueue.global().async {
+            sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
+            group.leave()
+        }
+    }
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    if process.isRunning {
+        process.terminate()
+        Issue.record("camstamp \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+    }
+    process.waitUntilExit()
+    group.wait()
+    return RunResult(status: process.terminationStatus,
+                     stdout: String(decoding: outData.get(), as: UTF8.self),
+                     stderr: String(decoding: errData.get(), as: UTF8.self))
+}
+
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ value: Data) { lock.withLock { data = value } }
+    func get() -> Data { lock.withLock { data } }
+}
+
+/// A fresh folder under the system temp folder, removed by the caller.
+func temporaryFolder(_ name: String = #function) throws -> URL {
+    let safe = name.filter { $0.isLetter || $0.isNumber }
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-e2e-\(safe)-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Decodes an image file to I420 and returns the frame.
+func decodeImage(_ file: URL) throws -> VideoFrame {
+    let text = try PipelineTemplate("filesrc location={location} ! decodebin ! videoconvert ! video/x-raw,format=I420 ! appsink name=frames")
+        .render(["location": .quoted(file.path)])
+    let source = try FrameSource(pipeline: Pipeline(text), live: false)
+    try source.start()
+    defer { source.stop() }
+    guard case .frame(let frame) = try source.pull(timeout: .seconds(10)) else {
+        throw MediaError.timeout("no frame decoded from \(file.path)")
+    }
+    return frame
+}
+
+/// The luma plane as rows of bytes.
+func lumaPlane(_ frame: VideoFrame) -> [[UInt8]] {
+    frame.withMapped { mapped in
+        let plane = mapped.plane(0), stride = mapped.stride(0)
+        return (0..<frame.height).map { y in Array(plane[(y * stride)..<(y * stride + frame.width)]) }
+    } ?? []
+}
+
+/// The smallest rectangle holding every pixel whose luma differs from `background` by more than
+/// `tolerance`, as (minX, minY, maxX, maxY) inclusive; nil when nothing differs.
+func changedBounds(_ luma: [[UInt8]], background: UInt8, tolerance: Int = 6) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
+    var bounds: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
+    for (y, row) in luma.enumerated() {
+        for (x, value) in row.enumerated() where abs(Int(value) - Int(background)) > tolerance {
+            if let b = bounds {
+                bounds = (min(b.minX, x), min(b.minY, y), max(b.maxX, x), max(b.maxY, y))
+            } else {
+                bounds = (x, y, x, y)
+            }
+        }
+    }
+    return bounds
+}
+
+/// A capture template with a solid grey camera, so every changed pixel belongs to the mark.
+func writeSolidCameraTemplate(in folder: URL) throws -> URL {
+    let url = folder.appendingPathComponent("solid.pipeline")
+    try """
+    # A flat grey test camera for pixel checks.
+    videotestsrc is-live=true pattern=solid-color foreground-color=0xff404040 ! videoconvert ! videoscale ! {caps} ! appsink name=frames
+    """.write(to: url, atomically: true, encoding: .utf8)
+    return url
+}
