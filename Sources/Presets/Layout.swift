@@ -36,18 +36,21 @@ public enum Layout {
     }
 
     /// Top-left corners of a grid of `markWidth`×`markHeight` tiles, `gap` apart, centred on the
-    /// frame and extended until the whole frame is covered (edge tiles may be partly outside).
+    /// frame: every tile of that grid that overlaps the frame (edge tiles may be partly outside),
+    /// and none that lies wholly outside it.
     public static func tileOrigins(markWidth: Double, markHeight: Double,
                                    frameWidth: Double, frameHeight: Double, gap: Double) -> [Point] {
         precondition(markWidth > 0 && markHeight > 0, "tiles need a positive size")
         let stepX = markWidth + max(gap, 0), stepY = markHeight + max(gap, 0)
-        // One tile centred on the frame's centre, then whole steps out to both edges.
+        // One tile centred on the frame's centre, then whole steps out while tiles still overlap
+        // the frame: tile k is in when x0 + k·step < width and x0 − k·step + markWidth > 0, which
+        // for a centred grid is the same count on both sides.
         let x0 = (frameWidth - markWidth) / 2, y0 = (frameHeight - markHeight) / 2
-        let left = Int((x0 / stepX).rounded(.up)), right = Int(((frameWidth - x0 - markWidth) / stepX).rounded(.up))
-        let up = Int((y0 / stepY).rounded(.up)), down = Int(((frameHeight - y0 - markHeight) / stepY).rounded(.up))
+        let columns = max(Int(((frameWidth + markWidth) / 2 / stepX).rounded(.up)) - 1, 0)
+        let rows = max(Int(((frameHeight + markHeight) / 2 / stepY).rounded(.up)) - 1, 0)
         var points: [Point] = []
-        for row in -up...down {
-            for column in -left...right {
+        for row in -rows...rows {
+            for column in -columns...columns {
                 points.append(Point(x: x0 + Double(column) * stepX, y: y0 + Double(row) * stepY))
             }
         }
