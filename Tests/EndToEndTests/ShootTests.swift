@@ -151,3 +151,33 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
     }
 }
+
+@Suite struct ShootSourceTests {
+    @Test func ctrlCWhileWarmingUpExits130AndLeavesNoFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let running = try RunningCamstamp(["shoot", "--source", "test", "--text", "x", "--size", "320x240",
+                                           "--warmup", "100000", "-o", folder.path + "/"])
+        Thread.sleep(forTimeInterval: 1.5)
+        running.send(SIGINT)
+        let result = running.finish(timeout: 15)
+        #expect(result.status == 130, "stderr: \(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func aVideoFilePlaysAsACamera() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A 1-second 320x240 clip made here, then used as the camera.
+        let clip = folder.appendingPathComponent("clip with space.mkv")
+        let make = try Pipeline(PipelineTemplate("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! matroskamux ! filesink location={location}")
+            .render(["location": .quoted(clip.path)]))
+        try make.setState(.playing)
+        #expect(make.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
+        make.stop()
+        let result = try camstamp(["shoot", "--source", "file:" + clip.path, "--text", "from file", "--warmup", "3", "-o", "still.jpg"], in: folder)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let frame = try decodeImage(folder.appendingPathComponent("still.jpg"))
+        #expect(frame.width == 320 && frame.height == 240)
+    }
+}

@@ -20,44 +20,61 @@ struct RunResult {
 /// waits for it (bounded).
 func camstamp(_ arguments: [String], in directory: URL? = nil, asNobody: Bool = false,
               timeout: TimeInterval = 60) throws -> RunResult {
+    try RunningCamstamp(arguments, in: directory, asNobody: asNobody).finish(timeout: timeout)
+}
+
+/// A camstamp process in the background, for tests that signal it while it runs.
+final class RunningCamstamp {
     let process = Process()
-    if asNobody {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", camstampBinary.path] + arguments
-    } else {
-        process.executableURL = camstampBinary
-        process.arguments = arguments
-    }
-    if let directory { process.currentDirectoryURL = directory }
-    var environment = ProcessInfo.processInfo.environment
-    // A GStreamer CRITICAL in the child must fail the test, not scroll by.
-    environment["G_DEBUG"] = "fatal-criticals"
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read both pipes while waiting so a chatty child never blocks on a full pipe.
-    let outData = LockedData(), errData = LockedData()
-    let group = DispatchGroup()
-    for (pipe, sink) in [(out, outData), (err, errData)] {
-        group.enter()
-        DispatchQueue.global().async {
-            sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
-            group.leave()
+    let arguments: [String]
+    private let outData = LockedData(), errData = LockedData()
+    private let group = DispatchGroup()
+
+    init(_ arguments: [String], in directory: URL? = nil, asNobody: Bool = false) throws {
+        self.arguments = arguments
+        if asNobody {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", camstampBinary.path] + arguments
+        } else {
+            process.executableURL = camstampBinary
+            process.arguments = arguments
+        }
+        if let directory { process.currentDirectoryURL = directory }
+        var environment = ProcessInfo.processInfo.environment
+        // A GStreamer CRITICAL in the child must fail the test, not scroll by.
+        environment["G_DEBUG"] = "fatal-criticals"
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes while it runs so a chatty child never blocks on a full pipe.
+        for (pipe, sink) in [(out, outData), (err, errData)] {
+            group.enter()
+            DispatchQueue.global().async { [group] in
+                sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
+                group.leave()
+            }
         }
     }
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-    if process.isRunning {
-        process.terminate()
-        Issue.record("camstamp \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+
+    /// Sends `signal` (SIGINT, SIGTERM, SIGKILL, SIGUSR1) to the process.
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits (bounded) for the process to end and returns what it printed.
+    func finish(timeout: TimeInterval = 60) -> RunResult {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            process.terminate()
+            Issue.record("camstamp \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+        }
+        process.waitUntilExit()
+        group.wait()
+        return RunResult(status: process.terminationStatus,
+                         stdout: String(decoding: outData.get(), as: UTF8.self),
+                         stderr: String(decoding: errData.get(), as: UTF8.self))
     }
-    process.waitUntilExit()
-    group.wait()
-    return RunResult(status: process.terminationStatus,
-                     stdout: String(decoding: outData.get(), as: UTF8.self),
-                     stderr: String(decoding: errData.get(), as: UTF8.self))
 }
 
 final class LockedData: @unchecked Sendable {
