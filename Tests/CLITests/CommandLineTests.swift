@@ -1,0 +1,262 @@
+import CamStamp
+@testable import CLI
+import Foundation
+import Testing
+
+/// camstamp's own command line: tables, validation, exact messages and help.
+@Suite struct CommandLineTests {
+    static let allCommands: [[String]] = [
+        [], ["shoot"], ["batch"], ["stream"], ["devices"], ["presets"],
+        ["presets", "list"], ["presets", "show"], ["presets", "check"], ["help"],
+    ]
+
+    func parse(_ arguments: String...) throws(UsageError) -> ParsedCommand {
+        try parseCommandLine(arguments)
+    }
+
+    func error(_ arguments: String...) -> String? {
+        do {
+            let command = try parseCommandLine(arguments)
+            return "no error: \(command)"
+        } catch {
+            return error.message
+        }
+    }
+
+    // MARK: Errors from the brief, word for word
+
+    @Test func usageErrorsAreExact() {
+        #expect(error("shoot", "--qualty", "80")
+                == "unknown option '--qualty' for 'camstamp shoot'; did you mean '--quality'?")
+        #expect(error("shoot", "--size") == "missing value for '--size'")
+        #expect(error("batch", "in", "-o", "out", "--skip-existing", "--overwrite")
+                == "'--skip-existing' and '--overwrite' cannot be used together")
+        #expect(error("batch", "in", "-o", "out", "--strip-gps", "--strip-metadata")
+                == "'--strip-gps' and '--strip-metadata' cannot be used together")
+        #expect(error("shot") == "unknown command 'shot'; did you mean 'shoot'?")
+        #expect(error("strem", "--to", "x.mp4") == "unknown command 'strem'; did you mean 'stream'?")
+        #expect(error("presets", "sho", "credit")
+                == "unknown subcommand 'sho' for 'camstamp presets'; did you mean 'show'?")
+        #expect(error("frobnicate") == "unknown command 'frobnicate'; see 'camstamp --help'")
+    }
+
+    @Test func valueErrorsAreExact() {
+        #expect(error("shoot", "--size", "abc") == "invalid value 'abc' for '--size': expected WIDTHxHEIGHT, e.g. 1280x720")
+        #expect(error("shoot", "--quality", "120") == "'--quality' must be between 1 and 100 (got 120)")
+        #expect(error("batch", "in", "-o", "out", "--quality=0") == "'--quality' must be between 1 and 100 (got 0)")
+        #expect(error("stream", "--to", "ftp://x")
+                == "unsupported target 'ftp://x' for '--to': use a .mp4 or .mkv file or rtp://HOST:PORT")
+        #expect(error("stream", "--to", "/nope/out.mp4") == "'--to' folder '/nope' does not exist")
+        #expect(error("shoot", "--var", "job") == "--var expects KEY=VALUE")
+        #expect(error("stream", "--to", "rtp://h:5000", "--var", "=x") == "--var expects KEY=VALUE")
+        #expect(error("batch", "in", "-o", "out", "--jobs", "0") == "--jobs must be at least 1")
+        #expect(error("shoot", "--source", "webcam")
+                == "invalid value 'webcam' for '--source': expected auto, test, /dev/videoN, v4l2:/dev/videoN or file:PATH")
+        #expect(error("shoot", "--source", "file:/nope/clip.mp4") == "'--source' file '/nope/clip.mp4' does not exist")
+        #expect(error("shoot", "--pipeline", "/nope.txt") == "'--pipeline' file '/nope.txt' does not exist")
+        #expect(error("shoot", "--format", "gif") == "invalid value 'gif' for '--format': expected jpg or png")
+        #expect(error("shoot", "--fps", "0") == "'--fps' must be at least 1 (got 0)")
+        #expect(error("shoot", "--warmup", "-1") == "'--warmup' must be at least 0 (got -1)")
+        #expect(error("batch", "in", "-o", "out", "--max-size", "0") == "'--max-size' must be at least 1 (got 0)")
+        #expect(error("batch", "in", "-o", "out", "--name=") == "'--name' must not be empty; the default is {stem}")
+        #expect(error("stream", "--to", "rtp://h:5000", "--bitrate", "0") == "'--bitrate' must be at least 1 (got 0)")
+        #expect(error("stream", "--to", "rtp://h:5000", "--duration", "-3")
+                == "'--duration' must be more than 0 seconds (got -3)")
+        #expect(error("shoot", "-o", "a.png", "--format", "jpg")
+                == "'--format jpg' does not match the output 'a.png'; drop one or make them agree")
+    }
+
+    @Test func requiredPartsAreNamed() {
+        #expect(error("batch", "-o", "out") == "missing at least one INPUT for 'camstamp batch'")
+        #expect(error("batch", "photos") == "missing required option '-o OUTDIR' for 'camstamp batch'")
+        #expect(error("stream") == "missing required option '--to TARGET' for 'camstamp stream'")
+        #expect(error("presets", "show") == "missing NAME for 'camstamp presets show'")
+        #expect(error("presets", "check") == "missing at least one FILE for 'camstamp presets check'")
+        #expect(error("devices", "extra") == "unexpected argument 'extra' for 'camstamp devices'")
+        #expect(error("shoot", "--to", "x.mp4") == "unknown option '--to' for 'camstamp shoot'; see 'camstamp shoot --help'")
+    }
+
+    @Test func everyErrorIsOneLine() {
+        let lines: [[String]] = [["shoot", "--qualty"], ["batch"], ["stream", "--to", "ftp://x"], ["x"],
+                                 ["shoot", "--size", "1x"], ["batch", "a", "-o", "b", "--jobs", "-1"]]
+        for arguments in lines {
+            do {
+                _ = try parseCommandLine(arguments)
+                Issue.record("\(arguments) parsed")
+            } catch {
+                #expect(!error.message.contains("\n"), "\(arguments)")
+                #expect(error.exitCode == .usage)
+            }
+        }
+    }
+
+    // MARK: Defaults
+
+    @Test func shootDefaults() throws {
+        #expect(try parse("shoot") == .shoot(ShootOptions()))
+        let options = ShootOptions()
+        #expect(options.source == .auto)
+        #expect(options.output == nil)
+        #expect(options.quality == 90)
+        #expect(options.format == .jpg)
+        #expect(options.warmup == nil && options.effectiveWarmup == 15)
+        #expect(options.presets.isEmpty && options.variables.isEmpty && options.text == nil)
+    }
+
+    @Test func batchDefaults() throws {
+        guard case .batch(let options) = try parse("batch", "in", "-o", "out") else {
+            Issue.record("not batch")
+            return
+        }
+        #expect(options.inputs == [URL(fileURLWithPath: "in")])
+        #expect(options.outputFolder == URL(fileURLWithPath: "out"))
+        #expect(options.jobs == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(options.format == .keep)
+        #expect(options.quality == 90)
+        #expect(options.namePattern == "{stem}")
+        #expect(options.existing == .refuse)
+        #expect(options.metadata == .keep)
+        #expect(!options.recursive && !options.dryRun && !options.json)
+        #expect(options.maxSize == nil)
+    }
+
+    @Test func streamDefaults() throws {
+        guard case .stream(let options) = try parse("stream", "--to", "rtp://127.0.0.1:5000") else {
+            Issue.record("not stream")
+            return
+        }
+        #expect(options == StreamOptions(target: .rtp(host: "127.0.0.1", port: 5000)))
+        #expect(options.bitrate == 4000)
+        #expect(options.duration == nil && options.sdp == nil && options.snapshotFolder == nil)
+        #expect(options.source == .auto)
+    }
+
+    // MARK: Every flag reaches its option
+
+    @Test func shootTakesEveryFlag() throws {
+        let folder = FileManager.default.temporaryDirectory
+        let template = folder.appendingPathComponent("camstamp-cli-test-\(UUID().uuidString).txt")
+        try "videotestsrc ! appsink name=frames".write(to: template, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: template) }
+        let command = try parseCommandLine([
+            "shoot", "--source", "v4l2:/dev/video1", "--preset", "credit", "--preset=./mine.json",
+            "--text", "© 2026", "--var", "job=A-113", "--var=site=North", "-o", "shots/",
+            "--size", "1920x1080", "--fps", "30", "--warmup=5", "--format", "png", "--quality", "75",
+            "--pipeline", template.path,
+        ])
+        #expect(command == .shoot(ShootOptions(
+            source: .v4l2(device: "/dev/video1"), presets: ["credit", "./mine.json"], text: "© 2026",
+            variables: [VariableAssignment(key: "job", value: "A-113"), VariableAssignment(key: "site", value: "North")],
+            output: URL(fileURLWithPath: "shots/"), size: FrameSize(width: 1920, height: 1080), fps: 30,
+            warmup: 5, format: .png, quality: 75, pipeline: URL(fileURLWithPath: template.path))))
+    }
+
+    @Test func shootFormatFollowsTheOutputExtension() throws {
+        guard case .shoot(let options) = try parse("shoot", "-o", "photo.PNG") else { return }
+        #expect(options.format == .png)
+        guard case .shoot(let same) = try parse("shoot", "-o", "photo.jpeg", "--format", "jpg") else { return }
+        #expect(same.format == .jpg)
+    }
+
+    @Test func batchTakesEveryFlag() throws {
+        let command = try parseCommandLine([
+            "batch", "a.jpg", "folder", "-o", "out", "--preset", "credit", "--text", "x", "--var", "k=v",
+            "--recursive", "--jobs", "3", "--format", "jpg", "--quality", "80", "--max-size", "2048",
+            "--name", "{date:%Y}-{counter}", "--overwrite", "--strip-gps", "--dry-run", "--json", "--", "-odd.jpg",
+        ])
+        #expect(command == .batch(BatchOptions(
+            inputs: ["a.jpg", "folder", "-odd.jpg"].map { URL(fileURLWithPath: $0) },
+            outputFolder: URL(fileURLWithPath: "out"), presets: ["credit"], text: "x",
+            variables: [VariableAssignment(key: "k", value: "v")], recursive: true, jobs: 3,
+            format: .convert(.jpg), quality: 80, maxSize: 2048, namePattern: "{date:%Y}-{counter}",
+            existing: .overwrite, metadata: .stripGPS, dryRun: true, json: true)))
+        guard case .batch(let other) = try parse("batch", "in", "--output=out", "--skip-existing", "--strip-metadata")
+        else { return }
+        #expect(other.existing == .skip)
+        #expect(other.metadata == .stripAll)
+        #expect(other.outputFolder == URL(fileURLWithPath: "out"))
+    }
+
+    @Test func streamTakesEveryFlag() throws {
+        let command = try parseCommandLine([
+            "stream", "--source", "test", "--preset", "timestamp", "--text", "LIVE", "--var", "cam=1",
+            "--to", "rtp://10.0.0.2:5004", "--duration", "12.5", "--size", "640x480", "--fps", "25",
+            "--bitrate", "2500", "--sdp", "s.sdp", "--snapshot-dir", "snaps",
+        ])
+        #expect(command == .stream(StreamOptions(
+            source: .test, presets: ["timestamp"], text: "LIVE", variables: [VariableAssignment(key: "cam", value: "1")],
+            target: .rtp(host: "10.0.0.2", port: 5004), duration: 12.5, size: FrameSize(width: 640, height: 480),
+            fps: 25, bitrate: 2500, sdp: URL(fileURLWithPath: "s.sdp"),
+            snapshotFolder: URL(fileURLWithPath: "snaps", isDirectory: true))))
+    }
+
+    @Test func devicesAndPresets() throws {
+        #expect(try parse("devices") == .devices(DevicesOptions(json: false)))
+        #expect(try parse("devices", "--json") == .devices(DevicesOptions(json: true)))
+        #expect(try parse("presets") == .presetsList)
+        #expect(try parse("presets", "list") == .presetsList)
+        #expect(try parse("presets", "show", "credit") == .presetsShow("credit"))
+        #expect(try parse("presets", "check", "a.json", "b.json") == .presetsCheck(["a.json", "b.json"]))
+    }
+
+    @Test func versionAndTopLevel() throws {
+        #expect(try parse("--version") == .version)
+        #expect(camstampVersion == "0.1.0")
+        #expect(try parse() == .help(helpText(for: [])!))
+        #expect(error("--version", "shoot") == "'--version' cannot be used with 'camstamp shoot'")
+    }
+
+    // MARK: Help
+
+    static let productFlags: [[String]: [String]] = [
+        ["shoot"]: ["--source SPEC", "--preset P", "--text T", "--var K=V", "-o", "--size WxH", "--fps N",
+                    "--warmup N", "--format jpg|png", "--quality Q", "--pipeline FILE"],
+        ["batch"]: ["INPUT", "-o", "OUTDIR", "--preset P", "--text T", "--var K=V", "--recursive", "--jobs N",
+                    "--format keep|jpg|png", "--quality Q", "--max-size PX", "--name PATTERN", "--skip-existing",
+                    "--overwrite", "--strip-gps", "--strip-metadata", "--dry-run", "--json"],
+        ["stream"]: ["--source SPEC", "--preset P", "--text T", "--to TARGET", "--duration SEC", "--size WxH",
+                     "--fps N", "--bitrate KBPS", "--sdp FILE", "--snapshot-dir DIR", "--pipeline FILE"],
+        ["devices"]: ["--json"],
+        ["presets"]: ["list", "show NAME", "check FILE..."],
+        []: ["shoot", "batch", "stream", "devices", "presets", "--help", "-h", "--version"],
+    ]
+
+    @Test(arguments: Array(productFlags.keys))
+    func helpListsEveryProductFlag(path: [String]) throws {
+        let text = try #require(helpText(for: path))
+        for flag in Self.productFlags[path]! {
+            #expect(text.contains(flag), "help of \(path) lacks \(flag)")
+        }
+        #expect(text.contains("-h, --help"))
+        #expect(text.hasPrefix("OVERVIEW: "))
+        #expect(text.contains("\nUSAGE: camstamp"))
+        #expect(text.contains("\nOPTIONS:\n"))
+    }
+
+    @Test(arguments: allCommands)
+    func helpFlagOnEveryCommand(path: [String]) throws {
+        let expected = try #require(helpText(for: path))
+        #expect(try parseCommandLine(path + ["--help"]) == .help(expected))
+        #expect(try parseCommandLine(path + ["-h"]) == .help(expected))
+    }
+
+    @Test func helpWinsOverOtherErrors() throws {
+        #expect(try parse("shoot", "--qualty", "5", "--help") == .help(helpText(for: ["shoot"])!))
+        #expect(try parse("stream", "--help") == .help(helpText(for: ["stream"])!))
+        #expect(try parse("batch", "-h") == .help(helpText(for: ["batch"])!))
+    }
+
+    @Test func helpCommand() throws {
+        #expect(try parse("help") == .help(helpText(for: [])!))
+        #expect(try parse("help", "batch") == .help(helpText(for: ["batch"])!))
+        #expect(try parse("help", "presets", "check") == .help(helpText(for: ["presets", "check"])!))
+        #expect(error("help", "bach") == "unknown command 'bach'; did you mean 'batch'?")
+    }
+
+    @Test func exitCodes() {
+        #expect(ExitCode.success.rawValue == 0)
+        #expect(ExitCode.failure.rawValue == 1)
+        #expect(ExitCode.usage.rawValue == 64)
+        #expect(ExitCode.interrupted.rawValue == 130)
+    }
+}

@@ -1,0 +1,109 @@
+import CamStamp
+import Foundation
+import Testing
+
+/// The value parsers of CamStamp's options, good and bad values, with exact messages.
+@Suite struct ValueTests {
+    func message(_ body: () throws -> Any) -> String? {
+        do {
+            _ = try body()
+            return nil
+        } catch let error as OptionValueError {
+            return error.message
+        } catch {
+            return "unexpected \(error)"
+        }
+    }
+
+    @Test func sourceSpecs() throws {
+        #expect(try SourceSpec(parsing: "auto") == .auto)
+        #expect(try SourceSpec(parsing: "test") == .test)
+        #expect(try SourceSpec(parsing: "/dev/video0") == .v4l2(device: "/dev/video0"))
+        #expect(try SourceSpec(parsing: "v4l2:/dev/video2") == .v4l2(device: "/dev/video2"))
+        #expect(try SourceSpec(parsing: "file:/tmp/clip.mp4") == .file(URL(fileURLWithPath: "/tmp/clip.mp4")))
+        for bad in ["", "camera", "v4l2:", "v4l2:video0", "file:", "/dev/", "Test"] {
+            #expect(message { try SourceSpec(parsing: bad) }
+                    == "invalid value '\(bad)' for '--source': expected auto, test, /dev/videoN, "
+                    + "v4l2:/dev/videoN or file:PATH")
+        }
+    }
+
+    @Test func warmupDefaultsBySource() {
+        #expect(SourceSpec.test.defaultWarmup == 0)
+        #expect(SourceSpec.auto.defaultWarmup == 15)
+        #expect(ShootOptions(source: .v4l2(device: "/dev/video0")).effectiveWarmup == 15)
+        #expect(ShootOptions(source: .test, warmup: 3).effectiveWarmup == 3)
+    }
+
+    @Test func frameSizes() throws {
+        #expect(try FrameSize(parsing: "1280x720") == FrameSize(width: 1280, height: 720))
+        #expect(try FrameSize(parsing: "640X480") == FrameSize(width: 640, height: 480))
+        #expect(FrameSize(width: 3, height: 2).description == "3x2")
+        for bad in ["abc", "1280", "1280x", "x720", "1280x720x3", "12.5x3", ""] {
+            #expect(message { try FrameSize(parsing: bad) }
+                    == "invalid value '\(bad)' for '--size': expected WIDTHxHEIGHT, e.g. 1280x720")
+        }
+        #expect(message { try FrameSize(parsing: "0x720") } == "'--size' must be at least 1x1 (got 0x720)")
+        #expect(message { try FrameSize(parsing: "-4x720") } == "'--size' must be at least 1x1 (got -4x720)")
+    }
+
+    @Test func imageFormats() throws {
+        #expect(try ImageFormat(parsing: "jpg") == .jpg)
+        #expect(try ImageFormat(parsing: "JPEG") == .jpg)
+        #expect(try ImageFormat(parsing: "png") == .png)
+        #expect(message { try ImageFormat(parsing: "keep") } == "invalid value 'keep' for '--format': expected jpg or png")
+        #expect(try BatchFormat(parsing: "keep") == .keep)
+        #expect(try BatchFormat(parsing: "png") == .convert(.png))
+        #expect(message { try BatchFormat(parsing: "gif") } == "invalid value 'gif' for '--format': expected keep, jpg or png")
+    }
+
+    @Test func streamTargets() throws {
+        let folder = FileManager.default.temporaryDirectory.path
+        #expect(try StreamTarget(parsing: "\(folder)/out.mp4")
+                == .file(URL(fileURLWithPath: "\(folder)/out.mp4"), container: .mp4))
+        #expect(try StreamTarget(parsing: "\(folder)/OUT.MKV")
+                == .file(URL(fileURLWithPath: "\(folder)/OUT.MKV"), container: .mkv))
+        #expect(try StreamTarget(parsing: "relative.mp4") == .file(URL(fileURLWithPath: "relative.mp4"), container: .mp4))
+        #expect(try StreamTarget(parsing: "rtp://127.0.0.1:5000") == .rtp(host: "127.0.0.1", port: 5000))
+        #expect(try StreamTarget(parsing: "rtp://receiver.local:65535") == .rtp(host: "receiver.local", port: 65535))
+        #expect(try StreamTarget(parsing: "rtp://[::1]:5004") == .rtp(host: "::1", port: 5004))
+        let unsupported = "unsupported target 'ftp://x' for '--to': use a .mp4 or .mkv file or rtp://HOST:PORT"
+        #expect(message { try StreamTarget(parsing: "ftp://x") } == unsupported)
+        #expect(message { try StreamTarget(parsing: "out.avi") }
+                == "unsupported target 'out.avi' for '--to': use a .mp4 or .mkv file or rtp://HOST:PORT")
+        #expect(message { try StreamTarget(parsing: "/nope/out.mp4") } == "'--to' folder '/nope' does not exist")
+        for bad in ["rtp://host", "rtp://:5000", "rtp://host:0", "rtp://host:70000", "rtp://host:port", "rtp://a:b:1"] {
+            #expect(message { try StreamTarget(parsing: bad) }
+                    == "invalid value '\(bad)' for '--to': expected rtp://HOST:PORT, e.g. rtp://127.0.0.1:5000")
+        }
+    }
+
+    @Test func variables() throws {
+        #expect(try VariableAssignment(parsing: "job=A-113") == VariableAssignment(key: "job", value: "A-113"))
+        #expect(try VariableAssignment(parsing: "eq=a=b") == VariableAssignment(key: "eq", value: "a=b"))
+        #expect(try VariableAssignment(parsing: "empty=") == VariableAssignment(key: "empty", value: ""))
+        for bad in ["job", "=value", ""] {
+            #expect(message { try VariableAssignment(parsing: bad) } == "--var expects KEY=VALUE")
+        }
+    }
+
+    @Test func numbers() throws {
+        #expect(try NumberOption.quality("1") == 1)
+        #expect(try NumberOption.quality("100") == 100)
+        #expect(message { try NumberOption.quality("120") } == "'--quality' must be between 1 and 100 (got 120)")
+        #expect(message { try NumberOption.quality("0") } == "'--quality' must be between 1 and 100 (got 0)")
+        #expect(message { try NumberOption.quality("high") } == "invalid value 'high' for '--quality': expected a whole number")
+        #expect(try NumberOption.jobs("4") == 4)
+        #expect(message { try NumberOption.jobs("0") } == "--jobs must be at least 1")
+        #expect(message { try NumberOption.jobs("many") } == "invalid value 'many' for '--jobs': expected a whole number")
+        #expect(try NumberOption.integer("30", option: "--fps", in: 1...Int.max) == 30)
+        #expect(message { try NumberOption.integer("0", option: "--fps", in: 1...Int.max) } == "'--fps' must be at least 1 (got 0)")
+        #expect(try NumberOption.seconds("2.5") == 2.5)
+        #expect(try NumberOption.seconds("10") == 10)
+        #expect(message { try NumberOption.seconds("0") } == "'--duration' must be more than 0 seconds (got 0)")
+        #expect(message { try NumberOption.seconds("inf") }
+                == "invalid value 'inf' for '--duration': expected a number of seconds, e.g. 10 or 2.5")
+        #expect(message { try NumberOption.seconds("10s") }
+                == "invalid value '10s' for '--duration': expected a number of seconds, e.g. 10 or 2.5")
+    }
+}
