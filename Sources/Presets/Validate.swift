@@ -62,12 +62,17 @@ extension Mark {
             guard !text.isEmpty else {
                 throw PresetError(.content, "text must not be empty", path: "\(path).text")
             }
+            let template: Template
             do {
-                _ = try Template(text, variables: variables)
+                template = try Template(text, variables: variables)
             } catch {
                 var located = error
                 located.path = "\(path).text"
                 throw located
+            }
+            if markup, let problem = template.markupProblem() {
+                throw PresetError(.badValue, "markup: \(problem)", path: "\(path).text",
+                                  hint: "set \"markup\": false to show the text as written")
             }
             try positive(size, "size")
             try positive(maxWidth, "max-width")

@@ -143,3 +143,36 @@ import Testing
         #expect(mark.expandedText(context()) == "")
     }
 }
+
+@Suite struct MarkupTests {
+    func problem(_ text: String) throws -> String? {
+        try Template(text, variables: ["v"]).markupProblem()
+    }
+
+    @Test func wellFormed() throws {
+        #expect(try problem("plain") == nil)
+        #expect(try problem("<b>{v}</b> &amp; &#169; &#xA9; <span size=\"x-large\" font_desc='Sans 12'>a > b</span>") == "a bare '>' must be written '&gt;'")
+        #expect(try problem("<span size=\"x-large\" weight=\"bold\">{time:%H:%M}</span>\n{date}") == nil)
+        #expect(try problem("<i>a</i><b/><big><small>x</small></big>") == nil)
+        #expect(try problem("<span foreground=\"{v}\">x</span>") == nil)
+    }
+
+    @Test(arguments: [
+        ("Tom & Jerry", "a bare '&' must be written '&amp;'"),
+        ("<b>bold", "'<b>' is never closed"),
+        ("<b><i>x</b></i>", "'</b>' does not match '<i>'"),
+        ("x</b>", "'</b>' closes nothing"),
+        ("<bold>x</bold>", "unknown markup tag '<bold>'; Pango knows <markup> <span> <b> <big> <i> <s> <sub> <sup> <small> <tt> <u>"),
+        ("<spam>x</spam>", "unknown markup tag '<spam>'; did you mean 'span'?"),
+        ("a < b", "unclosed '<' (write '&lt;' for a literal '<')"),
+    ])
+    func problems(text: String, expected: String) throws {
+        #expect(try problem(text) == expected)
+    }
+
+    @Test func validateReportsMarkup() {
+        #expect(errorText(#"{"marks": [{"text": "<b>{stem}", "markup": true}]}"#)
+                == #"/presets-test/studio.json:1: markup: '<b>' is never closed at $.marks[0].text; set "markup": false to show the text as written"#)
+        #expect(errorText(#"{"marks": [{"text": "<b>{stem}", "markup": false}]}"#) == "no error")
+    }
+}
