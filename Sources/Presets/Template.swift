@@ -22,12 +22,12 @@ public struct TemplateContext: Sendable {
     /// Preset `variables` merged with `--var` values (see `Preset.variables(overriddenBy:)`).
     public var variables: [String: String]
 
-    public init(captureDate: Date = Date(), now: Date? = nil, timeZone: TimeZone = .current,
+    public init(captureDate: Date = Date(), now: Date = Date(), timeZone: TimeZone = .current,
                 filename: String? = nil, stem: String? = nil, counter: Int? = nil,
                 width: Int? = nil, height: Int? = nil, exif: [String: String] = [:],
                 hostname: String = ProcessInfo.processInfo.hostName,
                 frame: Int? = nil, fps: Double? = nil, variables: [String: String] = [:]) {
-        self.captureDate = captureDate; self.now = now ?? captureDate; self.timeZone = timeZone
+        self.captureDate = captureDate; self.now = now; self.timeZone = timeZone
         self.filename = filename; self.stem = stem; self.counter = counter
         self.width = width; self.height = height; self.exif = exif; self.hostname = hostname
         self.frame = frame; self.fps = fps; self.variables = variables

@@ -50,6 +50,30 @@ import Testing
         #expect(syntaxError(text) == JSONSyntaxError(line: line, column: column, message: message))
     }
 
+    /// The node as Foundation objects, to compare with JSONSerialization.
+    func foundation(_ node: JSONNode) -> Any {
+        switch node.value {
+        case .null: NSNull()
+        case .bool(let value): NSNumber(value: value)
+        case .number(let value): NSNumber(value: value)
+        case .string(let value): value
+        case .array(let items): items.map(foundation)
+        case .object(let members): Dictionary(uniqueKeysWithValues: members.map { ($0.key, foundation($0.value)) })
+        }
+    }
+
+    @Test(arguments: [
+        #"{"a": [1, 2.5, -0.125, 1e3, 2E-2, true, false, null], "b": {"c": "d\"e\\f\u0041"}, "": []}"#,
+        #"[[], {}, [[[]]], "\u00e9\ud834\udd1e", 0, -0, 123456789]"#,
+        "  \r\n\t[ 1 , 2 ]\n",
+        #""just a string""#,
+    ])
+    func agreesWithJSONSerialization(text: String) throws {
+        let ours = foundation(try parse(text))
+        let theirs = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+        #expect(NSArray(array: [ours]).isEqual(to: [theirs]), "\(text)")
+    }
+
     @Test func rejectsInvalidUTF8() {
         do {
             _ = try JSONReader.parse(Data([0x22, 0xFF, 0x22]))

@@ -66,6 +66,13 @@ import Testing
         #expect(try expand("{date:%Y}|{time:%H.%M}|{now:%Y}|{datetime:%d}") == "2026|14.05|2026|07")
     }
 
+    @Test func nowDefaultsToTheCurrentTime() throws {
+        let old = TemplateContext(captureDate: Date(timeIntervalSince1970: 0), timeZone: utc, hostname: "h")
+        let template = try Template("{date:%Y}|{now:%Y}", variables: [])
+        let thisYear = try Strftime("%Y").string(from: Date(), timeZone: utc)
+        #expect(template.expand(old, escapingMarkup: false) == "1970|\(thisYear)")
+    }
+
     @Test func fileAndFrameVariables() throws {
         let text = try expand("{filename} {stem} {counter} {counter:4} {width}x{height} {hostname} {frame} {fps}") {
             $0.filename = "IMG_0001.JPG"; $0.stem = "IMG_0001"; $0.counter = 7
