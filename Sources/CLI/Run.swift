@@ -44,7 +44,18 @@ private func run(_ command: ParsedCommand) throws(CamStampError) {
         try DevicesCommand.run(json: options.json)
     case .presetsList, .presetsShow, .presetsCheck:
         try PresetsCommand.run(command)
-    case .batch, .stream:
+    case .stream(let options):
+        Interrupts.shared.install()
+        let job = StreamJob(options: options)
+        do {
+            let summary = try job.run(interrupts: .shared, report: { Console.output($0) })
+            Console.note(job.summaryLine(summary))
+        } catch where error.kind == .interrupted {
+            // Finalised before exiting: say what was kept.
+            Console.note(error.message)
+            throw error
+        }
+    case .batch:
         throw .failure("this command is not built yet")
     }
 }
@@ -53,6 +64,11 @@ private func run(_ command: ParsedCommand) throws(CamStampError) {
 enum Console {
     static func output(_ text: String) {
         FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+
+    /// A line of information on stderr, not an error (a stream's summary).
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
     static func error(_ message: String) {

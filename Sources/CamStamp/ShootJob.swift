@@ -19,8 +19,8 @@ public struct ShootJob {
                                                        variables: options.variables, resources: resources)
         let destination = try StillDestination(output: options.output, format: options.format)
         let source = try SourceResolution.captureSource(for: options.source)
-        let captureTemplate = try template(options.pipeline, builtIn: "capture")
-        let stillTemplate = try template(nil, builtIn: options.format == .png ? "still-png" : "still-jpeg")
+        let captureTemplate = try Templates.load(options.pipeline, builtIn: "capture", resources: resources)
+        let stillTemplate = try Templates.load(nil, builtIn: options.format == .png ? "still-png" : "still-jpeg", resources: resources)
 
         let capture: FrameSource
         do {
@@ -74,19 +74,6 @@ public struct ShootJob {
             try output.finish()
         } catch {
             throw .failure("encode: \(error)")
-        }
-    }
-
-    private func template(_ custom: URL?, builtIn name: String) throws(CamStampError) -> PipelineTemplate {
-        let url: URL
-        if let custom {
-            url = custom
-        } else {
-            guard let resources else { throw .failure("cannot find the shipped pipelines/ folder; set CAMSTAMP_HOME") }
-            url = resources.pipeline(name)
-        }
-        do { return try PipelineTemplate(contentsOf: url) } catch {
-            throw custom == nil ? .failure(error.description) : .usage("--pipeline: \(error)")
         }
     }
 }

@@ -8,9 +8,12 @@ struct StillDestination {
     /// The file name when one was given; nil means a generated name in `folder`.
     let fileName: String?
     let format: ImageFormat
+    /// Generated names start with this.
+    let prefix: String
 
-    init(output: URL?, format: ImageFormat) throws(CamStampError) {
+    init(output: URL?, format: ImageFormat, prefix: String = "camstamp") throws(CamStampError) {
         self.format = format
+        self.prefix = prefix
         let fileManager = FileManager.default
         let output = output ?? URL(fileURLWithPath: fileManager.currentDirectoryPath)
         var isDirectory: ObjCBool = false
@@ -44,7 +47,7 @@ struct StillDestination {
         return target
     }
 
-    /// `camstamp-YYYYMMDD-HHMMSS-N.ext`, N counting up from 1 until the name is free.
+    /// `PREFIX-YYYYMMDD-HHMMSS-N.ext`, N counting up from 1 until the name is free.
     private func generatedName(now: Date = Date()) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -52,7 +55,7 @@ struct StillDestination {
         let stamp = formatter.string(from: now)
         var counter = 1
         while true {
-            let name = "camstamp-\(stamp)-\(counter).\(format.fileExtension)"
+            let name = "\(prefix)-\(stamp)-\(counter).\(format.fileExtension)"
             if !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) { return name }
             counter += 1
         }

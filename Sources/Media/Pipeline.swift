@@ -70,6 +70,13 @@ public final class Pipeline: @unchecked Sendable {
         }
     }
 
+    /// The stream's duration in nanoseconds, when the pipeline knows it (a file, once prerolled).
+    public func duration() -> UInt64? {
+        var duration: gint64 = -1
+        guard gst_element_query_duration(element, GST_FORMAT_TIME, &duration) != 0, duration >= 0 else { return nil }
+        return UInt64(duration)
+    }
+
     /// Stops everything now (no EOS, no finalisation).
     public func stop() {
         gst_element_set_state(element, GST_STATE_NULL)
@@ -193,6 +200,27 @@ public final class Element: @unchecked Sendable {
             return g_value_get_string(&value).map { String(cString: $0) }
         }
         return takeGString(g_strdup_value_contents(&value))
+    }
+
+    /// The fields of the caps currently on pad `pad` (e.g. "src"), as strings; nil before
+    /// negotiation. For reading what an element settled on (an RTP payloader's sprop-parameter-sets).
+    public func currentCaps(pad: String) -> (name: String, fields: [String: String])? {
+        guard let found = gst_element_get_static_pad(pointer, pad) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(found)) }
+        guard let caps = gst_pad_get_current_caps(found) else { return nil }
+        defer { gst_caps_unref(caps) }
+        guard gst_caps_get_size(caps) > 0, let structure = gst_caps_get_structure(caps, 0) else { return nil }
+        var fields: [String: String] = [:]
+        for index in 0..<gst_structure_n_fields(structure) {
+            guard let name = gst_structure_nth_field_name(structure, guint(index)) else { continue }
+            let key = String(cString: name)
+            if let string = gst_structure_get_string(structure, name) {
+                fields[key] = String(cString: string)
+            } else if let value = gst_structure_get_value(structure, name), let text = takeGString(gst_value_serialize(value)) {
+                fields[key] = text
+            }
+        }
+        return (String(cString: gst_structure_get_name(structure)), fields)
     }
 
     public func set(_ property: String, _ value: Int) throws(MediaError) { try set(property, String(value)) }

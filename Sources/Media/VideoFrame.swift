@@ -50,6 +50,11 @@ public final class VideoFrame: @unchecked Sendable {
     public var height: Int { Int(info.height) }
     public var format: PixelFormat? { PixelFormat(info.finfo.pointee.format) }
 
+    /// Frames per second from the caps; nil for a variable or unknown rate.
+    public var framesPerSecond: Double? {
+        info.fps_n > 0 && info.fps_d > 0 ? Double(info.fps_n) / Double(info.fps_d) : nil
+    }
+
     /// Presentation time in nanoseconds, if the buffer has one.
     public var presentationTime: UInt64? {
         let pts = buffer.pointee.pts

@@ -1,0 +1,272 @@
+import Dispatch
+import Foundation
+import Media
+import Presets
+import Synchronization
+
+/// `camstamp stream`: a live, watermarked feed to an MP4 or MKV file or over RTP.
+///
+/// One thread pulls frames from the capture pipeline, marks them in place and pushes them to the
+/// output pipeline. The output never blocks the camera: when the encoder falls behind, frames are
+/// dropped before it (and counted), so latency and memory stay bounded.
+public struct StreamJob {
+    public let options: StreamOptions
+    public let resources: Resources?
+
+    public init(options: StreamOptions, resources: Resources? = Resources.locate()) {
+        self.options = options
+        self.resources = resources
+    }
+
+    /// What a finished stream did.
+    public struct Summary: Sendable, Equatable {
+        public var framesWritten: Int
+        public var framesDropped: Int
+        /// Seconds of video written.
+        public var duration: Double
+        public var snapshots: [URL]
+    }
+
+    /// Frames queued in front of the encoder before new ones are dropped.
+    static let outputQueue = 8
+
+    public func run(interrupts: Interrupts? = nil,
+                    report: @escaping @Sendable (String) -> Void = { _ in }) throws(CamStampError) -> Summary {
+        let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
+                                                       variables: options.variables, resources: resources)
+        if let folder = options.snapshotFolder { try Self.checkWritableFolder(folder, option: "--snapshot-dir") }
+        let source = try SourceResolution.captureSource(for: options.source)
+        let captureTemplate = try Templates.load(options.pipeline, builtIn: "capture", resources: resources)
+        let output = try makeOutput()
+
+        let capture: FrameSource
+        do {
+            capture = try FrameSource.capture(source, format: CaptureFormat(width: options.size?.width,
+                                                                            height: options.size?.height,
+                                                                            fps: options.fps),
+                                              template: captureTemplate)
+            try output.start()
+            try capture.start()
+        } catch {
+            output.abort()
+            throw SourceResolution.captureError(error, source: source)
+        }
+        defer { capture.stop() }
+
+        let snapshots = SnapshotTrigger()
+        let snapshotWriter = options.snapshotFolder.map {
+            SnapshotWriter(folder: $0, template: try? Templates.load(nil, builtIn: "still-jpeg", resources: resources), report: report)
+        }
+        let marker = Marker(preset: preset, variables: variables)
+        let progress = ProgressLine()
+        defer { progress.finish() }
+
+        var written = 0, dropped = 0
+        var firstTime: UInt64?, lastTime: UInt64 = 0, frameDuration: UInt64 = 33_333_333
+        var sdpPrinted = false
+        let durationLimit = options.duration.map { UInt64($0 * 1e9) }
+        var interrupted = false
+
+        loop: while true {
+            if interrupts?.isRequested == true { interrupted = true; break }
+            let pulled: FrameSource.Pull
+            do { pulled = try capture.pull() } catch {
+                output.abort()
+                throw SourceResolution.captureError(error, source: source)
+            }
+            switch pulled {
+            case .timeout:
+                continue
+            case .endOfStream:
+                break loop
+            case .frame(let frame):
+                let capturedAt = frame.presentationTime ?? 0
+                let start = firstTime ?? capturedAt
+                firstTime = start
+                let time = capturedAt - min(start, capturedAt)
+                if let limit = durationLimit, time >= limit { break loop }
+                let fps = frame.framesPerSecond
+                if let fps, fps > 0 { frameDuration = UInt64(1e9 / fps) }
+                let context = marker.context(width: frame.width, height: frame.height, captureDate: Date(),
+                                             frame: written + dropped, fps: fps)
+                try marker.mark(frame, context: context)
+                // The output's clock starts at zero with the first frame.
+                frame.setTimestamps(pts: time, duration: frameDuration)
+                if snapshots.take(), let snapshotWriter { snapshotWriter.write(frame.copy()) }
+                let accepted: Bool
+                do { accepted = try output.push(frame) } catch {
+                    output.abort()
+                    throw .failure("\(options.targetDescription): \(error)")
+                }
+                if accepted { written += 1; lastTime = time + frameDuration } else { dropped += 1 }
+                if !sdpPrinted, case .rtp = options.target, let sdp = sessionDescription(output) {
+                    sdpPrinted = true
+                    try publish(sdp: sdp, report: report)
+                }
+                progress.update("frame=\(written) fps=\(Int((fps ?? 0).rounded())) dropped=\(dropped) time=\(clockText(seconds: Double(time) / 1e9, fraction: true))")
+            }
+        }
+        progress.finish()
+        // EOS through the encoder and muxer: MP4 gets its index, MKV its cues.
+        do { try output.finish(timeout: .seconds(15)) } catch {
+            throw .failure("\(options.targetDescription): \(error)")
+        }
+        snapshotWriter?.waitUntilDone()
+        let summary = Summary(framesWritten: written, framesDropped: dropped, duration: Double(lastTime) / 1e9,
+                              snapshots: snapshotWriter?.written ?? [])
+        if interrupted { throw .init(.interrupted, summaryLine(summary)) }
+        return summary
+    }
+
+    /// `out.mp4: 90 frames, 0 dropped, 00:00:03.00`.
+    public func summaryLine(_ summary: Summary) -> String {
+        "\(options.targetDescription): \(summary.framesWritten) frames written, \(summary.framesDropped) dropped, \(clockText(seconds: summary.duration, fraction: true))"
+    }
+
+    private func makeOutput() throws(CamStampError) -> FrameOutput {
+        let fps = options.fps ?? 30
+        var values: [String: PipelineTemplate.Value] = ["bitrate": .integer(options.bitrate), "keyint": .integer(max(fps, 1))]
+        let name: String
+        switch options.target {
+        case .file(let url, let container):
+            name = "stream-\(container.rawValue)"
+            values["location"] = .quoted(url.path)
+        case .rtp(let host, let port):
+            name = "stream-rtp"
+            values["host"] = .quoted(host)
+            values["port"] = .integer(Int(port))
+        }
+        let template = try Templates.load(nil, builtIn: name, resources: resources)
+        do {
+            return try FrameOutput(pipeline: Pipeline(template.render(values)), maxBuffers: Self.outputQueue, block: false)
+        } catch {
+            throw .failure("\(options.targetDescription): \(error)")
+        }
+    }
+
+    /// The SDP a receiver needs, once the payloader has settled its caps.
+    private func sessionDescription(_ output: FrameOutput) -> String? {
+        guard case .rtp(let host, let port) = options.target,
+              let payloader = try? output.pipeline.element(named: "pay"),
+              let caps = payloader.currentCaps(pad: "src") else { return nil }
+        return SessionDescription(host: host, port: port, capsFields: caps.fields).text
+    }
+
+    private func publish(sdp: String, report: (String) -> Void) throws(CamStampError) {
+        report(sdp)
+        guard let file = options.sdp else { return }
+        do { try sdp.write(to: file, atomically: true, encoding: .utf8) } catch {
+            throw .failure("--sdp \(file.path): \(error.localizedDescription)")
+        }
+    }
+
+    static func checkWritableFolder(_ folder: URL, option: String) throws(CamStampError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .usage("\(option): folder \(folder.path) does not exist; create it first")
+        }
+        guard access(folder.path, W_OK) == 0 else {
+            throw .failure("\(folder.path): cannot write here (permission denied); choose another folder with \(option)")
+        }
+    }
+}
+
+extension StreamOptions {
+    /// The target as the user wrote it, for messages.
+    var targetDescription: String {
+        switch target {
+        case .file(let url, _): url.path
+        case .rtp(let host, let port): "rtp://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        }
+    }
+}
+
+/// An SDP for H.264 over RTP (RFC 6184), built from the payloader's caps.
+struct SessionDescription {
+    let host: String
+    let port: UInt16
+    let capsFields: [String: String]
+
+    var text: String {
+        let family = host.contains(":") ? "IP6" : "IP4"
+        let payload = capsFields["payload"].flatMap { Int($0) } ?? 96
+        var fmtp = ["packetization-mode=\(capsFields["packetization-mode"] ?? "1")"]
+        if let profile = capsFields["profile-level-id"] { fmtp.append("profile-level-id=\(profile)") }
+        if let sets = capsFields["sprop-parameter-sets"] { fmtp.append("sprop-parameter-sets=\(sets)") }
+        return """
+        v=0
+        o=- 0 0 IN \(family) \(host)
+        s=camstamp
+        c=IN \(family) \(host)
+        t=0 0
+        m=video \(port) RTP/AVP \(payload)
+        a=rtpmap:\(payload) H264/90000
+        a=fmtp:\(payload) \(fmtp.joined(separator: ";"))
+
+        """
+    }
+}
+
+/// SIGUSR1 asks for a snapshot; the pull loop takes the request at its next frame.
+final class SnapshotTrigger {
+    private final class Flag: Sendable { let value = Atomic<Bool>(false) }
+    private let pending = Flag()
+    private let source: DispatchSourceSignal
+
+    init() {
+        signal(SIGUSR1, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
+        source.setEventHandler { [pending] in pending.value.store(true, ordering: .releasing) }
+        source.resume()
+    }
+
+    deinit { source.cancel() }
+
+    /// True once per request.
+    func take() -> Bool { pending.value.exchange(false, ordering: .acquiringAndReleasing) }
+}
+
+/// Encodes snapshot frames to JPEG off the streaming thread, each written atomically.
+final class SnapshotWriter: @unchecked Sendable {
+    private let folder: URL
+    private let template: PipelineTemplate?
+    private let queue = DispatchQueue(label: "camstamp.snapshots")
+    private let report: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var files: [URL] = []
+
+    init(folder: URL, template: PipelineTemplate?, report: @escaping @Sendable (String) -> Void) {
+        self.folder = folder
+        self.template = template
+        self.report = report
+    }
+
+    var written: [URL] { lock.withLock { files } }
+
+    func write(_ frame: VideoFrame) {
+        queue.async { [self] in
+            guard let template else { return }
+            do {
+                let destination = try StillDestination(output: folder, format: .jpg, prefix: "snapshot")
+                let file = try destination.write { (temporary: URL) throws(CamStampError) in
+                    do {
+                        let text = try template.render(["quality": .integer(92), "location": .quoted(temporary.path)])
+                        let output = try FrameOutput(pipeline: Pipeline(text))
+                        try output.start()
+                        frame.setTimestamps(pts: 0, duration: nil)
+                        try output.push(frame)
+                        try output.finish()
+                    } catch {
+                        throw .failure("snapshot: \(error)")
+                    }
+                }
+                lock.withLock { files.append(file) }
+                report(file.path)
+            } catch {
+                FileHandle.standardError.write(Data("camstamp: \(error)\n".utf8))
+            }
+        }
+    }
+
+    func waitUntilDone() { queue.sync {} }
+}

@@ -1,0 +1,18 @@
+import Foundation
+import Media
+
+/// Loads pipeline templates: the user's own (`--pipeline`) or a shipped one from `pipelines/`.
+enum Templates {
+    static func load(_ custom: URL?, builtIn name: String, resources: Resources?) throws(CamStampError) -> PipelineTemplate {
+        let url: URL
+        if let custom {
+            url = custom
+        } else {
+            guard let resources else { throw .failure("cannot find the shipped pipelines/ folder; set CAMSTAMP_HOME") }
+            url = resources.pipeline(name)
+        }
+        do { return try PipelineTemplate(contentsOf: url) } catch {
+            throw custom == nil ? .failure(error.description) : .usage("--pipeline: \(error)")
+        }
+    }
+}
