@@ -73,7 +73,9 @@ import Testing
         #expect(error("presets", "show") == "missing NAME for 'camstamp presets show'")
         #expect(error("presets", "check") == "missing at least one FILE for 'camstamp presets check'")
         #expect(error("devices", "extra") == "unexpected argument 'extra' for 'camstamp devices'")
-        #expect(error("shoot", "--to", "x.mp4") == "unknown option '--to' for 'camstamp shoot'; see 'camstamp shoot --help'")
+        #expect(error("shoot", "--to", "x.mp4") == "unknown option '--to' for 'camstamp shoot'; it is an option of 'camstamp stream'")
+        #expect(error("shoot", "--recursive") == "unknown option '--recursive' for 'camstamp shoot'; it is an option of 'camstamp batch'")
+        #expect(error("devices", "--zebra") == "unknown option '--zebra' for 'camstamp devices'; see 'camstamp devices --help'")
     }
 
     @Test func everyErrorIsOneLine() {

@@ -54,19 +54,19 @@ public enum CommandLineParser {
 
     /// The parse in progress: where in the command tree we are and the first error met.
     private struct State {
-        let rootName: String
+        let root: CommandSpec
         var command: CommandSpec
         var result = ParsedArguments()
         var firstError: UsageError?
         var subcommandChosen = false
 
         init(root: CommandSpec) {
-            rootName = root.name
+            self.root = root
             command = root
         }
 
         /// `camstamp presets show`, as messages name it.
-        var commandName: String { ([rootName] + result.path).joined(separator: " ") }
+        var commandName: String { ([root.name] + result.path).joined(separator: " ") }
 
         var expectsSubcommand: Bool { !command.subcommands.isEmpty && !subcommandChosen }
 
@@ -144,9 +144,24 @@ public enum CommandLineParser {
             let longNames = command.allOptions.map(\.long)
             if let match = Suggestion.closest(to: bare, in: longNames) {
                 fail("unknown option '\(name)' for '\(commandName)'; did you mean '--\(match)'?")
+            } else if let owner = commandOwning(bare) {
+                fail("unknown option '\(name)' for '\(commandName)'; it is an option of '\(owner)'")
             } else {
                 fail("unknown option '\(name)' for '\(commandName)'; see '\(commandName) --help'")
             }
+        }
+
+        /// The first other command (depth first, `camstamp stream`) whose table has `--long`, so that
+        /// `shoot --to` can point at `stream`.
+        func commandOwning(_ long: String) -> String? {
+            func search(_ spec: CommandSpec, _ name: String) -> String? {
+                if spec.options.contains(where: { $0.long == long }) { return name }
+                for sub in spec.subcommands {
+                    if let found = search(sub, "\(name) \(sub.name)") { return found }
+                }
+                return nil
+            }
+            return search(root, root.name)
         }
 
         /// Moves into the subcommand `name`; returns the error to stop with when there is none.
