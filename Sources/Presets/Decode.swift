@@ -62,7 +62,7 @@ final class PresetDecoder {
                            "opacity", "tile", "width", "height"]
     static let textOnlyKeys: Set<String> = ["font", "font-file", "weight", "size", "color", "outline", "shadow",
                                             "box", "align", "max-width", "markup"]
-    static let imageOnlyKeys: Set<String> = ["width", "height"]
+    static let imageOnlyKeys = ["width", "height"]
     static let lengthExample = "a length like 24, \"24px\" or \"4%\""
 
     /// Defaults for sub-objects whose fields are left out.
