@@ -36,8 +36,10 @@ public final class FrameSource: @unchecked Sendable {
         if let cachedCaps { gst_caps_unref(cachedCaps) }
     }
 
-    public func start() throws(MediaError) {
-        try pipeline.setState(.playing)
+    /// Starts capturing. `wait: false` for a source whose data comes later (a network receiver):
+    /// its sink cannot preroll until the first packet arrives.
+    public func start(wait: Bool = true) throws(MediaError) {
+        try pipeline.setState(.playing, wait: wait)
     }
 
     /// Waits up to `timeout` for the next frame. Errors posted on the bus are thrown.

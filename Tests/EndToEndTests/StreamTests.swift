@@ -1,0 +1,170 @@
+import Foundation
+import Media
+import Testing
+
+/// What a decoded video holds.
+struct DecodedVideo {
+    var frames = 0
+    /// End of the last frame, in seconds.
+    var duration = 0.0
+    /// Caps fields of the H.264 stream (chroma-format, profile ...).
+    var h264: [String: String] = [:]
+    /// The frame at `keep`, for pixel checks.
+    var kept: VideoFrame?
+}
+
+/// Decodes every frame of an MP4/MKV file, or of an RTP stream on `port` (bounded by `limit` frames
+/// and `timeout`).
+func decodeVideo(file: URL? = nil, rtpPort: Int? = nil, keep: Int = 30, limit: Int = .max,
+                 timeout: Duration = .seconds(20), started: (() throws -> Void)? = nil) throws -> DecodedVideo {
+    let text: String
+    if let file {
+        text = try PipelineTemplate("filesrc location={location} ! parsebin ! h264parse name=parse ! avdec_h264 ! videoconvert ! video/x-raw,format=I420 ! appsink name=frames")
+            .render(["location": .quoted(file.path)])
+    } else {
+        text = try PipelineTemplate("udpsrc address=127.0.0.1 port={port} caps=\"application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96\" ! rtph264depay ! h264parse name=parse ! avdec_h264 ! videoconvert ! video/x-raw,format=I420 ! appsink name=frames")
+            .render(["port": .integer(rtpPort!)])
+    }
+    let source = try FrameSource(pipeline: Pipeline(text), live: false, maxBuffers: 4)
+    try source.start(wait: file != nil)
+    defer { source.stop() }
+    try started?()
+    var video = DecodedVideo()
+    let deadline = ContinuousClock.now + timeout
+    var first: UInt64?
+    while video.frames < limit && ContinuousClock.now < deadline {
+        guard case .frame(let frame) = try source.pull(timeout: .milliseconds(500)) else {
+            if file != nil { break } else { continue }
+        }
+        if video.frames == 0, let caps = try source.pipeline.element(named: "parse").currentCaps(pad: "src") {
+            video.h264 = caps.fields
+            video.h264["media"] = caps.name
+        }
+        let pts = frame.presentationTime ?? 0
+        first = first ?? pts
+        video.duration = Double(pts - min(first!, pts)) / 1e9 + 1 / (frame.framesPerSecond ?? 30)
+        if video.frames == keep { video.kept = frame }
+        video.frames += 1
+    }
+    return video
+}
+
+/// The mark of `--text` on the solid camera: changed pixels near the bottom-right corner only.
+func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation = #_sourceLocation) {
+    guard let frame else { Issue.record("no frame to check", sourceLocation: sourceLocation); return }
+    let luma = lumaPlane(frame)
+    guard let bounds = changedBounds(luma, background: luma[0][0], tolerance: 24) else {
+        Issue.record("no mark in the decoded frame", sourceLocation: sourceLocation); return
+    }
+    #expect(bounds.minX > frame.width / 2 && bounds.minY > frame.height * 3 / 4,
+            "mark spreads to (\(bounds.minX),\(bounds.minY))", sourceLocation: sourceLocation)
+    #expect(bounds.maxX > frame.width * 9 / 10 && bounds.maxY > frame.height * 9 / 10,
+            "mark ends at (\(bounds.maxX),\(bounds.maxY))", sourceLocation: sourceLocation)
+}
+
+@Suite struct StreamTests {
+    @Test(arguments: ["mp4", "mkv"])
+    func threeSecondsToAFileDecodeBackAsH264With420AndTheMark(container: String) throws {
+        let folder = try temporaryFolder("stream\(container)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let template = try writeSolidCameraTemplate(in: folder)
+        let file = folder.appendingPathComponent("clip.\(container)")
+        let result = try camstamp(["stream", "--source", "test", "--pipeline", template.path, "--text", "REC {time}",
+                                   "--size", "640x360", "--fps", "30", "--duration", "3", "--to", file.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("90 frames written, 0 dropped"), "\(result.stderr)")
+        let video = try decodeVideo(file: file)
+        #expect(video.h264["media"] == "video/x-h264")
+        #expect(video.h264["chroma-format"] == "4:2:0", "\(video.h264)")
+        #expect(abs(video.duration - 3) <= 0.5, "duration \(video.duration)")
+        #expect(abs(video.frames - 90) <= 3, "\(video.frames) frames")
+        #expect(video.kept?.width == 640 && video.kept?.height == 360)
+        expectMarkBottomRight(video.kept)
+    }
+
+    @Test func ctrlCFinalisesAPlayableMP4AndExits130() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("live.mp4")
+        let running = try RunningCamstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path])
+        Thread.sleep(forTimeInterval: 2.5)
+        running.send(SIGINT)
+        let result = running.finish(timeout: 20)
+        #expect(result.status == 130, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("frames written"), "\(result.stderr)")
+        let video = try decodeVideo(file: file)
+        #expect(video.frames >= 30, "only \(video.frames) frames playable")
+        #expect(video.duration >= 1)
+    }
+
+    @Test(arguments: ["mp4", "mkv"])
+    func aHardKillStillLeavesAPlayableFile(container: String) throws {
+        let folder = try temporaryFolder("kill\(container)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("crash.\(container)")
+        let running = try RunningCamstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path])
+        Thread.sleep(forTimeInterval: 3.5)
+        running.send(SIGKILL)
+        _ = running.finish(timeout: 10)
+        let video = try decodeVideo(file: file)
+        // Fragments are a second long: at most the last one or two are lost.
+        #expect(video.frames >= 30, "only \(video.frames) frames playable after SIGKILL")
+    }
+
+    @Test func rtpOnLoopbackIsReceivedAndDecodedWithTheMark() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let template = try writeSolidCameraTemplate(in: folder)
+        let port = Int.random(in: 20000...40000)
+        let sdp = folder.appendingPathComponent("stream.sdp")
+        var sender: RunningCamstamp?
+        let video = try decodeVideo(rtpPort: port, keep: 20, limit: 40, timeout: .seconds(20)) {
+            sender = try RunningCamstamp(["stream", "--source", "test", "--pipeline", template.path, "--text", "RTP",
+                                          "--size", "640x360", "--duration", "4", "--to", "rtp://127.0.0.1:\(port)",
+                                          "--sdp", sdp.path])
+        }
+        let result = try #require(sender).finish(timeout: 20)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(video.frames >= 30, "received \(video.frames) frames")
+        expectMarkBottomRight(video.kept)
+        let description = try String(contentsOf: sdp, encoding: .utf8)
+        #expect(description.contains("m=video \(port) RTP/AVP 96"))
+        #expect(description.contains("a=rtpmap:96 H264/90000"))
+        #expect(description.contains("sprop-parameter-sets="))
+        #expect(result.stdout == description)
+    }
+
+    @Test func sigusr1WritesAMarkedSnapshotWhileTheStreamGoesOn() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let template = try writeSolidCameraTemplate(in: folder)
+        let shots = folder.appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("clip.mkv")
+        let running = try RunningCamstamp(["stream", "--source", "test", "--pipeline", template.path, "--text", "SNAP",
+                                           "--size", "640x360", "--to", file.path, "--snapshot-dir", shots.path])
+        Thread.sleep(forTimeInterval: 1.5)
+        running.send(SIGUSR1)
+        Thread.sleep(forTimeInterval: 1.5)
+        running.send(SIGINT)
+        let result = running.finish(timeout: 20)
+        #expect(result.status == 130, "stderr: \(result.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: shots.path)
+        #expect(names.count == 1 && names[0].hasPrefix("snapshot-") && names[0].hasSuffix(".jpg"), "\(names)")
+        guard let name = names.first else { return }
+        #expect(result.stdout.contains(name))
+        let still = try decodeImage(shots.appendingPathComponent(name))
+        #expect(still.width == 640 && still.height == 360)
+        expectMarkBottomRight(still)
+        // The stream went on after the snapshot: about 3 s of frames, not 1.5.
+        let video = try decodeVideo(file: file)
+        #expect(video.frames >= 70, "\(video.frames) frames")
+    }
+
+    @Test(arguments: [["--to", "ftp://example/x"], ["--to", "/nonexistent-camstamp/out.mp4"], ["--to", "out.avi"]])
+    func aBadTargetIsAUsageErrorBeforeAnythingStarts(target: [String]) throws {
+        let result = try camstamp(["stream", "--source", "test", "--text", "x"] + target)
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("camstamp: ") && result.stderr.split(separator: "\n").count == 1)
+    }
+}
