@@ -25,12 +25,14 @@ let package = Package(
 
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
+        // Pure Swift: JPEG/PNG metadata (EXIF, ICC, XMP) read, edited and carried to outputs.
+        .target(name: "PhotoMetadata"),
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
         .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo"]),
         // The jobs: shoot, batch, stream.
-        .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media"]),
+        .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata"]),
         // The command line: flag tables, validation, messages, exit codes.
         .target(name: "CLI", dependencies: ["CamStamp", "Presets"]),
         .executableTarget(name: "camstamp", dependencies: ["CLI"]),
@@ -38,6 +40,7 @@ let package = Package(
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Presets"]),
         .testTarget(name: "MediaTests", dependencies: ["Media"]),
+        .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Media"]),
     ],

@@ -1,0 +1,1 @@
+// PhotoMetadata: see Metadata.swift
