@@ -17,7 +17,7 @@ public func runCommandLine(_ arguments: [String]) -> ExitCode {
         try run(command)
         return .success
     } catch {
-        if error.kind != .interrupted { Console.error(error.message) }
+        if error.kind != .interrupted && !error.message.isEmpty { Console.error(error.message) }
         return exitCode(for: error)
     }
 }
@@ -55,8 +55,11 @@ private func run(_ command: ParsedCommand) throws(CamStampError) {
             Console.note(error.message)
             throw error
         }
-    case .batch:
-        throw .failure("this command is not built yet")
+    case .batch(let options):
+        Interrupts.shared.install()
+        let summary = try BatchJob(options: options).run(interrupts: .shared, output: { Console.output($0) },
+                                                         diagnostic: { Console.note($0) })
+        if summary.failed > 0 { throw .init(.failure, "") }
     }
 }
 

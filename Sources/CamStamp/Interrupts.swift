@@ -39,6 +39,7 @@ public final class Interrupts: Sendable {
     private func handle() {
         if requested.exchange(true, ordering: .acquiringAndReleasing) {
             FileHandle.standardError.write(Data("camstamp: interrupted again, stopping now\n".utf8))
+            TemporaryFiles.shared.removeAll()
             exit(130)
         }
         onRequest.withLock { $0 }?()

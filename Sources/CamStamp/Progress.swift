@@ -16,6 +16,13 @@ final class ProgressLine {
         FileHandle.standardError.write(Data("\r\u{1B}[K\(text())".utf8))
     }
 
+    /// Erases the line so a message can be printed in its place (it is redrawn on the next update).
+    func clear() {
+        guard enabled, drawn else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        drawn = false
+    }
+
     /// Ends the line so later output starts on a fresh one.
     func finish() {
         guard enabled, drawn else { return }

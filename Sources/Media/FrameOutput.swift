@@ -14,11 +14,11 @@ public final class FrameOutput: @unchecked Sendable {
     /// `block: true` makes `push` wait when `maxBuffers` are queued (a file must get every frame);
     /// `block: false` drops the frame instead when the queue is full (live: `push` returns false,
     /// so latency and memory stay bounded when the encoder falls behind).
-    public init(pipeline: Pipeline, maxBuffers: Int = 4, block: Bool = true) throws(MediaError) {
+    public init(pipeline: Pipeline, maxBuffers: Int = 4, block: Bool = true, sourceName: String = "stamped") throws(MediaError) {
         self.pipeline = pipeline
         blocking = block
         self.maxBuffers = UInt64(maxBuffers)
-        source = try pipeline.element(named: "stamped")
+        source = try pipeline.element(named: sourceName)
         // appsrc defaults to format=bytes: muxers then write a 0-second file and exit 0.
         try source.set("format", "time")
         try source.set("block", block)

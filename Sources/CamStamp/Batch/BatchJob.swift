@@ -1,0 +1,162 @@
+import Dispatch
+import Foundation
+import Media
+import Presets
+import Synchronization
+
+/// `camstamp batch`: marks every photo of files and folders into an output folder, in parallel,
+/// never touching the inputs, and accounts for every file.
+public struct BatchJob {
+    public let options: BatchOptions
+    public let resources: Resources?
+
+    public init(options: BatchOptions, resources: Resources? = Resources.locate()) {
+        self.options = options
+        self.resources = resources
+    }
+
+    public struct Summary: Sendable, Equatable {
+        public var marked = 0
+        public var failed = 0
+        public var skipped = 0
+        public var line: String { "\(marked) marked, \(failed) failed, \(skipped) skipped" }
+    }
+
+    /// Runs the batch; `output` gets stdout lines (JSON or dry-run listing), `diagnostic` stderr lines.
+    public func run(interrupts: Interrupts? = nil,
+                    output: @escaping @Sendable (String) -> Void,
+                    diagnostic: @escaping @Sendable (String) -> Void) throws(CamStampError) -> Summary {
+        let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
+                                                       variables: options.variables, resources: resources)
+        let plan = try BatchPlan(options: options)
+        try prepareOutputFolder()
+        if options.dryRun {
+            for item in plan.items {
+                var note = ""
+                if FileManager.default.fileExists(atPath: item.output.path) {
+                    note = switch options.existing {
+                    case .skip: "  (exists: would skip)"
+                    case .overwrite: "  (exists: would replace)"
+                    case .refuse: "  (exists: would refuse)"
+                    }
+                }
+                output("\(item.input.path) -> \(item.output.path)\(note)")
+            }
+            var summary = Summary()
+            summary.skipped = plan.skipped.count
+            return summary
+        }
+        var templates: [String: PipelineTemplate] = [:]
+        for name in ["decode-jpeg", "decode-png", "encode-jpeg", "encode-png"] {
+            templates[name] = try Templates.load(nil, builtIn: name, resources: resources)
+        }
+        let settings = PhotoWorker.Settings(quality: options.quality, maxSize: options.maxSize,
+                                            existing: options.existing, metadata: options.metadata, templates: templates)
+        let reporter = BatchReporter(total: plan.items.count, json: options.json, output: output, diagnostic: diagnostic)
+        for url in plan.skipped { reporter.skippedFile(url) }
+
+        let next = Atomic<Int>(0)
+        let items = plan.items
+        let workers = max(1, min(options.jobs, items.count))
+        // Each worker takes the next photo when it is free: memory is bounded by the number of
+        // workers (one photo each), whatever the folder size.
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let worker = PhotoWorker(settings: settings, marker: Marker(preset: preset, variables: variables))
+            while interrupts?.isRequested != true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < items.count else { break }
+                reporter.record(worker.process(items[index]))
+            }
+        }
+        let summary = reporter.finish()
+        if interrupts?.isRequested == true { throw .init(.interrupted, "interrupted: " + summary.line) }
+        return summary
+    }
+
+    private func prepareOutputFolder() throws(CamStampError) {
+        let folder = options.outputFolder
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw .usage("-o: \(folder.path) is a file, not a folder") }
+        } else if !options.dryRun {
+            do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+                throw .failure("\(folder.path): cannot create the output folder (\(error.localizedDescription))")
+            }
+        }
+        if !options.dryRun && access(folder.path, W_OK) != 0 {
+            throw .failure("\(folder.path): cannot write here (permission denied); choose another folder with -o")
+        }
+    }
+}
+
+/// Collects outcomes from the workers: the progress line, per-failure lines, JSON lines, totals.
+final class BatchReporter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let total: Int
+    private let json: Bool
+    private let output: @Sendable (String) -> Void
+    private let diagnostic: @Sendable (String) -> Void
+    private let progress = ProgressLine()
+    private let started = ContinuousClock.now
+    private var summary = BatchJob.Summary()
+    private var done = 0
+
+    init(total: Int, json: Bool, output: @escaping @Sendable (String) -> Void, diagnostic: @escaping @Sendable (String) -> Void) {
+        self.total = total
+        self.json = json
+        self.output = output
+        self.diagnostic = diagnostic
+    }
+
+    private struct Line: Encodable {
+        var input: String
+        var output: String?
+        var status: String
+        var reason: String?
+        var milliseconds: Int
+    }
+
+    func skippedFile(_ url: URL) {
+        lock.withLock {
+            summary.skipped += 1
+            if json { emit(Line(input: url.path, output: nil, status: "skipped", reason: "not a JPEG or PNG photo", milliseconds: 0)) }
+        }
+    }
+
+    func record(_ outcome: PhotoWorker.Outcome) {
+        lock.withLock {
+            done += 1
+            switch outcome.status {
+            case .marked: summary.marked += 1
+            case .skipped: summary.skipped += 1
+            case .failed:
+                summary.failed += 1
+                progress.clear()
+                diagnostic("\(outcome.item.input.path): \(outcome.reason ?? "failed")")
+            }
+            if json {
+                emit(Line(input: outcome.item.input.path, output: outcome.status == .marked ? outcome.item.output.path : nil,
+                          status: outcome.status.rawValue, reason: outcome.reason, milliseconds: outcome.milliseconds))
+            }
+            let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18 + Double((ContinuousClock.now - started).components.seconds)
+            let rate = seconds > 0 ? Double(done) / seconds : 0
+            let eta = rate > 0 ? Double(total - done) / rate : 0
+            progress.update("\(done)/\(total) photos · \(String(format: "%.1f", rate))/s · ETA \(clockText(seconds: eta).dropFirst(3))",
+                            force: done == total)
+        }
+    }
+
+    func finish() -> BatchJob.Summary {
+        lock.withLock {
+            progress.finish()
+            diagnostic(summary.line)
+            return summary
+        }
+    }
+
+    private func emit(_ line: Line) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if let data = try? encoder.encode(line) { output(String(decoding: data, as: UTF8.self)) }
+    }
+}
