@@ -36,6 +36,8 @@ let package = Package(
         // The command line: flag tables, validation, messages, exit codes.
         .target(name: "CLI", dependencies: ["CamStamp", "Presets"]),
         .executableTarget(name: "camstamp", dependencies: ["CLI"]),
+        // `make bench` only: per-frame costs measured inside one process.
+        .executableTarget(name: "camstamp-bench", dependencies: ["CamStamp", "Media", "Presets"]),
 
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Presets"]),

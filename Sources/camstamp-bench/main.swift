@@ -1,0 +1,1 @@
+print("camstamp-bench: see bench/README.md")
