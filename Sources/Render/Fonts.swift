@@ -55,7 +55,9 @@ public enum Fonts {
 
     /// Adds one font file (a mark's `fontFile`) to fontconfig (`FcConfigAppFontAddFile`) and returns
     /// the family name in it, so a mark that names a file but no family still gets that font.
-    static func register(fontFile: URL) throws(RenderError) -> String {
+    /// Renderers do this on first use; jobs may call it up front, before starting threads.
+    @discardableResult
+    public static func register(fontFile: URL) throws(RenderError) -> String {
         let path = fontFile.standardizedFileURL.path
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw .fontFileUnusable(fontFile, reason: FileManager.default.fileExists(atPath: path)

@@ -6,17 +6,13 @@ extension MarkRenderer {
     /// Decodes a PNG (Cairo) or SVG (librsvg) and draws it at its final pixel size: `width` and/or
     /// `height` (the other follows the aspect ratio), or the natural size when neither is given.
     func renderImage(_ url: URL, width: Double?, height: Double?) throws(RenderError) -> CairoSurface {
-        switch try ImageKind(of: url) {
-        case .png: try renderPNG(url, width: width, height: height)
-        case .svg: try renderSVG(url, width: width, height: height)
+        switch try images.image(at: url) {
+        case .png(let image): try drawPNG(image, width: width, height: height, url: url)
+        case .svg(let handle): try drawSVG(handle, width: width, height: height, url: url)
         }
     }
 
-    private func renderPNG(_ url: URL, width: Double?, height: Double?) throws(RenderError) -> CairoSurface {
-        let image = CairoSurface(adopting: cairo_image_surface_create_from_png(url.path))
-        guard image.status == CAIRO_STATUS_SUCCESS else {
-            throw .imageUnreadable(url, reason: String(cString: cairo_status_to_string(image.status)))
-        }
+    private func drawPNG(_ image: CairoSurface, width: Double?, height: Double?, url: URL) throws(RenderError) -> CairoSurface {
         let natural = (width: Double(image.width), height: Double(image.height))
         let size = try finalSize(natural: natural, width: width, height: height, url: url)
         // Always redrawn onto ARGB32: Cairo loads opaque PNGs as RGB24, whose fourth byte is undefined.
@@ -31,13 +27,7 @@ extension MarkRenderer {
         return output
     }
 
-    private func renderSVG(_ url: URL, width: Double?, height: Double?) throws(RenderError) -> CairoSurface {
-        var error: UnsafeMutablePointer<GError>?
-        guard let pointer = rsvg_handle_new_from_file(url.path, &error) else {
-            throw .imageUnreadable(url, reason: consume(error))
-        }
-        let handle = GObjectRef(adopting: pointer)
-        rsvg_handle_set_dpi(handle.pointer, 96)
+    private func drawSVG(_ handle: SVGHandle, width: Double?, height: Double?, url: URL) throws(RenderError) -> CairoSurface {
         let natural = try naturalSize(of: handle, url: url, fallback: (width, height))
         let size = try finalSize(natural: natural, width: width, height: height, url: url)
         let output = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: size.width, height: size.height)
@@ -46,6 +36,7 @@ extension MarkRenderer {
         // than passing the final size as the viewport) stretches like a PNG when both sides are given.
         cairo_scale(cr.pointer, Double(size.width) / natural.width, Double(size.height) / natural.height)
         var viewport = RsvgRectangle(x: 0, y: 0, width: natural.width, height: natural.height)
+        var error: UnsafeMutablePointer<GError>?
         guard rsvg_handle_render_document(handle.pointer, cr.pointer, &viewport, &error) != 0 else {
             throw .imageUnreadable(url, reason: consume(error))
         }
@@ -53,7 +44,7 @@ extension MarkRenderer {
     }
 
     /// The SVG's size in pixels: its width and height, else its viewBox, else the requested size.
-    private func naturalSize(of handle: GObjectRef<UnsafeMutablePointer<RsvgHandle>>, url: URL,
+    private func naturalSize(of handle: SVGHandle, url: URL,
                              fallback: (Double?, Double?)) throws(RenderError) -> (width: Double, height: Double) {
         var w = 0.0, h = 0.0
         if rsvg_handle_get_intrinsic_size_in_pixels(handle.pointer, &w, &h) != 0, w > 0, h > 0 {
@@ -105,5 +96,57 @@ enum ImageKind {
         let text = String(decoding: head, as: UTF8.self)
         if ext == "svg" || ext == "svgz" || text.contains("<svg") { self = .svg; return }
         throw .imageNotPNGOrSVG(url)
+    }
+}
+
+typealias SVGHandle = GObjectRef<UnsafeMutablePointer<RsvgHandle>>
+
+/// Decoded images by file, so a logo is decoded once per renderer, not once per frame size or
+/// photo. An entry is used only while the file's size and modification time are unchanged.
+final class ImageCache {
+    enum Image {
+        case png(CairoSurface)
+        case svg(SVGHandle)
+    }
+
+    private struct Key: Hashable {
+        var path: String, size: Int, modified: Date
+    }
+
+    private var entries: [Key: Image] = [:]
+    /// Kept small: marks use a handful of logos.
+    private let capacity = 16
+
+    func image(at url: URL) throws(RenderError) -> Image {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let key = attributes.map {
+            Key(path: url.path, size: ($0[.size] as? Int) ?? -1, modified: ($0[.modificationDate] as? Date) ?? .distantPast)
+        }
+        if let key, let image = entries[key] { return image }
+        let image = try Self.decode(url)
+        if let key {
+            if entries.count >= capacity { entries.removeAll() }
+            entries[key] = image
+        }
+        return image
+    }
+
+    private static func decode(_ url: URL) throws(RenderError) -> Image {
+        switch try ImageKind(of: url) {
+        case .png:
+            let image = CairoSurface(adopting: cairo_image_surface_create_from_png(url.path))
+            guard image.status == CAIRO_STATUS_SUCCESS else {
+                throw .imageUnreadable(url, reason: String(cString: cairo_status_to_string(image.status)))
+            }
+            return .png(image)
+        case .svg:
+            var error: UnsafeMutablePointer<GError>?
+            guard let pointer = rsvg_handle_new_from_file(url.path, &error) else {
+                throw .imageUnreadable(url, reason: consume(error))
+            }
+            let handle = SVGHandle(adopting: pointer)
+            rsvg_handle_set_dpi(handle.pointer, 96)
+            return .svg(handle)
+        }
     }
 }

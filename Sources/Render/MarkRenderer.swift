@@ -13,6 +13,7 @@ public final class MarkRenderer {
     private var fontMap: GObjectRef<UnsafeMutablePointer<PangoFontMap>>
     private var context: GObjectRef<OpaquePointer>
     private var fontGeneration: Int
+    let images = ImageCache()
 
     public init() {
         fontGeneration = Fonts.generation

@@ -40,6 +40,19 @@ import Testing
         #expect(stretched.premultipliedViolation() == nil)
     }
 
+    @Test func changedImageFileIsDecodedAgain() throws {
+        let renderer = try makeRenderer()
+        let url = try writeTestPNG(in: temporaryFolder())
+        #expect(try renderer.render(imageMark(url), frameWidth: 640, frameHeight: 360).bitmap.width == 40)
+        #expect(try renderer.render(imageMark(url, width: 80), frameWidth: 640, frameHeight: 360).bitmap.width == 80)
+        try Bitmap(width: 10, height: 10, stride: 40, pixels: [UInt8](repeating: 255, count: 400)).writePNG(to: url)
+        #expect(try renderer.render(imageMark(url), frameWidth: 640, frameHeight: 360).bitmap.width == 10)
+        try FileManager.default.removeItem(at: url)
+        #expect(throws: RenderError.imageNotFound(url)) {
+            try renderer.render(imageMark(url), frameWidth: 640, frameHeight: 360)
+        }
+    }
+
     @Test func opaquePNGComesOutOpaque() throws {
         // Cairo loads PNGs without alpha as RGB24; the overlay must still be ARGB with alpha 255.
         let folder = try temporaryFolder()
