@@ -1,0 +1,180 @@
+import Foundation
+
+/// The metadata of one source photo (JPEG or PNG), ready to be written into its re-encoded output.
+///
+/// Reading is strict: a corrupt EXIF block, ICC chunk set or file structure throws, and the caller
+/// decides whether to write the output without metadata.
+public struct ImageMetadata: Sendable {
+    /// The EXIF block (JPEG APP1 `Exif\0\0`, PNG eXIf).
+    public var exif: EXIF?
+    /// The ICC profile, raw (reassembled from a JPEG's APP2 chunks).
+    public var icc: Data?
+    /// A PNG's iCCP chunk data as is (name, method, zlib-compressed profile).
+    public var pngICCChunk: Data?
+    /// The XMP packet (JPEG APP1 `http://ns.adobe.com/xap/1.0/\0`, PNG iTXt `XML:com.adobe.xmp`).
+    public var xmp: Data?
+    /// A JPEG's APP13 `Photoshop 3.0` payload (IPTC), carried as is into JPEG outputs.
+    public var iptc: Data?
+
+    /// No metadata.
+    public init() {}
+
+    /// Reads the metadata segments of a JPEG. Adobe APP14, JFIF, MPF and extended XMP are not
+    /// kept: the encoder writes its own colour transform, and MPF offsets would point nowhere.
+    public init(jpeg: Data) throws(MetadataError) {
+        let structure = try JPEGStructure(parsing: jpeg)
+        for segment in structure.segments {
+            if exif == nil, segment.isApp(1, JPEGSignature.exif) {
+                exif = try EXIF(app1Payload: segment.payload)
+            } else if xmp == nil, segment.isApp(1, JPEGSignature.xmp) {
+                xmp = segment.payload.dropFirst(JPEGSignature.xmp.count)
+            } else if iptc == nil, segment.isApp(13, JPEGSignature.iptc) {
+                iptc = segment.payload
+            }
+        }
+        icc = try reassembleICC(structure.segments)
+    }
+
+    /// Reads the eXIf, iCCP and XMP iTXt chunks of a PNG.
+    public init(png: Data) throws(MetadataError) {
+        for chunk in try PNGChunk.parse(png) {
+            switch chunk.type {
+            case "eXIf" where exif == nil:
+                exif = chunk.data.hasPrefix(JPEGSignature.exif)
+                    ? try EXIF(app1Payload: chunk.data) : try EXIF(tiff: chunk.data)
+            case "iCCP" where pngICCChunk == nil: pngICCChunk = chunk.data
+            case "iTXt" where xmp == nil: xmp = chunk.xmpPacket
+            default: break
+            }
+        }
+    }
+
+    /// Reads a JPEG or a PNG, told apart by their signatures.
+    public init(imageData data: Data) throws(MetadataError) {
+        if data.hasPrefix(PNGChunk.signature) {
+            try self.init(png: data)
+        } else {
+            try self.init(jpeg: data)
+        }
+    }
+
+    /// The EXIF orientation 1…8, nil when absent or invalid (then the photo is upright as stored).
+    public var orientation: Int? { exif?.orientation }
+
+    /// DateTimeOriginal; see `EXIF.dateTimeOriginal(in:)`.
+    public func dateTimeOriginal(in timeZone: TimeZone = .current) -> Date? {
+        exif?.dateTimeOriginal(in: timeZone)
+    }
+
+    /// `{exif:TAG}` text by tag name; see `EXIF.values`.
+    public var exifValues: [String: String] { exif?.values ?? [:] }
+
+    /// The APP1 payload (`Exif\0\0` + TIFF) for an upright `width`×`height` output; nil without EXIF.
+    public func exifForOutput(width: Int, height: Int, stripGPS: Bool) -> Data? {
+        exif.map { Data(JPEGSignature.exif) + $0.outputTIFF(width: width, height: height, stripGPS: stripGPS) }
+    }
+
+    /// The XMP packet for an output (Orientation 1, GPS gone with `stripGPS`), or a warning.
+    func xmpForOutput(stripGPS: Bool) -> XMPForOutput {
+        guard let xmp else { return .none }
+        guard let text = String(validating: xmp, as: UTF8.self) else { return .dropped(.xmpNotUTF8) }
+        return .packet(Data(XMPEdit.forOutput(text, stripGPS: stripGPS).utf8))
+    }
+
+    enum XMPForOutput {
+        case none
+        case packet(Data)
+        case dropped(MetadataWarning)
+    }
+
+    /// `encodedJPEG` (a bare JPEG from the encoder) with this metadata right after SOI: APP1 EXIF,
+    /// APP2 ICC, APP1 XMP, APP13 IPTC, then the encoder's own segments (its JFIF APP0 dropped when
+    /// EXIF is written) and its image data unchanged. The size written into EXIF is the frame's.
+    /// Metadata that cannot be written validly is left out with a warning.
+    public func insert(into encodedJPEG: Data, policy: MetadataPolicy) throws(MetadataError) -> MetadataOutput {
+        let structure = try JPEGStructure(parsing: encodedJPEG)
+        guard policy != .stripAll else { return MetadataOutput(data: encodedJPEG, warnings: []) }
+        guard let size = structure.frameSize else { throw .noFrameHeader }
+        let stripGPS = policy == .stripGPS
+        var warnings: [MetadataWarning] = []
+        var added: [JPEGSegment] = []
+
+        if let app1 = exifForOutput(width: size.width, height: size.height, stripGPS: stripGPS) {
+            if app1.count <= JPEGSignature.maxPayload {
+                added.append(JPEGSegment(marker: 0xE1, payload: app1))
+            } else {
+                warnings.append(.exifTooLarge(bytes: app1.count))
+            }
+        }
+        if let icc {
+            if let chunks = iccSegments(icc) {
+                added += chunks
+            } else {
+                warnings.append(.iccTooLarge(bytes: icc.count))
+            }
+        } else if pngICCChunk != nil {
+            warnings.append(.iccNotCarriedToJPEG)
+        }
+        switch xmpForOutput(stripGPS: stripGPS) {
+        case .packet(let packet) where packet.count > JPEGSignature.maxXMP: warnings.append(.xmpTooLarge(bytes: packet.count))
+        case .packet(let packet): added.append(JPEGSegment(marker: 0xE1, payload: Data(JPEGSignature.xmp) + packet))
+        case .dropped(let warning): warnings.append(warning)
+        case .none: break
+        }
+        if let iptc { added.append(JPEGSegment(marker: 0xED, payload: iptc)) }
+
+        let writesEXIF = added.contains { $0.isApp(1, JPEGSignature.exif) }
+        let writesICC = added.contains { $0.isApp(2, JPEGSignature.icc) }
+        let writesXMP = added.contains { $0.isApp(1, JPEGSignature.xmp) }
+        // The encoder's own segments, less any it had of the kinds written above (none from jpegenc).
+        let kept = structure.segments.filter { s in
+            !(writesEXIF && (s.isApp(0, JPEGSignature.jfif) || s.isApp(1, JPEGSignature.exif)))
+                && !(writesICC && s.isApp(2, JPEGSignature.icc)) && !(writesXMP && s.isApp(1, JPEGSignature.xmp))
+        }
+        var out: [UInt8] = [0xFF, 0xD8]
+        for segment in added + kept { out += segment.encoded }
+        var data = Data(out)
+        data.append(encodedJPEG[(encodedJPEG.startIndex + structure.scanOffset)...])
+        return MetadataOutput(data: data, warnings: warnings)
+    }
+
+    /// `encodedPNG` (from the encoder) with this metadata right after IHDR: iCCP, eXIf (TIFF only),
+    /// iTXt XMP; then the encoder's chunks as they were. A JPEG's ICC profile becomes an iCCP of
+    /// stored (uncompressed) deflate blocks. JPEG IPTC is not carried into PNG.
+    public func insert(intoPNG encodedPNG: Data, policy: MetadataPolicy) throws(MetadataError) -> MetadataOutput {
+        let chunks = try PNGChunk.parse(encodedPNG)
+        guard policy != .stripAll else { return MetadataOutput(data: encodedPNG, warnings: []) }
+        guard let ihdr = chunks.first, ihdr.type == "IHDR", ihdr.data.count >= 8 else { throw .notPNG }
+        let h = [UInt8](ihdr.data)
+        let width = Int(h[0]) << 24 | Int(h[1]) << 16 | Int(h[2]) << 8 | Int(h[3])
+        let height = Int(h[4]) << 24 | Int(h[5]) << 16 | Int(h[6]) << 8 | Int(h[7])
+        let stripGPS = policy == .stripGPS
+        var warnings: [MetadataWarning] = []
+        var added: [PNGChunk] = []
+
+        if let pngICCChunk {
+            added.append(PNGChunk(type: "iCCP", data: pngICCChunk))
+        } else if let icc {
+            added.append(.iccp(icc))
+        }
+        if let exif {
+            added.append(PNGChunk(type: "eXIf", data: exif.outputTIFF(width: width, height: height, stripGPS: stripGPS)))
+        }
+        switch xmpForOutput(stripGPS: stripGPS) {
+        case .packet(let packet): added.append(.xmp(packet))
+        case .dropped(let warning): warnings.append(warning)
+        case .none: break
+        }
+
+        let addedTypes = Set(added.map(\.type))
+        // An iCCP excludes sRGB; a second eXIf or XMP iTXt would contradict ours.
+        let kept = chunks.dropFirst().filter { c in
+            !(addedTypes.contains("iCCP") && (c.type == "iCCP" || c.type == "sRGB"))
+                && !(addedTypes.contains("eXIf") && c.type == "eXIf")
+                && !(addedTypes.contains("iTXt") && c.xmpPacket != nil)
+        }
+        var out = PNGChunk.signature + ihdr.encoded
+        for chunk in added + kept { out += chunk.encoded }
+        return MetadataOutput(data: Data(out), warnings: warnings)
+    }
+}
