@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# bench/batch-tool.sh assets ASSETS                 logo PNGs and the pre-rendered text, made once
+# bench/batch-tool.sh TOOL PHOTOS OUT ASSETS        mark every photo of PHOTOS into OUT with TOOL
+#
+# TOOL: camstamp | djpeg-cjpeg | imagemagick | vips | ffmpeg | gst-launch
+# Env: CAMSTAMP (the binary), JOBS (photos at a time, default 2), MARK_TEXT.
+#
+# The mark is camstamp's `--text T --preset logo` on a photo, redone with each peer:
+#   text  T, Noto Sans Regular, em = 4% of the short side, white with a 70% black outline of 0.25% of
+#         the short side, bottom-right, 3% of the short side from both edges
+#   logo  presets/logos/camstamp.svg, 16% of the short side wide, 85% opacity, top-left, same margin
+#   JPEG out at quality 90, 4:2:0, EXIF Orientation applied.
+# All photos here are 4000x3000 stored, so the short side is 3000 for every one: text em 120 px,
+# outline 7.5 px, margin 90 px, logo 480x400. Only the position of the text differs between
+# landscape and portrait photos; it comes from photos.tsv (the displayed size).
+#
+# The peers run one process per photo, JOBS at a time, each single-threaded. camstamp runs once
+# with --jobs JOBS. djpeg | cjpeg decodes and re-encodes with no mark, no rotation, no EXIF: the floor.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+text=${MARK_TEXT:-© 2026 Example Studio}
+jobs=${JOBS:-2}
+magick=$(command -v convert-im6.q16 || command -v convert)
+font="$repo/fonts/NotoSans-Regular.ttf"
+export MAGICK_THREAD_LIMIT=1 VIPS_CONCURRENCY=1 GST_DEBUG=0
+
+short=3000 margin=90 em=120 logo_w=480 logo_h=400
+
+if [ "${1:-}" = assets ]; then
+    assets=${2:?assets DIR}
+    mkdir -p "$assets"
+    # The logo as a raster at the size camstamp draws it, once plain and once with 85% opacity baked
+    # in (for tools that cannot scale an overlay's alpha on the command line).
+    vips thumbnail "$repo/presets/logos/camstamp.svg" "$assets/logo-$logo_w.png" "$logo_w" --height "$logo_h" --size force
+    vips linear "$assets/logo-$logo_w.png" "$assets/logo-$logo_w-a85.png" "1 1 1 0.85" "0 0 0 0" --uchar
+    # 16% of a 1080p frame's short side: for the live benchmarks.
+    vips thumbnail "$repo/presets/logos/camstamp.svg" "$assets/logo-173.png" 173 --height 144 --size force
+    # The text drawn once with its outline, trimmed, for vips (which cannot outline text itself).
+    # (Outline as ImageMagick does it below: a stroke twice as wide, then the fill drawn over it.)
+    "$magick" -size 2400x300 xc:none -font "$font" -pointsize "$em" -gravity center \
+        -fill 'rgba(0,0,0,0.7)' -stroke 'rgba(0,0,0,0.7)' -strokewidth 15 -annotate +0+0 "$text" \
+        -fill white -stroke none -annotate +0+0 "$text" -trim +repage "$assets/text-$em.png"
+    printf '%s\t%s\n' "$(vipsheader -f width "$assets/text-$em.png")" "$(vipsheader -f height "$assets/text-$em.png")" \
+        >"$assets/text-$em.size"
+    exit 0
+fi
+
+tool=${1:?usage: batch-tool.sh TOOL PHOTOS OUT ASSETS}
+photos=${2:?PHOTOS}
+out=${3:?OUT}
+assets=${4:?ASSETS}
+mkdir -p "$out"
+
+if [ "$tool" = camstamp ]; then
+    exec "${CAMSTAMP:?set CAMSTAMP to the camstamp binary}" batch "$photos"/photo-*.jpg -o "$out" \
+        --text "$text" --preset logo --jobs "$jobs" --quality 90
+fi
+
+# One NUL-separated argument list per photo, all of the same length, then xargs -P.
+list=$(mktemp)
+trap 'rm -f "$list"' EXIT
+read -r text_w text_h <"$assets/text-$em.size"
+per_photo=0
+while IFS=$'\t' read -r name orientation width height; do
+    [ "$name" = name ] && continue
+    src="$photos/$name" dst="$out/$name"
+    case $tool in
+        djpeg-cjpeg)
+            printf '%s\0' "$src" "$dst" ;;
+        imagemagick)
+            printf '%s\0' "$src" -auto-orient \
+                '(' "$assets/logo-$logo_w.png" -channel A -evaluate multiply 0.85 +channel ')' \
+                -gravity northwest -geometry "+$margin+$margin" -composite \
+                -gravity southeast -font "$font" -pointsize "$em" \
+                -fill 'rgba(0,0,0,0.7)' -stroke 'rgba(0,0,0,0.7)' -strokewidth 15 -annotate "+$margin+$margin" "$text" \
+                -fill white -stroke none -annotate "+$margin+$margin" "$text" \
+                -quality 90 -sampling-factor 2x2 "$dst" ;;
+        vips)
+            printf '%s\0' composite "$src[autorotate] $assets/logo-$logo_w-a85.png $assets/text-$em.png" \
+                "$dst[Q=90,subsample-mode=on]" "2 2" \
+                --x "$margin $(( width - margin - text_w ))" --y "$margin $(( height - margin - text_h ))" ;;
+        ffmpeg)
+            printf '%s\0' -nostdin -v error -y -threads 1 -filter_threads 1 -filter_complex_threads 1 \
+                -i "$src" -i "$assets/logo-$logo_w.png" -filter_complex \
+                "[1:v]format=rgba,colorchannelmixer=aa=0.85[logo];[0:v][logo]overlay=$margin:$margin,drawtext=fontfile=$font:text='$text':fontsize=$em:fontcolor=white:borderw=7:bordercolor=black@0.7:x=w-tw-$margin:y=h-th-$margin" \
+                -threads 1 -q:v 2 "$dst" ;;
+        gst-launch)
+            # jpegparse reads the EXIF orientation into a tag that videoflip obeys; textoverlay's
+            # font size is in points at 96 dpi (90 pt = 120 px).
+            printf '%s\0' filesrc "location=$src" ! jpegparse ! jpegdec ! videoflip video-direction=auto ! \
+                textoverlay "text=$text" "font-desc=Noto Sans $(( em * 3 / 4 ))" auto-resize=false wrap-mode=none \
+                halignment=right valignment=bottom "xpad=$margin" "ypad=$margin" draw-shadow=false draw-outline=true ! \
+                gdkpixbufoverlay "location=$assets/logo-$logo_w.png" "offset-x=$margin" "offset-y=$margin" alpha=0.85 ! \
+                jpegenc quality=90 ! filesink "location=$dst" ;;
+        *) echo "batch-tool.sh: unknown tool '$tool'" >&2; exit 2 ;;
+    esac >>"$list"
+    [ "$per_photo" -eq 0 ] && per_photo=$(tr -cd '\0' <"$list" | wc -c)
+done <"$photos/photos.tsv"
+
+case $tool in
+    djpeg-cjpeg) xargs -0 -n "$per_photo" -P "$jobs" sh -c 'djpeg "$0" | cjpeg -quality 90 -outfile "$1"' <"$list" ;;
+    imagemagick) xargs -0 -n "$per_photo" -P "$jobs" "$magick" <"$list" ;;
+    vips) xargs -0 -n "$per_photo" -P "$jobs" vips <"$list" ;;
+    ffmpeg) xargs -0 -n "$per_photo" -P "$jobs" ffmpeg <"$list" ;;
+    gst-launch) xargs -0 -n "$per_photo" -P "$jobs" gst-launch-1.0 -q <"$list" ;;
+esac
