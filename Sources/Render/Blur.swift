@@ -25,12 +25,15 @@ func boxBlur(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, strid
 private func blurLine(_ start: UnsafeMutablePointer<UInt8>, step: Int, count: Int, radius: Int,
                       line: UnsafeMutableBufferPointer<Int>) {
     for i in 0..<count { line[i] = Int(start[i * step]) }
-    let window = 2 * radius + 1
+    // Dividing by the window as a multiply by its 24-bit fixed-point reciprocal: the divide
+    // otherwise dominates the loop.
+    let shift = 24
+    let reciprocal = (1 << shift) / (2 * radius + 1), half = 1 << (shift - 1)
     var sum = 0
     for i in 0..<min(radius, count) { sum += line[i] }
     for i in 0..<count {
         if i + radius < count { sum += line[i + radius] }
         if i - radius - 1 >= 0 { sum -= line[i - radius - 1] }
-        start[i * step] = UInt8((sum + window / 2) / window)
+        start[i * step] = UInt8(min((sum * reciprocal + half) >> shift, 255))
     }
 }

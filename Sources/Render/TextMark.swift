@@ -73,16 +73,34 @@ extension MarkRenderer {
             cairo_fill(cr.pointer)
         }
 
-        if let drop = mark.shadow, geometry.shadow != nil {
-            // The shadow's shape is the glyphs' full coverage (outline included), whatever the
-            // text colour's alpha, offset and then blurred on an 8-bit mask.
+        // The glyphs' full coverage, outline included, whatever the text colour's alpha: the shape
+        // of both the outline and the shadow. Stroking is the slow part (Cairo's stroker on glyph
+        // curves), so it is done once, here, on an 8-bit mask.
+        let outlined = mark.outline != nil && geometry.outline > 0
+        var coverage: CairoSurface?
+        if outlined || geometry.shadow != nil {
             let mask = try CairoSurface(format: CAIRO_FORMAT_A8, width: surface.width, height: surface.height)
             let maskContext = CairoContext(mask)
-            cairo_translate(maskContext.pointer, -bounds.minX + drop.dx, -bounds.minY + drop.dy)
+            cairo_translate(maskContext.pointer, -bounds.minX, -bounds.minY)
             cairo_move_to(maskContext.pointer, 0, 0)
             pango_cairo_layout_path(maskContext.pointer, layout.pointer)
-            if geometry.outline > 0 { stroke(maskContext, width: geometry.outline, preserve: true) }
+            if outlined {
+                // The line is centred on the glyph edge: twice the width shows `width` outside.
+                cairo_set_line_width(maskContext.pointer, 2 * geometry.outline)
+                cairo_set_line_join(maskContext.pointer, CAIRO_LINE_JOIN_ROUND)
+                cairo_set_line_cap(maskContext.pointer, CAIRO_LINE_CAP_ROUND)
+                cairo_stroke_preserve(maskContext.pointer)
+            }
             cairo_fill(maskContext.pointer)
+            coverage = mask
+        }
+
+        if let drop = mark.shadow, geometry.shadow != nil, let coverage {
+            // The coverage moved by the shadow offset, then blurred.
+            let mask = try CairoSurface(format: CAIRO_FORMAT_A8, width: surface.width, height: surface.height)
+            let maskContext = CairoContext(mask)
+            cairo_set_source_surface(maskContext.pointer, coverage.pointer, drop.dx, drop.dy)
+            cairo_paint(maskContext.pointer)
             let radius = boxBlurRadius(forBlur: drop.blur)
             mask.withMutableBytes { bytes, stride in
                 boxBlur(bytes, width: mask.width, height: mask.height, stride: stride, radius: radius)
@@ -91,15 +109,13 @@ extension MarkRenderer {
             cairo_mask_surface(cr.pointer, mask.pointer, bounds.minX, bounds.minY)
         }
 
-        // Outline and fill go into one group: the fill replaces (SOURCE) the stroke's inner half
-        // instead of blending over it, so a translucent fill does not show a dark inner edge, while
-        // the group as a whole still blends OVER the box and shadow.
+        // Outline and fill go into one group: the fill replaces (SOURCE) the outline colour under
+        // the glyphs instead of blending over it, so a translucent fill does not show a dark inner
+        // edge, while the group as a whole still blends OVER the box and shadow.
         cairo_push_group(cr.pointer)
-        if let stroke = mark.outline, geometry.outline > 0 {
-            cairo_move_to(cr.pointer, 0, 0)
-            pango_cairo_layout_path(cr.pointer, layout.pointer)
+        if let stroke = mark.outline, outlined, let coverage {
             setSource(cr, stroke.color)
-            self.stroke(cr, width: geometry.outline, preserve: false)
+            cairo_mask_surface(cr.pointer, coverage.pointer, bounds.minX, bounds.minY)
             cairo_set_operator(cr.pointer, CAIRO_OPERATOR_SOURCE)
         }
         setSource(cr, mark.color)
@@ -109,15 +125,6 @@ extension MarkRenderer {
         cairo_set_operator(cr.pointer, CAIRO_OPERATOR_OVER)
         cairo_paint(cr.pointer)
         return surface
-    }
-
-    /// Strokes the current path so the line shows `width` pixels outside the glyphs: the line is
-    /// centred on the outline, so it is twice as wide, half of it hidden under the fill.
-    private func stroke(_ cr: CairoContext, width: Double, preserve: Bool) {
-        cairo_set_line_width(cr.pointer, 2 * width)
-        cairo_set_line_join(cr.pointer, CAIRO_LINE_JOIN_ROUND)
-        cairo_set_line_cap(cr.pointer, CAIRO_LINE_CAP_ROUND)
-        if preserve { cairo_stroke_preserve(cr.pointer) } else { cairo_stroke(cr.pointer) }
     }
 
     private func setSource(_ cr: CairoContext, _ color: Color) {
