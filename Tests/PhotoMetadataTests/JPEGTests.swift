@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import PhotoMetadata
+
+@Suite struct JPEGStructureTests {
+    @Test func parsesSegmentsUpToTheScan() throws {
+        let jpeg = tinyJPEG(blocksWide: 3, blocksHigh: 2)
+        let s = try JPEGStructure(parsing: Data(jpeg))
+        #expect(s.segments.map(\.marker) == [0xE0, 0xDB, 0xC0, 0xC4, 0xC4])
+        #expect(s.frameSize == PixelSize(width: 24, height: 16))
+        #expect(jpeg[s.scanOffset] == 0xFF && jpeg[s.scanOffset + 1] == 0xDA)
+    }
+
+    @Test func fillBytesAndStandaloneMarkersAreAccepted() throws {
+        var jpeg = tinyJPEG()
+        // Fill bytes before DQT, and a standalone TEM marker.
+        let dqt = try #require(JPEGStructure(parsing: Data(jpeg)).segments.first { $0.marker == 0xDB }).offset
+        jpeg.insert(contentsOf: [0xFF, 0xFF, 0xFF, 0xFF, 0x01], at: dqt)
+        let s = try JPEGStructure(parsing: Data(jpeg))
+        #expect(s.segments.map(\.marker) == [0xE0, 0x01, 0xDB, 0xC0, 0xC4, 0xC4])
+        #expect(s.segments[1].payload.isEmpty)
+    }
+
+    @Test func sliceOfALargerBufferParses() throws {
+        let data = (Data([1, 2, 3]) + Data(tinyJPEG())).dropFirst(3)
+        let s = try JPEGStructure(parsing: data)
+        #expect(s.frameSize == PixelSize(width: 8, height: 8))
+    }
+
+    @Test(arguments: [
+        ([0x89, 0x50], MetadataError.notJPEG),
+        ([0xFF, 0xD8], .noImageData),
+        ([0xFF, 0xD8, 0xFF, 0xD9], .noImageData),
+        ([0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x10, 1, 2], .truncated(offset: 2)),
+        ([0xFF, 0xD8, 0xFF, 0xE1, 0x00], .truncated(offset: 2)),
+        ([0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x01], .badSegmentLength(marker: 0xE1, offset: 2)),
+        ([0xFF, 0xD8, 0x12, 0x34], .unexpectedByte(offset: 2, byte: 0x12)),
+        ([0xFF, 0xD8, 0xFF, 0x00], .unexpectedByte(offset: 3, byte: 0x00)),
+        ([0xFF, 0xD8, 0xFF, 0xFF], .truncated(offset: 2)),
+        ([0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x08, 1], .truncated(offset: 2)),
+    ] as [([UInt8], MetadataError)])
+    func malformedHeadersThrow(bytes: [UInt8], expected: MetadataError) {
+        #expect(throws: expected) { try JPEGStructure(parsing: Data(bytes)) }
+        #expect(!expected.description.isEmpty && !expected.description.contains("\n"))
+    }
+
+    @Test func everyTruncationOfARealHeaderThrowsOrParses() {
+        let jpeg = Data(tinyJPEG(extra: [app1EXIF(cameraEXIF(bigEndian: true).build())]))
+        for n in 0..<jpeg.count {
+            _ = try? ImageMetadata(jpeg: jpeg.prefix(n))
+        }
+    }
+}
+
+@Suite struct ICCTests {
+    func profile(_ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: $0 * 31 + $0 / 251) } }
+
+    func chunk(_ seq: UInt8, of count: UInt8, _ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        appSegment(0xE2, Array("ICC_PROFILE".utf8) + [0, seq, count] + bytes)
+    }
+
+    @Test func multiChunkProfileRoundTrips() throws {
+        let icc = profile(150_000)
+        var metadata = ImageMetadata()
+        metadata.icc = Data(icc)
+        let out = try metadata.insert(into: Data(tinyJPEG()), policy: .keep)
+        let s = try JPEGStructure(parsing: out.data)
+        let chunks = s.segments.filter { $0.marker == 0xE2 }
+        #expect(chunks.count == 3)
+        #expect(chunks.map { [UInt8]($0.payload)[12] } == [1, 2, 3])
+        #expect(chunks.allSatisfy { [UInt8]($0.payload)[13] == 3 })
+        #expect(chunks[0].payload.count == 65533)
+        #expect(try ImageMetadata(jpeg: out.data).icc == Data(icc))
+    }
+
+    @Test func chunksOutOfOrderAreReassembledInSequence() throws {
+        let icc = profile(300)
+        let jpeg = tinyJPEG(extra: [chunk(2, of: 2, icc[100...]), chunk(1, of: 2, icc[..<100])])
+        #expect(try ImageMetadata(jpeg: Data(jpeg)).icc == Data(icc))
+    }
+
+    @Test(arguments: [
+        [(1, 2)], [(1, 2), (1, 2)], [(1, 2), (2, 3)], [(0, 1)], [(2, 1)], [(1, 0)],
+    ] as [[(UInt8, UInt8)]])
+    func inconsistentChunksThrow(chunks: [(UInt8, UInt8)]) {
+        let jpeg = tinyJPEG(extra: chunks.map { chunk($0.0, of: $0.1, [1, 2, 3]) })
+        #expect(throws: MetadataError.self) { try ImageMetadata(jpeg: Data(jpeg)) }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import PhotoMetadata
+
+@Suite struct PNGTests {
+    @Test func crc32MatchesTheStandardCheckValue() {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(PNGChunk(type: "IEND", data: Data()).encoded == [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
+    }
+
+    @Test func zlibStoredIsWellFormed() {
+        let stream = zlibStored(Array(repeating: 7, count: 70_000))
+        #expect(stream.prefix(2) == [0x78, 0x01])
+        #expect((Int(stream[0]) << 8 | Int(stream[1])) % 31 == 0)
+        #expect(stream[2] == 0 && stream[3] == 0xFF && stream[4] == 0xFF)  // first block: not final, 65535
+        #expect(stream[2 + 5 + 65535] == 1)  // second block: final
+        #expect(stream.count == 2 + 5 + 65535 + 5 + 4465 + 4)
+        #expect(zlibStored([]) == [0x78, 0x01, 1, 0, 0, 0xFF, 0xFF, 0, 0, 0, 1])
+    }
+
+    @Test func jpegMetadataGoesIntoAPNGAfterIHDR() throws {
+        let source = Data(tinyJPEG(extra: [
+            app1EXIF(cameraEXIF(bigEndian: true).build()),
+            appSegment(0xE2, Array("ICC_PROFILE".utf8) + [0, 1, 1] + Array("fake-icc".utf8)),
+            appSegment(0xE1, Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(InsertTests.xmp.utf8)),
+        ]))
+        let encoded = tinyPNG(width: 6, height: 4)
+        let out = try ImageMetadata(jpeg: source).insert(intoPNG: encoded, policy: .stripGPS)
+        #expect(out.warnings.isEmpty)
+        let chunks = try PNGChunk.parse(out.data)  // also checks every CRC
+        #expect(chunks.map(\.type) == ["IHDR", "iCCP", "eXIf", "iTXt", "IDAT", "IEND"])
+        #expect(chunks[1].data.prefix(13) == Data("ICC Profile".utf8 + [0, 0]))
+        #expect(try PNGChunk.parse(encoded).last == chunks.last)
+        #expect(chunks[4] == (try PNGChunk.parse(encoded))[1], "image data unchanged")
+
+        let back = try ImageMetadata(png: out.data)
+        let exif = try #require(back.exif)
+        #expect(exif.orientation == 1)
+        #expect(exif.values["PixelXDimension"] == "6" && exif.values["PixelYDimension"] == "4")
+        #expect(exif.values["Model"] == "Canon EOS R6")
+        #expect(!exif.hasGPS && !exif.hasThumbnail)
+        let xmp = String(decoding: try #require(back.xmp), as: UTF8.self)
+        #expect(xmp.contains(#"tiff:Orientation="1""#) && !xmp.contains("GPS"))
+        #expect(back.pngICCChunk == chunks[1].data)
+    }
+
+    @Test func pngMetadataRoundTripsAndIntoJPEG() throws {
+        var b = TIFFBuilder(bigEndian: false)
+        b.ifd0 = [b.ascii(0x0110, "Pixel 9"), b.short(0x0112, [3])]
+        let xmpChunk = PNGChunk.xmp(Data("<x:xmpmeta tiff:Orientation=\"3\"/>".utf8))
+        let iccp = PNGChunk(type: "iCCP", data: Data(Array("sRGB".utf8) + [0, 0] + zlibStored([1, 2, 3])))
+        let source = tinyPNG(extra: [iccp, PNGChunk(type: "eXIf", data: Data(b.build())), xmpChunk])
+        let m = try ImageMetadata(imageData: source)
+        #expect(m.orientation == 3)
+        #expect(m.exifValues["Model"] == "Pixel 9")
+        #expect(m.xmp == Data("<x:xmpmeta tiff:Orientation=\"3\"/>".utf8))
+        #expect(m.pngICCChunk == iccp.data)
+
+        let png = try m.insert(intoPNG: tinyPNG(), policy: .keep)
+        #expect(try PNGChunk.parse(png.data).map(\.type) == ["IHDR", "iCCP", "eXIf", "iTXt", "IDAT", "IEND"])
+        #expect(try PNGChunk.parse(png.data)[1] == iccp, "a PNG's iCCP is carried as is")
+
+        let jpeg = try m.insert(into: Data(tinyJPEG()), policy: .keep)
+        #expect(jpeg.warnings == [.iccNotCarriedToJPEG])
+        let back = try ImageMetadata(jpeg: jpeg.data)
+        #expect(back.orientation == 1 && back.exifValues["Model"] == "Pixel 9")
+        #expect(back.xmp == Data("<x:xmpmeta tiff:Orientation=\"1\"/>".utf8))
+    }
+
+    @Test func stripAllReturnsThePNGUnchanged() throws {
+        let png = tinyPNG()
+        let m = try ImageMetadata(jpeg: Data(tinyJPEG(extra: [app1EXIF(cameraEXIF(bigEndian: true).build())])))
+        #expect(try m.insert(intoPNG: png, policy: .stripAll).data == png)
+    }
+
+    @Test func malformedPNGsThrow() {
+        let png = tinyPNG()
+        #expect(throws: MetadataError.notPNG) { try ImageMetadata(png: Data("GIF89a".utf8)) }
+        #expect(throws: MetadataError.truncated(offset: 33)) { try ImageMetadata(png: png.prefix(40)) }
+        var bad = [UInt8](png)
+        bad[20] ^= 1  // inside IHDR's data
+        #expect(throws: MetadataError.badPNGChunkCRC(chunk: "IHDR")) { try ImageMetadata(png: Data(bad)) }
+        for n in 0..<png.count { _ = try? ImageMetadata(png: png.prefix(n)) }
+    }
+}
