@@ -11,9 +11,9 @@ DEMO_DIR   ?= demo-output
 DEBS = pkg-config \
        libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools \
        gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad \
-       gstreamer1.0-plugins-ugly gstreamer1.0-libav \
+       gstreamer1.0-plugins-ugly gstreamer1.0-libav gstreamer1.0-x python3 \
        libcairo2-dev libpango1.0-dev librsvg2-dev libfontconfig-dev fontconfig \
-       fonts-noto-core fonts-noto-cjk libexif-dev
+       fonts-noto-core fonts-noto-cjk
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -40,11 +40,18 @@ build: deps
 release:
 	$(MAKE) build CONFIG=release
 
+# The three jobs on the webcam, or on the built-in test camera when there is none.
 demo: build
-	@mkdir -p $(DEMO_DIR)
+	@mkdir -p $(DEMO_DIR)/photos $(DEMO_DIR)/marked
 	@if ls /dev/video* >/dev/null 2>&1; then src=auto; else src=test; \
 	  echo "camstamp: no webcam found, using the built-in test camera"; fi; \
-	$(CAMSTAMP) shoot --source $$src --preset credit --var author="camstamp demo" -o $(DEMO_DIR)/
+	photo=$$($(CAMSTAMP) shoot --source $$src --preset timestamp --preset credit --var author="camstamp demo" -o $(DEMO_DIR)/) && \
+	echo "camstamp: demo photo: $$photo" && \
+	python3 scripts/make-demo-photos.py $(DEMO_DIR)/photos && \
+	$(CAMSTAMP) batch $(DEMO_DIR)/photos -o $(DEMO_DIR)/marked --preset credit --var author="camstamp demo" --overwrite && \
+	echo "camstamp: demo batch: $(CURDIR)/$(DEMO_DIR)/marked (from generated photos in mixed orientations)" && \
+	$(CAMSTAMP) stream --source $$src --preset logo --preset timestamp --to $(DEMO_DIR)/clip.mp4 --duration 3 && \
+	echo "camstamp: demo clip: $(CURDIR)/$(DEMO_DIR)/clip.mp4 (3 s, H.264)"
 
 test: build
 	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) $(SWIFT) test -c $(CONFIG)

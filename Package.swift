@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Media"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -77,8 +77,9 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         var map: [String: String] = [:]
         let table: [(String, [String])] = [
             ("gstreamer1.0-plugins-base", ["appsrc", "appsink", "videoconvert", "videoscale", "videorate",
-                                           "videotestsrc", "decodebin", "uridecodebin", "playbin", "textoverlay",
-                                           "clockoverlay", "audiotestsrc", "encodebin"]),
+                                           "videotestsrc", "decodebin", "uridecodebin", "playbin",
+                                           "audiotestsrc", "encodebin"]),
+            ("gstreamer1.0-x", ["textoverlay", "clockoverlay", "timeoverlay", "ximagesink"]),
             ("gstreamer1.0-plugins-good", ["v4l2src", "jpegenc", "jpegdec", "pngenc", "pngdec", "mp4mux", "qtmux",
                                            "qtdemux", "matroskamux", "matroskademux", "rtph264pay", "rtph264depay",
                                            "udpsink", "udpsrc", "videoflip", "gdkpixbufoverlay", "splitmuxsink"]),

@@ -49,6 +49,21 @@ import Testing
         #expect(bounds.minX > 320 && bounds.minY > 400, "mark spreads to (\(bounds.minX),\(bounds.minY))")
     }
 
+    @Test(arguments: ["jpg", "png"])
+    func aPhotoKeepsTheCamerasColours(format: String) throws {
+        let folder = try temporaryFolder("colour\(format)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // An HD camera delivers limited-range BT.709; the photo must still show the same colour.
+        let template = try writeSolidCameraTemplate(in: folder, argb: "0xffc03020")
+        let result = try camstamp(["shoot", "--source", "test", "--pipeline", template.path, "--text", "x",
+                                   "--size", "1280x720", "-o", "colour.\(format)"], in: folder)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let frame = try decodeImage(folder.appendingPathComponent("colour.\(format)"), format: .rgbx)
+        let pixel = frame.withMapped { mapped in Array(mapped.plane(0)[(100 * mapped.stride(0) + 100 * 4)...].prefix(3)) } ?? []
+        let expected: [Int] = [0xC0, 0x30, 0x20]
+        #expect(zip(pixel, expected).allSatisfy { abs(Int($0) - $1) <= 6 }, "RGB \(pixel), expected \(expected)")
+    }
+
     @Test func onePresetGivesTheSameRelativeSizeAtEveryResolution() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -92,10 +92,10 @@ func temporaryFolder(_ name: String = #function) throws -> URL {
     return url
 }
 
-/// Decodes an image file to I420 and returns the frame.
-func decodeImage(_ file: URL) throws -> VideoFrame {
-    let text = try PipelineTemplate("filesrc location={location} ! decodebin ! videoconvert ! video/x-raw,format=I420 ! appsink name=frames")
-        .render(["location": .quoted(file.path)])
+/// Decodes an image file to I420 (or `format`) and returns the frame.
+func decodeImage(_ file: URL, format: PixelFormat = .i420) throws -> VideoFrame {
+    let text = try PipelineTemplate("filesrc location={location} ! decodebin ! videoconvert ! video/x-raw,format={format} ! appsink name=frames")
+        .render(["location": .quoted(file.path), "format": .word(format.rawValue)])
     let source = try FrameSource(pipeline: Pipeline(text), live: false)
     try source.start()
     defer { source.stop() }
@@ -130,11 +130,11 @@ func changedBounds(_ luma: [[UInt8]], background: UInt8, tolerance: Int = 6) -> 
 }
 
 /// A capture template with a solid grey camera, so every changed pixel belongs to the mark.
-func writeSolidCameraTemplate(in folder: URL) throws -> URL {
-    let url = folder.appendingPathComponent("solid.pipeline")
+func writeSolidCameraTemplate(in folder: URL, argb: String = "0xff404040") throws -> URL {
+    let url = folder.appendingPathComponent("solid-\(argb).pipeline")
     try """
-    # A flat grey test camera for pixel checks.
-    videotestsrc is-live=true pattern=solid-color foreground-color=0xff404040 ! videoconvert ! videoscale ! {caps} ! appsink name=frames
+    # A flat test camera of one colour, for pixel checks.
+    videotestsrc is-live=true pattern=solid-color foreground-color=\(argb) ! videoconvert ! videoscale ! {caps} ! appsink name=frames
     """.write(to: url, atomically: true, encoding: .utf8)
     return url
 }

@@ -46,7 +46,7 @@ final class PhotoWorker {
             case .overwrite: break
             }
         }
-        do {
+        do throws(CamStampError) {
             let data = try read(item.input)
             let photo = try PhotoFacts(data, kind: item.kind)
             let frame = try decode(data, photo: photo, kind: item.kind)
@@ -63,10 +63,8 @@ final class PhotoWorker {
                                             policy: settings.metadata)
             try write(output, to: item.output)
             return outcome(.marked)
-        } catch let error as CamStampError {
-            return outcome(.failed, error.message)
         } catch {
-            return outcome(.failed, "\(error)")
+            return outcome(.failed, error.message)
         }
     }
 
