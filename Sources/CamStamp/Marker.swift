@@ -12,8 +12,15 @@ public final class Marker {
     public let preset: Preset
     public let variables: [String: String]
     private let renderer = MarkRenderer()
-    private var overlays: [ResolvedMark: (rendered: RenderedMark, image: OverlayImage?)] = [:]
-    private var lastKey: [ResolvedMark] = []
+    /// A rendered mark depends on the frame's size, not only on its short side: where it lands
+    /// (and how many tiles) changes between a landscape and a portrait photo of equal short side.
+    private struct Key: Hashable {
+        var mark: ResolvedMark
+        var width: Int
+        var height: Int
+    }
+    private var overlays: [Key: (rendered: RenderedMark, image: OverlayImage?)] = [:]
+    private var lastKey: [Key] = []
     private var lastComposition = OverlayComposition([])
     /// How many overlays were rendered (not served from the cache), for tests and stats.
     public private(set) var renderCount = 0
@@ -32,11 +39,11 @@ public final class Marker {
 
     /// The composition for one frame. Cheap when nothing changed since the last frame.
     public func composition(width: Int, height: Int, context: TemplateContext) throws(CamStampError) -> OverlayComposition {
-        let key = preset.marks.map { $0.resolved(width: width, height: height, context: context) }
+        let key = preset.marks.map { Key(mark: $0.resolved(width: width, height: height, context: context), width: width, height: height) }
         if key == lastKey { return lastComposition }
         var placements: [OverlayComposition.Placement] = []
-        for mark in key {
-            let entry = try overlay(for: mark, width: width, height: height)
+        for entryKey in key {
+            let entry = try overlay(for: entryKey)
             guard let image = entry.image else { continue }
             for origin in entry.rendered.origins {
                 placements.append(.init(image: image, x: Int(origin.x), y: Int(origin.y)))
@@ -52,12 +59,11 @@ public final class Marker {
         try composition(width: frame.width, height: frame.height, context: context).blend(into: frame)
     }
 
-    private func overlay(for mark: ResolvedMark, width: Int, height: Int) throws(CamStampError)
-        -> (rendered: RenderedMark, image: OverlayImage?) {
-        if let cached = overlays[mark] { return cached }
+    private func overlay(for key: Key) throws(CamStampError) -> (rendered: RenderedMark, image: OverlayImage?) {
+        if let cached = overlays[key] { return cached }
         let rendered: RenderedMark
         do {
-            rendered = try renderer.render(mark, frameWidth: width, frameHeight: height)
+            rendered = try renderer.render(key.mark, frameWidth: key.width, frameHeight: key.height)
         } catch {
             throw .usage("preset '\(preset.name)': \(error)")
         }
@@ -75,7 +81,7 @@ public final class Marker {
         }
         // A clock makes a new key every second: keep the cache from growing without bound.
         if overlays.count >= 32 { overlays.removeAll(keepingCapacity: true) }
-        overlays[mark] = (rendered, image)
+        overlays[key] = (rendered, image)
         return (rendered, image)
     }
 }

@@ -38,7 +38,8 @@ import Testing
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let luma = lumaPlane(try decodeImage(folder.appendingPathComponent("mark.png")))
         let background = luma[0][0]
-        let bounds = try #require(changedBounds(luma, background: background))
+        let found = changedBounds(luma, background: background)
+        let bounds = try #require(found, "no mark found")
         // --text: bottom-right, margin 3% of the short side (14.4 px at 480).
         let margin = 0.03 * 480
         #expect(abs(Double(640 - 1 - bounds.maxX) - margin) <= 3, "right edge at \(bounds.maxX)")
@@ -75,7 +76,8 @@ import Testing
                                        "--size", "\(width)x\(height)", "--format", "png", "-o", name], in: folder)
             #expect(result.status == 0, "stderr: \(result.stderr)")
             let luma = lumaPlane(try decodeImage(folder.appendingPathComponent(name)))
-            let bounds = try #require(changedBounds(luma, background: luma[0][0]))
+            let found = changedBounds(luma, background: luma[0][0])
+            let bounds = try #require(found, "no mark found at \(width)x\(height)")
             let short = Double(min(width, height))
             relative.append((Double(bounds.maxX - bounds.minX + 1) / short, Double(bounds.maxY - bounds.minY + 1) / short))
         }

@@ -127,12 +127,17 @@ final class BatchReporter: @unchecked Sendable {
         lock.withLock {
             done += 1
             switch outcome.status {
-            case .marked: summary.marked += 1
+            case .marked:
+                summary.marked += 1
+                if let warning = outcome.reason {
+                    progress.clear()
+                    diagnostic("camstamp: \(outcome.item.input.path): warning: \(warning)")
+                }
             case .skipped: summary.skipped += 1
             case .failed:
                 summary.failed += 1
                 progress.clear()
-                diagnostic("\(outcome.item.input.path): \(outcome.reason ?? "failed")")
+                diagnostic("camstamp: \(outcome.item.input.path): \(outcome.reason ?? "failed")")
             }
             if json {
                 emit(Line(input: outcome.item.input.path, output: outcome.status == .marked ? outcome.item.output.path : nil,

@@ -59,10 +59,9 @@ final class PhotoWorker {
             filled.exif = photo.exifValues
             try marker.mark(frame, context: filled)
             let encoded = try encode(frame, kind: item.outputKind)
-            let output = photo.withMetadata(encoded, kind: item.outputKind, width: frame.width, height: frame.height,
-                                            policy: settings.metadata)
-            try write(output, to: item.output)
-            return outcome(.marked)
+            let output = try photo.withMetadata(encoded, kind: item.outputKind, policy: settings.metadata)
+            try write(output.data, to: item.output)
+            return outcome(.marked, output.warnings.isEmpty ? nil : output.warnings.joined(separator: "; "))
         } catch {
             return outcome(.failed, error.message)
         }

@@ -1,0 +1,207 @@
+import Foundation
+import Media
+import PhotoMetadata
+import Testing
+
+/// The EXIF of a JPEG file, nil when it has none.
+func readEXIF(_ file: URL) throws -> EXIF? {
+    let structure = try JPEGStructure(parsing: try Data(contentsOf: file))
+    guard let app1 = structure.segments.first(where: { $0.marker == 0xE1 && $0.payload.starts(with: Data("Exif\0\0".utf8)) }) else {
+        return nil
+    }
+    return try EXIF(app1Payload: app1.payload)
+}
+
+/// Writes `data` to `folder/name`, creating subfolders.
+@discardableResult
+func put(_ data: Data, _ name: String, in folder: URL) throws -> URL {
+    let url = folder.appendingPathComponent(name)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try data.write(to: url)
+    return url
+}
+
+/// Every file under `folder`, relative, sorted.
+func listing(_ folder: URL) -> [String] {
+    (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
+        .filter { !((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($0).path)[.type] as? FileAttributeType) == .typeDirectory) }
+        .sorted()
+}
+
+@Suite struct BatchOrientationTests {
+    @Test(arguments: 1...8)
+    func everyOrientationComesOutUprightWithTheMarkBottomRight(orientation: Int) throws {
+        let folder = try temporaryFolder("orient\(orientation)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try put(PhotoFixtures.jpeg(width: 320, height: 240, orientation: orientation,
+                                               exif: PhotoFixtures.exif(orientation: orientation)), "in/photo.jpg", in: folder)
+        let result = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("out").path, "--text", "MARK"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let output = folder.appendingPathComponent("out/photo.jpg")
+        let frame = try decodeImage(output)
+        #expect(frame.width == 320 && frame.height == 240, "\(frame.width)x\(frame.height)")
+        let luma = lumaPlane(frame)
+        // The white block is at the top-left of the upright picture, and only there.
+        #expect(luma[30][40] > 200, "top-left is \(luma[30][40])")
+        #expect(abs(Int(luma[30][280]) - 64) < 12 && abs(Int(luma[210][40]) - 64) < 12)
+        // The mark: changed pixels in the bottom-right corner only (the block aside).
+        var markPixels = 0
+        for y in 120..<240 { for x in 0..<320 where abs(Int(luma[y][x]) - 64) > 40 {
+            markPixels += 1
+            #expect(x > 160 && y > 180, "mark pixel at (\(x),\(y))")
+            if x <= 160 || y <= 180 { return }
+        } }
+        #expect(markPixels > 20)
+        // No viewer rotates it again.
+        let exif = try #require(try readEXIF(output))
+        #expect(exif.orientation == 1)
+        #expect(exif.values["Model"] == "Fixture Cam 1")
+    }
+}
+
+@Suite struct BatchTests {
+    @Test func landscapeAndPortraitOfTheSameShortSideEachGetTheirOwnPlacement() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // One worker takes both, landscape first: the portrait must not reuse the landscape's placement.
+        try put(PhotoFixtures.jpeg(width: 320, height: 240, orientation: 1, exif: nil), "in/a.jpg", in: folder)
+        try put(PhotoFixtures.jpeg(width: 240, height: 320, orientation: 1, exif: nil), "in/b.jpg", in: folder)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", folder.appendingPathComponent("in").path, "-o", out.path, "--text", "MARK", "--jobs", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for name in ["a.jpg", "b.jpg"] {
+            let frame = try decodeImage(out.appendingPathComponent(name))
+            let luma = lumaPlane(frame)
+            // Only the mark differs from the grey background in the lower half.
+            let lower = Array(luma[(frame.height / 2)...]).map { Array($0) }
+            let found = changedBounds(lower, background: PhotoFixtures.grey, tolerance: 40)
+            guard let bounds = found else { Issue.record("\(name) has no mark in its lower half"); continue }
+            #expect(frame.width - 1 - bounds.maxX < frame.width / 10, "\(name): mark ends at x=\(bounds.maxX) of \(frame.width)")
+            #expect(frame.height / 2 - 1 - bounds.maxY < frame.height / 10, "\(name): mark ends at y=\(bounds.maxY + frame.height / 2)")
+        }
+    }
+
+    @Test func metadataIsKeptAndGPSCanBeStripped() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try put(PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: PhotoFixtures.exif(orientation: 1)), "a.jpg", in: folder)
+        let kept = folder.appendingPathComponent("kept"), noGPS = folder.appendingPathComponent("nogps"), none = folder.appendingPathComponent("none")
+        #expect(try camstamp(["batch", input.path, "-o", kept.path, "--text", "{exif:Model}"]).status == 0)
+        #expect(try camstamp(["batch", input.path, "-o", noGPS.path, "--text", "x", "--strip-gps"]).status == 0)
+        #expect(try camstamp(["batch", input.path, "-o", none.path, "--text", "x", "--strip-metadata"]).status == 0)
+        let full = try #require(try readEXIF(kept.appendingPathComponent("a.jpg")))
+        #expect(full.values["Model"] == "Fixture Cam 1" && full.values["Make"] == "Camstamp Labs")
+        #expect(full.hasGPS)
+        #expect(full.values["DateTimeOriginal"] == "2024:05:06 07:08:09")
+        let stripped = try #require(try readEXIF(noGPS.appendingPathComponent("a.jpg")))
+        #expect(!stripped.hasGPS)
+        #expect(stripped.values["Model"] == "Fixture Cam 1")
+        #expect(try readEXIF(none.appendingPathComponent("a.jpg")) == nil)
+    }
+
+    @Test func badFilesAreReportedAndTheRestAreMarked() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("card")
+        let good = try PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil)
+        try put(good, "IMG 0001.JPG", in: input)
+        try put(good, "照片 二.jpeg", in: input)
+        try put(good.prefix(good.count / 2), "truncated.jpg", in: input)
+        try put(Data(), "empty.jpg", in: input)
+        try put(Data("not a photo\n".utf8), "text.jpg", in: input)
+        try put(Data("<x:xmpmeta/>".utf8), "IMG 0001.xmp", in: input)
+        try put(Data([0]), ".DS_Store", in: input)
+        try put(good, "nested/deeper/three.jpg", in: input)
+        let before = listing(input).map { ($0, try? Data(contentsOf: input.appendingPathComponent($0))) }
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--recursive", "--text", "{filename}", "--json"])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(listing(out) == ["IMG 0001.JPG", "nested/deeper/three.jpg", "照片 二.jpeg"])
+        let failures = result.stderr.split(separator: "\n").filter { $0.hasPrefix("camstamp: ") }
+        #expect(failures.count == 3, "\(result.stderr)")
+        for name in ["truncated.jpg", "empty.jpg", "text.jpg"] {
+            #expect(failures.contains { $0.hasPrefix("camstamp: \(input.appendingPathComponent(name).path): ") }, "\(name) not reported")
+        }
+        #expect(result.stderr.hasSuffix("3 marked, 3 failed, 2 skipped\n"), "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 8)
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == 8 && objects.allSatisfy { $0["input"] is String && $0["status"] is String && $0["milliseconds"] is Int })
+        // Inputs are byte-for-byte unchanged.
+        for (name, data) in before { #expect((try? Data(contentsOf: input.appendingPathComponent(name))) == data, "\(name) changed") }
+    }
+
+    @Test func existingOutputsAreRefusedSkippedOrReplacedAsAsked() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try put(PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/a.jpg", in: folder)
+        let out = folder.appendingPathComponent("out")
+        let existing = try put(Data("keep me".utf8), "a.jpg", in: out)
+        let refused = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("already exists; use --skip-existing"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: existing) == Data("keep me".utf8))
+        let skipped = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--skip-existing"])
+        #expect(skipped.status == 0 && skipped.stderr.hasSuffix("0 marked, 0 failed, 1 skipped\n"), "\(skipped.stderr)")
+        #expect(try Data(contentsOf: existing) == Data("keep me".utf8))
+        let replaced = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--overwrite"])
+        #expect(replaced.status == 0)
+        #expect(try decodeImage(existing).width == 160)
+        #expect(listing(out) == ["a.jpg"])
+    }
+
+    @Test func writingOverAnInputIsRefusedBeforeAnyWork() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil)
+        try put(photo, "a.jpg", in: folder)
+        try put(photo, "b.jpg", in: folder)
+        let result = try camstamp(["batch", folder.path, "-o", folder.path, "--text", "x", "--overwrite"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("would replace an input photo"), "\(result.stderr)")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("a.jpg")) == photo)
+        let renamed = try camstamp(["batch", folder.path, "-o", folder.path, "--text", "x", "--name", "{stem}-marked"])
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(listing(folder) == ["a-marked.jpg", "a.jpg", "b-marked.jpg", "b.jpg"])
+    }
+
+    @Test func dryRunListsAndWritesNothing() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try put(PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/a.jpg", in: folder)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--dry-run"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "\(input.path) -> \(out.appendingPathComponent("a.jpg").path)\n")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test func maxSizeAndFormatConversion() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try put(PhotoFixtures.jpeg(width: 320, height: 240, orientation: 6, exif: PhotoFixtures.exif(orientation: 6)), "p.jpg", in: folder)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--max-size", "160", "--format", "png"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frame = try decodeImage(out.appendingPathComponent("p.png"))
+        #expect(frame.width == 160 && frame.height == 120)
+        #expect(try Data(contentsOf: out.appendingPathComponent("p.png")).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test func ctrlCInTheMiddleLeavesNoTemporaryFiles() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try PhotoFixtures.jpeg(width: 1600, height: 1200, orientation: 1, exif: nil)
+        for index in 0..<60 { try put(photo, String(format: "in/%03d.jpg", index), in: folder) }
+        let out = folder.appendingPathComponent("out")
+        let running = try RunningCamstamp(["batch", folder.appendingPathComponent("in").path, "-o", out.path, "--text", "x", "--jobs", "1"])
+        Thread.sleep(forTimeInterval: 1.0)
+        running.send(SIGINT)
+        let result = running.finish(timeout: 30)
+        #expect(result.status == 130, "\(result.stderr)")
+        let written = listing(out)
+        #expect(written.allSatisfy { $0.hasSuffix(".jpg") && !$0.hasPrefix(".") }, "\(written)")
+        #expect(written.count < 60, "the batch was not interrupted")
+        for name in written { #expect(try decodeImage(out.appendingPathComponent(name)).width == 1600) }
+    }
+}
