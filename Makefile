@@ -56,5 +56,29 @@ demo: build
 test: build
 	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) $(SWIFT) test -c $(CONFIG)
 
+# `make bench`: camstamp against ImageMagick, libvips, ffmpeg, gst-launch and djpeg|cjpeg (bench/README.md).
+BENCH_DEBS = imagemagick libvips-tools ffmpeg libjpeg-turbo-progs libimage-exiftool-perl time
+
+.PHONY: bench-deps
+
+# The build's packages (deps), then the peer tools; only what is missing is installed.
+bench-deps: deps
+	@missing=$$(for p in $(BENCH_DEBS); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then \
+	  echo "camstamp bench: installing Debian packages:" $$missing; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	else \
+	  echo "camstamp bench: all benchmark packages present"; \
+	fi
+
+# Release build, then bench/run.sh: Markdown tables on stdout and in bench-output/results.md.
+bench: bench-deps
+	$(SWIFT) build -c release
+	@bin=$$($(SWIFT) build -c release --show-bin-path) && \
+	  CAMSTAMP=$$bin/camstamp CAMSTAMP_BENCH=$$bin/camstamp-bench bench/run.sh
+
 clean:
 	rm -rf $(BUILD_DIR) $(DEMO_DIR)

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Markdown tables for `make bench` from the JSON that measure.py wrote (see bench/README.md).
+
+    report.py OUT_DIR --photos DIR --blend-frames N --stream-seconds S [--elapsed SECONDS]
+
+Medians over the timed rounds, with (min-max). Every ratio is formed inside one round (the tools ran
+back to back there) and the median of those per-round ratios is reported, so a slow minute of the
+shared machine moves both sides of a ratio alike.
+"""
+import argparse
+import json
+import os
+import statistics
+
+TARGETS = {"blend": 1.0, "batch_floor": 0.77, "batch_rss_mb": 300.0, "stream": 1.0}
+
+
+def median(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def spread(xs, fmt="{:.2f}"):
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return "n/a"
+    if len(xs) == 1:
+        return fmt.format(xs[0])
+    return f"{fmt.format(statistics.median(xs))} ({fmt.format(min(xs))}–{fmt.format(max(xs))})"
+
+
+def noise(runs):
+    shares = [r["busy"] for r in runs if r.get("busy") is not None]
+    return f"{max(shares):.0%}" if shares else "-"
+
+
+def load(out, name):
+    path = os.path.join(out, name)
+    return json.load(open(path)) if os.path.exists(path) else None
+
+
+def verdict(value, target, lower_is_better):
+    if value is None:
+        return "not measured"
+    ok = value <= target if lower_is_better else value >= target
+    return "met" if ok else "**missed**"
+
+
+def failures(data):
+    bad = [f"{n} (exit {r['exit']})" for n, rs in data["runs"].items() for r in rs if r["exit"] != 0]
+    return f"\nRuns that failed: {', '.join(sorted(set(bad)))}.\n" if bad else ""
+
+
+def blend(out, frames, summary):
+    data = load(out, "blend.json")
+    if not data:
+        return ""
+    runs = data["runs"]
+    cs = []
+    for r in runs["camstamp"]:
+        try:
+            cs.append(json.loads(r.get("stdout") or "{}"))
+        except json.JSONDecodeError:
+            cs.append({})
+    none, marks = runs["gst-none"], runs["gst-marks"]
+    added_cpu = [(m["cpu"] - n["cpu"]) / frames * 1000 for m, n in zip(marks, none)]
+    added_wall = [(m["wall"] - n["wall"]) / frames * 1000 for m, n in zip(marks, none)]
+    cs_cpu = [c.get("cpu_ms_mean") for c in cs]
+    cs_wall = [c.get("wall_ms_mean") for c in cs]
+    cs_wall_median = [c.get("wall_ms_median") for c in cs]
+    ratio_cpu = [a / b for a, b in zip(cs_cpu, added_cpu) if a is not None and b > 0]
+    ratio_wall = [a / b for a, b in zip(cs_wall, added_wall) if a is not None and b > 0]
+    timed = cs[0].get("frames", "?") if cs else "?"
+    renders = sorted({c.get("renders_timed") for c in cs})
+    r = median(ratio_cpu)
+    summary.append(("1. Blend, 1080p I420, credit + logo: camstamp ÷ gst-launch overlays (CPU per frame)",
+                    r, "≤ 1.00", verdict(r, TARGETS["blend"], True)))
+    lines = [
+        "## 1. Blend cost per frame: 1920x1080 I420, `credit` + `logo`",
+        "",
+        f"camstamp: `camstamp-bench` times `Marker.mark` on {timed} frames after 30 warm-up frames "
+        f"(overlays cached: overlay renders while timed = {renders}), one process per round. "
+        f"gst-launch: {frames} frames of `videotestsrc ! I420 1080p ! textoverlay ! gdkpixbufoverlay ! fakesink` "
+        f"minus the same pipeline without the two overlays, whole-process CPU (user+sys) and wall, per frame. "
+        f"{data['rounds']} rounds, medians (min–max).",
+        "",
+        "| what | CPU ms/frame | wall ms/frame | others' load (max) |",
+        "|---|---|---|---|",
+        f"| camstamp `Marker.mark` (thread CPU; wall mean, median {spread(cs_wall_median, '{:.3f}')}) "
+        f"| {spread(cs_cpu, '{:.3f}')} | {spread(cs_wall, '{:.3f}')} | {noise(runs['camstamp'])} |",
+        f"| gst-launch textoverlay + gdkpixbufoverlay, added | {spread(added_cpu, '{:.3f}')} "
+        f"| {spread(added_wall, '{:.3f}')} | {noise(marks + none)} |",
+        f"| gst-launch pipeline without overlays (reference) | {spread([n['cpu'] / frames * 1000 for n in none], '{:.3f}')} "
+        f"| {spread([n['wall'] / frames * 1000 for n in none], '{:.3f}')} | |",
+        f"| **ratio camstamp ÷ gst-launch** (per round) | **{spread(ratio_cpu)}** | {spread(ratio_wall)} | |",
+        "",
+        "Target: ratio ≤ 1.00 (camstamp no dearer than GStreamer's own overlay elements).",
+    ]
+    return "\n".join(lines) + "\n" + failures(data)
+
+
+def displayed(entry):
+    w, h = entry.get("ImageWidth"), entry.get("ImageHeight")
+    if w is None or h is None:
+        return None
+    return (h, w) if entry.get("Orientation") in (5, 6, 7, 8) else (w, h)
+
+
+def batch(out, photos_dir, summary):
+    data = load(out, "batch.json")
+    if not data:
+        return ""
+    expected = {}
+    with open(os.path.join(photos_dir, "photos.tsv")) as f:
+        next(f)
+        for line in f:
+            name, orientation, w, h = line.rstrip("\n").split("\t")
+            expected[name] = (int(w), int(h))
+    n = len(expected)
+    checks = {}
+    for entry in load(out, "batch-checks.json") or []:
+        tool = os.path.basename(entry.get("Directory", "").rstrip("/"))
+        checks.setdefault(tool, []).append(entry)
+    runs = data["runs"]
+    floor = runs.get("djpeg-cjpeg", [])
+    rows = []
+    cs_floor = None
+    for tool in data["order"]:
+        rs = runs[tool]
+        rates = [n / r["wall"] for r in rs]
+        vs_floor = [f["wall"] / r["wall"] for r, f in zip(rs, floor)] if floor else []
+        if tool == "camstamp":
+            cs_floor = vs_floor
+        rss = [r["max_rss_kib"] * 1024 / 1e6 for r in rs if r.get("max_rss_kib")]
+        written = sorted({int(r["units"]) for r in rs if r.get("units") is not None})
+        got = checks.get(tool, [])
+        upright = sum(1 for e in got if displayed(e) == expected.get(e.get("FileName")))
+        exif = sum(1 for e in got if e.get("Make") == "CamstampBench" and e.get("DateTimeOriginal"))
+        sub420 = sum(1 for e in got if str(e.get("YCbCrSubSampling")) == "2 2")
+        size = median([e.get("FileSize") for e in got])
+        rows.append(
+            f"| {tool} | {spread(rates)} | {median([r['cpu'] for r in rs]) / n:.3f} "
+            f"| {spread(rss, '{:.0f}')} | {spread(vs_floor) if tool != 'djpeg-cjpeg' else '1.00'} "
+            f"| {'/'.join(map(str, written)) or '?'} | {upright}/{len(got)} | {exif}/{len(got)} | {sub420}/{len(got)} "
+            f"| {size / 1e6 if size else 0:.2f} | {noise(rs)} |")
+    ratio = median(cs_floor) if cs_floor else None
+    cs_rss = [r["max_rss_kib"] * 1024 / 1e6 for r in runs.get("camstamp", []) if r.get("max_rss_kib")]
+    peak = max(cs_rss) if cs_rss else None
+    summary.append(("2. Batch 12 MP, --jobs 2: camstamp photos/s ÷ djpeg|cjpeg floor", ratio, "≥ 0.77",
+                    verdict(ratio, TARGETS["batch_floor"], False)))
+    summary.append(("2. Batch: camstamp peak memory, MB (max RSS, largest run)", peak, "< 300",
+                    verdict(peak, TARGETS["batch_rss_mb"] - 1e-9, True)))
+    lines = [
+        f"## 2. Batch: {n} photos of 12 MP (4000x3000 stored, q90 4:2:0, EXIF orientations 1/6/3/8), text + logo",
+        "",
+        "camstamp: one `camstamp batch --text T --preset logo --jobs 2 --quality 90` over the folder. "
+        "Peers: the same mark (text 4% of the short side with an outline, bottom-right; logo 16% wide at 85%, "
+        "top-left; 3% margins; q90 4:2:0; EXIF orientation applied) with one process per photo, two at a time. "
+        "`djpeg | cjpeg` is the floor: decode + encode, no mark, no rotation, no metadata. "
+        f"{data['rounds']} rounds interleaved after a warm-up round; medians (min–max); "
+        "× floor is the photos/s ratio within each round. Peak memory is GNU time's maximum resident set size "
+        "of the largest single process (MB = 10⁶ bytes). The last four columns check the last run's output files.",
+        "",
+        "| tool | photos/s | CPU s/photo | peak memory MB | × floor | files | upright | EXIF kept | 4:2:0 | MB/photo | others' load (max) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+        *rows,
+        "",
+        "Targets: camstamp ≥ 0.77 × floor; camstamp peak memory < 300 MB.",
+    ]
+    return "\n".join(lines) + "\n" + failures(data)
+
+
+def stream(out, seconds, summary):
+    data = load(out, "stream.json")
+    if not data:
+        return ""
+    runs = data["runs"]
+    want = seconds * 30
+
+    def per_frame(r):
+        return r["cpu"] / r["units"] * 1000 if r.get("units") else None
+
+    rows = []
+    for name in data["order"]:
+        rs = runs[name]
+        rows.append(
+            f"| {name} | {'/'.join(str(int(r['units'])) if r.get('units') else '?' for r in rs)} of {want} "
+            f"| {spread([r['cpu'] for r in rs])} | {spread([per_frame(r) for r in rs])} "
+            f"| {spread([per_frame(r) * 30 / 1000 if per_frame(r) else None for r in rs])} "
+            f"| {spread([r['wall'] for r in rs])} | {spread([r['max_rss_kib'] / 1024 for r in rs if r.get('max_rss_kib')], '{:.0f}')} "
+            f"| {noise(rs)} |")
+    pairs = [(per_frame(a), per_frame(b)) for a, b in zip(runs.get("camstamp", []), runs.get("gst-marks", []))]
+    ratio_runs = [a / b for a, b in pairs if a and b]
+    ratio = median(ratio_runs)
+    summary.append(("3. Stream 1080p30 x264: camstamp ÷ gst-launch, CPU per frame written", ratio, "≤ 1.00",
+                    verdict(ratio, TARGETS["stream"], True)))
+    lines = [
+        f"## 3. Stream: CPU per frame, 1920x1080 at 30 fps for {seconds} s, credit + logo, x264 veryfast zerolatency",
+        "",
+        "camstamp: `camstamp stream --source test --preset credit --preset logo --size 1920x1080 --fps 30 "
+        f"--duration {seconds} --to X.mp4`. gst-launch: the same live test pattern, textoverlay + gdkpixbufoverlay, "
+        "and the same encoder settings as camstamp's MP4 pipeline (bitrate 4000, key-int-max 30, fragmented mp4mux). "
+        "`gst-none` is the same without the overlays: what the encoder alone costs. CPU = user+sys of the whole "
+        "process (all threads) from wait4; frames = video packets in the written file (ffprobe), so dropped frames "
+        f"do not count as work done. {data['rounds']} rounds, medians (min–max).",
+        "",
+        "| command | frames in file (each run) | CPU s | CPU ms/frame | cores at 30 fps | wall s | peak memory MiB | others' load (max) |",
+        "|---|---|---|---|---|---|---|---|",
+        *rows,
+        f"| **ratio camstamp ÷ gst-marks** (per round) | | | **{spread(ratio_runs)}** | | | | |",
+        "",
+        "Target: ratio ≤ 1.00. A run with fewer frames than expected fell behind real time and dropped frames.",
+    ]
+    return "\n".join(lines) + "\n" + failures(data)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("--photos", required=True)
+    parser.add_argument("--blend-frames", type=int, required=True)
+    parser.add_argument("--stream-seconds", type=int, required=True)
+    parser.add_argument("--elapsed", type=int)
+    a = parser.parse_args()
+
+    summary = []
+    sections = [blend(a.out, a.blend_frames, summary), batch(a.out, a.photos, summary),
+                stream(a.out, a.stream_seconds, summary)]
+    env = {}
+    if os.path.exists(os.path.join(a.out, "env.txt")):
+        for line in open(os.path.join(a.out, "env.txt")):
+            key, _, value = line.rstrip("\n").partition("=")
+            env[key] = value
+    print("# camstamp benchmark")
+    print()
+    print(f"{env.get('date', '?')} · {env.get('cores', '?')} cores ({env.get('cpu', '?')}) · camstamp {env.get('camstamp', '?')} · "
+          f"GStreamer {env.get('gstreamer', '?')} · ImageMagick {env.get('imagemagick', '?')} · vips {env.get('vips', '?')} · "
+          f"ffmpeg {env.get('ffmpeg', '?')} · libjpeg-turbo {env.get('libjpeg-turbo', '?')}"
+          + (f" · whole run {a.elapsed // 60} min {a.elapsed % 60} s" if a.elapsed is not None else ""))
+    print()
+    print("| measure | result | target | |")
+    print("|---|---|---|---|")
+    for what, value, target, word in summary:
+        shown = "n/a" if value is None else (f"{value:.0f}" if "MB" in what else f"{value:.2f}")
+        print(f"| {what} | {shown} | {target} | {word} |")
+    print()
+    print("Ratios are medians of per-round ratios from this run only; absolute times on this shared "
+          "2-core machine move with the neighbours' load (the 'others' load' columns).")
+    for section in sections:
+        if section:
+            print()
+            print(section.rstrip("\n"))
+
+
+if __name__ == "__main__":
+    main()

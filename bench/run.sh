@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# bench/run.sh - camstamp's benchmark against the tools people would otherwise use.
+# `make bench` installs the tools, builds release, then runs this. Markdown on stdout and in
+# bench-output/results.md; raw runs in bench-output/*.json; progress on stderr. See bench/README.md.
+#
+# Env (defaults in brackets):
+#   CAMSTAMP, CAMSTAMP_BENCH   binaries [.build/release/camstamp, .build/release/camstamp-bench]
+#   BENCH_OUT                  output folder [bench-output]
+#   BENCH_PHOTOS               12 MP photos in the batch corpus [32]
+#   BENCH_ROUNDS               interleaved timed rounds for batch and stream [3]
+#   BENCH_BLEND_ROUNDS         rounds for the per-frame blend [5]
+#   BENCH_BLEND_FRAMES         frames per blend run [600]
+#   STREAM_SECONDS             length of each stream run [10]
+#   BENCH_SETTLE, BENCH_SETTLE_WAIT   wait before a run until other processes use < 15% of the
+#                              machine, at most 5 s (measure.py); BENCH_SETTLE=0 turns it off
+#   BENCH_ONLY                 "blend batch stream" or a subset
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+out=${BENCH_OUT:-$repo/bench-output}
+export CAMSTAMP=${CAMSTAMP:-$repo/.build/release/camstamp}
+export CAMSTAMP_BENCH=${CAMSTAMP_BENCH:-$repo/.build/release/camstamp-bench}
+export CAMSTAMP_HOME=${CAMSTAMP_HOME:-$repo}   # presets, pipelines and fonts of this checkout
+export BENCH_SETTLE_WAIT=${BENCH_SETTLE_WAIT:-5}
+export JOBS=2
+photos_n=${BENCH_PHOTOS:-32}
+rounds=${BENCH_ROUNDS:-3}
+blend_rounds=${BENCH_BLEND_ROUNDS:-5}
+blend_frames=${BENCH_BLEND_FRAMES:-600}
+export STREAM_SECONDS=${STREAM_SECONDS:-10}
+only=${BENCH_ONLY:-blend batch stream}
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+
+missing=()
+for tool in gst-launch-1.0 gst-inspect-1.0 convert-im6.q16 vips vipsheader ffmpeg ffprobe djpeg cjpeg exiftool /usr/bin/time python3; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+for bin in "$CAMSTAMP" "$CAMSTAMP_BENCH"; do [ -x "$bin" ] || missing+=("$bin (swift build -c release)"); done
+for element in textoverlay gdkpixbufoverlay x264enc mp4mux jpegparse videoflip; do
+    gst-inspect-1.0 --exists "$element" 2>/dev/null || missing+=("GStreamer element $element")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    printf 'bench: missing: %s\nbench: `make bench-deps` installs the tools, `make bench` does everything.\n' "${missing[*]}" >&2
+    exit 2
+fi
+
+mkdir -p "$out"
+assets="$out/assets" photos="$out/photos"
+log="$out/bench.log"
+: >"$log"
+export BENCH_LOG=$log
+measure() { python3 "$here/lib/measure.py" "$@"; }
+started=$(date +%s)
+
+{
+    echo "date=$(date -u +%FT%TZ)"
+    echo "cores=$(nproc)"
+    echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+    echo "camstamp=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$repo" diff --quiet HEAD -- Sources Package.swift 2>/dev/null || echo ' (work tree differs from HEAD)')"
+    echo "gstreamer=$(gst-launch-1.0 --version | sed -n 's/^GStreamer //p' | head -1)"
+    echo "imagemagick=$(convert-im6.q16 -version | sed -n '1s/^Version: ImageMagick \([^ ]*\).*/\1/p')"
+    echo "vips=$(vips --version | sed 's/^vips-//')"
+    echo "ffmpeg=$(ffmpeg -version | sed -n '1s/^ffmpeg version \([^ ]*\).*/\1/p')"
+    echo "libjpeg-turbo=$(dpkg-query -W -f='${Version}' libjpeg-turbo-progs 2>/dev/null || echo '?')"
+    echo "photos=$photos_n rounds=$rounds blend_rounds=$blend_rounds blend_frames=$blend_frames stream_seconds=$STREAM_SECONDS"
+} >"$out/env.txt"
+
+say "corpus: $photos_n photos of 12 MP (made once, kept in $photos)"
+"$here/make-photos.sh" "$photos_n" "$photos" >&2
+"$here/batch-tool.sh" assets "$assets" >&2
+
+rm -f "$out/blend.json" "$out/batch.json" "$out/stream.json" "$out/batch-checks.json"
+
+case " $only " in *" blend "*)
+    say "1/3 blend cost per frame: camstamp-bench vs gst-launch textoverlay + gdkpixbufoverlay ($blend_rounds rounds)"
+    measure --label blend --out "$out/blend.json" --rounds "$blend_rounds" --warmup 1 --capture \
+        "camstamp=$("$here/live-cmd.sh" blend-camstamp "$assets" 300)" \
+        "gst-none=$("$here/live-cmd.sh" blend-none "$assets" "$blend_frames")" \
+        "gst-marks=$("$here/live-cmd.sh" blend-marks "$assets" "$blend_frames")"
+esac
+
+case " $only " in *" batch "*)
+    say "2/3 batch: $photos_n photos, 2 at a time, each tool $rounds times interleaved"
+    mkdir -p "$out/batch"
+    tools=(camstamp djpeg-cjpeg imagemagick vips ffmpeg gst-launch)
+    specs=()
+    for tool in "${tools[@]}"; do
+        specs+=("$tool=\"$here/batch-tool.sh\" $tool \"$photos\" \"$out/batch/$tool\" \"$assets\"")
+    done
+    measure --label batch --out "$out/batch.json" --rounds "$rounds" --warmup 1 \
+        --prep "rm -rf \"$out/batch/\$BENCH_NAME\"" \
+        --post "ls \"$out/batch/\$BENCH_NAME\" | grep -c '\\.jpg\$' || true" "${specs[@]}"
+    # What each tool wrote in its last run: displayed size, EXIF kept, size on disk.
+    exiftool -q -json -n -FileName -FileSize -ImageWidth -ImageHeight -Orientation -Make -Model \
+        -DateTimeOriginal -YCbCrSubSampling -Directory "${tools[@]/#/$out/batch/}" >"$out/batch-checks.json" 2>>"$log" || true
+esac
+
+case " $only " in *" stream "*)
+    say "3/3 stream CPU per frame: 1080p30 for ${STREAM_SECONDS}s, $rounds rounds"
+    mkdir -p "$out/stream"
+    measure --label stream --out "$out/stream.json" --rounds "$rounds" --warmup 0 \
+        --prep "rm -f \"$out/stream/\$BENCH_NAME.mp4\"" \
+        --post "ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 \"$out/stream/\$BENCH_NAME.mp4\"" \
+        "camstamp=$("$here/live-cmd.sh" stream-camstamp "$assets" "$out/stream/camstamp.mp4")" \
+        "gst-marks=$("$here/live-cmd.sh" stream-marks "$assets" "$out/stream/gst-marks.mp4")" \
+        "gst-none=$("$here/live-cmd.sh" stream-none "$assets" "$out/stream/gst-none.mp4")"
+esac
+
+python3 "$here/lib/report.py" "$out" --photos "$photos" --blend-frames "$blend_frames" \
+    --stream-seconds "$STREAM_SECONDS" --elapsed $(( $(date +%s) - started )) >"$out/results.md"
+cat "$out/results.md"
+say "tables in $out/results.md, raw runs in $out/*.json, tool output in $log"
