@@ -17,8 +17,9 @@ struct ByteReader {
 
     func u32(_ offset: Int) -> UInt32? {
         guard offset >= 0, offset <= bytes.count - 4 else { return nil }
-        let b = (0..<4).map { UInt32(bytes[offset + $0]) }
-        return bigEndian ? b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] : b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0]
+        let b0 = UInt32(bytes[offset]), b1 = UInt32(bytes[offset + 1])
+        let b2 = UInt32(bytes[offset + 2]), b3 = UInt32(bytes[offset + 3])
+        return bigEndian ? b0 << 24 | b1 << 16 | b2 << 8 | b3 : b3 << 24 | b2 << 16 | b1 << 8 | b0
     }
 
     func u64(_ offset: Int) -> UInt64? {

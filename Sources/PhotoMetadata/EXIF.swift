@@ -184,10 +184,9 @@ public struct EXIF: Sendable {
 
 /// Text up to the first NUL, as UTF-8 or else Latin-1, without trailing spaces.
 func decodeASCII(_ bytes: ArraySlice<UInt8>) -> String {
-    let text = bytes.prefix { $0 != 0 }
-    let string = String(validating: text, as: UTF8.self)
-        ?? String(String.UnicodeScalarView(text.map { Unicode.Scalar($0) }))
-    return String(string.reversed().drop { $0 == " " }.reversed())
+    var text = bytes.prefix { $0 != 0 }
+    while text.last == 0x20 { text.removeLast() }
+    return String(validating: text, as: UTF8.self) ?? String(String.UnicodeScalarView(text.map { Unicode.Scalar($0) }))
 }
 
 /// Walks IFDs, recording entries and refusing anything outside the block or reached twice.

@@ -67,6 +67,12 @@ enum EXIFTags {
         "ExposureBiasValue": ["ExposureCompensation"],
     ]
 
+    /// Offsets into the EXIF block: meaningless as text, so never `{exif:TAG}` values.
+    static let structural: Set<String> = [
+        "ExifIFDPointer", "GPSInfoIFDPointer", "InteroperabilityIFDPointer", "JPEGInterchangeFormat",
+        "JPEGInterchangeFormatLength", "StripOffsets", "StripByteCounts",
+    ]
+
     /// UNDEFINED tags whose bytes are text.
     static let textualUndefined: Set<String> = ["ExifVersion", "FlashpixVersion", "InteroperabilityVersion"]
 
@@ -86,7 +92,7 @@ extension EXIF {
     public var values: [String: String] {
         var out: [String: String] = [:]
         for entry in entries where entry.ifd != .ifd1 {
-            guard let name = entry.name, out[name] == nil, let text = formatted(entry, name: name) else { continue }
+            guard let name = entry.name, out[name] == nil, !EXIFTags.structural.contains(name), let text = formatted(entry, name: name) else { continue }
             out[name] = text
             for alias in EXIFTags.aliases[name] ?? [] where out[alias] == nil { out[alias] = text }
         }

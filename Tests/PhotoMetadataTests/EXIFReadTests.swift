@@ -44,6 +44,7 @@ import Testing
         #expect(v["PixelXDimension"] == "6000")
         #expect(v["Orientation"] == "6")
         #expect(v["MakerNote"] == nil, "binary values are not text")
+        #expect(v["ExifIFDPointer"] == nil && v["GPSInfoIFDPointer"] == nil, "offsets are not text")
         #expect(v.keys.allSatisfy { !$0.isEmpty })
     }
 
