@@ -14,7 +14,7 @@ struct TextGeometry {
     var box: Rect?
     /// The blurred shadow's extent, when the mark has a shadow and visible glyphs.
     var shadow: Rect?
-    /// Everything above, on whole pixels: the bitmap's rectangle.
+    /// Everything above, on whole pixels: the bitmap's rectangle; nil when no glyph is visible.
     var bounds: Rect?
 
     init(ink: Rect, logical: Rect, mark: ResolvedMark) {
@@ -35,8 +35,10 @@ struct TextGeometry {
             box = logical.outset(by: max(backdrop.padding, 0)).integral
             parts.append(box!)
         }
+        // No visible glyphs, no mark: a box around blank text (a template variable that came out
+        // empty) would only be a stray sliver.
+        guard !ink.isEmpty else { return }
         bounds = parts.dropFirst().reduce(parts.first) { $0?.union($1) }?.integral
-        if bounds?.isEmpty == true { bounds = nil }
     }
 }
 
@@ -56,8 +58,7 @@ extension MarkRenderer {
         return TextGeometry(ink: rect(ink), logical: rect(logical), mark: mark)
     }
 
-    /// Draws a text mark, bottom to top: box, shadow, outline, fill. Nil when nothing is visible
-    /// (blank text and no box).
+    /// Draws a text mark, bottom to top: box, shadow, outline, fill. Nil for blank text.
     func renderText(_ text: String, markup: Bool, style mark: ResolvedMark) throws(RenderError) -> CairoSurface? {
         let layout = try layout(text, markup: markup, style: mark)
         let geometry = geometry(of: layout, mark: mark)

@@ -212,8 +212,11 @@ import Testing
         #expect(bitmap.width <= 300)
     }
 
-    @Test func blankTextRendersNothing() throws {
-        let rendered = try makeRenderer().render(textMark("   "), frameWidth: 640, frameHeight: 360)
+    @Test(arguments: ["", "   ", "\n"]) func blankTextRendersNothingEvenWithABox(text: String) throws {
+        var mark = textMark(text)
+        mark.box = .init(color: .black, padding: 10, radius: 4)
+        mark.tileGap = 20
+        let rendered = try makeRenderer().render(mark, frameWidth: 640, frameHeight: 360)
         #expect(rendered.bitmap.isEmpty && rendered.origins.isEmpty)
     }
 }
