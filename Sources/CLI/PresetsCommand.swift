@@ -15,13 +15,9 @@ enum PresetsCommand {
             }
         case .presetsShow(let name):
             do {
-                let url = try library.url(for: name)
-                _ = try library.load(name)
-                Console.output(try String(contentsOf: url, encoding: .utf8))
-            } catch let error as PresetError {
-                throw .usage(error.description)
+                Console.output(try library.load(name).resolvedJSON())
             } catch {
-                throw .failure("\(name): \(error.localizedDescription)")
+                throw .usage(error.description)
             }
         case .presetsCheck(let files):
             var failures: [String] = []

@@ -198,3 +198,35 @@ import Testing
         #expect(frame.width == 320 && frame.height == 240)
     }
 }
+
+@Suite struct PresetsCommandTests {
+    @Test func listNamesEveryShippedPresetWithItsDescription() throws {
+        let result = try camstamp(["presets", "list"])
+        #expect(result.status == 0)
+        let names = result.stdout.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
+        #expect(names == ["camera-info", "caption-cn", "credit", "logo", "proof", "timestamp"])
+        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.split(separator: " ", omittingEmptySubsequences: true).count > 2 })
+    }
+
+    @Test func showPrintsTheResolvedPreset() throws {
+        let result = try camstamp(["presets", "show", "credit"])
+        #expect(result.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let marks = object?["marks"] as? [[String: Any]]
+        #expect(object?["name"] as? String == "credit")
+        #expect(marks?.first?["anchor"] as? String == "bottom-right")
+        #expect(marks?.first?["opacity"] != nil, "defaults are spelled out")
+    }
+
+    @Test func checkValidatesFilesAndExits64WithTheMessages() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = folder.appendingPathComponent("bad.json")
+        try ##"{"name": "x", "marks": [{"text": "a", "colour": "#fff"}]}"##.write(to: bad, atomically: true, encoding: .utf8)
+        let good = packageRoot.appendingPathComponent("presets/credit.json")
+        let result = try camstamp(["presets", "check", good.path, bad.path])
+        #expect(result.status == 64)
+        #expect(result.stdout == "\(good.path): ok\n")
+        #expect(result.stderr == "camstamp: \(bad.path):1: unknown key 'colour' at $.marks[0]; did you mean 'color'?\n")
+    }
+}
