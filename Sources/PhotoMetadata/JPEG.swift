@@ -24,6 +24,7 @@ public struct JPEGSegment: Sendable, Equatable {
     public var encoded: [UInt8] {
         var out: [UInt8] = [0xFF, marker]
         if !Self.isStandalone(marker) {
+            precondition(payload.count <= JPEGSignature.maxPayload, "a JPEG segment holds at most 65533 bytes")
             out.appendBE16(payload.count + 2)
             out.append(contentsOf: payload)
         }
