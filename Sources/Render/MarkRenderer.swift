@@ -52,11 +52,11 @@ public final class MarkRenderer {
         let description = FontDescription()
         pango_font_description_set_family(description.pointer, family ?? Fonts.defaultFamily)
         pango_font_description_set_absolute_size(description.pointer, 32 * Double(PANGO_SCALE))
-        guard let font = pango_font_map_load_font(fontMap.pointer, context.pointer, description.pointer) else {
+        guard let pointer = pango_font_map_load_font(fontMap.pointer, context.pointer, description.pointer) else {
             return nil
         }
-        defer { g_object_unref(font) }
-        let loaded = FontDescription(adopting: pango_font_describe(font))
+        let font = GObjectRef(adopting: pointer)
+        let loaded = FontDescription(adopting: pango_font_describe(font.pointer))
         return pango_font_description_get_family(loaded.pointer).map { String(cString: $0) }
     }
 
