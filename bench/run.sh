@@ -9,7 +9,7 @@
 #   BENCH_PHOTOS               12 MP photos in the batch corpus [32]
 #   BENCH_ROUNDS               interleaved timed rounds for batch and stream [3]
 #   BENCH_BLEND_ROUNDS         rounds for the per-frame blend [5]
-#   BENCH_BLEND_FRAMES         frames per blend run [600]
+#   BENCH_BLEND_FRAMES         frames per blend run, both sides [1500]
 #   STREAM_SECONDS             length of each stream run [10]
 #   BENCH_SETTLE, BENCH_SETTLE_WAIT   wait before a run until other processes use < 15% of the
 #                              machine, at most 5 s (measure.py); BENCH_SETTLE=0 turns it off
@@ -27,7 +27,7 @@ export JOBS=2
 photos_n=${BENCH_PHOTOS:-32}
 rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-5}
-blend_frames=${BENCH_BLEND_FRAMES:-600}
+blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
 only=${BENCH_ONLY:-blend batch stream}
 
@@ -76,7 +76,7 @@ rm -f "$out/blend.json" "$out/batch.json" "$out/stream.json" "$out/batch-checks.
 case " $only " in *" blend "*)
     say "1/3 blend cost per frame: camstamp-bench vs gst-launch textoverlay + gdkpixbufoverlay ($blend_rounds rounds)"
     measure --label blend --out "$out/blend.json" --rounds "$blend_rounds" --warmup 1 --capture \
-        "camstamp=$("$here/live-cmd.sh" blend-camstamp "$assets" 300)" \
+        "camstamp=$("$here/live-cmd.sh" blend-camstamp "$assets" "$blend_frames")" \
         "gst-none=$("$here/live-cmd.sh" blend-none "$assets" "$blend_frames")" \
         "gst-marks=$("$here/live-cmd.sh" blend-marks "$assets" "$blend_frames")"
 esac

@@ -80,7 +80,7 @@ def blend(out, frames, summary):
         "",
         f"camstamp: `camstamp-bench` times `Marker.mark` on {timed} frames after 30 warm-up frames "
         f"(overlays cached: overlay renders while timed = {renders}), one process per round. "
-        f"gst-launch: {frames} frames of `videotestsrc ! I420 1080p ! textoverlay ! gdkpixbufoverlay ! fakesink` "
+        f"gst-launch: {frames} frames of `videotestsrc pattern=black ! I420 1080p ! textoverlay ! gdkpixbufoverlay ! fakesink` "
         f"minus the same pipeline without the two overlays, whole-process CPU (user+sys) and wall, per frame. "
         f"{data['rounds']} rounds, medians (min–max).",
         "",
