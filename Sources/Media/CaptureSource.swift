@@ -57,6 +57,6 @@ extension FrameSource {
             if format.fps == nil { format.fps = 30 }
         }
         let description = try template.render(["source": .fragment(source.fragment), "caps": .fragment(format.caps)])
-        return try FrameSource(pipeline: Pipeline(description), live: true)
+        return try FrameSource(pipeline: Pipeline(description), live: true, exclusiveFrames: true)
     }
 }

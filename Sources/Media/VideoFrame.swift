@@ -17,6 +17,11 @@ public enum PixelFormat: String, CaseIterable, Sendable {
 /// video info that describes its planes.
 public final class VideoFrame: @unchecked Sendable {
     private(set) var buffer: UnsafeMutablePointer<GstBuffer>
+    /// The appsink sample the buffer belongs to, when it came from one. We hold the sample rather
+    /// than a second ref to its buffer: appsink may keep a ref to its last sample, but the buffer
+    /// itself then has a single ref (the sample's), so it stays writable and blending in place
+    /// needs no copy. nil when this object owns `buffer` directly.
+    private var sample: OpaquePointer?
     var info: GstVideoInfo
     /// Caps of the frame (owned ref), handed to outputs so appsrc needs no guessing.
     let caps: UnsafeMutablePointer<GstCaps>
@@ -28,8 +33,17 @@ public final class VideoFrame: @unchecked Sendable {
         self.info = info
     }
 
+    /// Adopts `sample` (one ref, as pulled from appsink) and uses its buffer in place.
+    init(adoptingSample sample: OpaquePointer, buffer: UnsafeMutablePointer<GstBuffer>,
+         caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
+        self.sample = sample
+        self.buffer = buffer
+        self.caps = gst_caps_ref(caps)
+        self.info = info
+    }
+
     deinit {
-        gst_buffer_unref(buffer)
+        if let sample { gst_sample_unref(sample) } else { gst_buffer_unref(buffer) }
         gst_caps_unref(caps)
     }
 
@@ -68,9 +82,18 @@ public final class VideoFrame: @unchecked Sendable {
         buffer.pointee.duration = duration.map { GstClockTime($0) } ?? GstClockTime.max
     }
 
+    /// Whether the buffer can be written in place without a copy (no one else holds it).
+    var isWritable: Bool { gst_mini_object_is_writable(gcast(buffer)) != 0 }
+
     /// Makes the buffer writable (copies only if someone else still holds it).
     func ensureWritable() {
-        if gst_mini_object_is_writable(gcast(buffer)) == 0 {
+        guard !isWritable else { return }
+        if let sample {
+            // Someone else holds the sample's buffer: work on our own (shallow) copy.
+            buffer = gst_buffer_copy(buffer)
+            gst_sample_unref(sample)
+            self.sample = nil
+        } else {
             buffer = gcast(gst_mini_object_make_writable(gcast(buffer)))
         }
     }

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import Media
+
+@Suite struct LiveOutputTests {
+    @Test func aPulledFrameIsWritableInPlaceWithoutACopy() throws {
+        let description = "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240 ! appsink name=frames"
+        for exclusive in [false, true] {
+            let source = try FrameSource(pipeline: Pipeline(description), live: true, exclusiveFrames: exclusive)
+            try source.start()
+            defer { source.stop() }
+            var writable: [Bool] = []
+            while writable.count < 5 {
+                switch try source.pull(timeout: .seconds(5)) {
+                case .frame(let frame): writable.append(frame.isWritable)
+                case .timeout: continue
+                case .endOfStream: Issue.record("unexpected end"); return
+                }
+            }
+            // appsink holds the sample it handed out last: only a frame handed out one pull late
+            // is ours alone, so blending into it needs no copy.
+            #expect(writable == Array(repeating: exclusive, count: 5), "exclusive \(exclusive): \(writable)")
+        }
+    }
+
+    @Test func aSlowOutputDropsFramesInsteadOfQueueingThem() throws {
+        // identity sleeps 50 ms per frame: a consumer at 20 fps fed as fast as we can push.
+        let output = try FrameOutput(pipeline: Pipeline("appsrc name=stamped ! identity sleep-time=50000 ! fakesink sync=false"),
+                                     maxBuffers: 4, block: false)
+        try output.start()
+        var accepted = 0, dropped = 0
+        let start = ContinuousClock.now
+        for index in 0..<60 {
+            let frame = try VideoFrame(width: 64, height: 48, format: .i420)
+            frame.setTimestamps(pts: UInt64(index) * 33_333_333, duration: 33_333_333)
+            if try output.push(frame) { accepted += 1 } else { dropped += 1 }
+        }
+        // Pushing never waited for the slow consumer...
+        #expect(ContinuousClock.now - start < .seconds(1))
+        // ...and what it could not take was dropped, not queued.
+        #expect(dropped > 40, "accepted \(accepted), dropped \(dropped)")
+        #expect(accepted >= 4)
+        try output.finish(timeout: .seconds(10))
+    }
+
+    @Test func aBlockingOutputTakesEveryFrame() throws {
+        let output = try FrameOutput(pipeline: Pipeline("appsrc name=stamped ! identity sleep-time=2000 ! fakesink sync=false"),
+                                     maxBuffers: 2, block: true)
+        try output.start()
+        for index in 0..<30 {
+            let frame = try VideoFrame(width: 64, height: 48, format: .i420)
+            frame.setTimestamps(pts: UInt64(index) * 33_333_333, duration: 33_333_333)
+            #expect(try output.push(frame))
+        }
+        try output.finish(timeout: .seconds(10))
+    }
+}
