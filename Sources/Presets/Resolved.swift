@@ -9,12 +9,21 @@ public struct ResolvedMark: Hashable, Sendable {
         case text(String, markup: Bool)
         case image(URL)
     }
-    public struct Stroke: Hashable, Sendable { public var color: Color; public var width: Double }
+    public struct Stroke: Hashable, Sendable {
+        public var color: Color; public var width: Double
+        public init(color: Color, width: Double) { self.color = color; self.width = width }
+    }
     public struct Drop: Hashable, Sendable {
         public var color: Color; public var dx: Double; public var dy: Double; public var blur: Double
+        public init(color: Color, dx: Double, dy: Double, blur: Double) {
+            self.color = color; self.dx = dx; self.dy = dy; self.blur = blur
+        }
     }
     public struct Backdrop: Hashable, Sendable {
         public var color: Color; public var padding: Double; public var radius: Double
+        public init(color: Color, padding: Double, radius: Double) {
+            self.color = color; self.padding = padding; self.radius = radius
+        }
     }
 
     public var content: Content
