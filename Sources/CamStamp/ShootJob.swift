@@ -18,23 +18,13 @@ public struct ShootJob {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
         let destination = try StillDestination(output: options.output, format: options.format)
-        let source = try SourceResolution.captureSource(for: options.source)
-        let captureTemplate = try Templates.load(options.pipeline, builtIn: "capture", resources: resources)
         let stillTemplate = try Templates.load(nil, builtIn: options.format == .png ? "still-png" : "still-jpeg", resources: resources)
+        let camera = try Camera(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
+                                resources: resources)
+        try camera.start()
+        defer { camera.stop() }
 
-        let capture: FrameSource
-        do {
-            capture = try FrameSource.capture(source, format: CaptureFormat(width: options.size?.width,
-                                                                            height: options.size?.height,
-                                                                            fps: options.fps),
-                                              template: captureTemplate)
-            try capture.start()
-        } catch {
-            throw SourceResolution.captureError(error, source: source)
-        }
-        defer { capture.stop() }
-
-        let frame = try grabFrame(from: capture, source: source, interrupts: interrupts)
+        let frame = try grabFrame(from: camera, interrupts: interrupts)
         let marker = Marker(preset: preset, variables: variables)
         try marker.mark(frame, context: marker.context(width: frame.width, height: frame.height))
         return try destination.write { (temporary: URL) throws(CamStampError) in
@@ -43,15 +33,13 @@ public struct ShootJob {
     }
 
     /// Skips the warm-up frames and returns the next one.
-    private func grabFrame(from capture: FrameSource, source: CaptureSource, interrupts: Interrupts?) throws(CamStampError) -> VideoFrame {
-        var remaining = options.warmup ?? source.defaultWarmup
+    private func grabFrame(from camera: Camera, interrupts: Interrupts?) throws(CamStampError) -> VideoFrame {
+        var remaining = options.warmup ?? camera.source.defaultWarmup
         // A camera that gives nothing for this long is broken or stuck, not slow.
         let deadline = ContinuousClock.now + .seconds(10)
         while true {
             if interrupts?.isRequested == true { throw .interrupted }
-            let pulled: FrameSource.Pull
-            do { pulled = try capture.pull() } catch { throw SourceResolution.captureError(error, source: source) }
-            switch pulled {
+            switch try camera.pull() {
             case .frame(let frame):
                 if remaining == 0 { return frame }
                 remaining -= 1

@@ -35,23 +35,16 @@ public struct StreamJob {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
         if let folder = options.snapshotFolder { try Self.checkWritableFolder(folder, option: "--snapshot-dir") }
-        let source = try SourceResolution.captureSource(for: options.source)
-        let captureTemplate = try Templates.load(options.pipeline, builtIn: "capture", resources: resources)
+        let camera = try Camera(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
+                                resources: resources)
         let output = try makeOutput()
-
-        let capture: FrameSource
-        do {
-            capture = try FrameSource.capture(source, format: CaptureFormat(width: options.size?.width,
-                                                                            height: options.size?.height,
-                                                                            fps: options.fps),
-                                              template: captureTemplate)
-            try output.start()
-            try capture.start()
-        } catch {
+        // The output first: it must be ready before the first frame arrives.
+        do { try output.start() } catch { throw .failure("\(options.targetDescription): \(error)") }
+        do { try camera.start() } catch {
             output.abort()
-            throw SourceResolution.captureError(error, source: source)
+            throw error
         }
-        defer { capture.stop() }
+        defer { camera.stop() }
 
         let snapshots = SnapshotTrigger()
         let snapshotWriter = options.snapshotFolder.map {
@@ -70,9 +63,9 @@ public struct StreamJob {
         loop: while true {
             if interrupts?.isRequested == true { interrupted = true; break }
             let pulled: FrameSource.Pull
-            do { pulled = try capture.pull() } catch {
+            do { pulled = try camera.pull() } catch {
                 output.abort()
-                throw SourceResolution.captureError(error, source: source)
+                throw error
             }
             switch pulled {
             case .timeout:

@@ -1,9 +1,36 @@
 import Foundation
 import Media
 
-/// `--source` to a capture source, checking what can be checked before GStreamer starts, and the
-/// messages for what goes wrong with cameras.
-enum SourceResolution {
+/// The capture side of `shoot` and `stream`: `--source` resolved (what can be checked before
+/// GStreamer starts is checked), the capture pipeline built from its template, and every camera
+/// failure worded for the user.
+struct Camera {
+    let source: CaptureSource
+    let frames: FrameSource
+
+    /// Resolves `spec` and builds the capture pipeline (not started yet).
+    init(spec: SourceSpec, size: FrameSize?, fps: Int?, pipeline: URL?, resources: Resources?) throws(CamStampError) {
+        source = try Self.captureSource(for: spec)
+        let template = try Templates.load(pipeline, builtIn: "capture", resources: resources)
+        do {
+            frames = try FrameSource.capture(source, format: CaptureFormat(width: size?.width, height: size?.height, fps: fps),
+                                             template: template)
+        } catch {
+            throw Self.captureError(error, source: source)
+        }
+    }
+
+    func start() throws(CamStampError) {
+        do { try frames.start() } catch { throw Self.captureError(error, source: source) }
+    }
+
+    /// The next frame (bounded wait); camera errors come out worded for the user.
+    func pull() throws(CamStampError) -> FrameSource.Pull {
+        do { return try frames.pull() } catch { throw Self.captureError(error, source: source) }
+    }
+
+    func stop() { frames.stop() }
+
     static func captureSource(for spec: SourceSpec) throws(CamStampError) -> CaptureSource {
         switch spec {
         case .test:
