@@ -22,6 +22,10 @@ func blackFrame(_ width: Int, _ height: Int, _ format: PixelFormat) throws -> Vi
         case .nv12:
             mapped.plane(0).initializeMemory(as: UInt8.self, repeating: 16)
             mapped.plane(1).initializeMemory(as: UInt8.self, repeating: 128)
+        case .yuy2:
+            // Y0 U Y1 V: luma 16, chroma 128.
+            let plane = mapped.plane(0)
+            for offset in stride(from: 0, to: plane.count, by: 2) { plane[offset] = 16; plane[offset + 1] = 128 }
         default:
             // Opaque black. GStreamer's blender reads the padding byte of BGRx as alpha, so a
             // zero there would make the frame "transparent"; real sources write 0xFF.
@@ -39,6 +43,7 @@ func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> Int {
     frame.withMapped { mapped -> Int in
         switch frame.format {
         case .i420?, .nv12?: return Int(mapped.plane(0)[y * mapped.stride(0) + x])
+        case .yuy2?: return Int(mapped.plane(0)[y * mapped.stride(0) + x * 2])
         default:
             let plane = mapped.plane(0), offset = y * mapped.stride(0) + x * 4
             // Full-range to video-range luma so RGB and YUV frames compare on one scale.
@@ -49,7 +54,7 @@ func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> Int {
 }
 
 @Suite struct BlendTests {
-    @Test(arguments: [PixelFormat.i420, .nv12, .bgrx])
+    @Test(arguments: [PixelFormat.i420, .nv12, .yuy2, .bgrx, .bgra])
     func opaqueWhiteLandsExactlyOnItsRectangle(format: PixelFormat) throws {
         let frame = try blackFrame(64, 48, format)
         let white = try solidOverlay(width: 10, height: 8, b: 255, g: 255, r: 255, a: 255)
@@ -68,7 +73,7 @@ func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> Int {
         }
     }
 
-    @Test(arguments: [PixelFormat.i420, .nv12, .bgrx])
+    @Test(arguments: [PixelFormat.i420, .nv12, .yuy2, .bgrx, .bgra])
     func premultipliedHalfWhiteBlendsToTheMidpoint(format: PixelFormat) throws {
         let frame = try blackFrame(32, 32, format)
         // 50% white, premultiplied: every channel 128.
