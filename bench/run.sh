@@ -8,7 +8,7 @@
 #   BENCH_OUT                  output folder [bench-output]
 #   BENCH_PHOTOS               12 MP photos in the batch corpus [32]
 #   BENCH_ROUNDS               interleaved timed rounds for batch and stream [3]
-#   BENCH_BLEND_ROUNDS         rounds for the per-frame blend [5]
+#   BENCH_BLEND_ROUNDS         rounds for the per-frame blend [7]
 #   BENCH_BLEND_FRAMES         frames per blend run, both sides [1500]
 #   STREAM_SECONDS             length of each stream run [10]
 #   BENCH_SETTLE, BENCH_SETTLE_WAIT   wait before a run until other processes use < 15% of the
@@ -26,7 +26,7 @@ export BENCH_SETTLE_WAIT=${BENCH_SETTLE_WAIT:-5}
 export JOBS=2
 photos_n=${BENCH_PHOTOS:-32}
 rounds=${BENCH_ROUNDS:-3}
-blend_rounds=${BENCH_BLEND_ROUNDS:-5}
+blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
 only=${BENCH_ONLY:-blend batch stream}
