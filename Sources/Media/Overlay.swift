@@ -1,13 +1,21 @@
 import CGStreamer
 import CGstVideo
+import Synchronization
 
-/// A rendered mark's pixels held in a GstBuffer, ready to be blended. Built once per rendered
-/// mark and reused for every frame: GStreamer caches the converted (YUV, unpremultiplied) forms
-/// on the rectangles made from it, so a frame pays only for the blend itself.
+/// A rendered mark's pixels, ready to be blended into frames of any format. Built once per
+/// rendered mark and reused for every frame.
+///
+/// GStreamer's blender works on straight (not premultiplied) alpha, in the frame's colour family:
+/// handed Cairo's premultiplied RGB, it un-premultiplies (a division per pixel) and converts to YUV
+/// on every frame. So the conversion is done here, once per frame colour space: straight-alpha
+/// AYUV with the frame's own matrix and range for YUV frames (more exact than the blender's
+/// fixed BT.601 conversion too), straight-alpha BGRA for RGB frames.
 public final class OverlayImage: @unchecked Sendable {
-    let buffer: UnsafeMutablePointer<GstBuffer>
     public let width: Int
     public let height: Int
+    /// Cairo ARGB32, premultiplied, native-endian, tightly packed (`width * 4` bytes a row).
+    private let premultiplied: [UInt8]
+    private let converted = Mutex<[ColourSpace: GstBufferBox]>([:])
 
     /// Copies `pixels`: Cairo ARGB32, premultiplied, native-endian (B,G,R,A bytes in memory on
     /// little-endian), rows `stride` bytes apart.
@@ -17,69 +25,166 @@ public final class OverlayImage: @unchecked Sendable {
                      "overlay pixels do not match \(width)x\(height) with stride \(stride)")
         self.width = width
         self.height = height
-        buffer = gst_buffer_new_allocate(nil, gsize(stride * height), nil)
-        _ = gst_buffer_fill(buffer, 0, pixels.baseAddress, gsize(stride * height))
+        var packed = [UInt8](repeating: 0, count: width * height * 4)
+        for row in 0..<height {
+            packed.withUnsafeMutableBytes { target in
+                target.baseAddress!.advanced(by: row * width * 4)
+                    .copyMemory(from: pixels.baseAddress!.advanced(by: row * stride), byteCount: width * 4)
+            }
+        }
+        premultiplied = packed
+    }
+
+    /// The pixels for frames in `space`, converted on first use and kept.
+    func buffer(for space: ColourSpace) -> UnsafeMutablePointer<GstBuffer> {
+        converted.withLock { cache in
+            if let box = cache[space] { return box.buffer }
+            let box = GstBufferBox(makeBuffer(for: space))
+            cache[space] = box
+            return box.buffer
+        }
+    }
+
+    private func makeBuffer(for space: ColourSpace) -> UnsafeMutablePointer<GstBuffer> {
+        var pixels = [UInt8](repeating: 0, count: premultiplied.count)
+        let format: GstVideoFormat
+        switch space {
+        case .rgb:
+            // BGRA bytes in memory on little-endian, as Cairo writes them (ARGB on big-endian).
+            #if _endian(little)
+            format = GST_VIDEO_FORMAT_BGRA
+            let (b, g, r, a) = (0, 1, 2, 3)
+            #else
+            format = GST_VIDEO_FORMAT_ARGB
+            let (a, r, g, b) = (0, 1, 2, 3)
+            #endif
+            for offset in stride(from: 0, to: pixels.count, by: 4) {
+                let (red, green, blue, alpha) = straight(at: offset)
+                pixels[offset + r] = red; pixels[offset + g] = green; pixels[offset + b] = blue; pixels[offset + a] = alpha
+            }
+        case .yuv(let kr, let kb, let fullRange):
+            format = GST_VIDEO_FORMAT_AYUV
+            let kg = 1 - kr - kb
+            let (lumaScale, lumaOffset, chromaScale) = fullRange ? (255.0, 0.0, 255.0) : (219.0, 16.0, 224.0)
+            for offset in stride(from: 0, to: pixels.count, by: 4) {
+                let (red, green, blue, alpha) = straight(at: offset)
+                let r = Double(red) / 255, g = Double(green) / 255, b = Double(blue) / 255
+                let y = kr * r + kg * g + kb * b
+                let cb = (b - y) / (2 * (1 - kb)), cr = (r - y) / (2 * (1 - kr))
+                pixels[offset] = alpha
+                pixels[offset + 1] = clampByte(lumaOffset + lumaScale * y)
+                pixels[offset + 2] = clampByte(128 + chromaScale * cb)
+                pixels[offset + 3] = clampByte(128 + chromaScale * cr)
+            }
+        }
+        let buffer = gst_buffer_new_allocate(nil, gsize(pixels.count), nil)!
+        _ = pixels.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize($0.count)) }
         var offsets: [gsize] = [0, 0, 0, 0]
-        var strides: [gint] = [gint(stride), 0, 0, 0]
-        // The overlay API requires a video meta describing the layout; BGRA on little-endian is
-        // GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB.
-        _ = gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, overlayFormat,
+        var strides: [gint] = [gint(width * 4), 0, 0, 0]
+        // The overlay API requires a video meta describing the layout.
+        _ = gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, format,
                                            guint(width), guint(height), 1, &offsets, &strides)
+        return buffer
     }
 
-    deinit { gst_buffer_unref(buffer) }
-
-    private var overlayFormat: GstVideoFormat {
+    /// The pixel at `offset` with its alpha divided out, as (red, green, blue, alpha).
+    private func straight(at offset: Int) -> (UInt8, UInt8, UInt8, UInt8) {
         #if _endian(little)
-        GST_VIDEO_FORMAT_BGRA
+        let (b, g, r, a) = (premultiplied[offset], premultiplied[offset + 1], premultiplied[offset + 2], premultiplied[offset + 3])
         #else
-        GST_VIDEO_FORMAT_ARGB
+        let (a, r, g, b) = (premultiplied[offset], premultiplied[offset + 1], premultiplied[offset + 2], premultiplied[offset + 3])
         #endif
+        guard a > 0 else { return (0, 0, 0, 0) }
+        guard a < 255 else { return (r, g, b, a) }
+        func divide(_ channel: UInt8) -> UInt8 { UInt8(min(255, (Int(channel) * 255 + Int(a) / 2) / Int(a))) }
+        return (divide(r), divide(g), divide(b), a)
     }
+}
+
+private func clampByte(_ value: Double) -> UInt8 { UInt8(max(0, min(255, value.rounded()))) }
+
+/// The colour space a frame's pixels are in, as far as blending cares.
+enum ColourSpace: Hashable {
+    case rgb
+    /// Matrix coefficients Kr and Kb, and whether the range is full (0–255) or video (16–235).
+    case yuv(kr: Double, kb: Double, fullRange: Bool)
+
+    init(_ info: GstVideoInfo) {
+        if info.finfo.pointee.flags.rawValue & GST_VIDEO_FORMAT_FLAG_RGB.rawValue != 0 {
+            self = .rgb
+            return
+        }
+        var kr = 0.299, kb = 0.114
+        var matrix = info.colorimetry.matrix
+        // Unknown or RGB matrix on a YUV frame: BT.601, as GStreamer itself assumes.
+        if matrix == GST_VIDEO_COLOR_MATRIX_UNKNOWN || matrix == GST_VIDEO_COLOR_MATRIX_RGB { matrix = GST_VIDEO_COLOR_MATRIX_BT601 }
+        _ = gst_video_color_matrix_get_Kr_Kb(matrix, &kr, &kb)
+        self = .yuv(kr: kr, kb: kb, fullRange: info.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255)
+    }
+}
+
+/// Owns one GstBuffer ref.
+final class GstBufferBox: @unchecked Sendable {
+    let buffer: UnsafeMutablePointer<GstBuffer>
+    init(_ buffer: UnsafeMutablePointer<GstBuffer>) { self.buffer = buffer }
+    deinit { gst_buffer_unref(buffer) }
 }
 
 /// Marks placed on a frame: each image at one or more top-left positions. Build it when the
 /// marks change; `blend(into:)` every frame.
 public final class OverlayComposition: @unchecked Sendable {
-    private let composition: OpaquePointer?
-    // The images stay alive as long as rectangles point into their buffers.
-    private let images: [OverlayImage]
-
-    public struct Placement {
+    public struct Placement: Sendable {
         public var image: OverlayImage
         public var x: Int
         public var y: Int
         public init(image: OverlayImage, x: Int, y: Int) { self.image = image; self.x = x; self.y = y }
     }
 
+    private let placements: [Placement]
+    /// One GstVideoOverlayComposition per colour space met so far (usually exactly one).
+    private let compositions = Mutex<[ColourSpace: OpaqueBox]>([:])
+
     public init(_ placements: [Placement]) {
-        images = placements.map(\.image)
-        var composition: OpaquePointer?
-        for placement in placements {
-            let rectangle = gst_video_overlay_rectangle_new_raw(
-                placement.image.buffer, gint(placement.x), gint(placement.y),
-                guint(placement.image.width), guint(placement.image.height),
-                GST_VIDEO_OVERLAY_FORMAT_FLAG_PREMULTIPLIED_ALPHA)!
-            if let composition {
-                gst_video_overlay_composition_add_rectangle(composition, rectangle)
-            } else {
-                composition = gst_video_overlay_composition_new(rectangle)
-            }
-            // The composition holds its own ref to the rectangle.
-            gst_mini_object_unref(UnsafeMutablePointer<GstMiniObject>(rectangle))
-        }
-        self.composition = composition
+        self.placements = placements
     }
 
-    deinit { if let composition { gst_mini_object_unref(UnsafeMutablePointer<GstMiniObject>(composition)) } }
-
-    public var isEmpty: Bool { composition == nil }
+    public var isEmpty: Bool { placements.isEmpty }
 
     /// Blends every placement into `frame` in place, in the frame's own pixel format; only the
-    /// rows and columns the marks cover are touched.
+    /// rows the marks cover are touched.
     @discardableResult
     public func blend(into frame: VideoFrame) -> Bool {
-        guard let composition else { return true }
+        guard !placements.isEmpty else { return true }
+        let composition = self.composition(for: ColourSpace(frame.info))
         return frame.withVideoFrame { gst_video_overlay_composition_blend(composition, $0) != 0 } ?? false
     }
+
+    private func composition(for space: ColourSpace) -> OpaquePointer {
+        compositions.withLock { cache in
+            if let box = cache[space] { return box.pointer }
+            var composition: OpaquePointer?
+            for placement in placements {
+                let rectangle = gst_video_overlay_rectangle_new_raw(
+                    placement.image.buffer(for: space), gint(placement.x), gint(placement.y),
+                    guint(placement.image.width), guint(placement.image.height), GST_VIDEO_OVERLAY_FORMAT_FLAG_NONE)!
+                if let composition {
+                    gst_video_overlay_composition_add_rectangle(composition, rectangle)
+                } else {
+                    composition = gst_video_overlay_composition_new(rectangle)
+                }
+                // The composition holds its own ref to the rectangle.
+                gst_mini_object_unref(UnsafeMutablePointer<GstMiniObject>(rectangle))
+            }
+            let box = OpaqueBox(composition!)
+            cache[space] = box
+            return box.pointer
+        }
+    }
+}
+
+/// Owns one ref of a GstVideoOverlayComposition (an opaque mini object).
+final class OpaqueBox: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { gst_mini_object_unref(UnsafeMutablePointer<GstMiniObject>(pointer)) }
 }

@@ -47,12 +47,16 @@ public final class VideoFrame: @unchecked Sendable {
         gst_caps_unref(caps)
     }
 
-    /// A new frame filled with zero bytes, for tests and synthetic sources.
-    public init(width: Int, height: Int, format: PixelFormat) throws(MediaError) {
+    /// A new frame filled with zero bytes, for tests and synthetic sources. `colorimetry` is
+    /// GStreamer's name for it (`bt709`, `bt601`, `1:4:0:0`); nil takes the default for the size.
+    public init(width: Int, height: Int, format: PixelFormat, colorimetry: String? = nil) throws(MediaError) {
         try GStreamer.initialize()
         var info = GstVideoInfo()
         guard gst_video_info_set_format(&info, format.gst, guint(width), guint(height)) != 0 else {
             throw .invalidTemplate("cannot describe a \(width)x\(height) \(format.rawValue) frame")
+        }
+        if let colorimetry, gst_video_colorimetry_from_string(&info.colorimetry, colorimetry) == 0 {
+            throw .invalidTemplate("unknown colorimetry '\(colorimetry)'")
         }
         self.info = info
         buffer = gst_buffer_new_allocate(nil, info.size, nil)

@@ -85,6 +85,17 @@ func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> Int {
         #expect(luma(frame, 2, 2) == 16)
     }
 
+    /// Red at full opacity has a different luma in each YUV matrix; the overlay must follow the
+    /// frame's own colorimetry (GStreamer's blender alone would use BT.601 for every frame).
+    @Test(arguments: [("bt709", 63), ("bt601", 81), ("1:4:0:0", 76)])
+    func colourFollowsTheFramesMatrixAndRange(colorimetry: String, expectedLuma: Int) throws {
+        let frame = try VideoFrame(width: 32, height: 32, format: .i420, colorimetry: colorimetry)
+        let red = try solidOverlay(width: 8, height: 8, b: 0, g: 0, r: 255, a: 255)
+        OverlayComposition([.init(image: red, x: 8, y: 8)]).blend(into: frame)
+        let value = luma(frame, 12, 12)
+        #expect(abs(value - expectedLuma) <= 1, "\(colorimetry): expected Y \(expectedLuma), got \(value)")
+    }
+
     @Test func placementsPartlyOutsideTheFrameAreClipped() throws {
         let frame = try blackFrame(32, 32, .i420)
         let white = try solidOverlay(width: 10, height: 10, b: 255, g: 255, r: 255, a: 255)
