@@ -17,6 +17,8 @@ public enum PixelFormat: String, CaseIterable, Sendable {
 /// video info that describes its planes.
 public final class VideoFrame: @unchecked Sendable {
     private(set) var buffer: UnsafeMutablePointer<GstBuffer>
+    /// A buffer lent by the pipeline for the duration of a pad probe: neither owned nor released.
+    private let borrowed: Bool
     /// The appsink sample the buffer belongs to, when it came from one. We hold the sample rather
     /// than a second ref to its buffer: appsink may keep a ref to its last sample, but the buffer
     /// itself then has a single ref (the sample's), so it stays writable and blending in place
@@ -31,6 +33,16 @@ public final class VideoFrame: @unchecked Sendable {
         self.buffer = buffer
         self.caps = gst_caps_ref(caps)
         self.info = info
+        borrowed = false
+    }
+
+    /// Borrows a writable `buffer` from a pad probe; valid only during the probe.
+    init(borrowing buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
+        precondition(gst_mini_object_is_writable(gcast(buffer)) != 0, "a borrowed frame must already be writable")
+        self.buffer = buffer
+        self.caps = gst_caps_ref(caps)
+        self.info = info
+        borrowed = true
     }
 
     /// Adopts `sample` (one ref, as pulled from appsink) and uses its buffer in place.
@@ -40,10 +52,11 @@ public final class VideoFrame: @unchecked Sendable {
         self.buffer = buffer
         self.caps = gst_caps_ref(caps)
         self.info = info
+        borrowed = false
     }
 
     deinit {
-        if let sample { gst_sample_unref(sample) } else { gst_buffer_unref(buffer) }
+        if let sample { gst_sample_unref(sample) } else if !borrowed { gst_buffer_unref(buffer) }
         gst_caps_unref(caps)
     }
 
@@ -59,6 +72,7 @@ public final class VideoFrame: @unchecked Sendable {
             throw .invalidTemplate("unknown colorimetry '\(colorimetry)'")
         }
         self.info = info
+        borrowed = false
         buffer = gst_buffer_new_allocate(nil, info.size, nil)
         caps = gst_video_info_to_caps(&info)
         _ = withMapped { $0.fill(0) }
@@ -92,6 +106,7 @@ public final class VideoFrame: @unchecked Sendable {
     /// Makes the buffer writable (copies only if someone else still holds it).
     func ensureWritable() {
         guard !isWritable else { return }
+        precondition(!borrowed, "a borrowed frame cannot be replaced")
         if let sample {
             // Someone else holds the sample's buffer: work on our own (shallow) copy.
             buffer = gst_buffer_copy(buffer)

@@ -109,6 +109,9 @@ func listing(_ folder: URL) -> [String] {
         try put(good.prefix(good.count / 2), "truncated.jpg", in: input)
         try put(Data(), "empty.jpg", in: input)
         try put(Data("not a photo\n".utf8), "text.jpg", in: input)
+        // Well-formed markers around garbage: only the decoder can tell, and it must not hang.
+        try put(Data([0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x04, 0x00, 0x00] + [UInt8](repeating: 0x42, count: 2000) + [0xFF, 0xD9]),
+                "damaged.jpg", in: input)
         try put(Data("<x:xmpmeta/>".utf8), "IMG 0001.xmp", in: input)
         try put(Data([0]), ".DS_Store", in: input)
         try put(good, "nested/deeper/three.jpg", in: input)
@@ -118,15 +121,15 @@ func listing(_ folder: URL) -> [String] {
         #expect(result.status == 1, "stderr: \(result.stderr)")
         #expect(listing(out) == ["IMG 0001.JPG", "nested/deeper/three.jpg", "照片 二.jpeg"])
         let failures = result.stderr.split(separator: "\n").filter { $0.hasPrefix("camstamp: ") }
-        #expect(failures.count == 3, "\(result.stderr)")
-        for name in ["truncated.jpg", "empty.jpg", "text.jpg"] {
+        #expect(failures.count == 4, "\(result.stderr)")
+        for name in ["truncated.jpg", "empty.jpg", "text.jpg", "damaged.jpg"] {
             #expect(failures.contains { $0.hasPrefix("camstamp: \(input.appendingPathComponent(name).path): ") }, "\(name) not reported")
         }
-        #expect(result.stderr.hasSuffix("3 marked, 3 failed, 2 skipped\n"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("3 marked, 4 failed, 2 skipped\n"), "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 8)
+        #expect(lines.count == 9)
         let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(objects.count == 8 && objects.allSatisfy { $0["input"] is String && $0["status"] is String && $0["milliseconds"] is Int })
+        #expect(objects.count == 9 && objects.allSatisfy { $0["input"] is String && $0["status"] is String && $0["milliseconds"] is Int })
         // Inputs are byte-for-byte unchanged.
         for (name, data) in before { #expect((try? Data(contentsOf: input.appendingPathComponent(name))) == data, "\(name) changed") }
     }

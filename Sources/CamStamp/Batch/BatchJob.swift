@@ -47,7 +47,7 @@ public struct BatchJob {
             return summary
         }
         var templates: [String: PipelineTemplate] = [:]
-        for name in ["decode-jpeg", "decode-png", "encode-jpeg", "encode-png"] {
+        for name in ["photo-jpeg", "photo-png"] {
             templates[name] = try Templates.load(nil, builtIn: name, resources: resources)
         }
         let settings = PhotoWorker.Settings(quality: options.quality, maxSize: options.maxSize,

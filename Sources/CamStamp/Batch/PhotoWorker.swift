@@ -24,8 +24,9 @@ final class PhotoWorker {
 
     private let settings: Settings
     private let marker: Marker
-    private var decoders: [BatchPlan.Kind: StillDecoder] = [:]
-    private var encoders: [BatchPlan.Kind: StillEncoder] = [:]
+    /// One pipeline per (input, output) kind pair met so far, each reused photo after photo.
+    private var pipelines: [PipelineKey: PhotoPipeline] = [:]
+    private struct PipelineKey: Hashable { var input: BatchPlan.Kind; var output: BatchPlan.Kind }
 
     init(settings: Settings, marker: Marker) {
         self.settings = settings
@@ -49,16 +50,18 @@ final class PhotoWorker {
         do throws(CamStampError) {
             let data = try read(item.input)
             let photo = try PhotoFacts(data, kind: item.kind)
-            let frame = try decode(data, photo: photo, kind: item.kind)
-            let context = marker.context(width: frame.width, height: frame.height,
-                                         captureDate: photo.dateTaken ?? modificationDate(item.input) ?? Date())
-            var filled = context
-            filled.filename = item.input.lastPathComponent
-            filled.stem = item.input.deletingPathExtension().lastPathComponent
-            filled.counter = item.counter
-            filled.exif = photo.exifValues
-            try marker.mark(frame, context: filled)
-            let encoded = try encode(frame, kind: item.outputKind)
+            let captureDate = photo.dateTaken ?? modificationDate(item.input) ?? Date()
+            let marker = self.marker
+            // Runs on the pipeline's streaming thread, while this thread waits for the result.
+            let encoded = try run(data, photo: photo, item: item) { (frame: VideoFrame) -> Error? in
+                var context = marker.context(width: frame.width, height: frame.height, captureDate: captureDate)
+                context.filename = item.input.lastPathComponent
+                context.stem = item.input.deletingPathExtension().lastPathComponent
+                context.counter = item.counter
+                context.exif = photo.exifValues
+                do { try marker.mark(frame, context: context) } catch { return error }
+                return nil
+            }
             let output = try photo.withMetadata(encoded, kind: item.outputKind, policy: settings.metadata)
             try write(output.data, to: item.output)
             return outcome(.marked, output.warnings.isEmpty ? nil : output.warnings.joined(separator: "; "))
@@ -77,14 +80,19 @@ final class PhotoWorker {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
     }
 
-    private func decode(_ data: Data, photo: PhotoFacts, kind: BatchPlan.Kind) throws(CamStampError) -> VideoFrame {
-        let decoder: StillDecoder
-        if let existing = decoders[kind] {
-            decoder = existing
+    /// Decodes, orients, scales, marks (through `mark`) and encodes one photo.
+    private func run(_ data: Data, photo: PhotoFacts, item: BatchPlan.Item,
+                     mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> Data {
+        let key = PipelineKey(input: item.kind, output: item.outputKind)
+        let pipeline: PhotoPipeline
+        if let existing = pipelines[key] {
+            pipeline = existing
         } else {
-            decoder = StillDecoder(template: try template(kind == .jpeg ? "decode-jpeg" : "decode-png"),
-                                   caps: kind == .jpeg ? "image/jpeg" : "image/png")
-            decoders[kind] = decoder
+            let name = item.outputKind == .jpeg ? "photo-jpeg" : "photo-png"
+            guard let template = settings.templates[name] else { throw .failure("missing pipeline template \(name)") }
+            pipeline = PhotoPipeline(template: template, input: item.kind == .jpeg ? .jpeg : .png,
+                                     values: ["quality": .integer(settings.quality)])
+            pipelines[key] = pipeline
         }
         var upright = (width: photo.width, height: photo.height)
         if photo.orientation.swapsAxes { upright = (upright.height, upright.width) }
@@ -94,27 +102,12 @@ final class PhotoWorker {
             size = (max(1, Int((Double(upright.width) * scale).rounded())), max(1, Int((Double(upright.height) * scale).rounded())))
         }
         do {
-            return try decoder.decode(data, orientation: photo.orientation, size: size)
+            return try pipeline.process(data, orientation: photo.orientation, size: size, mark: mark)
+        } catch let error as CamStampError {
+            throw error
         } catch {
-            throw .failure("cannot decode the image: \(error)")
+            throw .failure("cannot decode, mark or encode the image: \(error)")
         }
-    }
-
-    private func encode(_ frame: VideoFrame, kind: BatchPlan.Kind) throws(CamStampError) -> Data {
-        let encoder: StillEncoder
-        if let existing = encoders[kind] {
-            encoder = existing
-        } else {
-            encoder = StillEncoder(template: try template(kind == .jpeg ? "encode-jpeg" : "encode-png"),
-                                   values: ["quality": .integer(settings.quality)])
-            encoders[kind] = encoder
-        }
-        do { return try encoder.encode(frame) } catch { throw .failure("cannot encode: \(error)") }
-    }
-
-    private func template(_ name: String) throws(CamStampError) -> PipelineTemplate {
-        guard let template = settings.templates[name] else { throw .failure("missing pipeline template \(name)") }
-        return template
     }
 
     /// Writes `data` to a temporary file beside `target` and moves it into place, so a crash or

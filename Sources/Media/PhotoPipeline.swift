@@ -1,0 +1,227 @@
+import CGStreamer
+import CGstApp
+import CGstVideo
+import Foundation
+
+/// EXIF orientation (1…8) as the flip that makes the picture upright.
+public enum Orientation: Int, Sendable, CaseIterable {
+    case normal = 1, mirrored, rotated180, flipped, transposed, rotated90, transverse, rotated270
+
+    /// videoflip's method nick for this orientation.
+    var flipMethod: String {
+        switch self {
+        case .normal: "none"
+        case .mirrored: "horizontal-flip"
+        case .rotated180: "rotate-180"
+        case .flipped: "vertical-flip"
+        case .transposed: "upper-left-diagonal"
+        case .rotated90: "clockwise"
+        case .transverse: "upper-right-diagonal"
+        case .rotated270: "counterclockwise"
+        }
+    }
+
+    /// Whether the upright picture swaps width and height.
+    public var swapsAxes: Bool { rawValue >= 5 }
+}
+
+/// What a photo file holds.
+public enum PhotoCodec: Sendable {
+    case jpeg, png
+
+    var caps: String { self == .jpeg ? "image/jpeg" : "image/png" }
+    var decoder: LaunchFragment { LaunchFragment(self == .jpeg ? "jpegdec" : "pngdec") }
+}
+
+/// Decode → orient → scale → mark → encode, in one pipeline that is reused for photo after photo.
+///
+/// The marks are blended in a pad probe as the upright frame passes the element named `mark`:
+/// there the buffer is owned by the pipeline alone, so it is written in place, never copied, and
+/// only one decoded frame per pipeline is alive at a time. After an error the pipeline is rebuilt
+/// for the next photo.
+public final class PhotoPipeline: @unchecked Sendable {
+    private let template: PipelineTemplate
+    private let input: PhotoCodec
+    private let values: [String: PipelineTemplate.Value]
+    private var parts: Parts?
+    private var sequence: UInt64 = 0
+
+    /// What the probe calls, and what it found; guarded by its lock (probe thread vs caller).
+    private final class Marking: @unchecked Sendable {
+        let lock = NSLock()
+        var action: ((VideoFrame) -> Error?)?
+        var failure: Error?
+        /// Set when the photo's end marker passed without a frame before it: the decoder gave up.
+        var undecodable = false
+        var sawFrame = false
+        /// Frames that had to be copied to be written (expected: none).
+        var copies = 0
+    }
+
+    /// How many frames the probe had to copy before writing (0 when buffers are ours alone).
+    var framesCopied: Int { parts.map { parts in parts.marking.lock.withLock { parts.marking.copies } } ?? 0 }
+
+    private struct Parts {
+        let pipeline: Pipeline
+        let source: Element
+        let orient: Element
+        let size: Element
+        let output: Element
+        let marking: Marking
+    }
+
+    /// `template` has `{decoder}` and the other placeholders in `values` (e.g. `{quality}`).
+    public init(template: PipelineTemplate, input: PhotoCodec, values: [String: PipelineTemplate.Value]) {
+        self.template = template
+        self.input = input
+        self.values = values
+    }
+
+    private func build() throws(MediaError) -> Parts {
+        if let parts { return parts }
+        var values = self.values
+        values["decoder"] = .fragment(input.decoder)
+        let pipeline = try Pipeline(template.render(values))
+        let source = try pipeline.element(named: "encoded")
+        try source.set("format", "time")
+        try source.set("caps", input.caps)
+        try source.set("block", true)
+        try source.set("max-buffers", 1)
+        let output = try pipeline.element(named: "output")
+        try output.set("sync", false)
+        try output.set("max-buffers", 1)
+        try output.set("enable-last-sample", false)
+        let marking = Marking()
+        let mark = try pipeline.element(named: "mark")
+        guard let pad = gst_element_get_static_pad(mark.pointer, "src") else {
+            throw .missingNamedElement(name: "mark", pipeline: pipeline.description)
+        }
+        // The probe holds one ref to `marking`, released with the probe.
+        let context = Unmanaged.passRetained(marking).toOpaque()
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, markProbe, context) {
+            if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
+        }
+        gst_object_unref(UnsafeMutableRawPointer(pad))
+        // The photo's end marker is seen as it leaves appsrc: the streaming thread pushes it only
+        // once the photo's buffer has gone all the way through (no queues), marked or dropped.
+        guard let sourcePad = gst_element_get_static_pad(source.pointer, "src") else {
+            throw .missingNamedElement(name: "encoded", pipeline: pipeline.description)
+        }
+        gst_pad_add_probe(sourcePad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, endProbe, Unmanaged.passRetained(marking).toOpaque()) {
+            if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
+        }
+        gst_object_unref(UnsafeMutableRawPointer(sourcePad))
+        let built = Parts(pipeline: pipeline, source: source, orient: try pipeline.element(named: "orient"),
+                          size: try pipeline.element(named: "size"), output: output, marking: marking)
+        try pipeline.setState(.playing, wait: false)
+        parts = built
+        return built
+    }
+
+    /// Runs one photo through: `data` is the file's bytes; `size` is the upright output size when
+    /// scaling. `mark` is called once, on a streaming thread, with the upright frame to draw on in
+    /// place (the frame is valid only during the call); an error it returns fails the photo.
+    /// Returns the encoded file.
+    public func process(_ data: Data, orientation: Orientation, size: (width: Int, height: Int)?,
+                        mark: @escaping (VideoFrame) -> Error?) throws -> Data {
+        let parts = try build()
+        do {
+            try parts.orient.set("method", orientation.flipMethod)
+            try parts.size.set("caps", size.map { "video/x-raw,width=\($0.width),height=\($0.height),pixel-aspect-ratio=1/1" } ?? "video/x-raw")
+            parts.marking.lock.withLock {
+                parts.marking.action = mark
+                parts.marking.failure = nil
+                parts.marking.undecodable = false
+                parts.marking.sawFrame = false
+            }
+            let buffer = data.withUnsafeBytes { bytes -> UnsafeMutablePointer<GstBuffer> in
+                let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil)!
+                _ = gst_buffer_fill(buffer, 0, bytes.baseAddress, gsize(bytes.count))
+                return buffer
+            }
+            // Each photo is one second after the last: timestamps only need to increase.
+            buffer.pointee.pts = GstClockTime(sequence * 1_000_000_000)
+            buffer.pointee.duration = 1_000_000_000
+            sequence += 1
+            let flow = gst_app_src_push_buffer(gcast(parts.source.pointer), buffer)
+            guard flow == GST_FLOW_OK else {
+                throw parts.pipeline.pendingError() ?? MediaError.stream(element: "encoded", domain: "camstamp", code: Int(flow.rawValue),
+                                                                         message: "the photo pipeline stopped", debug: nil)
+            }
+            // A marker behind the photo: a decoder that drops a damaged picture without a word
+            // (jpegdec does) lets it through with no frame before it, and we know at once.
+            gst_element_send_event(parts.source.pointer, gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM,
+                                                                              gst_structure_new_empty(Self.photoEnd)))
+            let encoded = try pullOutput(parts)
+            let failure = parts.marking.lock.withLock { () -> Error? in
+                defer { parts.marking.action = nil }
+                return parts.marking.failure
+            }
+            if let failure { throw failure }
+            return encoded
+        } catch {
+            // The pipeline may be half-broken now: start afresh for the next photo.
+            parts.pipeline.stop()
+            self.parts = nil
+            throw error
+        }
+    }
+
+    private func pullOutput(_ parts: Parts) throws(MediaError) -> Data {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let sample = gst_app_sink_try_pull_sample(gcast(parts.output.pointer), 200_000_000) {
+                defer { gst_sample_unref(sample) }
+                guard let buffer = gst_sample_get_buffer(sample) else { break }
+                var map = GstMapInfo()
+                guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { break }
+                defer { gst_buffer_unmap(buffer, &map) }
+                return Data(bytes: map.data, count: Int(map.size))
+            }
+            if let error = parts.pipeline.pendingError() { throw error }
+            if parts.marking.lock.withLock({ parts.marking.undecodable }) {
+                throw .stream(element: "decoder", domain: "camstamp", code: 0, message: "the picture data is damaged", debug: nil)
+            }
+        }
+        throw .timeout("the photo took longer than 60 s")
+    }
+
+    /// Blends in place as the frame passes (streaming thread). Never throws or traps: a failure
+    /// is recorded for `process` to report.
+    static let photoEnd = "camstamp-photo-end"
+
+    /// Takes the end marker out of the stream and notes whether a frame came before it.
+    private let endProbe: GstPadProbeCallback = { _, info, context in
+        guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+        let event = data.assumingMemoryBound(to: GstEvent.self)
+        guard event.pointee.type == GST_EVENT_CUSTOM_DOWNSTREAM, let structure = gst_event_get_structure(event),
+              gst_structure_has_name(structure, PhotoPipeline.photoEnd) != 0 else { return GST_PAD_PROBE_OK }
+        let marking = Unmanaged<Marking>.fromOpaque(context).takeUnretainedValue()
+        marking.lock.withLock { if !marking.sawFrame { marking.undecodable = true } }
+        return GST_PAD_PROBE_DROP
+    }
+
+    private let markProbe: GstPadProbeCallback = { pad, info, context in
+        guard let pad, let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+        let marking = Unmanaged<Marking>.fromOpaque(context).takeUnretainedValue()
+        marking.lock.withLock { marking.sawFrame = true }
+        guard let action = marking.lock.withLock({ marking.action }) else { return GST_PAD_PROBE_OK }
+        // Normally ours alone already; if not, the probe may swap in a writable copy.
+        let buffer: UnsafeMutablePointer<GstBuffer> = gcast(gst_mini_object_make_writable(data.assumingMemoryBound(to: GstMiniObject.self)))
+        if UnsafeMutableRawPointer(buffer) != data { marking.lock.withLock { marking.copies += 1 } }
+        info.pointee.data = UnsafeMutableRawPointer(buffer)
+        var failure: Error?
+        if let caps = gst_pad_get_current_caps(pad) {
+            var videoInfo = GstVideoInfo()
+            if gst_video_info_from_caps(&videoInfo, caps) != 0 {
+                let frame = VideoFrame(borrowing: buffer, caps: caps, info: videoInfo)
+                failure = action(frame)
+            } else {
+                failure = MediaError.stream(element: "mark", domain: "camstamp", code: 0, message: "not raw video", debug: nil)
+            }
+            gst_caps_unref(caps)
+        }
+        marking.lock.withLock { marking.failure = failure }
+        return GST_PAD_PROBE_OK
+    }
+}
