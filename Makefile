@@ -21,18 +21,23 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 all: build
 
-# Installs only what is missing, so a second run touches nothing.
-deps:
-	@missing=$$(for p in $(DEBS); do \
+# install-missing LABEL, PACKAGES: apt-get installs those of PACKAGES that are not installed yet,
+# so a second run touches nothing.
+define install-missing
+	@missing=$$(for p in $(2); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
 	  done); \
 	if [ -n "$$missing" ]; then \
-	  echo "camstamp: installing Debian packages:" $$missing; \
+	  echo "$(1): installing Debian packages:" $$missing; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	else \
-	  echo "camstamp: all Debian packages present"; \
+	  echo "$(1): all Debian packages present"; \
 	fi
+endef
+
+deps:
+	$(call install-missing,camstamp,$(DEBS))
 
 build: deps
 	$(SWIFT) build -c $(CONFIG)
@@ -63,16 +68,7 @@ BENCH_DEBS = imagemagick libvips-tools ffmpeg libjpeg-turbo-progs libimage-exift
 
 # The build's packages (deps), then the peer tools; only what is missing is installed.
 bench-deps: deps
-	@missing=$$(for p in $(BENCH_DEBS); do \
-	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
-	  done); \
-	if [ -n "$$missing" ]; then \
-	  echo "camstamp bench: installing Debian packages:" $$missing; \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
-	else \
-	  echo "camstamp bench: all benchmark packages present"; \
-	fi
+	$(call install-missing,camstamp bench,$(BENCH_DEBS))
 
 # Release build, then bench/run.sh: Markdown tables on stdout and in bench-output/results.md.
 bench: bench-deps
