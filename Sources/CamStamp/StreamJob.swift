@@ -53,6 +53,7 @@ public struct StreamJob {
         let marker = Marker(preset: preset, variables: variables)
         let progress = ProgressLine()
         defer { progress.finish() }
+        let started = ContinuousClock.now
 
         var written = 0, dropped = 0
         var firstTime: UInt64?, lastTime: UInt64 = 0, frameDuration: UInt64 = 33_333_333
@@ -96,7 +97,10 @@ public struct StreamJob {
                     sdpPrinted = true
                     try publish(sdp: sdp, report: report)
                 }
-                progress.update("frame=\(written) fps=\(Int((fps ?? 0).rounded())) dropped=\(dropped) time=\(clockText(seconds: Double(time) / 1e9, fraction: true))")
+                // fps as achieved (frames written over wall time), as ffmpeg reports it.
+                let elapsed = (ContinuousClock.now - started) / .seconds(1)
+                let achieved = elapsed > 0.5 ? Double(written) / elapsed : fps ?? 0
+                progress.update("frame=\(written) fps=\(String(format: "%.1f", achieved)) dropped=\(dropped) time=\(clockText(seconds: Double(time) / 1e9, fraction: true))")
             }
         }
         progress.finish()
