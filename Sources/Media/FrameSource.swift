@@ -1,3 +1,4 @@
+import Foundation
 import CGStreamer
 import CGstApp
 import CGstVideo
@@ -95,4 +96,20 @@ public final class FrameSource: @unchecked Sendable {
     public func sendEndOfStream() { pipeline.sendEndOfStream() }
 
     public func stop() { pipeline.stop() }
+}
+
+extension FrameSource {
+    /// The first frame of an image or video file, decoded and converted to `format`: for looking
+    /// at what was written (tests, previews).
+    public static func firstFrame(of file: URL, format: PixelFormat, timeout: Duration = .seconds(10)) throws(MediaError) -> VideoFrame {
+        let description = try PipelineTemplate("filesrc location={location} ! decodebin ! videoconvert ! video/x-raw,format={format} ! appsink name=frames")
+            .render(["location": .quoted(file.path), "format": .word(format.rawValue)])
+        let source = try FrameSource(pipeline: Pipeline(description), live: false)
+        try source.start()
+        defer { source.stop() }
+        guard case .frame(let frame) = try source.pull(timeout: timeout) else {
+            throw .timeout("no frame decoded from \(file.path)")
+        }
+        return frame
+    }
 }

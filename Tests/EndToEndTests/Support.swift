@@ -94,15 +94,7 @@ func temporaryFolder(_ name: String = #function) throws -> URL {
 
 /// Decodes an image file to I420 (or `format`) and returns the frame.
 func decodeImage(_ file: URL, format: PixelFormat = .i420) throws -> VideoFrame {
-    let text = try PipelineTemplate("filesrc location={location} ! decodebin ! videoconvert ! video/x-raw,format={format} ! appsink name=frames")
-        .render(["location": .quoted(file.path), "format": .word(format.rawValue)])
-    let source = try FrameSource(pipeline: Pipeline(text), live: false)
-    try source.start()
-    defer { source.stop() }
-    guard case .frame(let frame) = try source.pull(timeout: .seconds(10)) else {
-        throw MediaError.timeout("no frame decoded from \(file.path)")
-    }
-    return frame
+    try FrameSource.firstFrame(of: file, format: format)
 }
 
 /// The luma plane as rows of bytes.

@@ -122,7 +122,7 @@ import Testing
         try output.push(frame)
         try output.finish()
 
-        let decoded = try decodeFirstFrame(file, as: .i420)
+        let decoded = try FrameSource.firstFrame(of: file, format: .i420)
         #expect(decoded.width == 64 && decoded.height == 48)
         #expect(abs(luma(decoded, 48, 36) - 235) <= 2)
         #expect(abs(luma(decoded, 10, 10) - 16) <= 2)
@@ -139,17 +139,4 @@ import Testing
         #expect(appsrc.string("format")?.uppercased().contains("TIME") == true, "format is \(appsrc.string("format") ?? "nil")")
         #expect(appsrc.string("block") == "TRUE")
     }
-}
-
-/// Decodes the first frame of an image or video file into `format`.
-func decodeFirstFrame(_ file: URL, as format: PixelFormat) throws -> VideoFrame {
-    let description = try PipelineTemplate("filesrc location={location} ! decodebin ! videoconvert ! video/x-raw,format={format} ! appsink name=frames")
-        .render(["location": .quoted(file.path), "format": .word(format.rawValue)])
-    let source = try FrameSource(pipeline: Pipeline(description), live: false)
-    try source.start()
-    defer { source.stop() }
-    guard case .frame(let frame) = try source.pull(timeout: .seconds(10)) else {
-        throw MediaError.timeout("no frame decoded from \(file.path)")
-    }
-    return frame
 }
