@@ -44,6 +44,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
+        .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata"]),
     ],
     swiftLanguageModes: [.v6]

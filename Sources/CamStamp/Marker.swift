@@ -79,8 +79,12 @@ public final class Marker {
                 throw .failure("overlay: \(error)")
             }
         }
-        // A clock makes a new key every second: keep the cache from growing without bound.
-        if overlays.count >= 32 { overlays.removeAll(keepingCapacity: true) }
+        // A clock makes a new key every second: keep the cache from growing without bound, but
+        // keep what the current frame shows (a logo beside the clock is not rendered again).
+        if overlays.count >= 32 {
+            let current = Set(lastKey)
+            overlays = overlays.filter { current.contains($0.key) }
+        }
         overlays[key] = (rendered, image)
         return (rendered, image)
     }
