@@ -7,26 +7,30 @@ import Media
 struct Camera {
     let source: CaptureSource
     let frames: FrameSource
+    /// What was asked of the camera (`1280x720 at 30 fps`), for the message when it cannot.
+    let mode: String?
 
     /// Resolves `spec` and builds the capture pipeline (not started yet).
     init(spec: SourceSpec, size: FrameSize?, fps: Int?, pipeline: URL?, resources: Resources?) throws(CamStampError) {
         source = try Self.captureSource(for: spec)
+        let modeParts = [size.map { "\($0.width)x\($0.height)" }, fps.map { "\($0) fps" }].compactMap { $0 }
+        mode = modeParts.isEmpty ? nil : modeParts.joined(separator: " at ")
         let template = try Templates.load(pipeline, builtIn: "capture", resources: resources)
         do {
             frames = try FrameSource.capture(source, format: CaptureFormat(width: size?.width, height: size?.height, fps: fps),
                                              template: template)
         } catch {
-            throw Self.captureError(error, source: source)
+            throw Self.captureError(error, source: source, mode: mode)
         }
     }
 
     func start() throws(CamStampError) {
-        do { try frames.start() } catch { throw Self.captureError(error, source: source) }
+        do { try frames.start() } catch { throw Self.captureError(error, source: source, mode: mode) }
     }
 
     /// The next frame (bounded wait); camera errors come out worded for the user.
     func pull() throws(CamStampError) -> FrameSource.Pull {
-        do { return try frames.pull() } catch { throw Self.captureError(error, source: source) }
+        do { return try frames.pull() } catch { throw Self.captureError(error, source: source, mode: mode) }
     }
 
     func stop() { frames.stop() }
@@ -59,9 +63,12 @@ struct Camera {
     }
 
     /// A GStreamer failure while capturing, worded for the source it came from.
-    static func captureError(_ error: MediaError, source: CaptureSource) -> CamStampError {
+    static func captureError(_ error: MediaError, source: CaptureSource, mode: String? = nil) -> CamStampError {
         if case .missingElements = error { return .failure(error.description) }
         guard case .v4l2(let device) = source else { return .failure("capture: \(error)") }
+        if let mode, error.description.contains("not-negotiated") {
+            return .failure("\(device) does not offer \(mode); `camstamp devices` lists the sizes and rates it has")
+        }
         switch error.resourceProblem {
         case .notFound?:
             return .failure("no camera at \(device); `camstamp devices` lists cameras, `--source test` uses the test camera")

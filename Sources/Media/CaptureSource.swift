@@ -12,8 +12,10 @@ public enum CaptureSource: Sendable, Equatable {
     /// Frames thrown away first by default so auto-exposure settles.
     public var defaultWarmup: Int { self == .test ? 0 : 15 }
 
-    /// The source part of the capture template.
-    var fragment: LaunchFragment {
+    /// The source part of the capture template. A camera is asked for `format`'s size and rate
+    /// itself, raw or MJPEG, so it delivers them natively instead of being scaled from whatever
+    /// mode it picks on its own.
+    func fragment(for format: CaptureFormat) -> LaunchFragment {
         switch self {
         case .test:
             // Colour bars scrolling sideways: live, recognisable, and with no random noise, so the same
@@ -21,7 +23,9 @@ public enum CaptureSource: Sendable, Equatable {
             LaunchFragment("videotestsrc name=camera is-live=true pattern=smpte75 horizontal-speed=2")
         case .v4l2(let device):
             // decodebin takes raw and MJPEG cameras alike.
-            LaunchFragment(LaunchFragment(element: "v4l2src", ["name": "camera", "device": device]).text + " ! decodebin")
+            LaunchFragment(([LaunchFragment(element: "v4l2src", ["name": "camera", "device": device]).text]
+                            + [format.cameraModes.map { LaunchFragment(element: "capsfilter", ["caps": $0]).text }].compactMap { $0 }
+                            + ["decodebin"]).joined(separator: " ! "))
         case .file(let url):
             LaunchFragment(LaunchFragment(element: "filesrc", ["name": "camera", "location": url.path]).text + " ! decodebin")
         }
@@ -36,6 +40,14 @@ public struct CaptureFormat: Sendable, Equatable {
     public var fps: Int?
     public init(width: Int? = nil, height: Int? = nil, fps: Int? = nil) {
         self.width = width; self.height = height; self.fps = fps
+    }
+
+    /// The camera modes that give this size and rate, raw or MJPEG; nil when nothing was asked.
+    var cameraModes: String? {
+        var fields = ""
+        if let width, let height { fields += ",width=\(width),height=\(height)" }
+        if let fps { fields += ",framerate=\(fps)/1" }
+        return fields.isEmpty ? nil : "video/x-raw\(fields);image/jpeg\(fields)"
     }
 
     var caps: LaunchFragment {
@@ -56,7 +68,7 @@ extension FrameSource {
             if format.width == nil { format.width = 1280; format.height = 720 }
             if format.fps == nil { format.fps = 30 }
         }
-        let description = try template.render(["source": .fragment(source.fragment), "caps": .fragment(format.caps)])
+        let description = try template.render(["source": .fragment(source.fragment(for: format)), "caps": .fragment(format.caps)])
         return try FrameSource(pipeline: Pipeline(description), live: true, exclusiveFrames: true)
     }
 }

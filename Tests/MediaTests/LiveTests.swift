@@ -55,3 +55,18 @@ import Testing
         try output.finish(timeout: .seconds(10))
     }
 }
+
+@Suite struct CaptureSourceTests {
+    @Test func aCameraIsAskedForTheSizeAndRateRawOrMJPEG() {
+        let fragment = CaptureSource.v4l2(device: "/dev/video0").fragment(for: CaptureFormat(width: 1280, height: 720, fps: 30)).text
+        #expect(fragment == #"v4l2src name="camera" device="/dev/video0" ! capsfilter caps="video/x-raw,width=1280,height=720,framerate=30/1;image/jpeg,width=1280,height=720,framerate=30/1" ! decodebin"#)
+        let free = CaptureSource.v4l2(device: "/dev/video0").fragment(for: CaptureFormat()).text
+        #expect(free == #"v4l2src name="camera" device="/dev/video0" ! decodebin"#)
+    }
+
+    @Test func theCameraFragmentParses() throws {
+        // v4l2src is installed here even without a camera: the description must be valid launch syntax.
+        let template = PipelineTemplate("{source} ! videoconvert ! {caps} ! appsink name=frames")
+        _ = try FrameSource.capture(.v4l2(device: "/dev/video0"), format: CaptureFormat(width: 640, height: 480, fps: 15), template: template)
+    }
+}
