@@ -1,4 +1,6 @@
 import CGStreamer
+import CGstApp
+import CGstVideo
 import Foundation
 
 /// A camera found by GStreamer's device monitor.

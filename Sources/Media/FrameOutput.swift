@@ -1,5 +1,6 @@
 import CGStreamer
 import CGstApp
+import CGstVideo
 
 /// An output: a pipeline starting with `appsrc name=stamped` (an encoder and a sink after it).
 public final class FrameOutput: @unchecked Sendable {

@@ -1,7 +1,7 @@
-import Foundation
 import CGStreamer
 import CGstApp
 import CGstVideo
+import Foundation
 
 /// The capture side: a pipeline ending in `appsink name=frames`, pulled from one thread with a
 /// bounded wait so the puller can notice Ctrl-C, errors and the end of the stream.

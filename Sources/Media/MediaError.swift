@@ -1,4 +1,6 @@
 import CGStreamer
+import CGstApp
+import CGstVideo
 
 /// Every way GStreamer work can fail, with what a user needs to fix it: the element, GStreamer's
 /// message, and its debug text (where the real cause of a negotiation failure lives).

@@ -1,4 +1,5 @@
 import CGStreamer
+import CGstApp
 import CGstVideo
 import Synchronization
 

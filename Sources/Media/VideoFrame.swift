@@ -1,4 +1,5 @@
 import CGStreamer
+import CGstApp
 import CGstVideo
 
 /// Raw video formats the tool works in. Blending happens in the frame's own format.

@@ -1,5 +1,8 @@
+// Cairo, PangoCairo and librsvg all include cairo.h; a C declaration they share is visible through
+// whichever module the compiler credits with it, so every file that touches them imports all three.
 import CCairo
 import CPangoCairo
+import CRsvg
 
 // One owning Swift class per refcounted C object: `init(adopting:)` takes over a reference the
 // caller already owns (transfer full) and `deinit` drops it, so every Cairo surface and Pango

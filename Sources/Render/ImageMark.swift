@@ -1,4 +1,5 @@
 import CCairo
+import CPangoCairo
 import CRsvg
 import Foundation
 

@@ -1,5 +1,6 @@
 import CCairo
 import CPangoCairo
+import CRsvg
 import Foundation
 import Presets
 

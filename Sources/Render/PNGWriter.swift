@@ -1,4 +1,6 @@
 import CCairo
+import CPangoCairo
+import CRsvg
 import Foundation
 
 extension Bitmap {
