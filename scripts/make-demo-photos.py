@@ -13,9 +13,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-# EXIF orientation -> videoflip method that turns the upright picture into the stored one
-# (the inverse of what a viewer applies).
-STORE = {1: "none", 3: "rotate-180", 6: "counterclockwise", 8: "clockwise", 2: "horizontal-flip"}
+# EXIF orientation -> videoflip video-direction that turns the upright picture into the stored one
+# (the inverse of what a viewer applies). Not the deprecated `method`: gst-launch ignores it.
+STORE = {1: "identity", 3: "180", 6: "90l", 8: "90r", 2: "horiz"}
 
 
 def exif_segment(orientation: int, model: str) -> bytes:
@@ -39,7 +39,7 @@ def make_photo(path: Path, width: int, height: int, orientation: int) -> None:
     pipeline = (
         f"videotestsrc num-buffers=1 pattern=smpte75 ! video/x-raw,width={width},height={height} "
         f"! textoverlay text=\"TOP ({orientation})\" valignment=top halignment=center font-desc=\"Sans Bold 48\" "
-        f"! videoflip method={flip} ! jpegenc quality=90 ! filesink location={shlex.quote(str(path))}"
+        f"! videoflip video-direction={flip} ! jpegenc quality=90 ! filesink location={shlex.quote(str(path))}"
     )
     subprocess.run(f"gst-launch-1.0 -q {pipeline}", check=True, shell=True)
     jpeg = path.read_bytes()

@@ -7,17 +7,18 @@ import Foundation
 public enum Orientation: Int, Sendable, CaseIterable {
     case normal = 1, mirrored, rotated180, flipped, transposed, rotated90, transverse, rotated270
 
-    /// videoflip's method nick for this orientation.
-    var flipMethod: String {
+    /// videoflip's `video-direction` nick for this orientation. (Its older `method` property is
+    /// deprecated and, set before the first buffer, is ignored in GStreamer 1.22.)
+    var videoDirection: String {
         switch self {
-        case .normal: "none"
-        case .mirrored: "horizontal-flip"
-        case .rotated180: "rotate-180"
-        case .flipped: "vertical-flip"
-        case .transposed: "upper-left-diagonal"
-        case .rotated90: "clockwise"
-        case .transverse: "upper-right-diagonal"
-        case .rotated270: "counterclockwise"
+        case .normal: "identity"
+        case .mirrored: "horiz"
+        case .rotated180: "180"
+        case .flipped: "vert"
+        case .transposed: "ul-lr"
+        case .rotated90: "90r"
+        case .transverse: "ur-ll"
+        case .rotated270: "90l"
         }
     }
 
@@ -126,7 +127,7 @@ public final class PhotoPipeline: @unchecked Sendable {
                         mark: @escaping (VideoFrame) -> Error?) throws -> Data {
         let parts = try build()
         do {
-            try parts.orient.set("method", orientation.flipMethod)
+            try parts.orient.set("video-direction", orientation.videoDirection)
             try parts.size.set("caps", size.map { "video/x-raw,width=\($0.width),height=\($0.height),pixel-aspect-ratio=1/1" } ?? "video/x-raw")
             parts.marking.lock.withLock {
                 parts.marking.action = mark
