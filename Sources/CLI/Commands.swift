@@ -114,15 +114,15 @@ enum Commands {
             .single("max-size", value: "PX",
                     help: "Scale each photo down so that its longer side is at most PX pixels."),
             .single("name", value: "PATTERN",
-                    help: "Names each output from template variables, e.g. {date:%Y%m%d}-{counter}; "
-                        + "the extension is added.",
+                    help: "Names each output from {stem}, {filename} and {counter}, e.g. {stem}-marked "
+                        + "or trip-{counter:4}; the extension is added.",
                     default: BatchOptions.defaultNamePattern),
             .flag("skip-existing", help: "Leave outputs that already exist alone and go on."),
             .flag("overwrite", help: "Replace outputs that already exist."),
             .flag("strip-gps", help: "Keep the metadata but drop the GPS position."),
             .flag("strip-metadata", help: "Write no EXIF, XMP or IPTC metadata at all."),
             .flag("dry-run", help: "Show what would be written without writing anything."),
-            .flag("json", help: "Print one JSON object per photo and a summary, for scripts."),
+            .flag("json", help: "Print one JSON object per photo on stdout (input, output, status, reason, milliseconds), for scripts."),
         ],
         exclusive: [["skip-existing", "overwrite"], ["strip-gps", "strip-metadata"]],
         discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
