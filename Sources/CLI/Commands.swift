@@ -71,8 +71,8 @@ enum Commands {
         "quality", value: "Q", help: "JPEG quality, 1 to 100.", default: "\(ShootOptions.defaultQuality)")
     static let pipeline = OptionSpec.single(
         "pipeline", value: "FILE",
-        help: "A pipeline template of your own (gst-launch syntax, with the same named elements as "
-            + "those in pipelines/) instead of the built-in one.")
+        help: "A capture template of your own instead of pipelines/capture.pipeline (gst-launch syntax "
+            + "ending in appsink name=frames; {source} and {caps} are filled in if present).")
     static let json = OptionSpec.flag("json", help: "Print results as JSON, for scripts.")
 
     // MARK: Commands
@@ -143,7 +143,7 @@ enum Commands {
             .single("bitrate", value: "KBPS", help: "The H.264 bitrate in kbit/s.",
                     default: "\(StreamOptions.defaultBitrate)"),
             .single("sdp", value: "FILE", help: "Also write the SDP of an RTP stream to FILE."),
-            .single("snapshot-dir", value: "DIR", help: "The folder for stills taken while the stream runs."),
+            .single("snapshot-dir", value: "DIR", help: "Each SIGUSR1 (kill -USR1 PID) writes the current frame, marked, there as a full-size JPEG; the stream goes on."),
             pipeline,
         ],
         discussion: "The file is finalized and playable however the stream stops.")
