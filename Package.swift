@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata"]),
         // The command line: flag tables, validation, messages, exit codes.
         .target(name: "CLI", dependencies: ["CamStamp", "Presets"]),
-        .executableTarget(name: "camstamp", dependencies: ["CLI"]),
+        .executableTarget(name: "camstamp", dependencies: ["CLI", "CamStamp"]),
         // `make bench` only: per-frame costs measured inside one process.
         .executableTarget(name: "camstamp-bench", dependencies: ["CamStamp", "Media", "Presets"]),
 

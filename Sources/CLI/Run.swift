@@ -37,7 +37,6 @@ private func run(_ command: ParsedCommand) throws(CamStampError) {
     case .version:
         Console.output("camstamp \(camstampVersion) (GStreamer \(GStreamer.version))")
     case .shoot(let options):
-        Interrupts.shared.install()
         let file = try ShootJob(options: options).run(interrupts: .shared)
         Console.output(file.path)
     case .devices(let options):
@@ -45,7 +44,6 @@ private func run(_ command: ParsedCommand) throws(CamStampError) {
     case .presetsList, .presetsShow, .presetsCheck:
         try PresetsCommand.run(command)
     case .stream(let options):
-        Interrupts.shared.install()
         let job = StreamJob(options: options)
         do {
             let summary = try job.run(interrupts: .shared, report: { Console.output($0) })
@@ -56,7 +54,6 @@ private func run(_ command: ParsedCommand) throws(CamStampError) {
             throw error
         }
     case .batch(let options):
-        Interrupts.shared.install()
         let summary = try BatchJob(options: options).run(interrupts: .shared, output: { Console.output($0) },
                                                          diagnostic: { Console.note($0) })
         if summary.failed > 0 { throw .init(.failure, "") }

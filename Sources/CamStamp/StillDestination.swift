@@ -37,7 +37,9 @@ struct StillDestination {
     /// Runs `produce` on a temporary path in the target folder, then moves the result into place.
     func write(_ produce: (URL) throws(CamStampError) -> Void) throws(CamStampError) -> URL {
         let temporary = folder.appendingPathComponent(".camstamp-\(UUID().uuidString.prefix(8)).\(format.fileExtension).part")
-        defer { try? FileManager.default.removeItem(at: temporary) }
+        // Removed however this ends, a second Ctrl-C included.
+        TemporaryFiles.shared.add(temporary)
+        defer { TemporaryFiles.shared.remove(temporary) }
         try produce(temporary)
         let target = folder.appendingPathComponent(fileName ?? generatedName())
         // rename(2) replaces atomically: a reader sees the old photo or the new one, never half.

@@ -46,7 +46,6 @@ public struct StreamJob {
         }
         defer { camera.stop() }
 
-        let snapshots = SnapshotTrigger()
         let snapshotWriter = options.snapshotFolder.map {
             SnapshotWriter(folder: $0, template: try? Templates.load(nil, builtIn: "still-jpeg", resources: resources), report: report)
         }
@@ -60,13 +59,16 @@ public struct StreamJob {
         var sdpPrinted = false
         let durationLimit = options.duration.map { UInt64($0 * 1e9) }
         var interrupted = false
+        // A failure of the camera or of the marks still finalises what was recorded so far; only
+        // a broken output is abandoned.
+        var failure: CamStampError?
 
         loop: while true {
             if interrupts?.isRequested == true { interrupted = true; break }
             let pulled: FrameSource.Pull
             do { pulled = try camera.pull() } catch {
-                output.abort()
-                throw error
+                failure = error
+                break loop
             }
             switch pulled {
             case .timeout:
@@ -83,10 +85,13 @@ public struct StreamJob {
                 if let fps, fps > 0 { frameDuration = UInt64(1e9 / fps) }
                 let context = marker.context(width: frame.width, height: frame.height, captureDate: Date(),
                                              frame: written + dropped, fps: fps)
-                try marker.mark(frame, context: context)
+                do { try marker.mark(frame, context: context) } catch {
+                    failure = error
+                    break loop
+                }
                 // The output's clock starts at zero with the first frame.
                 frame.setTimestamps(pts: time, duration: frameDuration)
-                if snapshots.take(), let snapshotWriter { snapshotWriter.write(frame.copy()) }
+                if interrupts?.takeSnapshotRequest() == true, let snapshotWriter { snapshotWriter.write(frame.copy()) }
                 let accepted: Bool
                 do { accepted = try output.push(frame) } catch {
                     output.abort()
@@ -95,7 +100,10 @@ public struct StreamJob {
                 if accepted { written += 1; lastTime = time + frameDuration } else { dropped += 1 }
                 if !sdpPrinted, case .rtp = options.target, let sdp = sessionDescription(output) {
                     sdpPrinted = true
-                    try publish(sdp: sdp, report: report)
+                    do { try publish(sdp: sdp, report: report) } catch {
+                        failure = error
+                        break loop
+                    }
                 }
                 // fps as achieved (frames written over wall time), as ffmpeg reports it.
                 let elapsed = (ContinuousClock.now - started) / .seconds(1)
@@ -106,9 +114,10 @@ public struct StreamJob {
         progress.finish()
         // EOS through the encoder and muxer: MP4 gets its index, MKV its cues.
         do { try output.finish(timeout: .seconds(15)) } catch {
-            throw .failure("\(options.targetDescription): \(error)")
+            throw failure ?? .failure("\(options.targetDescription): \(error)")
         }
         snapshotWriter?.waitUntilDone()
+        if let failure { throw failure }
         let summary = Summary(framesWritten: written, framesDropped: dropped, duration: Double(lastTime) / 1e9,
                               snapshots: snapshotWriter?.written ?? [])
         if interrupted { throw .init(.interrupted, summaryLine(summary)) }
@@ -202,25 +211,6 @@ struct SessionDescription {
 
         """
     }
-}
-
-/// SIGUSR1 asks for a snapshot; the pull loop takes the request at its next frame.
-final class SnapshotTrigger {
-    private final class Flag: Sendable { let value = Atomic<Bool>(false) }
-    private let pending = Flag()
-    private let source: DispatchSourceSignal
-
-    init() {
-        signal(SIGUSR1, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
-        source.setEventHandler { [pending] in pending.value.store(true, ordering: .releasing) }
-        source.resume()
-    }
-
-    deinit { source.cancel() }
-
-    /// True once per request.
-    func take() -> Bool { pending.value.exchange(false, ordering: .acquiringAndReleasing) }
 }
 
 /// Encodes snapshot frames to JPEG off the streaming thread, each written atomically.

@@ -168,6 +168,17 @@ func listing(_ folder: URL) -> [String] {
         #expect(listing(folder) == ["a-marked.jpg", "a.jpg", "b-marked.jpg", "b.jpg"])
     }
 
+    @Test func sixteenBitPNGsAreMarkedToo() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try put(PNG16.make(width: 64, height: 48), "deep.png", in: folder)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frame = try decodeImage(out.appendingPathComponent("deep.png"))
+        #expect(frame.width == 64 && frame.height == 48)
+    }
+
     @Test func dryRunListsAndWritesNothing() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -144,3 +144,43 @@ struct TIFFWriter {
         }
     }
 }
+
+/// A 16-bit-per-channel RGB PNG (which pngdec decodes to ARGB64), written by hand: zlib with
+/// stored blocks, so no compressor is needed.
+enum PNG16 {
+    static func make(width: Int, height: Int) -> Data {
+        var raw: [UInt8] = []
+        for y in 0..<height {
+            raw.append(0)   // filter: none
+            for x in 0..<width {
+                for value in [x * 1000, y * 1300, 40000] { raw += [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+            }
+        }
+        var zlib: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let count = min(65535, raw.count - offset)
+            let final: UInt8 = offset + count == raw.count ? 1 : 0
+            zlib += [final, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8(~count >> 8 & 0xFF)]
+            zlib += raw[offset..<offset + count]
+            offset += count
+        } while offset < raw.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        zlib += be32(b << 16 | a)
+        let header = be32(UInt32(width)) + be32(UInt32(height)) + [16, 2, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", []))
+    }
+
+    private static func be32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(value >> (24 - 8 * $0) & 0xFF) } }
+
+    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in body {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return be32(UInt32(data.count)) + body + be32(~crc)
+    }
+}

@@ -97,6 +97,20 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         #expect(video.duration >= 1)
     }
 
+    @Test func aCtrlCOrASnapshotRequestRightAtStartIsNeverLost() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("early.mkv")
+        let running = try RunningCamstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path,
+                                           "--snapshot-dir", folder.path])
+        // Both signals arrive while camstamp is still starting up.
+        Thread.sleep(forTimeInterval: 0.02)
+        running.send(SIGUSR1)
+        running.send(SIGINT)
+        let result = running.finish(timeout: 20)
+        #expect(result.status == 130, "stderr: \(result.stderr)")
+    }
+
     @Test(arguments: ["mp4", "mkv"])
     func aHardKillStillLeavesAPlayableFile(container: String) throws {
         let folder = try temporaryFolder("kill\(container)")

@@ -137,24 +137,3 @@ final class PhotoWorker {
         }
     }
 }
-
-/// Temporary files being written right now, removed if the process is stopped hard.
-final class TemporaryFiles: @unchecked Sendable {
-    static let shared = TemporaryFiles()
-    private let lock = NSLock()
-    private var paths: Set<String> = []
-
-    func add(_ url: URL) { _ = lock.withLock { paths.insert(url.path) } }
-    func remove(_ url: URL) {
-        lock.withLock { _ = paths.remove(url.path) }
-        unlink(url.path)
-    }
-
-    /// Deletes every file still listed (on the way out after a second Ctrl-C).
-    func removeAll() {
-        lock.withLock {
-            for path in paths { unlink(path) }
-            paths.removeAll()
-        }
-    }
-}
