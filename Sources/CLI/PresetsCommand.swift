@@ -5,9 +5,13 @@ import Presets
 /// `camstamp presets list | show NAME | check FILE...`.
 enum PresetsCommand {
     static func run(_ command: ParsedCommand) throws(CamStampError) {
-        let library = PresetLibrary(directories: Resources.locate().map { [$0.presets] } ?? [])
+        let resources = Resources.locate()
+        let library = PresetLibrary(directories: resources.map { [$0.presets] } ?? [])
         switch command {
         case .presetsList:
+            guard resources != nil else {
+                throw .failure("cannot find the shipped presets/ folder next to camstamp; set CAMSTAMP_HOME to the folder that holds presets/")
+            }
             let presets = library.list()
             let width = presets.map(\.name.count).max() ?? 0
             for preset in presets {

@@ -9,7 +9,7 @@ public struct Resources: Sendable {
 
     /// Finds the resource folder from the environment or from the running executable.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment,
-                              executable: URL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath())
+                              executable: URL = Resources.runningExecutable)
         -> Resources? {
         if let home = environment["CAMSTAMP_HOME"] { return Resources(root: URL(fileURLWithPath: home)) }
         var directory = executable.deletingLastPathComponent()
@@ -23,6 +23,12 @@ public struct Resources: Sendable {
             directory = directory.deletingLastPathComponent()
         }
         return nil
+    }
+
+    /// The running binary, symlinks resolved (found through /proc/self/exe, so `camstamp` on the
+    /// PATH via a symlink still finds its files).
+    public static var runningExecutable: URL {
+        (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath()
     }
 
     public var presets: URL { root.appendingPathComponent("presets") }

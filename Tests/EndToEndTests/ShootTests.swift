@@ -230,3 +230,22 @@ import Testing
         #expect(result.stderr == "camstamp: \(bad.path):1: unknown key 'colour' at $.marks[0]; did you mean 'color'?\n")
     }
 }
+
+@Suite struct InstallTests {
+    @Test func foundThroughASymlinkOnThePathItStillFindsItsPresets() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("camstamp"), withDestinationURL: camstampBinary)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // argv[0] is then the bare name "camstamp", as when a user types it.
+        shell.arguments = ["-c", "cd / && PATH=\"$0:$PATH\" camstamp presets list", folder.path]
+        let out = Pipe()
+        shell.standardOutput = out
+        try shell.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        #expect(text.contains("credit"), "presets list printed: \(text)")
+    }
+}
