@@ -105,11 +105,19 @@ public struct EXIF: Sendable {
         guard reader.u16(2) == 42, let ifd0 = reader.u32(4) else { throw .badTIFFHeader }
 
         var parser = IFDParser(reader: reader)
+        // IFD0 (Orientation, Make, Model) and the GPS IFD (which --strip-gps must be able to find
+        // and clear) must be sound. A damaged Exif, Interop or thumbnail IFD is common in camera
+        // files and not worth losing the rest for: it is left out of what we read, and its bytes
+        // are carried over untouched (the thumbnail is dropped from outputs anyway).
+        func lenient(_ kind: IFDKind, at offset: Int) {
+            var attempt = parser
+            if (try? attempt.parse(kind, at: offset)) != nil { parser = attempt }
+        }
         let ifd0Next = try parser.parse(.ifd0, at: Int(ifd0))
-        if let p = parser.pointer(0x8769, in: .ifd0) { _ = try parser.parse(.exif, at: p) }
+        if let p = parser.pointer(0x8769, in: .ifd0) { lenient(.exif, at: p) }
         if let p = parser.pointer(0x8825, in: .ifd0) { _ = try parser.parse(.gps, at: p) }
-        if let p = parser.pointer(0xA005, in: .exif) { _ = try parser.parse(.interop, at: p) }
-        if let ifd1Next = ifd0Next, ifd1Next != 0 { _ = try parser.parse(.ifd1, at: Int(ifd1Next)) }
+        if let p = parser.pointer(0xA005, in: .exif) { lenient(.interop, at: p) }
+        if let ifd1Next = ifd0Next, ifd1Next != 0 { lenient(.ifd1, at: Int(ifd1Next)) }
 
         self.bytes = bytes
         self.isBigEndian = bigEndian

@@ -23,7 +23,6 @@ extension Template {
                 index = text.index(after: semicolon)
                 continue
             }
-            if character == ">" { return "a bare '>' must be written '&gt;'" }
             guard character == "<" else { index = text.index(after: index); continue }
             guard let close = Self.tagEnd(in: text, from: index) else { return "unclosed '<' (write '&lt;' for a literal '<')" }
             let inner = text[text.index(after: index)..<close]

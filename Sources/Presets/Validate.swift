@@ -62,6 +62,10 @@ extension Mark {
             guard !text.isEmpty else {
                 throw PresetError(.content, "text must not be empty", path: "\(path).text")
             }
+            // Pango takes C strings: a NUL would silently cut the text short.
+            guard !text.unicodeScalars.contains("\u{0}") else {
+                throw PresetError(.badValue, "text must not contain a NUL character (\\u0000)", path: "\(path).text")
+            }
             let template: Template
             do {
                 template = try Template(text, variables: variables)
@@ -75,6 +79,15 @@ extension Mark {
                                   hint: "set \"markup\": false to show the text as written")
             }
             try positive(size, "size")
+            // A mark larger than the picture is a mistake, and fonts that size take minutes to draw.
+            switch size {
+            case .percent(let value) where value > 100:
+                throw PresetError(.outOfRange, "size must be at most 100% of the short side", path: "\(path).size")
+            case .px(let value) where value > 8192:
+                throw PresetError(.outOfRange, "size must be at most 8192 pixels", path: "\(path).size",
+                                  hint: "use a percentage such as \"4%\" so the mark follows the picture's size")
+            default: break
+            }
             try positive(maxWidth, "max-width")
             guard (100...900).contains(weight.value) else {
                 throw PresetError(.outOfRange, "weight must be between 100 and 900", path: "\(path).weight")

@@ -59,6 +59,26 @@ func listing(_ folder: URL) -> [String] {
     }
 }
 
+@Suite struct BatchDamagedMetadataTests {
+    @Test func aBrokenThumbnailPointerDoesNotCostTheOrientation() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var exif = PhotoFixtures.exif(orientation: 6)
+        // IFD0 (5 entries at TIFF offset 8) ends with its next-IFD pointer: aim it far past the end,
+        // as some cameras' damaged files do. "Exif\0\0" is 6 bytes before the TIFF header.
+        let next = 6 + 8 + 2 + 5 * 12
+        exif.replaceSubrange(next..<next + 4, with: [0x00, 0xFF, 0xFF, 0x7F])
+        let input = try put(PhotoFixtures.jpeg(width: 320, height: 240, orientation: 6, exif: exif), "in/d.jpg", in: folder)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "{exif:Model}"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frame = try decodeImage(out.appendingPathComponent("d.jpg"))
+        #expect(frame.width == 320 && frame.height == 240, "\(frame.width)x\(frame.height): not turned upright")
+        let written = try #require(try readEXIF(out.appendingPathComponent("d.jpg")))
+        #expect(written.orientation == 1 && written.values["Model"] == "Fixture Cam 1")
+    }
+}
+
 @Suite struct BatchTests {
     @Test func landscapeAndPortraitOfTheSameShortSideEachGetTheirOwnPlacement() throws {
         let folder = try temporaryFolder()

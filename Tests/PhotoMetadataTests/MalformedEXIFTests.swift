@@ -40,17 +40,26 @@ import Testing
         }
     }
 
-    @Test func subIFDPastTheEndThrows() {
-        #expect(throws: MetadataError.ifdOutOfBounds(ifd: "ExifIFD", offset: 4096)) {
-            try EXIF(tiff: tiff([entry(0x8769, 4, 1, 4096)]))
+    @Test func aDamagedExifOrThumbnailIFDIsLeftOutNotFatal() throws {
+        // Orientation 6 in IFD0, and an Exif pointer past the end: IFD0 is still read.
+        let exif = try EXIF(tiff: tiff([entry(0x0112, 3, 1, 6), entry(0x8769, 4, 1, 4096)]))
+        #expect(exif.orientation == 6)
+        #expect(!exif.entries.contains { $0.ifd == .exif })
+        // IFD0's next IFD (the thumbnail) is IFD0 itself, or past the end.
+        #expect(try EXIF(tiff: tiff([entry(0x0112, 3, 1, 3)], next: 8)).orientation == 3)
+        let far = try EXIF(tiff: tiff([entry(0x0112, 3, 1, 8)], next: 0x7FFF_FF00))
+        #expect(far.orientation == 8 && !far.hasThumbnail)
+        // The Exif pointer points back at IFD0.
+        #expect(try EXIF(tiff: tiff([entry(0x8769, 4, 1, 8)])).entries.count == 1)
+    }
+
+    @Test func aDamagedGPSIFDIsFatalSoItCanNeverSlipThroughStripping() {
+        #expect(throws: MetadataError.ifdOutOfBounds(ifd: "GPS", offset: 4096)) {
+            try EXIF(tiff: tiff([entry(0x8825, 4, 1, 4096)]))
         }
     }
 
     @Test func ifdLoopsThrow() {
-        // IFD0's next IFD is IFD0 itself.
-        #expect(throws: MetadataError.ifdLoop(offset: 8)) { try EXIF(tiff: tiff([entry(0x0110, 2, 4, 0)], next: 8)) }
-        // The Exif pointer points back at IFD0.
-        #expect(throws: MetadataError.ifdLoop(offset: 8)) { try EXIF(tiff: tiff([entry(0x8769, 4, 1, 8)])) }
         // Exif and GPS pointers share one IFD.
         #expect(throws: MetadataError.ifdLoop(offset: 26)) {
             try EXIF(tiff: tiff([entry(0x8769, 4, 1, 26), entry(0x8825, 4, 1, 26)], tail: le16(0) + le32(0)))
@@ -58,7 +67,7 @@ import Testing
     }
 
     @Test func errorsInAJPEGSurfaceFromImageMetadata() {
-        let jpeg = tinyJPEG(extra: [app1EXIF(Array(tiff([entry(0x8769, 4, 1, 8)])))])
+        let jpeg = tinyJPEG(extra: [app1EXIF(Array(tiff([entry(0x8825, 4, 1, 8)])))])
         #expect(throws: MetadataError.ifdLoop(offset: 8)) { try ImageMetadata(jpeg: Data(jpeg)) }
         #expect(MetadataError.ifdLoop(offset: 8).description == "corrupt EXIF: IFD offsets loop back to 8")
     }

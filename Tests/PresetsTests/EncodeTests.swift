@@ -26,3 +26,15 @@ import Testing
         #expect(json.contains(#""shadow": null"#))
     }
 }
+
+@Suite struct TextLimitTests {
+    @Test func hugeSizesAndNULsAreRefusedWithTheirPath() {
+        func check(_ json: String) -> String? {
+            do { _ = try Preset.decode(Data(json.utf8)); return nil } catch { return error.description }
+        }
+        #expect(check(#"{"marks":[{"text":"a","size":1000000}]}"#)?.contains("size must be at most 8192 pixels at $.marks[0].size") == true)
+        #expect(check(#"{"marks":[{"text":"a","size":"150%"}]}"#)?.contains("size must be at most 100% of the short side") == true)
+        #expect(check(#"{"marks":[{"text":"a\u0000b"}]}"#)?.contains("must not contain a NUL") == true)
+        #expect(check(#"{"marks":[{"text":"a","size":"100%"}]}"#) == nil)
+    }
+}
