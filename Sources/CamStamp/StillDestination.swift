@@ -21,16 +21,21 @@ struct StillDestination {
         if (exists && isDirectory.boolValue) || output.hasDirectoryPath {
             folder = output
             fileName = nil
-            guard exists else { throw .usage("-o: folder \(output.path) does not exist; create it first") }
         } else {
             folder = output.deletingLastPathComponent()
             fileName = output.lastPathComponent
-            guard fileManager.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw .usage("-o: folder \(folder.path) does not exist; create it first")
-            }
+        }
+        try Self.checkWritableFolder(folder, option: "-o")
+    }
+
+    /// `folder` exists (else a usage error naming `option`) and can be written (else a failure).
+    static func checkWritableFolder(_ folder: URL, option: String) throws(CamStampError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .usage("\(option): folder \(folder.path) does not exist; create it first")
         }
         guard access(folder.path, W_OK) == 0 else {
-            throw .failure("\(folder.path): cannot write here (permission denied); choose another folder with -o")
+            throw .failure("\(folder.path): cannot write here (permission denied); choose another folder with \(option)")
         }
     }
 

@@ -34,7 +34,7 @@ public struct StreamJob {
                     report: @escaping @Sendable (String) -> Void = { _ in }) throws(CamStampError) -> Summary {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
-        if let folder = options.snapshotFolder { try Self.checkWritableFolder(folder, option: "--snapshot-dir") }
+        if let folder = options.snapshotFolder { try StillDestination.checkWritableFolder(folder, option: "--snapshot-dir") }
         let camera = try Camera(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
                                 resources: resources)
         let output = try makeOutput()
@@ -163,16 +163,6 @@ public struct StreamJob {
         guard let file = options.sdp else { return }
         do { try sdp.write(to: file, atomically: true, encoding: .utf8) } catch {
             throw .failure("--sdp \(file.path): \(error.localizedDescription)")
-        }
-    }
-
-    static func checkWritableFolder(_ folder: URL, option: String) throws(CamStampError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw .usage("\(option): folder \(folder.path) does not exist; create it first")
-        }
-        guard access(folder.path, W_OK) == 0 else {
-            throw .failure("\(folder.path): cannot write here (permission denied); choose another folder with \(option)")
         }
     }
 }

@@ -91,37 +91,28 @@ public final class Pipeline: @unchecked Sendable {
 
     /// The next error, or EOS, from the bus, waiting up to `timeout`. Returns nil on timeout.
     public func waitForEndOrError(timeout: Duration) -> BusResult? {
-        let bus = gst_element_get_bus(element)!
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        let types = GstMessageType(GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
-        guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(timeout.nanoseconds), types) else {
-            return nil
-        }
-        defer { gst_message_unref(message) }
-        return message.pointee.type == GST_MESSAGE_EOS ? .endOfStream : .error(mediaError(from: message))
+        popMessage(GstMessageType(GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue), timeout: timeout)
     }
 
     /// The next error from the bus, waiting up to `timeout`.
     public func waitForError(timeout: Duration) -> MediaError? {
-        let bus = gst_element_get_bus(element)!
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(timeout.nanoseconds), GST_MESSAGE_ERROR) else {
-            return nil
-        }
-        defer { gst_message_unref(message) }
-        return mediaError(from: message)
+        if case .error(let error) = popMessage(GST_MESSAGE_ERROR, timeout: timeout) { return error }
+        return nil
     }
 
     /// An error waiting on the bus, if any, without blocking.
     public func pendingError() -> MediaError? {
-        if case .error(let error) = waitForEndOrErrorNow(types: GST_MESSAGE_ERROR) { return error }
+        if case .error(let error) = popMessage(GST_MESSAGE_ERROR, timeout: nil) { return error }
         return nil
     }
 
-    private func waitForEndOrErrorNow(types: GstMessageType) -> BusResult? {
+    /// Pops the next EOS or error message of `types`; `timeout` nil means don't wait.
+    private func popMessage(_ types: GstMessageType, timeout: Duration?) -> BusResult? {
         let bus = gst_element_get_bus(element)!
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        guard let message = gst_bus_pop_filtered(bus, types) else { return nil }
+        let popped = timeout.map { gst_bus_timed_pop_filtered(bus, GstClockTime($0.nanoseconds), types) }
+            ?? gst_bus_pop_filtered(bus, types)
+        guard let message = popped else { return nil }
         defer { gst_message_unref(message) }
         return message.pointee.type == GST_MESSAGE_EOS ? .endOfStream : .error(mediaError(from: message))
     }

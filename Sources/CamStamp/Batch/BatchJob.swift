@@ -83,9 +83,7 @@ public struct BatchJob {
                 throw .failure("\(folder.path): cannot create the output folder (\(error.localizedDescription))")
             }
         }
-        if !options.dryRun && access(folder.path, W_OK) != 0 {
-            throw .failure("\(folder.path): cannot write here (permission denied); choose another folder with -o")
-        }
+        if !options.dryRun { try StillDestination.checkWritableFolder(folder, option: "-o") }
     }
 }
 
