@@ -1,0 +1,17 @@
+/// Values a user asks to write into every output (`batch --set-metadata KEY=VALUE`), already
+/// expanded from their templates. Each goes everywhere a reader looks for it: EXIF IFD0, XMP and
+/// IPTC.
+public struct MetadataEdits: Sendable, Equatable {
+    /// The photographer: EXIF Artist (0x013B), XMP dc:creator, IPTC By-line (2:80).
+    public var artist: String?
+    /// The copyright notice: EXIF Copyright (0x8298), XMP dc:rights, IPTC CopyrightNotice (2:116).
+    public var copyright: String?
+
+    public init(artist: String? = nil, copyright: String? = nil) {
+        self.artist = artist
+        self.copyright = copyright
+    }
+
+    /// True when nothing is to be written.
+    public var isEmpty: Bool { artist == nil && copyright == nil }
+}
