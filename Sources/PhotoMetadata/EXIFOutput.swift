@@ -77,8 +77,10 @@ extension EXIF {
             }
         }
 
-        // Tables that lose entries are rewritten where they stand, shorter.
-        for ifd in ifds where !dropped(ifd.kind) {
+        // Tables that lose entries are rewritten where they stand, shorter; IFD0 moves instead when
+        // it gains entries.
+        let movesIFD0 = !edits.isEmpty
+        for ifd in ifds where !dropped(ifd.kind) && !(movesIFD0 && ifd.kind == .ifd0) {
             let own = entries.filter { $0.ifd == ifd.kind }
             guard own.contains(where: { unlinked.contains($0.entryOffset) }) else { continue }
             let kept = own.filter { !unlinked.contains($0.entryOffset) }.map { Array(out[$0.entryOffset..<($0.entryOffset + 12)]) }
@@ -101,7 +103,7 @@ extension EXIF {
         }
         if let ifd0 = ifds.first(where: { $0.kind == .ifd0 }) {
             let entryCount = entries.filter { $0.ifd == .ifd0 && !unlinked.contains($0.entryOffset) }.count
-            let rewritten = entries.contains { $0.ifd == .ifd0 && unlinked.contains($0.entryOffset) }
+            let rewritten = !movesIFD0 && entries.contains { $0.ifd == .ifd0 && unlinked.contains($0.entryOffset) }
             out.put32(0, at: ifd0.offset + 2 + 12 * (rewritten ? entryCount : ifd0.entryCount), bigEndian: isBigEndian)
         }
 
@@ -122,7 +124,7 @@ extension EXIF {
         while end > 8, cleared[end - 1], !live[end - 1] { end -= 1 }
         out.removeSubrange(end...)
 
-        if !edits.isEmpty, let ifd0 = ifds.first(where: { $0.kind == .ifd0 }) {
+        if movesIFD0, let ifd0 = ifds.first(where: { $0.kind == .ifd0 }) {
             let kept = entries.filter { $0.ifd == .ifd0 && !unlinked.contains($0.entryOffset) }
             let raw = kept.map { (tag: $0.tag, bytes: Array(out[$0.entryOffset..<($0.entryOffset + 12)])) }
             // The table is moved, not its values: out-of-line values keep their offsets.
