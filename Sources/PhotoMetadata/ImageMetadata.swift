@@ -126,8 +126,8 @@ public struct ImageMetadata: Sendable {
     }
 
     /// `encodedJPEG` (a bare JPEG from the encoder) with this metadata right after SOI: APP1 EXIF,
-    /// APP2 ICC, APP1 XMP, APP13 IPTC, then the encoder's own segments (its JFIF APP0 dropped when
-    /// EXIF is written) and its image data unchanged. The size written into EXIF is the frame's.
+    /// APP2 ICC, APP1 XMP, APP13 IPTC, the source's carried APP segments, then the encoder's own
+    /// segments (its JFIF APP0 dropped when EXIF is written) and its image data unchanged. The size written into EXIF is the frame's.
     /// Metadata that cannot be written validly is left out with a warning.
     public func insert(into encodedJPEG: Data, policy: MetadataPolicy, edits: MetadataEdits = MetadataEdits()) throws(MetadataError) -> MetadataOutput {
         let structure = try JPEGStructure(parsing: encodedJPEG)
