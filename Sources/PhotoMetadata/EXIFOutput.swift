@@ -36,11 +36,11 @@ extension EXIF {
         mark(&protected, 0..<8)
 
         func dropped(_ kind: IFDKind) -> Bool { kind == .ifd1 || (stripGPS && kind == .gps) }
-        let replaced: Set<UInt16> = Set([edits.artist.map { _ in EXIFTag.artist }, edits.copyright.map { _ in EXIFTag.copyright }]
-            .compactMap { $0 })
+        // Artist and Copyright, when the edits set them.
+        let replaced: Set<UInt16> = Set([edits.artist.map { _ in 0x013B }, edits.copyright.map { _ in 0x8298 }].compactMap { $0 })
         var unlinked: Set<Int> = []  // entry offsets
         for e in entries where !dropped(e.ifd) {
-            if stripGPS, e.ifd == .ifd0, e.tag == EXIFTag.gpsPointer { unlinked.insert(e.entryOffset) }
+            if stripGPS, e.ifd == .ifd0, e.tag == 0x8825 { unlinked.insert(e.entryOffset) }
             if e.ifd == .ifd0, replaced.contains(e.tag) { unlinked.insert(e.entryOffset) }
             if (e.type == 1 || e.type == 7), e.valueLength > 4,
                embeddedJPEGs(in: Array(bytes[e.valueOffset..<(e.valueOffset + e.valueLength)])).first?.lowerBound == 0 {
@@ -70,7 +70,7 @@ extension EXIF {
 
         for e in entries {
             switch (e.ifd, e.tag) {
-            case (.ifd0, EXIFTag.orientation): rewrite(&out, e, 1, asShort: true)
+            case (.ifd0, 0x0112): rewrite(&out, e, 1, asShort: true)
             case (.ifd0, 0x0100), (.exif, 0xA002): rewrite(&out, e, width, asShort: e.type == 3)
             case (.ifd0, 0x0101), (.exif, 0xA003): rewrite(&out, e, height, asShort: e.type == 3)
             default: break
@@ -150,7 +150,7 @@ extension EXIF {
     private static func appendIFD0(_ out: inout [UInt8], existing: [(tag: UInt16, bytes: [UInt8])], edits: MetadataEdits,
                                    bigEndian: Bool) {
         if out.count % 2 == 1 { out.append(0) }  // TIFF offsets are word-aligned
-        let texts = [(EXIFTag.artist, edits.artist), (EXIFTag.copyright, edits.copyright)]
+        let texts = [(UInt16(0x013B), edits.artist), (0x8298, edits.copyright)]
             .compactMap { tag, text in text.map { (tag, Array($0.utf8) + [0]) } }
         let table = out.count
         let count = existing.count + texts.count
@@ -195,10 +195,3 @@ extension EXIF {
     }
 }
 
-/// Tags the output edits by number.
-enum EXIFTag {
-    static let orientation: UInt16 = 0x0112
-    static let artist: UInt16 = 0x013B
-    static let copyright: UInt16 = 0x8298
-    static let gpsPointer: UInt16 = 0x8825
-}
