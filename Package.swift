@@ -45,7 +45,8 @@ let package = Package(
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
         .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata"]),
+        // Fixtures/: real camera photos, found through #filePath.
+        .testTarget(name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -73,16 +73,24 @@ public struct EXIF: Sendable {
     /// The TIFF bytes (what follows `Exif\0\0` in APP1, or a PNG's eXIf chunk).
     let bytes: [UInt8]
     public let isBigEndian: Bool
-    /// Every entry of IFD0, the Exif, GPS and Interop IFDs and IFD1, in file order.
+    /// Every entry of IFD0, the Exif, GPS and Interop IFDs and IFD1, in file order, less those
+    /// whose value lies outside the block.
     public let entries: [EXIFEntry]
     let ifds: [IFDLocation]
     /// The thumbnail's bytes (JPEGInterchangeFormat or strips of IFD1), clamped to the block.
     let thumbnailRanges: [Range<Int>]
+    /// Bytes that may hold a GPS IFD too damaged to read (its table and the values it reaches that
+    /// lie in the block): cleared with `stripGPS` all the same.
+    let damagedGPSRanges: [Range<Int>]
+    /// What was left out while reading: entries whose value lies outside the block, sub-IFDs
+    /// outside it or reached twice. Empty for a sound block.
+    public let problems: [MetadataError]
 
     /// The TIFF bytes as read.
     public var tiff: Data { Data(bytes) }
 
-    /// Reads a TIFF block; throws on a bad header, an IFD or value outside the block, or an IFD loop.
+    /// Reads a TIFF block. Throws only when nothing can be trusted (a bad header, IFD0 outside the
+    /// block); a damaged entry or sub-IFD is left out and listed in `problems`.
     public init(tiff: Data) throws(MetadataError) {
         try self.init(bytes: [UInt8](tiff))
     }
@@ -105,17 +113,23 @@ public struct EXIF: Sendable {
         guard reader.u16(2) == 42, let ifd0 = reader.u32(4) else { throw .badTIFFHeader }
 
         var parser = IFDParser(reader: reader)
-        // IFD0 (Orientation, Make, Model) and the GPS IFD (which --strip-gps must be able to find
-        // and clear) must be sound. A damaged Exif, Interop or thumbnail IFD is common in camera
-        // files and not worth losing the rest for: it is left out of what we read, and its bytes
-        // are carried over untouched (the thumbnail is dropped from outputs anyway).
+        // Only IFD0 (Orientation, Make, Model) must be sound. Cameras and editors leave damage
+        // behind often enough (a value past the end, a thumbnail IFD nowhere) that one bad part
+        // must not cost the rest: a damaged sub-IFD or entry is left out of what we read, its
+        // bytes carried over untouched (or cleared, for the thumbnail and a stripped GPS IFD).
         func lenient(_ kind: IFDKind, at offset: Int) {
             var attempt = parser
-            if (try? attempt.parse(kind, at: offset)) != nil { parser = attempt }
+            do {
+                _ = try attempt.parse(kind, at: offset)
+                parser = attempt
+            } catch {
+                parser.problems.append(error)
+                if kind == .gps { parser.damagedGPS = parser.salvage(at: offset) }
+            }
         }
         let ifd0Next = try parser.parse(.ifd0, at: Int(ifd0))
         if let p = parser.pointer(0x8769, in: .ifd0) { lenient(.exif, at: p) }
-        if let p = parser.pointer(0x8825, in: .ifd0) { _ = try parser.parse(.gps, at: p) }
+        if let p = parser.pointer(0x8825, in: .ifd0) { lenient(.gps, at: p) }
         if let p = parser.pointer(0xA005, in: .exif) { lenient(.interop, at: p) }
         if let ifd1Next = ifd0Next, ifd1Next != 0 { lenient(.ifd1, at: Int(ifd1Next)) }
 
@@ -124,6 +138,8 @@ public struct EXIF: Sendable {
         self.entries = parser.entries
         self.ifds = parser.ifds
         self.thumbnailRanges = parser.thumbnailRanges()
+        self.damagedGPSRanges = parser.damagedGPS
+        self.problems = parser.problems
     }
 
     /// The entry for `tag` in `ifd`, if present.
@@ -197,12 +213,15 @@ func decodeASCII(_ bytes: ArraySlice<UInt8>) -> String {
     return String(validating: text, as: UTF8.self) ?? String(String.UnicodeScalarView(text.map { Unicode.Scalar($0) }))
 }
 
-/// Walks IFDs, recording entries and refusing anything outside the block or reached twice.
+/// Walks IFDs, recording entries and refusing an IFD outside the block or reached twice; an entry
+/// whose value lies outside the block is left out and noted.
 private struct IFDParser {
     let reader: ByteReader
     var entries: [EXIFEntry] = []
     var ifds: [IFDLocation] = []
     var visited: Set<Int> = []
+    var problems: [MetadataError] = []
+    var damagedGPS: [Range<Int>] = []
 
     /// Parses one IFD; returns its next-IFD pointer.
     mutating func parse(_ kind: IFDKind, at offset: Int) throws(MetadataError) -> UInt32? {
@@ -228,7 +247,8 @@ private struct IFDParser {
                 if length > 4 {
                     valueOffset = Int(reader.u32(e + 8)!)
                     guard valueOffset <= reader.bytes.count - length else {
-                        throw .valueOutOfBounds(ifd: kind.rawValue, tag: tag)
+                        problems.append(.valueOutOfBounds(ifd: kind.rawValue, tag: tag))
+                        continue
                     }
                 }
             }
@@ -238,11 +258,32 @@ private struct IFDParser {
         return next
     }
 
-    /// The sub-IFD offset in pointer tag `tag` of `ifd`; nil when absent or zero.
+    /// The sub-IFD offset in pointer tag `tag` of `ifd` (a LONG, IFD or SHORT, as some writers
+    /// store it); nil when absent or zero.
     func pointer(_ tag: UInt16, in ifd: IFDKind) -> Int? {
-        guard let e = entries.first(where: { $0.ifd == ifd && $0.tag == tag }), e.count == 1,
-              e.type == 4 || e.type == 13, let p = reader.u32(e.valueOffset), p != 0 else { return nil }
-        return Int(p)
+        guard let e = entries.first(where: { $0.ifd == ifd && $0.tag == tag }), e.count == 1 else { return nil }
+        let p: Int? = switch e.type {
+        case 3: reader.u16(e.valueOffset).map(Int.init)
+        case 4, 13: reader.u32(e.valueOffset).map(Int.init)
+        default: nil
+        }
+        return p == 0 ? nil : p
+    }
+
+    /// The bytes an unreadable IFD at `offset` may cover: as much of its table as lies in the
+    /// block and the values of the entries in that part that lie in the block too.
+    func salvage(at offset: Int) -> [Range<Int>] {
+        let size = reader.bytes.count
+        guard offset >= 8, offset < size, let count = reader.u16(offset) else { return [] }
+        var ranges = [offset..<min(size, offset + 2 + 12 * Int(count) + 4)]
+        for i in 0..<Int(count) {
+            let e = offset + 2 + 12 * i
+            guard let type = reader.u16(e + 2), let n = reader.u32(e + 4), let v = reader.u32(e + 8),
+                  let unit = EXIF.typeSize(type), Int(n) * unit > 4 else { continue }
+            let start = Int(v), end = start + Int(n) * unit
+            if start < size { ranges.append(start..<min(size, end)) }
+        }
+        return ranges
     }
 
     /// The thumbnail's bytes: JPEGInterchangeFormat + Length, or StripOffsets + StripByteCounts.

@@ -2,8 +2,10 @@ import Foundation
 
 /// The metadata of one source photo (JPEG or PNG), ready to be written into its re-encoded output.
 ///
-/// Reading is strict: a corrupt EXIF block, ICC chunk set or file structure throws, and the caller
-/// decides whether to write the output without metadata.
+/// Reading keeps what is sound: a damaged EXIF entry or sub-IFD, ICC chunk set or PNG ancillary
+/// chunk is left out with a warning (carried into every output's warnings), never the rest with it.
+/// Only a broken file structure throws, and the caller decides whether to write the output without
+/// metadata.
 public struct ImageMetadata: Sendable {
     /// The EXIF block (JPEG APP1 `Exif\0\0`, PNG eXIf).
     public var exif: EXIF?
@@ -15,33 +17,61 @@ public struct ImageMetadata: Sendable {
     public var xmp: Data?
     /// A JPEG's APP13 `Photoshop 3.0` payload (IPTC), carried as is into JPEG outputs.
     public var iptc: Data?
+    /// A JPEG's other APP segments that go into JPEG outputs byte for byte (CIFF, Ducky, maker
+    /// segments); see `JPEGSegment.carriedVerbatim`.
+    public var carriedSegments: [JPEGSegment] = []
+    /// What was left out while reading, reported with every output.
+    public var readWarnings: [MetadataWarning] = []
 
     /// No metadata.
     public init() {}
 
-    /// Reads the metadata segments of a JPEG. Adobe APP14, JFIF, MPF and extended XMP are not
-    /// kept: the encoder writes its own colour transform, and MPF offsets would point nowhere.
+    /// Reads the metadata segments of a JPEG: the first EXIF, XMP and IPTC, the ICC profile, and the
+    /// APP segments carried verbatim. Throws only for a broken JPEG structure.
     public init(jpeg: Data) throws(MetadataError) {
         let structure = try JPEGStructure(parsing: jpeg)
+        var sawEXIF = false
         for segment in structure.segments {
-            if exif == nil, segment.isApp(1, JPEGSignature.exif) {
-                exif = try EXIF(app1Payload: segment.payload)
+            if segment.isApp(1, JPEGSignature.exif) {
+                if !sawEXIF { readEXIF { () throws(MetadataError) in try EXIF(app1Payload: segment.payload) } }
+                sawEXIF = true
             } else if xmp == nil, segment.isApp(1, JPEGSignature.xmp) {
                 xmp = segment.payload.dropFirst(JPEGSignature.xmp.count)
             } else if iptc == nil, segment.isApp(13, JPEGSignature.iptc) {
                 iptc = segment.payload
+            } else if segment.carriedVerbatim {
+                carriedSegments.append(segment)
             }
         }
-        icc = try reassembleICC(structure.segments)
+        do { icc = try reassembleICC(structure.segments) } catch { readWarnings.append(.iccUnreadable(error)) }
     }
 
-    /// Reads the eXIf, iCCP and XMP iTXt chunks of a PNG.
+    /// Sets `exif` from `read`, noting what was left out of it, or why it could not be read.
+    private mutating func readEXIF(_ read: () throws(MetadataError) -> EXIF) {
+        do {
+            let block = try read()
+            exif = block
+            if let first = block.problems.first {
+                readWarnings.append(.exifPartlyDamaged(first, more: block.problems.count - 1))
+            }
+        } catch {
+            readWarnings.append(.exifUnreadable(error))
+        }
+    }
+
+    /// Reads the eXIf, iCCP and XMP iTXt chunks of a PNG. Throws only for a broken PNG structure
+    /// (or a bad CRC in a critical chunk); a damaged eXIf or ancillary chunk is left out.
     public init(png: Data) throws(MetadataError) {
-        for chunk in try PNGChunk.parse(png) {
+        let (chunks, skipped) = try PNGChunk.parse(png, skippingBadAncillary: true)
+        readWarnings += skipped.map { .pngChunkSkipped(chunk: $0) }
+        var sawEXIF = false
+        for chunk in chunks {
             switch chunk.type {
-            case "eXIf" where exif == nil:
-                exif = chunk.data.hasPrefix(JPEGSignature.exif)
-                    ? try EXIF(app1Payload: chunk.data) : try EXIF(tiff: chunk.data)
+            case "eXIf" where !sawEXIF:
+                sawEXIF = true
+                readEXIF { () throws(MetadataError) in
+                    chunk.data.hasPrefix(JPEGSignature.exif) ? try EXIF(app1Payload: chunk.data) : try EXIF(tiff: chunk.data)
+                }
             case "iCCP" where pngICCChunk == nil: pngICCChunk = chunk.data
             case "iTXt" where xmp == nil: xmp = chunk.xmpPacket
             default: break
@@ -69,9 +99,17 @@ public struct ImageMetadata: Sendable {
     /// `{exif:TAG}` text by tag name; see `EXIF.values`.
     public var exifValues: [String: String] { exif?.values ?? [:] }
 
-    /// The APP1 payload (`Exif\0\0` + TIFF) for an upright `width`×`height` output; nil without EXIF.
-    public func exifForOutput(width: Int, height: Int, stripGPS: Bool) -> Data? {
-        exif.map { Data(JPEGSignature.exif) + $0.outputTIFF(width: width, height: height, stripGPS: stripGPS) }
+    /// The APP1 payload (`Exif\0\0` + TIFF) for an upright `width`×`height` output with `edits`;
+    /// nil without EXIF or edits.
+    public func exifForOutput(width: Int, height: Int, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()) -> Data? {
+        exifTIFFForOutput(width: width, height: height, stripGPS: stripGPS, edits: edits).map { Data(JPEGSignature.exif) + $0 }
+    }
+
+    /// The TIFF block for an output: the source's, edited (see `EXIF.outputTIFF`), or a minimal one
+    /// holding only `edits` when the source had none; nil when there is neither.
+    func exifTIFFForOutput(width: Int, height: Int, stripGPS: Bool, edits: MetadataEdits) -> Data? {
+        if let exif { return exif.outputTIFF(width: width, height: height, stripGPS: stripGPS, edits: edits) }
+        return edits.isEmpty ? nil : EXIF.minimalTIFF(edits: edits)
     }
 
     /// The XMP packet for an output (Orientation 1, GPS gone with `stripGPS`), or a warning.
@@ -88,18 +126,18 @@ public struct ImageMetadata: Sendable {
     }
 
     /// `encodedJPEG` (a bare JPEG from the encoder) with this metadata right after SOI: APP1 EXIF,
-    /// APP2 ICC, APP1 XMP, APP13 IPTC, then the encoder's own segments (its JFIF APP0 dropped when
-    /// EXIF is written) and its image data unchanged. The size written into EXIF is the frame's.
+    /// APP2 ICC, APP1 XMP, APP13 IPTC, the source's carried APP segments, then the encoder's own
+    /// segments (its JFIF APP0 dropped when EXIF is written) and its image data unchanged. The size written into EXIF is the frame's.
     /// Metadata that cannot be written validly is left out with a warning.
     public func insert(into encodedJPEG: Data, policy: MetadataPolicy, edits: MetadataEdits = MetadataEdits()) throws(MetadataError) -> MetadataOutput {
         let structure = try JPEGStructure(parsing: encodedJPEG)
         guard policy != .stripAll else { return MetadataOutput(data: encodedJPEG, warnings: []) }
         guard let size = structure.frameSize else { throw .noFrameHeader }
         let stripGPS = policy == .stripGPS
-        var warnings: [MetadataWarning] = []
+        var warnings = readWarnings
         var added: [JPEGSegment] = []
 
-        if let app1 = exifForOutput(width: size.width, height: size.height, stripGPS: stripGPS) {
+        if let app1 = exifForOutput(width: size.width, height: size.height, stripGPS: stripGPS, edits: edits) {
             if app1.count <= JPEGSignature.maxPayload {
                 added.append(JPEGSegment(marker: 0xE1, payload: app1))
             } else {
@@ -132,7 +170,7 @@ public struct ImageMetadata: Sendable {
                 && !(writesICC && s.isApp(2, JPEGSignature.icc)) && !(writesXMP && s.isApp(1, JPEGSignature.xmp))
         }
         var out: [UInt8] = [0xFF, 0xD8]
-        for segment in added + kept { out += segment.encoded }
+        for segment in added + carriedSegments + kept { out += segment.encoded }
         var data = Data(out)
         data.append(encodedJPEG[(encodedJPEG.startIndex + structure.scanOffset)...])
         return MetadataOutput(data: data, warnings: warnings)
@@ -149,7 +187,7 @@ public struct ImageMetadata: Sendable {
         let width = Int(h[0]) << 24 | Int(h[1]) << 16 | Int(h[2]) << 8 | Int(h[3])
         let height = Int(h[4]) << 24 | Int(h[5]) << 16 | Int(h[6]) << 8 | Int(h[7])
         let stripGPS = policy == .stripGPS
-        var warnings: [MetadataWarning] = []
+        var warnings = readWarnings
         var added: [PNGChunk] = []
 
         if let pngICCChunk {
@@ -157,8 +195,8 @@ public struct ImageMetadata: Sendable {
         } else if let icc {
             added.append(.iccp(icc))
         }
-        if let exif {
-            added.append(PNGChunk(type: "eXIf", data: exif.outputTIFF(width: width, height: height, stripGPS: stripGPS)))
+        if let tiff = exifTIFFForOutput(width: width, height: height, stripGPS: stripGPS, edits: edits) {
+            added.append(PNGChunk(type: "eXIf", data: tiff))
         }
         switch xmpForOutput(stripGPS: stripGPS) {
         case .packet(let packet): added.append(.xmp(packet))

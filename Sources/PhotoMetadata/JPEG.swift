@@ -31,6 +31,24 @@ public struct JPEGSegment: Sendable, Equatable {
         return out
     }
 
+    /// True for a source APPn segment that goes into JPEG outputs byte for byte: what we neither
+    /// edit nor must drop. Dropped: JFIF (the encoder writes its own), JFXX and AVI1 (a thumbnail,
+    /// a video frame's tables), Adobe APP14 (its colour-transform flag must be the encoder's: a
+    /// wrong one mis-decodes), MPF and FlashPix APP2 (secondary images and previews, with offsets
+    /// into a file that no longer exists), FLIR APP1 and JUMBF APP11 (thermal and embedded
+    /// pictures, gain maps, C2PA manifests bound to the source's pixels), and any segment that
+    /// holds a JPEG picture. EXIF, XMP, ICC and IPTC are written by their own code.
+    var carriedVerbatim: Bool {
+        guard (0xE0...0xEF).contains(marker) else { return false }
+        let ownCode: [(UInt8, [UInt8])] = [(1, JPEGSignature.exif), (1, JPEGSignature.xmp), (1, JPEGSignature.xmpExtension),
+                                           (2, JPEGSignature.icc), (13, JPEGSignature.iptc)]
+        let dropped: [(UInt8, [UInt8])] = [(0, JPEGSignature.jfif), (0, Array("JFXX\0".utf8)), (0, Array("AVI1".utf8)),
+                                           (1, Array("FLIR\0".utf8)), (2, Array("MPF\0".utf8)), (2, Array("FPXR\0".utf8)),
+                                           (11, Array("JP".utf8)), (14, Array("Adobe".utf8))]
+        if (ownCode + dropped).contains(where: { isApp($0.0, $0.1) }) { return false }
+        return embeddedJPEGs(in: [UInt8](payload)).isEmpty
+    }
+
     /// True for an APPn segment whose payload starts with `signature`.
     func isApp(_ n: UInt8, _ signature: [UInt8]) -> Bool {
         marker == 0xE0 + n && payload.hasPrefix(signature)
@@ -98,6 +116,8 @@ public struct JPEGStructure: Sendable {
 enum JPEGSignature {
     static let exif: [UInt8] = Array("Exif".utf8) + [0, 0]
     static let xmp: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+    /// Extended XMP: the rest of a packet too large for one segment, tied to it by a GUID.
+    static let xmpExtension: [UInt8] = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0]
     static let icc: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
     static let jfif: [UInt8] = Array("JFIF".utf8) + [0]
     static let iptc: [UInt8] = Array("Photoshop 3.0".utf8) + [0]
@@ -141,4 +161,61 @@ func iccSegments(_ icc: Data) -> [JPEGSegment]? {
         let part = bytes[(i * JPEGSignature.iccChunk)..<min(bytes.count, (i + 1) * JPEGSignature.iccChunk)]
         return JPEGSegment(marker: 0xE2, payload: Data(JPEGSignature.icc + [UInt8(i + 1), UInt8(count)] + part))
     }
+}
+
+/// Where whole JPEG pictures lie inside `bytes` (a thumbnail or preview inside an EXIF block or
+/// an APP segment): each from its SOI to its EOI, or to the end of `bytes` when the picture is cut
+/// short. A candidate counts only when its header reads as a JPEG's (marker segments with sound
+/// lengths, a frame header, then a scan), so FF D8 FF met by chance in other data is passed over.
+func embeddedJPEGs(in bytes: [UInt8]) -> [Range<Int>] {
+    var found: [Range<Int>] = []
+    var i = 0
+    while i + 3 < bytes.count {
+        guard bytes[i] == 0xFF, bytes[i + 1] == 0xD8, bytes[i + 2] == 0xFF, let end = jpegEnd(bytes, from: i) else {
+            i += 1
+            continue
+        }
+        found.append(i..<end)
+        i = end
+    }
+    return found
+}
+
+/// The end of the JPEG picture whose SOI is at `start`: after its EOI, or `bytes.count` when it
+/// has a frame header and a scan but no EOI. nil when its header is not a JPEG's.
+private func jpegEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+    let reader = ByteReader(bytes: bytes, bigEndian: true)
+    let frameMarkers: Set<UInt8> = Set(0xC0...0xCF).subtracting([0xC4, 0xC8, 0xCC])
+    var pos = start + 2
+    var sawFrame = false
+    // The header: marker segments up to the first scan.
+    while true {
+        guard pos + 1 < bytes.count, bytes[pos] == 0xFF else { return nil }
+        while pos + 1 < bytes.count, bytes[pos + 1] == 0xFF { pos += 1 }
+        let marker = bytes[pos + 1]
+        guard marker != 0x00, marker != 0xD8, marker != 0xD9, !JPEGSegment.isStandalone(marker),
+              let length = reader.u16(pos + 2), length >= 2, pos + 2 + Int(length) <= bytes.count else { return nil }
+        if frameMarkers.contains(marker) { sawFrame = true }
+        pos += 2 + Int(length)
+        if marker == 0xDA { break }
+    }
+    guard sawFrame else { return nil }
+    // Entropy-coded data: FF is followed by 00 (a stuffed byte), a restart marker, fill, or a
+    // marker; further segments (a progressive picture's tables and scans) are skipped whole.
+    while pos + 1 < bytes.count {
+        guard bytes[pos] == 0xFF else {
+            pos += 1
+            continue
+        }
+        let next = bytes[pos + 1]
+        switch next {
+        case 0xD9: return pos + 2
+        case 0x00, 0xD0...0xD7: pos += 2
+        case 0xFF: pos += 1
+        default:
+            guard let length = reader.u16(pos + 2), length >= 2 else { return bytes.count }
+            pos += 2 + Int(length)
+        }
+    }
+    return bytes.count
 }

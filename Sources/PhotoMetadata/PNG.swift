@@ -27,10 +27,17 @@ public struct PNGChunk: Sendable, Equatable {
     /// Every chunk up to and including IEND; throws on a bad signature, a chunk past the end or a
     /// bad CRC.
     static func parse(_ data: Data) throws(MetadataError) -> [PNGChunk] {
+        try parse(data, skippingBadAncillary: false).chunks
+    }
+
+    /// As `parse(_:)`; with `skippingBadAncillary`, an ancillary chunk (lower-case first letter:
+    /// metadata, never pixels) with a bad CRC is left out and named in `skipped` instead.
+    static func parse(_ data: Data, skippingBadAncillary: Bool) throws(MetadataError) -> (chunks: [PNGChunk], skipped: [String]) {
         let bytes = [UInt8](data)
         guard bytes.hasPrefix(signature) else { throw .notPNG }
         let reader = ByteReader(bytes: bytes, bigEndian: true)
         var chunks: [PNGChunk] = []
+        var skipped: [String] = []
         var pos = signature.count
         while pos < bytes.count {
             guard let length = reader.u32(pos), length < 0x8000_0000, pos + 12 + Int(length) <= bytes.count else {
@@ -39,12 +46,14 @@ public struct PNGChunk: Sendable, Equatable {
             let typeBytes = Array(bytes[(pos + 4)..<(pos + 8)])
             let type = String(decoding: typeBytes, as: UTF8.self)
             let body = Array(bytes[(pos + 8)..<(pos + 8 + Int(length))])
-            guard reader.u32(pos + 8 + Int(length)) == CRC32.checksum(typeBytes + body) else {
-                throw .badPNGChunkCRC(chunk: type)
+            pos += 12 + Int(length)
+            if reader.u32(pos - 4) != CRC32.checksum(typeBytes + body) {
+                guard skippingBadAncillary, typeBytes[0] & 0x20 != 0 else { throw .badPNGChunkCRC(chunk: type) }
+                skipped.append(type)
+                continue
             }
             chunks.append(PNGChunk(type: type, data: Data(body)))
-            pos += 12 + Int(length)
-            if type == "IEND" { return chunks }
+            if type == "IEND" { return (chunks, skipped) }
         }
         throw .truncated(offset: pos)
     }

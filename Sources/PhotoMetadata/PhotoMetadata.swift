@@ -69,6 +69,14 @@ public enum MetadataPolicy: String, Sendable, CaseIterable {
 
 /// Metadata that was left out of an output, and why; the file is still valid.
 public enum MetadataWarning: Sendable, Equatable, CustomStringConvertible {
+    /// The source's EXIF could not be read at all (a bad header, IFD0 outside the block).
+    case exifUnreadable(MetadataError)
+    /// Parts of the source's EXIF were damaged and left out (the first problem, how many more).
+    case exifPartlyDamaged(MetadataError, more: Int)
+    /// The source's ICC profile chunks do not fit together.
+    case iccUnreadable(MetadataError)
+    /// A PNG ancillary chunk of the source with a wrong CRC, skipped.
+    case pngChunkSkipped(chunk: String)
     case exifTooLarge(bytes: Int)
     case iccTooLarge(bytes: Int)
     case xmpTooLarge(bytes: Int)
@@ -78,6 +86,11 @@ public enum MetadataWarning: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .exifUnreadable(let why): "EXIF left out: \(why)"
+        case .exifPartlyDamaged(let why, let more):
+            "EXIF partly left out: \(why)" + (more == 0 ? "" : " (and \(more) more problem\(more == 1 ? "" : "s"))")
+        case .iccUnreadable(let why): "ICC profile left out: \(why)"
+        case .pngChunkSkipped(let chunk): "PNG chunk \(chunk) left out: its CRC is wrong"
         case .exifTooLarge(let n): "EXIF left out: \(n) bytes do not fit in one JPEG segment"
         case .iccTooLarge(let n): "ICC profile left out: \(n) bytes need more than 255 JPEG segments"
         case .xmpTooLarge(let n): "XMP left out: \(n) bytes exceed the 65502 a JPEG segment can hold"

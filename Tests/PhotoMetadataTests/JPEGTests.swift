@@ -82,8 +82,18 @@ import Testing
     @Test(arguments: [
         [(1, 2)], [(1, 2), (1, 2)], [(1, 2), (2, 3)], [(0, 1)], [(2, 1)], [(1, 0)],
     ] as [[(UInt8, UInt8)]])
-    func inconsistentChunksThrow(chunks: [(UInt8, UInt8)]) {
-        let jpeg = tinyJPEG(extra: chunks.map { chunk($0.0, of: $0.1, [1, 2, 3]) })
-        #expect(throws: MetadataError.self) { try ImageMetadata(jpeg: Data(jpeg)) }
+    func inconsistentChunksCostOnlyTheProfile(chunks: [(UInt8, UInt8)]) throws {
+        var b = TIFFBuilder(bigEndian: false)
+        b.ifd0 = [b.short(0x0112, [6])]
+        let jpeg = tinyJPEG(extra: [app1EXIF(b.build())] + chunks.map { chunk($0.0, of: $0.1, [1, 2, 3]) })
+        let m = try ImageMetadata(jpeg: Data(jpeg))
+        #expect(m.icc == nil)
+        #expect(m.orientation == 6, "the EXIF is kept")
+        guard case .iccUnreadable = try #require(m.readWarnings.first) else {
+            Issue.record("expected an ICC warning, got \(m.readWarnings)")
+            return
+        }
+        let out = try m.insert(into: Data(tinyJPEG()), policy: .keep)
+        #expect(out.warnings.count == 1 && out.warnings[0].description.hasPrefix("ICC profile left out: corrupt ICC profile: "))
     }
 }

@@ -30,14 +30,16 @@ import Testing
         #expect(throws: MetadataError.ifdOutOfBounds(ifd: "IFD0", offset: 8)) { try EXIF(tiff: data) }
     }
 
-    @Test func valueOffsetPastTheEndThrows() {
-        #expect(throws: MetadataError.valueOutOfBounds(ifd: "IFD0", tag: 0x0110)) {
-            try EXIF(tiff: tiff([entry(0x0110, 2, 20, 1_000_000)]))
-        }
-        // A count so large that count × size overflows 32 bits.
-        #expect(throws: MetadataError.valueOutOfBounds(ifd: "IFD0", tag: 0x011A)) {
-            try EXIF(tiff: tiff([entry(0x011A, 5, 0xFFFF_FFFF, 8)]))
-        }
+    @Test func aValueOutsideTheBlockCostsOnlyItsEntry() throws {
+        let exif = try EXIF(tiff: tiff([entry(0x0110, 2, 20, 1_000_000), entry(0x0112, 3, 1, 6)]))
+        #expect(exif.orientation == 6)
+        #expect(exif.entry(0x0110, in: .ifd0) == nil)
+        #expect(exif.problems == [.valueOutOfBounds(ifd: "IFD0", tag: 0x0110)])
+        // A count so large that count × size overflows 32 bits (XResolution).
+        let big = try EXIF(tiff: tiff([entry(0x011A, 5, 0xFFFF_FFFF, 8), entry(0x0112, 3, 1, 8)]))
+        #expect(big.orientation == 8 && big.problems == [.valueOutOfBounds(ifd: "IFD0", tag: 0x011A)])
+        let out = try EXIF(tiff: big.outputTIFF(width: 1, height: 1, stripGPS: false))
+        #expect(out.orientation == 1)
     }
 
     @Test func aDamagedExifOrThumbnailIFDIsLeftOutNotFatal() throws {
@@ -53,23 +55,63 @@ import Testing
         #expect(try EXIF(tiff: tiff([entry(0x8769, 4, 1, 8)])).entries.count == 1)
     }
 
-    @Test func aDamagedGPSIFDIsFatalSoItCanNeverSlipThroughStripping() {
-        #expect(throws: MetadataError.ifdOutOfBounds(ifd: "GPS", offset: 4096)) {
-            try EXIF(tiff: tiff([entry(0x8825, 4, 1, 4096)]))
-        }
+    @Test func aGPSIFDOutsideTheBlockIsLeftOutAndItsPointerStillStripped() throws {
+        let exif = try EXIF(tiff: tiff([entry(0x0112, 3, 1, 6), entry(0x8825, 4, 1, 4096)]))
+        #expect(exif.orientation == 6 && !exif.hasGPS)
+        #expect(exif.problems == [.ifdOutOfBounds(ifd: "GPS", offset: 4096)])
+        let out = try EXIF(tiff: exif.outputTIFF(width: 1, height: 1, stripGPS: true))
+        #expect(out.entry(0x8825, in: .ifd0) == nil && out.orientation == 1)
     }
 
-    @Test func ifdLoopsThrow() {
+    @Test func aGPSIFDCutShortIsStillClearedWithStripGPS() throws {
+        // The GPS IFD at 38 claims 9 entries; only its first (a latitude of 3 rationals, its value
+        // at 64) fits in the block. Unreadable, but its bytes must not survive --strip-gps.
+        let latitude = le32(48) + le32(1) + le32(51) + le32(1) + le32(7777) + le32(100)
+        let gps = le16(9) + entry(0x0002, 5, 3, 64)
+        let data = tiff([entry(0x0112, 3, 1, 6), entry(0x8825, 4, 1, 38)], tail: gps + [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] + latitude)
+        let exif = try EXIF(tiff: data)
+        #expect(exif.orientation == 6 && !exif.hasGPS && exif.problems == [.ifdOutOfBounds(ifd: "GPS", offset: 38)])
+        let out = exif.outputTIFF(width: 1, height: 1, stripGPS: true)
+        #expect(!out.contains(le32(7777)), "the coordinates' bytes are gone")
+        #expect(try EXIF(tiff: out).orientation == 1)
+        #expect(exif.outputTIFF(width: 1, height: 1, stripGPS: false).contains(le32(7777)), "kept without --strip-gps")
+    }
+
+    @Test func aGPSPointerStoredAsShortIsFollowedAndStripped() throws {
+        var b = TIFFBuilder(bigEndian: true)
+        b.ifd0 = [b.short(0x0112, [3])]
+        b.gps = [b.ascii(0x01, "N"), b.rational(0x02, [(48, 1), (51, 1), (1234, 100)])]
+        var bytes = b.build()
+        // Turn the LONG GPS pointer into a SHORT (big-endian: the value's first two bytes).
+        let exif = try EXIF(tiff: Data(bytes))
+        let pointer = try #require(exif.entry(0x8825, in: .ifd0))
+        let offset = bytes[pointer.valueOffset + 2...pointer.valueOffset + 3]
+        bytes.replaceSubrange(pointer.entryOffset + 2..<pointer.entryOffset + 12, with: [0, 3, 0, 0, 0, 1] + offset + [0, 0])
+        let short = try EXIF(tiff: Data(bytes))
+        #expect(short.hasGPS && short.values["GPSLatitude"] != nil)
+        let out = short.outputTIFF(width: 1, height: 1, stripGPS: true)
+        #expect(!out.contains([0, 0, 0x04, 0xD2, 0, 0, 0, 100]), "GPS bytes gone")
+        #expect(try EXIF(tiff: out).entry(0x8825, in: .ifd0) == nil)
+    }
+
+    @Test func ifdLoopsLeaveTheIFDReachedTwiceOut() throws {
         // Exif and GPS pointers share one IFD.
-        #expect(throws: MetadataError.ifdLoop(offset: 26)) {
-            try EXIF(tiff: tiff([entry(0x8769, 4, 1, 26), entry(0x8825, 4, 1, 26)], tail: le16(0) + le32(0)))
-        }
+        let exif = try EXIF(tiff: tiff([entry(0x8769, 4, 1, 26), entry(0x8825, 4, 1, 26)], tail: le16(0) + le32(0)))
+        #expect(exif.problems == [.ifdLoop(offset: 26)])
     }
 
-    @Test func errorsInAJPEGSurfaceFromImageMetadata() {
-        let jpeg = tinyJPEG(extra: [app1EXIF(Array(tiff([entry(0x8825, 4, 1, 8)])))])
-        #expect(throws: MetadataError.ifdLoop(offset: 8)) { try ImageMetadata(jpeg: Data(jpeg)) }
-        #expect(MetadataError.ifdLoop(offset: 8).description == "corrupt EXIF: IFD offsets loop back to 8")
+    @Test func damageInAJPEGIsAWarningNotAnError() throws {
+        let loop = tinyJPEG(extra: [app1EXIF(Array(tiff([entry(0x0112, 3, 1, 6), entry(0x8825, 4, 1, 8)])))])
+        let m = try ImageMetadata(jpeg: Data(loop))
+        #expect(m.orientation == 6)
+        #expect(m.readWarnings == [.exifPartlyDamaged(.ifdLoop(offset: 8), more: 0)])
+        #expect(m.readWarnings[0].description == "EXIF partly left out: corrupt EXIF: IFD offsets loop back to 8")
+        let out = try m.insert(into: Data(tinyJPEG()), policy: .keep)
+        #expect(out.warnings == m.readWarnings)
+
+        let bad = try ImageMetadata(jpeg: Data(tinyJPEG(extra: [app1EXIF(Array("XX*".utf8) + [0, 0, 0, 0, 8])])))
+        #expect(bad.exif == nil && bad.readWarnings == [.exifUnreadable(.badTIFFHeader)])
+        #expect(bad.readWarnings[0].description == "EXIF left out: corrupt EXIF: bad TIFF header")
     }
 
     @Test func thumbnailPastTheEndIsClampedNotTrusted() throws {

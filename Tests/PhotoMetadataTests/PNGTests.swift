@@ -82,4 +82,29 @@ import Testing
         #expect(throws: MetadataError.badPNGChunkCRC(chunk: "IHDR")) { try ImageMetadata(png: Data(bad)) }
         for n in 0..<png.count { _ = try? ImageMetadata(png: png.prefix(n)) }
     }
+
+    @Test func aBadCRCInAnAncillaryChunkCostsOnlyThatChunk() throws {
+        var b = TIFFBuilder(bigEndian: true)
+        b.ifd0 = [b.ascii(0x0110, "Pixel 9"), b.short(0x0112, [6])]
+        var bytes = [UInt8](tinyPNG(extra: [PNGChunk(type: "tEXt", data: Data("Comment\0hello".utf8)),
+                                            PNGChunk(type: "eXIf", data: Data(b.build()))]))
+        let text = try #require(Data(bytes).range(of: Data("hello".utf8)))
+        bytes[text.lowerBound] ^= 0x20  // the tEXt chunk's CRC no longer matches
+        let m = try ImageMetadata(png: Data(bytes))
+        #expect(m.orientation == 6)
+        #expect(m.readWarnings == [.pngChunkSkipped(chunk: "tEXt")])
+        #expect(m.readWarnings[0].description == "PNG chunk tEXt left out: its CRC is wrong")
+        #expect(try m.insert(intoPNG: tinyPNG(), policy: .keep).warnings == m.readWarnings)
+    }
+
+    @Test func aDamagedEXIfChunkIsLeftOutWithAWarning() throws {
+        let xmp = PNGChunk.xmp(Data("<x:xmpmeta tiff:Orientation=\"8\"/>".utf8))
+        let source = tinyPNG(extra: [PNGChunk(type: "eXIf", data: Data([0x4D, 0x4D, 0, 42, 0, 0, 0xFF, 0])), xmp])
+        let m = try ImageMetadata(png: source)
+        #expect(m.exif == nil && m.xmp != nil)
+        #expect(m.readWarnings == [.exifUnreadable(.ifdOutOfBounds(ifd: "IFD0", offset: 0xFF00))])
+        let out = try m.insert(intoPNG: tinyPNG(), policy: .keep)
+        #expect(out.warnings == m.readWarnings)
+        #expect(try PNGChunk.parse(out.data).contains { $0.type == "iTXt" })
+    }
 }
