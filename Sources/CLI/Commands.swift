@@ -143,7 +143,7 @@ enum Commands {
                     help: "Stop by itself after SEC seconds of wall time, even when the source cannot keep up; "
                         + "otherwise run until Ctrl-C or SIGTERM."),
             size, fps,
-            .single("bitrate", value: "KBPS", help: "The H.264 bitrate in kbit/s, 1 to \(H264Limits.bitrate.upperBound).",
+            .single("bitrate", value: "KBPS", help: "H.264 bitrate, kbit/s, up to \(H264Limits.bitrate.upperBound).",
                     default: "\(StreamOptions.defaultBitrate)"),
             .single("sdp", value: "FILE", help: "Also write the SDP of an RTP stream to FILE."),
             .single("snapshot-dir", value: "DIR", help: "Each SIGUSR1 (kill -USR1 PID) writes the current frame, marked, there as a full-size JPEG (the folder is created if missing; no file is ever replaced); the stream goes on."),
