@@ -118,7 +118,7 @@ public final class TemporaryFiles: @unchecked Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         var removed: [String] = []
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
-            let fields = name.dropFirst(prefix.count).split(separator: "-", maxSplits: 2)
+            let fields = name.dropFirst(prefix.count).split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
             guard fields.count == 3, fields[0] == host, let pid = pid_t(fields[1]), pid > 0 else { continue }
             // kill(pid, 0) probes without signalling: EPERM means it exists under another user.
             if kill(pid, 0) == 0 || errno == EPERM { continue }

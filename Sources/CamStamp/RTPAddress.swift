@@ -16,27 +16,39 @@ enum RTPAddress {
             return host
         }
         if host.contains(":") {
-            guard parses(host, family: AF_INET6) else { throw .usage("--to \(target): \(host) is not an IPv6 address") }
+            // Through getaddrinfo rather than inet_pton: a link-local address keeps its %zone.
+            guard case .success = numericAddress(host, flags: AI_NUMERICHOST) else {
+                throw .usage("--to \(target): \(host) is not an IPv6 address")
+            }
             return host
         }
         // RFC 6761: names under .invalid never resolve, and resolvers should say so at once.
         if host.lowercased().hasSuffix(".invalid") || host.lowercased() == "invalid" {
             throw unresolved(target, host, reason: "a name under .invalid never resolves")
         }
+        switch numericAddress(host, flags: 0) {
+        case .success(let address): return address
+        case .failure(let reason): throw unresolved(target, host, reason: reason.message)
+        }
+    }
+
+    private struct LookupFailure: Error { var message: String }
+
+    /// The first address getaddrinfo(3) gives for `host`, as text; a failure carries its reason.
+    private static func numericAddress(_ host: String, flags: Int32) -> Result<String, LookupFailure> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+        hints.ai_flags = flags
         var found: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, nil, &hints, &found)
-        guard status == 0, let first = found else {
-            throw unresolved(target, host, reason: String(cString: gai_strerror(status)))
-        }
+        guard status == 0, let first = found else { return .failure(LookupFailure(message: String(cString: gai_strerror(status)))) }
         defer { freeaddrinfo(found) }
         var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         guard getnameinfo(first.pointee.ai_addr, first.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else {
-            throw unresolved(target, host, reason: "no usable address")
+            return .failure(LookupFailure(message: "no usable address"))
         }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return .success(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     private static func parses(_ text: String, family: Int32) -> Bool {
