@@ -56,7 +56,7 @@ demo: build
 	python3 scripts/make-demo-photos.py $(DEMO_DIR)/photos && \
 	$(CAMSTAMP) batch $(DEMO_DIR)/photos -o $(DEMO_DIR)/marked --preset credit --var author="camstamp demo" --overwrite && \
 	echo "camstamp: demo batch: $(CURDIR)/$(DEMO_DIR)/marked (from generated photos in mixed orientations)" && \
-	$(CAMSTAMP) stream --source $$src --preset logo --preset timestamp --to $(DEMO_DIR)/clip.mp4 --duration 3 && \
+	$(CAMSTAMP) stream --source $$src --preset logo --preset timestamp --to $(DEMO_DIR)/clip.mp4 --duration 3 --overwrite && \
 	echo "camstamp: demo clip: $(CURDIR)/$(DEMO_DIR)/clip.mp4 (3 s, H.264)"
 
 test: build

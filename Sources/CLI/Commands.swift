@@ -83,8 +83,10 @@ enum Commands {
         options: [
             source, preset, text, variable,
             .single("output", short: "o", value: "PATH",
-                    help: "A file (photo.jpg) or a folder (photos named camstamp-YYYYMMDD-HHMMSS-N.jpg).",
+                    help: "A file (photo.jpg, photo.png), a folder (photos named camstamp-YYYYMMDD-HHMMSS-N.jpg; "
+                        + "created if missing), or - for stdout.",
                     default: "the current folder"),
+            .flag("overwrite", help: "Replace the -o file if it exists (otherwise it is refused)."),
             size, fps,
             .single("warmup", value: "N",
                     help: "Frames thrown away first so that auto-exposure settles.",
@@ -138,12 +140,14 @@ enum Commands {
                         + "needs is printed on stdout).",
                     required: true),
             .single("duration", value: "SEC",
-                    help: "Stop by itself after SEC seconds; otherwise run until Ctrl-C or SIGTERM."),
+                    help: "Stop by itself after SEC seconds of wall time, even when the source cannot keep up; "
+                        + "otherwise run until Ctrl-C or SIGTERM."),
             size, fps,
-            .single("bitrate", value: "KBPS", help: "The H.264 bitrate in kbit/s.",
+            .single("bitrate", value: "KBPS", help: "H.264 bitrate, kbit/s, up to \(H264Limits.bitrate.upperBound).",
                     default: "\(StreamOptions.defaultBitrate)"),
             .single("sdp", value: "FILE", help: "Also write the SDP of an RTP stream to FILE."),
-            .single("snapshot-dir", value: "DIR", help: "Each SIGUSR1 (kill -USR1 PID) writes the current frame, marked, there as a full-size JPEG; the stream goes on."),
+            .single("snapshot-dir", value: "DIR", help: "Each SIGUSR1 (kill -USR1 PID) writes the current frame, marked, there as a full-size JPEG (the folder is created if missing; no file is ever replaced); the stream goes on."),
+            .flag("overwrite", help: "Replace the --to file if it exists (otherwise it is refused)."),
             pipeline,
         ],
         discussion: "The file is finalized and playable however the stream stops.")
@@ -226,14 +230,25 @@ enum Commands {
         var options = ShootOptions()
         try applyCommon(parsed, source: &options.source, presets: &options.presets,
                         text: &options.text, variables: &options.variables)
-        options.output = parsed.value("output").map { URL(fileURLWithPath: $0) }
+        if let output = parsed.value("output") {
+            if output == "-" { options.toStandardOutput = true } else { options.output = URL(fileURLWithPath: output) }
+        }
+        options.overwrite = parsed.has("overwrite")
         options.size = try parsed.value("size").map { try FrameSize(parsing: $0) }
         options.fps = try parsed.value("fps").map { try NumberOption.integer($0, option: "--fps", in: 1...Int.max) }
         options.warmup = try parsed.value("warmup").map {
             try NumberOption.integer($0, option: "--warmup", in: 0...Int.max)
         }
-        // `-o photo.png` implies PNG; a folder has no extension and implies nothing.
-        let extensionFormat: ImageFormat? = options.output.flatMap { try? ImageFormat(parsing: $0.pathExtension) }
+        // `-o photo.png` implies PNG; a folder has no extension and implies nothing. Any other
+        // extension is refused: `-o a.webp` would otherwise hold JPEG bytes.
+        var extensionFormat: ImageFormat?
+        if let output = options.output, !isFolder(output), !output.pathExtension.isEmpty {
+            guard let format = try? ImageFormat(parsing: output.pathExtension) else {
+                throw OptionValueError("invalid value '\(parsed.value("output")!)' for '-o': expected a .jpg, .jpeg "
+                    + "or .png file, a folder (end it with /) or - for stdout")
+            }
+            extensionFormat = format
+        }
         if let text = parsed.value("format") {
             options.format = try ImageFormat(parsing: text)
             if let implied = extensionFormat, implied != options.format {
@@ -283,9 +298,15 @@ enum Commands {
         options.duration = try parsed.value("duration").map { try NumberOption.seconds($0) }
         options.size = try parsed.value("size").map { try FrameSize(parsing: $0) }
         options.fps = try parsed.value("fps").map { try NumberOption.integer($0, option: "--fps", in: 1...Int.max) }
+        // What x264 cannot take is refused here rather than failing (or crawling) once running.
+        if let size = options.size { try H264Limits.check(size: size) }
+        if let fps = options.fps, let size = options.size ?? (options.source == .test ? H264Limits.testCameraSize : nil) {
+            try H264Limits.check(fps: fps, size: size)
+        }
         options.bitrate = try parsed.value("bitrate").map {
-            try NumberOption.integer($0, option: "--bitrate", in: 1...Int.max)
+            try NumberOption.integer($0, option: "--bitrate", in: H264Limits.bitrate)
         } ?? options.bitrate
+        options.overwrite = parsed.has("overwrite")
         options.sdp = parsed.value("sdp").map { URL(fileURLWithPath: $0) }
         options.snapshotFolder = parsed.value("snapshot-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
         options.pipeline = try parsed.value("pipeline").map { try existingFile($0, option: "--pipeline") }
@@ -303,6 +324,12 @@ enum Commands {
         presets = parsed.values("preset")
         text = parsed.value("text")
         variables = try parsed.values("var").map { try VariableAssignment(parsing: $0) }
+    }
+
+    /// Whether `url` names a folder: an existing one, or a path ending in `/`.
+    static func isFolder(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return url.hasDirectoryPath || (FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
     /// A path that must name an existing file.

@@ -38,7 +38,8 @@ private func run(_ command: ParsedCommand) throws(CamStampError) {
         Console.output("camstamp \(camstampVersion) (GStreamer \(GStreamer.version))")
     case .shoot(let options):
         let file = try ShootJob(options: options).run(interrupts: .shared)
-        Console.output(file.path)
+        // With -o - stdout holds the photo and nothing else.
+        if !options.toStandardOutput { Console.output(file.path) }
     case .devices(let options):
         try DevicesCommand.run(json: options.json)
     case .presetsList, .presetsShow, .presetsCheck:

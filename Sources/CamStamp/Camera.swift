@@ -58,6 +58,17 @@ struct Camera {
             guard FileManager.default.isReadableFile(atPath: url.path) else {
                 throw .usage("--source: cannot read \(url.path)")
             }
+            // A still image decodes to one frame with no rate, on which the capture pipeline's
+            // videorate waits for ever: refuse it (and anything else that is not a video) now.
+            let type: String
+            do { type = try CaptureSource.mediaType(of: url) } catch {
+                var reason = error.description
+                if case .stateChange(_, let message, _) = error { reason = message.trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
+                throw .usage("--source: \(url.path) is not a video GStreamer can read (\(reason)); give a video file such as .mp4 or .mkv")
+            }
+            if type.hasPrefix("image/") {
+                throw .usage("--source: \(url.path) is a still image (\(type)), not a video; give a video file, or mark photos with camstamp batch")
+            }
             return .file(url)
         }
     }

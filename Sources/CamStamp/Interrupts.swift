@@ -86,4 +86,47 @@ public final class TemporaryFiles: @unchecked Sendable {
             paths.removeAll()
         }
     }
+
+    // A SIGKILL leaves a temporary file behind that nothing in that process can remove. Each
+    // temporary is named after the process that writes it, so a later run into the same folder
+    // can tell a stale one (its writer is gone) from a live one (a concurrent camstamp's).
+
+    private static let prefix = ".camstamp-"
+    private static let suffix = ".part"
+    /// This machine's name, letters and digits only: a folder shared over the network may hold
+    /// live temporaries of another machine's processes, whose pids mean nothing here.
+    private static let host: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        gethostname(&buffer, buffer.count - 1)
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let kept = name.unicodeScalars.filter { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+        return String(String.UnicodeScalarView(kept.prefix(32)))
+    }()
+
+    /// A hidden temporary path in `folder`, `.camstamp-HOST-PID-RANDOM.NAME.part`, for writing
+    /// `name` (a file name or an extension) before renaming it into place.
+    static func temporaryURL(in folder: URL, for name: String) -> URL {
+        let random = String(UInt32.random(in: .min ... .max), radix: 16)
+        return folder.appendingPathComponent("\(prefix)\(host)-\(getpid())-\(random).\(name)\(suffix)")
+    }
+
+    /// Deletes the temporaries in `folder` (not its subfolders) left by camstamp processes of
+    /// this machine that no longer exist. Files of other names, and those of running processes
+    /// or of other machines, are left alone. Returns the paths removed.
+    @discardableResult
+    static func removeStale(in folder: URL) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
+            let fields = name.dropFirst(prefix.count).split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3, fields[0] == host, let pid = pid_t(fields[1]), pid > 0 else { continue }
+            // kill(pid, 0) probes without signalling: EPERM means it exists under another user.
+            if kill(pid, 0) == 0 || errno == EPERM { continue }
+            let path = folder.appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            if unlink(path) == 0 { removed.append(path) }
+        }
+        return removed
+    }
 }

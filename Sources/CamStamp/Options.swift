@@ -283,6 +283,10 @@ public struct ShootOptions: Sendable, Equatable {
     public var quality: Int
     /// A user's own capture pipeline template.
     public var pipeline: URL?
+    /// `-o -`: the photo's bytes go to stdout (and `output` is not used).
+    public var toStandardOutput = false
+    /// Replace an existing `-o` file (otherwise it is refused).
+    public var overwrite = false
 
     public static let defaultQuality = 90
 
@@ -376,6 +380,8 @@ public struct StreamOptions: Sendable, Equatable {
     public var snapshotFolder: URL?
     /// A user's own pipeline template.
     public var pipeline: URL?
+    /// Replace an existing `--to` file (otherwise it is refused).
+    public var overwrite = false
 
     public static let defaultBitrate = 4000
 

@@ -12,12 +12,13 @@ public struct ShootJob {
         self.resources = resources
     }
 
-    /// Takes the photo and returns where it was written.
+    /// Takes the photo and returns where it was written (`/dev/stdout` for `-o -`).
     public func run(interrupts: Interrupts? = nil) throws(CamStampError) -> URL {
         // Everything that can be checked without a camera is checked first.
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
-        let destination = try StillDestination(output: options.output, format: options.format)
+        let destination = try StillDestination(output: options.output, format: options.format, overwrite: options.overwrite,
+                                               toStandardOutput: options.toStandardOutput)
         let stillTemplate = try Templates.load(nil, builtIn: options.format == .png ? "still-png" : "still-jpeg", resources: resources)
         let camera = try Camera(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
                                 resources: resources)

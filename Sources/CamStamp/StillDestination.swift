@@ -1,8 +1,9 @@
 import Foundation
 
-/// Where a still goes: `-o photo.jpg`, or a folder (`-o shots/`, default the current folder)
-/// where photos are named `camstamp-YYYYMMDD-HHMMSS-N.jpg`. Written to a temporary file in the
-/// same folder and renamed into place, so a crash never leaves half a photo.
+/// Where a still goes: `-o photo.jpg`, a folder (`-o shots/`, default the current folder) where
+/// photos are named `camstamp-YYYYMMDD-HHMMSS-N.jpg`, or stdout (`-o -`). Written to a temporary
+/// file in the same folder and moved into place, so a crash never leaves half a photo; an existing
+/// file is never replaced unless `overwrite`.
 struct StillDestination {
     let folder: URL
     /// The file name when one was given; nil means a generated name in `folder`.
@@ -10,61 +11,129 @@ struct StillDestination {
     let format: ImageFormat
     /// Generated names start with this.
     let prefix: String
+    let overwrite: Bool
+    /// The encoded photo goes to stdout; `folder` is then only where it is encoded.
+    let toStandardOutput: Bool
 
-    init(output: URL?, format: ImageFormat, prefix: String = "camstamp") throws(CamStampError) {
+    /// Resolves `output` (nil: the current folder). A folder is created when missing; a file's
+    /// folder must exist. Checks what can be checked before anything is taken: that the folder
+    /// can be written, and that a named file does not exist yet unless `overwrite`.
+    init(output: URL?, format: ImageFormat, prefix: String = "camstamp", overwrite: Bool = false,
+         toStandardOutput: Bool = false) throws(CamStampError) {
         self.format = format
         self.prefix = prefix
+        self.overwrite = overwrite
+        self.toStandardOutput = toStandardOutput
         let fileManager = FileManager.default
+        if toStandardOutput {
+            folder = fileManager.temporaryDirectory
+            fileName = nil
+            return
+        }
         let output = output ?? URL(fileURLWithPath: fileManager.currentDirectoryPath)
         var isDirectory: ObjCBool = false
         let exists = fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory)
         if (exists && isDirectory.boolValue) || output.hasDirectoryPath {
             folder = output
             fileName = nil
+            try Self.prepareFolder(folder, option: "-o", create: true)
         } else {
             folder = output.deletingLastPathComponent()
             fileName = output.lastPathComponent
+            try Self.prepareFolder(folder, option: "-o", create: false)
+            if exists && !overwrite { throw Self.exists(output) }
         }
-        try Self.checkWritableFolder(folder, option: "-o")
     }
 
-    /// `folder` exists (else a usage error naming `option`) and can be written (else a failure).
-    static func checkWritableFolder(_ folder: URL, option: String) throws(CamStampError) {
+    /// Makes `folder` ready to be written into: created when missing and `create` (else a usage
+    /// error naming `option`), writable (else a failure), and rid of the temporary files that
+    /// killed camstamp runs left there.
+    static func prepareFolder(_ folder: URL, option: String, create: Bool) throws(CamStampError) {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
+        if !exists && create {
+            do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+                throw .failure("\(folder.path): cannot create the folder (\((error as NSError).localizedFailureReason ?? error.localizedDescription)); choose another with \(option)")
+            }
+        } else if !exists {
             throw .usage("\(option): folder \(folder.path) does not exist; create it first")
+        } else if !isDirectory.boolValue {
+            throw .usage("\(option): \(folder.path) is a file, not a folder")
         }
         guard access(folder.path, W_OK) == 0 else {
             throw .failure("\(folder.path): cannot write here (permission denied); choose another folder with \(option)")
         }
+        TemporaryFiles.removeStale(in: folder)
     }
 
-    /// Runs `produce` on a temporary path in the target folder, then moves the result into place.
+    static func exists(_ file: URL) -> CamStampError {
+        .failure("\(file.path) already exists; use --overwrite to replace it")
+    }
+
+    /// Runs `produce` on a temporary path in the target folder, then moves the result into place
+    /// (or copies it to stdout). Returns where it went (`/dev/stdout` for stdout).
     func write(_ produce: (URL) throws(CamStampError) -> Void) throws(CamStampError) -> URL {
-        let temporary = folder.appendingPathComponent(".camstamp-\(UUID().uuidString.prefix(8)).\(format.fileExtension).part")
+        let temporary = TemporaryFiles.temporaryURL(in: folder, for: format.fileExtension)
         // Removed however this ends, a second Ctrl-C included.
         TemporaryFiles.shared.add(temporary)
         defer { TemporaryFiles.shared.remove(temporary) }
         try produce(temporary)
-        let target = folder.appendingPathComponent(fileName ?? generatedName())
-        // rename(2) replaces atomically: a reader sees the old photo or the new one, never half.
-        guard rename(temporary.path, target.path) == 0 else {
-            throw .failure("\(target.path): \(String(cString: strerror(errno)))")
+        if toStandardOutput {
+            do {
+                let data = try Data(contentsOf: temporary)
+                try FileHandle.standardOutput.write(contentsOf: data)
+            } catch {
+                throw .failure("stdout: cannot write the photo (\(error.localizedDescription))")
+            }
+            return URL(fileURLWithPath: "/dev/stdout")
         }
-        return target
+        if let fileName {
+            let target = folder.appendingPathComponent(fileName)
+            try place(temporary, at: target, replacing: overwrite)
+            return target
+        }
+        // A generated name: the next free one, never replacing a file that appeared meanwhile.
+        var counter = 1
+        let stamp = Self.stamp(Date())
+        while true {
+            let target = folder.appendingPathComponent("\(prefix)-\(stamp)-\(counter).\(format.fileExtension)")
+            do {
+                try place(temporary, at: target, replacing: false)
+                return target
+            } catch where FileManager.default.fileExists(atPath: target.path) {
+                counter += 1
+            }
+        }
     }
 
-    /// `PREFIX-YYYYMMDD-HHMMSS-N.ext`, N counting up from 1 until the name is free.
-    private func generatedName(now: Date = Date()) -> String {
+    /// Moves `temporary` to `target`. `replacing`: rename(2), which replaces atomically (a reader
+    /// sees the old photo or the new one, never half). Otherwise link(2), which fails if `target`
+    /// exists, even if it appeared a moment ago.
+    private func place(_ temporary: URL, at target: URL, replacing: Bool) throws(CamStampError) {
+        if replacing {
+            guard rename(temporary.path, target.path) == 0 else {
+                throw .failure("\(target.path): \(String(cString: strerror(errno)))")
+            }
+        } else {
+            if link(temporary.path, target.path) == 0 { return }
+            let linkError = errno
+            if linkError == EEXIST { throw Self.exists(target) }
+            // A file system without hard links (FAT on a camera card): check, then rename.
+            guard linkError == EPERM || linkError == EOPNOTSUPP else {
+                throw .failure("\(target.path): \(String(cString: strerror(linkError)))")
+            }
+            if FileManager.default.fileExists(atPath: target.path) { throw Self.exists(target) }
+            guard rename(temporary.path, target.path) == 0 else {
+                throw .failure("\(target.path): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// `YYYYMMDD-HHMMSS` in local time.
+    private static func stamp(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let stamp = formatter.string(from: now)
-        var counter = 1
-        while true {
-            let name = "\(prefix)-\(stamp)-\(counter).\(format.fileExtension)"
-            if !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) { return name }
-            counter += 1
-        }
+        return formatter.string(from: date)
     }
 }

@@ -29,15 +29,25 @@ public struct StreamJob {
 
     /// Frames queued in front of the encoder before new ones are dropped.
     static let outputQueue = 8
+    /// How long a camera may take to deliver its first frame before `--duration` counts anyway.
+    static let startupAllowance: Duration = .seconds(10)
+    /// How long the encoder and muxer get to finish the file once the stream has stopped.
+    static let finishGrace: Duration = .seconds(10)
 
     public func run(interrupts: Interrupts? = nil,
                     report: @escaping @Sendable (String) -> Void = { _ in }) throws(CamStampError) -> Summary {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
-        if let folder = options.snapshotFolder { try StillDestination.checkWritableFolder(folder, option: "--snapshot-dir") }
+        if let folder = options.snapshotFolder { try StillDestination.prepareFolder(folder, option: "--snapshot-dir", create: true) }
+        if case .file(let url, _) = options.target, !options.overwrite, FileManager.default.fileExists(atPath: url.path) {
+            throw StillDestination.exists(url)
+        }
+        // A host that cannot be sent to is refused now, not discovered by a receiver that hears nothing.
+        var address: String?
+        if case .rtp(let host, let port) = options.target { address = try RTPAddress.resolve(host: host, port: port) }
         let camera = try Camera(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
                                 resources: resources)
-        let output = try makeOutput()
+        let output = try makeOutput(address: address)
         // The output first: it must be ready before the first frame arrives.
         do { try output.start() } catch { throw .failure("\(options.targetDescription): \(error)") }
         do { try camera.start() } catch {
@@ -58,6 +68,10 @@ public struct StreamJob {
         var firstTime: UInt64?, lastTime: UInt64 = 0, frameDuration: UInt64 = 33_333_333
         var sdpPrinted = false
         let durationLimit = options.duration.map { UInt64($0 * 1e9) }
+        // --duration is also a hard stop in wall time: a source slower than real time (or frames
+        // too large to make in time) would otherwise stretch a 10-second stream to minutes.
+        let wallLimit = options.duration.map { Duration.nanoseconds(Int64($0 * 1e9)) }
+        var firstFrameAt: ContinuousClock.Instant?
         var interrupted = false
         // A failure of the camera or of the marks still finalises what was recorded so far; only
         // a broken output is abandoned.
@@ -65,6 +79,14 @@ public struct StreamJob {
 
         loop: while true {
             if interrupts?.isRequested == true { interrupted = true; break }
+            if let wallLimit {
+                let now = ContinuousClock.now
+                if let firstFrameAt, now - firstFrameAt >= wallLimit { break }
+                if firstFrameAt == nil, now - started >= wallLimit + Self.startupAllowance {
+                    failure = .failure("capture: no frame from the source within \(Self.startupAllowance)")
+                    break
+                }
+            }
             let pulled: FrameSource.Pull
             do { pulled = try camera.pull() } catch {
                 failure = error
@@ -76,6 +98,7 @@ public struct StreamJob {
             case .endOfStream:
                 break loop
             case .frame(let frame):
+                firstFrameAt = firstFrameAt ?? ContinuousClock.now
                 let capturedAt = frame.presentationTime ?? 0
                 let start = firstTime ?? capturedAt
                 firstTime = start
@@ -98,7 +121,7 @@ public struct StreamJob {
                     throw .failure("\(options.targetDescription): \(error)")
                 }
                 if accepted { written += 1; lastTime = time + frameDuration } else { dropped += 1 }
-                if !sdpPrinted, case .rtp = options.target, let sdp = sessionDescription(output) {
+                if !sdpPrinted, case .rtp = options.target, let sdp = sessionDescription(output, address: address) {
                     sdpPrinted = true
                     do { try publish(sdp: sdp, report: report) } catch {
                         failure = error
@@ -113,7 +136,7 @@ public struct StreamJob {
         }
         progress.finish()
         // EOS through the encoder and muxer: MP4 gets its index, MKV its cues.
-        do { try output.finish(timeout: .seconds(15)) } catch {
+        do { try output.finish(timeout: Self.finishGrace) } catch {
             throw failure ?? .failure("\(options.targetDescription): \(error)")
         }
         snapshotWriter?.waitUntilDone()
@@ -129,7 +152,8 @@ public struct StreamJob {
         "\(options.targetDescription): \(summary.framesWritten) frames written, \(summary.framesDropped) dropped, \(clockText(seconds: summary.duration, fraction: true))"
     }
 
-    private func makeOutput() throws(CamStampError) -> FrameOutput {
+    /// The output pipeline; `address` is the RTP host, resolved.
+    private func makeOutput(address: String?) throws(CamStampError) -> FrameOutput {
         let fps = options.fps ?? 30
         var values: [String: PipelineTemplate.Value] = ["bitrate": .integer(options.bitrate), "keyint": .integer(max(fps, 1))]
         let name: String
@@ -139,7 +163,7 @@ public struct StreamJob {
             values["location"] = .quoted(url.path)
         case .rtp(let host, let port):
             name = "stream-rtp"
-            values["host"] = .quoted(host)
+            values["host"] = .quoted(address ?? host)
             values["port"] = .integer(Int(port))
         }
         let template = try Templates.load(nil, builtIn: name, resources: resources)
@@ -151,11 +175,11 @@ public struct StreamJob {
     }
 
     /// The SDP a receiver needs, once the payloader has settled its caps.
-    private func sessionDescription(_ output: FrameOutput) -> String? {
+    private func sessionDescription(_ output: FrameOutput, address: String?) -> String? {
         guard case .rtp(let host, let port) = options.target,
               let payloader = try? output.pipeline.element(named: "pay"),
               let caps = payloader.currentCaps(pad: "src") else { return nil }
-        return SessionDescription(host: host, port: port, capsFields: caps.fields).text
+        return SessionDescription(host: address ?? host, port: port, capsFields: caps.fields).text
     }
 
     private func publish(sdp: String, report: (String) -> Void) throws(CamStampError) {

@@ -72,3 +72,22 @@ extension FrameSource {
         return try FrameSource(pipeline: Pipeline(description), live: true, exclusiveFrames: true)
     }
 }
+
+extension CaptureSource {
+    /// The media type of `file` by its content, as GStreamer's typefinders see it (`image/jpeg`,
+    /// `video/x-matroska`), for telling a still image or a stray file from a video before it is
+    /// played as a camera. Throws when no typefinder recognises it (or it cannot be read).
+    public static func mediaType(of file: URL) throws(MediaError) -> String {
+        let description = try PipelineTemplate("filesrc location={location} ! typefind name=find ! fakesink")
+            .render(["location": .quoted(file.path)])
+        let pipeline = try Pipeline(description)
+        let find = try pipeline.element(named: "find")
+        defer { pipeline.stop() }
+        // The sink prerolls once typefind has settled the type and passed the first buffer on.
+        try pipeline.setState(.paused, timeout: .seconds(10))
+        guard let caps = find.string("caps"), let name = caps.split(separator: ",").first, !name.isEmpty else {
+            throw .stream(element: "find", domain: "camstamp", code: 0, message: "no media type found", debug: nil)
+        }
+        return String(name)
+    }
+}

@@ -19,7 +19,11 @@ public struct BatchJob {
         public var marked = 0
         public var failed = 0
         public var skipped = 0
+        /// Photos not reached because the batch was interrupted.
+        public var notStarted = 0
         public var line: String { "\(marked) marked, \(failed) failed, \(skipped) skipped" }
+        /// The line after Ctrl-C: what was done, and what was not.
+        public var interruptedLine: String { "interrupted: \(line), \(notStarted) not started" }
     }
 
     /// Runs the batch; `output` gets stdout lines (JSON or dry-run listing), `diagnostic` stderr lines.
@@ -29,7 +33,7 @@ public struct BatchJob {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
         let plan = try BatchPlan(options: options)
-        try prepareOutputFolder()
+        try prepareOutputFolders(plan)
         if options.dryRun {
             for item in plan.items {
                 var note = ""
@@ -54,6 +58,7 @@ public struct BatchJob {
                                             existing: options.existing, metadata: options.metadata, templates: templates)
         let reporter = BatchReporter(total: plan.items.count, json: options.json, output: output, diagnostic: diagnostic)
         for url in plan.skipped { reporter.skippedFile(url) }
+        for (url, reason) in plan.refused { reporter.failedFile(url, reason: reason) }
 
         let next = Atomic<Int>(0)
         let items = plan.items
@@ -68,22 +73,27 @@ public struct BatchJob {
                 reporter.record(worker.process(items[index]))
             }
         }
-        let summary = reporter.finish()
-        if interrupts?.isRequested == true { throw .init(.interrupted, "interrupted: " + summary.line) }
+        let interrupted = interrupts?.isRequested == true
+        let summary = reporter.finish(interrupted: interrupted)
+        if interrupted { throw .init(.interrupted, summary.interruptedLine) }
         return summary
     }
 
-    private func prepareOutputFolder() throws(CamStampError) {
+    /// The output folder, created and checked; in it and in each subfolder the batch writes to,
+    /// the temporary files of killed runs are removed.
+    private func prepareOutputFolders(_ plan: BatchPlan) throws(CamStampError) {
         let folder = options.outputFolder
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw .usage("-o: \(folder.path) is a file, not a folder") }
-        } else if !options.dryRun {
-            do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-                throw .failure("\(folder.path): cannot create the output folder (\(error.localizedDescription))")
+        guard !options.dryRun else {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw .usage("-o: \(folder.path) is a file, not a folder")
             }
+            return
         }
-        if !options.dryRun { try StillDestination.checkWritableFolder(folder, option: "-o") }
+        try StillDestination.prepareFolder(folder, option: "-o", create: true)
+        for subfolder in Set(plan.items.map { $0.output.deletingLastPathComponent().standardizedFileURL.path }) {
+            TemporaryFiles.removeStale(in: URL(fileURLWithPath: subfolder))
+        }
     }
 }
 
@@ -121,6 +131,15 @@ final class BatchReporter: @unchecked Sendable {
         }
     }
 
+    /// A file refused before any work (not a regular file), reported like a failed photo.
+    func failedFile(_ url: URL, reason: String) {
+        lock.withLock {
+            summary.failed += 1
+            diagnostic("camstamp: \(url.path): \(reason)")
+            if json { emit(Line(input: url.path, output: nil, status: "failed", reason: reason, milliseconds: 0)) }
+        }
+    }
+
     func record(_ outcome: PhotoWorker.Outcome) {
         lock.withLock {
             done += 1
@@ -149,10 +168,11 @@ final class BatchReporter: @unchecked Sendable {
         }
     }
 
-    func finish() -> BatchJob.Summary {
+    func finish(interrupted: Bool) -> BatchJob.Summary {
         lock.withLock {
             progress.finish()
-            diagnostic(summary.line)
+            summary.notStarted = total - done
+            diagnostic(interrupted ? summary.interruptedLine : summary.line)
             return summary
         }
     }

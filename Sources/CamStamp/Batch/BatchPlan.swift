@@ -20,23 +20,31 @@ struct BatchPlan {
     var items: [Item] = []
     /// Files that are not photos by their extension (sidecars, hidden files): counted, not errors.
     var skipped: [URL] = []
+    /// Inputs that are not regular files (a FIFO, a device, a socket), with why: reported as
+    /// failures and never opened (opening a FIFO blocks, /dev/zero never ends).
+    var refused: [(url: URL, reason: String)] = []
 
     static let photoExtensions: [String: Kind] = ["jpg": .jpeg, "jpeg": .jpeg, "jpe": .jpeg, "png": .png]
 
     init(options: BatchOptions) throws(CamStampError) {
         let fileManager = FileManager.default
         var found: [(url: URL, folder: String)] = []
+        var listing = Listing(recursive: options.recursive)
         for input in options.inputs {
             var isDirectory: ObjCBool = false
             guard fileManager.fileExists(atPath: input.path, isDirectory: &isDirectory) else {
                 throw .usage("\(input.path): no such file or folder")
             }
             if isDirectory.boolValue {
-                found += try Self.listFolder(input, recursive: options.recursive)
+                try listing.walk(input, relative: "")
+            } else if let reason = Self.notRegular(input) {
+                refused.append((input, reason))
             } else {
                 found.append((input, ""))
             }
         }
+        found += listing.files
+        refused += listing.refused
         let outputNames = try Self.namePattern(options)
         var seenOutputs: [String: URL] = [:]
         let inputPaths = Set(found.map { $0.url.standardizedFileURL.resolvingSymlinksInPath().path })
@@ -83,12 +91,37 @@ struct BatchPlan {
         }
     }
 
-    /// Files in `folder` (and its subfolders when `recursive`), sorted, with their relative folder.
-    /// Hidden folders are not entered.
-    private static func listFolder(_ folder: URL, recursive: Bool) throws(CamStampError) -> [(url: URL, folder: String)] {
-        let fileManager = FileManager.default
-        var results: [(URL, String)] = []
-        func walk(_ directory: URL, relative: String) throws(CamStampError) {
+    /// Why `url` (links followed) cannot be read as a photo, or nil for a regular file.
+    static func notRegular(_ url: URL) -> String? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return nil
+        case S_IFIFO: kind = "a FIFO (named pipe)"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        return "not a photo file but \(kind); give JPEG or PNG files or folders of them"
+    }
+
+    /// The files under INPUT folders (and their subfolders when `recursive`), sorted, with their
+    /// relative folder. Hidden folders are not entered; a folder reached twice (through a link,
+    /// or a link loop) is listed once, known by its device and inode.
+    private struct Listing {
+        let recursive: Bool
+        var files: [(url: URL, folder: String)] = []
+        var refused: [(url: URL, reason: String)] = []
+        private var visited: Set<[UInt64]> = []
+
+        init(recursive: Bool) { self.recursive = recursive }
+
+        mutating func walk(_ directory: URL, relative: String) throws(CamStampError) {
+            var info = stat()
+            guard stat(directory.path, &info) == 0, visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
+            let fileManager = FileManager.default
             let names: [String]
             do { names = try fileManager.contentsOfDirectory(atPath: directory.path) } catch {
                 throw .failure("\(directory.path): cannot list the folder (\(error.localizedDescription))")
@@ -101,12 +134,12 @@ struct BatchPlan {
                     if recursive && !name.hasPrefix(".") {
                         try walk(url, relative: relative.isEmpty ? name : relative + "/" + name)
                     }
+                } else if let reason = BatchPlan.notRegular(url), !name.hasPrefix(".") {
+                    refused.append((url, reason))
                 } else {
-                    results.append((url, relative))
+                    files.append((url, relative))
                 }
             }
         }
-        try walk(folder, relative: "")
-        return results
     }
 }

@@ -114,7 +114,7 @@ final class PhotoWorker {
     /// Ctrl-C never leaves half a photo; without --overwrite an existing file is never replaced.
     private func write(_ data: Data, to target: URL) throws(CamStampError) {
         let folder = target.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).camstamp-\(UUID().uuidString.prefix(8)).part")
+        let temporary = TemporaryFiles.temporaryURL(in: folder, for: target.lastPathComponent)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             TemporaryFiles.shared.add(temporary)
