@@ -66,7 +66,7 @@ if [ "$tool" = camstamp-2048 ]; then
 fi
 if [ "$tool" = vipsthumbnail-2048 ]; then
     printf '%s\0' "$photos"/photo-*.jpg | xargs -0 -n 1 -P "$jobs" sh -c \
-        'vipsthumbnail "$0" --size 2048 -o "$1/%s.jpg[Q=90,subsample-mode=on]"' "$out"
+        'vipsthumbnail "$1" --size 2048 -o "$0/%s.jpg[Q=90,subsample-mode=on]"' "$out"
     exit 0
 fi
 

@@ -84,10 +84,11 @@ final class PhotoWorker {
                 do { try marker.mark(frame, context: context) } catch { return MarkFailure(error: error) }
                 return nil
             }
-            if let warning = decoded.warning { damage.append("the picture data is damaged (\(warning)); stamped as far as it could be decoded") }
+            if let warning = decoded.warning { damage.insert("the picture data is damaged (\(warning))", at: 0) }
             if settings.strict, !damage.isEmpty {
                 return outcome(.failed, damage.joined(separator: "; ") + "; not stamped (--strict)")
             }
+            if decoded.warning != nil { damage[0] += "; stamped as far as it decodes" }
             let output = try photo.withMetadata(decoded.encoded, kind: outputKind, policy: settings.metadata)
             try write(output.data, to: item.output)
             let warnings = damage + notes + output.warnings
