@@ -127,7 +127,9 @@ public final class PhotoPipeline: @unchecked Sendable {
         let pipeline = try Pipeline(template.render(values))
         let source = try pipeline.element(named: "encoded")
         try source.set("format", "time")
-        try source.set("caps", input.caps)
+        // Raw input gets each picture's own caps as it is pushed; unfixed caps here could be
+        // negotiated before the first picture arrives.
+        if input != .raw { try source.set("caps", input.caps) }
         try source.set("block", true)
         try source.set("max-buffers", 1)
         let output = try pipeline.element(named: "output")

@@ -168,6 +168,14 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         let tiff = folder.appendingPathComponent("cmyk.tif")
         try tool("convert", quadrants + [tiff.path])
         try tool("vips", ["copy", tiff.path, input.appendingPathComponent("cmyk.jpg").path])
+        // A CMYK profile (a bare header saying CMYK) must not be carried into the RGB-based output.
+        var profile = Data(count: 132)
+        profile[3] = 132
+        profile.replaceSubrange(12..<24, with: Data("prtrCMYKLab ".utf8))
+        profile.replaceSubrange(36..<40, with: Data("acsp".utf8))
+        let icc = folder.appendingPathComponent("cmyk.icc")
+        try profile.write(to: icc)
+        try tool("exiftool", ["-q", "-q", "-overwrite_original", "-ICC_Profile<=\(icc.path)", input.appendingPathComponent("ycck.jpg").path])
         for (name, transform) in [("ycck.jpg", "YCCK"), ("cmyk.jpg", "Unknown (RGB or CMYK)")] {
             let said = String(decoding: try tool("exiftool", ["-s3", "-ColorTransform", input.appendingPathComponent(name).path]), as: UTF8.self)
             #expect(said.trimmingCharacters(in: .whitespacesAndNewlines) == transform, "\(name): \(said)")
@@ -176,6 +184,9 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("Internal data stream error"))
+        #expect(result.stderr.contains("ycck.jpg: warning: its CMYK colour profile is not carried"), "\(result.stderr)")
+        let carried = try tool("exiftool", ["-s3", "-ICC_Profile:ColorSpaceData", out.appendingPathComponent("ycck.jpg").path])
+        #expect(carried.isEmpty, "the output still has a profile: \(String(decoding: carried, as: UTF8.self))")
         for name in ["ycck.jpg", "cmyk.jpg"] {
             let frame = try decodeImage(out.appendingPathComponent(name), format: .rgba)
             let expected = [(32, 32, (255, 0, 0)), (96, 32, (0, 255, 0)), (32, 96, (0, 0, 255)), (96, 96, (255, 255, 255))]

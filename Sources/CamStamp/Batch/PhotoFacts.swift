@@ -25,6 +25,8 @@ struct PhotoFacts {
     private var metadata: ImageMetadata
     /// Why the photo's metadata could not be read (the photo is still marked, without it).
     private(set) var metadataProblem: String?
+    /// What was left out on purpose, for the warning line.
+    private(set) var notes: [String] = []
 
     static let maxPixels = BatchOptions.maxPixels
 
@@ -62,6 +64,15 @@ struct PhotoFacts {
             do { metadata = try ImageMetadata(jpeg: data) } catch {
                 metadata = ImageMetadata()
                 metadataProblem = error.description
+            }
+            // The output is RGB-based YCbCr: a CMYK or grey profile would not describe it, and
+            // viewers given one show wrong colours or refuse the file.
+            if let icc = metadata.icc, icc.count >= 20 {
+                let space = String(decoding: icc[icc.startIndex + 16..<icc.startIndex + 20], as: UTF8.self)
+                if space == "CMYK" || space == "GRAY" {
+                    metadata.icc = nil
+                    notes.append("its \(space == "CMYK" ? "CMYK" : "grey") colour profile is not carried (the output is in colour, RGB)")
+                }
             }
         case .png:
             guard data.count >= 33 else { throw .failure("truncated image (the file ends before the picture does)") }

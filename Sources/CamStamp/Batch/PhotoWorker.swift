@@ -61,7 +61,7 @@ final class PhotoWorker {
             let data = try read(item.input)
             let photo = try PhotoFacts(data)
             // Notes are said in the warning line; damage also fails the photo under --strict.
-            var notes: [String] = [], damage: [String] = []
+            var notes = photo.notes, damage: [String] = []
             let outputKind = settings.keepsFormat ? photo.kind : item.outputKind
             if photo.kind != item.kind {
                 let name = photo.kind == .jpeg ? "JPEG" : "PNG"
