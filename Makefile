@@ -14,7 +14,8 @@ DEBS = pkg-config \
        gstreamer1.0-plugins-ugly gstreamer1.0-libav gstreamer1.0-x python3 \
        libcairo2-dev libpango1.0-dev librsvg2-dev libfontconfig-dev fontconfig \
        fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
-       libgexiv2-dev libjpeg62-turbo-dev libimage-exiftool-perl libjpeg-turbo-progs
+       libgexiv2-dev libjpeg62-turbo-dev libimage-exiftool-perl libjpeg-turbo-progs \
+       libturbojpeg0-dev imagemagick libvips-tools
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -22,6 +22,7 @@ let package = Package(
         systemLibrary("CPangoCairo", "pangocairo", "libpango1.0-dev"),
         systemLibrary("CRsvg", "librsvg-2.0", "librsvg2-dev"),
         systemLibrary("CFontconfig", "fontconfig", "libfontconfig-dev"),
+        systemLibrary("CTurboJPEG", "libturbojpeg", "libturbojpeg0-dev"),
 
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
@@ -30,7 +31,7 @@ let package = Package(
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
-        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo"]),
+        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG"]),
         // The jobs: shoot, batch, stream.
         .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata"]),
         // The command line: flag tables, validation, messages, exit codes.

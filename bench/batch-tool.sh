@@ -3,6 +3,7 @@
 # bench/batch-tool.sh TOOL PHOTOS OUT ASSETS        mark every photo of PHOTOS into OUT with TOOL
 #
 # TOOL: camstamp | djpeg-cjpeg | imagemagick | vips | ffmpeg | gst-launch
+#       camstamp-2048 | vipsthumbnail-2048   (part 4: shrink to a 2048 px long side)
 # Env: CAMSTAMP (the binary), JOBS (photos at a time, default 2), MARK_TEXT.
 #
 # The mark is camstamp's `--text T --preset logo` on a photo, redone with each peer:
@@ -56,6 +57,17 @@ mkdir -p "$out"
 if [ "$tool" = camstamp ]; then
     exec "${CAMSTAMP:?set CAMSTAMP to the camstamp binary}" batch "$photos"/photo-*.jpg -o "$out" \
         --text "$text" --preset logo --jobs "$jobs" --quality 90
+fi
+# Part 4: camstamp's --max-size 2048 (Lanczos3, and the marks) against vipsthumbnail (shrink-on-load
+# in libjpeg, then Lanczos3; no marks), one single-threaded vipsthumbnail per photo, JOBS at a time.
+if [ "$tool" = camstamp-2048 ]; then
+    exec "${CAMSTAMP:?set CAMSTAMP to the camstamp binary}" batch "$photos"/photo-*.jpg -o "$out" \
+        --text "$text" --preset logo --jobs "$jobs" --quality 90 --max-size 2048
+fi
+if [ "$tool" = vipsthumbnail-2048 ]; then
+    printf '%s\0' "$photos"/photo-*.jpg | xargs -0 -n 1 -P "$jobs" sh -c \
+        'vipsthumbnail "$1" --size 2048 -o "$0/%s.jpg[Q=90,subsample-mode=on]"' "$out"
+    exit 0
 fi
 
 # One NUL-separated argument list per photo, all of the same length, then xargs -P.

@@ -13,7 +13,7 @@
 #   STREAM_SECONDS             length of each stream run [10]
 #   BENCH_SETTLE, BENCH_SETTLE_WAIT   wait before a run until other processes use < 15% of the
 #                              machine, at most 5 s (measure.py); BENCH_SETTLE=0 turns it off
-#   BENCH_ONLY                 "blend batch stream" or a subset
+#   BENCH_ONLY                 "blend batch stream resize" or a subset
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,12 +29,12 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream}
+only=${BENCH_ONLY:-blend batch stream resize}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 
 missing=()
-for tool in gst-launch-1.0 gst-inspect-1.0 convert-im6.q16 vips vipsheader ffmpeg ffprobe djpeg cjpeg exiftool /usr/bin/time python3; do
+for tool in gst-launch-1.0 gst-inspect-1.0 convert-im6.q16 vips vipsheader vipsthumbnail ffmpeg ffprobe djpeg cjpeg exiftool /usr/bin/time python3; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 for bin in "$CAMSTAMP" "$CAMSTAMP_BENCH"; do [ -x "$bin" ] || missing+=("$bin (swift build -c release)"); done
@@ -71,7 +71,7 @@ say "corpus: $photos_n photos of 12 MP (made once, kept in $photos)"
 "$here/make-photos.sh" "$photos_n" "$photos" >&2
 "$here/batch-tool.sh" assets "$assets" >&2
 
-rm -f "$out/blend.json" "$out/batch.json" "$out/stream.json" "$out/batch-checks.json"
+rm -f "$out/blend.json" "$out/batch.json" "$out/stream.json" "$out/batch-checks.json" "$out/resize.json" "$out/resize-checks.json"
 
 case " $only " in *" blend "*)
     say "1/3 blend cost per frame: camstamp-bench vs gst-launch textoverlay + gdkpixbufoverlay ($blend_rounds rounds)"
@@ -106,6 +106,20 @@ case " $only " in *" stream "*)
         "camstamp=$("$here/live-cmd.sh" stream-camstamp "$assets" "$out/stream/camstamp.mp4")" \
         "gst-marks=$("$here/live-cmd.sh" stream-marks "$assets" "$out/stream/gst-marks.mp4")" \
         "gst-none=$("$here/live-cmd.sh" stream-none "$assets" "$out/stream/gst-none.mp4")"
+esac
+
+case " $only " in *" resize "*)
+    say "4 --max-size 2048: camstamp vs vipsthumbnail, $photos_n photos, 2 at a time, $rounds rounds"
+    mkdir -p "$out/resize"
+    specs=()
+    for tool in camstamp-2048 vipsthumbnail-2048; do
+        specs+=("$tool=\"$here/batch-tool.sh\" $tool \"$photos\" \"$out/resize/$tool\" \"$assets\"")
+    done
+    measure --label resize --out "$out/resize.json" --rounds "$rounds" --warmup 1 \
+        --prep "rm -rf \"$out/resize/\$BENCH_NAME\"" \
+        --post "ls \"$out/resize/\$BENCH_NAME\" | grep -c '\\.jpg\$' || true" "${specs[@]}"
+    exiftool -q -json -n -FileName -ImageWidth -ImageHeight -Directory \
+        "$out/resize/camstamp-2048" "$out/resize/vipsthumbnail-2048" >"$out/resize-checks.json" 2>>"$log" || true
 esac
 
 python3 "$here/lib/report.py" "$out" --photos "$photos" --blend-frames "$blend_frames" \

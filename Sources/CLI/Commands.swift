@@ -112,9 +112,13 @@ enum Commands {
                     default: "one per CPU, \(BatchOptions.defaultJobs) here"),
             .single("format", value: "keep|jpg|png", help: "The output format; keep writes each photo "
                     + "in its own format.", default: "keep"),
-            quality,
+            .single("quality", value: "Q", help: "JPEG quality, 1 to 100.",
+                    default: "each JPEG's own, estimated from its quantisation tables and kept within 70 to 98; "
+                        + "\(ShootOptions.defaultQuality) for PNG sources"),
             .single("max-size", value: "PX",
-                    help: "Scale each photo down so that its longer side is at most PX pixels."),
+                    help: "Scale each photo down (Lanczos3) so that its longer side is at most PX pixels."),
+            .flag("strict", help: "Count a photo whose data is damaged as failed; by default it is stamped as far "
+                    + "as it decodes, with a warning."),
             .single("name", value: "PATTERN",
                     help: "Names each output from {stem}, {filename} and {counter}, e.g. {stem}-marked "
                         + "or trip-{counter:4}; the extension is added.",
@@ -128,7 +132,8 @@ enum Commands {
         ],
         exclusive: [["skip-existing", "overwrite"], ["strip-gps", "strip-metadata"]],
         discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
-            + "error for that photo; the others are still stamped.")
+            + "error for that photo; the others are still stamped. Photos are read by content, not by "
+            + "extension; a photo over \(BatchOptions.maxPixels / 1_000_000) megapixels is refused before decoding.")
 
     static let stream = CommandSpec(
         "stream",
@@ -286,6 +291,7 @@ enum Commands {
         if parsed.has("overwrite") { options.existing = .overwrite }
         if parsed.has("strip-gps") { options.metadata = .stripGPS }
         if parsed.has("strip-metadata") { options.metadata = .stripAll }
+        options.strict = parsed.has("strict")
         options.dryRun = parsed.has("dry-run")
         options.json = parsed.has("json")
         return options

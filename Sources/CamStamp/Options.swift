@@ -322,7 +322,11 @@ public struct BatchOptions: Sendable, Equatable {
     public var recursive: Bool
     public var jobs: Int
     public var format: BatchFormat
-    public var quality: Int
+    /// The JPEG quality; nil re-encodes each JPEG at its own quality, estimated from its
+    /// quantisation tables (70…98), and PNG sources at ShootOptions.defaultQuality.
+    public var quality: Int?
+    /// A photo whose data is damaged fails instead of being stamped with a warning.
+    public var strict: Bool = false
     /// The longest side of an output in pixels; nil keeps the size.
     public var maxSize: Int?
     /// Output name from template variables, without extension.
@@ -334,13 +338,16 @@ public struct BatchOptions: Sendable, Equatable {
     public var json: Bool
 
     public static let defaultNamePattern = "{stem}"
+    /// The most pixels a photo may have: 250 megapixels (a 200 MP phone sensor is 16320×12240).
+    /// Larger pictures are refused before decoding: one frame alone would take gigabytes.
+    public static let maxPixels = 250_000_000
     /// One job per active processor.
     public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     public init(inputs: [URL], outputFolder: URL, presets: [String] = [], text: String? = nil,
                 variables: [VariableAssignment] = [], recursive: Bool = false,
                 jobs: Int = BatchOptions.defaultJobs, format: BatchFormat = .keep,
-                quality: Int = ShootOptions.defaultQuality, maxSize: Int? = nil,
+                quality: Int? = nil, maxSize: Int? = nil,
                 namePattern: String = BatchOptions.defaultNamePattern,
                 existing: ExistingFilePolicy = .refuse, metadata: MetadataPolicy = .keep,
                 dryRun: Bool = false, json: Bool = false) {

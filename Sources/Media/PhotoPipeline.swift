@@ -26,12 +26,50 @@ public enum Orientation: Int, Sendable, CaseIterable {
     public var swapsAxes: Bool { rawValue >= 5 }
 }
 
-/// What a photo file holds.
+/// What a photo pipeline is fed: JPEG or PNG bytes, or raw pictures decoded outside GStreamer
+/// (`DecodedPicture`, whose caps are set per photo).
 public enum PhotoCodec: Sendable {
-    case jpeg, png
+    case jpeg, png, raw
 
-    var caps: String { self == .jpeg ? "image/jpeg" : "image/png" }
-    var decoder: LaunchFragment { LaunchFragment(self == .jpeg ? "jpegdec" : "pngdec") }
+    var caps: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .raw: "video/x-raw"
+        }
+    }
+
+    var decoder: LaunchFragment {
+        switch self {
+        case .jpeg: LaunchFragment("jpegdec")
+        case .png: LaunchFragment("pngdec")
+        case .raw: LaunchFragment("identity")
+        }
+    }
+}
+
+/// How one photo goes through the pipeline besides its pixels.
+public struct PhotoRequest: Sendable {
+    public var orientation: Orientation
+    /// The upright output size when scaling; nil keeps the size.
+    public var size: (width: Int, height: Int)?
+    /// The raw format the frame is oriented and marked in (the template's `work` capsfilter), e.g.
+    /// I420 for a grey JPEG so that a coloured mark stays coloured; nil keeps the decoder's.
+    public var workFormat: String?
+    /// The raw format the encoder is given (the `encoding` capsfilter): jpegenc encodes its input's
+    /// chroma sampling (I420 4:2:0, Y42B 4:2:2, Y444 4:4:4); nil leaves it to negotiation.
+    public var encodingFormat: String?
+    /// The JPEG quality set on the element named `encoder`; nil keeps the template's.
+    public var quality: Int?
+
+    public init(orientation: Orientation, size: (width: Int, height: Int)? = nil, workFormat: String? = nil,
+                encodingFormat: String? = nil, quality: Int? = nil) {
+        self.orientation = orientation
+        self.size = size
+        self.workFormat = workFormat
+        self.encodingFormat = encodingFormat
+        self.quality = quality
+    }
 }
 
 /// Decode → orient → scale → mark → encode, in one pipeline that is reused for photo after photo.
@@ -67,6 +105,10 @@ public final class PhotoPipeline: @unchecked Sendable {
         let source: Element
         let orient: Element
         let size: Element
+        /// The optional per-photo elements (`work`, `encoding`, `encoder`); nil when the template has none.
+        let work: Element?
+        let encoding: Element?
+        let encoder: Element?
         let output: Element
         let marking: Marking
     }
@@ -85,7 +127,9 @@ public final class PhotoPipeline: @unchecked Sendable {
         let pipeline = try Pipeline(template.render(values))
         let source = try pipeline.element(named: "encoded")
         try source.set("format", "time")
-        try source.set("caps", input.caps)
+        // Raw input gets each picture's own caps as it is pushed; unfixed caps here could be
+        // negotiated before the first picture arrives.
+        if input != .raw { try source.set("caps", input.caps) }
         try source.set("block", true)
         try source.set("max-buffers", 1)
         let output = try pipeline.element(named: "output")
@@ -113,7 +157,9 @@ public final class PhotoPipeline: @unchecked Sendable {
         }
         gst_object_unref(UnsafeMutableRawPointer(sourcePad))
         let built = Parts(pipeline: pipeline, source: source, orient: try pipeline.element(named: "orient"),
-                          size: try pipeline.element(named: "size"), output: output, marking: marking)
+                          size: try pipeline.element(named: "size"), work: try? pipeline.element(named: "work"),
+                          encoding: try? pipeline.element(named: "encoding"), encoder: try? pipeline.element(named: "encoder"),
+                          output: output, marking: marking)
         try pipeline.setState(.playing, wait: false)
         parts = built
         return built
@@ -125,21 +171,62 @@ public final class PhotoPipeline: @unchecked Sendable {
     /// Returns the encoded file.
     public func process(_ data: Data, orientation: Orientation, size: (width: Int, height: Int)?,
                         mark: @escaping (VideoFrame) -> Error?) throws -> Data {
-        let parts = try build()
+        try process(data, request: PhotoRequest(orientation: orientation, size: size), mark: mark)
+    }
+
+    /// Runs one photo's bytes through as `request` says (see `process(_:orientation:size:mark:)`).
+    public func process(_ data: Data, request: PhotoRequest, mark: @escaping (VideoFrame) -> Error?) throws -> Data {
+        _ = try build()  // GStreamer is initialised before the first buffer is made.
+        let buffer = data.withUnsafeBytes { bytes -> UnsafeMutablePointer<GstBuffer> in
+            let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil)!
+            _ = gst_buffer_fill(buffer, 0, bytes.baseAddress, gsize(bytes.count))
+            return buffer
+        }
+        return try run(buffer, caps: nil, request: request, mark: mark)
+    }
+
+    /// Runs a picture decoded outside GStreamer through a `.raw` pipeline; the picture's buffer is
+    /// handed over (the picture is empty afterwards), so the probe writes it in place.
+    public func process(_ picture: DecodedPicture, request: PhotoRequest, mark: @escaping (VideoFrame) -> Error?) throws -> Data {
+        precondition(input == .raw, "a decoded picture needs a pipeline built for raw input")
+        guard let buffer = picture.buffer else {
+            throw MediaError.stream(element: "encoded", domain: "camstamp", code: 0, message: "the picture was already used", debug: nil)
+        }
+        picture.buffer = nil
+        return try run(buffer, caps: picture.caps, request: request, mark: mark)
+    }
+
+    /// Pushes `buffer` (adopted) and waits for its encoded file.
+    private func run(_ buffer: UnsafeMutablePointer<GstBuffer>, caps: String?, request: PhotoRequest,
+                     mark: @escaping (VideoFrame) -> Error?) throws -> Data {
+        let parts: Parts
+        do { parts = try build() } catch {
+            gst_buffer_unref(buffer)
+            throw error
+        }
         do {
-            try parts.orient.set("video-direction", orientation.videoDirection)
-            try parts.size.set("caps", size.map { "video/x-raw,width=\($0.width),height=\($0.height),pixel-aspect-ratio=1/1" } ?? "video/x-raw")
+            try parts.orient.set("video-direction", request.orientation.videoDirection)
+            try parts.size.set("caps", request.size.map { "video/x-raw,width=\($0.width),height=\($0.height),pixel-aspect-ratio=1/1" } ?? "video/x-raw")
+            try setFormat(request.workFormat, on: parts.work, named: "work", in: parts.pipeline)
+            try setFormat(request.encodingFormat, on: parts.encoding, named: "encoding", in: parts.pipeline)
+            if let quality = request.quality {
+                guard let encoder = parts.encoder else { throw MediaError.missingNamedElement(name: "encoder", pipeline: parts.pipeline.description) }
+                try encoder.set("quality", quality)
+            }
+            if let caps { try parts.source.set("caps", caps) }
             parts.marking.lock.withLock {
                 parts.marking.action = mark
                 parts.marking.failure = nil
                 parts.marking.undecodable = false
                 parts.marking.sawFrame = false
             }
-            let buffer = data.withUnsafeBytes { bytes -> UnsafeMutablePointer<GstBuffer> in
-                let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil)!
-                _ = gst_buffer_fill(buffer, 0, bytes.baseAddress, gsize(bytes.count))
-                return buffer
-            }
+        } catch {
+            gst_buffer_unref(buffer)
+            parts.pipeline.stop()
+            self.parts = nil
+            throw error
+        }
+        do {
             // Each photo is one second after the last: timestamps only need to increase.
             buffer.pointee.pts = GstClockTime(sequence * 1_000_000_000)
             buffer.pointee.duration = 1_000_000_000
@@ -166,6 +253,16 @@ public final class PhotoPipeline: @unchecked Sendable {
             self.parts = nil
             throw error
         }
+    }
+
+    /// Sets a per-photo format on a capsfilter the template may have; asking for one the template
+    /// lacks is an error, not a silent no-op.
+    private func setFormat(_ format: String?, on element: Element?, named name: String, in pipeline: Pipeline) throws(MediaError) {
+        guard let element else {
+            if format != nil { throw .missingNamedElement(name: name, pipeline: pipeline.description) }
+            return
+        }
+        try element.set("caps", format.map { "video/x-raw,format=\($0)" } ?? "video/x-raw")
     }
 
     private func pullOutput(_ parts: Parts) throws(MediaError) -> Data {

@@ -170,6 +170,43 @@ def batch(out, photos_dir, summary):
     return "\n".join(lines) + "\n" + failures(data)
 
 
+def resize(out, summary):
+    data = load(out, "resize.json")
+    if not data:
+        return ""
+    runs = data["runs"]
+    cs, vt = runs.get("camstamp-2048", []), runs.get("vipsthumbnail-2048", [])
+    checks = {}
+    for entry in load(out, "resize-checks.json") or []:
+        tool = os.path.basename(entry.get("Directory", "").rstrip("/"))
+        checks.setdefault(tool, []).append(entry)
+    ratios = [v["wall"] / c["wall"] for c, v in zip(cs, vt)]
+    rows = []
+    for tool in data["order"]:
+        rs = runs[tool]
+        n = median([r.get("units") and int(r["units"]) for r in rs]) or 1
+        got = checks.get(tool, [])
+        sized = sum(1 for e in got if max(e.get("ImageWidth") or 0, e.get("ImageHeight") or 0) == 2048)
+        rows.append(f"| {tool} | {spread([n / r['wall'] for r in rs])} | {median([r['cpu'] for r in rs]) / n:.3f} "
+                    f"| {sized}/{len(got)} | {noise(rs)} |")
+    summary.append(("4. --max-size 2048: camstamp photos/s ÷ vipsthumbnail (camstamp also marks)", median(ratios), ratios,
+                    "reported", "-"))
+    lines = [
+        "## 4. Shrinking to 2048 px: camstamp --max-size vs vipsthumbnail",
+        "",
+        "camstamp: `camstamp batch --text T --preset logo --jobs 2 --quality 90 --max-size 2048` (decode, orient, "
+        "Lanczos3 shrink, mark, encode). vipsthumbnail: `vipsthumbnail PHOTO --size 2048` (shrink-on-load in "
+        "libjpeg, then Lanczos3; no mark), one process per photo, two at a time. Same corpus as part 2; "
+        f"{data['rounds']} rounds after a warm-up; medians (min–max). The check column counts outputs whose "
+        "long side is 2048.",
+        "",
+        "| tool | photos/s | CPU s/photo | long side 2048 | others' load (max) |",
+        "|---|---|---|---|---|",
+        *rows,
+    ]
+    return "\n".join(lines) + "\n" + failures(data)
+
+
 def stream(out, seconds, summary):
     data = load(out, "stream.json")
     if not data:
@@ -225,7 +262,7 @@ def main():
 
     summary = []
     sections = [blend(a.out, a.blend_frames, summary), batch(a.out, a.photos, summary),
-                stream(a.out, a.stream_seconds, summary)]
+                stream(a.out, a.stream_seconds, summary), resize(a.out, summary)]
     env = {}
     if os.path.exists(os.path.join(a.out, "env.txt")):
         for line in open(os.path.join(a.out, "env.txt")):

@@ -55,6 +55,7 @@ public struct BatchJob {
             templates[name] = try Templates.load(nil, builtIn: name, resources: resources)
         }
         let settings = PhotoWorker.Settings(quality: options.quality, maxSize: options.maxSize,
+                                            keepsFormat: options.format == .keep, strict: options.strict,
                                             existing: options.existing, metadata: options.metadata, templates: templates)
         let reporter = BatchReporter(total: plan.items.count, json: options.json, output: output, diagnostic: diagnostic)
         for url in plan.skipped { reporter.skippedFile(url) }

@@ -2,58 +2,111 @@ import Foundation
 import Media
 import PhotoMetadata
 
-/// What the batch reads from a photo's bytes before decoding: that it is a complete JPEG or PNG,
-/// its stored size, its orientation, when it was taken, `{exif:TAG}` values, and the metadata to
-/// carry into the output.
+/// What the batch reads from a photo's bytes before decoding: its format (by content, whatever
+/// its name says), that it is a JPEG or PNG camstamp can read, its stored size, its orientation,
+/// when it was taken, `{exif:TAG}` values, and the metadata to carry into the output.
 struct PhotoFacts {
+    /// The format by content.
+    var kind: BatchPlan.Kind
     var width: Int
     var height: Int
     var orientation: Orientation
     var dateTaken: Date?
     var exifValues: [String: String]
+    /// A JPEG's frame: colour model, chroma sampling, quantisation; nil for a PNG.
+    var jpeg: JPEGPicture?
+    /// The picture's own bytes: a JPEG up to its EOI (without a motion photo's video or other
+    /// trailer), the whole file otherwise.
+    var pictureBytes: Range<Int>
+    /// A JPEG whose data ends before its EOI: only libjpeg-turbo can decode what there is.
+    var truncated = false
+    /// A grey picture (JPEG with one component, PNG colour type 0 or 4).
+    var isGrey = false
     private var metadata: ImageMetadata
     /// Why the photo's metadata could not be read (the photo is still marked, without it).
     private(set) var metadataProblem: String?
+    /// What was left out on purpose, for the warning line.
+    private(set) var notes: [String] = []
 
-    init(_ data: Data, kind: BatchPlan.Kind) throws(CamStampError) {
+    static let maxPixels = BatchOptions.maxPixels
+
+    init(_ data: Data) throws(CamStampError) {
         guard !data.isEmpty else { throw .failure("empty file") }
+        let pngSignature = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        if data.starts(with: [0xFF, 0xD8]) {
+            kind = .jpeg
+        } else if data.starts(with: pngSignature) || (data.count < 8 && pngSignature.starts(with: data)) {
+            kind = .png
+        } else {
+            throw .failure("not a JPEG or PNG image (the file starts like neither)")
+        }
         switch kind {
         case .jpeg:
             let structure: JPEGStructure
             do { structure = try JPEGStructure(parsing: data) } catch {
-                throw .failure(error == .notJPEG ? "not a JPEG image (the file does not start like one)" : error.description)
+                throw .failure(error.description)
             }
-            guard let size = structure.frameSize, size.width > 0, size.height > 0 else {
+            guard let picture = JPEGPicture(structure), picture.width > 0, picture.height > 0 else {
                 throw .failure("damaged JPEG (no picture size found)")
             }
-            // The entropy-coded data runs to EOI; a file cut short has none. (Some cameras append
-            // a few bytes after EOI, so look near the end rather than at the last two bytes.)
-            let tail = data.suffix(min(4096, data.count - structure.scanOffset))
-            guard zip(tail, tail.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xD9 }) else {
-                throw .failure("truncated image (the file ends before the picture does)")
+            if let why = picture.unsupportedCoding {
+                throw .failure("unsupported JPEG: \(why); convert it to an 8-bit baseline JPEG or a PNG first (e.g. with ImageMagick's convert)")
             }
-            (width, height) = (size.width, size.height)
+            jpeg = picture
+            (width, height) = (picture.width, picture.height)
+            isGrey = picture.colourModel == .grey
+            if let end = JPEGPicture.end(of: data, structure: structure) {
+                pictureBytes = 0..<end
+            } else {
+                pictureBytes = 0..<data.count
+                truncated = true
+            }
             do { metadata = try ImageMetadata(jpeg: data) } catch {
                 metadata = ImageMetadata()
                 metadataProblem = error.description
             }
-        case .png:
-            let signature = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-            guard data.count >= 33, data.prefix(8) == signature else {
-                throw .failure(signature.starts(with: data.prefix(8)) ? "truncated image (the file ends before the picture does)"
-                                                                      : "not a PNG image (the file does not start like one)")
+            // The output is RGB-based YCbCr: a CMYK or grey profile would not describe it, and
+            // viewers given one show wrong colours or refuse the file.
+            if let icc = metadata.icc, icc.count >= 20 {
+                let space = String(decoding: icc[icc.startIndex + 16..<icc.startIndex + 20], as: UTF8.self)
+                if space == "CMYK" || space == "GRAY" {
+                    metadata.icc = nil
+                    notes.append("its \(space == "CMYK" ? "CMYK" : "grey") colour profile is not carried (the output is in colour, RGB)")
+                }
             }
+        case .png:
+            guard data.count >= 33 else { throw .failure("truncated image (the file ends before the picture does)") }
             guard data.suffix(12).prefix(8).suffix(4) == Data("IEND".utf8) else {
                 throw .failure("truncated image (the file ends before the picture does)")
             }
-            do { metadata = try ImageMetadata(png: data) } catch { throw .failure(error.description) }
-            let header = [UInt8](data[data.startIndex + 16..<data.startIndex + 24])
+            do { metadata = try ImageMetadata(png: data) } catch {
+                // A damaged ancillary chunk (bad CRC, broken eXIf) costs the metadata, not the
+                // picture: libpng skips such chunks too.
+                metadata = ImageMetadata()
+                metadataProblem = error.description
+            }
+            let header = [UInt8](data[data.startIndex + 16..<data.startIndex + 26])
             width = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
             height = header[4..<8].reduce(0) { $0 << 8 | Int($1) }
+            isGrey = header[9] == 0 || header[9] == 4
+            pictureBytes = 0..<data.count
+        }
+        guard width > 0, height > 0 else { throw .failure("damaged image (its header gives a size of \(width)×\(height))") }
+        if width * height > Self.maxPixels {
+            throw .failure("the picture is \(width)×\(height) (\(width * height / 1_000_000) megapixels), over camstamp's limit of "
+                + "\(Self.maxPixels / 1_000_000) megapixels; scale it down first (e.g. vipsthumbnail --size 16000)")
         }
         orientation = metadata.orientation.flatMap(Orientation.init(rawValue:)) ?? .normal
         dateTaken = metadata.dateTimeOriginal()
         exifValues = metadata.exifValues
+    }
+
+    /// The JPEG quality to re-encode at: the source's own, estimated from its quantisation
+    /// tables and kept within 70…98 (below 70 the mark looks smeared, above 98 the file balloons
+    /// for no visible gain); PNG sources get `pngDefault`.
+    func sourceQuality(pngDefault: Int) -> Int {
+        guard let estimate = jpeg?.estimatedQuality else { return pngDefault }
+        return min(98, max(70, estimate))
     }
 
     /// `encoded` (a bare JPEG or PNG from the encoder) with this photo's metadata as `policy`

@@ -6,8 +6,13 @@ import Presets
 /// for every photo it takes, so a photo costs decode + blend + encode and nothing else.
 final class PhotoWorker {
     struct Settings {
-        var quality: Int
+        /// The JPEG quality; nil re-encodes at each source's own (see `PhotoFacts.sourceQuality`).
+        var quality: Int?
         var maxSize: Int?
+        /// `--format keep`: each output in its input's format, by content.
+        var keepsFormat: Bool
+        /// `--strict`: a photo with damaged data fails instead of being stamped with a warning.
+        var strict: Bool
         var existing: ExistingFilePolicy
         var metadata: MetadataPolicy
         var templates: [String: PipelineTemplate]
@@ -26,7 +31,12 @@ final class PhotoWorker {
     private let marker: Marker
     /// One pipeline per (input, output) kind pair met so far, each reused photo after photo.
     private var pipelines: [PipelineKey: PhotoPipeline] = [:]
-    private struct PipelineKey: Hashable { var input: BatchPlan.Kind; var output: BatchPlan.Kind }
+    private struct PipelineKey: Hashable { var input: PhotoCodec; var output: BatchPlan.Kind }
+
+    /// The quality PNG sources are written at as JPEG when --quality is not given.
+    static let pngSourceQuality = ShootOptions.defaultQuality
+    /// The largest side a JPEG can have (the format's 16-bit size less libjpeg's margin).
+    static let maxJPEGSide = 65500
 
     init(settings: Settings, marker: Marker) {
         self.settings = settings
@@ -49,25 +59,49 @@ final class PhotoWorker {
         }
         do throws(CamStampError) {
             let data = try read(item.input)
-            let photo = try PhotoFacts(data, kind: item.kind)
+            let photo = try PhotoFacts(data)
+            // Notes are said in the warning line; damage also fails the photo under --strict.
+            var notes = photo.notes, damage: [String] = []
+            let outputKind = settings.keepsFormat ? photo.kind : item.outputKind
+            if photo.kind != item.kind {
+                let name = photo.kind == .jpeg ? "JPEG" : "PNG"
+                notes.append("the file is a \(name) despite its .\(item.input.pathExtension) name; read as \(name)"
+                    + (settings.keepsFormat ? " and written as \(name) under the name the input has" : ""))
+            }
+            if data[photo.pictureBytes.upperBound...].contains(where: { $0 != 0 && $0 != 0xFF }) {
+                notes.append("\(data.count - photo.pictureBytes.upperBound) bytes after the picture's end (such as a motion photo's video) are not carried to the output")
+            }
+            if let problem = photo.metadataProblem { damage.append("metadata not carried: \(problem)") }
             let captureDate = photo.dateTaken ?? modificationDate(item.input) ?? Date()
             let marker = self.marker
             // Runs on the pipeline's streaming thread, while this thread waits for the result.
-            let encoded = try run(data, photo: photo, item: item) { (frame: VideoFrame) -> Error? in
+            let decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
                 var context = marker.context(width: frame.width, height: frame.height, captureDate: captureDate)
                 context.filename = item.input.lastPathComponent
                 context.stem = item.input.deletingPathExtension().lastPathComponent
                 context.counter = item.counter
                 context.exif = photo.exifValues
-                do { try marker.mark(frame, context: context) } catch { return error }
+                do { try marker.mark(frame, context: context) } catch { return MarkFailure(error: error) }
                 return nil
             }
-            let output = try photo.withMetadata(encoded, kind: item.outputKind, policy: settings.metadata)
+            if let warning = decoded.warning { damage.insert("the picture data is damaged (\(warning))", at: 0) }
+            if settings.strict, !damage.isEmpty {
+                return outcome(.failed, damage.joined(separator: "; ") + "; not stamped (--strict)")
+            }
+            if decoded.warning != nil { damage[0] += "; stamped as far as it decodes" }
+            let output = try photo.withMetadata(decoded.encoded, kind: outputKind, policy: settings.metadata)
             try write(output.data, to: item.output)
-            return outcome(.marked, output.warnings.isEmpty ? nil : output.warnings.joined(separator: "; "))
+            let warnings = damage + notes + output.warnings
+            return outcome(.marked, warnings.isEmpty ? nil : warnings.joined(separator: "; "))
         } catch {
             return outcome(.failed, error.message)
         }
+    }
+
+    /// An error from the marks, kept apart from decoder failures (which retry with libjpeg-turbo).
+    private struct MarkFailure: Error, CustomStringConvertible {
+        var error: Error
+        var description: String { "\(error)" }
     }
 
     private func read(_ url: URL) throws(CamStampError) -> Data {
@@ -80,20 +114,11 @@ final class PhotoWorker {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
     }
 
-    /// Decodes, orients, scales, marks (through `mark`) and encodes one photo.
-    private func run(_ data: Data, photo: PhotoFacts, item: BatchPlan.Item,
-                     mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> Data {
-        let key = PipelineKey(input: item.kind, output: item.outputKind)
-        let pipeline: PhotoPipeline
-        if let existing = pipelines[key] {
-            pipeline = existing
-        } else {
-            let name = item.outputKind == .jpeg ? "photo-jpeg" : "photo-png"
-            guard let template = settings.templates[name] else { throw .failure("missing pipeline template \(name)") }
-            pipeline = PhotoPipeline(template: template, input: item.kind == .jpeg ? .jpeg : .png,
-                                     values: ["quality": .integer(settings.quality)])
-            pipelines[key] = pipeline
-        }
+    /// Decodes, orients, scales, marks (through `mark`) and encodes one photo. JPEGs go through
+    /// jpegdec, except those it cannot give (CMYK/YCCK, data cut short, or a failure in jpegdec):
+    /// those are decoded by libjpeg-turbo, which recovers damaged data with a warning.
+    private func run(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind,
+                     mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (encoded: Data, warning: String?) {
         var upright = (width: photo.width, height: photo.height)
         if photo.orientation.swapsAxes { upright = (upright.height, upright.width) }
         var size: (width: Int, height: Int)?
@@ -101,13 +126,76 @@ final class PhotoWorker {
             let scale = Double(limit) / Double(max(upright.width, upright.height))
             size = (max(1, Int((Double(upright.width) * scale).rounded())), max(1, Int((Double(upright.height) * scale).rounded())))
         }
-        do {
-            return try pipeline.process(data, orientation: photo.orientation, size: size, mark: mark)
-        } catch let error as CamStampError {
-            throw error
-        } catch {
-            throw .failure("cannot decode, mark or encode the image: \(error)")
+        let final = size ?? upright
+        if outputKind == .jpeg, max(final.width, final.height) > Self.maxJPEGSide {
+            throw .failure("the picture is \(final.width)×\(final.height) and a JPEG holds at most \(Self.maxJPEGSide) pixels a side; "
+                + "use --max-size \(Self.maxJPEGSide) or --format png")
         }
+        let picture = data[photo.pictureBytes]
+        var request = PhotoRequest(orientation: photo.orientation, size: size)
+        if outputKind == .jpeg {
+            request.quality = settings.quality ?? photo.sourceQuality(pngDefault: Self.pngSourceQuality)
+            request.encodingFormat = encodingFormat(photo)
+        }
+        if let jpeg = photo.jpeg, photo.truncated || jpeg.colourModel == .cmyk || jpeg.colourModel == .ycck {
+            return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
+        }
+        // A colour format before the marks: a grey frame would turn a red mark grey. And 4:2:2/4:1:1
+        // become 4:4:4 there, which videoflip takes (it has no Y42B) without losing chroma.
+        if photo.isGrey {
+            request.workFormat = outputKind == .jpeg ? "I420" : "RGBA"
+        } else if let chroma = photo.jpeg?.chroma, chroma == .s422 || chroma == .s411 {
+            request.workFormat = "Y444"
+        }
+        do {
+            return (try pipeline(photo.kind == .jpeg ? .jpeg : .png, outputKind).process(picture, request: request, mark: mark), nil)
+        } catch let failure as MarkFailure {
+            throw .failure("cannot mark the image: \(failure.error)")
+        } catch {
+            guard photo.kind == .jpeg else { throw .failure("cannot decode, mark or encode the image: \(error)") }
+            return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
+        }
+    }
+
+    /// The libjpeg-turbo path: decoded to RGB here, then the same marking pipeline from raw input.
+    private func decodeApart(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind, request: PhotoRequest,
+                             mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (encoded: Data, warning: String?) {
+        let picture: DecodedPicture
+        do { picture = try JPEGDecoder.decode(data, adobeInverted: photo.jpeg?.adobeTransform != nil) } catch {
+            throw .failure("the picture data is damaged beyond repair (\(error.description))")
+        }
+        do {
+            return (try pipeline(.raw, outputKind).process(picture, request: request, mark: mark), picture.warning)
+        } catch let failure as MarkFailure {
+            throw .failure("cannot mark the image: \(failure.error)")
+        } catch {
+            throw .failure("cannot mark or encode the image: \(error)")
+        }
+    }
+
+    /// The raw format jpegenc gets: the source's chroma sampling, so 4:4:4 and 4:2:2 photos keep
+    /// their colour resolution. 4:2:2 turned a quarter becomes 4:4:0, which jpegenc cannot write:
+    /// 4:4:4 then. Grey, PNG and 4:2:0 sources get 4:2:0.
+    private func encodingFormat(_ photo: PhotoFacts) -> String {
+        guard let jpeg = photo.jpeg, !photo.isGrey else { return "I420" }
+        switch jpeg.chroma {
+        case .s420: return "I420"
+        case .s422: return photo.orientation.swapsAxes ? "Y444" : "Y42B"
+        case .s411: return photo.orientation.swapsAxes ? "Y444" : "Y41B"
+        case .s444, .other: return "Y444"
+        }
+    }
+
+    /// This worker's pipeline for `input` → `output`, built on first use and kept.
+    private func pipeline(_ input: PhotoCodec, _ output: BatchPlan.Kind) throws(CamStampError) -> PhotoPipeline {
+        let key = PipelineKey(input: input, output: output)
+        if let existing = pipelines[key] { return existing }
+        let name = output == .jpeg ? "photo-jpeg" : "photo-png"
+        guard let template = settings.templates[name] else { throw .failure("missing pipeline template \(name)") }
+        let pipeline = PhotoPipeline(template: template, input: input,
+                                     values: ["quality": .integer(settings.quality ?? Self.pngSourceQuality)])
+        pipelines[key] = pipeline
+        return pipeline
     }
 
     /// Writes `data` to a temporary file beside `target` and moves it into place, so a crash or

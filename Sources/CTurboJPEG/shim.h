@@ -1,0 +1,3 @@
+// libjpeg-turbo's TurboJPEG API (Debian: libturbojpeg0-dev). Chosen over the libjpeg API because
+// it reports errors as return codes: libjpeg's error_exit must longjmp, which Swift cannot.
+#include <turbojpeg.h>

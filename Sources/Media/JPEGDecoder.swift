@@ -1,0 +1,118 @@
+import CGStreamer
+import CGstVideo
+import Foundation
+internal import CTurboJPEG
+
+/// A photo decoded outside GStreamer, ready to be pushed into a raw photo pipeline: one RGB
+/// buffer (owned here until a pipeline takes it) and what the decoder had to say about the data.
+public final class DecodedPicture: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    /// libjpeg's warning when the data was damaged but a picture came out (e.g. "Corrupt JPEG
+    /// data: premature end of data segment"); nil for clean data.
+    public let warning: String?
+    let caps: String
+    /// Taken (set to nil) by the pipeline that pushes it: appsrc takes ownership of the buffer.
+    var buffer: UnsafeMutablePointer<GstBuffer>?
+
+    init(width: Int, height: Int, warning: String?, caps: String, buffer: UnsafeMutablePointer<GstBuffer>) {
+        self.width = width
+        self.height = height
+        self.warning = warning
+        self.caps = caps
+        self.buffer = buffer
+    }
+
+    deinit { if let buffer { gst_buffer_unref(buffer) } }
+}
+
+/// JPEG decoding with libjpeg-turbo directly, for the pictures jpegdec cannot give: CMYK and YCCK
+/// (jpegdec fails with "Internal data stream error"), and damaged data libjpeg recovers from with
+/// a warning (jpegdec drops the whole picture). The normal path stays jpegdec, which is faster.
+public enum JPEGDecoder {
+    /// Decodes `data` to packed RGB. CMYK and YCCK are converted with the Adobe convention when
+    /// `adobeInverted` (Photoshop and ImageMagick store CMYK inverted and say so in APP14).
+    public static func decode(_ data: Data, adobeInverted: Bool) throws(MediaError) -> DecodedPicture {
+        try GStreamer.initialize()
+        guard let handle = tjInitDecompress() else { throw failure("cannot start libjpeg-turbo") }
+        defer { tjDestroy(handle) }
+        // withUnsafeBytes rethrows untyped errors: the typed error travels in a Result.
+        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in Result { () throws(MediaError) -> DecodedPicture in
+            let source = raw.bindMemory(to: UInt8.self).baseAddress
+            var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colourspace: Int32 = 0
+            guard tjDecompressHeader3(handle, source, UInt(raw.count), &width, &height, &subsampling, &colourspace) == 0 else {
+                throw failure(message(handle))
+            }
+            var info = GstVideoInfo()
+            guard gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGB, guint(width), guint(height)) != 0 else {
+                throw failure("cannot describe a \(width)x\(height) RGB picture")
+            }
+            info.colorimetry.range = GST_VIDEO_COLOR_RANGE_0_255
+            // One picture a second, as the photo pipeline stamps them (0/1 makes a CRITICAL downstream).
+            info.fps_n = 1
+            info.fps_d = 1
+            let buffer = gst_buffer_new_allocate(nil, info.size, nil)!
+            var map = GstMapInfo()
+            guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 else {
+                gst_buffer_unref(buffer)
+                throw failure("cannot map a \(info.size)-byte buffer")
+            }
+            let stride = Int(info.stride.0)
+            let cmyk = colourspace == Int32(TJCS_CMYK.rawValue) || colourspace == Int32(TJCS_YCCK.rawValue)
+            var status: Int32
+            if cmyk {
+                // libjpeg gives CMYK as stored; the RGB conversion below is ours.
+                var ink = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+                status = tjDecompress2(handle, source, UInt(raw.count), &ink, width, 0, height, Int32(TJPF_CMYK.rawValue), 0)
+                if status == 0 || tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) {
+                    convertCMYK(ink, width: Int(width), height: Int(height), inverted: adobeInverted, into: map.data, stride: stride)
+                }
+            } else {
+                status = tjDecompress2(handle, source, UInt(raw.count), map.data, width, Int32(stride), height, Int32(TJPF_RGB.rawValue), 0)
+            }
+            gst_buffer_unmap(buffer, &map)
+            var warning: String?
+            if status != 0 {
+                // A warning means the data was damaged but the whole picture was produced.
+                guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
+                    gst_buffer_unref(buffer)
+                    throw failure(message(handle))
+                }
+                warning = message(handle)
+            }
+            let caps = gst_video_info_to_caps(&info)!
+            defer { gst_caps_unref(caps) }
+            return DecodedPicture(width: Int(width), height: Int(height), warning: warning,
+                                  caps: takeGString(gst_caps_to_string(caps)) ?? "video/x-raw", buffer: buffer)
+        } }.get()
+    }
+
+    /// CMYK → RGB without a colour profile, as ImageMagick and browsers do: each ink darkens its
+    /// complementary primary and black darkens all three. Inverted (Adobe) data stores 255 − ink.
+    private static func convertCMYK(_ ink: [UInt8], width: Int, height: Int, inverted: Bool,
+                                    into rgb: UnsafeMutablePointer<UInt8>, stride: Int) {
+        ink.withUnsafeBufferPointer { ink in
+            for y in 0..<height {
+                let row = rgb + y * stride
+                var i = y * width * 4
+                for x in 0..<width {
+                    var c = Int(ink[i]), m = Int(ink[i + 1]), yellow = Int(ink[i + 2]), k = Int(ink[i + 3])
+                    if !inverted { (c, m, yellow, k) = (255 - c, 255 - m, 255 - yellow, 255 - k) }
+                    // Now each value is 255 − ink: the light left after that ink.
+                    row[3 * x] = UInt8((c * k + 127) / 255)
+                    row[3 * x + 1] = UInt8((m * k + 127) / 255)
+                    row[3 * x + 2] = UInt8((yellow * k + 127) / 255)
+                    i += 4
+                }
+            }
+        }
+    }
+
+    private static func message(_ handle: tjhandle) -> String {
+        tjGetErrorStr2(handle).map { String(cString: $0) } ?? "unknown libjpeg-turbo error"
+    }
+
+    private static func failure(_ message: String) -> MediaError {
+        .stream(element: "libjpeg-turbo", domain: "camstamp", code: 0, message: message, debug: nil)
+    }
+}
