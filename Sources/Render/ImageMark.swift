@@ -129,6 +129,9 @@ enum ImageKind {
 
 typealias SVGHandle = GObjectRef<UnsafeMutablePointer<RsvgHandle>>
 
+/// The largest SVG file a mark decodes: logos are kilobytes, a detailed drawing a few megabytes.
+let maxSVGBytes = 10 << 20
+
 /// Decoded images by file, so a logo is decoded once per renderer, not once per frame size or
 /// photo. An entry is used only while the file's size and modification time are unchanged.
 final class ImageCache {
@@ -168,6 +171,11 @@ final class ImageCache {
             }
             return .png(image)
         case .svg:
+            // librsvg holds the whole document tree: a 50 MB SVG took 2 GB and 14 s, per thread.
+            let bytes = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+            guard bytes <= maxSVGBytes else {
+                throw .imageUnreadable(url, reason: "the SVG is \(bytes >> 20) MB, more than the \(maxSVGBytes >> 20) MB a mark's image may be; simplify it or export it as a PNG")
+            }
             var error: UnsafeMutablePointer<GError>?
             guard let pointer = rsvg_handle_new_from_file(url.path, &error) else {
                 throw .imageUnreadable(url, reason: consume(error))

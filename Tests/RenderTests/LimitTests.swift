@@ -135,6 +135,17 @@ import Testing
         #expect(try makeRenderer().render(imageMark(url, width: 400), frameWidth: 1920, frameHeight: 1080).bitmap.width == 400)
     }
 
+    @Test func svgFilePastTheSizeCapIsRefusedUnparsed() throws {
+        // A 50 MB SVG of a million rectangles took 2 GB and 14 s in librsvg.
+        let url = try temporaryFolder().appendingPathComponent("big.svg")
+        let rect = #"<rect width="2" height="2"/>"#
+        try Data((#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">"#
+                  + String(repeating: rect, count: (11 << 20) / rect.utf8.count) + "</svg>").utf8).write(to: url)
+        #expect(throws: RenderError.imageUnreadable(url, reason: "the SVG is 11 MB, more than the 10 MB a mark's image may be; simplify it or export it as a PNG")) {
+            try makeRenderer().render(imageMark(url, width: 100), frameWidth: 640, frameHeight: 360)
+        }
+    }
+
     @Test func deeplyNestedSVGCannotTrap() throws {
         // Billion laughs with <use>: librsvg refuses past its own limits; either way no trap.
         var svg = ##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100"><defs><rect id="l0" width="1" height="1"/>"##
