@@ -10,14 +10,21 @@ public enum MarkSetup {
         let overrides = Dictionary(variables.map { ($0.key, $0.value) }, uniquingKeysWith: { _, later in later })
         let library = PresetLibrary(directories: resources.map { [$0.presets] } ?? [])
         var presets: [Preset] = []
-        do {
+        do throws(PresetError) {
             if !names.isEmpty {
                 presets += try library.loadEach(stacking: names, knownVariables: Set(overrides.keys))
             }
             if let text {
                 let known = Set(overrides.keys).union(presets.flatMap(\.variables.keys))
                 _ = try Template(text, variables: known)
-                presets.append(.quickText(text))
+                let quick = Preset.quickText(text)
+                do throws(PresetError) {
+                    try quick.validate(knownVariables: known)
+                } catch {
+                    // The same rules as a preset's text (length, NUL), said of the option.
+                    throw PresetError(error.kind, "--text: \(error.message)", hint: error.hint)
+                }
+                presets.append(quick)
             }
         } catch {
             throw .usage(error.description)
@@ -36,7 +43,7 @@ public enum MarkSetup {
             do {
                 _ = try renderer.check(preset, variables: overrides, frames: [(1920, 1080)])
             } catch {
-                throw .usage(preset.source == nil && text != nil ? "--text: \(error)" : error.description)
+                throw .usage(preset.source == nil ? "--text: \(error.message)" + (error.hint.map { "; \($0)" } ?? "") : error.description)
             }
         }
         return (Preset.stacking(presets), overrides)
