@@ -78,7 +78,7 @@ struct LengthLimit {
         default: break
         }
         let between = sign == .any
-        func format(_ value: Double) -> String { Template.formatFPS(value) }
+        func format(_ value: Double) -> String { String(Int(value)) }  // the limits are whole numbers
         switch length {
         case .percent(let value) where !(abs(value) <= maxPercent):
             throw PresetError(.outOfRange, between

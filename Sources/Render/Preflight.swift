@@ -39,10 +39,12 @@ extension MarkRenderer {
                                       hint: "give a TrueType or OpenType font file (.ttf, .otf)", file: file)
                 }
             }
+            func sample(_ width: Int, _ height: Int) -> TemplateContext {
+                TemplateContext(filename: "IMG_0001.JPG", stem: "IMG_0001", counter: 1, width: width, height: height,
+                                frame: 1, fps: 30, variables: preset.variables(overriddenBy: variables))
+            }
             for frame in frames {
-                let context = TemplateContext(filename: "IMG_0001.JPG", stem: "IMG_0001", counter: 1,
-                                              width: frame.width, height: frame.height, frame: 1, fps: 30,
-                                              variables: preset.variables(overriddenBy: variables))
+                let context = sample(frame.width, frame.height)
                 let resolved = mark.resolved(width: frame.width, height: frame.height, context: context)
                 do {
                     _ = try render(resolved, frameWidth: frame.width, frameHeight: frame.height)
@@ -56,7 +58,7 @@ extension MarkRenderer {
                         .hintSplitOff()
                 }
             }
-            if case .text(let text, _) = mark.resolved(width: 1920, height: 1080, context: TemplateContext()).content {
+            if case .text(let text, _) = mark.resolved(width: 1920, height: 1080, context: sample(1920, 1080)).content {
                 let family = mark.font ?? fileFamily
                 for character in missingGlyphs(text, family: family) {
                     let scalars = character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }
