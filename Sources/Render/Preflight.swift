@@ -49,10 +49,10 @@ extension MarkRenderer {
                 do {
                     _ = try render(resolved, frameWidth: frame.width, frameHeight: frame.height)
                 } catch {
+                    // A size depends on the picture: say which one (a tile count already does).
                     var text = error.description
-                    if error.isAboutSize, case .tooManyTiles = error {} else if error.isAboutSize {
-                        text = text.replacingOccurrences(of: ";", with: " on a \(frame.width)x\(frame.height) picture;",
-                                                         options: [], range: text.range(of: ";"))
+                    if error.isAboutSize, !text.contains(" picture"), let cut = text.range(of: ";") {
+                        text.replaceSubrange(cut, with: " on a \(frame.width)x\(frame.height) picture;")
                     }
                     throw PresetError(error.isAboutSize ? .outOfRange : .badValue, text, path: path + error.pathSuffix, file: file)
                         .hintSplitOff()
