@@ -27,10 +27,10 @@ enum PresetsCommand {
             var failures: [String] = []
             for file in files {
                 do {
-                    _ = try library.load(file)
+                    for warning in try MarkSetup.check(file, resources: resources) { Console.error(warning) }
                     Console.output("\(file): ok")
                 } catch {
-                    failures.append(error.description)
+                    failures.append(error.message)
                 }
             }
             if !failures.isEmpty {

@@ -10,14 +10,21 @@ public enum MarkSetup {
         let overrides = Dictionary(variables.map { ($0.key, $0.value) }, uniquingKeysWith: { _, later in later })
         let library = PresetLibrary(directories: resources.map { [$0.presets] } ?? [])
         var presets: [Preset] = []
-        do {
+        do throws(PresetError) {
             if !names.isEmpty {
-                presets.append(try library.load(stacking: names, knownVariables: Set(overrides.keys)))
+                presets += try library.loadEach(stacking: names, knownVariables: Set(overrides.keys))
             }
             if let text {
                 let known = Set(overrides.keys).union(presets.flatMap(\.variables.keys))
                 _ = try Template(text, variables: known)
-                presets.append(.quickText(text))
+                let quick = Preset.quickText(text)
+                do throws(PresetError) {
+                    try quick.validate(knownVariables: known)
+                } catch {
+                    // The same rules as a preset's text (length, NUL), said of the option.
+                    throw PresetError(error.kind, "--text: \(error.message)", hint: error.hint)
+                }
+                presets.append(quick)
             }
         } catch {
             throw .usage(error.description)
@@ -25,8 +32,36 @@ public enum MarkSetup {
         if presets.isEmpty {
             throw .usage("nothing to stamp: give --preset NAME or --text TEXT (`camstamp presets list` shows the presets)")
         }
+        for (name, value) in overrides.sorted(by: { $0.key < $1.key }) where value.count > Mark.maxTextCharacters {
+            throw .usage("--var \(name): the value has \(value.count) characters, more than the \(Mark.maxTextCharacters) a mark can show")
+        }
         try registerFonts(resources)
+        // What only rendering tells (a font-file that is no font, a logo too large to decode, a
+        // mark too large or too densely tiled), once, at load time: exit 64 before any work.
+        let renderer = MarkRenderer()
+        for preset in presets {
+            do {
+                _ = try renderer.check(preset, variables: overrides, frames: [(1920, 1080)])
+            } catch {
+                throw .usage(preset.source == nil ? "--text: \(error.message)" + (error.hint.map { "; \($0)" } ?? "") : error.description)
+            }
+        }
         return (Preset.stacking(presets), overrides)
+    }
+
+    /// `camstamp presets check FILE`: loads and validates the preset, then draws every mark on
+    /// `MarkRenderer.checkFrames`. Returns the warnings (characters no font has); throws a usage
+    /// error naming the file and JSON path for anything that would fail later.
+    public static func check(_ nameOrPath: String, resources: Resources?) throws(CamStampError) -> [String] {
+        let library = PresetLibrary(directories: resources.map { [$0.presets] } ?? [])
+        let preset: Preset
+        do { preset = try library.load(nameOrPath) } catch { throw .usage(error.description) }
+        try registerFonts(resources)
+        do {
+            return try MarkRenderer().check(preset).map(\.description)
+        } catch {
+            throw .usage(error.description)
+        }
     }
 
     /// Registers the bundled fonts with fontconfig before the first Pango call.

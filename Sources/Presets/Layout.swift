@@ -35,20 +35,33 @@ public enum Layout {
                marginY: mark.marginY, offsetX: mark.offsetX, offsetY: mark.offsetY)
     }
 
-    /// Top-left corners of a grid of `markWidth`×`markHeight` tiles, `gap` apart, centred on the
-    /// frame: every tile of that grid that overlaps the frame (edge tiles may be partly outside),
-    /// and none that lies wholly outside it.
-    public static func tileOrigins(markWidth: Double, markHeight: Double,
-                                   frameWidth: Double, frameHeight: Double, gap: Double) -> [Point] {
-        precondition(markWidth > 0 && markHeight > 0, "tiles need a positive size")
+    /// How many columns and rows of tiles `tileOrigins` lays out, counted in floating point so a
+    /// tiny mark on a huge frame gives a huge count rather than an overflow.
+    public static func tileGrid(markWidth: Double, markHeight: Double,
+                                frameWidth: Double, frameHeight: Double, gap: Double) -> (columns: Double, rows: Double) {
         let stepX = markWidth + max(gap, 0), stepY = markHeight + max(gap, 0)
         // One tile centred on the frame's centre, then whole steps out while tiles still overlap
         // the frame: tile k is in when x0 + k·step < width and x0 − k·step + markWidth > 0, which
         // for a centred grid is the same count on both sides.
+        let halfColumns = max(((frameWidth + markWidth) / 2 / stepX).rounded(.up) - 1, 0)
+        let halfRows = max(((frameHeight + markHeight) / 2 / stepY).rounded(.up) - 1, 0)
+        return (2 * halfColumns + 1, 2 * halfRows + 1)
+    }
+
+    /// Top-left corners of a grid of `markWidth`×`markHeight` tiles, `gap` apart, centred on the
+    /// frame: every tile of that grid that overlaps the frame (edge tiles may be partly outside),
+    /// and none that lies wholly outside it. Check `tileGrid` first: the count can be huge.
+    public static func tileOrigins(markWidth: Double, markHeight: Double,
+                                   frameWidth: Double, frameHeight: Double, gap: Double) -> [Point] {
+        precondition(markWidth > 0 && markHeight > 0, "tiles need a positive size")
+        let grid = tileGrid(markWidth: markWidth, markHeight: markHeight, frameWidth: frameWidth,
+                            frameHeight: frameHeight, gap: gap)
+        precondition(grid.columns * grid.rows <= 1e8, "\(grid) tiles: check tileGrid first")
+        let stepX = markWidth + max(gap, 0), stepY = markHeight + max(gap, 0)
         let x0 = (frameWidth - markWidth) / 2, y0 = (frameHeight - markHeight) / 2
-        let columns = max(Int(((frameWidth + markWidth) / 2 / stepX).rounded(.up)) - 1, 0)
-        let rows = max(Int(((frameHeight + markHeight) / 2 / stepY).rounded(.up)) - 1, 0)
+        let columns = Int(grid.columns) / 2, rows = Int(grid.rows) / 2
         var points: [Point] = []
+        points.reserveCapacity(Int(grid.columns * grid.rows))
         for row in -rows...rows {
             for column in -columns...columns {
                 points.append(Point(x: x0 + Double(column) * stepX, y: y0 + Double(row) * stepY))

@@ -68,6 +68,12 @@ public struct PresetLibrary: Sendable {
     /// Loads several presets and stacks them in order (see `Preset.stacking`). A text in one may use
     /// a variable that another defines; `knownVariables` are `--var` names.
     public func load(stacking namesOrPaths: [String], knownVariables: Set<String> = []) throws(PresetError) -> Preset {
+        Preset.stacking(try loadEach(stacking: namesOrPaths, knownVariables: knownVariables))
+    }
+
+    /// The presets `load(stacking:)` stacks, each still with its own `source` (so later checks
+    /// can name the file a mark came from).
+    public func loadEach(stacking namesOrPaths: [String], knownVariables: Set<String> = []) throws(PresetError) -> [Preset] {
         var files: [(URL, Data)] = []
         var names = knownVariables
         for nameOrPath in namesOrPaths {
@@ -80,7 +86,7 @@ public struct PresetLibrary: Sendable {
         for (url, data) in files {
             presets.append(try Preset.decode(data, source: url, knownVariables: names))
         }
-        return Preset.stacking(presets)
+        return presets
     }
 }
 

@@ -61,15 +61,21 @@ public struct Strftime: Hashable, Sendable {
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
                          "September", "October", "November", "December"]
 
-    /// `date` formatted in `timeZone`.
+    /// The dates this formatter shows as they are: years 1 to 9999 (UTC). A file time of 2^63−1
+    /// seconds is far outside it, and neither Calendar nor an Int of epoch seconds can hold it.
+    public static let formattableDates = Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// `date` formatted in `timeZone`; a date outside `formattableDates` is shown as the nearest
+    /// end of that range (callers with a better fallback, like `Template`, pick it first).
     public func string(from date: Date, timeZone: TimeZone) -> String {
+        let date = min(max(date, Self.formattableDates.lowerBound), Self.formattableDates.upperBound)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
         let fields = Fields(
-            year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1,
+            year: parts.year ?? 1970, month: min(max(parts.month ?? 1, 1), 12), day: parts.day ?? 1,
             hour: parts.hour ?? 0, minute: parts.minute ?? 0, second: parts.second ?? 0,
-            weekday: (parts.weekday ?? 1) - 1,
+            weekday: min(max((parts.weekday ?? 1) - 1, 0), 6),
             dayOfYear: calendar.ordinality(of: .day, in: .year, for: date) ?? 1,
             offset: timeZone.secondsFromGMT(for: date),
             zoneName: Self.zoneName(timeZone, at: date),

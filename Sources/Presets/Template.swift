@@ -34,6 +34,15 @@ public struct TemplateContext: Sendable {
     }
 }
 
+extension TemplateContext {
+    /// The capture date to show: `captureDate`, or the current time when it is outside the years
+    /// strftime can show (a damaged file time such as 2^63−1 seconds), or the epoch when both are.
+    var shownCaptureDate: Date {
+        if Strftime.formattableDates.contains(captureDate) { return captureDate }
+        return Strftime.formattableDates.contains(now) ? now : Date(timeIntervalSince1970: 0)
+    }
+}
+
 /// A mark's text parsed at load time: literal runs and `{variable}` references. Expanding it is a
 /// walk over the parts, cheap enough to do for every video frame.
 public struct Template: Hashable, Sendable {
@@ -125,7 +134,7 @@ public struct Template: Hashable, Sendable {
         switch part {
         case .literal(let text): return text
         case .date(let clock, let format):
-            return format.string(from: clock == .now ? context.now : context.captureDate, timeZone: context.timeZone)
+            return format.string(from: clock == .now ? context.now : context.shownCaptureDate, timeZone: context.timeZone)
         case .filename: return context.filename ?? ""
         case .stem: return context.stem ?? ""
         case .width: return context.width.map(String.init) ?? ""

@@ -25,6 +25,11 @@ extension Preset {
             guard !name.isEmpty, Self.isVariableName(name) else {
                 throw PresetError(.badValue, "variable name '\(name)' may use only letters, digits, '_' and '-'", path: path)
             }
+            let count = variables[name]!.count
+            guard count <= Mark.maxTextCharacters else {
+                throw PresetError(.outOfRange, "variable '\(name)' has \(count) characters, more than the \(Mark.maxTextCharacters) a mark can show",
+                                  path: path)
+            }
         }
     }
 
@@ -45,18 +50,57 @@ extension Preset {
     public var dependsOnFrame: Bool { marks.contains { $0.template?.dependsOnFrame ?? false } }
 }
 
+/// How far a preset length may go, per key. Past these a mark is a mistake, and far past them the
+/// pixel arithmetic overflows (1e300 px cannot become an Int): every length is checked here, at
+/// load time, so rendering never meets one it cannot draw.
+struct LengthLimit {
+    enum Sign { case positive, nonNegative, any }
+    var sign: Sign
+    var maxPercent: Double
+    var maxPixels: Double
+
+    /// Sizes of one mark's parts (font size, outline, blur, padding): at most the short side.
+    static func markPart(_ sign: Sign) -> LengthLimit { LengthLimit(sign: sign, maxPercent: 100, maxPixels: 8192) }
+    /// Positions and extents on the picture (margin, offset, gap, wrap width, image size): ten
+    /// short sides, and never more pixels than Cairo can draw on one side.
+    static func placement(_ sign: Sign) -> LengthLimit { LengthLimit(sign: sign, maxPercent: 1000, maxPixels: 32767) }
+
+    /// Throws when `length` is outside this limit; `key` is the JSON path below the mark.
+    func check(_ length: Length?, _ key: String, at path: String, hint: String? = nil) throws(PresetError) {
+        guard let length else { return }
+        let name = String(key.split(separator: ".").last!)
+        let at = "\(path).\(key)"
+        switch sign {
+        case .positive where !(length.value > 0):
+            throw PresetError(.outOfRange, "\(name) must be greater than 0", path: at)
+        case .nonNegative where !(length.value >= 0):
+            throw PresetError(.outOfRange, "\(name) must be 0 or more", path: at, hint: hint)
+        default: break
+        }
+        let between = sign == .any
+        func format(_ value: Double) -> String { String(Int(value)) }  // the limits are whole numbers
+        switch length {
+        case .percent(let value) where !(abs(value) <= maxPercent):
+            throw PresetError(.outOfRange, between
+                              ? "\(name) must be between -\(format(maxPercent))% and \(format(maxPercent))% of the short side"
+                              : "\(name) must be at most \(format(maxPercent))% of the short side", path: at)
+        case .px(let value) where !(abs(value) <= maxPixels):
+            throw PresetError(.outOfRange, between
+                              ? "\(name) must be between -\(format(maxPixels)) and \(format(maxPixels)) pixels"
+                              : "\(name) must be at most \(format(maxPixels)) pixels", path: at,
+                              hint: "use a percentage such as \"4%\" so the mark follows the picture's size")
+        default: break
+        }
+    }
+}
+
 extension Mark {
+    /// The most characters a mark's text may have, as written and once its variables are
+    /// expanded: a caption of a few dozen lines. Beyond it Pango lays out megabytes of glyphs for
+    /// a mark far wider than any picture (a 60 KB EXIF value took 1 GB).
+    public static let maxTextCharacters = 4096
+
     func validate(at path: String, variables: Set<String>) throws(PresetError) {
-        func nonNegative(_ length: Length?, _ key: String) throws(PresetError) {
-            if let length, length.value < 0 {
-                throw PresetError(.outOfRange, "\(key.split(separator: ".").last!) must be 0 or more", path: "\(path).\(key)")
-            }
-        }
-        func positive(_ length: Length?, _ key: String) throws(PresetError) {
-            if let length, !(length.value > 0) {
-                throw PresetError(.outOfRange, "\(key) must be greater than 0", path: "\(path).\(key)")
-            }
-        }
         switch content {
         case .text(let text):
             guard !text.isEmpty else {
@@ -65,6 +109,11 @@ extension Mark {
             // Pango takes C strings: a NUL would silently cut the text short.
             guard !text.unicodeScalars.contains("\u{0}") else {
                 throw PresetError(.badValue, "text must not contain a NUL character (\\u0000)", path: "\(path).text")
+            }
+            let count = text.count
+            guard count <= Self.maxTextCharacters else {
+                throw PresetError(.outOfRange, "text has \(count) characters, more than the \(Self.maxTextCharacters) a mark can show",
+                                  path: "\(path).text", hint: "split it into several marks or shorten it")
             }
             let template: Template
             do {
@@ -78,17 +127,9 @@ extension Mark {
                 throw PresetError(.badValue, "markup: \(problem)", path: "\(path).text",
                                   hint: "set \"markup\": false to show the text as written")
             }
-            try positive(size, "size")
             // A mark larger than the picture is a mistake, and fonts that size take minutes to draw.
-            switch size {
-            case .percent(let value) where value > 100:
-                throw PresetError(.outOfRange, "size must be at most 100% of the short side", path: "\(path).size")
-            case .px(let value) where value > 8192:
-                throw PresetError(.outOfRange, "size must be at most 8192 pixels", path: "\(path).size",
-                                  hint: "use a percentage such as \"4%\" so the mark follows the picture's size")
-            default: break
-            }
-            try positive(maxWidth, "max-width")
+            try LengthLimit.markPart(.positive).check(size, "size", at: path)
+            try LengthLimit.placement(.positive).check(maxWidth, "max-width", at: path)
             guard (100...900).contains(weight.value) else {
                 throw PresetError(.outOfRange, "weight must be between 100 and 900", path: "\(path).weight")
             }
@@ -96,28 +137,44 @@ extension Mark {
             guard ["png", "svg"].contains(url.pathExtension.lowercased()) else {
                 throw PresetError(.badValue, "image must be a PNG or SVG file, not '\(url.lastPathComponent)'", path: "\(path).image")
             }
-            guard FileManager.default.fileExists(atPath: url.path) else {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
                 throw PresetError(.missingFile, "image file not found: \(url.path)", path: "\(path).image",
                                   hint: "image paths are relative to the preset file's folder")
             }
-            try positive(width, "width")
-            try positive(height, "height")
+            guard !isDirectory.boolValue else {
+                throw PresetError(.badValue, "image is a folder, not a file: \(url.path)", path: "\(path).image",
+                                  hint: "give the path of a PNG or SVG file")
+            }
+            try LengthLimit.placement(.positive).check(width, "width", at: path)
+            try LengthLimit.placement(.positive).check(height, "height", at: path)
         }
-        if let fontFile, !FileManager.default.fileExists(atPath: fontFile.path) {
-            throw PresetError(.missingFile, "font file not found: \(fontFile.path)", path: "\(path).font-file",
-                              hint: "font paths are relative to the preset file's folder")
+        if let fontFile {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: fontFile.path, isDirectory: &isDirectory) else {
+                throw PresetError(.missingFile, "font file not found: \(fontFile.path)", path: "\(path).font-file",
+                                  hint: "font paths are relative to the preset file's folder")
+            }
+            guard !isDirectory.boolValue else {
+                throw PresetError(.badValue, "font-file is a folder, not a file: \(fontFile.path)", path: "\(path).font-file",
+                                  hint: "give the path of a .ttf or .otf file")
+            }
         }
         if let font, font.trimmingCharacters(in: .whitespaces).isEmpty {
             throw PresetError(.badValue, "font must name a font family, like \"Noto Sans\"", path: "\(path).font")
         }
-        try nonNegative(outline?.width, "outline.width")
-        try nonNegative(shadow?.blur, "shadow.blur")
-        try nonNegative(box?.padding, "box.padding")
-        try nonNegative(box?.radius, "box.radius")
-        try nonNegative(tile?.gap, "tile.gap")
-        if margin.x.value < 0 || margin.y.value < 0 {
-            throw PresetError(.outOfRange, "margin must be 0 or more", path: "\(path).margin", hint: "use 'offset' to move a mark past the edge")
-        }
+        try LengthLimit.markPart(.nonNegative).check(outline?.width, "outline.width", at: path)
+        try LengthLimit.markPart(.any).check(shadow?.offset.x, "shadow.offset", at: path)
+        try LengthLimit.markPart(.any).check(shadow?.offset.y, "shadow.offset", at: path)
+        try LengthLimit.markPart(.nonNegative).check(shadow?.blur, "shadow.blur", at: path)
+        try LengthLimit.markPart(.nonNegative).check(box?.padding, "box.padding", at: path)
+        try LengthLimit.markPart(.nonNegative).check(box?.radius, "box.radius", at: path)
+        try LengthLimit.placement(.nonNegative).check(tile?.gap, "tile.gap", at: path)
+        let marginHint = "use 'offset' to move a mark past the edge"
+        try LengthLimit.placement(.nonNegative).check(margin.x, "margin", at: path, hint: marginHint)
+        try LengthLimit.placement(.nonNegative).check(margin.y, "margin", at: path, hint: marginHint)
+        try LengthLimit.placement(.any).check(offset.x, "offset", at: path)
+        try LengthLimit.placement(.any).check(offset.y, "offset", at: path)
         guard (0...1).contains(opacity) else {
             throw PresetError(.outOfRange, "opacity must be between 0 and 1", path: "\(path).opacity")
         }

@@ -69,6 +69,16 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case fontDirectoryUnusable(URL, reason: String)
     case tooLarge(width: Int, height: Int)
     case pngWriteFailed(URL, reason: String)
+    /// The image file itself has more pixels than a mark may decode.
+    case imageFileTooLarge(URL, width: Int, height: Int)
+    /// The image would be drawn larger than a mark may be (its own size, or the mark's width/height).
+    case imageTooLarge(URL, width: Double, height: Double)
+    /// The expanded text has more characters than `Mark.maxTextCharacters`.
+    case textTooLong(characters: Int)
+    /// So many characters at this size that the laid-out text would exceed the pixel cap.
+    case textTooLarge(characters: Int, fontSize: Double)
+    /// A tiled mark would need more copies than `MarkRenderer.maxTiles` on this frame.
+    case tooManyTiles(count: Double, frameWidth: Int, frameHeight: Int)
 
     public var description: String {
         switch self {
@@ -78,8 +88,25 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidMarkup(let message): "invalid Pango markup: \(message)"
         case .fontFileUnusable(let url, let reason): "font file unusable: \(url.path): \(reason)"
         case .fontDirectoryUnusable(let url, let reason): "font folder unusable: \(url.path): \(reason)"
-        case .tooLarge(let width, let height): "mark too large to render: \(width)x\(height) pixels (at most 32767 a side)"
+        case .tooLarge(let width, let height):
+            "mark too large to render: \(width)x\(height) pixels (at most \(CairoSurface.maxSide) a side and \(CairoSurface.maxPixels >> 20) megapixels); make it smaller"
         case .pngWriteFailed(let url, let reason): "cannot write PNG \(url.path): \(reason)"
+        case .imageFileTooLarge(let url, let width, let height):
+            "image \(url.path) is \(width)x\(height) pixels, more than a mark can use (at most \(CairoSurface.maxSide) a side and \(CairoSurface.maxPixels >> 20) megapixels); scale it down, e.g. to 2000 pixels wide"
+        case .imageTooLarge(let url, let width, let height):
+            "image \(url.path) would be drawn at \(pixels(width))x\(pixels(height)) pixels, more than a mark can be (at most \(CairoSurface.maxSide) a side and \(CairoSurface.maxPixels >> 20) megapixels); give the mark a smaller width or height, or fix the image's own size (an SVG's width, height and viewBox)"
+        case .textTooLong(let characters):
+            "mark text has \(characters) characters once its variables are filled in, more than the \(Mark.maxTextCharacters) a mark can show; shorten the values that fill it ({exif:…}, {filename}, --var)"
+        case .textTooLarge(let characters, let fontSize):
+            "mark text of \(characters) characters at \(pixels(fontSize)) pixels would cover more than \(CairoSurface.maxPixels >> 20) megapixels; make it shorter or its size smaller"
+        case .tooManyTiles(let count, let frameWidth, let frameHeight):
+            "a tiled mark would need \(pixels(count)) copies on a \(frameWidth)x\(frameHeight) picture, more than \(MarkRenderer.maxTiles); make the mark larger or its tile gap wider"
         }
     }
+}
+
+/// A pixel size or count for a message: whole numbers as such, absurd ones in exponent form.
+func pixels(_ value: Double) -> String {
+    guard value.isFinite, abs(value) < 1e12 else { return String(format: "%g", value) }
+    return value == value.rounded() ? String(Int(value)) : String(format: "%.4g", value)
 }

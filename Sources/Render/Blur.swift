@@ -1,7 +1,8 @@
 /// Blur radius in pixels for one box pass such that three passes spread about `blur` pixels:
 /// three box passes of radius r approximate a Gaussian and reach 3r pixels out.
 func boxBlurRadius(forBlur blur: Double) -> Int {
-    blur > 0 ? max(1, Int((blur / 3).rounded())) : 0
+    // Capped far above any preset's blur (8192 px) so a wild value cannot overflow the Int.
+    blur > 0 ? max(1, Int((min(blur, 1e6) / 3).rounded())) : 0
 }
 
 /// Blurs 8-bit coverage in place with a separable box blur run `passes` times in each direction

@@ -16,7 +16,7 @@ final class CairoSurface {
 
     /// A new image surface (`cairo_image_surface_create`), cleared to transparent.
     convenience init(format: cairo_format_t, width: Int, height: Int) throws(RenderError) {
-        guard width > 0, height > 0, width <= Self.maxSide, height <= Self.maxSide else {
+        guard width > 0, height > 0, width <= Self.maxSide, height <= Self.maxSide, width * height <= Self.maxPixels else {
             throw .tooLarge(width: width, height: height)
         }
         self.init(adopting: cairo_image_surface_create(format, Int32(width), Int32(height)))
@@ -27,6 +27,20 @@ final class CairoSurface {
 
     /// Cairo's image surfaces are limited to 32767 pixels a side.
     static let maxSide = 32767
+    /// At most 64 megapixels (256 MB of ARGB) per surface: a mark is drawn on a few of them at
+    /// once, and a bigger one is a preset mistake that would otherwise cost gigabytes.
+    static let maxPixels = 8192 * 8192
+
+    /// Whole-pixel surface size for `width`×`height` (rounded up), or `tooLarge` when it is not
+    /// finite or over the limits: every Double→Int of a surface size goes through here.
+    static func size(width: Double, height: Double) throws(RenderError) -> (width: Int, height: Int) {
+        guard width.isFinite, height.isFinite, width <= Double(maxSide), height <= Double(maxSide),
+              width * height <= Double(maxPixels) else {
+            func shown(_ value: Double) -> Int { value.isFinite ? Int(min(max(value, 0), 1e15)) : Int(1e15) }
+            throw .tooLarge(width: shown(width), height: shown(height))
+        }
+        return (Int(width.rounded(.up)), Int(height.rounded(.up)))
+    }
 
     var status: cairo_status_t { cairo_surface_status(pointer) }
     var width: Int { Int(cairo_image_surface_get_width(pointer)) }

@@ -30,6 +30,11 @@ extension MarkRenderer {
 
     private func drawSVG(_ handle: SVGHandle, width: Double?, height: Double?, url: URL) throws(RenderError) -> CairoSurface {
         let natural = try naturalSize(of: handle, url: url, fallback: (width, height))
+        // width="1e30" or viewBox="0 0 1 1e30": finite, but no mark can be drawn from it.
+        let ratio = natural.width / natural.height
+        guard natural.width.isFinite, natural.height.isFinite, ratio <= Self.maxAspect, ratio >= 1 / Self.maxAspect else {
+            throw .imageUnreadable(url, reason: "its size, \(pixels(natural.width))x\(pixels(natural.height)) (from its width, height or viewBox), is too far out of proportion to draw (at most \(Int(Self.maxAspect)):1); fix the SVG's width, height and viewBox")
+        }
         let size = try finalSize(natural: natural, width: width, height: height, url: url)
         let output = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: size.width, height: size.height)
         let cr = CairoContext(output)
@@ -70,12 +75,17 @@ extension MarkRenderer {
         case let (nil, h?): (h * natural.width / natural.height, h)
         case (nil, nil): (natural.width, natural.height)
         }
-        let result = (width: max(1, Int(size.0.rounded())), height: max(1, Int(size.1.rounded())))
-        guard result.width <= CairoSurface.maxSide, result.height <= CairoSurface.maxSide else {
-            throw .tooLarge(width: result.width, height: result.height)
+        let rounded = (width: max(1, size.0.rounded()), height: max(1, size.1.rounded()))
+        do {
+            return try CairoSurface.size(width: rounded.width, height: rounded.height)
+        } catch {
+            throw .imageTooLarge(url, width: rounded.width, height: rounded.height)
         }
-        return result
     }
+
+    /// Wider or taller than this, an image (an SVG's declared size) is a mistake: drawn at a mark's
+    /// size one side would be a fraction of a pixel or the other beyond any surface.
+    static let maxAspect = 10_000.0
 }
 
 /// What an image file holds, told by its first bytes (and `.svg`/`.svgz` for SVG).
@@ -83,7 +93,11 @@ enum ImageKind {
     case png, svg
 
     init(of url: URL) throws(RenderError) {
-        guard FileManager.default.fileExists(atPath: url.path) else { throw .imageNotFound(url) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw .imageNotFound(url) }
+        guard !isDirectory.boolValue else {
+            throw .imageUnreadable(url, reason: "it is a folder, not a file; give the path of a PNG or SVG file")
+        }
         let head: Data
         do {
             let file = try FileHandle(forReadingFrom: url)
@@ -92,7 +106,20 @@ enum ImageKind {
         } catch {
             throw .imageUnreadable(url, reason: (error as NSError).localizedDescription)
         }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { self = .png; return }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            // The size is in the IHDR chunk that must come first: refuse a huge PNG before Cairo
+            // tries to allocate it (a 30000² logo failed with "out of memory").
+            if head.count >= 24 {
+                let bytes = Array(head.prefix(24))
+                func word(_ i: Int) -> Int { bytes[i..<i + 4].reduce(0) { $0 << 8 | Int($1) } }
+                let (width, height) = (word(16), word(20))
+                if width > CairoSurface.maxSide || height > CairoSurface.maxSide || width * height > CairoSurface.maxPixels {
+                    throw .imageFileTooLarge(url, width: width, height: height)
+                }
+            }
+            self = .png
+            return
+        }
         let ext = url.pathExtension.lowercased()
         let text = String(decoding: head, as: UTF8.self)
         if ext == "svg" || ext == "svgz" || text.contains("<svg") { self = .svg; return }
@@ -101,6 +128,9 @@ enum ImageKind {
 }
 
 typealias SVGHandle = GObjectRef<UnsafeMutablePointer<RsvgHandle>>
+
+/// The largest SVG file a mark decodes: logos are kilobytes, a detailed drawing a few megabytes.
+let maxSVGBytes = 10 << 20
 
 /// Decoded images by file, so a logo is decoded once per renderer, not once per frame size or
 /// photo. An entry is used only while the file's size and modification time are unchanged.
@@ -141,6 +171,11 @@ final class ImageCache {
             }
             return .png(image)
         case .svg:
+            // librsvg holds the whole document tree: a 50 MB SVG took 2 GB and 14 s, per thread.
+            let bytes = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+            guard bytes <= maxSVGBytes else {
+                throw .imageUnreadable(url, reason: "the SVG is \(bytes >> 20) MB, more than the \(maxSVGBytes >> 20) MB a mark's image may be; simplify it or export it as a PNG")
+            }
             var error: UnsafeMutablePointer<GError>?
             guard let pointer = rsvg_handle_new_from_file(url.path, &error) else {
                 throw .imageUnreadable(url, reason: consume(error))

@@ -61,10 +61,12 @@ extension MarkRenderer {
 
     /// Draws a text mark, bottom to top: box, shadow, outline, fill. Nil for blank text.
     func renderText(_ text: String, markup: Bool, style mark: ResolvedMark) throws(RenderError) -> CairoSurface? {
+        try checkTextBudget(text, fontSize: mark.fontSize)
         let layout = try layout(text, markup: markup, style: mark)
         let geometry = geometry(of: layout, mark: mark)
         guard let bounds = geometry.bounds else { return nil }
-        let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: Int(bounds.width), height: Int(bounds.height))
+        let size = try CairoSurface.size(width: bounds.width, height: bounds.height)
+        let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: size.width, height: size.height)
         let cr = CairoContext(surface)
         // Whole-pixel translation: glyphs land exactly where Pango measured them.
         cairo_translate(cr.pointer, -bounds.minX, -bounds.minY)
@@ -127,6 +129,19 @@ extension MarkRenderer {
         cairo_set_operator(cr.pointer, CAIRO_OPERATOR_OVER)
         cairo_paint(cr.pointer)
         return surface
+    }
+
+    /// Refuses text that could not be drawn before Pango lays it out: more characters than a mark
+    /// may have (a 60 KB EXIF value cost 1 GB), or so many at this size that even narrow glyphs
+    /// (half an em by one em each) would cover more than a surface may. Pango measures in 32-bit
+    /// 1/1024 px units; past about 2 million pixels its extents wrap round and the mark came out
+    /// blank, reported as marked. Under this budget no line reaches a million pixels.
+    func checkTextBudget(_ text: String, fontSize: Double) throws(RenderError) {
+        let characters = text.count
+        guard characters <= Mark.maxTextCharacters else { throw .textTooLong(characters: characters) }
+        guard Double(characters) * fontSize * fontSize / 2 <= Double(CairoSurface.maxPixels) else {
+            throw .textTooLarge(characters: characters, fontSize: fontSize)
+        }
     }
 
     private func setSource(_ cr: CairoContext, _ color: Color) {

@@ -73,6 +73,22 @@ import Testing
         #expect(template.expand(old, escapingMarkup: false) == "1970|\(thisYear)")
     }
 
+    @Test func captureDateOutOfRangeShowsTheCurrentTime() throws {
+        // A file time of 2^63-1 seconds (tmpfs accepts it): Calendar and Int(epoch) cannot hold it.
+        for wild in [Date(timeIntervalSince1970: 9_223_372_036_854_775_807), Date(timeIntervalSince1970: -1e18),
+                     Date(timeIntervalSince1970: 253_402_300_800)] {
+            #expect(try expand("{date} {time} {date:%s %c %j %A}") { $0.captureDate = wild }
+                    == "2026-12-31 00:03:04 1798675384 Thu Dec 31 00:03:04 2026 365 Thursday")
+        }
+        // Both out of range: the epoch, never a trap.
+        #expect(try expand("{date:%F %T}|{now:%s}") {
+            $0.captureDate = Date(timeIntervalSince1970: 9.2e18); $0.now = Date(timeIntervalSince1970: -9.2e18)
+        } == "1970-01-01 00:00:00|-62135596800")
+        // The last second strftime can show is shown as it is.
+        #expect(try Strftime("%F %T %s").string(from: Date(timeIntervalSince1970: 253_402_300_799), timeZone: utc)
+                == "9999-12-31 23:59:59 253402300799")
+    }
+
     @Test func fileAndFrameVariables() throws {
         let text = try expand("{filename} {stem} {counter} {counter:4} {width}x{height} {hostname} {frame} {fps}") {
             $0.filename = "IMG_0001.JPG"; $0.stem = "IMG_0001"; $0.counter = 7
