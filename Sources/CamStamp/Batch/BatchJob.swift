@@ -28,6 +28,8 @@ public struct BatchJob {
                     diagnostic: @escaping @Sendable (String) -> Void) throws(CamStampError) -> Summary {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
+        let metadataTemplates = try MetadataTemplates(options.setMetadata,
+                                                      variables: Set(preset.variables(overriddenBy: variables).keys))
         let plan = try BatchPlan(options: options)
         try prepareOutputFolder()
         if options.dryRun {
@@ -51,7 +53,8 @@ public struct BatchJob {
             templates[name] = try Templates.load(nil, builtIn: name, resources: resources)
         }
         let settings = PhotoWorker.Settings(quality: options.quality, maxSize: options.maxSize,
-                                            existing: options.existing, metadata: options.metadata, templates: templates)
+                                            existing: options.existing, metadata: options.metadata, templates: templates,
+                                            setMetadata: metadataTemplates)
         let reporter = BatchReporter(total: plan.items.count, json: options.json, output: output, diagnostic: diagnostic)
         for url in plan.skipped { reporter.skippedFile(url) }
 

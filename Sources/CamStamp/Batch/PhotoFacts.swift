@@ -57,17 +57,18 @@ struct PhotoFacts {
     }
 
     /// `encoded` (a bare JPEG or PNG from the encoder) with this photo's metadata as `policy`
-    /// says: EXIF with Orientation 1, the new size and no thumbnail; ICC; XMP. Returns the file and
-    /// what had to be left out.
-    func withMetadata(_ encoded: Data, kind: BatchPlan.Kind, policy: MetadataPolicy) throws(CamStampError) -> (data: Data, warnings: [String]) {
+    /// says: EXIF with Orientation 1, the new size and no thumbnail; ICC; XMP; IPTC; with `edits`
+    /// (--set-metadata) written. Returns the file and what had to be left out.
+    func withMetadata(_ encoded: Data, kind: BatchPlan.Kind, policy: MetadataPolicy,
+                      edits: MetadataEdits = MetadataEdits()) throws(CamStampError) -> (data: Data, warnings: [String]) {
         let carried: PhotoMetadata.MetadataPolicy = switch policy {
         case .keep: .keep
         case .stripGPS: .stripGPS
         case .stripAll: .stripAll
         }
         do {
-            let output = kind == .jpeg ? try metadata.insert(into: encoded, policy: carried)
-                                       : try metadata.insert(intoPNG: encoded, policy: carried)
+            let output = kind == .jpeg ? try metadata.insert(into: encoded, policy: carried, edits: edits)
+                                       : try metadata.insert(intoPNG: encoded, policy: carried, edits: edits)
             return (output.data, output.warnings.map(\.description) + (metadataProblem.map { ["metadata not carried: \($0)"] } ?? []))
         } catch {
             throw .failure("cannot add the metadata: \(error)")

@@ -11,6 +11,8 @@ final class PhotoWorker {
         var existing: ExistingFilePolicy
         var metadata: MetadataPolicy
         var templates: [String: PipelineTemplate]
+        /// `--set-metadata`, expanded per photo.
+        var setMetadata: MetadataTemplates
     }
 
     enum Status: String, Sendable { case marked, failed, skipped }
@@ -52,17 +54,23 @@ final class PhotoWorker {
             let photo = try PhotoFacts(data, kind: item.kind)
             let captureDate = photo.dateTaken ?? modificationDate(item.input) ?? Date()
             let marker = self.marker
-            // Runs on the pipeline's streaming thread, while this thread waits for the result.
-            let encoded = try run(data, photo: photo, item: item) { (frame: VideoFrame) -> Error? in
-                var context = marker.context(width: frame.width, height: frame.height, captureDate: captureDate)
+            // What a mark (and a --set-metadata value) can refer to, for this photo at this size.
+            let context = { (width: Int, height: Int) -> TemplateContext in
+                var context = marker.context(width: width, height: height, captureDate: captureDate)
                 context.filename = item.input.lastPathComponent
                 context.stem = item.input.deletingPathExtension().lastPathComponent
                 context.counter = item.counter
                 context.exif = photo.exifValues
-                do { try marker.mark(frame, context: context) } catch { return error }
+                return context
+            }
+            // Runs on the pipeline's streaming thread, while this thread waits for the result.
+            let encoded = try run(data, photo: photo, item: item) { (frame: VideoFrame) -> Error? in
+                do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch { return error }
                 return nil
             }
-            let output = try photo.withMetadata(encoded, kind: item.outputKind, policy: settings.metadata)
+            let size = outputSize(photo)
+            let edits = settings.setMetadata.edits(for: context(size.width, size.height))
+            let output = try photo.withMetadata(encoded, kind: item.outputKind, policy: settings.metadata, edits: edits)
             try write(output.data, to: item.output)
             return outcome(.marked, output.warnings.isEmpty ? nil : output.warnings.joined(separator: "; "))
         } catch {
@@ -94,20 +102,24 @@ final class PhotoWorker {
                                      values: ["quality": .integer(settings.quality)])
             pipelines[key] = pipeline
         }
-        var upright = (width: photo.width, height: photo.height)
-        if photo.orientation.swapsAxes { upright = (upright.height, upright.width) }
-        var size: (width: Int, height: Int)?
-        if let limit = settings.maxSize, max(upright.width, upright.height) > limit {
-            let scale = Double(limit) / Double(max(upright.width, upright.height))
-            size = (max(1, Int((Double(upright.width) * scale).rounded())), max(1, Int((Double(upright.height) * scale).rounded())))
-        }
+        let size = outputSize(photo)
+        let upright = photo.orientation.swapsAxes ? (photo.height, photo.width) : (photo.width, photo.height)
         do {
-            return try pipeline.process(data, orientation: photo.orientation, size: size, mark: mark)
+            return try pipeline.process(data, orientation: photo.orientation, size: size == upright ? nil : size, mark: mark)
         } catch let error as CamStampError {
             throw error
         } catch {
             throw .failure("cannot decode, mark or encode the image: \(error)")
         }
+    }
+
+    /// The size of `photo`'s output: upright, and scaled down to --max-size.
+    private func outputSize(_ photo: PhotoFacts) -> (width: Int, height: Int) {
+        var upright = (width: photo.width, height: photo.height)
+        if photo.orientation.swapsAxes { upright = (upright.height, upright.width) }
+        guard let limit = settings.maxSize, max(upright.width, upright.height) > limit else { return upright }
+        let scale = Double(limit) / Double(max(upright.width, upright.height))
+        return (max(1, Int((Double(upright.width) * scale).rounded())), max(1, Int((Double(upright.height) * scale).rounded())))
     }
 
     /// Writes `data` to a temporary file beside `target` and moves it into place, so a crash or
