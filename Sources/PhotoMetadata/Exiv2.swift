@@ -35,7 +35,7 @@ public enum Exiv2Error: Error, Sendable, Equatable, CustomStringConvertible {
 /// The one door to exiv2. exiv2 keeps process-wide state that is not safe to share between
 /// threads (the XMP toolkit, its namespace registry, which every parse may extend, and the log
 /// handler), and batch workers run in parallel: every use runs inside `serialized`, one at a time.
-/// An XMP edit takes well under a millisecond next to a photo's decode and encode.
+/// An edit of a camera's packet takes a millisecond or two, next to a photo's decode and encode.
 enum Exiv2 {
     private static let started = Mutex<Bool>(false)
 

@@ -107,6 +107,36 @@ import Testing
         }
     }
 
+    @Test func malformedXMPIsLeftOutOfTheOutputWithOneWarning() throws {
+        var m = ImageMetadata()
+        m.xmp = Data(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description/></rdf:RDF></x:xmpmeta>"#.utf8)
+        let encoded = Data(tinyJPEG())
+        let out = try m.insert(into: encoded, policy: .keep)
+        #expect(out.data == encoded, "nothing written")
+        #expect(out.warnings.count == 1)
+        guard case .xmpUnreadable(.unparsable(let why)) = out.warnings.first else { Issue.record("\(out.warnings)"); return }
+        #expect(out.warnings[0].description == "XMP left out: it is not valid XMP (\(why))")
+        #expect(why.hasPrefix("Invalid XML at line 1, column") && !why.contains("\n"), "\(why)")
+
+        // The credit still goes into XMP, in a packet of its own.
+        let credited = try m.insert(into: encoded, policy: .keep, edits: MetadataEdits(artist: "Ana"))
+        #expect(credited.warnings == out.warnings)
+        let xmp = String(decoding: try #require(try ImageMetadata(jpeg: credited.data).xmp), as: UTF8.self)
+        #expect(xmp.contains("<rdf:li>Ana</rdf:li>"))
+    }
+
+    @Test func errorsReadAsOneLine() {
+        let errors: [Exiv2Error] = [.initialization, .open(code: 11, message: "The file contains data of an unknown image type"),
+                                    .unparsable("Invalid XML at line 1, column 9: unbound prefix"),
+                                    .tag(key: "Xmp.dc.creator", message: "Invalid key"), .serialize("XMP Toolkit error 102"),
+                                    .tooManyRemovals(30_000, of: 40_000)]
+        for error in errors {
+            #expect(!error.description.contains("\n") && !error.description.isEmpty)
+        }
+        #expect(MetadataWarning.xmpUnreadable(.tooManyRemovals(30_000, of: 40_000)).description
+                == "XMP left out: 30000 of its 40000 properties are to be removed, too many to do quickly")
+    }
+
     @Test func keyPathsSplitIntoSteps() throws {
         let path = try #require(XMPKeyPath("Xmp.xmpMM.Pantry[1]/iptcExt:LocationShown[2]/exif:GPSLatitude/?xml:lang"))
         #expect(path.steps.map(\.prefix) == ["xmpMM", "iptcExt", "exif"])
