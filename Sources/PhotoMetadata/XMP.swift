@@ -25,11 +25,12 @@ enum XMPEdit {
                           edits: MetadataEdits) throws(Exiv2Error) -> Result {
         let credit = edits.artist != nil || edits.copyright != nil
         if packet == nil && !credit { return .unchanged }
-        // Fields inside structs keep the packet's own prefixes in exiv2's keys; what they are bound to
-        // is read from the packet. (The first step of a key has exiv2's prefix, which exiv2 resolves.)
-        let nested = packet.map(XMPNamespace.bindings) ?? [:]
         return try Exiv2.serialized { () throws(Exiv2Error) -> Result in
             let document = try XMPDocument(packet: packet)
+            // Fields inside structs keep the packet's own prefixes in exiv2's keys; what they are
+            // bound to is read from the packet (the first step has exiv2's prefix, which exiv2
+            // resolves). Under the same lock: one XML parse at a time, whatever libxml2's setup.
+            let nested = packet.map(XMPNamespace.bindings) ?? [:]
             var changed = false
             let keys = document.keys
             let present = Set(keys)
@@ -43,14 +44,12 @@ enum XMPEdit {
             for key in keys {
                 guard let path = XMPKeyPath(key) else { continue }
                 for (index, step) in path.steps.enumerated() {
-                    let candidates: Set<String>
-                    if index == 0 {
-                        let uri = uris[step.prefix] ?? XMPDocument.namespace(ofPrefix: step.prefix)
-                        uris[step.prefix] = uri
-                        candidates = uri.map { [$0] } ?? []
-                    } else {
+                    let uri = uris[step.prefix] ?? XMPDocument.namespace(ofPrefix: step.prefix)
+                    uris[step.prefix] = uri
+                    var candidates: Set<String> = uri.map { [$0] } ?? []
+                    if index > 0 {
                         // A prefix bound to several namespaces in one packet goes if any says so.
-                        candidates = nested[step.prefix] ?? []
+                        candidates.formUnion(nested[step.prefix] ?? [])
                     }
                     guard candidates.contains(where: {
                         XMPNamespace.removes(uri: $0, name: step.name, stripGPS: stripGPS, credit: edits)
@@ -104,7 +103,7 @@ enum XMPEdit {
 /// `iptcExt:LocationShown` (key `Xmp.iptcExt.LocationShown`) and `iptcExt:City` (the whole key).
 struct XMPKeyPath {
     struct Step {
-        /// The prefix as exiv2 spells it (its own for the first step, the XMP toolkit's below).
+        /// The prefix as exiv2 spells it: its own for the first step, the packet's below.
         var prefix: String
         var name: String
         /// The key of the node this step names (up to the end of its name, before any `[n]`).
