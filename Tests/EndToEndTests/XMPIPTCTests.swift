@@ -131,6 +131,25 @@ func locationTags(_ tags: [String: String]) -> [String: String] {
         }
     }
 
+    @Test func aPNGOutputGetsTheEditedXMPToo() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try source(in: folder)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "MARK", "--format", "png", "--strip-gps",
+                                   "--set-metadata", "Artist=Ana"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let output = out.appendingPathComponent("photo.png")
+        let tags = try exiftoolTags(output)
+        #expect(locationTags(tags).isEmpty, "location left: \(locationTags(tags))")
+        #expect(tags["XMP-dc:Creator"] == "Ana" && tags["XMP-tiff:Orientation"] == "Horizontal (normal)")
+        #expect(tags["XMP-drone-dji:GimbalYawDegree"] == "+12.3")
+        let bytes = try Data(contentsOf: output)
+        for text in Self.placeText + ["VEhVTUJOQUlM"] {
+            #expect(bytes.range(of: Data(text.utf8)) == nil, "\(text) is in the output's bytes")
+        }
+    }
+
     @Test func keepCarriesTheLocationButNotTheThumbnail() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
