@@ -123,7 +123,7 @@ enum Commands {
                   + "tags too) and place names in XMP and IPTC."),
             .flag("strip-metadata", help: "Write no EXIF, XMP or IPTC metadata at all."),
             .repeatable("set-metadata", value: "K=V",
-                        help: "Writes Artist or Copyright into every photo (EXIF, XMP dc:creator/dc:rights, and "
+                        help: "Write Artist or Copyright into every photo (EXIF, XMP dc:creator/dc:rights, and "
                             + "IPTC where the photo has it), expanded like a mark's text, e.g. "
                             + "Copyright='© {date:%Y} {author}'. Repeatable."),
             .flag("dry-run", help: "Show what would be written without writing anything."),

@@ -182,8 +182,12 @@ func locationTags(_ tags: [String: String]) -> [String: String] {
         #expect(tags["IPTC:CopyrightNotice"] == "© 2024 Ana Pérez, Fixture Cam 1")
         #expect(tags["IPTC:CodedCharacterSet"] == "UTF8")
         #expect(tags["IPTC:City"] == "Valparaiso", "the rest of the IPTC stays")
-        // EXIF IFD0 Artist/Copyright are written by the EXIF side of MetadataEdits (another
-        // branch); once merged: #expect(tags["IFD0:Artist"] == "Ana Pérez").
+        // EXIF IFD0 Artist/Copyright are the EXIF side of MetadataEdits, written on another branch:
+        // when it is merged these pass, withKnownIssue then fails, and this wrapper goes.
+        withKnownIssue("EXIF Artist/Copyright are written by the EXIF branch") {
+            #expect(tags["IFD0:Artist"] == "Ana Pérez")
+            #expect(tags["IFD0:Copyright"] == "© 2024 Ana Pérez, Fixture Cam 1")
+        }
 
         // A photo without XMP or IPTC gets an XMP packet with the credit, and no IPTC.
         let bareTags = try exiftoolTags(out.appendingPathComponent("bare.jpg"))
