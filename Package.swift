@@ -23,11 +23,13 @@ let package = Package(
         systemLibrary("CRsvg", "librsvg-2.0", "librsvg2-dev"),
         systemLibrary("CFontconfig", "fontconfig", "libfontconfig-dev"),
         systemLibrary("CTurboJPEG", "libturbojpeg", "libturbojpeg0-dev"),
+        systemLibrary("CGexiv2", "gexiv2", "libgexiv2-dev"),
 
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
-        // Pure Swift: JPEG/PNG metadata (EXIF, ICC, XMP) read, edited and carried to outputs.
-        .target(name: "PhotoMetadata"),
+        // JPEG/PNG metadata read, edited and carried to outputs: EXIF, ICC and IPTC in Swift,
+        // XMP through exiv2 (gexiv2), which alone touches C here.
+        .target(name: "PhotoMetadata", dependencies: ["CGexiv2"]),
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.

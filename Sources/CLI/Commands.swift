@@ -125,8 +125,13 @@ enum Commands {
                     default: BatchOptions.defaultNamePattern),
             .flag("skip-existing", help: "Leave outputs that already exist alone and go on."),
             .flag("overwrite", help: "Replace outputs that already exist."),
-            .flag("strip-gps", help: "Keep the metadata but drop the GPS position."),
+            .flag("strip-gps", help: "Keep the metadata but drop the location: GPS in EXIF and XMP (DJI drone "
+                  + "tags too) and place names in XMP and IPTC."),
             .flag("strip-metadata", help: "Write no EXIF, XMP or IPTC metadata at all."),
+            .repeatable("set-metadata", value: "K=V",
+                        help: "Write Artist or Copyright into every photo (EXIF, XMP dc:creator/dc:rights, and "
+                            + "IPTC where the photo has it), expanded like a mark's text, e.g. "
+                            + "Copyright='© {date:%Y} {author}'. Repeatable."),
             .flag("dry-run", help: "Show what would be written without writing anything."),
             .flag("json", help: "Print one JSON object per photo on stdout (input, output, status, reason, milliseconds), for scripts."),
         ],
@@ -292,6 +297,10 @@ enum Commands {
         if parsed.has("strip-gps") { options.metadata = .stripGPS }
         if parsed.has("strip-metadata") { options.metadata = .stripAll }
         options.strict = parsed.has("strict")
+        options.setMetadata = try parsed.values("set-metadata").map { try MetadataAssignment(parsing: $0) }
+        if !options.setMetadata.isEmpty && options.metadata == .stripAll {
+            throw OptionValueError("'--set-metadata' and '--strip-metadata' cannot be used together")
+        }
         options.dryRun = parsed.has("dry-run")
         options.json = parsed.has("json")
         return options

@@ -202,6 +202,38 @@ public struct VariableAssignment: Sendable, Equatable, Hashable {
     }
 }
 
+/// One `--set-metadata KEY=TEMPLATE`: a value written into every output's metadata, its template
+/// expanded per photo like a mark's text.
+public struct MetadataAssignment: Sendable, Equatable, Hashable {
+    /// What can be set, by the EXIF tag name a user knows.
+    public enum Key: String, Sendable, CaseIterable {
+        /// EXIF Artist, XMP dc:creator, IPTC By-line.
+        case artist = "Artist"
+        /// EXIF Copyright, XMP dc:rights, IPTC CopyrightNotice.
+        case copyright = "Copyright"
+    }
+
+    public var key: Key
+    public var template: String
+    public init(key: Key, template: String) {
+        self.key = key
+        self.template = template
+    }
+
+    /// Parses `KEY=TEMPLATE`; the key is matched without regard to case.
+    public init(parsing text: String, option: String = "--set-metadata") throws {
+        let allowed = Key.allCases.map(\.rawValue).joined(separator: " or ")
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw OptionValueError("\(option) expects KEY=VALUE with KEY \(allowed), e.g. Artist='{author}'")
+        }
+        let name = String(text[..<equals])
+        guard let key = Key.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
+            throw OptionValueError("unknown key '\(name)' for '\(option)': use \(allowed)")
+        }
+        self.init(key: key, template: String(text[text.index(after: equals)...]))
+    }
+}
+
 /// What `batch` does when an output file already exists.
 public enum ExistingFilePolicy: Sendable, Equatable {
     /// Fail that input and go on (the default: nothing is overwritten by surprise).
@@ -333,6 +365,8 @@ public struct BatchOptions: Sendable, Equatable {
     public var namePattern: String
     public var existing: ExistingFilePolicy
     public var metadata: MetadataPolicy
+    /// Values written into every output's metadata (`--set-metadata`), in command-line order.
+    public var setMetadata: [MetadataAssignment] = []
     public var dryRun: Bool
     /// Results as JSON lines on stdout, for scripts.
     public var json: Bool

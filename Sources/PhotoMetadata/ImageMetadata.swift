@@ -15,7 +15,8 @@ public struct ImageMetadata: Sendable {
     public var pngICCChunk: Data?
     /// The XMP packet (JPEG APP1 `http://ns.adobe.com/xap/1.0/\0`, PNG iTXt `XML:com.adobe.xmp`).
     public var xmp: Data?
-    /// A JPEG's APP13 `Photoshop 3.0` payload (IPTC), carried as is into JPEG outputs.
+    /// A JPEG's APP13 `Photoshop 3.0` payload (IPTC in its resource blocks), joined when split over
+    /// several segments; carried into JPEG outputs as `iptcForOutput` says.
     public var iptc: Data?
     /// A JPEG's other APP segments that go into JPEG outputs byte for byte (CIFF, Ducky, maker
     /// segments); see `JPEGSegment.carriedVerbatim`.
@@ -37,8 +38,9 @@ public struct ImageMetadata: Sendable {
                 sawEXIF = true
             } else if xmp == nil, segment.isApp(1, JPEGSignature.xmp) {
                 xmp = segment.payload.dropFirst(JPEGSignature.xmp.count)
-            } else if iptc == nil, segment.isApp(13, JPEGSignature.iptc) {
-                iptc = segment.payload
+            } else if segment.isApp(13, JPEGSignature.iptc) {
+                // Photoshop splits a large resource block over several APP13 segments.
+                iptc = (iptc ?? Data(JPEGSignature.iptc)) + segment.payload.dropFirst(JPEGSignature.iptc.count)
             } else if segment.carriedVerbatim {
                 carriedSegments.append(segment)
             }
@@ -112,16 +114,34 @@ public struct ImageMetadata: Sendable {
         return edits.isEmpty ? nil : EXIF.minimalTIFF(edits: edits)
     }
 
-    /// The XMP packet for an output (Orientation 1, GPS gone with `stripGPS`), or a warning.
-    func xmpForOutput(stripGPS: Bool) -> XMPForOutput {
-        guard let xmp else { return .none }
-        guard let text = String(validating: xmp, as: UTF8.self) else { return .dropped(.xmpNotUTF8) }
-        return .packet(Data(XMPEdit.forOutput(text, stripGPS: stripGPS).utf8))
+    /// The XMP packet for an upright `size` output (see `XMPEdit`), or why it is left out. A
+    /// packet exiv2 cannot read is left out; the credit of `edits` then goes into a new one.
+    func xmpForOutput(size: PixelSize, stripGPS: Bool, edits: MetadataEdits) -> XMPForOutput {
+        var warning: MetadataWarning?
+        var source = xmp
+        if let xmp, String(validating: xmp, as: UTF8.self) == nil {
+            (warning, source) = (.xmpNotUTF8, nil)
+        }
+        var result: XMPEdit.Result
+        do {
+            result = try XMPEdit.forOutput(source, size: size, stripGPS: stripGPS, edits: edits)
+        } catch {
+            warning = .xmpUnreadable(error)
+            result = (try? XMPEdit.forOutput(nil, size: size, stripGPS: stripGPS, edits: edits)) ?? .unchanged
+            source = nil
+        }
+        switch result {
+        case .unchanged: if let source { return .packet(source, warning) }
+        case .edited(let packet?): return .packet(packet, warning)
+        case .edited(nil): break
+        }
+        return warning.map { .dropped($0) } ?? .none
     }
 
     enum XMPForOutput {
         case none
-        case packet(Data)
+        /// The packet, and a warning when the source's own was left out for it.
+        case packet(Data, MetadataWarning?)
         case dropped(MetadataWarning)
     }
 
@@ -153,13 +173,22 @@ public struct ImageMetadata: Sendable {
         } else if pngICCChunk != nil {
             warnings.append(.iccNotCarriedToJPEG)
         }
-        switch xmpForOutput(stripGPS: stripGPS) {
-        case .packet(let packet) where packet.count > JPEGSignature.maxXMP: warnings.append(.xmpTooLarge(bytes: packet.count))
-        case .packet(let packet): added.append(JPEGSegment(marker: 0xE1, payload: Data(JPEGSignature.xmp) + packet))
+        switch xmpForOutput(size: size, stripGPS: stripGPS, edits: edits) {
+        case .packet(let packet, let warning):
+            warnings += warning.map { [$0] } ?? []
+            if packet.count > JPEGSignature.maxXMP {
+                warnings.append(.xmpTooLarge(bytes: packet.count))
+            } else {
+                added.append(JPEGSegment(marker: 0xE1, payload: Data(JPEGSignature.xmp) + packet))
+            }
         case .dropped(let warning): warnings.append(warning)
         case .none: break
         }
-        if let iptc { added.append(JPEGSegment(marker: 0xED, payload: iptc)) }
+        switch iptcForOutput(stripGPS: stripGPS, edits: edits) {
+        case .segments(let segments, let warning): added += segments; warnings += warning.map { [$0] } ?? []
+        case .dropped(let warning): warnings.append(warning)
+        case .none: break
+        }
 
         let writesEXIF = added.contains { $0.isApp(1, JPEGSignature.exif) }
         let writesICC = added.contains { $0.isApp(2, JPEGSignature.icc) }
@@ -198,8 +227,8 @@ public struct ImageMetadata: Sendable {
         if let tiff = exifTIFFForOutput(width: width, height: height, stripGPS: stripGPS, edits: edits) {
             added.append(PNGChunk(type: "eXIf", data: tiff))
         }
-        switch xmpForOutput(stripGPS: stripGPS) {
-        case .packet(let packet): added.append(.xmp(packet))
+        switch xmpForOutput(size: PixelSize(width: width, height: height), stripGPS: stripGPS, edits: edits) {
+        case .packet(let packet, let warning): added.append(.xmp(packet)); warnings += warning.map { [$0] } ?? []
         case .dropped(let warning): warnings.append(warning)
         case .none: break
         }

@@ -1,6 +1,6 @@
 /// Values a user asks to write into every output (`batch --set-metadata KEY=VALUE`), already
-/// expanded from their templates. Each goes everywhere a reader looks for it: EXIF IFD0, XMP and
-/// IPTC.
+/// expanded from their templates: into EXIF IFD0 and XMP, and into IPTC when the photo has IPTC
+/// (none is added, as the Metadata Working Group advises).
 public struct MetadataEdits: Sendable, Equatable {
     /// The photographer: EXIF Artist (0x013B), XMP dc:creator, IPTC By-line (2:80).
     public var artist: String?

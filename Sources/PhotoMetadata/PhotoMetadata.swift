@@ -1,7 +1,12 @@
 /// PhotoMetadata: reads a photo's EXIF, ICC profile, XMP and IPTC and writes them into the JPEG or
 /// PNG that the batch job re-encodes, edited for the new pixels.
 ///
-/// Why a small pure-Swift reader/editor (Foundation only, no C, no libexif): the output must keep
+/// XMP is edited through exiv2 (gexiv2, the one C library here, behind `internal import` in
+/// Exiv2.swift): XMP is RDF/XML with namespaces, which only a real parser edits safely. exiv2 is
+/// handed the XMP packet alone, never a photo, so it cannot touch the EXIF block. IPTC's flat
+/// records are edited in Swift (IPTC.swift says why).
+///
+/// Why EXIF is a small pure-Swift reader/editor (no libexif, no exiv2): the output must keep
 /// every byte of the camera's EXIF that we do not touch — MakerNote, lens data, tags nobody here
 /// knows. Re-serialising through libexif risks losing or rewriting those (and breaks MakerNotes
 /// whose offsets count from the TIFF header), while our edits are few and local: Orientation to 1,
@@ -61,7 +66,7 @@ public enum MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
 public enum MetadataPolicy: String, Sendable, CaseIterable {
     /// Everything carried over (edited: Orientation 1, new size, no thumbnail).
     case keep
-    /// As `keep`, without GPS data in EXIF or XMP.
+    /// As `keep`, without location: EXIF GPS, XMP GPS and place names, IPTC place names.
     case stripGPS
     /// Nothing but what the encoder wrote.
     case stripAll
@@ -83,6 +88,11 @@ public enum MetadataWarning: Sendable, Equatable, CustomStringConvertible {
     case xmpNotUTF8
     /// A PNG's ICC profile is zlib-compressed; a JPEG needs it inflated, which we do not do.
     case iccNotCarriedToJPEG
+    /// exiv2 could not read or rewrite the XMP packet.
+    case xmpUnreadable(Exiv2Error)
+    case iptcUnreadable(IPTCError)
+    /// These IPTC datasets of the credit were not written: the block's character set cannot hold them.
+    case iptcCreditNotWritten([String])
 
     public var description: String {
         switch self {
@@ -96,6 +106,10 @@ public enum MetadataWarning: Sendable, Equatable, CustomStringConvertible {
         case .xmpTooLarge(let n): "XMP left out: \(n) bytes exceed the 65502 a JPEG segment can hold"
         case .xmpNotUTF8: "XMP left out: it is not UTF-8 text, so it cannot be edited"
         case .iccNotCarriedToJPEG: "ICC profile left out: a PNG's compressed profile is not converted to JPEG"
+        case .xmpUnreadable(let error): "XMP left out: \(error)"
+        case .iptcUnreadable(let error): "IPTC left out: \(error)"
+        case .iptcCreditNotWritten(let names):
+            "IPTC \(names.joined(separator: " and ")) left out: the photo's IPTC character set cannot hold the text"
         }
     }
 }

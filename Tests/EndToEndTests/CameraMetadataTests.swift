@@ -5,25 +5,6 @@ import Testing
 /// Real camera photos (see Fixtures/makernotes/README.md for their source and licence).
 let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/makernotes")
 
-/// exiftool's standard output for `arguments` (the referee for metadata).
-func exiftool(_ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-    process.arguments = arguments
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
-}
-
-/// exiftool's output for one file, without the file name it prints.
-func exiftool(_ arguments: [String], _ file: URL) throws -> String {
-    try exiftool(arguments + [file.path])
-}
-
 @Suite struct RealCameraMetadataTests {
     static let keptTags = ["Make", "Model", "DateTimeOriginal", "ExposureTime", "FNumber"]
     static let makerNoteTags = ["-a", "-G1", "-s", "-MakerNotes:all"]

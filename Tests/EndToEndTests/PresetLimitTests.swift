@@ -104,7 +104,7 @@ import Testing
         let output = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", photo.path, good.path, "-o", output.path, "--text", "{exif:Model}", "--jobs", "1"])
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("\(photo.path): preset 'text': mark text has 20000 characters once its variables are filled in, more than the 4096 a mark can show"),
+        #expect(result.stderr.contains("\(photo.path): cannot mark the image: preset 'text': mark text has 20000 characters once its variables are filled in, more than the 4096 a mark can show"),
                 "\(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))
         #expect(listing(output) == ["good.jpg"])

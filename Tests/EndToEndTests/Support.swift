@@ -130,3 +130,23 @@ func writeSolidCameraTemplate(in folder: URL, argb: String = "0xff404040") throw
     """.write(to: url, atomically: true, encoding: .utf8)
     return url
 }
+
+/// exiftool's standard output for `arguments` (the referee for metadata).
+@discardableResult
+func exiftool(_ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+    process.arguments = arguments
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// exiftool's output for one file, without the file name it prints.
+func exiftool(_ arguments: [String], _ file: URL) throws -> String {
+    try exiftool(arguments + [file.path])
+}

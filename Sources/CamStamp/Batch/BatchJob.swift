@@ -32,6 +32,8 @@ public struct BatchJob {
                     diagnostic: @escaping @Sendable (String) -> Void) throws(CamStampError) -> Summary {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
+        let metadataTemplates = try MetadataTemplates(options.setMetadata,
+                                                      variables: Set(preset.variables(overriddenBy: variables).keys))
         let plan = try BatchPlan(options: options)
         try prepareOutputFolders(plan)
         if options.dryRun {
@@ -56,7 +58,8 @@ public struct BatchJob {
         }
         let settings = PhotoWorker.Settings(quality: options.quality, maxSize: options.maxSize,
                                             keepsFormat: options.format == .keep, strict: options.strict,
-                                            existing: options.existing, metadata: options.metadata, templates: templates)
+                                            existing: options.existing, metadata: options.metadata, templates: templates,
+                                            setMetadata: metadataTemplates)
         let reporter = BatchReporter(total: plan.items.count, json: options.json, output: output, diagnostic: diagnostic)
         for url in plan.skipped { reporter.skippedFile(url) }
         for (url, reason) in plan.refused { reporter.failedFile(url, reason: reason) }

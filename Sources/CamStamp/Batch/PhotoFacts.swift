@@ -23,8 +23,9 @@ struct PhotoFacts {
     /// A grey picture (JPEG with one component, PNG colour type 0 or 4).
     var isGrey = false
     private var metadata: ImageMetadata
-    /// Why the photo's metadata could not be read (the photo is still marked, without it).
-    private(set) var metadataProblem: String?
+    /// Damage found in the photo's metadata: what could not be read, or the parts left out. The
+    /// photo is still marked (a warning line says what); under --strict it fails.
+    private(set) var metadataDamage: [String] = []
     /// What was left out on purpose, for the warning line.
     private(set) var notes: [String] = []
 
@@ -63,7 +64,7 @@ struct PhotoFacts {
             }
             do { metadata = try ImageMetadata(jpeg: data) } catch {
                 metadata = ImageMetadata()
-                metadataProblem = error.description
+                metadataDamage = ["metadata not carried: \(error.description)"]
             }
             // The output is RGB-based YCbCr: a CMYK or grey profile would not describe it, and
             // viewers given one show wrong colours or refuse the file.
@@ -83,7 +84,7 @@ struct PhotoFacts {
                 // A damaged ancillary chunk (bad CRC, broken eXIf) costs the metadata, not the
                 // picture: libpng skips such chunks too.
                 metadata = ImageMetadata()
-                metadataProblem = error.description
+                metadataDamage = ["metadata not carried: \(error.description)"]
             }
             let header = [UInt8](data[data.startIndex + 16..<data.startIndex + 26])
             width = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
@@ -96,6 +97,9 @@ struct PhotoFacts {
             throw .failure("the picture is \(width)×\(height) (\(width * height / 1_000_000) megapixels), over camstamp's limit of "
                 + "\(Self.maxPixels / 1_000_000) megapixels; scale it down first (e.g. vipsthumbnail --size 16000)")
         }
+        // Damage found while reading is said once, here, and counts for --strict.
+        metadataDamage += metadata.readWarnings.map(\.description)
+        metadata.readWarnings = []
         orientation = metadata.orientation.flatMap(Orientation.init(rawValue:)) ?? .normal
         dateTaken = metadata.dateTimeOriginal()
         exifValues = metadata.exifValues
@@ -110,18 +114,19 @@ struct PhotoFacts {
     }
 
     /// `encoded` (a bare JPEG or PNG from the encoder) with this photo's metadata as `policy`
-    /// says: EXIF with Orientation 1, the new size and no thumbnail; ICC; XMP. Returns the file and
-    /// what had to be left out.
-    func withMetadata(_ encoded: Data, kind: BatchPlan.Kind, policy: MetadataPolicy) throws(CamStampError) -> (data: Data, warnings: [String]) {
+    /// says: EXIF with Orientation 1, the new size and no thumbnail; ICC; XMP; IPTC; with `edits`
+    /// (--set-metadata) written. Returns the file and what had to be left out.
+    func withMetadata(_ encoded: Data, kind: BatchPlan.Kind, policy: MetadataPolicy,
+                      edits: MetadataEdits = MetadataEdits()) throws(CamStampError) -> (data: Data, warnings: [String]) {
         let carried: PhotoMetadata.MetadataPolicy = switch policy {
         case .keep: .keep
         case .stripGPS: .stripGPS
         case .stripAll: .stripAll
         }
         do {
-            let output = kind == .jpeg ? try metadata.insert(into: encoded, policy: carried)
-                                       : try metadata.insert(intoPNG: encoded, policy: carried)
-            return (output.data, output.warnings.map(\.description) + (metadataProblem.map { ["metadata not carried: \($0)"] } ?? []))
+            let output = kind == .jpeg ? try metadata.insert(into: encoded, policy: carried, edits: edits)
+                                       : try metadata.insert(intoPNG: encoded, policy: carried, edits: edits)
+            return (output.data, output.warnings.map(\.description))
         } catch {
             throw .failure("cannot add the metadata: \(error)")
         }

@@ -16,6 +16,8 @@ final class PhotoWorker {
         var existing: ExistingFilePolicy
         var metadata: MetadataPolicy
         var templates: [String: PipelineTemplate]
+        /// `--set-metadata`, expanded per photo.
+        var setMetadata: MetadataTemplates
     }
 
     enum Status: String, Sendable { case marked, failed, skipped }
@@ -71,17 +73,21 @@ final class PhotoWorker {
             if data[photo.pictureBytes.upperBound...].contains(where: { $0 != 0 && $0 != 0xFF }) {
                 notes.append("\(data.count - photo.pictureBytes.upperBound) bytes after the picture's end (such as a motion photo's video) are not carried to the output")
             }
-            if let problem = photo.metadataProblem { damage.append("metadata not carried: \(problem)") }
+            damage += photo.metadataDamage
             let captureDate = photo.dateTaken ?? modificationDate(item.input) ?? Date()
             let marker = self.marker
-            // Runs on the pipeline's streaming thread, while this thread waits for the result.
-            let decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
-                var context = marker.context(width: frame.width, height: frame.height, captureDate: captureDate)
+            // What a mark (and a --set-metadata value) can refer to, for this photo at this size.
+            let context = { (width: Int, height: Int) -> TemplateContext in
+                var context = marker.context(width: width, height: height, captureDate: captureDate)
                 context.filename = item.input.lastPathComponent
                 context.stem = item.input.deletingPathExtension().lastPathComponent
                 context.counter = item.counter
                 context.exif = photo.exifValues
-                do { try marker.mark(frame, context: context) } catch { return MarkFailure(error: error) }
+                return context
+            }
+            // Runs on the pipeline's streaming thread, while this thread waits for the result.
+            let decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
+                do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch { return MarkFailure(error: error) }
                 return nil
             }
             if let warning = decoded.warning { damage.insert("the picture data is damaged (\(warning))", at: 0) }
@@ -89,7 +95,9 @@ final class PhotoWorker {
                 return outcome(.failed, damage.joined(separator: "; ") + "; not stamped (--strict)")
             }
             if decoded.warning != nil { damage[0] += "; stamped as far as it decodes" }
-            let output = try photo.withMetadata(decoded.encoded, kind: outputKind, policy: settings.metadata)
+            let size = outputSize(photo)
+            let edits = settings.setMetadata.edits(for: context(size.width, size.height))
+            let output = try photo.withMetadata(decoded.encoded, kind: outputKind, policy: settings.metadata, edits: edits)
             try write(output.data, to: item.output)
             let warnings = damage + notes + output.warnings
             return outcome(.marked, warnings.isEmpty ? nil : warnings.joined(separator: "; "))
@@ -114,19 +122,22 @@ final class PhotoWorker {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
     }
 
+    /// The upright size of the output: the photo's, or shrunk to --max-size on its long side.
+    private func outputSize(_ photo: PhotoFacts) -> (width: Int, height: Int) {
+        let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
+        guard let limit = settings.maxSize, max(upright.width, upright.height) > limit else { return upright }
+        let scale = Double(limit) / Double(max(upright.width, upright.height))
+        return (max(1, Int((Double(upright.width) * scale).rounded())), max(1, Int((Double(upright.height) * scale).rounded())))
+    }
+
     /// Decodes, orients, scales, marks (through `mark`) and encodes one photo. JPEGs go through
     /// jpegdec, except those it cannot give (CMYK/YCCK, data cut short, or a failure in jpegdec):
     /// those are decoded by libjpeg-turbo, which recovers damaged data with a warning.
     private func run(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind,
                      mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (encoded: Data, warning: String?) {
-        var upright = (width: photo.width, height: photo.height)
-        if photo.orientation.swapsAxes { upright = (upright.height, upright.width) }
-        var size: (width: Int, height: Int)?
-        if let limit = settings.maxSize, max(upright.width, upright.height) > limit {
-            let scale = Double(limit) / Double(max(upright.width, upright.height))
-            size = (max(1, Int((Double(upright.width) * scale).rounded())), max(1, Int((Double(upright.height) * scale).rounded())))
-        }
-        let final = size ?? upright
+        let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
+        let final = outputSize(photo)
+        let size = final == upright ? nil : final
         if outputKind == .jpeg, max(final.width, final.height) > Self.maxJPEGSide {
             throw .failure("the picture is \(final.width)×\(final.height) and a JPEG holds at most \(Self.maxJPEGSide) pixels a side; "
                 + "use --max-size \(Self.maxJPEGSide) or --format png")
