@@ -90,6 +90,19 @@ import Testing
         #expect(out.contains(#"<rdf:li xml:lang="x-default">lang="x" © 2026 Ana Pérez</rdf:li>"#), "\(out)")
     }
 
+    /// exiv2 knows MicrosoftPhoto as `http://ns.microsoft.com/photo/1.0/` and wrote the camera's
+    /// `…/1.0` so: exiftool then warned "Fixed incorrect URI" on a Nikon photo given a credit.
+    @Test func namespaceURIsStayAsTheSourceSpeltThem() throws {
+        let xmp = """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description rdf:about="" xmlns:MicrosoftPhoto="http://ns.microsoft.com/photo/1.0"
+         MicrosoftPhoto:RatingPercent="60"/></rdf:RDF></x:xmpmeta>
+        """
+        let out = try #require(try edit(xmp, stripGPS: false, edits: MetadataEdits(artist: "Ana")))
+        #expect(out.contains(#"xmlns:MicrosoftPhoto="http://ns.microsoft.com/photo/1.0""#), "\(out)")
+        #expect(out.contains("60") && out.contains("Ana"))
+    }
+
     @Test func theCreditMakesAPacketWhenThePhotoHasNone() throws {
         let out = try #require(try edit(nil, stripGPS: true, edits: MetadataEdits(copyright: "© Studio")))
         #expect(out.hasPrefix("<?xpacket"))
