@@ -22,6 +22,8 @@ let package = Package(
         systemLibrary("CPangoCairo", "pangocairo", "libpango1.0-dev"),
         systemLibrary("CRsvg", "librsvg-2.0", "librsvg2-dev"),
         systemLibrary("CFontconfig", "fontconfig", "libfontconfig-dev"),
+        // linux/videodev2.h (linux-libc-dev, part of every C toolchain): camera controls by ioctl.
+        .systemLibrary(name: "CV4L2"),
 
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
@@ -30,7 +32,7 @@ let package = Package(
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
-        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo"]),
+        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CV4L2"]),
         // The jobs: shoot, batch, stream.
         .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata"]),
         // The command line: flag tables, validation, messages, exit codes.
