@@ -64,14 +64,10 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
             default: return .other
             }
         }
+        // A failure while starting comes as a state change that kept only the debug text.
+        if case .stateChange(_, _, let debug) = self { return debug.flatMap(Self.problem(inDebug:)) }
         guard case .stream(_, let domain, let code, _, let debug) = self, domain == "gst-resource-error-quark" else { return nil }
-        // v4l2src reports a failed open(2) as OPEN_READ_WRITE whatever the cause; the errno is
-        // only in the debug text (GST_ERROR_SYSTEM: "system error: Device or resource busy").
-        if let debug {
-            if debug.contains("Permission denied") { return .permissionDenied }
-            if debug.contains("Device or resource busy") { return .busy }
-            if debug.contains("No such file or directory") { return .notFound }
-        }
+        if let problem = debug.flatMap(Self.problem(inDebug:)) { return problem }
         switch GstResourceError(rawValue: UInt32(code)) {
         case GST_RESOURCE_ERROR_NOT_FOUND: return .notFound
         case GST_RESOURCE_ERROR_BUSY: return .busy
@@ -82,6 +78,15 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     }
 
     public enum ResourceProblem: Sendable { case notFound, busy, permissionDenied, cannotWrite, other }
+
+    /// v4l2src reports a failed open(2) as OPEN_READ_WRITE whatever the cause; the errno is only
+    /// in the debug text (GST_ERROR_SYSTEM: "system error: Device or resource busy").
+    static func problem(inDebug debug: String) -> ResourceProblem? {
+        if debug.contains("Permission denied") { return .permissionDenied }
+        if debug.contains("Device or resource busy") { return .busy }
+        if debug.contains("No such file or directory") { return .notFound }
+        return nil
+    }
 
     /// Debug strings are `file.c(123): function (): /path/to/element:\nreason`; the reason is what
     /// a person needs (e.g. "streaming stopped, reason not-negotiated (-4)").
