@@ -57,6 +57,9 @@ struct Camera {
             }
             let range = "\(known.minimum)…\(known.maximum)"
             switch (known.type, control.value) {
+            case (.button, .integer), (.button, .boolean):
+                // Setting a button presses it, whatever the value (its range is 0…0).
+                result.append(ExtraControl(name: control.name, value: .integer(1)))
             case (.boolean, .boolean):
                 result.append(control)
             case (.boolean, .integer(let value)) where value == 0 || value == 1:

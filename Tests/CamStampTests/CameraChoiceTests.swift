@@ -52,6 +52,8 @@ import Testing
                       menu: [.init(index: 0, name: "Disabled"), .init(index: 1, name: "50 Hz"), .init(index: 2, name: "60 Hz")]),
         CameraControl(name: "exposure_time_absolute", label: "Exposure Time, Absolute", id: 0x009a_0902, type: .integer,
                       minimum: 3, maximum: 2047, step: 1, defaultValue: 250, value: 250, flags: [.inactive]),
+        CameraControl(name: "pan_reset", label: "Pan, Reset", id: 0x009a_0906, type: .button, minimum: 0, maximum: 0,
+                      step: 0, defaultValue: 0, value: nil, flags: [.writeOnly]),
         CameraControl(name: "pixel_rate", label: "Pixel Rate", id: 0x009f_0902, type: .integer64, minimum: 0,
                       maximum: 1 << 40, step: 1, defaultValue: 0, value: 0, flags: [.readOnly]),
     ]
@@ -71,8 +73,8 @@ import Testing
         #expect(check("brightness=-10", "focus_automatic_continuous=false", "power_line_frequency=\"50 hz\"")
                 == "controls, brightness=(int)-10, focus_automatic_continuous=(boolean)false, power_line_frequency=(int)1")
         // 0/1 for an on/off control, a menu item by index, an inactive control (set for later).
-        #expect(check("focus_automatic_continuous=1", "power_line_frequency=2", "exposure_time_absolute=100")
-                == "controls, focus_automatic_continuous=(boolean)true, power_line_frequency=(int)2, exposure_time_absolute=(int)100")
+        #expect(check("focus_automatic_continuous=1", "power_line_frequency=2", "exposure_time_absolute=100", "pan_reset=true")
+                == "controls, focus_automatic_continuous=(boolean)true, power_line_frequency=(int)2, exposure_time_absolute=(int)100, pan_reset=(int)1")
     }
 
     @Test func badSettingsSayWhatTheControlTakes() {
