@@ -69,17 +69,21 @@ struct StillDestination {
             throw .usage("-o \(name) names one file but --count \(count) takes \(count) photos; put {counter} in the name "
                 + "(e.g. \((name as NSString).deletingPathExtension)-{counter:3}.\(format.fileExtension)) or give a folder")
         }
+        if folder.path.contains("{") && !fileManager.fileExists(atPath: folder.path) {
+            throw .usage("-o: only the file name can hold {…}; the folder \(folder.path) is taken as written and does not exist")
+        }
         try Self.prepareFolder(folder, option: "-o", create: false)
         guard let nameTemplate else {
             if exists && !overwrite { throw Self.exists(output) }
             return
         }
-        // Names are checked with the time now: a strftime format that gives a '/' fails here,
-        // before anything is taken, not after the first photo.
+        // Names are checked with the time now (and a stand-in frame size): a strftime format that
+        // gives a '/' fails here, before anything is taken, not after the first photo.
         var seen: Set<String> = []
         for counter in 1...count {
-            let expanded = try expandedName(from: nameTemplate, TemplateContext(counter: counter, variables: variables), photo: counter)
-            if !nameTemplate.dependsOnTime {
+            let context = TemplateContext(counter: counter, width: 1, height: 1, variables: variables)
+            let expanded = try expandedName(from: nameTemplate, context, photo: counter)
+            if !nameTemplate.dependsOnTime && !nameTemplate.dependsOnSize {
                 guard seen.insert(expanded).inserted else {
                     throw .usage("-o \(name): photos 1 to \(count) would not all get different names; put {counter} in the name")
                 }

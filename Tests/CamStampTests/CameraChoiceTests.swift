@@ -132,6 +132,10 @@ import Testing
             } catch { return error.message }
         }
         #expect(refusal("shot-{counter}.jpg", count: 3) == nil)
+        // The frame size is not known before a frame: such a name is not judged empty early.
+        #expect(refusal("{width}", count: 1) == nil)
+        #expect(refusal("{date:%Y}/a.jpg")
+                == "-o: only the file name can hold {…}; the folder /tmp/{date:%Y} is taken as written and does not exist")
         #expect(refusal("shot.jpg", count: 3)
                 == "-o shot.jpg names one file but --count 3 takes 3 photos; put {counter} in the name (e.g. shot-{counter:3}.jpg) or give a folder")
         #expect(refusal("shot-{time}.jpg", count: 3)
