@@ -51,7 +51,8 @@ enum Commands {
     static let source = OptionSpec.single(
         "source", value: "SPEC",
         help: "Where frames come from: auto (the first camera), test (a moving test pattern, 30 fps), "
-            + "/dev/videoN, v4l2:/dev/videoN, or file:PATH (a video file played as if it were a camera).",
+            + "/dev/videoN, v4l2:/dev/videoN, file:PATH (a video file played as if it were a camera), "
+            + "or a camera's name as `camstamp devices` prints it (\"HD Webcam\"; a unique start or part of it will do).",
         default: "auto")
     static let preset = OptionSpec.repeatable(
         "preset", value: "P",
@@ -84,7 +85,9 @@ enum Commands {
             source, preset, text, variable,
             .single("output", short: "o", value: "PATH",
                     help: "A file (photo.jpg, photo.png), a folder (photos named camstamp-YYYYMMDD-HHMMSS-N.jpg; "
-                        + "created if missing), or - for stdout.",
+                        + "created if missing), or - for stdout. The file name may use {date:FORMAT}, {time}, "
+                        + "{counter} (the photo's number, {counter:3} zero-padded) and --var names, "
+                        + "e.g. site-{date:%Y%m%d-%H%M%S}-{counter:3}.jpg.",
                     default: "the current folder"),
             .flag("overwrite", help: "Replace the -o file if it exists (otherwise it is refused)."),
             size, fps,
@@ -95,6 +98,20 @@ enum Commands {
                     help: "The image format; taken from the extension of -o when it has one.",
                     default: "jpg"),
             quality, pipeline,
+            .single("delay", value: "SEC",
+                    help: "Wait SEC seconds, with the camera running, before the photo (a countdown on a terminal)."),
+            .single("count", value: "N",
+                    help: "Take N photos (a burst, or a time-lapse with --interval); each is written whole as it is "
+                        + "taken and Ctrl-C keeps those written. -o must then be a folder or a name with {counter}.",
+                    default: "1"),
+            .single("interval", value: "SEC",
+                    help: "Seconds from the start of one photo to the start of the next, with --count.",
+                    default: "0: one frame after the other"),
+            .repeatable("control", value: "NAME=VALUE",
+                        help: "Set a V4L2 camera control as the camera opens: a number, true/false, or a menu "
+                            + "item by index or label (--control brightness=10, --control focus_automatic_continuous=false, "
+                            + "--control 'power_line_frequency=\"50 Hz\"'). Repeatable; `camstamp devices` lists each "
+                            + "camera's controls and ranges."),
         ])
 
     static let batch = CommandSpec(
@@ -164,8 +181,8 @@ enum Commands {
 
     static let devices = CommandSpec(
         "devices",
-        overview: "List the cameras that --source can use.",
-        options: [.flag("json", help: "Print the cameras as JSON, for scripts.")])
+        overview: "List the cameras that --source can use, with their modes and V4L2 controls.",
+        options: [.flag("json", help: "Print the cameras as JSON (with each control's range, default, value, menu items and flags), for scripts.")])
 
     static let presets = CommandSpec(
         "presets",
@@ -270,6 +287,18 @@ enum Commands {
         }
         options.quality = try parsed.value("quality").map { try NumberOption.quality($0) } ?? options.quality
         options.pipeline = try parsed.value("pipeline").map { try existingFile($0, option: "--pipeline") }
+        options.delay = try parsed.value("delay").map { try NumberOption.nonNegativeSeconds($0, option: "--delay") } ?? 0
+        options.count = try parsed.value("count").map { try NumberOption.integer($0, option: "--count", in: 1...Int.max) } ?? 1
+        if let interval = parsed.value("interval") {
+            guard parsed.value("count") != nil else {
+                throw OptionValueError("'--interval' spaces the photos of --count N; add --count")
+            }
+            options.interval = try NumberOption.nonNegativeSeconds(interval, option: "--interval")
+        }
+        options.controls = try parsed.values("control").map { try ControlOption.parse($0) }
+        if let duplicate = Dictionary(grouping: options.controls, by: \.name).first(where: { $0.value.count > 1 })?.key {
+            throw OptionValueError("--control \(duplicate) is given more than once; keep one")
+        }
         return options
     }
 

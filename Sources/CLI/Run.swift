@@ -37,9 +37,17 @@ private func run(_ command: ParsedCommand) throws(CamStampError) {
     case .version:
         Console.output("camstamp \(camstampVersion) (GStreamer \(GStreamer.version))")
     case .shoot(let options):
-        let file = try ShootJob(options: options).run(interrupts: .shared)
-        // With -o - stdout holds the photo and nothing else.
-        if !options.toStandardOutput { Console.output(file.path) }
+        do {
+            // Each path as soon as its photo is complete, so a script can pick up a time-lapse
+            // as it goes. With -o - stdout holds the photo and nothing else.
+            _ = try ShootJob(options: options).run(interrupts: .shared) { file in
+                if !options.toStandardOutput { Console.output(file.path) }
+            }
+        } catch where error.kind == .interrupted && error != .interrupted {
+            // Photos were written before Ctrl-C: say how many were kept.
+            Console.note(error.message)
+            throw error
+        }
     case .devices(let options):
         try DevicesCommand.run(json: options.json)
     case .presetsList, .presetsShow, .presetsCheck:

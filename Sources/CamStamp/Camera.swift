@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import Presets
 
 /// The capture side of `shoot` and `stream`: `--source` resolved (what can be checked before
 /// GStreamer starts is checked), the capture pipeline built from its template, and every camera
@@ -10,18 +11,85 @@ struct Camera {
     /// What was asked of the camera (`1280x720 at 30 fps`), for the message when it cannot.
     let mode: String?
 
-    /// Resolves `spec` and builds the capture pipeline (not started yet).
-    init(spec: SourceSpec, size: FrameSize?, fps: Int?, pipeline: URL?, resources: Resources?) throws(CamStampError) {
+    /// Resolves `spec` and builds the capture pipeline (not started yet). `controls` are checked
+    /// against the camera's own and set on it as it opens (v4l2src's `extra-controls`).
+    init(spec: SourceSpec, size: FrameSize?, fps: Int?, pipeline: URL?, resources: Resources?,
+         controls: [ExtraControl] = []) throws(CamStampError) {
         source = try Self.captureSource(for: spec)
         let modeParts = [size.map { "\($0.width)x\($0.height)" }, fps.map { "\($0) fps" }].compactMap { $0 }
         mode = modeParts.isEmpty ? nil : modeParts.joined(separator: " at ")
+        var extraControls: String?
+        if !controls.isEmpty {
+            guard case .v4l2(let device) = source else {
+                throw .usage("--control sets V4L2 camera controls; the \(source == .test ? "test camera" : "video file") has none")
+            }
+            let available: [CameraControl]
+            do { available = try CameraControls.list(device: device) } catch { throw Self.captureError(error, source: source) }
+            extraControls = ExtraControl.structure(try Self.checked(controls, against: available, device: device))
+        }
         let template = try Templates.load(pipeline, builtIn: "capture", resources: resources)
         do {
             frames = try FrameSource.capture(source, format: CaptureFormat(width: size?.width, height: size?.height, fps: fps),
                                              template: template)
+            if let extraControls {
+                try frames.pipeline.element(named: "camera").set("extra-controls", structure: extraControls)
+            }
         } catch {
             throw Self.captureError(error, source: source, mode: mode)
         }
+    }
+
+    /// `requested` checked against the controls `device` has: each name known and settable, each
+    /// value of the control's type and in its range, menu items given by label turned into their
+    /// index. Errors name the control and what it accepts.
+    static func checked(_ requested: [ExtraControl], against available: [CameraControl],
+                        device: String) throws(CamStampError) -> [ExtraControl] {
+        var result: [ExtraControl] = []
+        for control in requested {
+            guard let known = available.first(where: { $0.name == control.name }) else {
+                let hint = didYouMean(control.name, in: available.map(\.name)).map { "; \($0)" }
+                    ?? (available.isEmpty ? "; it has no controls" : "")
+                throw .usage("--control \(control.name): \(device) has no such control\(hint) (`camstamp devices` lists them)")
+            }
+            guard known.isSettable else {
+                let why = known.isReadOnly ? "read-only" : "a \(known.type.rawValue) control, which v4l2src cannot set"
+                throw .usage("--control \(control.name): \(why) on \(device)")
+            }
+            let range = "\(known.minimum)…\(known.maximum)"
+            switch (known.type, control.value) {
+            case (.button, .integer), (.button, .boolean):
+                // Setting a button presses it, whatever the value (its range is 0…0).
+                result.append(ExtraControl(name: control.name, value: .integer(1)))
+            case (.boolean, .boolean):
+                result.append(control)
+            case (.boolean, .integer(let value)) where value == 0 || value == 1:
+                result.append(ExtraControl(name: control.name, value: .boolean(value == 1)))
+            case (.boolean, _):
+                throw .usage("--control \(control): \(control.name) is on/off; give true or false")
+            case (.menu, .text(let label)), (.integerMenu, .text(let label)):
+                guard let item = known.menu.first(where: { $0.name.caseInsensitiveCompare(label) == .orderedSame }) else {
+                    throw .usage("--control \(control): not one of \(control.name)'s items: \(menuText(known))")
+                }
+                result.append(ExtraControl(name: control.name, value: .integer(Int(item.index))))
+            case (.menu, .integer(let index)), (.integerMenu, .integer(let index)):
+                guard known.menu.contains(where: { $0.index == Int64(index) }) else {
+                    throw .usage("--control \(control): not one of \(control.name)'s items: \(menuText(known))")
+                }
+                result.append(control)
+            case (_, .integer(let value)):
+                guard Int64(value) >= known.minimum, Int64(value) <= known.maximum else {
+                    throw .usage("--control \(control): out of range; \(control.name) takes \(range) (default \(known.defaultValue))")
+                }
+                result.append(control)
+            default:
+                throw .usage("--control \(control): \(control.name) takes a whole number, \(range) (default \(known.defaultValue))")
+            }
+        }
+        return result
+    }
+
+    private static func menuText(_ control: CameraControl) -> String {
+        control.menu.map { "\($0.index) (\($0.name))" }.joined(separator: ", ")
     }
 
     func start() throws(CamStampError) {
@@ -46,6 +114,12 @@ struct Camera {
                 throw .failure("no camera found; connect one, or use `--source test` for the built-in test camera")
             }
             return .v4l2(device: path)
+        case .named(let name):
+            let cameras: [CameraDevice]
+            do { cameras = try Devices.cameras() } catch { throw .failure("devices: \(error)") }
+            let choices = cameras.compactMap { camera in camera.path.map { (name: camera.name, path: $0) } }
+                .filter { $0.path.hasPrefix("/dev/") }
+            return try captureSource(for: .v4l2(device: choose(name, among: choices)))
         case .v4l2(let device):
             guard FileManager.default.fileExists(atPath: device) else {
                 throw .failure("no camera at \(device); `camstamp devices` lists cameras, `--source test` uses the test camera")
@@ -73,6 +147,33 @@ struct Camera {
         }
     }
 
+    /// The device of the camera called `name` (`--source "HD Webcam"`): the camera of exactly that
+    /// name, else the one whose name starts with it, else the one whose name contains it (case
+    /// ignored). None, or more than one at the step that matched: an error listing the cameras.
+    static func choose(_ name: String, among cameras: [(name: String, path: String)]) throws(CamStampError) -> String {
+        let lowered = name.lowercased()
+        let steps: [((name: String, path: String)) -> Bool] = [
+            { $0.name == name },
+            { $0.name.lowercased().hasPrefix(lowered) },
+            { $0.name.lowercased().contains(lowered) },
+        ]
+        for step in steps {
+            let matches = cameras.filter(step)
+            if matches.count == 1 { return matches[0].path }
+            if matches.count > 1 {
+                throw .failure("--source '\(name)': \(matches.count) cameras match: \(listing(matches)); give more of the name or the /dev/videoN path")
+            }
+        }
+        if cameras.isEmpty {
+            throw .failure("--source '\(name)': no camera found; connect one, or use `--source test` for the built-in test camera")
+        }
+        throw .failure("--source '\(name)': no camera of that name; cameras: \(listing(cameras)) (or `--source test`)")
+    }
+
+    private static func listing(_ cameras: [(name: String, path: String)]) -> String {
+        cameras.map { "'\($0.name)' (\($0.path))" }.joined(separator: ", ")
+    }
+
     /// A GStreamer failure while capturing, worded for the source it came from.
     static func captureError(_ error: MediaError, source: CaptureSource, mode: String? = nil) -> CamStampError {
         if case .missingElements = error { return .failure(error.description) }
@@ -88,7 +189,17 @@ struct Camera {
         case .permissionDenied?:
             return .failure("\(device): permission denied; add yourself to the 'video' group (sudo usermod -aG video $USER, then log in again)")
         default:
+            if case .device = error { return .failure(error.description) }
             return .failure("\(device): \(error)")
         }
+    }
+}
+
+/// Camera failures worded for the user, for code outside the jobs (`camstamp devices`).
+public enum CameraErrors {
+    /// `error` from `device` as one line: busy, no permission (the 'video' group), no such
+    /// camera, not a V4L2 camera.
+    public static func worded(_ error: MediaError, device: String) -> CamStampError {
+        Camera.captureError(error, source: .v4l2(device: device))
     }
 }

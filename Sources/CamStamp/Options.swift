@@ -4,6 +4,7 @@
 // or a GStreamer element exists is the job's business. Errors are one line that names the option and
 // says what to do, ready to be shown as `camstamp: MESSAGE`.
 import Foundation
+import Media
 
 /// A bad option value; `message` is one line that names the option and the fix.
 public struct OptionValueError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -29,10 +30,13 @@ public enum SourceSpec: Sendable, Equatable {
     case v4l2(device: String)
     /// A video file played as if it were a camera.
     case file(URL)
+    /// A camera by the name `camstamp devices` prints (`HD Webcam`): exact, else a unique
+    /// case-insensitive prefix or part of one; resolved when the job starts.
+    case named(String)
 
-    /// Parses `auto`, `test`, `/dev/videoN`, `v4l2:/dev/videoN` or `file:PATH`.
+    /// Parses `auto`, `test`, `/dev/videoN`, `v4l2:/dev/videoN`, `file:PATH`, or else a camera name.
     public init(parsing text: String, option: String = "--source") throws {
-        let expected = "auto, test, /dev/videoN, v4l2:/dev/videoN or file:PATH"
+        let expected = "auto, test, /dev/videoN, v4l2:/dev/videoN, file:PATH or a camera name"
         switch text {
         case "auto": self = .auto
         case "test": self = .test
@@ -50,8 +54,10 @@ public enum SourceSpec: Sendable, Equatable {
                 throw OptionValueError.invalid(text, for: option, expected: expected)
             }
             self = .file(URL(fileURLWithPath: path))
-        default:
+        case _ where text.hasPrefix("/") || text.trimmingCharacters(in: .whitespaces).isEmpty:
             throw OptionValueError.invalid(text, for: option, expected: expected)
+        default:
+            self = .named(text)
         }
     }
 
@@ -283,6 +289,17 @@ public enum NumberOption {
         return value
     }
 
+    /// A finite number of seconds, 0 or more (`--delay 0` is no delay).
+    public static func nonNegativeSeconds(_ text: String, option: String) throws -> Double {
+        guard let value = Double(text), value.isFinite else {
+            throw OptionValueError.invalid(text, for: option, expected: "a number of seconds, e.g. 10 or 2.5")
+        }
+        guard value >= 0 else {
+            throw OptionValueError("'\(option)' must be at least 0 seconds (got \(text))")
+        }
+        return value
+    }
+
     /// A positive, finite number of seconds such as `10` or `2.5`.
     public static func seconds(_ text: String, option: String = "--duration") throws -> Double {
         guard let value = Double(text), value.isFinite else {
@@ -319,6 +336,13 @@ public struct ShootOptions: Sendable, Equatable {
     public var toStandardOutput = false
     /// Replace an existing `-o` file (otherwise it is refused).
     public var overwrite = false
+    /// Seconds to wait, with the camera running, before the (first) photo.
+    public var delay: Double = 0
+    /// How many photos (`--count`), `interval` seconds apart from one start to the next.
+    public var count = 1
+    public var interval: Double = 0
+    /// V4L2 controls set on the camera as it opens (`--control NAME=VALUE`).
+    public var controls: [ExtraControl] = []
 
     public static let defaultQuality = 90
 
@@ -341,6 +365,13 @@ public struct ShootOptions: Sendable, Equatable {
 
     /// The warm-up frame count that applies: the given one, else the source's default.
     public var effectiveWarmup: Int { warmup ?? source.defaultWarmup }
+}
+
+/// `--control NAME=VALUE`, read the way v4l2src will read it.
+public enum ControlOption {
+    public static func parse(_ text: String) throws -> ExtraControl {
+        do { return try ExtraControl(parsing: text) } catch { throw OptionValueError(error.message) }
+    }
 }
 
 /// Options of `camstamp batch`: stamp many photos into a folder.

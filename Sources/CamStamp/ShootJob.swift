@@ -12,42 +12,91 @@ public struct ShootJob {
         self.resources = resources
     }
 
-    /// Takes the photo and returns where it was written (`/dev/stdout` for `-o -`).
+    /// Takes the photo and returns where it was written (`/dev/stdout` for `-o -`); with
+    /// `--count`, where the last one was written.
     public func run(interrupts: Interrupts? = nil) throws(CamStampError) -> URL {
+        let files = try run(interrupts: interrupts, written: { _ in })
+        return files[files.count - 1]
+    }
+
+    /// Takes `options.count` photos, `options.interval` seconds apart (from one start to the
+    /// next) after `options.delay`, and calls `written` as each one is complete on disk. After
+    /// Ctrl-C the photos written so far stay; the error then says how many.
+    public func run(interrupts: Interrupts?, written: (URL) -> Void) throws(CamStampError) -> [URL] {
         // Everything that can be checked without a camera is checked first.
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
+        let marker = Marker(preset: preset, variables: variables)
         let destination = try StillDestination(output: options.output, format: options.format, overwrite: options.overwrite,
-                                               toStandardOutput: options.toStandardOutput)
+                                               toStandardOutput: options.toStandardOutput, count: options.count,
+                                               variables: marker.variables)
         let stillTemplate = try Templates.load(nil, builtIn: options.format == .png ? "still-png" : "still-jpeg", resources: resources)
         let camera = try Camera(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
-                                resources: resources)
+                                resources: resources, controls: options.controls)
         try camera.start()
         defer { camera.stop() }
 
-        let frame = try grabFrame(from: camera, interrupts: interrupts)
-        let marker = Marker(preset: preset, variables: variables)
-        try marker.mark(frame, context: marker.context(width: frame.width, height: frame.height))
-        return try destination.write { (temporary: URL) throws(CamStampError) in
-            try encode(frame, to: temporary, template: stillTemplate)
+        let progress = ProgressLine()
+        defer { progress.finish() }
+        var files: [URL] = []
+        let interrupted = { () -> CamStampError in
+            files.isEmpty ? .interrupted
+                : CamStampError(.interrupted, "interrupted: \(files.count) of \(options.count) photos written")
         }
+        var remainingWarmup = options.warmup ?? camera.source.defaultWarmup
+        // The delay counts from the moment the camera runs; each later photo is due `interval`
+        // after the one before it was due, so a slow encode does not push the whole series back.
+        var due = ContinuousClock.now + .milliseconds(Int64((options.delay * 1000).rounded(.up)))
+        for number in 1...options.count {
+            let frame: VideoFrame
+            do {
+                frame = try grabFrame(from: camera, interrupts: interrupts, warmup: &remainingWarmup, due: due) { left in
+                    let what = options.count == 1 ? "photo" : "photo \(number)/\(options.count)"
+                    progress.update("\(what) in \(left) s", force: true)
+                }
+            } catch where error.kind == .interrupted {
+                throw interrupted()
+            }
+            progress.clear()
+            // One context for the marks and the name: `{counter}` is the photo's number in both.
+            var context = marker.context(width: frame.width, height: frame.height, captureDate: Date())
+            context.counter = number
+            try marker.mark(frame, context: context)
+            let file = try destination.write(context: context) { (temporary: URL) throws(CamStampError) in
+                try encode(frame, to: temporary, template: stillTemplate)
+            }
+            files.append(file)
+            written(file)
+            due = due + .milliseconds(Int64((options.interval * 1000).rounded(.up)))
+        }
+        return files
     }
 
-    /// Skips the warm-up frames and returns the next one.
-    private func grabFrame(from camera: Camera, interrupts: Interrupts?) throws(CamStampError) -> VideoFrame {
-        var remaining = options.warmup ?? camera.source.defaultWarmup
+    /// Throws away what is left of the warm-up, waits (pulling, so the camera keeps running and
+    /// the photo is a fresh frame) until `due`, and returns the next frame. `countdown` gets the
+    /// whole seconds left each time that number changes.
+    private func grabFrame(from camera: Camera, interrupts: Interrupts?, warmup remaining: inout Int,
+                           due: ContinuousClock.Instant, countdown: (Int) -> Void) throws(CamStampError) -> VideoFrame {
         // A camera that gives nothing for this long is broken or stuck, not slow.
-        let deadline = ContinuousClock.now + .seconds(10)
+        let stall: Duration = .seconds(10)
+        var lastFrame = ContinuousClock.now
+        var shown: Int?
         while true {
             if interrupts?.isRequested == true { throw .interrupted }
+            let now = ContinuousClock.now
+            if now < due {
+                let left = Int((due - now) / .seconds(1) + 0.999)
+                if left != shown, left >= 1 { shown = left; countdown(left) }
+            }
             switch try camera.pull() {
             case .frame(let frame):
-                if remaining == 0 { return frame }
-                remaining -= 1
+                lastFrame = ContinuousClock.now
+                if remaining > 0 { remaining -= 1; continue }
+                if ContinuousClock.now >= due { return frame }
             case .endOfStream:
                 throw .failure("capture: the source ended before a frame could be taken")
             case .timeout:
-                if ContinuousClock.now > deadline {
+                if ContinuousClock.now - lastFrame > stall {
                     throw .failure("capture: no frame from the source within 10 s")
                 }
             }

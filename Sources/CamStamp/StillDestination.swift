@@ -1,13 +1,17 @@
 import Foundation
+import Presets
 
-/// Where a still goes: `-o photo.jpg`, a folder (`-o shots/`, default the current folder) where
-/// photos are named `camstamp-YYYYMMDD-HHMMSS-N.jpg`, or stdout (`-o -`). Written to a temporary
-/// file in the same folder and moved into place, so a crash never leaves half a photo; an existing
-/// file is never replaced unless `overwrite`.
+/// Where a still goes: `-o photo.jpg`, a name from a template (`-o shots/{date:%H%M%S}-{counter}.jpg`,
+/// expanded for each photo like batch's `--name`), a folder (`-o shots/`, default the current
+/// folder) where photos are named `camstamp-YYYYMMDD-HHMMSS-N.jpg`, or stdout (`-o -`). Written to
+/// a temporary file in the same folder and moved into place, so a crash never leaves half a photo;
+/// an existing file is never replaced unless `overwrite`.
 struct StillDestination {
     let folder: URL
     /// The file name when one was given; nil means a generated name in `folder`.
     let fileName: String?
+    /// `fileName` as a template, when it has `{…}` in it.
+    let nameTemplate: Template?
     let format: ImageFormat
     /// Generated names start with this.
     let prefix: String
@@ -18,16 +22,25 @@ struct StillDestination {
     /// Resolves `output` (nil: the current folder). A folder is created when missing; a file's
     /// folder must exist. Checks what can be checked before anything is taken: that the folder
     /// can be written, and that a named file does not exist yet unless `overwrite`.
+    ///
+    /// `count` photos will be written: a single file name cannot hold more than one, so it must be
+    /// a template with `{counter}`. A template is checked now against `variables` (the `--var` and
+    /// preset variable names); when its names do not depend on the time, the `count` names it
+    /// gives are checked now too (distinct, and not existing unless `overwrite`).
     init(output: URL?, format: ImageFormat, prefix: String = "camstamp", overwrite: Bool = false,
-         toStandardOutput: Bool = false) throws(CamStampError) {
+         toStandardOutput: Bool = false, count: Int = 1, variables: [String: String] = [:]) throws(CamStampError) {
         self.format = format
         self.prefix = prefix
         self.overwrite = overwrite
         self.toStandardOutput = toStandardOutput
         let fileManager = FileManager.default
         if toStandardOutput {
+            guard count == 1 else {
+                throw .usage("-o - writes one photo to stdout; for --count \(count) give a folder or a name with {counter}")
+            }
             folder = fileManager.temporaryDirectory
             fileName = nil
+            nameTemplate = nil
             return
         }
         let output = output ?? URL(fileURLWithPath: fileManager.currentDirectoryPath)
@@ -36,13 +49,54 @@ struct StillDestination {
         if (exists && isDirectory.boolValue) || output.hasDirectoryPath {
             folder = output
             fileName = nil
+            nameTemplate = nil
             try Self.prepareFolder(folder, option: "-o", create: true)
-        } else {
-            folder = output.deletingLastPathComponent()
-            fileName = output.lastPathComponent
-            try Self.prepareFolder(folder, option: "-o", create: false)
-            if exists && !overwrite { throw Self.exists(output) }
+            return
         }
+        folder = output.deletingLastPathComponent()
+        let name = output.lastPathComponent
+        fileName = name
+        if name.contains("{") || name.contains("}") {
+            let template: Template
+            do { template = try Template(name, variables: Set(variables.keys)) } catch {
+                throw .usage("-o: \(error.description)")
+            }
+            nameTemplate = template
+        } else {
+            nameTemplate = nil
+        }
+        if count > 1 && !(nameTemplate?.source.contains("{counter") ?? false) {
+            throw .usage("-o \(name) names one file but --count \(count) takes \(count) photos; put {counter} in the name "
+                + "(e.g. \((name as NSString).deletingPathExtension)-{counter:3}.\(format.fileExtension)) or give a folder")
+        }
+        if folder.path.contains("{") && !fileManager.fileExists(atPath: folder.path) {
+            throw .usage("-o: only the file name can hold {…}; the folder \(folder.path) is taken as written and does not exist")
+        }
+        try Self.prepareFolder(folder, option: "-o", create: false)
+        guard let nameTemplate else {
+            if exists && !overwrite { throw Self.exists(output) }
+            return
+        }
+        // Names are checked with the time now (and a stand-in frame size): a strftime format that
+        // gives a '/' fails here, before anything is taken, not after the first photo.
+        var seen: Set<String> = []
+        for counter in 1...count {
+            let context = TemplateContext(counter: counter, width: 1, height: 1, variables: variables)
+            let expanded = try expandedName(from: nameTemplate, context, photo: counter)
+            if !nameTemplate.dependsOnTime && !nameTemplate.dependsOnSize {
+                guard seen.insert(expanded).inserted else {
+                    throw .usage("-o \(name): photos 1 to \(count) would not all get different names; put {counter} in the name")
+                }
+                let target = folder.appendingPathComponent(expanded)
+                if !overwrite && fileManager.fileExists(atPath: target.path) { throw Self.exists(target) }
+            }
+        }
+    }
+
+    /// One photo's name from the `-o` template, under batch's `--name` rule.
+    private func expandedName(from template: Template, _ context: TemplateContext, photo: Int) throws(CamStampError) -> String {
+        try OutputName.checked(template.expand(context, escapingMarkup: false), pattern: template.source,
+                               option: "-o", for: "photo \(photo)")
     }
 
     /// Makes `folder` ready to be written into: created when missing and `create` (else a usage
@@ -71,8 +125,10 @@ struct StillDestination {
     }
 
     /// Runs `produce` on a temporary path in the target folder, then moves the result into place
-    /// (or copies it to stdout). Returns where it went (`/dev/stdout` for stdout).
-    func write(_ produce: (URL) throws(CamStampError) -> Void) throws(CamStampError) -> URL {
+    /// (or copies it to stdout). Returns where it went (`/dev/stdout` for stdout). `context` fills
+    /// in a template name (its counter is the photo's number).
+    func write(context: TemplateContext = TemplateContext(counter: 1),
+               _ produce: (URL) throws(CamStampError) -> Void) throws(CamStampError) -> URL {
         let temporary = TemporaryFiles.temporaryURL(in: folder, for: format.fileExtension)
         // Removed however this ends, a second Ctrl-C included.
         TemporaryFiles.shared.add(temporary)
@@ -86,6 +142,11 @@ struct StillDestination {
                 throw .failure("stdout: cannot write the photo (\(error.localizedDescription))")
             }
             return URL(fileURLWithPath: "/dev/stdout")
+        }
+        if let nameTemplate {
+            let target = folder.appendingPathComponent(try expandedName(from: nameTemplate, context, photo: context.counter ?? 1))
+            try place(temporary, at: target, replacing: overwrite)
+            return target
         }
         if let fileName {
             let target = folder.appendingPathComponent(fileName)
@@ -135,5 +196,18 @@ struct StillDestination {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         return formatter.string(from: date)
+    }
+}
+
+/// The rule for a file name made from a template (batch's `--name`, shoot's `-o`): not empty,
+/// and no `/` (a name never reaches into another folder).
+enum OutputName {
+    /// `name` when it is usable; otherwise a usage error naming `option`, the `pattern` and what
+    /// it was expanded `for`.
+    static func checked(_ name: String, pattern: String, option: String, for what: String) throws(CamStampError) -> String {
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+            throw .usage("\(option): '\(pattern)' gives '\(name)' for \(what); a name must be non-empty and have no '/'")
+        }
+        return name
     }
 }

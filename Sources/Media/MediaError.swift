@@ -1,6 +1,7 @@
 import CGStreamer
 import CGstApp
 import CGstVideo
+import Glibc
 
 /// Every way GStreamer work can fail, with what a user needs to fix it: the element, GStreamer's
 /// message, and its debug text (where the real cause of a negotiation failure lives).
@@ -21,6 +22,9 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     case missingNamedElement(name: String, pipeline: String)
     /// Something did not happen in time (EOS after Ctrl-C, the first frame).
     case timeout(String)
+    /// A device node could not be opened or asked something (`operation`: `open`,
+    /// `VIDIOC_QUERYCAP`); `code` is the errno.
+    case device(path: String, operation: String, code: Int32)
 
     public var description: String {
         switch self {
@@ -44,13 +48,26 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
             "the pipeline has no element named '\(name)' (add name=\(name) to it)"
         case .timeout(let what):
             "timed out: \(what)"
+        case .device(let path, let operation, let code):
+            code == ENOTTY ? "\(path): not a V4L2 camera (\(operation): \(String(cString: strerror(code))))"
+                : "\(path): \(operation): \(String(cString: strerror(code)))"
         }
     }
 
     /// The kind of resource failure (a device or file), when this is one.
     public var resourceProblem: ResourceProblem? {
+        if case .device(_, _, let code) = self {
+            switch code {
+            case ENOENT, ENODEV, ENXIO: return .notFound
+            case EBUSY: return .busy
+            case EACCES, EPERM: return .permissionDenied
+            default: return .other
+            }
+        }
+        // A failure while starting comes as a state change that kept only the debug text.
+        if case .stateChange(_, _, let debug) = self { return debug.flatMap(Self.problem(inDebug:)) }
         guard case .stream(_, let domain, let code, _, let debug) = self, domain == "gst-resource-error-quark" else { return nil }
-        if debug?.contains("Permission denied") == true { return .permissionDenied }
+        if let problem = debug.flatMap(Self.problem(inDebug:)) { return problem }
         switch GstResourceError(rawValue: UInt32(code)) {
         case GST_RESOURCE_ERROR_NOT_FOUND: return .notFound
         case GST_RESOURCE_ERROR_BUSY: return .busy
@@ -61,6 +78,15 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     }
 
     public enum ResourceProblem: Sendable { case notFound, busy, permissionDenied, cannotWrite, other }
+
+    /// v4l2src reports a failed open(2) as OPEN_READ_WRITE whatever the cause; the errno is only
+    /// in the debug text (GST_ERROR_SYSTEM: "system error: Device or resource busy").
+    static func problem(inDebug debug: String) -> ResourceProblem? {
+        if debug.contains("Permission denied") { return .permissionDenied }
+        if debug.contains("Device or resource busy") { return .busy }
+        if debug.contains("No such file or directory") { return .notFound }
+        return nil
+    }
 
     /// Debug strings are `file.c(123): function (): /path/to/element:\nreason`; the reason is what
     /// a person needs (e.g. "streaming stopped, reason not-negotiated (-4)").

@@ -192,6 +192,8 @@ public final class Element: @unchecked Sendable {
         if spec.pointee.value_type == gType(G_TYPE_STRING) {
             return g_value_get_string(&value).map { String(cString: $0) }
         }
+        // An unset structure or object: its string form would be a GStreamer CRITICAL.
+        if g_value_fits_pointer(&value) != 0 && g_value_peek_pointer(&value) == nil { return nil }
         return takeGString(g_strdup_value_contents(&value))
     }
 

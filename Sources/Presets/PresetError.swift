@@ -62,7 +62,7 @@ public struct PresetError: Error, CustomStringConvertible, Hashable, Sendable {
 }
 
 /// "did you mean 'x'?" for the candidate closest to `word`, when it is close enough to be a typo.
-func didYouMean<S: Sequence>(_ word: String, in candidates: S) -> String? where S.Element == String {
+public func didYouMean<S: Sequence>(_ word: String, in candidates: S) -> String? where S.Element == String {
     closest(to: word, in: candidates).map { "did you mean '\($0)'?" }
 }
 

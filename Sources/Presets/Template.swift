@@ -99,6 +99,12 @@ public struct Template: Hashable, Sendable {
         }
     }
 
+    /// Whether the text depends on the frame's size (`{width}`, `{height}`), unknown before a
+    /// frame is taken.
+    public var dependsOnSize: Bool {
+        parts.contains { $0 == .width || $0 == .height }
+    }
+
     /// Whether the text changes with every frame (`{frame}`).
     public var dependsOnFrame: Bool {
         parts.contains { $0 == .frame }

@@ -50,8 +50,8 @@ import Testing
         #expect(error("shoot", "--var", "job") == "--var expects KEY=VALUE")
         #expect(error("stream", "--to", "rtp://h:5000", "--var", "=x") == "--var expects KEY=VALUE")
         #expect(error("batch", "in", "-o", "out", "--jobs", "0") == "--jobs must be at least 1")
-        #expect(error("shoot", "--source", "webcam")
-                == "invalid value 'webcam' for '--source': expected auto, test, /dev/videoN, v4l2:/dev/videoN or file:PATH")
+        #expect(error("shoot", "--source", "v4l2:video0")
+                == "invalid value 'v4l2:video0' for '--source': expected auto, test, /dev/videoN, v4l2:/dev/videoN, file:PATH or a camera name")
         #expect(error("shoot", "--source", "file:/nope/clip.mp4") == "'--source' file '/nope/clip.mp4' does not exist")
         #expect(error("shoot", "--pipeline", "/nope.txt") == "'--pipeline' file '/nope.txt' does not exist")
         #expect(error("shoot", "--format", "gif") == "invalid value 'gif' for '--format': expected jpg or png")
@@ -153,6 +153,42 @@ import Testing
             variables: [VariableAssignment(key: "job", value: "A-113"), VariableAssignment(key: "site", value: "North")],
             output: URL(fileURLWithPath: "shots/"), size: FrameSize(width: 1920, height: 1080), fps: 30,
             warmup: 5, format: .png, quality: 75, pipeline: URL(fileURLWithPath: template.path))))
+    }
+
+    @Test func shootTakesTheBurstDelayAndControlFlags() throws {
+        guard case .shoot(let options) = try parse(
+            "shoot", "--source", "HD Webcam", "--delay", "2.5", "--count", "10", "--interval", "60",
+            "--control", "brightness=-10", "--control", "focus_automatic_continuous=false",
+            "--control", "power_line_frequency=\"50 Hz\"", "-o", "site-{date:%Y%m%d}-{counter:3}.jpg")
+        else { Issue.record("not a shoot command"); return }
+        #expect(options.source == .named("HD Webcam"))
+        #expect(options.delay == 2.5 && options.count == 10 && options.interval == 60)
+        #expect(options.controls.map(\.description) == ["brightness=-10", "focus_automatic_continuous=false", "power_line_frequency=50 Hz"])
+        #expect(options.output?.lastPathComponent == "site-{date:%Y%m%d}-{counter:3}.jpg")
+        #expect(options.format == .jpg)
+        guard case .shoot(let plain) = try parse("shoot") else { return }
+        #expect(plain.delay == 0 && plain.count == 1 && plain.interval == 0 && plain.controls.isEmpty)
+    }
+
+    @Test func burstAndControlErrorsAreExact() {
+        #expect(error("shoot", "--delay", "-1") == "'--delay' must be at least 0 seconds (got -1)")
+        #expect(error("shoot", "--delay", "soon") == "invalid value 'soon' for '--delay': expected a number of seconds, e.g. 10 or 2.5")
+        #expect(error("shoot", "--count", "0") == "'--count' must be at least 1 (got 0)")
+        #expect(error("shoot", "--interval", "5") == "'--interval' spaces the photos of --count N; add --count")
+        #expect(error("shoot", "--count", "3", "--interval", "nan") == "invalid value 'nan' for '--interval': expected a number of seconds, e.g. 10 or 2.5")
+        #expect(error("shoot", "--control", "brightness") == "--control expects NAME=VALUE, e.g. --control brightness=10")
+        #expect(error("shoot", "--control", "=3") == "--control expects NAME=VALUE, e.g. --control brightness=10")
+        #expect(error("shoot", "--control", "brightness=")
+                == "--control brightness: the value is empty; give a number, true/false or a menu item")
+        #expect(error("shoot", "--control", "Exposure (Absolute)=100")
+                == "--control: 'Exposure (Absolute)' is not a control name as v4l2src spells it; did you mean 'exposure_absolute'? (`camstamp devices` lists them)")
+        #expect(error("shoot", "--control", "brightness=1 0")
+                == "--control brightness=1 0: GStreamer cannot read '1 0' as one value; give a whole number, true/false or a menu item (quote text with spaces as \"50 Hz\")")
+        #expect(error("shoot", "--control", "brightness=0.5")
+                == "--control brightness=0.5: GStreamer cannot read '0.5' as one value; give a whole number, true/false or a menu item (quote text with spaces as \"50 Hz\")")
+        #expect(error("shoot", "--control", "brightness=1,contrast=2")
+                == "--control brightness=1,contrast=2: one control per --control; repeat the option for more")
+        #expect(error("shoot", "--control", "gain=1", "--control", "gain=2") == "--control gain is given more than once; keep one")
     }
 
     @Test func shootFormatFollowsTheOutputExtension() throws {

@@ -21,10 +21,13 @@ import Testing
         #expect(try SourceSpec(parsing: "/dev/video0") == .v4l2(device: "/dev/video0"))
         #expect(try SourceSpec(parsing: "v4l2:/dev/video2") == .v4l2(device: "/dev/video2"))
         #expect(try SourceSpec(parsing: "file:/tmp/clip.mp4") == .file(URL(fileURLWithPath: "/tmp/clip.mp4")))
-        for bad in ["", "camera", "v4l2:", "v4l2:video0", "file:", "/dev/", "Test"] {
+        // Anything else is a camera's name, resolved against `camstamp devices` when the job starts.
+        #expect(try SourceSpec(parsing: "HD Webcam") == .named("HD Webcam"))
+        #expect(try SourceSpec(parsing: "Test") == .named("Test"))
+        for bad in ["", " ", "v4l2:", "v4l2:video0", "file:", "/dev/", "/home/me/clip.mp4"] {
             #expect(message { try SourceSpec(parsing: bad) }
                     == "invalid value '\(bad)' for '--source': expected auto, test, /dev/videoN, "
-                    + "v4l2:/dev/videoN or file:PATH")
+                    + "v4l2:/dev/videoN, file:PATH or a camera name")
         }
     }
 

@@ -61,10 +61,8 @@ struct BatchPlan {
             }
             let stem = url.deletingPathExtension().lastPathComponent
             let context = TemplateContext(filename: url.lastPathComponent, stem: stem, counter: counter)
-            let name = outputNames.expand(context, escapingMarkup: false)
-            guard !name.isEmpty, !name.contains("/") else {
-                throw .usage("--name: '\(options.namePattern)' gives '\(name)' for \(url.path); a name must be non-empty and have no '/'")
-            }
+            let name = try OutputName.checked(outputNames.expand(context, escapingMarkup: false), pattern: options.namePattern,
+                                              option: "--name", for: url.path)
             let fileExtension = options.format == .keep ? url.pathExtension : (outputKind == .jpeg ? "jpg" : "png")
             let output = options.outputFolder.appendingPathComponent(folder, isDirectory: true)
                 .appendingPathComponent(name).appendingPathExtension(fileExtension).standardizedFileURL
