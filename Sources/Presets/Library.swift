@@ -74,19 +74,7 @@ public struct PresetLibrary: Sendable {
     /// The presets `load(stacking:)` stacks, each still with its own `source` (so later checks
     /// can name the file a mark came from).
     public func loadEach(stacking namesOrPaths: [String], knownVariables: Set<String> = []) throws(PresetError) -> [Preset] {
-        var files: [(URL, Data)] = []
-        var names = knownVariables
-        for nameOrPath in namesOrPaths {
-            let url = try url(for: nameOrPath)
-            let data = try readPresetFile(url)
-            names.formUnion(Preset.declaredVariables(in: data))
-            files.append((url, data))
-        }
-        var presets: [Preset] = []
-        for (url, data) in files {
-            presets.append(try Preset.decode(data, source: url, knownVariables: names))
-        }
-        return presets
+        try loadEach(namesOrPaths.map(PresetSource.named), knownVariables: knownVariables)
     }
 }
 
