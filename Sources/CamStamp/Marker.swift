@@ -38,7 +38,7 @@ public final class Marker {
     }
 
     /// The composition for one frame. Cheap when nothing changed since the last frame.
-    public func composition(width: Int, height: Int, context: TemplateContext) throws(CamStampError) -> OverlayComposition {
+    package func composition(width: Int, height: Int, context: TemplateContext) throws(CamStampError) -> OverlayComposition {
         let key = preset.marks.map { Key(mark: $0.resolved(width: width, height: height, context: context), width: width, height: height) }
         if key == lastKey { return lastComposition }
         var placements: [OverlayComposition.Placement] = []
@@ -55,7 +55,7 @@ public final class Marker {
     }
 
     /// Blends the marks into `frame` in place.
-    public func mark(_ frame: VideoFrame, context: TemplateContext) throws(CamStampError) {
+    package func mark(_ frame: VideoFrame, context: TemplateContext) throws(CamStampError) {
         try composition(width: frame.width, height: frame.height, context: context).blend(into: frame)
     }
 

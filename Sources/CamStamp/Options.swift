@@ -342,7 +342,7 @@ public struct ShootOptions: Sendable, Equatable {
     public var count = 1
     public var interval: Double = 0
     /// V4L2 controls set on the camera as it opens (`--control NAME=VALUE`).
-    public var controls: [ExtraControl] = []
+    package var controls: [ExtraControl] = []
 
     public static let defaultQuality = 90
 
@@ -368,8 +368,8 @@ public struct ShootOptions: Sendable, Equatable {
 }
 
 /// `--control NAME=VALUE`, read the way v4l2src will read it.
-public enum ControlOption {
-    public static func parse(_ text: String) throws -> ExtraControl {
+package enum ControlOption {
+    package static func parse(_ text: String) throws -> ExtraControl {
         do { return try ExtraControl(parsing: text) } catch { throw OptionValueError(error.message) }
     }
 }

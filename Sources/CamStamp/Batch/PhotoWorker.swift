@@ -29,8 +29,8 @@ final class PhotoWorker {
         var milliseconds: Int
     }
 
-    private let settings: Settings
-    private let marker: Marker
+    let settings: Settings
+    let marker: Marker
     /// One pipeline per (input, output) kind pair met so far, each reused photo after photo.
     private var pipelines: [PipelineKey: PhotoPipeline] = [:]
     private struct PipelineKey: Hashable { var input: PhotoCodec; var output: BatchPlan.Kind }
@@ -107,7 +107,7 @@ final class PhotoWorker {
     }
 
     /// An error from the marks, kept apart from decoder failures (which retry with libjpeg-turbo).
-    private struct MarkFailure: Error, CustomStringConvertible {
+    struct MarkFailure: Error, CustomStringConvertible {
         var error: Error
         var description: String { "\(error)" }
     }
@@ -123,7 +123,7 @@ final class PhotoWorker {
     }
 
     /// The upright size of the output: the photo's, or shrunk to --max-size on its long side.
-    private func outputSize(_ photo: PhotoFacts) -> (width: Int, height: Int) {
+    func outputSize(_ photo: PhotoFacts) -> (width: Int, height: Int) {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         guard let limit = settings.maxSize, max(upright.width, upright.height) > limit else { return upright }
         let scale = Double(limit) / Double(max(upright.width, upright.height))
@@ -133,7 +133,7 @@ final class PhotoWorker {
     /// Decodes, orients, scales, marks (through `mark`) and encodes one photo. JPEGs go through
     /// jpegdec, except those it cannot give (CMYK/YCCK, data cut short, or a failure in jpegdec):
     /// those are decoded by libjpeg-turbo, which recovers damaged data with a warning.
-    private func run(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind,
+    func run(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind,
                      mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (encoded: Data, warning: String?) {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         let final = outputSize(photo)
