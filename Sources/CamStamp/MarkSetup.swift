@@ -5,6 +5,8 @@ import Render
 /// Turns `--preset`, `--text` and `--var` into one stacked preset and the variables it sees,
 /// with every template checked before any camera or file is touched.
 public enum MarkSetup {
+    /// The stacked preset of `names` (shipped names or JSON paths) then `text`, and the `--var`
+    /// values the marks see; a usage error names the preset, JSON path and fix.
     public static func preset(names: [String], text: String?, variables: [VariableAssignment],
                               resources: Resources?) throws(CamStampError) -> (preset: Preset, variables: [String: String]) {
         try preset(sources: names.map(PresetSource.named), text: text, variables: variables, resources: resources)

@@ -9,7 +9,9 @@ import Render
 ///
 /// Not thread-safe: one Marker per thread (it owns a renderer with its own font map).
 public final class Marker {
+    /// The marks, stacked.
     public let preset: Preset
+    /// The variables the marks see: the preset's own, overridden by those given.
     public let variables: [String: String]
     private let renderer = MarkRenderer()
     /// A rendered mark depends on the frame's size, not only on its short side: where it lands
@@ -25,6 +27,7 @@ public final class Marker {
     /// How many overlays were rendered (not served from the cache), for tests and stats.
     public private(set) var renderCount = 0
 
+    /// A marker for `preset` with `variables` overriding the preset's own.
     public init(preset: Preset, variables: [String: String]) {
         self.preset = preset
         self.variables = preset.variables(overriddenBy: variables)

@@ -2,8 +2,10 @@ import Foundation
 
 /// The presets a user can name: `NAME.json` files in a list of folders, earlier folders first.
 public struct PresetLibrary: Sendable {
+    /// The folders searched for `NAME.json`, in order.
     public var directories: [URL]
 
+    /// A library over `directories`, earlier folders first.
     public init(directories: [URL]) { self.directories = directories }
 
     /// Every preset by name with its description, sorted by name; a name found in two folders is
