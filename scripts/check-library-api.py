@@ -5,7 +5,8 @@ Every public symbol of every module in the `CamStamp` library product must have 
 comment, and no public signature may name a C type or a type from a module outside the product
 (a client could not import it). Prints one line per problem and exits 1 if there is any.
 
-Usage: scripts/check-library-api.py [BIN_DIR]   (BIN_DIR: `swift build --show-bin-path`, built)
+Usage: scripts/check-library-api.py [--symbol-graphs DIR] [BIN_DIR]
+  BIN_DIR: `swift build --show-bin-path` (built); --symbol-graphs keeps the graphs there (for docc).
 """
 import json
 import os
@@ -40,7 +41,12 @@ def module_of(usr):
 
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    bin_dir = sys.argv[1] if len(sys.argv) > 1 else run(["swift", "build", "--show-bin-path"], cwd=root).strip()
+    arguments = sys.argv[1:]
+    keep = None
+    if arguments[:1] == ["--symbol-graphs"]:
+        keep = os.path.abspath(arguments[1])
+        arguments = arguments[2:]
+    bin_dir = arguments[0] if arguments else run(["swift", "build", "--show-bin-path"], cwd=root).strip()
     package = json.loads(run(["swift", "package", "dump-package"], cwd=root))
     product = next(p for p in package["products"] if p["name"] == PRODUCT)
     modules = product["targets"]
@@ -61,7 +67,9 @@ def main():
 
     problems = []
     count = 0
-    with tempfile.TemporaryDirectory() as output:
+    with tempfile.TemporaryDirectory() as scratch:
+        output = keep or scratch
+        os.makedirs(output, exist_ok=True)
         for module in modules:
             run([extract, "-module-name", module, "-target", triple, "-minimum-access-level", "public",
                  "-skip-synthesized-members", "-output-dir", output] + flags)

@@ -139,8 +139,11 @@ public final class Stamper {
     /// Stamps `inputs` one after another. One image failing does not stop the others: each gets
     /// its own result. `cancellation` is checked before each image.
     ///
-    /// - Parameter each: called with each image's index and result as soon as it is done, so a
-    ///   caller keeps what was finished before a cancellation.
+    /// - Parameters:
+    ///   - inputs: the images, stamped in this order.
+    ///   - cancellation: checked before each image.
+    ///   - each: called with each image's index and result as soon as it is done, so a caller
+    ///     keeps what was finished before a cancellation.
     /// - Returns: one result per input, in order.
     /// - Throws: `CamStampError.cancelled(_:)` (kind `.interrupted`) when `cancellation` is
     ///   cancelled before the last image, saying how many were done.
