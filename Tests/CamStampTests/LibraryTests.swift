@@ -201,12 +201,19 @@ import Testing
         Self.expectTopLeftBox(rows)
     }
 
-    @Test func aBadPixelBufferIsATypedError() {
+    @Test func aBadPixelBufferIsATypedError() throws {
         #expect(throws: CamStampError.usage("pixel buffer: I420 has 3 plane(s), 1 given")) {
             try PixelBuffer(format: .i420, width: 4, height: 4, planes: [.init(bytes: [UInt8](repeating: 0, count: 16), stride: 4)])
         }
         #expect(throws: CamStampError.usage("pixel buffer: plane 0 has a stride of 8 bytes, less than the 16 of one 4-pixel RGBA row")) {
             try PixelBuffer(format: .rgba, width: 4, height: 4, planes: [.init(bytes: [UInt8](repeating: 0, count: 64), stride: 8)])
+        }
+        // Planes replaced after the checks of init are checked again, not read out of bounds.
+        var frame = try PixelBuffer(format: .rgba, width: 64, height: 64)
+        frame.planes[0].bytes = [1, 2, 3]
+        let stamper = try Stamper(text: "x")
+        #expect(throws: CamStampError.usage("pixel buffer: plane 0 has 3 bytes, 16384 needed for 64 rows of stride 256")) {
+            try stamper.mark(&frame)
         }
     }
 
@@ -230,7 +237,7 @@ import Testing
         // A frame is left untouched once the token is cancelled.
         var frame = try Self.paddedFrame(stride: 320)
         let before = frame
-        #expect(throws: CamStampError.self) { try stamper.mark(&frame, frameNumber: 7, cancellation: token) }
+        #expect(throws: CamStampError.cancelled("frame 7 not marked")) { try stamper.mark(&frame, frameNumber: 7, cancellation: token) }
         #expect(frame == before)
     }
 

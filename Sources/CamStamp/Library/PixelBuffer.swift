@@ -82,7 +82,17 @@ public struct PixelBuffer: Sendable, Equatable {
     /// A frame over planes the caller filled. Throws a usage error naming the plane when the
     /// count, a stride or a plane's length does not fit `format` at `width`×`height`.
     public init(format: Format, width: Int, height: Int, planes: [Plane]) throws(CamStampError) {
-        try Self.checkSize(format, width, height)
+        try Self.check(format, width, height, planes)
+        self.format = format
+        self.width = width
+        self.height = height
+        self.planes = planes
+    }
+
+    /// Checks that `planes` hold a `width`×`height` frame of `format`: checked again before each
+    /// marking, since `planes` may have been replaced since.
+    static func check(_ format: Format, _ width: Int, _ height: Int, _ planes: [Plane]) throws(CamStampError) {
+        try checkSize(format, width, height)
         let sizes = format.planeSizes(width: width, height: height)
         guard planes.count == sizes.count else {
             throw .usage("pixel buffer: \(format.rawValue) has \(sizes.count) plane(s), \(planes.count) given")
@@ -96,10 +106,6 @@ public struct PixelBuffer: Sendable, Equatable {
                 throw .usage("pixel buffer: plane \(index) has \(plane.bytes.count) bytes, \(needed) needed for \(size.rows) rows of stride \(plane.stride)")
             }
         }
-        self.format = format
-        self.width = width
-        self.height = height
-        self.planes = planes
     }
 
     private static func checkSize(_ format: Format, _ width: Int, _ height: Int) throws(CamStampError) {
@@ -115,6 +121,7 @@ extension Marker {
     /// at 1080p); a frame the marks leave alone is not copied at all. YUV frames are taken to use
     /// GStreamer's default colorimetry for their size (BT.601 for SD, BT.709 for HD).
     public func mark(_ buffer: inout PixelBuffer, context: TemplateContext) throws(CamStampError) {
+        try PixelBuffer.check(buffer.format, buffer.width, buffer.height, buffer.planes)
         let composition = try composition(width: buffer.width, height: buffer.height, context: context)
         if composition.isEmpty { return }
         let frame: VideoFrame

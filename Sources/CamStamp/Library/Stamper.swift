@@ -180,7 +180,7 @@ public final class Stamper {
     ///   drawn or blended.
     public func mark(_ frame: inout PixelBuffer, date: Date = Date(), frameNumber: Int? = nil, fps: Double? = nil,
                      cancellation: CancellationToken? = nil) throws(CamStampError) {
-        try cancellation?.check("frame \(frameNumber.map(String.init) ?? "") not marked")
+        try cancellation?.check(frameNumber.map { "frame \($0) not marked" } ?? "frame not marked")
         let marker = worker.marker
         try marker.mark(&frame, context: marker.context(width: frame.width, height: frame.height, captureDate: date,
                                                        frame: frameNumber, fps: fps))
