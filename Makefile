@@ -70,14 +70,14 @@ SYMBOL_GRAPHS = $(BUILD_DIR)/symbol-graphs
 .PHONY: api-check docs example
 
 api-check: build
-	python3 scripts/check-library-api.py --symbol-graphs $(SYMBOL_GRAPHS) $(BUILD_DIR)/$(CONFIG)
+	python3 scripts/check-library-api.py --symbol-graphs $(SYMBOL_GRAPHS)/product $(BUILD_DIR)/$(CONFIG)
 
 # DocC for the library, with the toolchain's docc (no swift-docc-plugin needed), into .build/docs
 # (static hosting layout). Warnings (a broken link, an undocumented parameter) are errors.
 docs: api-check
 	@command -v docc >/dev/null || { echo "camstamp: docc is not in this Swift toolchain; the catalog is Sources/CamStamp/CamStamp.docc"; exit 1; }
 	rm -rf $(SYMBOL_GRAPHS)/CamStamp $(BUILD_DIR)/docs && mkdir -p $(SYMBOL_GRAPHS)/CamStamp
-	mv $(SYMBOL_GRAPHS)/CamStamp*.symbols.json $(SYMBOL_GRAPHS)/CamStamp/
+	cp $(SYMBOL_GRAPHS)/product/CamStamp*.symbols.json $(SYMBOL_GRAPHS)/CamStamp/
 	docc convert Sources/CamStamp/CamStamp.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS)/CamStamp \
 	  --output-path $(BUILD_DIR)/docs --fallback-display-name CamStamp \
 	  --fallback-bundle-identifier org.camstamp.CamStamp --transform-for-static-hosting --warnings-as-errors

@@ -70,10 +70,13 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         output = keep or scratch
         os.makedirs(output, exist_ok=True)
+        for stale in os.listdir(output):
+            if stale.endswith(".symbols.json"):
+                os.remove(os.path.join(output, stale))
         for module in modules:
             run([extract, "-module-name", module, "-target", triple, "-minimum-access-level", "public",
                  "-skip-synthesized-members", "-output-dir", output] + flags)
-        for name in sorted(os.listdir(output)):
+        for name in sorted(n for n in os.listdir(output) if n.endswith(".symbols.json")):
             graph = json.load(open(os.path.join(output, name)))
             for symbol in graph["symbols"]:
                 if symbol["accessLevel"] not in ("public", "open"):
