@@ -270,6 +270,20 @@ import Testing
         }
     }
 
+    @Test func framesNeedNoShippedFilesAndPhotosSayWhatIsMissing() throws {
+        let stamper = try Stamper(presets: [.json(Self.boxPreset)], resources: nil)
+        var frame = try Self.paddedFrame(stride: 320)
+        try stamper.mark(&frame)
+        Self.expectTopLeftBox((0..<240).map { Array(frame.planes[0].bytes[($0 * 320)..<($0 * 320 + 320)]) })
+        // The wording of where it looked belongs to Resources; here only that it says what is missing.
+        do {
+            _ = try stamper.stamp(Data([0xFF, 0xD8]))
+            Issue.record("a photo was stamped without the photo pipelines")
+        } catch {
+            #expect(error.kind == .failure && error.message.contains("pipelines"), "\(error.message)")
+        }
+    }
+
     @Test func aPresetValueStacksWithJSON() throws {
         let logo = Preset(name: "value", variables: ["who": "me"], marks: [Mark(content: .text("{who}"))])
         let stamper = try Stamper(presets: [.preset(logo), .json(#"{"name": "j", "marks": [{"text": "{who} again"}]}"#)])

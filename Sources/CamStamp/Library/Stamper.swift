@@ -62,10 +62,15 @@ public final class Stamper {
     public let variables: [String: String]
     /// The settings photos are stamped with.
     public let settings: Settings
-    private let worker: PhotoWorker
+    private let marker: Marker
+    private let setMetadata: MetadataTemplates
+    private let resources: Resources?
+    /// Made on the first photo: marking raw frames needs no photo pipelines (nor the shipped files).
+    private var worker: PhotoWorker?
     private var counter = 0
 
-    /// Loads and checks the marks, and the shipped photo pipelines from `resources`.
+    /// Loads and checks the marks; the shipped photo pipelines are loaded from `resources` with the
+    /// first photo, so a program that only marks raw frames needs none of the shipped files.
     ///
     /// - Parameters:
     ///   - presets: presets by name (shipped or a JSON file's path), JSON or value, stacked in order.
@@ -74,7 +79,7 @@ public final class Stamper {
     ///   - settings: encoding and metadata choices.
     ///   - resources: where the shipped presets, fonts and pipelines are.
     /// - Throws: `CamStampError` of kind `.usage` naming the preset, JSON path and fix for a bad
-    ///   preset or variable, or nothing to stamp; `.failure` when the shipped files are missing.
+    ///   preset or variable, or nothing to stamp.
     public init(presets: [PresetSource] = [], text: String? = nil, variables: [String: String] = [:],
                 settings: Settings = Settings(), resources: Resources? = Resources.locate()) throws(CamStampError) {
         if let quality = settings.quality, !(1...100).contains(quality) {
@@ -86,15 +91,9 @@ public final class Stamper {
         let assignments = variables.sorted { $0.key < $1.key }.map { VariableAssignment(key: $0.key, value: $0.value) }
         let (preset, overrides) = try MarkSetup.preset(sources: presets, text: text, variables: assignments, resources: resources)
         let marker = Marker(preset: preset, variables: overrides)
-        var templates: [String: PipelineTemplate] = [:]
-        for name in ["photo-jpeg", "photo-png"] {
-            templates[name] = try Templates.load(nil, builtIn: name, resources: resources)
-        }
-        let setMetadata = try MetadataTemplates(settings.setMetadata, variables: Set(marker.variables.keys))
-        worker = PhotoWorker(settings: .init(quality: settings.quality, maxSize: settings.maxSize, keepsFormat: settings.format == .keep,
-                                             strict: settings.strict, existing: .refuse, metadata: settings.metadata,
-                                             templates: templates, setMetadata: setMetadata),
-                             marker: marker)
+        setMetadata = try MetadataTemplates(settings.setMetadata, variables: Set(marker.variables.keys))
+        self.marker = marker
+        self.resources = resources
         self.preset = preset
         self.variables = marker.variables
         self.settings = settings
@@ -107,8 +106,10 @@ public final class Stamper {
     ///   - filename: the name `{filename}` and `{stem}` expand to.
     ///   - date: when the photo was taken if its EXIF does not say (now when nil).
     /// - Returns: the marked file, its format and size, and a report.
-    /// - Throws: `CamStampError` of kind `.failure` saying why the image cannot be stamped.
+    /// - Throws: `CamStampError` of kind `.failure` saying why the image cannot be stamped, or
+    ///   that the shipped pipelines were not found (set `CAMSTAMP_HOME`, or pass `resources`).
     public func stamp(_ image: Data, filename: String? = nil, date: Date? = nil) throws(CamStampError) -> StampedImage {
+        let worker = try photoWorker()
         counter += 1
         let kind: BatchPlan.Kind? = switch settings.format {
         case .keep: nil
@@ -168,6 +169,21 @@ public final class Stamper {
         return results
     }
 
+    /// The photo worker, made on first use with the shipped photo pipelines.
+    private func photoWorker() throws(CamStampError) -> PhotoWorker {
+        if let worker { return worker }
+        var templates: [String: PipelineTemplate] = [:]
+        for name in ["photo-jpeg", "photo-png"] {
+            templates[name] = try Templates.load(nil, builtIn: name, resources: resources)
+        }
+        let made = PhotoWorker(settings: .init(quality: settings.quality, maxSize: settings.maxSize, keepsFormat: settings.format == .keep,
+                                               strict: settings.strict, existing: .refuse, metadata: settings.metadata,
+                                               templates: templates, setMetadata: setMetadata),
+                               marker: marker)
+        worker = made
+        return made
+    }
+
     /// Marks a raw video frame in place, in its own pixel format.
     ///
     /// - Parameters:
@@ -181,7 +197,6 @@ public final class Stamper {
     public func mark(_ frame: inout PixelBuffer, date: Date = Date(), frameNumber: Int? = nil, fps: Double? = nil,
                      cancellation: CancellationToken? = nil) throws(CamStampError) {
         try cancellation?.check(frameNumber.map { "frame \($0) not marked" } ?? "frame not marked")
-        let marker = worker.marker
         try marker.mark(&frame, context: marker.context(width: frame.width, height: frame.height, captureDate: date,
                                                        frame: frameNumber, fps: fps))
     }
