@@ -2,12 +2,16 @@
 // and a caption, writes the JPEG, then marks a raw video frame and says what changed.
 import CamStamp
 import Foundation
+import Presets  // the preset model, part of the CamStamp product
 
 let output = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "stamped.jpg")
 
 do {
+    // A shipped preset by name, and one built in code (JSON text works too: `.json("{…}")`).
+    var caption = Mark(content: .text("{stem} · {width}×{height}"))
+    caption.anchor = .topLeft
     let stamper = try Stamper(
-        presets: [.named("credit"), .json(#"{"name": "caption", "marks": [{"text": "{stem} · {width}×{height}", "anchor": "top-left"}]}"#)],
+        presets: [.named("credit"), .preset(Preset(name: "caption", marks: [caption]))],
         variables: ["author": "StampPhoto example"],
         settings: .init(format: .convert(.jpg), quality: 90))
 
