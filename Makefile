@@ -62,6 +62,34 @@ demo: build
 
 test: build
 	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) $(SWIFT) test -c $(CONFIG)
+	$(MAKE) docs example
+
+# The library product's public API: every symbol has a doc comment, and no signature names a C type
+# or a type from a module outside the product (scripts/check-library-api.py).
+SYMBOL_GRAPHS = $(BUILD_DIR)/symbol-graphs
+.PHONY: api-check docs example
+
+api-check: build
+	python3 scripts/check-library-api.py --symbol-graphs $(SYMBOL_GRAPHS)/product $(BUILD_DIR)/$(CONFIG)
+
+# DocC for the library, with the toolchain's docc (no swift-docc-plugin needed), into .build/docs
+# (static hosting layout). Warnings (a broken link, an undocumented parameter) are errors.
+docs: api-check
+	@command -v docc >/dev/null || { echo "camstamp: docc is not in this Swift toolchain; the catalog is Sources/CamStamp/CamStamp.docc"; exit 1; }
+	rm -rf $(SYMBOL_GRAPHS)/CamStamp $(BUILD_DIR)/docs && mkdir -p $(SYMBOL_GRAPHS)/CamStamp
+	cp $(SYMBOL_GRAPHS)/product/CamStamp*.symbols.json $(SYMBOL_GRAPHS)/CamStamp/
+	docc convert Sources/CamStamp/CamStamp.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS)/CamStamp \
+	  --output-path $(BUILD_DIR)/docs --fallback-display-name CamStamp \
+	  --fallback-bundle-identifier org.camstamp.CamStamp --transform-for-static-hosting --warnings-as-errors
+	@echo "camstamp: documentation in $(CURDIR)/$(BUILD_DIR)/docs"
+
+# Examples/StampPhoto, a package that embeds the library by path: built, run, its photo checked.
+EXAMPLE_OUTPUT = $(BUILD_DIR)/example/stamped.jpg
+example: deps
+	$(SWIFT) build --package-path Examples/StampPhoto
+	@mkdir -p $(dir $(EXAMPLE_OUTPUT)) && rm -f $(EXAMPLE_OUTPUT)
+	$(SWIFT) run --skip-build --package-path Examples/StampPhoto stamp-photo $(EXAMPLE_OUTPUT)
+	@test "$$(head -c 2 $(EXAMPLE_OUTPUT) | od -An -tx1 | tr -d ' ')" = ffd8 || { echo "camstamp: the example wrote no JPEG"; exit 1; }
 
 # `make bench`: camstamp against ImageMagick, libvips, ffmpeg, gst-launch and djpeg|cjpeg (bench/README.md).
 BENCH_DEBS = imagemagick libvips-tools ffmpeg libjpeg-turbo-progs libimage-exiftool-perl time

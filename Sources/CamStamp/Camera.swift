@@ -196,10 +196,10 @@ struct Camera {
 }
 
 /// Camera failures worded for the user, for code outside the jobs (`camstamp devices`).
-public enum CameraErrors {
+package enum CameraErrors {
     /// `error` from `device` as one line: busy, no permission (the 'video' group), no such
     /// camera, not a V4L2 camera.
-    public static func worded(_ error: MediaError, device: String) -> CamStampError {
+    package static func worded(_ error: MediaError, device: String) -> CamStampError {
         Camera.captureError(error, source: .v4l2(device: device))
     }
 }

@@ -16,6 +16,7 @@ public final class Interrupts: Sendable {
     private let snapshot = Atomic<Bool>(false)
     private let installed = Atomic<Bool>(false)
 
+    /// The process's one instance (signals are process-wide).
     public static let shared = Interrupts()
 
     private init() {}
@@ -67,6 +68,7 @@ public final class Interrupts: Sendable {
 
 /// Temporary files being written right now, removed if the process is stopped hard.
 public final class TemporaryFiles: @unchecked Sendable {
+    /// The process's one list.
     public static let shared = TemporaryFiles()
     private let lock = NSLock()
     private var paths: Set<String> = []

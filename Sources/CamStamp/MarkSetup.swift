@@ -5,14 +5,22 @@ import Render
 /// Turns `--preset`, `--text` and `--var` into one stacked preset and the variables it sees,
 /// with every template checked before any camera or file is touched.
 public enum MarkSetup {
+    /// The stacked preset of `names` (shipped names or JSON paths) then `text`, and the `--var`
+    /// values the marks see; a usage error names the preset, JSON path and fix.
     public static func preset(names: [String], text: String?, variables: [VariableAssignment],
+                              resources: Resources?) throws(CamStampError) -> (preset: Preset, variables: [String: String]) {
+        try preset(sources: names.map(PresetSource.named), text: text, variables: variables, resources: resources)
+    }
+
+    /// `preset(names:text:variables:resources:)` for presets given by name, JSON or value, in order.
+    public static func preset(sources: [PresetSource], text: String?, variables: [VariableAssignment],
                               resources: Resources?) throws(CamStampError) -> (preset: Preset, variables: [String: String]) {
         let overrides = Dictionary(variables.map { ($0.key, $0.value) }, uniquingKeysWith: { _, later in later })
         let library = PresetLibrary(directories: resources.map { [$0.presets] } ?? [])
         var presets: [Preset] = []
         do throws(PresetError) {
-            if !names.isEmpty {
-                presets += try library.loadEach(stacking: names, knownVariables: Set(overrides.keys))
+            if !sources.isEmpty {
+                presets += try library.loadEach(sources, knownVariables: Set(overrides.keys))
             }
             if let text {
                 let known = Set(overrides.keys).union(presets.flatMap(\.variables.keys))

@@ -9,7 +9,9 @@ import Render
 ///
 /// Not thread-safe: one Marker per thread (it owns a renderer with its own font map).
 public final class Marker {
+    /// The marks, stacked.
     public let preset: Preset
+    /// The variables the marks see: the preset's own, overridden by those given.
     public let variables: [String: String]
     private let renderer = MarkRenderer()
     /// A rendered mark depends on the frame's size, not only on its short side: where it lands
@@ -25,6 +27,7 @@ public final class Marker {
     /// How many overlays were rendered (not served from the cache), for tests and stats.
     public private(set) var renderCount = 0
 
+    /// A marker for `preset` with `variables` overriding the preset's own.
     public init(preset: Preset, variables: [String: String]) {
         self.preset = preset
         self.variables = preset.variables(overriddenBy: variables)
@@ -38,7 +41,7 @@ public final class Marker {
     }
 
     /// The composition for one frame. Cheap when nothing changed since the last frame.
-    public func composition(width: Int, height: Int, context: TemplateContext) throws(CamStampError) -> OverlayComposition {
+    package func composition(width: Int, height: Int, context: TemplateContext) throws(CamStampError) -> OverlayComposition {
         let key = preset.marks.map { Key(mark: $0.resolved(width: width, height: height, context: context), width: width, height: height) }
         if key == lastKey { return lastComposition }
         var placements: [OverlayComposition.Placement] = []
@@ -55,7 +58,7 @@ public final class Marker {
     }
 
     /// Blends the marks into `frame` in place.
-    public func mark(_ frame: VideoFrame, context: TemplateContext) throws(CamStampError) {
+    package func mark(_ frame: VideoFrame, context: TemplateContext) throws(CamStampError) {
         try composition(width: frame.width, height: frame.height, context: context).blend(into: frame)
     }
 

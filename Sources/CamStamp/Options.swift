@@ -8,7 +8,9 @@ import Media
 
 /// A bad option value; `message` is one line that names the option and the fix.
 public struct OptionValueError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// One line that names the option and says what to do.
     public var message: String
+    /// An error with `message`.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 
@@ -70,8 +72,11 @@ public enum SourceSpec: Sendable, Equatable {
 
 /// A frame size in pixels (`--size WxH`).
 public struct FrameSize: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Pixels across.
     public var width: Int
+    /// Pixels down.
     public var height: Int
+    /// A size of `width`×`height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
@@ -94,7 +99,9 @@ public struct FrameSize: Sendable, Equatable, Hashable, CustomStringConvertible 
 
 /// An encoded still-image format.
 public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
+    /// JPEG (`.jpg`).
     case jpg
+    /// PNG (`.png`).
     case png
 
     /// Parses `jpg` (or `jpeg`) and `png`, in any case.
@@ -112,7 +119,9 @@ public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
 
 /// The output format of `batch`: each input's own, or one for all.
 public enum BatchFormat: Sendable, Equatable {
+    /// Each output in its input's own format (read by content).
     case keep
+    /// Every output in this format.
     case convert(ImageFormat)
 
     /// Parses `keep`, `jpg` (or `jpeg`) and `png`.
@@ -129,7 +138,9 @@ public enum BatchFormat: Sendable, Equatable {
 
 /// The container of a recorded stream, chosen by the file's extension.
 public enum VideoContainer: String, Sendable, Equatable, CaseIterable {
+    /// MPEG-4 (`.mp4`), written in one-second fragments so a killed recording still plays.
     case mp4
+    /// Matroska (`.mkv`).
     case mkv
 }
 
@@ -192,8 +203,11 @@ public enum StreamTarget: Sendable, Equatable {
 
 /// One `--var KEY=VALUE`; kept in command-line order so that a later one wins.
 public struct VariableAssignment: Sendable, Equatable, Hashable {
+    /// The variable's name, as `{KEY}` uses it.
     public var key: String
+    /// Its value (may be empty).
     public var value: String
+    /// Sets `key` to `value`.
     public init(key: String, value: String) {
         self.key = key
         self.value = value
@@ -219,8 +233,11 @@ public struct MetadataAssignment: Sendable, Equatable, Hashable {
         case copyright = "Copyright"
     }
 
+    /// Which metadata field is written.
     public var key: Key
+    /// The value, a template expanded per photo like a mark's text.
     public var template: String
+    /// Writes `template` into `key`.
     public init(key: Key, template: String) {
         self.key = key
         self.template = template
@@ -244,15 +261,19 @@ public struct MetadataAssignment: Sendable, Equatable, Hashable {
 public enum ExistingFilePolicy: Sendable, Equatable {
     /// Fail that input and go on (the default: nothing is overwritten by surprise).
     case refuse
+    /// Leave the existing file and count the input as skipped (`--skip-existing`).
     case skip
+    /// Replace the existing file (`--overwrite`).
     case overwrite
 }
 
 /// What `batch` keeps of each photo's metadata.
 public enum MetadataPolicy: Sendable, Equatable {
+    /// Keep EXIF, ICC, XMP and IPTC (orientation reset, thumbnails dropped).
     case keep
     /// Everything but the GPS position.
     case stripGPS
+    /// Drop all metadata (`--strip-metadata`).
     case stripAll
 }
 
@@ -316,19 +337,25 @@ public enum NumberOption {
 
 /// Options of `camstamp shoot`: take one photo and stamp it.
 public struct ShootOptions: Sendable, Equatable {
+    /// Where frames come from (`--source`).
     public var source: SourceSpec
     /// Preset names or JSON paths, stacked in order.
     public var presets: [String]
     /// A quick mark in the default style (`--text`).
     public var text: String?
+    /// `--var` values, in command-line order (a later one wins).
     public var variables: [VariableAssignment]
     /// A file or a folder; nil means the current folder.
     public var output: URL?
+    /// The capture size (`--size`); nil takes the camera's default.
     public var size: FrameSize?
+    /// The capture frame rate (`--fps`); nil takes the camera's default.
     public var fps: Int?
     /// Frames thrown away first; nil means `source.defaultWarmup`.
     public var warmup: Int?
+    /// The photo's format (`--format`; also picked by `-o`'s extension).
     public var format: ImageFormat
+    /// The JPEG quality, 1…100 (`--quality`).
     public var quality: Int
     /// A user's own capture pipeline template.
     public var pipeline: URL?
@@ -340,12 +367,15 @@ public struct ShootOptions: Sendable, Equatable {
     public var delay: Double = 0
     /// How many photos (`--count`), `interval` seconds apart from one start to the next.
     public var count = 1
+    /// Seconds from the start of one photo to the next (`--interval`).
     public var interval: Double = 0
     /// V4L2 controls set on the camera as it opens (`--control NAME=VALUE`).
-    public var controls: [ExtraControl] = []
+    package var controls: [ExtraControl] = []
 
+    /// The JPEG quality when none is given.
     public static let defaultQuality = 90
 
+    /// Options with the defaults `camstamp shoot` has.
     public init(source: SourceSpec = .auto, presets: [String] = [], text: String? = nil,
                 variables: [VariableAssignment] = [], output: URL? = nil, size: FrameSize? = nil,
                 fps: Int? = nil, warmup: Int? = nil, format: ImageFormat = .jpg,
@@ -368,8 +398,8 @@ public struct ShootOptions: Sendable, Equatable {
 }
 
 /// `--control NAME=VALUE`, read the way v4l2src will read it.
-public enum ControlOption {
-    public static func parse(_ text: String) throws -> ExtraControl {
+package enum ControlOption {
+    package static func parse(_ text: String) throws -> ExtraControl {
         do { return try ExtraControl(parsing: text) } catch { throw OptionValueError(error.message) }
     }
 }
@@ -378,12 +408,19 @@ public enum ControlOption {
 public struct BatchOptions: Sendable, Equatable {
     /// Files and folders, as given.
     public var inputs: [URL]
+    /// The folder the outputs go into (`-o`), mirroring the inputs' layout.
     public var outputFolder: URL
+    /// Preset names or JSON paths, stacked in order.
     public var presets: [String]
+    /// A quick mark in the default style (`--text`).
     public var text: String?
+    /// `--var` values, in command-line order (a later one wins).
     public var variables: [VariableAssignment]
+    /// Whether folders are searched in their subfolders too (`--recursive`).
     public var recursive: Bool
+    /// How many photos are stamped at once (`--jobs`).
     public var jobs: Int
+    /// The output format (`--format keep|jpg|png`).
     public var format: BatchFormat
     /// The JPEG quality; nil re-encodes each JPEG at its own quality, estimated from its
     /// quantisation tables (70…98), and PNG sources at ShootOptions.defaultQuality.
@@ -394,14 +431,18 @@ public struct BatchOptions: Sendable, Equatable {
     public var maxSize: Int?
     /// Output name from template variables, without extension.
     public var namePattern: String
+    /// What happens when an output exists (`--skip-existing`, `--overwrite`).
     public var existing: ExistingFilePolicy
+    /// What is kept of each photo's metadata (`--strip-gps`, `--strip-metadata`).
     public var metadata: MetadataPolicy
     /// Values written into every output's metadata (`--set-metadata`), in command-line order.
     public var setMetadata: [MetadataAssignment] = []
+    /// List what would be done without doing it (`--dry-run`).
     public var dryRun: Bool
     /// Results as JSON lines on stdout, for scripts.
     public var json: Bool
 
+    /// The output name when `--name` is not given: the input's stem.
     public static let defaultNamePattern = "{stem}"
     /// The most pixels a photo may have: 250 megapixels (a 200 MP phone sensor is 16320×12240).
     /// Larger pictures are refused before decoding: one frame alone would take gigabytes.
@@ -409,6 +450,7 @@ public struct BatchOptions: Sendable, Equatable {
     /// One job per active processor.
     public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
+    /// Options with the defaults `camstamp batch` has.
     public init(inputs: [URL], outputFolder: URL, presets: [String] = [], text: String? = nil,
                 variables: [VariableAssignment] = [], recursive: Bool = false,
                 jobs: Int = BatchOptions.defaultJobs, format: BatchFormat = .keep,
@@ -436,27 +478,37 @@ public struct BatchOptions: Sendable, Equatable {
 
 /// Options of `camstamp stream`: stamp live video and record or send it.
 public struct StreamOptions: Sendable, Equatable {
+    /// Where frames come from (`--source`).
     public var source: SourceSpec
+    /// Preset names or JSON paths, stacked in order.
     public var presets: [String]
+    /// A quick mark in the default style (`--text`).
     public var text: String?
+    /// `--var` values, in command-line order (a later one wins).
     public var variables: [VariableAssignment]
+    /// Where the video goes (`--to`): a file or an RTP address.
     public var target: StreamTarget
     /// Stops by itself after this many seconds; nil runs until Ctrl-C or SIGTERM.
     public var duration: Double?
+    /// The capture size (`--size`); nil takes the camera's default.
     public var size: FrameSize?
+    /// The capture frame rate (`--fps`); nil takes the camera's default.
     public var fps: Int?
     /// H.264 bitrate in kbit/s.
     public var bitrate: Int
     /// Where to write the SDP of an RTP stream, besides stdout.
     public var sdp: URL?
+    /// Where SIGUSR1 snapshots are written (`--snapshot-dir`).
     public var snapshotFolder: URL?
     /// A user's own pipeline template.
     public var pipeline: URL?
     /// Replace an existing `--to` file (otherwise it is refused).
     public var overwrite = false
 
+    /// The H.264 bitrate in kbit/s when none is given.
     public static let defaultBitrate = 4000
 
+    /// Options with the defaults `camstamp stream` has.
     public init(source: SourceSpec = .auto, presets: [String] = [], text: String? = nil,
                 variables: [VariableAssignment] = [], target: StreamTarget, duration: Double? = nil,
                 size: FrameSize? = nil, fps: Int? = nil, bitrate: Int = StreamOptions.defaultBitrate,
@@ -478,12 +530,15 @@ public struct StreamOptions: Sendable, Equatable {
 
 /// Options of `camstamp devices`.
 public struct DevicesOptions: Sendable, Equatable {
+    /// Print the cameras as JSON (`--json`).
     public var json: Bool
+    /// Options for `camstamp devices`.
     public init(json: Bool = false) { self.json = json }
 }
 
 /// What `camstamp presets` does.
 public enum PresetsAction: Sendable, Equatable {
+    /// List the presets with their descriptions.
     case list
     /// Print one preset by name or path.
     case show(String)

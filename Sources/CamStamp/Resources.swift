@@ -3,8 +3,10 @@ import Foundation
 /// Where the shipped files live: `presets/`, `pipelines/` and `fonts/` beside the package, or
 /// under `share/camstamp` for an installed binary. `CAMSTAMP_HOME` overrides both.
 public struct Resources: Sendable {
+    /// The folder that holds `presets/`, `pipelines/` and `fonts/`.
     public let root: URL
 
+    /// The shipped files under `root`.
     public init(root: URL) { self.root = root }
 
     /// Finds the resource folder from the environment or from the running executable.
@@ -31,9 +33,13 @@ public struct Resources: Sendable {
         (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath()
     }
 
+    /// The shipped presets, `NAME.json` each.
     public var presets: URL { root.appendingPathComponent("presets") }
+    /// The shipped pipeline templates, `NAME.pipeline` each.
     public var pipelines: URL { root.appendingPathComponent("pipelines") }
+    /// The bundled fonts, registered with fontconfig before the first mark is drawn.
     public var fonts: URL { root.appendingPathComponent("fonts") }
 
+    /// The shipped pipeline template `NAME.pipeline`.
     public func pipeline(_ name: String) -> URL { pipelines.appendingPathComponent(name + ".pipeline") }
 }

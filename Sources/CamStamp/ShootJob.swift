@@ -4,9 +4,12 @@ import Presets
 
 /// `camstamp shoot`: one watermarked photo from a camera (or the test camera, or a file).
 public struct ShootJob {
+    /// Where to take the photo from, what to stamp, and where to write it.
     public let options: ShootOptions
+    /// Where the shipped presets, fonts and pipelines are; nil when they were not found.
     public let resources: Resources?
 
+    /// A shoot of `options`, using the shipped files in `resources`.
     public init(options: ShootOptions, resources: Resources? = Resources.locate()) {
         self.options = options
         self.resources = resources

@@ -10,9 +10,12 @@ import Synchronization
 /// output pipeline. The output never blocks the camera: when the encoder falls behind, frames are
 /// dropped before it (and counted), so latency and memory stay bounded.
 public struct StreamJob {
+    /// What to capture, what to stamp, and where the video goes.
     public let options: StreamOptions
+    /// Where the shipped presets, fonts and pipelines are; nil when they were not found.
     public let resources: Resources?
 
+    /// A stream of `options`, using the shipped files in `resources`.
     public init(options: StreamOptions, resources: Resources? = Resources.locate()) {
         self.options = options
         self.resources = resources
@@ -20,10 +23,13 @@ public struct StreamJob {
 
     /// What a finished stream did.
     public struct Summary: Sendable, Equatable {
+        /// Frames encoded and written.
         public var framesWritten: Int
+        /// Frames dropped because the encoder could not keep up.
         public var framesDropped: Int
         /// Seconds of video written.
         public var duration: Double
+        /// The snapshots written on SIGUSR1.
         public var snapshots: [URL]
     }
 
@@ -34,6 +40,8 @@ public struct StreamJob {
     /// How long the encoder and muxer get to finish the file once the stream has stopped.
     static let finishGrace: Duration = .seconds(10)
 
+    /// Captures, stamps and writes until `duration`, or until `interrupts` asks it to stop (the file
+    /// is finalised either way); `report` gets progress and status lines for stderr.
     public func run(interrupts: Interrupts? = nil,
                     report: @escaping @Sendable (String) -> Void = { _ in }) throws(CamStampError) -> Summary {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,

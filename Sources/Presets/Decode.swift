@@ -8,9 +8,11 @@ extension Preset {
     }
 
     /// Decodes and validates preset JSON. `source` names the file in errors and is the base of
-    /// relative `image` and `font-file` paths (the current directory when nil).
-    public static func decode(_ data: Data, source: URL? = nil, knownVariables: Set<String> = []) throws(PresetError) -> Preset {
-        let decoder = PresetDecoder(source: source)
+    /// relative `image` and `font-file` paths; `base` sets that folder for JSON without a file
+    /// (the current directory when both are nil).
+    public static func decode(_ data: Data, source: URL? = nil, base: URL? = nil,
+                              knownVariables: Set<String> = []) throws(PresetError) -> Preset {
+        let decoder = PresetDecoder(source: source, base: base)
         let root = try decoder.document(data)
         var preset = try decoder.preset(root)
         preset.source = source?.standardizedFileURL
@@ -72,9 +74,9 @@ final class PresetDecoder {
     static let defaultBox = Box(color: Color(red: 0, green: 0, blue: 0, alpha: 0.35), padding: .percent(1), radius: .px(0))
     static let defaultTile = Tile(gap: .percent(10))
 
-    init(source: URL?) {
+    init(source: URL?, base: URL? = nil) {
         file = source?.path
-        baseDirectory = source?.deletingLastPathComponent()
+        baseDirectory = base ?? source?.deletingLastPathComponent()
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     }
 

@@ -1,7 +1,10 @@
 /// A point in frame pixels, origin top-left, y down.
 public struct Point: Hashable, Sendable {
+    /// Pixels from the left edge.
     public var x: Double
+    /// Pixels from the top edge.
     public var y: Double
+    /// The point (`x`, `y`).
     public init(x: Double, y: Double) { self.x = x; self.y = y }
 }
 

@@ -2,8 +2,10 @@ import Foundation
 
 /// The presets a user can name: `NAME.json` files in a list of folders, earlier folders first.
 public struct PresetLibrary: Sendable {
+    /// The folders searched for `NAME.json`, in order.
     public var directories: [URL]
 
+    /// A library over `directories`, earlier folders first.
     public init(directories: [URL]) { self.directories = directories }
 
     /// Every preset by name with its description, sorted by name; a name found in two folders is
@@ -74,19 +76,7 @@ public struct PresetLibrary: Sendable {
     /// The presets `load(stacking:)` stacks, each still with its own `source` (so later checks
     /// can name the file a mark came from).
     public func loadEach(stacking namesOrPaths: [String], knownVariables: Set<String> = []) throws(PresetError) -> [Preset] {
-        var files: [(URL, Data)] = []
-        var names = knownVariables
-        for nameOrPath in namesOrPaths {
-            let url = try url(for: nameOrPath)
-            let data = try readPresetFile(url)
-            names.formUnion(Preset.declaredVariables(in: data))
-            files.append((url, data))
-        }
-        var presets: [Preset] = []
-        for (url, data) in files {
-            presets.append(try Preset.decode(data, source: url, knownVariables: names))
-        }
-        return presets
+        try loadEach(namesOrPaths.map(PresetSource.named), knownVariables: knownVariables)
     }
 }
 

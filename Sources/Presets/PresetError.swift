@@ -4,23 +4,39 @@ import Foundation
 /// is wrong and, when there is one, a hint. Printed as
 /// `FILE:LINE: unknown key 'colour' at $.marks[0]; did you mean 'color'?`.
 public struct PresetError: Error, CustomStringConvertible, Hashable, Sendable {
+    /// What kind of problem it is, for code that reacts to some (the message says the rest).
     public enum Kind: Hashable, Sendable {
+        /// The file is not JSON (a syntax error, with its line and column).
         case invalidJSON
+        /// A key the preset format does not have ("did you mean…").
         case unknownKey
+        /// A required key is absent (a mark without `text` or `image`).
         case missingKey
+        /// A value of the wrong JSON type (a string where a number goes).
         case wrongType
+        /// A number or length outside what the key allows.
         case outOfRange
+        /// A mark's content is unusable (empty text, both text and image).
         case content
+        /// A colour that is not `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
         case badColor
+        /// An anchor that is not one of the nine names.
         case badAnchor
+        /// Any other value the key does not take (a variable name, a weight…).
         case badValue
+        /// An `image` or `font-file` that does not exist.
         case missingFile
+        /// A template uses a variable nobody sets.
         case unknownVariable
+        /// A template that does not parse (an unclosed brace, a bad date format).
         case badTemplate
+        /// No preset of that name, or no such preset file.
         case notFound
+        /// The preset file exists but cannot be read.
         case unreadable
     }
 
+    /// What kind of problem it is.
     public var kind: Kind
     /// The preset file's path, when the preset came from a file.
     public var file: String?
@@ -33,6 +49,7 @@ public struct PresetError: Error, CustomStringConvertible, Hashable, Sendable {
     /// How to fix it ("did you mean 'color'?"), when there is an obvious fix.
     public var hint: String?
 
+    /// A problem of `kind`; `file` and `line` are usually filled in later by the loader.
     public init(_ kind: Kind, _ message: String, path: String = "", hint: String? = nil,
                 file: String? = nil, line: Int? = nil) {
         self.kind = kind; self.message = message; self.path = path; self.hint = hint

@@ -4,52 +4,95 @@ import Foundation
 /// renderer needs, and nothing else. It is Hashable so it can key the overlay cache directly:
 /// two frames whose resolved marks are equal share one rendered overlay.
 public struct ResolvedMark: Hashable, Sendable {
+    /// What the renderer draws.
     public enum Content: Hashable, Sendable {
         /// Expanded text; `markup` tells whether it is Pango markup (already validated) or plain.
         case text(String, markup: Bool)
+        /// An image file (PNG or SVG), by absolute URL.
         case image(URL)
     }
+    /// An outline in pixels.
     public struct Stroke: Hashable, Sendable {
-        public var color: Color; public var width: Double
+        /// The stroke's colour.
+        public var color: Color
+        /// The stroke's width in pixels.
+        public var width: Double
+        /// A stroke of `color`, `width` pixels wide.
         public init(color: Color, width: Double) { self.color = color; self.width = width }
     }
+    /// A shadow in pixels.
     public struct Drop: Hashable, Sendable {
-        public var color: Color; public var dx: Double; public var dy: Double; public var blur: Double
+        /// The shadow's colour.
+        public var color: Color
+        /// Pixels to the right.
+        public var dx: Double
+        /// Pixels down.
+        public var dy: Double
+        /// The blur radius in pixels.
+        public var blur: Double
+        /// A shadow of `color` at (`dx`, `dy`), blurred by `blur`.
         public init(color: Color, dx: Double, dy: Double, blur: Double) {
             self.color = color; self.dx = dx; self.dy = dy; self.blur = blur
         }
     }
+    /// A box behind the text, in pixels.
     public struct Backdrop: Hashable, Sendable {
-        public var color: Color; public var padding: Double; public var radius: Double
+        /// The fill colour.
+        public var color: Color
+        /// Padding around the text in pixels.
+        public var padding: Double
+        /// Corner radius in pixels.
+        public var radius: Double
+        /// A box of `color` with `padding` and corners of `radius`.
         public init(color: Color, padding: Double, radius: Double) {
             self.color = color; self.padding = padding; self.radius = radius
         }
     }
 
+    /// What is drawn.
     public var content: Content
+    /// The font family (nil: the bundled default).
     public var fontFamily: String?
+    /// The preset's own font file, if any.
     public var fontFile: URL?
+    /// The CSS font weight.
     public var weight: Int
     /// Font size in pixels (the em size).
     public var fontSize: Double
+    /// The text's fill colour.
     public var color: Color
+    /// The glyph outline, if any.
     public var outline: Stroke?
+    /// The drop shadow, if any.
     public var shadow: Drop?
+    /// The box behind the text, if any.
     public var box: Backdrop?
+    /// Line alignment within the block.
     public var align: TextAlign
+    /// Wrap width in pixels; nil never wraps.
     public var maxWidth: Double?
+    /// Image width in pixels, if given.
     public var imageWidth: Double?
+    /// Image height in pixels, if given.
     public var imageHeight: Double?
+    /// Degrees clockwise about the mark's centre.
     public var rotate: Double
+    /// Opacity of the whole mark, 0...1.
     public var opacity: Double
+    /// The point of the frame the mark is placed against.
     public var anchor: Anchor
+    /// Horizontal margin in pixels.
     public var marginX: Double
+    /// Vertical margin in pixels.
     public var marginY: Double
+    /// Horizontal shift after anchoring, in pixels.
     public var offsetX: Double
+    /// Vertical shift after anchoring, in pixels.
     public var offsetY: Double
     /// Gap between tiles in pixels; nil when the mark is not tiled.
     public var tileGap: Double?
 
+    /// A resolved mark from its pixel values (normally made by `Mark.resolved(width:height:context:)`).
     public init(content: Content, fontFamily: String?, fontFile: URL?, weight: Int, fontSize: Double,
                 color: Color, outline: Stroke?, shadow: Drop?, box: Backdrop?, align: TextAlign,
                 maxWidth: Double?, imageWidth: Double?, imageHeight: Double?, rotate: Double,

@@ -8,20 +8,28 @@ public struct TemplateContext: Sendable {
     public var now: Date
     /// The zone dates are shown in.
     public var timeZone: TimeZone
+    /// The input's file name, for `{filename}`.
     public var filename: String?
+    /// The file name without its extension, for `{stem}`.
     public var stem: String?
+    /// The photo's number in a batch or series, for `{counter}`.
     public var counter: Int?
+    /// The upright frame's width in pixels, for `{width}`.
     public var width: Int?
+    /// The upright frame's height in pixels, for `{height}`.
     public var height: Int?
     /// EXIF tags by name (`Model`, `FNumber`, ...); a missing tag expands to its fallback or "".
     public var exif: [String: String]
+    /// This machine's name, for `{hostname}`.
     public var hostname: String
-    /// Video only: the frame number and the frame rate.
+    /// Video only: the frame number, for `{frame}`.
     public var frame: Int?
+    /// Video only: the frame rate, for `{fps}`.
     public var fps: Double?
     /// Preset `variables` merged with `--var` values (see `Preset.variables(overriddenBy:)`).
     public var variables: [String: String]
 
+    /// A context with what is known; what is left nil expands to nothing.
     public init(captureDate: Date = Date(), now: Date = Date(), timeZone: TimeZone = .current,
                 filename: String? = nil, stem: String? = nil, counter: Int? = nil,
                 width: Int? = nil, height: Int? = nil, exif: [String: String] = [:],

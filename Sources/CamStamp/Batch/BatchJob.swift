@@ -7,20 +7,28 @@ import Synchronization
 /// `camstamp batch`: marks every photo of files and folders into an output folder, in parallel,
 /// never touching the inputs, and accounts for every file.
 public struct BatchJob {
+    /// What to stamp, where, and how.
     public let options: BatchOptions
+    /// Where the shipped presets, fonts and pipelines are; nil when they were not found.
     public let resources: Resources?
 
+    /// A batch of `options`, using the shipped files in `resources`.
     public init(options: BatchOptions, resources: Resources? = Resources.locate()) {
         self.options = options
         self.resources = resources
     }
 
+    /// What a batch did, counted per photo.
     public struct Summary: Sendable, Equatable {
+        /// Photos stamped and written.
         public var marked = 0
+        /// Photos that could not be stamped (each reported on its own line).
         public var failed = 0
+        /// Files skipped: not photos, or outputs that exist under `--skip-existing`.
         public var skipped = 0
         /// Photos not reached because the batch was interrupted.
         public var notStarted = 0
+        /// The summary line: `N marked, N failed, N skipped`.
         public var line: String { "\(marked) marked, \(failed) failed, \(skipped) skipped" }
         /// The line after Ctrl-C: what was done, and what was not.
         public var interruptedLine: String { "interrupted: \(line), \(notStarted) not started" }

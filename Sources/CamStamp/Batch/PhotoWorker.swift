@@ -29,8 +29,8 @@ final class PhotoWorker {
         var milliseconds: Int
     }
 
-    private let settings: Settings
-    private let marker: Marker
+    let settings: Settings
+    let marker: Marker
     /// One pipeline per (input, output) kind pair met so far, each reused photo after photo.
     private var pipelines: [PipelineKey: PhotoPipeline] = [:]
     private struct PipelineKey: Hashable { var input: PhotoCodec; var output: BatchPlan.Kind }
@@ -61,53 +61,18 @@ final class PhotoWorker {
         }
         do throws(CamStampError) {
             let data = try read(item.input)
-            let photo = try PhotoFacts(data)
-            // Notes are said in the warning line; damage also fails the photo under --strict.
-            var notes = photo.notes, damage: [String] = []
-            let outputKind = settings.keepsFormat ? photo.kind : item.outputKind
-            if photo.kind != item.kind {
-                let name = photo.kind == .jpeg ? "JPEG" : "PNG"
-                notes.append("the file is a \(name) despite its .\(item.input.pathExtension) name; read as \(name)"
-                    + (settings.keepsFormat ? " and written as \(name) under the name the input has" : ""))
-            }
-            if data[photo.pictureBytes.upperBound...].contains(where: { $0 != 0 && $0 != 0xFF }) {
-                notes.append("\(data.count - photo.pictureBytes.upperBound) bytes after the picture's end (such as a motion photo's video) are not carried to the output")
-            }
-            damage += photo.metadataDamage
-            let captureDate = photo.dateTaken ?? modificationDate(item.input) ?? Date()
-            let marker = self.marker
-            // What a mark (and a --set-metadata value) can refer to, for this photo at this size.
-            let context = { (width: Int, height: Int) -> TemplateContext in
-                var context = marker.context(width: width, height: height, captureDate: captureDate)
-                context.filename = item.input.lastPathComponent
-                context.stem = item.input.deletingPathExtension().lastPathComponent
-                context.counter = item.counter
-                context.exif = photo.exifValues
-                return context
-            }
-            // Runs on the pipeline's streaming thread, while this thread waits for the result.
-            let decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
-                do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch { return MarkFailure(error: error) }
-                return nil
-            }
-            if let warning = decoded.warning { damage.insert("the picture data is damaged (\(warning))", at: 0) }
-            if settings.strict, !damage.isEmpty {
-                return outcome(.failed, damage.joined(separator: "; ") + "; not stamped (--strict)")
-            }
-            if decoded.warning != nil { damage[0] += "; stamped as far as it decodes" }
-            let size = outputSize(photo)
-            let edits = settings.setMetadata.edits(for: context(size.width, size.height))
-            let output = try photo.withMetadata(decoded.encoded, kind: outputKind, policy: settings.metadata, edits: edits)
-            try write(output.data, to: item.output)
-            let warnings = damage + notes + output.warnings
-            return outcome(.marked, warnings.isEmpty ? nil : warnings.joined(separator: "; "))
+            let stamped = try stamp(data, outputKind: settings.keepsFormat ? nil : item.outputKind,
+                                    filename: item.input.lastPathComponent, fallbackDate: modificationDate(item.input),
+                                    counter: item.counter, named: (item.kind, item.input.pathExtension), strictOption: "--strict")
+            try write(stamped.data, to: item.output)
+            return outcome(.marked, stamped.warnings.isEmpty ? nil : stamped.warnings.joined(separator: "; "))
         } catch {
             return outcome(.failed, error.message)
         }
     }
 
     /// An error from the marks, kept apart from decoder failures (which retry with libjpeg-turbo).
-    private struct MarkFailure: Error, CustomStringConvertible {
+    struct MarkFailure: Error, CustomStringConvertible {
         var error: Error
         var description: String { "\(error)" }
     }
@@ -123,7 +88,7 @@ final class PhotoWorker {
     }
 
     /// The upright size of the output: the photo's, or shrunk to --max-size on its long side.
-    private func outputSize(_ photo: PhotoFacts) -> (width: Int, height: Int) {
+    func outputSize(_ photo: PhotoFacts) -> (width: Int, height: Int) {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         guard let limit = settings.maxSize, max(upright.width, upright.height) > limit else { return upright }
         let scale = Double(limit) / Double(max(upright.width, upright.height))
@@ -133,7 +98,7 @@ final class PhotoWorker {
     /// Decodes, orients, scales, marks (through `mark`) and encodes one photo. JPEGs go through
     /// jpegdec, except those it cannot give (CMYK/YCCK, data cut short, or a failure in jpegdec):
     /// those are decoded by libjpeg-turbo, which recovers damaged data with a warning.
-    private func run(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind,
+    func run(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind,
                      mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (encoded: Data, warning: String?) {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         let final = outputSize(photo)

@@ -1,0 +1,65 @@
+import Foundation
+import Media
+import Presets
+
+extension PhotoWorker {
+    /// One photo stamped in memory, as `stamp(_:outputKind:filename:fallbackDate:counter:)` gives it.
+    struct Stamped {
+        var data: Data
+        var kind: BatchPlan.Kind
+        var width: Int
+        var height: Int
+        var warnings: [String]
+    }
+
+    /// Reads, orients, marks and encodes one photo's bytes and carries its metadata, without
+    /// touching the file system (`process(_:)` reads and writes around it). `outputKind` nil keeps
+    /// the photo's own format; `filename` feeds `{filename}`/`{stem}`; a photo without a
+    /// DateTimeOriginal is dated `fallbackDate` (now when nil). `named` is the kind a file's name
+    /// says, for a note when its content differs; `strictOption` names the setting in a failure.
+    func stamp(_ bytes: Data, outputKind: BatchPlan.Kind?, filename: String?, fallbackDate: Date?, counter: Int?,
+               named: (kind: BatchPlan.Kind, pathExtension: String)? = nil,
+               strictOption: String = "strict") throws(CamStampError) -> Stamped {
+        // PhotoFacts counts offsets from 0: a slice of a larger Data is copied to its own.
+        let data = bytes.startIndex == 0 ? bytes : Data(bytes)
+        let photo = try PhotoFacts(data)
+        var notes = photo.notes
+        // Notes are said in the warning line; damage also fails the photo under strict.
+        var damage = photo.metadataDamage
+        let outputKind = outputKind ?? photo.kind
+        if let named, photo.kind != named.kind {
+            let name = photo.kind == .jpeg ? "JPEG" : "PNG"
+            notes.append("the file is a \(name) despite its .\(named.pathExtension) name; read as \(name)"
+                + (settings.keepsFormat ? " and written as \(name) under the name the input has" : ""))
+        }
+        if data[photo.pictureBytes.upperBound...].contains(where: { $0 != 0 && $0 != 0xFF }) {
+            notes.append("\(data.count - photo.pictureBytes.upperBound) bytes after the picture's end (such as a motion photo's video) are not carried to the output")
+        }
+        let captureDate = photo.dateTaken ?? fallbackDate ?? Date()
+        let marker = self.marker
+        // What a mark (and a --set-metadata value) can refer to, for this photo at this size.
+        let context = { (width: Int, height: Int) -> TemplateContext in
+            var context = marker.context(width: width, height: height, captureDate: captureDate)
+            context.filename = filename
+            context.stem = filename.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }
+            context.counter = counter
+            context.exif = photo.exifValues
+            return context
+        }
+        // Runs on the pipeline's streaming thread, while this thread waits for the result.
+        let decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
+            do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch { return MarkFailure(error: error) }
+            return nil
+        }
+        if let warning = decoded.warning { damage.insert("the picture data is damaged (\(warning))", at: 0) }
+        if settings.strict, !damage.isEmpty {
+            throw .failure(damage.joined(separator: "; ") + "; not stamped (\(strictOption))")
+        }
+        if decoded.warning != nil { damage[0] += "; stamped as far as it decodes" }
+        let size = outputSize(photo)
+        let edits = settings.setMetadata.edits(for: context(size.width, size.height))
+        let output = try photo.withMetadata(decoded.encoded, kind: outputKind, policy: settings.metadata, edits: edits)
+        return Stamped(data: output.data, kind: outputKind, width: size.width, height: size.height,
+                       warnings: damage + notes + output.warnings)
+    }
+}
