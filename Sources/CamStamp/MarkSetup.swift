@@ -8,7 +8,7 @@ public enum MarkSetup {
     public static func preset(names: [String], text: String?, variables: [VariableAssignment],
                               resources: Resources?) throws(CamStampError) -> (preset: Preset, variables: [String: String]) {
         let overrides = Dictionary(variables.map { ($0.key, $0.value) }, uniquingKeysWith: { _, later in later })
-        let library = PresetLibrary(directories: resources.map { [$0.presets] } ?? [])
+        let library = PresetFolders.library(resources: resources)
         var presets: [Preset] = []
         do throws(PresetError) {
             if !names.isEmpty {
@@ -53,7 +53,7 @@ public enum MarkSetup {
     /// `MarkRenderer.checkFrames`. Returns the warnings (characters no font has); throws a usage
     /// error naming the file and JSON path for anything that would fail later.
     public static func check(_ nameOrPath: String, resources: Resources?) throws(CamStampError) -> [String] {
-        let library = PresetLibrary(directories: resources.map { [$0.presets] } ?? [])
+        let library = PresetFolders.library(resources: resources)
         let preset: Preset
         do { preset = try library.load(nameOrPath) } catch { throw .usage(error.description) }
         try registerFonts(resources)

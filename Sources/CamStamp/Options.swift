@@ -401,6 +401,8 @@ public struct BatchOptions: Sendable, Equatable {
     public var dryRun: Bool
     /// Results as JSON lines on stdout, for scripts.
     public var json: Bool
+    /// `--shard K/N`: only this share of the photos (by a stable hash of their relative path).
+    public var shard: Shard?
 
     public static let defaultNamePattern = "{stem}"
     /// The most pixels a photo may have: 250 megapixels (a 200 MP phone sensor is 16320×12240).
