@@ -13,6 +13,7 @@ public enum MarkSetup {
         do throws(PresetError) {
             if !names.isEmpty {
                 presets += try library.loadEach(stacking: names, knownVariables: Set(overrides.keys))
+                for preset in presets { Verbosity.log("preset \(preset.name): \(preset.source?.path ?? "built in")") }
             }
             if let text {
                 let known = Set(overrides.keys).union(presets.flatMap(\.variables.keys))
@@ -69,6 +70,7 @@ public enum MarkSetup {
         let directory = ProcessInfo.processInfo.environment[Fonts.environmentVariable].map { URL(fileURLWithPath: $0) }
             ?? resources?.fonts
         guard let directory, FileManager.default.fileExists(atPath: directory.path) else { return }
+        Verbosity.log("fonts: \(directory.path)")
         do {
             try Fonts.registerBundled(directory: directory)
         } catch {

@@ -168,7 +168,9 @@ public struct StreamJob {
         }
         let template = try Templates.load(nil, builtIn: name, resources: resources)
         do {
-            return try FrameOutput(pipeline: Pipeline(template.render(values)), maxBuffers: Self.outputQueue, block: false)
+            let description = try template.render(values)
+            Verbosity.log("output pipeline: \(description)")
+            return try FrameOutput(pipeline: Pipeline(description), maxBuffers: Self.outputQueue, block: false)
         } catch {
             throw .failure("\(options.targetDescription): \(error)")
         }

@@ -11,6 +11,7 @@ enum Templates {
             guard let resources else { throw .failure("cannot find the shipped pipelines/ folder; set CAMSTAMP_HOME") }
             url = resources.pipeline(name)
         }
+        Verbosity.log("pipeline template \(name): \(url.path)")
         do { return try PipelineTemplate(contentsOf: url) } catch {
             throw custom == nil ? .failure(error.description) : .usage("--pipeline: \(error)")
         }
