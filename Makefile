@@ -19,7 +19,7 @@ DEBS = pkg-config \
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release demo test bench clean install install-build install-files uninstall deb
+.PHONY: all deps build release demo test bench clean install install-build install-files uninstall deb deb-check
 
 all: build
 
@@ -79,7 +79,7 @@ bench: bench-deps
 	  CAMSTAMP=$$bin/camstamp CAMSTAMP_BENCH=$$bin/camstamp-bench bench/run.sh
 
 clean:
-	rm -rf $(BUILD_DIR) $(DEMO_DIR)
+	rm -rf $(BUILD_DIR) $(STATIC_DIR) $(DEMO_DIR) $(DEB_DIR)
 
 # `make install PREFIX=/usr/local DESTDIR=/tmp/stage`: a release binary with the Swift runtime and
 # Foundation linked in (-static-stdlib: it runs where no Swift toolchain is), its shipped files in
@@ -122,10 +122,25 @@ uninstall:
 	@for f in $(SHIPPED); do rm -f $(DESTDIR)$(DATADIR)/$$f; done
 	@if [ -d $(DESTDIR)$(DATADIR) ]; then find $(DESTDIR)$(DATADIR) -depth -type d -empty -delete; fi
 
-# `make deb`: debian/ turned into ../camstamp_VERSION_ARCH.deb by dpkg-buildpackage (a release
-# build; minutes). Then `dpkg -i ../camstamp_*.deb && camstamp --version`.
+# `make deb`: debian/ turned into $(DEB_DIR)/camstamp_VERSION_ARCH.deb by `dpkg-buildpackage -b -us
+# -uc`, run in a copy of the tree (it writes beside the source folder, and would see .build).
+# A release build: a few minutes. `make deb-check` then installs it with dpkg into a scratch
+# root and runs it from there.
 DEB_DEBS = dpkg-dev debhelper fakeroot
+DEB_DIR ?= deb-output
 
 deb: deps
 	$(call install-missing,camstamp deb,$(DEB_DEBS))
-	dpkg-buildpackage -b -us -uc
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/camstamp
+	tar -c --exclude=./.git --exclude=./.build --exclude=./$(STATIC_DIR) --exclude=./$(DEB_DIR) \
+	  --exclude=./$(DEMO_DIR) --exclude=./bench-output . | tar -x -C $(DEB_DIR)/camstamp
+	cd $(DEB_DIR)/camstamp && dpkg-buildpackage -b -us -uc
+	@ls $(DEB_DIR)/*.deb
+
+deb-check:
+	@deb=$$(ls $(DEB_DIR)/camstamp_*.deb | head -1) && root=$(CURDIR)/$(DEB_DIR)/root && rm -rf $$root && \
+	  mkdir -p $$root/var/lib/dpkg/info $$root/var/lib/dpkg/updates && touch $$root/var/lib/dpkg/status && \
+	  echo "camstamp: dpkg --dry-run -i $$deb (this machine's dependencies):" && dpkg --dry-run -i $$deb && \
+	  dpkg --root=$$root --force-depends --force-not-root -i $$deb && \
+	  cd / && env -i PATH=/usr/bin:/bin HOME=/tmp $$root/usr/bin/camstamp --version && \
+	  env -i PATH=/usr/bin:/bin HOME=/tmp $$root/usr/bin/camstamp presets list
