@@ -35,6 +35,7 @@ public struct ShootJob {
                                 resources: resources, controls: options.controls)
         try Verbosity.timed("camera start") { () throws(CamStampError) in try camera.start() }
         defer { camera.stop() }
+        Verbosity.log("capture elements: \(camera.frames.pipeline.elementSummary().joined(separator: " "))")
 
         let progress = ProgressLine()
         defer { progress.finish() }

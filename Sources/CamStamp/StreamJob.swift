@@ -55,6 +55,8 @@ public struct StreamJob {
             throw error
         }
         defer { camera.stop() }
+        Verbosity.log("capture elements: \(camera.frames.pipeline.elementSummary().joined(separator: " "))")
+        Verbosity.log("output elements: \(output.pipeline.elementSummary().joined(separator: " "))")
 
         let snapshotWriter = options.snapshotFolder.map {
             SnapshotWriter(folder: $0, template: try? Templates.load(nil, builtIn: "still-jpeg", resources: resources), report: report)

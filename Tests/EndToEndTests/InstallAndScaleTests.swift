@@ -160,6 +160,7 @@ func jsonLines(_ text: String) -> [[String: Any]] {
                               environment: environment, in: scratch)
         #expect(verbose.status == 0)
         for expected in ["camstamp: verbose: source: test", "camstamp: verbose: encoder pipeline: appsrc",
+                         "camstamp: verbose: capture elements: videotestsrc:camera ",
                          "camstamp: verbose: camera start: ", "camstamp: verbose: total: "] {
             #expect(verbose.stderr.contains(expected), "\(expected) not in \(verbose.stderr)")
         }
