@@ -67,8 +67,7 @@ public enum MarkSetup {
 
     /// Registers the bundled fonts with fontconfig before the first Pango call.
     static func registerFonts(_ resources: Resources?) throws(CamStampError) {
-        let directory = ProcessInfo.processInfo.environment[Fonts.environmentVariable].map { URL(fileURLWithPath: $0) }
-            ?? resources?.fonts
+        let directory = Resources.fontFolder(resources)
         guard let directory, FileManager.default.fileExists(atPath: directory.path) else { return }
         Verbosity.log("fonts: \(directory.path)")
         do {

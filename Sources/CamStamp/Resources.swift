@@ -1,4 +1,5 @@
 import Foundation
+import Render
 
 /// Where the shipped files live: `presets/`, `pipelines/` and `fonts/`. Found, in this order:
 /// 1. `$CAMSTAMP_HOME` when set (and then only there: a wrong setting is an error, not a fallback);
@@ -102,4 +103,12 @@ public struct Resources: Sendable {
     public var fonts: URL { root.appendingPathComponent("fonts") }
 
     public func pipeline(_ name: String) -> URL { pipelines.appendingPathComponent(name + ".pipeline") }
+
+    /// The fonts to register before drawing: `$CAMSTAMP_FONTS` when set, else the shipped `fonts/`
+    /// of `resources`; nil when there is neither.
+    public static func fontFolder(_ resources: Resources?,
+                                  environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        if let folder = environment[Fonts.environmentVariable], !folder.isEmpty { return URL(fileURLWithPath: folder, isDirectory: true) }
+        return resources?.fonts
+    }
 }

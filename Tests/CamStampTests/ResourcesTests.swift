@@ -76,4 +76,11 @@ import Testing
         let plain = PresetFolders.all(resources: nil, environment: ["HOME": "/home/u", "XDG_CONFIG_HOME": "relative/is/ignored"])
         #expect(plain.map(\.url.path) == ["/home/u/.config/camstamp/presets"])
     }
+
+    @Test func camstampFontsNamesTheFontFolderElseTheShippedOne() {
+        let shipped = Resources(root: URL(fileURLWithPath: "/usr/share/camstamp"))
+        #expect(Resources.fontFolder(shipped, environment: [:])?.path == "/usr/share/camstamp/fonts")
+        #expect(Resources.fontFolder(shipped, environment: ["CAMSTAMP_FONTS": "/opt/fonts"])?.path == "/opt/fonts")
+        #expect(Resources.fontFolder(nil, environment: ["CAMSTAMP_FONTS": ""]) == nil)
+    }
 }
