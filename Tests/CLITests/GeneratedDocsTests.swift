@@ -80,6 +80,56 @@ import Testing
         }
     }
 
+    /// Runs `shell` with `arguments`; returns stdout, recording stderr and a non-zero exit.
+    func shell(_ shell: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(shell)")
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0 && errors.isEmpty, "\(shell) \(arguments): \(errors)")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The completions, loaded into the real shells (make deps installs zsh and fish): they parse,
+    /// and bash and fish offer the words the tables say.
+    @Test func theCompletionsWorkInTheirShells() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-completions-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var files: [String: String] = [:]
+        for name in Generated.shells {
+            let file = folder.appendingPathComponent("camstamp.\(name)")
+            try generated("--generate-completion", name).write(to: file, atomically: true, encoding: .utf8)
+            files[name] = file.path
+        }
+        let lines = ["camstamp batch --sh", "camstamp presets ", "camstamp presets list --j", "camstamp batch --format ", "camstamp stream -"]
+        let expected = ["--shard", "check list show", "--json", "jpg keep png"]
+        let bash = try shell("bash", ["-c", """
+            source "$1"; shift
+            for line in "$@"; do
+                read -ra COMP_WORDS <<< "$line"; [[ "$line" == *" " ]] && COMP_WORDS+=("")
+                COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _camstamp
+                printf '%s\\n' "$(printf '%s\\n' "${COMPREPLY[@]}" | sort | tr '\\n' ' ')"
+            done
+            """, "bash", files["bash"]!] + lines).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(Array(bash.prefix(4)) == expected)
+        #expect(bash.last?.split(separator: " ").contains("--snapshot-dir") == true && bash.last?.contains("--quiet") == true, "\(bash)")
+
+        _ = try shell("zsh", ["-n", files["zsh"]!])
+        _ = try shell("fish", ["-n", files["fish"]!])
+        for (line, words) in zip(lines, expected) {
+            let offered = try shell("fish", ["--no-config", "-c", "source $argv[1]; complete -C$argv[2]", files["fish"]!, line])
+                .split(separator: "\n").map { String($0.split(separator: "\t")[0]) }.sorted().joined(separator: " ")
+            #expect(offered == words, "fish: \(line)")
+        }
+    }
+
     @Test func aShellThatIsNotKnownIsAUsageError() {
         guard case .failure(let error)? = Generated.output(for: ["--generate-completion", "tcsh"]) else {
             Issue.record("tcsh accepted")
