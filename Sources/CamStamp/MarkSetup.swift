@@ -28,6 +28,8 @@ public enum MarkSetup {
                 presets.append(quick)
             }
         } catch {
+            // A shipped name is not found because the shipped files are not: say where they were looked for.
+            if error.kind == .notFound && resources == nil { throw .usage("\(error.message); \(Resources.notFound().message)") }
             throw .usage(error.description)
         }
         if presets.isEmpty {

@@ -8,7 +8,7 @@ enum Templates {
         if let custom {
             url = custom
         } else {
-            guard let resources else { throw .failure("cannot find the shipped pipelines/ folder; set CAMSTAMP_HOME") }
+            guard let resources else { throw Resources.notFound() }
             url = resources.pipeline(name)
         }
         Verbosity.log("pipeline template \(name): \(url.path)")

@@ -83,4 +83,16 @@ import Testing
         #expect(Resources.fontFolder(shipped, environment: ["CAMSTAMP_FONTS": "/opt/fonts"])?.path == "/opt/fonts")
         #expect(Resources.fontFolder(nil, environment: ["CAMSTAMP_FONTS": ""]) == nil)
     }
+
+    @Test func aPresetNotFoundForWantOfTheShippedFilesSaysWhereTheyWereLookedFor() {
+        do {
+            _ = try MarkSetup.preset(names: ["credit"], text: nil, variables: [], resources: nil)
+            Issue.record("credit found without the shipped files")
+        } catch {
+            #expect(error.kind == .usage)
+            #expect(error.message.hasPrefix("no preset named 'credit'; cannot find camstamp's shipped presets/, pipelines/ and fonts/; looked in "),
+                    "\(error.message)")
+        }
+        #expect(throws: Resources.notFound()) { try Templates.load(nil, builtIn: "capture", resources: nil) }
+    }
 }

@@ -36,7 +36,7 @@ public struct BatchJob {
         let metadataTemplates = try MetadataTemplates(options.setMetadata,
                                                       variables: Set(preset.variables(overriddenBy: variables).keys))
         let plan = try Verbosity.timed("listing the inputs") { () throws(CamStampError) in try BatchPlan(options: options) }
-        Verbosity.log("\(plan.items.count) photos to stamp" + (options.shard.map { " (shard \($0))" } ?? ""))
+        Verbosity.log("\(plan.items.count) photo\(plan.items.count == 1 ? "" : "s") to stamp" + (options.shard.map { " (shard \($0))" } ?? ""))
         try prepareOutputFolders(plan)
         if options.dryRun {
             for item in plan.items {
@@ -198,7 +198,7 @@ final class BatchReporter: @unchecked Sendable {
             progress.finish()
             summary.notStarted = total - done
             if !Verbosity.isQuiet { diagnostic(interrupted ? summary.interruptedLine : summary.line) }
-            Verbosity.log("stamping: \(Verbosity.milliseconds(since: started)) ms for \(done) photos")
+            Verbosity.log("stamping: \(Verbosity.milliseconds(since: started)) ms for \(done) photo\(done == 1 ? "" : "s")")
             if json {
                 // The last line: one object per shard, which docs/scale.md sums into one report.
                 emit(SummaryLine(summary: .init(marked: summary.marked,
