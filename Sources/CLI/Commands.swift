@@ -25,9 +25,26 @@ public enum ParsedCommand: Sendable, Equatable {
 /// Parses `arguments` (without the program name) into a validated command. Throws a one-line
 /// `UsageError` (exit 64) for anything that cannot run.
 public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+    try parseInvocation(arguments).command
+}
+
+/// A validated command with what the whole line says about output: `-q`, `-v`, `--json`.
+public struct Invocation: Sendable, Equatable {
+    public var command: ParsedCommand
+    public var verbosity: Verbosity
+    /// `--json` was given (`presets list --json`; batch and devices also carry it in their options).
+    public var json: Bool
+}
+
+/// `parseCommandLine`, with the global options kept.
+public func parseInvocation(_ arguments: [String]) throws(UsageError) -> Invocation {
     let parsed = try CommandLineParser.parse(arguments, root: Commands.root)
+    if parsed.has("quiet") && parsed.has("verbose") {
+        throw UsageError("'--quiet' and '--verbose' cannot be used together")
+    }
+    let verbosity: Verbosity = parsed.has("quiet") ? .quiet : parsed.has("verbose") ? .verbose : .normal
     do {
-        return try Commands.command(from: parsed)
+        return Invocation(command: try Commands.command(from: parsed), verbosity: verbosity, json: parsed.has("json"))
     } catch let error as UsageError {
         throw error
     } catch let error as OptionValueError {
@@ -150,7 +167,12 @@ enum Commands {
                             + "IPTC where the photo has it), expanded like a mark's text, e.g. "
                             + "Copyright='© {date:%Y} {author}'. Repeatable."),
             .flag("dry-run", help: "Show what would be written without writing anything."),
-            .flag("json", help: "Print one JSON object per photo on stdout (input, output, status, reason, milliseconds), for scripts."),
+            .flag("json", help: "Print one JSON object per photo on stdout (input, output, status, reason, milliseconds), "
+                  + "then a summary object ({\"summary\": {marked, failed, skipped, not_started, …}}), for scripts."),
+            .single("shard", value: "K/N",
+                    help: "Stamp only share K of N (1 ≤ K ≤ N), chosen by a stable hash of each photo's path under its "
+                        + "INPUT: N processes on one or many machines share a corpus, each photo done once, into one "
+                        + "OUTDIR tree. With --skip-existing a rerun finishes what a killed one left (docs/scale.md)."),
         ],
         exclusive: [["skip-existing", "overwrite"], ["strip-gps", "strip-metadata"]],
         discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
@@ -189,7 +211,9 @@ enum Commands {
         overview: "List, show and check presets.",
         usage: "camstamp presets [list | show NAME | check FILE...]",
         subcommands: [
-            CommandSpec("list", overview: "List the shipped presets with their descriptions."),
+            CommandSpec("list", overview: "List your presets and the shipped ones, with their descriptions and where each comes from.",
+                        options: [.flag("json", help: "Print the presets as JSON (name, description, origin, file), for scripts.")],
+                        discussion: PresetFolders.discussion),
             CommandSpec("show", overview: "Print a preset as JSON.",
                         arguments: [ArgumentSpec("NAME", help: "A preset name or a path to a preset JSON file.")]),
             CommandSpec("check", overview: "Check preset files and report every problem.",
@@ -332,6 +356,7 @@ enum Commands {
         }
         options.dryRun = parsed.has("dry-run")
         options.json = parsed.has("json")
+        options.shard = try parsed.value("shard").map { try Shard(parsing: $0) }
         return options
     }
 

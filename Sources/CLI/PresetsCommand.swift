@@ -4,18 +4,28 @@ import Presets
 
 /// `camstamp presets list | show NAME | check FILE...`.
 enum PresetsCommand {
-    static func run(_ command: ParsedCommand) throws(CamStampError) {
+    static func run(_ command: ParsedCommand, json: Bool = false) throws(CamStampError) {
         let resources = Resources.locate()
-        let library = PresetLibrary(directories: resources.map { [$0.presets] } ?? [])
+        if let resources { Verbosity.log("resources: \(resources.root.path)") }
+        let folders = PresetFolders.all(resources: resources)
+        let library = PresetLibrary(directories: folders.map(\.url))
         switch command {
         case .presetsList:
-            guard resources != nil else {
-                throw .failure("cannot find the shipped presets/ folder next to camstamp; set CAMSTAMP_HOME to the folder that holds presets/")
+            guard resources != nil else { throw Resources.notFound() }
+            let presets = library.entries()
+            let origin = { (directory: URL) in folders.first { $0.url == directory }?.origin ?? .shipped }
+            if json {
+                let objects = presets.map { preset in
+                    ["name": preset.name, "description": preset.description, "origin": origin(preset.directory).rawValue,
+                     "file": preset.file.path]
+                }
+                Console.output(jsonText(objects))
+                return
             }
-            let presets = library.list()
             let width = presets.map(\.name.count).max() ?? 0
             for preset in presets {
-                Console.output(preset.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + preset.description)
+                Console.output(preset.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + preset.description
+                    + "  [\(origin(preset.directory).rawValue): \(preset.directory.path)]")
             }
         case .presetsShow(let name):
             do {
@@ -41,4 +51,18 @@ enum PresetsCommand {
             return
         }
     }
+}
+
+/// Sorted keys, slashes unescaped: stable output a script (or a test) can compare.
+func jsonText(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+    return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+}
+
+extension PresetFolders {
+    /// The search order, for `presets list --help` and the man page.
+    static let discussion = "--preset NAME looks in $XDG_CONFIG_HOME/camstamp/presets, then ~/.config/camstamp/presets "
+        + "(your own presets, which take the place of a shipped one of the same name), then the shipped presets/ "
+        + "folder of $CAMSTAMP_HOME or the install (PREFIX/share/camstamp)."
 }

@@ -6,15 +6,25 @@ import Presets
 
 /// Runs camstamp with `arguments` (without the program name) and returns the exit code.
 public func runCommandLine(_ arguments: [String]) -> ExitCode {
-    let command: ParsedCommand
+    // Hidden: what `make install` writes into share/man and the completion folders.
+    if let generated = Generated.output(for: arguments) {
+        switch generated {
+        case .success(let text): Console.output(text, always: true); return .success
+        case .failure(let error): Console.error(error.message); return .usage
+        }
+    }
+    let invocation: Invocation
     do {
-        command = try parseCommandLine(arguments)
+        invocation = try parseInvocation(arguments)
     } catch {
         Console.error(error.message)
         return .usage
     }
+    let command = invocation.command
+    Verbosity.current = invocation.verbosity
+    Console.keepsOutput = invocation.json
     do {
-        try run(command)
+        try Verbosity.timed("total") { () throws(CamStampError) in try run(command, json: invocation.json) }
         return .success
     } catch {
         if error.kind != .interrupted && !error.message.isEmpty { Console.error(error.message) }
@@ -30,12 +40,12 @@ func exitCode(for error: CamStampError) -> ExitCode {
     }
 }
 
-private func run(_ command: ParsedCommand) throws(CamStampError) {
+private func run(_ command: ParsedCommand, json: Bool) throws(CamStampError) {
     switch command {
     case .help(let text):
-        Console.output(text)
+        Console.output(text, always: true)
     case .version:
-        Console.output("camstamp \(camstampVersion) (GStreamer \(GStreamer.version))")
+        Console.output("camstamp \(camstampVersion) (GStreamer \(GStreamer.version))", always: true)
     case .shoot(let options):
         do {
             // Each path as soon as its photo is complete, so a script can pick up a time-lapse
@@ -51,7 +61,7 @@ private func run(_ command: ParsedCommand) throws(CamStampError) {
     case .devices(let options):
         try DevicesCommand.run(json: options.json)
     case .presetsList, .presetsShow, .presetsCheck:
-        try PresetsCommand.run(command)
+        try PresetsCommand.run(command, json: json)
     case .stream(let options):
         let job = StreamJob(options: options)
         do {
@@ -64,20 +74,33 @@ private func run(_ command: ParsedCommand) throws(CamStampError) {
         }
     case .batch(let options):
         let summary = try BatchJob(options: options).run(interrupts: .shared, output: { Console.output($0) },
-                                                         diagnostic: { Console.note($0) })
+                                                         diagnostic: { Console.diagnostic($0) })
         if summary.failed > 0 { throw .init(.failure, "") }
     }
 }
 
-/// stdout for results, stderr for diagnostics as `camstamp: WHAT: REASON`.
+/// stdout for results, stderr for diagnostics as `camstamp: WHAT: REASON`. With `-q` only errors
+/// are printed, and results asked for with `--json`.
 enum Console {
-    static func output(_ text: String) {
+    /// `--json` was given: its output is what was asked for, `-q` or not.
+    nonisolated(unsafe) static var keepsOutput = false
+
+    /// A result line on stdout; `always` for what was asked for by name (help, version).
+    static func output(_ text: String, always: Bool = false) {
+        guard always || keepsOutput || !Verbosity.isQuiet else { return }
         FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
 
-    /// A line of information on stderr, not an error (a stream's summary).
+    /// A line of information on stderr, not an error (a stream's summary); none with `-q`.
     static func note(_ text: String) {
+        guard !Verbosity.isQuiet else { return }
         FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// A line a job wrote for stderr (a failed photo): printed even with `-q`, since a job holds
+    /// back its own warnings and summary when quiet.
+    static func diagnostic(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     static func error(_ message: String) {

@@ -16,6 +16,7 @@ struct Camera {
     init(spec: SourceSpec, size: FrameSize?, fps: Int?, pipeline: URL?, resources: Resources?,
          controls: [ExtraControl] = []) throws(CamStampError) {
         source = try Self.captureSource(for: spec)
+        Verbosity.log("source: \(source)")
         let modeParts = [size.map { "\($0.width)x\($0.height)" }, fps.map { "\($0) fps" }].compactMap { $0 }
         mode = modeParts.isEmpty ? nil : modeParts.joined(separator: " at ")
         var extraControls: String?

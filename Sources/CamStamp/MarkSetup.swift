@@ -16,11 +16,12 @@ public enum MarkSetup {
     public static func preset(sources: [PresetSource], text: String?, variables: [VariableAssignment],
                               resources: Resources?) throws(CamStampError) -> (preset: Preset, variables: [String: String]) {
         let overrides = Dictionary(variables.map { ($0.key, $0.value) }, uniquingKeysWith: { _, later in later })
-        let library = PresetLibrary(directories: resources.map { [$0.presets] } ?? [])
+        let library = PresetFolders.library(resources: resources)
         var presets: [Preset] = []
         do throws(PresetError) {
             if !sources.isEmpty {
                 presets += try library.loadEach(sources, knownVariables: Set(overrides.keys))
+                for preset in presets { Verbosity.log("preset \(preset.name): \(preset.source?.path ?? "built in")") }
             }
             if let text {
                 let known = Set(overrides.keys).union(presets.flatMap(\.variables.keys))
@@ -35,6 +36,8 @@ public enum MarkSetup {
                 presets.append(quick)
             }
         } catch {
+            // A shipped name is not found because the shipped files are not: say where they were looked for.
+            if error.kind == .notFound && resources == nil { throw .usage("\(error.message); \(Resources.notFound().message)") }
             throw .usage(error.description)
         }
         if presets.isEmpty {
@@ -61,7 +64,7 @@ public enum MarkSetup {
     /// `MarkRenderer.checkFrames`. Returns the warnings (characters no font has); throws a usage
     /// error naming the file and JSON path for anything that would fail later.
     public static func check(_ nameOrPath: String, resources: Resources?) throws(CamStampError) -> [String] {
-        let library = PresetLibrary(directories: resources.map { [$0.presets] } ?? [])
+        let library = PresetFolders.library(resources: resources)
         let preset: Preset
         do { preset = try library.load(nameOrPath) } catch { throw .usage(error.description) }
         try registerFonts(resources)
@@ -74,9 +77,9 @@ public enum MarkSetup {
 
     /// Registers the bundled fonts with fontconfig before the first Pango call.
     static func registerFonts(_ resources: Resources?) throws(CamStampError) {
-        let directory = ProcessInfo.processInfo.environment[Fonts.environmentVariable].map { URL(fileURLWithPath: $0) }
-            ?? resources?.fonts
+        let directory = Resources.fontFolder(resources)
         guard let directory, FileManager.default.fileExists(atPath: directory.path) else { return }
+        Verbosity.log("fonts: \(directory.path)")
         do {
             try Fonts.registerBundled(directory: directory)
         } catch {

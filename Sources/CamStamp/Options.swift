@@ -441,6 +441,8 @@ public struct BatchOptions: Sendable, Equatable {
     public var dryRun: Bool
     /// Results as JSON lines on stdout, for scripts.
     public var json: Bool
+    /// `--shard K/N`: only this share of the photos (by a stable hash of their relative path).
+    public var shard: Shard?
 
     /// The output name when `--name` is not given: the input's stem.
     public static let defaultNamePattern = "{stem}"

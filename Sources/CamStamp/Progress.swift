@@ -1,8 +1,8 @@
 import Foundation
 
-/// One `\r`-redrawn status line on stderr when stderr is a terminal; nothing otherwise.
+/// One `\r`-redrawn status line on stderr when stderr is a terminal (and not `-q`); nothing otherwise.
 final class ProgressLine {
-    private let enabled = isatty(STDERR_FILENO) != 0
+    private let enabled = isatty(STDERR_FILENO) != 0 && !Verbosity.isQuiet
     private var lastDraw = ContinuousClock.now - .seconds(1)
     private var drawn = false
 

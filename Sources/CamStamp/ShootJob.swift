@@ -36,8 +36,9 @@ public struct ShootJob {
         let stillTemplate = try Templates.load(nil, builtIn: options.format == .png ? "still-png" : "still-jpeg", resources: resources)
         let camera = try Camera(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
                                 resources: resources, controls: options.controls)
-        try camera.start()
+        try Verbosity.timed("camera start") { () throws(CamStampError) in try camera.start() }
         defer { camera.stop() }
+        Verbosity.log("capture elements: \(camera.frames.pipeline.elementSummary().joined(separator: " "))")
 
         let progress = ProgressLine()
         defer { progress.finish() }
@@ -109,6 +110,7 @@ public struct ShootJob {
     private func encode(_ frame: VideoFrame, to file: URL, template: PipelineTemplate) throws(CamStampError) {
         do {
             let description = try template.render(["quality": .integer(options.quality), "location": .quoted(file.path)])
+            Verbosity.log("encoder pipeline: \(description)")
             let output = try FrameOutput(pipeline: Pipeline(description))
             try output.start()
             try output.push(frame)

@@ -63,6 +63,8 @@ public struct StreamJob {
             throw error
         }
         defer { camera.stop() }
+        Verbosity.log("capture elements: \(camera.frames.pipeline.elementSummary().joined(separator: " "))")
+        Verbosity.log("output elements: \(output.pipeline.elementSummary().joined(separator: " "))")
 
         let snapshotWriter = options.snapshotFolder.map {
             SnapshotWriter(folder: $0, template: try? Templates.load(nil, builtIn: "still-jpeg", resources: resources), report: report)
@@ -176,7 +178,9 @@ public struct StreamJob {
         }
         let template = try Templates.load(nil, builtIn: name, resources: resources)
         do {
-            return try FrameOutput(pipeline: Pipeline(template.render(values)), maxBuffers: Self.outputQueue, block: false)
+            let description = try template.render(values)
+            Verbosity.log("output pipeline: \(description)")
+            return try FrameOutput(pipeline: Pipeline(description), maxBuffers: Self.outputQueue, block: false)
         } catch {
             throw .failure("\(options.targetDescription): \(error)")
         }

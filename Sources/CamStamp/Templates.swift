@@ -8,9 +8,10 @@ enum Templates {
         if let custom {
             url = custom
         } else {
-            guard let resources else { throw .failure("cannot find the shipped pipelines/ folder; set CAMSTAMP_HOME") }
+            guard let resources else { throw Resources.notFound() }
             url = resources.pipeline(name)
         }
+        Verbosity.log("pipeline template \(name): \(url.path)")
         do { return try PipelineTemplate(contentsOf: url) } catch {
             throw custom == nil ? .failure(error.description) : .usage("--pipeline: \(error)")
         }

@@ -11,14 +11,20 @@ public struct PresetLibrary: Sendable {
     /// Every preset by name with its description, sorted by name; a name found in two folders is
     /// listed once, from the first. A file that does not parse is listed with the reason.
     public func list() -> [(name: String, description: String)] {
+        entries().map { ($0.name, $0.description) }
+    }
+
+    /// `list()` with the file each preset comes from and the folder (of `directories`) it is in.
+    public func entries() -> [(name: String, description: String, file: URL, directory: URL)] {
         var seen: Set<String> = []
-        var entries: [(name: String, description: String)] = []
+        var entries: [(name: String, description: String, file: URL, directory: URL)] = []
         for directory in directories {
             let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             for file in files.sorted() where file.hasSuffix(".json") && !file.hasPrefix(".") {
                 let name = String(file.dropLast(".json".count))
                 guard seen.insert(name).inserted else { continue }
-                entries.append((name, Self.summary(of: directory.appendingPathComponent(file))))
+                let url = directory.appendingPathComponent(file)
+                entries.append((name, Self.summary(of: url), url, directory))
             }
         }
         return entries.sorted { $0.name < $1.name }

@@ -11,11 +11,9 @@ public enum Fonts {
     /// The family used when a mark names none; bundled in `fonts/` (Noto Sans, SIL OFL 1.1).
     public static var defaultFamily: String { "Noto Sans" }
 
-    /// The environment variable that points at the bundled font folder, overriding the search.
+    /// The environment variable that names a font folder to register instead of the bundled one
+    /// (read by `Resources.fontFolder`, where the shipped folder is found).
     public static let environmentVariable = "CAMSTAMP_FONTS"
-
-    /// A file that marks a folder as camstamp's bundled font folder.
-    static let markerFile = "NotoSans-Regular.ttf"
 
     private struct State {
         var directories: Set<String> = []
@@ -83,32 +81,6 @@ public enum Fonts {
             state.generation += 1
             return family
         }
-    }
-
-    /// The bundled font folder for an executable: `$CAMSTAMP_FONTS` when set, otherwise the first
-    /// `fonts/` (or `share/camstamp/fonts/`) holding the bundled family, walking up from the
-    /// executable's folder; nil when there is none.
-    public static func bundledDirectory(near executable: URL) -> URL? {
-        bundledDirectory(near: executable, environment: ProcessInfo.processInfo.environment)
-    }
-
-    static func bundledDirectory(near executable: URL, environment: [String: String]) -> URL? {
-        if let path = environment[environmentVariable], !path.isEmpty {
-            return URL(fileURLWithPath: path, isDirectory: true)
-        }
-        var folder = (executable.resolvingSymlinksInPath().path as NSString).deletingLastPathComponent
-        while !folder.isEmpty {
-            for candidate in ["fonts", "share/camstamp/fonts"] {
-                let path = (folder as NSString).appendingPathComponent(candidate)
-                if FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(markerFile)) {
-                    return URL(fileURLWithPath: path, isDirectory: true)
-                }
-            }
-            let parent = (folder as NSString).deletingLastPathComponent
-            if parent == folder { break }
-            folder = parent
-        }
-        return nil
     }
 
     /// Files fontconfig lists for `family` (`FcFontList`): a diagnostic that shows where a family

@@ -147,9 +147,12 @@ func listing(_ folder: URL) -> [String] {
         }
         #expect(result.stderr.hasSuffix("3 marked, 4 failed, 2 skipped\n"), "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 9)
+        #expect(lines.count == 10, "one line per file, then the summary")
         let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(objects.count == 9 && objects.allSatisfy { $0["input"] is String && $0["status"] is String && $0["milliseconds"] is Int })
+        #expect(objects.count == 10 && objects.dropLast().allSatisfy { $0["input"] is String && $0["status"] is String && $0["milliseconds"] is Int })
+        let summary = objects.last?["summary"] as? [String: Any]
+        #expect(summary?["marked"] as? Int == 3 && summary?["failed"] as? Int == 4 && summary?["skipped"] as? Int == 2
+                && summary?["not_started"] as? Int == 0 && summary?["interrupted"] as? Bool == false, "\(lines.last ?? "")")
         // Inputs are byte-for-byte unchanged.
         for (name, data) in before { #expect((try? Data(contentsOf: input.appendingPathComponent(name))) == data, "\(name) changed") }
     }

@@ -27,15 +27,6 @@ import Testing
         #expect(renderer.unknownGlyphCount("© 2026 Studio", family: "Noto Sans") == 0)
     }
 
-    @Test func bundledFolderIsFoundFromTheExecutable() throws {
-        let repository = bundledFonts.deletingLastPathComponent()
-        let executable = repository.appendingPathComponent(".build/x86_64-unknown-linux-gnu/debug/camstamp")
-        #expect(Fonts.bundledDirectory(near: executable, environment: [:])?.standardizedFileURL.path
-                == bundledFonts.standardizedFileURL.path)
-        #expect(Fonts.bundledDirectory(near: executable, environment: ["CAMSTAMP_FONTS": "/opt/fonts"])?.path == "/opt/fonts")
-        #expect(Fonts.bundledDirectory(near: URL(fileURLWithPath: "/nonexistent/bin/camstamp"), environment: [:]) == nil)
-    }
-
     @Test func markFontFileIsRegisteredAndUsed() throws {
         let renderer = try makeRenderer()
         var mark = textMark("Bold from a file", size: 40)

@@ -138,8 +138,18 @@ public struct CommandSpec: Sendable, Equatable {
     /// `--help` and `-h`, which every command takes without listing them in its table.
     static let helpOption = OptionSpec.flag("help", short: "h", help: "Show this help.")
 
-    /// The table with `--help` appended.
-    var allOptions: [OptionSpec] { options + [Self.helpOption] }
+    /// `-q` and `-v`, which every command takes too; they may come before a subcommand's name.
+    static let globalOptions: [OptionSpec] = [
+        .flag("quiet", short: "q", help: "Print errors only: no progress, results, warnings or summary "
+              + "(output asked for with --json is still printed)."),
+        .flag("verbose", short: "v", help: "Also say what was chosen (resource folder, presets, pipelines, "
+              + "GStreamer elements) and how long each stage took."),
+    ]
+
+    static func isGlobal(_ long: String) -> Bool { globalOptions.contains { $0.long == long } }
+
+    /// The table with `-q`, `-v` and `--help` appended.
+    var allOptions: [OptionSpec] { options + Self.globalOptions + [Self.helpOption] }
 
     func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name }

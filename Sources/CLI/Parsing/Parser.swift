@@ -175,12 +175,13 @@ public enum CommandLineParser {
                 }
                 return UsageError("unknown \(what) '\(name)'\(prefix); see '\(commandName) --help'")
             }
-            if let given = result.order.first {
+            if let given = result.order.first(where: { !CommandSpec.isGlobal($0) }) {
                 fail("'--\(given)' cannot be used with '\(commandName) \(name)'")
             }
             result.path.append(name)
-            result.values = [:]
-            result.order = []
+            // -q and -v hold for the whole line: `camstamp presets -q list`.
+            result.order = result.order.filter(CommandSpec.isGlobal)
+            result.values = result.values.filter { CommandSpec.isGlobal($0.key) }
             command = next
             subcommandChosen = false
             return nil
@@ -190,7 +191,7 @@ public enum CommandLineParser {
         /// mutually exclusive options.
         mutating func finish() throws(UsageError) {
             if expectsSubcommand {
-                guard let name = command.defaultSubcommand, result.order.isEmpty else { return }
+                guard let name = command.defaultSubcommand, result.order.allSatisfy(CommandSpec.isGlobal) else { return }
                 if let error = enterSubcommand(name) { throw error }
             }
             for group in command.exclusive {

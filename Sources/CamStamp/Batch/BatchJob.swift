@@ -38,11 +38,13 @@ public struct BatchJob {
     public func run(interrupts: Interrupts? = nil,
                     output: @escaping @Sendable (String) -> Void,
                     diagnostic: @escaping @Sendable (String) -> Void) throws(CamStampError) -> Summary {
-        let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
-                                                       variables: options.variables, resources: resources)
+        let (preset, variables) = try Verbosity.timed("presets and fonts") { () throws(CamStampError) in
+            try MarkSetup.preset(names: options.presets, text: options.text, variables: options.variables, resources: resources)
+        }
         let metadataTemplates = try MetadataTemplates(options.setMetadata,
                                                       variables: Set(preset.variables(overriddenBy: variables).keys))
-        let plan = try BatchPlan(options: options)
+        let plan = try Verbosity.timed("listing the inputs") { () throws(CamStampError) in try BatchPlan(options: options) }
+        Verbosity.log("\(plan.items.count) photo\(plan.items.count == 1 ? "" : "s") to stamp" + (options.shard.map { " (shard \($0))" } ?? ""))
         try prepareOutputFolders(plan)
         if options.dryRun {
             for item in plan.items {
@@ -69,6 +71,7 @@ public struct BatchJob {
                                             existing: options.existing, metadata: options.metadata, templates: templates,
                                             setMetadata: metadataTemplates)
         let reporter = BatchReporter(total: plan.items.count, json: options.json, output: output, diagnostic: diagnostic)
+        reporter.shard = options.shard
         for url in plan.skipped { reporter.skippedFile(url) }
         for (url, reason) in plan.refused { reporter.failedFile(url, reason: reason) }
 
@@ -136,6 +139,24 @@ final class BatchReporter: @unchecked Sendable {
         var milliseconds: Int
     }
 
+    /// The `--shard` this batch is, named in the JSON summary.
+    var shard: Shard?
+
+    /// The `--json` summary: what this process (or shard) did, the counts of the last stderr line.
+    private struct SummaryLine: Encodable {
+        struct Counts: Encodable {
+            var marked, failed, skipped, notStarted: Int
+            var interrupted: Bool
+            var shard: String?
+            var milliseconds: Int
+            enum CodingKeys: String, CodingKey {
+                case marked, failed, skipped, interrupted, shard, milliseconds
+                case notStarted = "not_started"
+            }
+        }
+        var summary: Counts
+    }
+
     func skippedFile(_ url: URL) {
         lock.withLock {
             summary.skipped += 1
@@ -158,7 +179,7 @@ final class BatchReporter: @unchecked Sendable {
             switch outcome.status {
             case .marked:
                 summary.marked += 1
-                if let warning = outcome.reason {
+                if let warning = outcome.reason, !Verbosity.isQuiet {
                     progress.clear()
                     diagnostic("camstamp: \(outcome.item.input.path): warning: \(warning)")
                 }
@@ -184,12 +205,21 @@ final class BatchReporter: @unchecked Sendable {
         lock.withLock {
             progress.finish()
             summary.notStarted = total - done
-            diagnostic(interrupted ? summary.interruptedLine : summary.line)
+            if !Verbosity.isQuiet { diagnostic(interrupted ? summary.interruptedLine : summary.line) }
+            Verbosity.log("stamping: \(Verbosity.milliseconds(since: started)) ms for \(done) photo\(done == 1 ? "" : "s")")
+            if json {
+                // The last line: one object per shard, which docs/scale.md sums into one report.
+                emit(SummaryLine(summary: .init(marked: summary.marked,
+                                                failed: summary.failed, skipped: summary.skipped,
+                                                notStarted: summary.notStarted, interrupted: interrupted,
+                                                shard: shard?.description,
+                                                milliseconds: Verbosity.milliseconds(since: started))))
+            }
             return summary
         }
     }
 
-    private func emit(_ line: Line) {
+    private func emit(_ line: some Encodable) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         if let data = try? encoder.encode(line) { output(String(decoding: data, as: UTF8.self)) }

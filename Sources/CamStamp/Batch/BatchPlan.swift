@@ -50,7 +50,7 @@ struct BatchPlan {
         let inputPaths = Set(found.map { $0.url.standardizedFileURL.resolvingSymlinksInPath().path })
         for (url, folder) in found {
             guard let kind = Self.photoExtensions[url.pathExtension.lowercased()], !url.lastPathComponent.hasPrefix(".") else {
-                skipped.append(url)
+                if Self.inShard(options.shard, folder, url) { skipped.append(url) }
                 continue
             }
             let counter = items.count + 1
@@ -78,6 +78,16 @@ struct BatchPlan {
             seenOutputs[resolved] = url
             items.append(Item(input: url, relativeFolder: folder, kind: kind, output: output, outputKind: outputKind, counter: counter))
         }
+        // Only after every name is checked against the whole batch: each shard refuses the same
+        // clashes, and {counter} stays the photo's number in the whole batch.
+        items = items.filter { Self.inShard(options.shard, $0.relativeFolder, $0.input) }
+        refused = refused.filter { Self.inShard(options.shard, "", $0.url) }
+    }
+
+    /// Whether `url`, found in `folder` under its INPUT, belongs to `shard` (all do without one).
+    static func inShard(_ shard: Shard?, _ folder: String, _ url: URL) -> Bool {
+        guard let shard else { return true }
+        return shard.contains(relativePath: folder.isEmpty ? url.lastPathComponent : folder + "/" + url.lastPathComponent)
     }
 
     /// The `--name` pattern, checked against the variables a name can use.
