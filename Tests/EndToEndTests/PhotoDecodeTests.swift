@@ -198,6 +198,36 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         }
     }
 
+    /// 16-bit RGB PNGs (what raw converters export) came out of GStreamer 1.22's pngdec shifted by
+    /// one sample: the output was half transparent and its colours rotated (red as yellow). With
+    /// alpha (RGBA) and grey they decode right, so each kind is checked with ImageMagick's reading.
+    @Test(arguments: ["PNG48", "PNG64", "PNG24"])
+    func sixteenBitRGBPNGsKeepTheirColoursAndOpacity(_ kind: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let photo = input.appendingPathComponent("wide.png")
+        try tool("convert", ["(", "-size", "64x64", "xc:red", "xc:lime", "+append", ")", "(", "-size", "64x64", "xc:blue", "xc:white",
+                             "+append", ")", "-append", "-depth", kind == "PNG24" ? "8" : "16", "\(kind):\(photo.path)"])
+        for format in ["png", "jpg"] {
+            let out = folder.appendingPathComponent("out-\(format)")
+            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--format", format])
+            #expect(result.status == 0, "\(result.stderr)")
+            let written = out.appendingPathComponent("wide.\(format)")
+            let said = String(decoding: try tool("convert", [written.path, "-format", "%[opaque]|%[pixel:p{32,32}]|%[pixel:p{96,32}]|%[pixel:p{32,96}]", "info:"]), as: UTF8.self)
+            let fields = said.split(separator: "|").map(String.init)
+            #expect(fields.first == "true", "\(kind) → \(format) is not opaque: \(said)")
+            func colour(_ text: String) -> [Int] {
+                text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }.prefix(3).map { $0 }
+            }
+            for (index, expected) in [[255, 0, 0], [0, 255, 0], [0, 0, 255]].enumerated() where fields.count == 4 {
+                let got = colour(fields[index + 1])
+                #expect(got.count == 3 && zip(got, expected).allSatisfy { abs($0 - $1) < 40 }, "\(kind) → \(format): expected \(expected), got \(fields[index + 1])")
+            }
+        }
+    }
+
     @Test func aRedMarkOnAGreyPhotoStaysRed() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

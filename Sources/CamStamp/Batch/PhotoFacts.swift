@@ -22,6 +22,9 @@ struct PhotoFacts {
     var truncated = false
     /// A grey picture (JPEG with one component, PNG colour type 0 or 4).
     var isGrey = false
+    /// A PNG with 16-bit samples and colour or alpha (types 2, 4, 6): GStreamer 1.22's pngdec
+    /// decodes these shifted by one sample, so they are decoded apart (see `PhotoPNGDecoder`).
+    var isWidePNG = false
     private var metadata: ImageMetadata
     /// Damage found in the photo's metadata: what could not be read, or the parts left out. The
     /// photo is still marked (a warning line says what); under --strict it fails.
@@ -90,6 +93,7 @@ struct PhotoFacts {
             width = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
             height = header[4..<8].reduce(0) { $0 << 8 | Int($1) }
             isGrey = header[9] == 0 || header[9] == 4
+            isWidePNG = header[8] == 16 && header[9] != 0
             pictureBytes = 0..<data.count
         }
         guard width > 0, height > 0 else { throw .failure("damaged image (its header gives a size of \(width)×\(height))") }

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Presets
+import Render
 
 /// One batch worker: its own decoders, encoders and marker (renderers are per thread), reused
 /// for every photo it takes, so a photo costs decode + blend + encode and nothing else.
@@ -151,6 +152,17 @@ final class PhotoWorker {
         if let jpeg = photo.jpeg, photo.truncated || jpeg.colourModel == .cmyk || jpeg.colourModel == .ycck {
             return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
         }
+        if photo.isWidePNG {
+            let decoded: DecodedPicture
+            do {
+                let png = try PhotoPNGDecoder.decode(Data(picture))
+                decoded = try DecodedPicture.packed(png.pixels, width: png.width, height: png.height, stride: png.stride,
+                                                    format: png.opaque ? "BGRx" : "BGRA")
+            } catch {
+                throw .failure("\(error)")
+            }
+            return try markApart(decoded, outputKind: outputKind, request: request, mark: mark)
+        }
         // A colour format before the marks: a grey frame would turn a red mark grey. And 4:2:2/4:1:1
         // become 4:4:4 there, which videoflip takes (it has no Y42B) without losing chroma.
         if photo.isGrey {
@@ -175,6 +187,12 @@ final class PhotoWorker {
         do { picture = try JPEGDecoder.decode(data, adobeInverted: photo.jpeg?.adobeTransform != nil) } catch {
             throw .failure("the picture data is damaged beyond repair (\(error.description))")
         }
+        return try markApart(picture, outputKind: outputKind, request: request, mark: mark)
+    }
+
+    /// A picture decoded outside GStreamer through the raw variant of the marking pipeline.
+    private func markApart(_ picture: DecodedPicture, outputKind: BatchPlan.Kind, request: PhotoRequest,
+                           mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (encoded: Data, warning: String?) {
         do {
             return (try pipeline(.raw, outputKind).process(picture, request: request, mark: mark), picture.warning)
         } catch let failure as MarkFailure {
