@@ -138,7 +138,9 @@ enum Commands {
         exclusive: [["skip-existing", "overwrite"], ["strip-gps", "strip-metadata"]],
         discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
             + "error for that photo; the others are still stamped. Photos are read by content, not by "
-            + "extension; a photo over \(BatchOptions.maxPixels / 1_000_000) megapixels is refused before decoding.")
+            + "extension; a photo over \(BatchOptions.maxPixels / 1_000_000) megapixels is refused before decoding. "
+            + "Embedded previews (the EXIF thumbnail, maker-note and XMP previews, MPF images, a motion photo's "
+            + "video) are left out: they show the photo unmarked.")
 
     static let stream = CommandSpec(
         "stream",
