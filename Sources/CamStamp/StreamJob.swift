@@ -42,6 +42,10 @@ public struct StreamJob {
         if case .file(let url, _) = options.target, !options.overwrite, FileManager.default.fileExists(atPath: url.path) {
             throw StillDestination.exists(url)
         }
+        // An unwritable folder is said now, in shoot's words, not by the muxer once the camera runs.
+        if case .file(let url, _) = options.target {
+            try StillDestination.prepareFolder(url.deletingLastPathComponent(), option: "--to", create: false)
+        }
         // A host that cannot be sent to is refused now, not discovered by a receiver that hears nothing.
         var address: String?
         if case .rtp(let host, let port) = options.target { address = try RTPAddress.resolve(host: host, port: port) }
@@ -49,7 +53,7 @@ public struct StreamJob {
                                 resources: resources)
         let output = try makeOutput(address: address)
         // The output first: it must be ready before the first frame arrives.
-        do { try output.start() } catch { throw .failure("\(options.targetDescription): \(error)") }
+        do { try output.start() } catch { throw outputFailure(error) }
         do { try camera.start() } catch {
             output.abort()
             throw error
@@ -118,7 +122,7 @@ public struct StreamJob {
                 let accepted: Bool
                 do { accepted = try output.push(frame) } catch {
                     output.abort()
-                    throw .failure("\(options.targetDescription): \(error)")
+                    throw outputFailure(error)
                 }
                 if accepted { written += 1; lastTime = time + frameDuration } else { dropped += 1 }
                 if !sdpPrinted, case .rtp = options.target, let sdp = sessionDescription(output, address: address) {
@@ -137,7 +141,7 @@ public struct StreamJob {
         progress.finish()
         // EOS through the encoder and muxer: MP4 gets its index, MKV its cues.
         do { try output.finish(timeout: Self.finishGrace) } catch {
-            throw failure ?? .failure("\(options.targetDescription): \(error)")
+            throw failure ?? outputFailure(error)
         }
         snapshotWriter?.waitUntilDone()
         if let failure { throw failure }
@@ -145,6 +149,23 @@ public struct StreamJob {
                               snapshots: snapshotWriter?.written ?? [])
         if interrupted { throw .init(.interrupted, summaryLine(summary)) }
         return summary
+    }
+
+    /// A failure of the output, worded for a file that cannot be written (a full disk, a folder
+    /// made read-only meanwhile) without GStreamer's element path; anything else as GStreamer said it.
+    private func outputFailure(_ error: Error) -> CamStampError {
+        guard case .file = options.target, let media = error as? MediaError else {
+            return .failure("\(options.targetDescription): \(error)")
+        }
+        switch media.resourceProblem {
+        case .noSpaceLeft?:
+            return .failure("\(options.targetDescription): cannot write the recording (the disk is full); free some space or choose another --to")
+        case .cannotWrite?, .permissionDenied?:
+            let reason = media.systemReason.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "\(media)"
+            return .failure("\(options.targetDescription): cannot write the recording (\(reason)); choose another --to")
+        default:
+            return .failure("\(options.targetDescription): \(error)")
+        }
     }
 
     /// `out.mp4: 90 frames, 0 dropped, 00:00:03.00`.

@@ -181,4 +181,28 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         #expect(result.status == 64, "stderr: \(result.stderr)")
         #expect(result.stderr.hasPrefix("camstamp: ") && result.stderr.split(separator: "\n").count == 1)
     }
+
+    /// A folder the user cannot write into is refused before the camera starts, in the words
+    /// shoot uses, not with GStreamer's element path and source file.
+    @Test func anUnwritableTargetFolderFailsBeforeAnythingStarts() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--to", folder.appendingPathComponent("out.mp4").path,
+                                   "--duration", "1"], asNobody: true)
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(folder.path): cannot write here (permission denied); choose another folder with --to\n")
+    }
+
+    /// A disk that fills while recording (here /dev/full behind the name) is said in one line that
+    /// names the file and what to do, without GStreamer's element path or its C source file.
+    @Test func aFullDiskIsSaidInOneLineNamingTheRecording() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("full.mp4")
+        try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: "/dev/full")
+        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--to", file.path, "--overwrite", "--duration", "2"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(file.path): cannot write the recording (the disk is full); free some space or choose another --to\n")
+    }
 }
