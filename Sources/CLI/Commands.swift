@@ -252,9 +252,10 @@ enum Commands {
             try NumberOption.integer($0, option: "--warmup", in: 0...Int.max)
         }
         // `-o photo.png` implies PNG; a folder has no extension and implies nothing. Any other
-        // extension is refused: `-o a.webp` would otherwise hold JPEG bytes.
+        // extension is refused: `-o a.webp` would otherwise hold JPEG bytes. So is a name with none
+        // that is not a folder: `-o shots` wrote a JPEG called "shots".
         var extensionFormat: ImageFormat?
-        if let output = options.output, !isFolder(output), !output.pathExtension.isEmpty {
+        if let output = options.output, !isFolder(output) {
             guard let format = try? ImageFormat(parsing: output.pathExtension) else {
                 throw OptionValueError("invalid value '\(parsed.value("output")!)' for '-o': expected a .jpg, .jpeg "
                     + "or .png file, a folder (end it with /) or - for stdout")

@@ -149,7 +149,7 @@ func temporaryName(pid: Int32, for name: String) -> String {
         #expect(result.stdout == shots.appendingPathComponent(names.first ?? "?").path + "\n")
     }
 
-    @Test(arguments: ["a.webp", "a.gif", "notes.txt"])
+    @Test(arguments: ["a.webp", "a.gif", "notes.txt", "shots"])
     func anExtensionThatIsNotJPEGOrPNGIsRefused(name: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
