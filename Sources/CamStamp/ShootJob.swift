@@ -28,8 +28,11 @@ public struct ShootJob {
         let frame = try grabFrame(from: camera, interrupts: interrupts)
         let marker = Marker(preset: preset, variables: variables)
         try marker.mark(frame, context: marker.context(width: frame.width, height: frame.height))
+        // What a write failure names: the photo asked for, or the folder its name is made in.
+        let target = options.toStandardOutput ? "stdout"
+            : destination.fileName.map { destination.folder.appendingPathComponent($0).path } ?? destination.folder.path
         return try destination.write { (temporary: URL) throws(CamStampError) in
-            try encode(frame, to: temporary, template: stillTemplate)
+            try encode(frame, to: temporary, template: stillTemplate, target: target)
         }
     }
 
@@ -54,7 +57,7 @@ public struct ShootJob {
         }
     }
 
-    private func encode(_ frame: VideoFrame, to file: URL, template: PipelineTemplate) throws(CamStampError) {
+    private func encode(_ frame: VideoFrame, to file: URL, template: PipelineTemplate, target: String) throws(CamStampError) {
         do {
             let description = try template.render(["quality": .integer(options.quality), "location": .quoted(file.path)])
             let output = try FrameOutput(pipeline: Pipeline(description))
@@ -62,7 +65,7 @@ public struct ShootJob {
             try output.push(frame)
             try output.finish()
         } catch {
-            throw .failure("encode: \(error)")
+            throw CamStampError.unwritable(error, path: target, what: "the photo", option: "-o") ?? .failure("encode: \(error)")
         }
     }
 }

@@ -152,20 +152,13 @@ public struct StreamJob {
     }
 
     /// A failure of the output, worded for a file that cannot be written (a full disk, a folder
-    /// made read-only meanwhile) without GStreamer's element path; anything else as GStreamer said it.
+    /// made read-only meanwhile); anything else as GStreamer said it.
     private func outputFailure(_ error: Error) -> CamStampError {
-        guard case .file = options.target, let media = error as? MediaError else {
-            return .failure("\(options.targetDescription): \(error)")
+        if case .file = options.target,
+           let unwritable = CamStampError.unwritable(error, path: options.targetDescription, what: "the recording", option: "--to") {
+            return unwritable
         }
-        switch media.resourceProblem {
-        case .noSpaceLeft?:
-            return .failure("\(options.targetDescription): cannot write the recording (the disk is full); free some space or choose another --to")
-        case .cannotWrite?, .permissionDenied?:
-            let reason = media.systemReason.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "\(media)"
-            return .failure("\(options.targetDescription): cannot write the recording (\(reason)); choose another --to")
-        default:
-            return .failure("\(options.targetDescription): \(error)")
-        }
+        return .failure("\(options.targetDescription): \(error)")
     }
 
     /// `out.mp4: 90 frames, 0 dropped, 00:00:03.00`.
