@@ -248,7 +248,10 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         }
     }
 
-    @Test(arguments: [("1x1", "YCbCr4:4:4 (1 1)"), ("2x1", "YCbCr4:2:2 (2 1)"), ("2x2", "YCbCr4:2:0 (2 2)")])
+    /// The sampling is kept (4:4:0, which jpegenc cannot write, becomes 4:4:4) and the colours
+    /// stay: jpegdec turned 4:1:1 photos green.
+    @Test(arguments: [("1x1", "YCbCr4:4:4 (1 1)"), ("2x1", "YCbCr4:2:2 (2 1)"), ("2x2", "YCbCr4:2:0 (2 2)"),
+                      ("4x1", "YCbCr4:1:1 (4 1)"), ("1x2", "YCbCr4:4:4 (1 1)")])
     func chromaSamplingIsKept(sampling: String, expected: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -259,6 +262,12 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         #expect(result.status == 0, "\(result.stderr)")
         let said = String(decoding: try tool("exiftool", ["-s3", "-YCbCrSubSampling", out.appendingPathComponent("in.jpg").path]), as: UTF8.self)
         #expect(said.trimmingCharacters(in: .whitespacesAndNewlines) == expected)
+        // Red at the top, blue at the bottom, as ImageMagick reads the output.
+        let colours = String(decoding: try tool("convert", [out.appendingPathComponent("in.jpg").path, "-format",
+                                                            "%[fx:int(255*p{320,10}.r)] %[fx:int(255*p{320,10}.b)] %[fx:int(255*p{320,470}.r)] %[fx:int(255*p{320,470}.b)]",
+                                                            "info:"]), as: UTF8.self).split(separator: " ").compactMap { Int($0) }
+        #expect(colours.count == 4 && colours[0] > 200 && colours[1] < 60 && colours[2] < 60 && colours[3] > 200,
+                "\(sampling): top (r, b) then bottom (r, b): \(colours)")
     }
 
     /// The output's quantisation tables are those cjpeg writes at the source's estimated quality

@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import PhotoMetadata
 import Presets
 import Render
 
@@ -149,7 +150,7 @@ final class PhotoWorker {
             request.quality = settings.quality ?? photo.sourceQuality(pngDefault: Self.pngSourceQuality)
             request.encodingFormat = encodingFormat(photo)
         }
-        if let jpeg = photo.jpeg, photo.truncated || jpeg.colourModel == .cmyk || jpeg.colourModel == .ycck {
+        if let jpeg = photo.jpeg, photo.truncated || jpeg.colourModel == .cmyk || jpeg.colourModel == .ycck || Self.jpegdecMiscolours(jpeg) {
             return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
         }
         if photo.isWidePNG {
@@ -178,6 +179,13 @@ final class PhotoWorker {
             guard photo.kind == .jpeg else { throw .failure("cannot decode, mark or encode the image: \(error)") }
             return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
         }
+    }
+
+    /// GStreamer 1.22's jpegdec gives a YCbCr JPEG whose chroma is a quarter of the luma's width
+    /// (4:1:1, 4:1:0) as a green picture, without an error: libjpeg-turbo decodes those.
+    static func jpegdecMiscolours(_ jpeg: JPEGPicture) -> Bool {
+        guard jpeg.colourModel == .yCbCr, jpeg.sampling.count == 3, jpeg.sampling[1].h > 0 else { return false }
+        return jpeg.sampling[0].h / jpeg.sampling[1].h >= 4
     }
 
     /// The libjpeg-turbo path: decoded to RGB here, then the same marking pipeline from raw input.
