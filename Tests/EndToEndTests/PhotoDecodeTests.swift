@@ -125,6 +125,25 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         #expect(strict.status == 1 && strict.stderr.hasSuffix("0 marked, 2 failed, 0 skipped\n"), "\(strict.stderr)")
     }
 
+    /// A bad CRC in a chunk that holds the picture (IDAT): libpng refuses it, as ImageMagick does,
+    /// so the photo fails, in one line that says why, without libpng's own line on stderr or
+    /// GStreamer's "Internal data stream error".
+    @Test func aPNGWithADamagedPictureChunkFailsInOneLine() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clean = folder.appendingPathComponent("clean.png")
+        try tool("convert", ["-size", "64x48", "xc:#3060c0", clean.path])
+        var png = [UInt8](try Data(contentsOf: clean))
+        let idat = try #require(png.indices.first { png[$0..<min($0 + 4, png.count)].elementsEqual(Array("IDAT".utf8)) })
+        let length = png[(idat - 4)..<idat].reduce(0) { $0 << 8 | Int($1) }
+        png[idat + 4 + length] ^= 0xFF
+        let input = try put(Data(png), "in/idat.png", in: folder)
+        let result = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("out").path, "--text", "x"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(input.path): damaged PNG: bad CRC in its IDAT chunk, which holds the picture\n"
+            + "0 marked, 1 failed, 0 skipped\n")
+    }
+
     /// A PNG named .jpg and a JPEG named .png are read by content. With --format keep the output
     /// keeps the input's name and its real format (it mirrors the input, and names are fixed before
     /// any file is read, so --dry-run and the collision checks stay true); --format jpg or png

@@ -84,6 +84,11 @@ struct PhotoFacts {
                 throw .failure("truncated image (the file ends before the picture does)")
             }
             do { metadata = try ImageMetadata(png: data) } catch {
+                // A critical chunk (IHDR, PLTE, IDAT, IEND: upper-case first letter) is the picture:
+                // libpng refuses it, as peers do, and would print its own line on stderr.
+                if case .badPNGChunkCRC(let chunk) = error, chunk.first?.isUppercase == true {
+                    throw .failure("damaged PNG: bad CRC in its \(chunk) chunk, which holds the picture")
+                }
                 // A damaged ancillary chunk (bad CRC, broken eXIf) costs the metadata, not the
                 // picture: libpng skips such chunks too.
                 metadata = ImageMetadata()
