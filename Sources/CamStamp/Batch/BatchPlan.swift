@@ -124,7 +124,13 @@ struct BatchPlan {
             let fileManager = FileManager.default
             let names: [String]
             do { names = try fileManager.contentsOfDirectory(atPath: directory.path) } catch {
-                throw .failure("\(directory.path): cannot list the folder (\(error.localizedDescription))")
+                let reason = "cannot list the folder (\((error as NSError).localizedFailureReason ?? error.localizedDescription))"
+                // A subfolder (a card's lost+found) costs only itself, reported like a failed photo.
+                guard relative.isEmpty else {
+                    refused.append((directory, reason))
+                    return
+                }
+                throw .failure("\(directory.path): \(reason)")
             }
             for name in names.sorted() {
                 let url = directory.appendingPathComponent(name)
