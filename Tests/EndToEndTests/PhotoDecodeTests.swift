@@ -267,6 +267,31 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         }
     }
 
+    /// A grey PNG's profile is a grey one (PNG requires it): the colour output must not carry it
+    /// (libpng: "Gray color space not permitted on RGB PNG"), as a grey JPEG's is not carried.
+    @Test func aGreyPNGsGreyProfileIsNotCarriedIntoTheColourOutput() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let photo = input.appendingPathComponent("grey.png")
+        try tool("convert", ["-size", "64x48", "xc:gray50", "-define", "png:color-type=0", "-depth", "8", photo.path])
+        var profile = Data(count: 132)
+        profile[3] = 132
+        profile.replaceSubrange(12..<24, with: Data("mntrGRAYXYZ ".utf8))
+        profile.replaceSubrange(36..<40, with: Data("acsp".utf8))
+        let icc = folder.appendingPathComponent("grey.icc")
+        try profile.write(to: icc)
+        try tool("exiftool", ["-q", "-q", "-overwrite_original", "-ICC_Profile<=\(icc.path)", photo.path])
+        #expect(!(try tool("exiftool", ["-s3", "-PNG:ProfileName", photo.path])).isEmpty, "the fixture has no profile")
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("grey.png: warning: its grey colour profile is not carried"), "\(result.stderr)")
+        let written = out.appendingPathComponent("grey.png")
+        #expect(try tool("exiftool", ["-s3", "-PNG:ProfileName", written.path]).isEmpty, "the colour output carries the grey profile")
+    }
+
     /// The sampling is kept (4:4:0, which jpegenc cannot write, becomes 4:4:4) and the colours
     /// stay: jpegdec turned 4:1:1 photos green.
     @Test(arguments: [("1x1", "YCbCr4:4:4 (1 1)"), ("2x1", "YCbCr4:2:2 (2 1)"), ("2x2", "YCbCr4:2:0 (2 2)"),

@@ -99,6 +99,13 @@ struct PhotoFacts {
             height = header[4..<8].reduce(0) { $0 << 8 | Int($1) }
             isGrey = header[9] == 0 || header[9] == 4
             isWidePNG = header[8] == 16 && header[9] != 0
+            // A grey PNG's profile is grey (PNG requires it): it does not describe the colour
+            // output, which libpng and viewers then warn about or refuse (as with a grey JPEG's).
+            if isGrey, metadata.pngICCChunk != nil || metadata.icc != nil {
+                metadata.pngICCChunk = nil
+                metadata.icc = nil
+                notes.append("its grey colour profile is not carried (the output is in colour, RGB)")
+            }
             pictureBytes = 0..<data.count
         }
         guard width > 0, height > 0 else { throw .failure("damaged image (its header gives a size of \(width)×\(height))") }
