@@ -156,7 +156,7 @@ final class PhotoWorker {
         if photo.isWidePNG {
             let decoded: DecodedPicture
             do {
-                let png = try PhotoPNGDecoder.decode(Data(picture))
+                let png = try PhotoPNGDecoder.decode(picture)
                 decoded = try DecodedPicture.packed(png.pixels, width: png.width, height: png.height, stride: png.stride,
                                                     format: png.opaque ? "BGRx" : "BGRA")
             } catch {
