@@ -102,6 +102,15 @@ public struct StreamJob {
             case .endOfStream:
                 break loop
             case .frame(let frame):
+                // Without --size the source picks the size (a video file's own): x264 would refuse
+                // an odd one with "Can not initialize x264 encoder".
+                if firstFrameAt == nil, options.size == nil {
+                    let size = FrameSize(width: frame.width, height: frame.height)
+                    do { try H264Limits.check(size: size, subject: "the source's \(size) frames") } catch {
+                        failure = .failure("capture: \(error.message); ask for that with --size")
+                        break loop
+                    }
+                }
                 firstFrameAt = firstFrameAt ?? ContinuousClock.now
                 let capturedAt = frame.presentationTime ?? 0
                 let start = firstTime ?? capturedAt
@@ -144,7 +153,11 @@ public struct StreamJob {
             throw failure ?? outputFailure(error)
         }
         snapshotWriter?.waitUntilDone()
-        if let failure { throw failure }
+        if let failure {
+            // A recording that never got a frame is no recording: nothing is left in its place.
+            if written == 0, case .file(let url, _) = options.target { try? FileManager.default.removeItem(at: url) }
+            throw failure
+        }
         let summary = Summary(framesWritten: written, framesDropped: dropped, duration: Double(lastTime) / 1e9,
                               snapshots: snapshotWriter?.written ?? [])
         if interrupted { throw .init(.interrupted, summaryLine(summary)) }

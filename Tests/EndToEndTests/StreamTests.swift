@@ -205,4 +205,26 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         #expect(result.status == 1)
         #expect(result.stderr == "camstamp: \(file.path): cannot write the recording (the disk is full); free some space or choose another --to\n")
     }
+
+    /// A video file whose frames H.264 cannot take (an odd size; --size was not given to choose
+    /// one): one line naming the size and the way out, and no recording without frames left
+    /// behind (x264's "Can not initialize x264 encoder" and a file with no index were).
+    @Test func aSourceWithAnOddFrameSizeIsSaidAndLeavesNoFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("odd.mkv")
+        let make = try Pipeline(PipelineTemplate("videotestsrc num-buffers=10 ! video/x-raw,width=321,height=241,framerate=30/1 ! matroskamux ! filesink location={location}")
+            .render(["location": .quoted(clip.path)]))
+        try make.setState(.playing)
+        #expect(make.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
+        make.stop()
+        let file = folder.appendingPathComponent("out.mp4")
+        let result = try camstamp(["stream", "--source", "file:" + clip.path, "--text", "x", "--to", file.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: capture: the source's 321x241 frames cannot be encoded: H.264 (4:2:0) needs an even width and height, "
+            + "e.g. 320x240; ask for that with --size\n")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        let sized = try camstamp(["stream", "--source", "file:" + clip.path, "--text", "x", "--to", file.path, "--size", "320x240"])
+        #expect(sized.status == 0, "\(sized.stderr)")
+    }
 }
