@@ -285,7 +285,8 @@ final class SnapshotWriter: @unchecked Sendable {
                         try output.push(frame)
                         try output.finish()
                     } catch {
-                        throw .failure("snapshot: \(error)")
+                        throw CamStampError.unwritable(error, path: folder.path, what: "the snapshot", option: "--snapshot-dir")
+                            ?? .failure("snapshot: \(error)")
                     }
                 }
                 lock.withLock { files.append(file) }

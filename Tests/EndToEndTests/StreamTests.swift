@@ -227,4 +227,28 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         let sized = try camstamp(["stream", "--source", "file:" + clip.path, "--text", "x", "--to", file.path, "--size", "320x240"])
         #expect(sized.status == 0, "\(sized.stderr)")
     }
+
+    /// A snapshot that does not fit on its disk is one line naming the folder, and the stream goes
+    /// on. Needs a small tmpfs (root, as `make test` runs here); without one nothing is checked.
+    @Test func aSnapshotOnAFullDiskIsOneLineAndTheStreamGoesOn() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shots = folder.appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=8k", "tmpfs", shots.path])) != nil else { return }
+        defer { _ = try? tool("umount", [shots.path]) }
+        let file = folder.appendingPathComponent("clip.mkv")
+        let running = try RunningCamstamp(["stream", "--source", "test", "--text", "SNAP", "--size", "1280x720", "--to", file.path,
+                                           "--snapshot-dir", shots.path])
+        Thread.sleep(forTimeInterval: 1.5)
+        running.send(SIGUSR1)
+        Thread.sleep(forTimeInterval: 1.5)
+        running.send(SIGINT)
+        let result = running.finish(timeout: 20)
+        #expect(result.status == 130, "stderr: \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").first == "camstamp: \(shots.path): cannot write the snapshot (the disk is full); free some space or choose another --snapshot-dir",
+                "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shots.path).isEmpty)
+        #expect(try decodeVideo(file: file).frames >= 60)
+    }
 }
