@@ -188,6 +188,24 @@ func listing(_ folder: URL) -> [String] {
         #expect(listing(folder) == ["a-marked.jpg", "a.jpg", "b-marked.jpg", "b.jpg"])
     }
 
+    /// `camstamp batch . -o marked --recursive` run again (new photos, --skip-existing) must not
+    /// take its own outputs for inputs: the second run was refused ("would replace an input photo").
+    @Test func anOutputFolderInsideTheInputIsNotReadAsInput() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil)
+        try put(photo, "a.jpg", in: folder)
+        try put(photo, "trip/b.jpg", in: folder)
+        let out = folder.appendingPathComponent("marked")
+        let first = try camstamp(["batch", folder.path, "-o", out.path, "--recursive", "--text", "x"])
+        #expect(first.status == 0, "\(first.stderr)")
+        try put(photo, "c.jpg", in: folder)
+        let again = try camstamp(["batch", folder.path, "-o", out.path, "--recursive", "--text", "x", "--skip-existing"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr == "1 marked, 0 failed, 2 skipped\n", "\(again.stderr)")
+        #expect(listing(out) == ["a.jpg", "c.jpg", "trip/b.jpg"])
+    }
+
     @Test func sixteenBitPNGsAreMarkedToo() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
