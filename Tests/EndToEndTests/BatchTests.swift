@@ -206,6 +206,21 @@ func listing(_ folder: URL) -> [String] {
         #expect(listing(out) == ["a.jpg", "c.jpg", "trip/b.jpg"])
     }
 
+    /// A read-only disk is called that, not "permission denied" (which sends a user to chmod).
+    /// Needs a tmpfs mounted read-only (root, as `make test` runs here); without one nothing is checked.
+    @Test func aReadOnlyDiskIsCalledThat() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try put(try PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/a.jpg", in: folder)
+        let disk = folder.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=16k,ro", "tmpfs", disk.path])) != nil else { return }
+        defer { _ = try? tool("umount", [disk.path]) }
+        let result = try camstamp(["batch", input.path, "-o", disk.path, "--text", "x"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(disk.path): cannot write here (read-only file system); choose another folder with -o\n")
+    }
+
     @Test func sixteenBitPNGsAreMarkedToo() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
