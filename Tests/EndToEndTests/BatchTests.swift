@@ -221,6 +221,23 @@ func listing(_ folder: URL) -> [String] {
         #expect(result.stderr == "camstamp: \(disk.path): cannot write here (read-only file system); choose another folder with -o\n")
     }
 
+    /// A disk that fills: each photo that does not fit is one line naming its output and what to
+    /// do, and no part of a photo is left. Needs a small tmpfs (root); without one nothing is checked.
+    @Test func aFullDiskIsOneLinePerPhotoAndLeavesNoPart() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try put(try PhotoFixtures.jpeg(width: 1600, height: 1200, orientation: 1, exif: nil), "in/a.jpg", in: folder)
+        let disk = folder.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=8k", "tmpfs", disk.path])) != nil else { return }
+        defer { _ = try? tool("umount", [disk.path]) }
+        let result = try camstamp(["batch", input.path, "-o", disk.path, "--text", "x"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(input.path): cannot write \(disk.appendingPathComponent("a.jpg").path) (the disk is full); "
+            + "free some space or choose another -o folder\n0 marked, 1 failed, 0 skipped\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).isEmpty)
+    }
+
     @Test func sixteenBitPNGsAreMarkedToo() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

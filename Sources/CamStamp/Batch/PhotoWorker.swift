@@ -258,6 +258,8 @@ final class PhotoWorker {
         } catch let error as CamStampError {
             throw error
         } catch {
+            let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace || (error as? POSIXError)?.code == .ENOSPC
+            if full { throw .failure("cannot write \(target.path) (the disk is full); free some space or choose another -o folder") }
             throw .failure("cannot write \(target.path): \(error.localizedDescription)")
         }
     }
