@@ -177,7 +177,9 @@ enum Commands {
         exclusive: [["skip-existing", "overwrite"], ["strip-gps", "strip-metadata"]],
         discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
             + "error for that photo; the others are still stamped. Photos are read by content, not by "
-            + "extension; a photo over \(BatchOptions.maxPixels / 1_000_000) megapixels is refused before decoding.")
+            + "extension; a photo over \(BatchOptions.maxPixels / 1_000_000) megapixels is refused before decoding. "
+            + "Embedded previews (the EXIF thumbnail, maker-note and XMP previews, MPF images, a motion photo's "
+            + "video) are left out: they show the photo unmarked.")
 
     static let stream = CommandSpec(
         "stream",
@@ -291,9 +293,10 @@ enum Commands {
             try NumberOption.integer($0, option: "--warmup", in: 0...Int.max)
         }
         // `-o photo.png` implies PNG; a folder has no extension and implies nothing. Any other
-        // extension is refused: `-o a.webp` would otherwise hold JPEG bytes.
+        // extension is refused: `-o a.webp` would otherwise hold JPEG bytes. So is a name with none
+        // that is not a folder: `-o shots` wrote a JPEG called "shots".
         var extensionFormat: ImageFormat?
-        if let output = options.output, !isFolder(output), !output.pathExtension.isEmpty {
+        if let output = options.output, !isFolder(output) {
             guard let format = try? ImageFormat(parsing: output.pathExtension) else {
                 throw OptionValueError("invalid value '\(parsed.value("output")!)' for '-o': expected a .jpg, .jpeg "
                     + "or .png file, a folder (end it with /) or - for stdout")

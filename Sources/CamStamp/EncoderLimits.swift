@@ -18,13 +18,15 @@ public enum H264Limits {
         ((size.width + 15) / 16) * ((size.height + 15) / 16)
     }
 
-    /// Checks `--size`: even sides (4:2:0 halves both) and within level 6.2's frame size.
-    public static func check(size: FrameSize) throws(OptionValueError) {
+    /// Checks `--size`: even sides (4:2:0 halves both) and within level 6.2's frame size. `subject`
+    /// names the size in the message (the frames a source gives, when no --size chose them).
+    public static func check(size: FrameSize, subject: String? = nil) throws(OptionValueError) {
+        let subject = subject ?? "'--size' \(size)"
         guard size.width % 2 == 0, size.height % 2 == 0 else {
-            throw OptionValueError("'--size' \(size) cannot be encoded: H.264 (4:2:0) needs an even width and height, e.g. \(max(2, size.width & ~1))x\(max(2, size.height & ~1))")
+            throw OptionValueError("\(subject) cannot be encoded: H.264 (4:2:0) needs an even width and height, e.g. \(max(2, size.width & ~1))x\(max(2, size.height & ~1))")
         }
         guard macroblocks(size) <= maxFrameMacroblocks else {
-            throw OptionValueError("'--size' \(size) is too large for H.264: at most \(maxFrameMacroblocks) blocks of 16x16 pixels a frame, e.g. 8192x4320")
+            throw OptionValueError("\(subject) \(subject.hasSuffix("frames") ? "are" : "is") too large for H.264: at most \(maxFrameMacroblocks) blocks of 16x16 pixels a frame, e.g. 8192x4320")
         }
     }
 

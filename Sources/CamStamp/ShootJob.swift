@@ -66,8 +66,11 @@ public struct ShootJob {
             var context = marker.context(width: frame.width, height: frame.height, captureDate: Date())
             context.counter = number
             try marker.mark(frame, context: context)
+            // What a write failure names: the photo asked for, or the folder its name is made in.
+            let target = options.toStandardOutput ? "stdout"
+                : destination.fileName.map { destination.folder.appendingPathComponent($0).path } ?? destination.folder.path
             let file = try destination.write(context: context) { (temporary: URL) throws(CamStampError) in
-                try encode(frame, to: temporary, template: stillTemplate)
+                try encode(frame, to: temporary, template: stillTemplate, target: target)
             }
             files.append(file)
             written(file)
@@ -107,7 +110,7 @@ public struct ShootJob {
         }
     }
 
-    private func encode(_ frame: VideoFrame, to file: URL, template: PipelineTemplate) throws(CamStampError) {
+    private func encode(_ frame: VideoFrame, to file: URL, template: PipelineTemplate, target: String) throws(CamStampError) {
         do {
             let description = try template.render(["quality": .integer(options.quality), "location": .quoted(file.path)])
             Verbosity.log("encoder pipeline: \(description)")
@@ -116,7 +119,7 @@ public struct ShootJob {
             try output.push(frame)
             try output.finish()
         } catch {
-            throw .failure("encode: \(error)")
+            throw CamStampError.unwritable(error, path: target, what: "the photo", option: "-o") ?? .failure("encode: \(error)")
         }
     }
 }

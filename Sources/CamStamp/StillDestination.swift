@@ -115,7 +115,8 @@ struct StillDestination {
             throw .usage("\(option): \(folder.path) is a file, not a folder")
         }
         guard access(folder.path, W_OK) == 0 else {
-            throw .failure("\(folder.path): cannot write here (permission denied); choose another folder with \(option)")
+            let reason = errno == EROFS ? "read-only file system" : "permission denied"
+            throw .failure("\(folder.path): cannot write here (\(reason)); choose another folder with \(option)")
         }
         TemporaryFiles.removeStale(in: folder)
     }

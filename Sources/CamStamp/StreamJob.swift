@@ -50,6 +50,10 @@ public struct StreamJob {
         if case .file(let url, _) = options.target, !options.overwrite, FileManager.default.fileExists(atPath: url.path) {
             throw StillDestination.exists(url)
         }
+        // An unwritable folder is said now, in shoot's words, not by the muxer once the camera runs.
+        if case .file(let url, _) = options.target {
+            try StillDestination.prepareFolder(url.deletingLastPathComponent(), option: "--to", create: false)
+        }
         // A host that cannot be sent to is refused now, not discovered by a receiver that hears nothing.
         var address: String?
         if case .rtp(let host, let port) = options.target { address = try RTPAddress.resolve(host: host, port: port) }
@@ -57,7 +61,7 @@ public struct StreamJob {
                                 resources: resources)
         let output = try makeOutput(address: address)
         // The output first: it must be ready before the first frame arrives.
-        do { try output.start() } catch { throw .failure("\(options.targetDescription): \(error)") }
+        do { try output.start() } catch { throw outputFailure(error) }
         do { try camera.start() } catch {
             output.abort()
             throw error
@@ -108,6 +112,15 @@ public struct StreamJob {
             case .endOfStream:
                 break loop
             case .frame(let frame):
+                // Without --size the source picks the size (a video file's own): x264 would refuse
+                // an odd one with "Can not initialize x264 encoder".
+                if firstFrameAt == nil, options.size == nil {
+                    let size = FrameSize(width: frame.width, height: frame.height)
+                    do { try H264Limits.check(size: size, subject: "the source's \(size) frames") } catch {
+                        failure = .failure("capture: \(error.message); ask for that with --size")
+                        break loop
+                    }
+                }
                 firstFrameAt = firstFrameAt ?? ContinuousClock.now
                 let capturedAt = frame.presentationTime ?? 0
                 let start = firstTime ?? capturedAt
@@ -128,7 +141,7 @@ public struct StreamJob {
                 let accepted: Bool
                 do { accepted = try output.push(frame) } catch {
                     output.abort()
-                    throw .failure("\(options.targetDescription): \(error)")
+                    throw outputFailure(error)
                 }
                 if accepted { written += 1; lastTime = time + frameDuration } else { dropped += 1 }
                 if !sdpPrinted, case .rtp = options.target, let sdp = sessionDescription(output, address: address) {
@@ -147,14 +160,28 @@ public struct StreamJob {
         progress.finish()
         // EOS through the encoder and muxer: MP4 gets its index, MKV its cues.
         do { try output.finish(timeout: Self.finishGrace) } catch {
-            throw failure ?? .failure("\(options.targetDescription): \(error)")
+            throw failure ?? outputFailure(error)
         }
         snapshotWriter?.waitUntilDone()
-        if let failure { throw failure }
+        if let failure {
+            // A recording that never got a frame is no recording: nothing is left in its place.
+            if written == 0, case .file(let url, _) = options.target { try? FileManager.default.removeItem(at: url) }
+            throw failure
+        }
         let summary = Summary(framesWritten: written, framesDropped: dropped, duration: Double(lastTime) / 1e9,
                               snapshots: snapshotWriter?.written ?? [])
         if interrupted { throw .init(.interrupted, summaryLine(summary)) }
         return summary
+    }
+
+    /// A failure of the output, worded for a file that cannot be written (a full disk, a folder
+    /// made read-only meanwhile); anything else as GStreamer said it.
+    private func outputFailure(_ error: Error) -> CamStampError {
+        if case .file = options.target,
+           let unwritable = CamStampError.unwritable(error, path: options.targetDescription, what: "the recording", option: "--to") {
+            return unwritable
+        }
+        return .failure("\(options.targetDescription): \(error)")
     }
 
     /// `out.mp4: 90 frames, 0 dropped, 00:00:03.00`.
@@ -270,7 +297,8 @@ final class SnapshotWriter: @unchecked Sendable {
                         try output.push(frame)
                         try output.finish()
                     } catch {
-                        throw .failure("snapshot: \(error)")
+                        throw CamStampError.unwritable(error, path: folder.path, what: "the snapshot", option: "--snapshot-dir")
+                            ?? .failure("snapshot: \(error)")
                     }
                 }
                 lock.withLock { files.append(file) }

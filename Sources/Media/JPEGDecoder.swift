@@ -26,6 +26,44 @@ public final class DecodedPicture: @unchecked Sendable {
     deinit { if let buffer { gst_buffer_unref(buffer) } }
 }
 
+extension DecodedPicture {
+    /// A picture another library decoded (Cairo's PNG reader): packed 8-bit rows in `format`, a
+    /// GStreamer format name such as BGRA or BGRx, copied into a buffer a raw pipeline takes.
+    public static func packed(_ pixels: [UInt8], width: Int, height: Int, stride: Int,
+                              format: String) throws(MediaError) -> DecodedPicture {
+        try GStreamer.initialize()
+        let videoFormat = gst_video_format_from_string(format)
+        var info = GstVideoInfo()
+        guard videoFormat != GST_VIDEO_FORMAT_UNKNOWN, pixels.count >= stride * height,
+              gst_video_info_set_format(&info, videoFormat, guint(width), guint(height)) != 0 else {
+            throw .stream(element: "picture", domain: "camstamp", code: 0,
+                          message: "cannot describe a \(width)x\(height) \(format) picture", debug: nil)
+        }
+        // One picture a second, as the photo pipeline stamps them (0/1 makes a CRITICAL downstream).
+        info.fps_n = 1
+        info.fps_d = 1
+        let buffer = gst_buffer_new_allocate(nil, info.size, nil)!
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 else {
+            gst_buffer_unref(buffer)
+            throw .stream(element: "picture", domain: "camstamp", code: 0, message: "cannot map a \(info.size)-byte buffer", debug: nil)
+        }
+        let rowBytes = Int(gst_video_format_get_info(videoFormat).pointee.pixel_stride.0) * width
+        let targetStride = Int(info.stride.0)
+        pixels.withUnsafeBytes { source in
+            for y in 0..<height {
+                (map.data + y * targetStride).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * stride,
+                                                     count: rowBytes)
+            }
+        }
+        gst_buffer_unmap(buffer, &map)
+        let caps = gst_video_info_to_caps(&info)!
+        defer { gst_caps_unref(caps) }
+        return DecodedPicture(width: width, height: height, warning: nil,
+                              caps: takeGString(gst_caps_to_string(caps)) ?? "video/x-raw", buffer: buffer)
+    }
+}
+
 /// JPEG decoding with libjpeg-turbo directly, for the pictures jpegdec cannot give: CMYK and YCCK
 /// (jpegdec fails with "Internal data stream error"), and damaged data libjpeg recovers from with
 /// a warning (jpegdec drops the whole picture). The normal path stays jpegdec, which is faster.

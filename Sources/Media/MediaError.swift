@@ -72,12 +72,21 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         case GST_RESOURCE_ERROR_NOT_FOUND: return .notFound
         case GST_RESOURCE_ERROR_BUSY: return .busy
         case GST_RESOURCE_ERROR_NOT_AUTHORIZED: return .permissionDenied
-        case GST_RESOURCE_ERROR_OPEN_WRITE, GST_RESOURCE_ERROR_WRITE, GST_RESOURCE_ERROR_NO_SPACE_LEFT: return .cannotWrite
+        case GST_RESOURCE_ERROR_NO_SPACE_LEFT: return .noSpaceLeft
+        case GST_RESOURCE_ERROR_OPEN_WRITE, GST_RESOURCE_ERROR_WRITE: return .cannotWrite
         default: return .other
         }
     }
 
-    public enum ResourceProblem: Sendable { case notFound, busy, permissionDenied, cannotWrite, other }
+    public enum ResourceProblem: Sendable { case notFound, busy, permissionDenied, cannotWrite, noSpaceLeft, other }
+
+    /// The operating system's reason in a resource error's debug text ("system error: Read-only
+    /// file system"), when GStreamer gave one.
+    public var systemReason: String? {
+        guard case .stream(_, _, _, _, let debug?) = self, let start = debug.range(of: "system error: ") else { return nil }
+        let reason = debug[start.upperBound...].prefix { $0 != ")" && $0 != "\n" }
+        return reason.isEmpty ? nil : String(reason)
+    }
 
     /// v4l2src reports a failed open(2) as OPEN_READ_WRITE whatever the cause; the errno is only
     /// in the debug text (GST_ERROR_SYSTEM: "system error: Device or resource busy").

@@ -94,6 +94,16 @@ public struct JPEGPicture: Sendable, Equatable {
         if [0xC5, 0xC6, 0xCD, 0xCE].contains(frameMarker) { return "hierarchical JPEG coding" }
         if precision != 8 { return "\(precision)-bit samples (only 8-bit JPEGs are read)" }
         if ![1, 3, 4].contains(sampling.count) { return "\(sampling.count) colour components" }
+        // TurboJPEG reads 4:4:4, 4:2:2, 4:2:0, 4:4:0 and 4:1:1 (jpegdec turns the last green, so
+        // libjpeg-turbo decodes it); jpegdec makes other YCbCr samplings green or fails.
+        if colourModel == .yCbCr, sampling.count == 3, sampling[1] == sampling[2], sampling[1].h > 0, sampling[1].v > 0 {
+            let ratio = (sampling[0].h / sampling[1].h, sampling[0].v / sampling[1].v)
+            let read = [(1, 1), (2, 1), (2, 2), (1, 2), (4, 1)]
+            if !read.contains(where: { $0 == ratio }) {
+                let name = ratio == (4, 2) ? "4:1:0" : ratio == (1, 4) ? "4:4:1" : "\(ratio.0)×\(ratio.1)"
+                return "\(name) chroma sampling (camstamp reads 4:4:4, 4:2:2, 4:2:0, 4:4:0 and 4:1:1)"
+            }
+        }
         return nil
     }
 

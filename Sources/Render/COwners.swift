@@ -3,6 +3,7 @@
 import CCairo
 import CPangoCairo
 import CRsvg
+import Foundation
 
 // One owning Swift class per refcounted C object: `init(adopting:)` takes over a reference the
 // caller already owns (transfer full) and `deinit` drops it, so every Cairo surface and Pango
@@ -111,10 +112,12 @@ final class AttributeList {
     deinit { pango_attr_list_unref(pointer) }
 }
 
-/// Takes a `GError` the callee set: returns its message and frees it (`g_error_free`).
+/// Takes a `GError` the callee set: returns its message on one line (librsvg ends its XML errors
+/// with a newline) and frees it (`g_error_free`).
 func consume(_ error: UnsafeMutablePointer<GError>?) -> String {
     guard let error else { return "unknown error" }
     defer { g_error_free(error) }
     guard let message = error.pointee.message else { return "unknown error" }
-    return String(cString: message)
+    return String(cString: message).split(whereSeparator: \.isNewline)
+        .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
 }

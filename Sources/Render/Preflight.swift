@@ -101,7 +101,7 @@ extension RenderError {
         case .fontFileUnusable: ".font-file"
         case .invalidMarkup, .textTooLong, .textTooLarge: ".text"
         case .tooManyTiles: ".tile"
-        case .tooLarge, .fontDirectoryUnusable, .pngWriteFailed: ""
+        case .tooLarge, .fontDirectoryUnusable, .pngWriteFailed, .photoPNGUnreadable: ""
         }
     }
 }

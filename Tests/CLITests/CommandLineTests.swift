@@ -61,6 +61,8 @@ import Testing
         #expect(error("batch", "in", "-o", "out", "--name=") == "'--name' must not be empty; the default is {stem}")
         #expect(error("stream", "--to", "rtp://h:5000", "--bitrate", "0") == "'--bitrate' must be between 1 and 2048000 (got 0)")
         #expect(error("shoot", "-o", "a.webp") == "invalid value 'a.webp' for '-o': expected a .jpg, .jpeg or .png file, a folder (end it with /) or - for stdout")
+        // No extension, no such folder: neither a photo name nor a folder (a JPEG named "shots" was written).
+        #expect(error("shoot", "-o", "/nonexistent-camstamp-shots") == "invalid value '/nonexistent-camstamp-shots' for '-o': expected a .jpg, .jpeg or .png file, a folder (end it with /) or - for stdout")
         #expect(error("stream", "--to", "rtp://h:5000", "--duration", "-3")
                 == "'--duration' must be more than 0 seconds (got -3)")
         #expect(error("shoot", "-o", "a.png", "--format", "jpg")

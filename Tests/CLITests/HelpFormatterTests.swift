@@ -51,4 +51,11 @@ import Testing
         #expect(helpText(for: ["stream"])!.contains("(default: 4000)"))
         #expect(helpText(for: ["batch"])!.contains("(default: {stem})"))
     }
+
+    /// Issue 8 §2: the removal of every unmarked copy is said where a user looks first.
+    @Test func batchHelpSaysEmbeddedPreviewsAreLeftOut() {
+        let text = helpText(for: ["batch"])!.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(text.contains("Embedded previews (the EXIF thumbnail, maker-note and XMP previews, MPF images, "
+            + "a motion photo's video) are left out: they show the photo unmarked."), "\(text)")
+    }
 }

@@ -191,6 +191,56 @@ func listing(_ folder: URL) -> [String] {
         #expect(listing(folder) == ["a-marked.jpg", "a.jpg", "b-marked.jpg", "b.jpg"])
     }
 
+    /// `camstamp batch . -o marked --recursive` run again (new photos, --skip-existing) must not
+    /// take its own outputs for inputs: the second run was refused ("would replace an input photo").
+    @Test func anOutputFolderInsideTheInputIsNotReadAsInput() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil)
+        try put(photo, "a.jpg", in: folder)
+        try put(photo, "trip/b.jpg", in: folder)
+        let out = folder.appendingPathComponent("marked")
+        let first = try camstamp(["batch", folder.path, "-o", out.path, "--recursive", "--text", "x"])
+        #expect(first.status == 0, "\(first.stderr)")
+        try put(photo, "c.jpg", in: folder)
+        let again = try camstamp(["batch", folder.path, "-o", out.path, "--recursive", "--text", "x", "--skip-existing"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr == "1 marked, 0 failed, 2 skipped\n", "\(again.stderr)")
+        #expect(listing(out) == ["a.jpg", "c.jpg", "trip/b.jpg"])
+    }
+
+    /// A read-only disk is called that, not "permission denied" (which sends a user to chmod).
+    /// Needs a tmpfs mounted read-only (root, as `make test` runs here); without one nothing is checked.
+    @Test func aReadOnlyDiskIsCalledThat() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try put(try PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/a.jpg", in: folder)
+        let disk = folder.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=16k,ro", "tmpfs", disk.path])) != nil else { return }
+        defer { _ = try? tool("umount", [disk.path]) }
+        let result = try camstamp(["batch", input.path, "-o", disk.path, "--text", "x"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(disk.path): cannot write here (read-only file system); choose another folder with -o\n")
+    }
+
+    /// A disk that fills: each photo that does not fit is one line naming its output and what to
+    /// do, and no part of a photo is left. Needs a small tmpfs (root); without one nothing is checked.
+    @Test func aFullDiskIsOneLinePerPhotoAndLeavesNoPart() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try put(try PhotoFixtures.jpeg(width: 1600, height: 1200, orientation: 1, exif: nil), "in/a.jpg", in: folder)
+        let disk = folder.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=8k", "tmpfs", disk.path])) != nil else { return }
+        defer { _ = try? tool("umount", [disk.path]) }
+        let result = try camstamp(["batch", input.path, "-o", disk.path, "--text", "x"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(input.path): cannot write \(disk.appendingPathComponent("a.jpg").path) (the disk is full); "
+            + "free some space or choose another -o folder\n0 marked, 1 failed, 0 skipped\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).isEmpty)
+    }
+
     @Test func sixteenBitPNGsAreMarkedToo() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

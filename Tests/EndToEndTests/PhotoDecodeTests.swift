@@ -125,6 +125,25 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         #expect(strict.status == 1 && strict.stderr.hasSuffix("0 marked, 2 failed, 0 skipped\n"), "\(strict.stderr)")
     }
 
+    /// A bad CRC in a chunk that holds the picture (IDAT): libpng refuses it, as ImageMagick does,
+    /// so the photo fails, in one line that says why, without libpng's own line on stderr or
+    /// GStreamer's "Internal data stream error".
+    @Test func aPNGWithADamagedPictureChunkFailsInOneLine() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clean = folder.appendingPathComponent("clean.png")
+        try tool("convert", ["-size", "64x48", "xc:#3060c0", clean.path])
+        var png = [UInt8](try Data(contentsOf: clean))
+        let idat = try #require(png.indices.first { png[$0..<min($0 + 4, png.count)].elementsEqual(Array("IDAT".utf8)) })
+        let length = png[(idat - 4)..<idat].reduce(0) { $0 << 8 | Int($1) }
+        png[idat + 4 + length] ^= 0xFF
+        let input = try put(Data(png), "in/idat.png", in: folder)
+        let result = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("out").path, "--text", "x"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(input.path): damaged PNG: bad CRC in its IDAT chunk, which holds the picture\n"
+            + "0 marked, 1 failed, 0 skipped\n")
+    }
+
     /// A PNG named .jpg and a JPEG named .png are read by content. With --format keep the output
     /// keeps the input's name and its real format (it mirrors the input, and names are fixed before
     /// any file is read, so --dry-run and the collision checks stay true); --format jpg or png
@@ -198,6 +217,36 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         }
     }
 
+    /// 16-bit RGB PNGs (what raw converters export) came out of GStreamer 1.22's pngdec shifted by
+    /// one sample: the output was half transparent and its colours rotated (red as yellow). With
+    /// alpha (RGBA) and grey they decode right, so each kind is checked with ImageMagick's reading.
+    @Test(arguments: ["PNG48", "PNG64", "PNG24"])
+    func sixteenBitRGBPNGsKeepTheirColoursAndOpacity(_ kind: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let photo = input.appendingPathComponent("wide.png")
+        try tool("convert", ["(", "-size", "64x64", "xc:red", "xc:lime", "+append", ")", "(", "-size", "64x64", "xc:blue", "xc:white",
+                             "+append", ")", "-append", "-depth", kind == "PNG24" ? "8" : "16", "\(kind):\(photo.path)"])
+        for format in ["png", "jpg"] {
+            let out = folder.appendingPathComponent("out-\(format)")
+            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--format", format])
+            #expect(result.status == 0, "\(result.stderr)")
+            let written = out.appendingPathComponent("wide.\(format)")
+            let said = String(decoding: try tool("convert", [written.path, "-format", "%[opaque]|%[pixel:p{32,32}]|%[pixel:p{96,32}]|%[pixel:p{32,96}]", "info:"]), as: UTF8.self)
+            let fields = said.split(separator: "|").map(String.init)
+            #expect(fields.first == "true", "\(kind) → \(format) is not opaque: \(said)")
+            func colour(_ text: String) -> [Int] {
+                text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }.prefix(3).map { $0 }
+            }
+            for (index, expected) in [[255, 0, 0], [0, 255, 0], [0, 0, 255]].enumerated() where fields.count == 4 {
+                let got = colour(fields[index + 1])
+                #expect(got.count == 3 && zip(got, expected).allSatisfy { abs($0 - $1) < 40 }, "\(kind) → \(format): expected \(expected), got \(fields[index + 1])")
+            }
+        }
+    }
+
     @Test func aRedMarkOnAGreyPhotoStaysRed() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -218,7 +267,35 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         }
     }
 
-    @Test(arguments: [("1x1", "YCbCr4:4:4 (1 1)"), ("2x1", "YCbCr4:2:2 (2 1)"), ("2x2", "YCbCr4:2:0 (2 2)")])
+    /// A grey PNG's profile is a grey one (PNG requires it): the colour output must not carry it
+    /// (libpng: "Gray color space not permitted on RGB PNG"), as a grey JPEG's is not carried.
+    @Test func aGreyPNGsGreyProfileIsNotCarriedIntoTheColourOutput() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let photo = input.appendingPathComponent("grey.png")
+        try tool("convert", ["-size", "64x48", "xc:gray50", "-define", "png:color-type=0", "-depth", "8", photo.path])
+        var profile = Data(count: 132)
+        profile[3] = 132
+        profile.replaceSubrange(12..<24, with: Data("mntrGRAYXYZ ".utf8))
+        profile.replaceSubrange(36..<40, with: Data("acsp".utf8))
+        let icc = folder.appendingPathComponent("grey.icc")
+        try profile.write(to: icc)
+        try tool("exiftool", ["-q", "-q", "-overwrite_original", "-ICC_Profile<=\(icc.path)", photo.path])
+        #expect(!(try tool("exiftool", ["-s3", "-PNG:ProfileName", photo.path])).isEmpty, "the fixture has no profile")
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("grey.png: warning: its grey colour profile is not carried"), "\(result.stderr)")
+        let written = out.appendingPathComponent("grey.png")
+        #expect(try tool("exiftool", ["-s3", "-PNG:ProfileName", written.path]).isEmpty, "the colour output carries the grey profile")
+    }
+
+    /// The sampling is kept (4:4:0, which jpegenc cannot write, becomes 4:4:4) and the colours
+    /// stay: jpegdec turned 4:1:1 photos green.
+    @Test(arguments: [("1x1", "YCbCr4:4:4 (1 1)"), ("2x1", "YCbCr4:2:2 (2 1)"), ("2x2", "YCbCr4:2:0 (2 2)"),
+                      ("4x1", "YCbCr4:1:1 (4 1)"), ("1x2", "YCbCr4:4:4 (1 1)")])
     func chromaSamplingIsKept(sampling: String, expected: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -229,6 +306,12 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         #expect(result.status == 0, "\(result.stderr)")
         let said = String(decoding: try tool("exiftool", ["-s3", "-YCbCrSubSampling", out.appendingPathComponent("in.jpg").path]), as: UTF8.self)
         #expect(said.trimmingCharacters(in: .whitespacesAndNewlines) == expected)
+        // Red at the top, blue at the bottom, as ImageMagick reads the output.
+        let colours = String(decoding: try tool("convert", [out.appendingPathComponent("in.jpg").path, "-format",
+                                                            "%[fx:int(255*p{320,10}.r)] %[fx:int(255*p{320,10}.b)] %[fx:int(255*p{320,470}.r)] %[fx:int(255*p{320,470}.b)]",
+                                                            "info:"]), as: UTF8.self).split(separator: " ").compactMap { Int($0) }
+        #expect(colours.count == 4 && colours[0] > 200 && colours[1] < 60 && colours[2] < 60 && colours[3] > 200,
+                "\(sampling): top (r, b) then bottom (r, b): \(colours)")
     }
 
     /// The output's quantisation tables are those cjpeg writes at the source's estimated quality

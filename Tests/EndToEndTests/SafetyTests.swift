@@ -149,7 +149,7 @@ func temporaryName(pid: Int32, for name: String) -> String {
         #expect(result.stdout == shots.appendingPathComponent(names.first ?? "?").path + "\n")
     }
 
-    @Test(arguments: ["a.webp", "a.gif", "notes.txt"])
+    @Test(arguments: ["a.webp", "a.gif", "notes.txt", "shots"])
     func anExtensionThatIsNotJPEGOrPNGIsRefused(name: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -258,6 +258,25 @@ func camstampRawStdout(_ arguments: [String], in directory: URL) throws -> (Int3
         #expect(lines.contains("camstamp: \(fifo.path): not a photo file but a FIFO (named pipe); give JPEG or PNG files or folders of them"), "\(lines)")
         #expect(lines.contains("camstamp: /dev/zero: not a photo file but a character device; give JPEG or PNG files or folders of them"), "\(lines)")
         #expect(lines.last == "1 marked, 2 failed, 0 skipped", "\(lines)")
+        #expect(listing(out) == ["good.jpg"])
+    }
+
+    /// With --recursive, a subfolder that cannot be listed (a card's lost+found) is one failed line,
+    /// not the end of the batch: it stopped every photo before any was stamped.
+    @Test func aSubfolderThatCannotBeListedIsOneFailureAndTheRestAreStamped() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+        let input = folder.appendingPathComponent("in")
+        try put(PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "good.jpg", in: input)
+        let locked = input.appendingPathComponent("lost+found")
+        try put(PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "hidden.jpg", in: locked)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: locked.path)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--recursive", "--text", "x"], asNobody: true)
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines == ["camstamp: \(locked.path): cannot list the folder (You don’t have permission.)", "1 marked, 1 failed, 0 skipped"], "\(lines)")
         #expect(listing(out) == ["good.jpg"])
     }
 

@@ -135,6 +135,21 @@ import Testing
         #expect(result.stderr == "camstamp: \(folder.path): cannot write here (permission denied); choose another folder with -o\n")
     }
 
+    /// A disk that fills while the photo is written: one line naming the photo and what to do, no
+    /// GStreamer element path, nothing left behind. Needs a small tmpfs (root, as `make test` runs
+    /// here); where one cannot be mounted there is nothing to check.
+    @Test func aFullDiskIsSaidInOneLineNamingThePhoto() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", folder.path])) != nil else { return }
+        defer { _ = try? tool("umount", [folder.path]) }
+        let photo = folder.appendingPathComponent("photo.jpg")
+        let result = try camstamp(["shoot", "--source", "test", "--text", "x", "--size", "1920x1080", "-o", photo.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(photo.path): cannot write the photo (the disk is full); free some space or choose another -o\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     @Test func aMissingOutputFolderIsAUsageError() throws {
         let result = try camstamp(["shoot", "--source", "test", "--text", "x", "-o", "/nonexistent-camstamp/photo.jpg"])
         #expect(result.status == 64)

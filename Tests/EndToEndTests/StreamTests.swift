@@ -181,4 +181,74 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         #expect(result.status == 64, "stderr: \(result.stderr)")
         #expect(result.stderr.hasPrefix("camstamp: ") && result.stderr.split(separator: "\n").count == 1)
     }
+
+    /// A folder the user cannot write into is refused before the camera starts, in the words
+    /// shoot uses, not with GStreamer's element path and source file.
+    @Test func anUnwritableTargetFolderFailsBeforeAnythingStarts() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--to", folder.appendingPathComponent("out.mp4").path,
+                                   "--duration", "1"], asNobody: true)
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(folder.path): cannot write here (permission denied); choose another folder with --to\n")
+    }
+
+    /// A disk that fills while recording (here /dev/full behind the name) is said in one line that
+    /// names the file and what to do, without GStreamer's element path or its C source file.
+    @Test func aFullDiskIsSaidInOneLineNamingTheRecording() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("full.mp4")
+        try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: "/dev/full")
+        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--to", file.path, "--overwrite", "--duration", "2"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(file.path): cannot write the recording (the disk is full); free some space or choose another --to\n")
+    }
+
+    /// A video file whose frames H.264 cannot take (an odd size; --size was not given to choose
+    /// one): one line naming the size and the way out, and no recording without frames left
+    /// behind (x264's "Can not initialize x264 encoder" and a file with no index were).
+    @Test func aSourceWithAnOddFrameSizeIsSaidAndLeavesNoFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("odd.mkv")
+        let make = try Pipeline(PipelineTemplate("videotestsrc num-buffers=10 ! video/x-raw,width=321,height=241,framerate=30/1 ! matroskamux ! filesink location={location}")
+            .render(["location": .quoted(clip.path)]))
+        try make.setState(.playing)
+        #expect(make.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
+        make.stop()
+        let file = folder.appendingPathComponent("out.mp4")
+        let result = try camstamp(["stream", "--source", "file:" + clip.path, "--text", "x", "--to", file.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: capture: the source's 321x241 frames cannot be encoded: H.264 (4:2:0) needs an even width and height, "
+            + "e.g. 320x240; ask for that with --size\n")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        let sized = try camstamp(["stream", "--source", "file:" + clip.path, "--text", "x", "--to", file.path, "--size", "320x240"])
+        #expect(sized.status == 0, "\(sized.stderr)")
+    }
+
+    /// A snapshot that does not fit on its disk is one line naming the folder, and the stream goes
+    /// on. Needs a small tmpfs (root, as `make test` runs here); without one nothing is checked.
+    @Test func aSnapshotOnAFullDiskIsOneLineAndTheStreamGoesOn() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shots = folder.appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=8k", "tmpfs", shots.path])) != nil else { return }
+        defer { _ = try? tool("umount", [shots.path]) }
+        let file = folder.appendingPathComponent("clip.mkv")
+        let running = try RunningCamstamp(["stream", "--source", "test", "--text", "SNAP", "--size", "1280x720", "--to", file.path,
+                                           "--snapshot-dir", shots.path])
+        Thread.sleep(forTimeInterval: 1.5)
+        running.send(SIGUSR1)
+        Thread.sleep(forTimeInterval: 1.5)
+        running.send(SIGINT)
+        let result = running.finish(timeout: 20)
+        #expect(result.status == 130, "stderr: \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").first == "camstamp: \(shots.path): cannot write the snapshot (the disk is full); free some space or choose another --snapshot-dir",
+                "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shots.path).isEmpty)
+        #expect(try decodeVideo(file: file).frames >= 60)
+    }
 }

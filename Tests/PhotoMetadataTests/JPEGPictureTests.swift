@@ -49,4 +49,17 @@ import Testing
             #expect(picture.width == 16 && picture.height == 16 && picture.frameMarker == 0xC2)
         }
     }
+
+    /// Chroma a quarter of the luma's width and half its height (4:1:0), or a quarter of its height
+    /// (4:4:1): jpegdec turned the first green, libjpeg-turbo's TurboJPEG reads neither.
+    /// Refused by name, not reported as damage; 4:4:0 is read.
+    @Test func samplingNoDecoderReadsIsUnsupported() throws {
+        for (factors, said) in [([UInt8(0x42), 0x11, 0x11], "4:1:0 chroma sampling"), ([0x14, 0x11, 0x11], "4:4:1 chroma sampling")] {
+            let data = jpeg(quality: 90, sampling: factors, rest: sos + [0xFF, 0xD9])
+            let picture = try #require(JPEGPicture(try JPEGStructure(parsing: data)))
+            #expect(picture.unsupportedCoding?.hasPrefix(said) == true, "\(factors): \(picture.unsupportedCoding ?? "nil")")
+        }
+        let fourFourZero = try #require(JPEGPicture(try JPEGStructure(parsing: jpeg(quality: 90, sampling: [0x12, 0x11, 0x11], rest: sos + [0xFF, 0xD9]))))
+        #expect(fourFourZero.unsupportedCoding == nil)
+    }
 }

@@ -123,6 +123,14 @@ import Testing
         let badSVG = folder.appendingPathComponent("bad.svg")
         try Data("<svg xmlns=\"http://www.w3.org/2000/svg\"><rect".utf8).write(to: badSVG)
         #expect(throws: RenderError.self) { try makeRenderer().render(imageMark(badSVG), frameWidth: 64, frameHeight: 64) }
+        // librsvg's message ends in a newline: it split `presets check`'s one-line error in two.
+        do {
+            _ = try renderer.render(imageMark(badSVG), frameWidth: 64, frameHeight: 64)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasPrefix("cannot read image \(badSVG.path): "))
+            #expect(!error.description.contains("\n"), "\(error.description)")
+        }
     }
 }
 

@@ -30,6 +30,10 @@ struct BatchPlan {
         let fileManager = FileManager.default
         var found: [(url: URL, folder: String)] = []
         var listing = Listing(recursive: options.recursive)
+        // The output folder inside an input folder holds outputs, not inputs: a second run of
+        // `batch . -o marked --recursive` would otherwise read them and be refused.
+        var output = stat()
+        if stat(options.outputFolder.path, &output) == 0 { listing.outputFolder = [UInt64(output.st_dev), UInt64(output.st_ino)] }
         for input in options.inputs {
             var isDirectory: ObjCBool = false
             guard fileManager.fileExists(atPath: input.path, isDirectory: &isDirectory) else {
@@ -123,16 +127,25 @@ struct BatchPlan {
         var files: [(url: URL, folder: String)] = []
         var refused: [(url: URL, reason: String)] = []
         private var visited: Set<[UInt64]> = []
+        /// The output folder (device, inode), never walked as a subfolder.
+        var outputFolder: [UInt64]?
 
         init(recursive: Bool) { self.recursive = recursive }
 
         mutating func walk(_ directory: URL, relative: String) throws(CamStampError) {
             var info = stat()
             guard stat(directory.path, &info) == 0, visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
+            if !relative.isEmpty, [UInt64(info.st_dev), UInt64(info.st_ino)] == outputFolder { return }
             let fileManager = FileManager.default
             let names: [String]
             do { names = try fileManager.contentsOfDirectory(atPath: directory.path) } catch {
-                throw .failure("\(directory.path): cannot list the folder (\(error.localizedDescription))")
+                let reason = "cannot list the folder (\((error as NSError).localizedFailureReason ?? error.localizedDescription))"
+                // A subfolder (a card's lost+found) costs only itself, reported like a failed photo.
+                guard relative.isEmpty else {
+                    refused.append((directory, reason))
+                    return
+                }
+                throw .failure("\(directory.path): \(reason)")
             }
             for name in names.sorted() {
                 let url = directory.appendingPathComponent(name)

@@ -22,6 +22,9 @@ struct PhotoFacts {
     var truncated = false
     /// A grey picture (JPEG with one component, PNG colour type 0 or 4).
     var isGrey = false
+    /// A PNG with 16-bit samples and colour or alpha (types 2, 4, 6): GStreamer 1.22's pngdec
+    /// decodes these shifted by one sample, so they are decoded apart (see `PhotoPNGDecoder`).
+    var isWidePNG = false
     private var metadata: ImageMetadata
     /// Damage found in the photo's metadata: what could not be read, or the parts left out. The
     /// photo is still marked (a warning line says what); under --strict it fails.
@@ -81,6 +84,11 @@ struct PhotoFacts {
                 throw .failure("truncated image (the file ends before the picture does)")
             }
             do { metadata = try ImageMetadata(png: data) } catch {
+                // A critical chunk (IHDR, PLTE, IDAT, IEND: upper-case first letter) is the picture:
+                // libpng refuses it, as peers do, and would print its own line on stderr.
+                if case .badPNGChunkCRC(let chunk) = error, chunk.first?.isUppercase == true {
+                    throw .failure("damaged PNG: bad CRC in its \(chunk) chunk, which holds the picture")
+                }
                 // A damaged ancillary chunk (bad CRC, broken eXIf) costs the metadata, not the
                 // picture: libpng skips such chunks too.
                 metadata = ImageMetadata()
@@ -90,6 +98,14 @@ struct PhotoFacts {
             width = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
             height = header[4..<8].reduce(0) { $0 << 8 | Int($1) }
             isGrey = header[9] == 0 || header[9] == 4
+            isWidePNG = header[8] == 16 && header[9] != 0
+            // A grey PNG's profile is grey (PNG requires it): it does not describe the colour
+            // output, which libpng and viewers then warn about or refuse (as with a grey JPEG's).
+            if isGrey, metadata.pngICCChunk != nil || metadata.icc != nil {
+                metadata.pngICCChunk = nil
+                metadata.icc = nil
+                notes.append("its grey colour profile is not carried (the output is in colour, RGB)")
+            }
             pictureBytes = 0..<data.count
         }
         guard width > 0, height > 0 else { throw .failure("damaged image (its header gives a size of \(width)×\(height))") }

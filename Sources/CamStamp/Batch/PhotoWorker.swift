@@ -1,6 +1,8 @@
 import Foundation
 import Media
+import PhotoMetadata
 import Presets
+import Render
 
 /// One batch worker: its own decoders, encoders and marker (renderers are per thread), reused
 /// for every photo it takes, so a photo costs decode + blend + encode and nothing else.
@@ -113,8 +115,19 @@ final class PhotoWorker {
             request.quality = settings.quality ?? photo.sourceQuality(pngDefault: Self.pngSourceQuality)
             request.encodingFormat = encodingFormat(photo)
         }
-        if let jpeg = photo.jpeg, photo.truncated || jpeg.colourModel == .cmyk || jpeg.colourModel == .ycck {
+        if let jpeg = photo.jpeg, photo.truncated || jpeg.colourModel == .cmyk || jpeg.colourModel == .ycck || Self.jpegdecMiscolours(jpeg) {
             return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
+        }
+        if photo.isWidePNG {
+            let decoded: DecodedPicture
+            do {
+                let png = try PhotoPNGDecoder.decode(picture)
+                decoded = try DecodedPicture.packed(png.pixels, width: png.width, height: png.height, stride: png.stride,
+                                                    format: png.opaque ? "BGRx" : "BGRA")
+            } catch {
+                throw .failure("\(error)")
+            }
+            return try markApart(decoded, outputKind: outputKind, request: request, mark: mark)
         }
         // A colour format before the marks: a grey frame would turn a red mark grey. And 4:2:2/4:1:1
         // become 4:4:4 there, which videoflip takes (it has no Y42B) without losing chroma.
@@ -133,6 +146,13 @@ final class PhotoWorker {
         }
     }
 
+    /// GStreamer 1.22's jpegdec gives a YCbCr JPEG whose chroma is a quarter of the luma's width
+    /// (4:1:1, 4:1:0) as a green picture, without an error: libjpeg-turbo decodes those.
+    static func jpegdecMiscolours(_ jpeg: JPEGPicture) -> Bool {
+        guard jpeg.colourModel == .yCbCr, jpeg.sampling.count == 3, jpeg.sampling[1].h > 0 else { return false }
+        return jpeg.sampling[0].h / jpeg.sampling[1].h >= 4
+    }
+
     /// The libjpeg-turbo path: decoded to RGB here, then the same marking pipeline from raw input.
     private func decodeApart(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind, request: PhotoRequest,
                              mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (encoded: Data, warning: String?) {
@@ -140,6 +160,12 @@ final class PhotoWorker {
         do { picture = try JPEGDecoder.decode(data, adobeInverted: photo.jpeg?.adobeTransform != nil) } catch {
             throw .failure("the picture data is damaged beyond repair (\(error.description))")
         }
+        return try markApart(picture, outputKind: outputKind, request: request, mark: mark)
+    }
+
+    /// A picture decoded outside GStreamer through the raw variant of the marking pipeline.
+    private func markApart(_ picture: DecodedPicture, outputKind: BatchPlan.Kind, request: PhotoRequest,
+                           mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (encoded: Data, warning: String?) {
         do {
             return (try pipeline(.raw, outputKind).process(picture, request: request, mark: mark), picture.warning)
         } catch let failure as MarkFailure {
@@ -197,6 +223,8 @@ final class PhotoWorker {
         } catch let error as CamStampError {
             throw error
         } catch {
+            let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace || (error as? POSIXError)?.code == .ENOSPC
+            if full { throw .failure("cannot write \(target.path) (the disk is full); free some space or choose another -o folder") }
             throw .failure("cannot write \(target.path): \(error.localizedDescription)")
         }
     }
