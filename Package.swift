@@ -22,6 +22,9 @@ let package = Package(
         systemLibrary("CPangoCairo", "pangocairo", "libpango1.0-dev"),
         systemLibrary("CRsvg", "librsvg-2.0", "librsvg2-dev"),
         systemLibrary("CFontconfig", "fontconfig", "libfontconfig-dev"),
+        systemLibrary("CSoup", "libsoup-3.0", "libsoup-3.0-dev"),
+        // C that Swift cannot import (variadic functions): soup_server_new, g_signal_emit_by_name.
+        .target(name: "CViewfinderShim", dependencies: ["CSoup", "CGStreamer"]),
 
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
@@ -31,8 +34,10 @@ let package = Package(
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
         .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo"]),
-        // The jobs: shoot, batch, stream.
-        .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata"]),
+        // libsoup 3: the camera's HTTP server, MJPEG handed to multisocketsink.
+        .target(name: "Viewfinder", dependencies: ["Media", "CSoup", "CViewfinderShim", "CGStreamer"]),
+        // The jobs: shoot, batch, stream, camera.
+        .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata", "Viewfinder"]),
         // The command line: flag tables, validation, messages, exit codes.
         .target(name: "CLI", dependencies: ["CamStamp", "Presets"]),
         .executableTarget(name: "camstamp", dependencies: ["CLI", "CamStamp"]),
@@ -47,6 +52,8 @@ let package = Package(
         .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets"]),
         // Fixtures/: real camera photos, found through #filePath.
         .testTarget(name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata"], exclude: ["Fixtures"]),
+        // `camstamp camera` over HTTP, in Chromium and in an X11 window; Scripts/ are run by the tests.
+        .testTarget(name: "CameraTests", dependencies: ["Media"], exclude: ["Scripts"]),
     ],
     swiftLanguageModes: [.v6]
 )

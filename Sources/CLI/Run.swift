@@ -40,6 +40,8 @@ private func run(_ command: ParsedCommand) throws(CamStampError) {
         let file = try ShootJob(options: options).run(interrupts: .shared)
         // With -o - stdout holds the photo and nothing else.
         if !options.toStandardOutput { Console.output(file.path) }
+    case .camera(let options):
+        try CameraJob(options: options).run(interrupts: .shared, report: { Console.output($0) })
     case .devices(let options):
         try DevicesCommand.run(json: options.json)
     case .presetsList, .presetsShow, .presetsCheck:

@@ -34,6 +34,8 @@ public struct Resources: Sendable {
     public var presets: URL { root.appendingPathComponent("presets") }
     public var pipelines: URL { root.appendingPathComponent("pipelines") }
     public var fonts: URL { root.appendingPathComponent("fonts") }
+    /// The camera's web page (plain HTML, CSS and JavaScript).
+    public var web: URL { root.appendingPathComponent("web") }
 
     public func pipeline(_ name: String) -> URL { pipelines.appendingPathComponent(name + ".pipeline") }
 }
