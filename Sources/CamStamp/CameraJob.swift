@@ -63,6 +63,7 @@ public struct CameraJob {
         let webPreview = try options.web.map { _ throws(CamStampError) in try makeWebPreview(decor: decor) }
         let windowPreview = try windowSink.map { sink throws(CamStampError) in try makeWindowPreview(sink: sink, decor: decor) }
         let previews = [webPreview?.output, windowPreview].compactMap { $0 }
+        let windowKeys = windowPreview.map { WindowKeys(pipeline: $0.pipeline) }
         for preview in previews {
             do { try preview.start() } catch { throw .failure("preview: \(error)") }
         }
@@ -142,15 +143,7 @@ public struct CameraJob {
                 decor.set(grid: wanted.grid, square: wanted.square)
                 applied = session.settings
             }
-            if let windowPreview {
-                for event in windowPreview.pipeline.windowEvents() {
-                    switch event {
-                    case .closed: quit = true
-                    case .error(let error): failure = .failure("window: \(error)"); break loop
-                    case .key(let key): quit = handleKey(key, session: session) || quit
-                    }
-                }
-            }
+            for key in windowKeys?.take() ?? [] { quit = handleKey(key, session: session) || quit }
             let pulled: FrameSource.Pull
             do { pulled = try camera.pull() } catch {
                 failure = error
@@ -207,6 +200,8 @@ public struct CameraJob {
                 }
                 for output in previews {
                     do { try output.push(frame) } catch {
+                        // Closing the window is the user's way to quit, not a failure.
+                        if output === windowPreview, error.isWindowClosed { quit = true; continue }
                         failure = .failure("preview: \(error)")
                         break loop
                     }

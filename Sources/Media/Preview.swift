@@ -80,45 +80,50 @@ public enum WindowSinks {
     }
 }
 
-/// What a preview window reports through its pipeline's bus.
-public enum WindowEvent: Equatable, Sendable {
-    /// A key pressed in the window, by its X keysym name (`space`, `g`, `Escape`).
-    case key(String)
-    /// The window was closed.
-    case closed
-    case error(MediaError)
+/// The keys pressed in a preview window. The sinks post them as navigation messages on the bus;
+/// they are taken off it as they are posted (a sync handler), since every bus wait elsewhere pops
+/// only errors and would throw them away.
+public final class WindowKeys: @unchecked Sendable {
+    private let lock = NSLock()
+    private var keys: [String] = []
+
+    /// Starts collecting the keys posted on `pipeline`'s bus.
+    public init(pipeline: Pipeline) {
+        let bus = gst_element_get_bus(pipeline.element)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        gst_bus_set_sync_handler(bus, { _, message, context in
+            guard let message, let context, message.pointee.type == GST_MESSAGE_ELEMENT,
+                  gst_navigation_message_get_type(message) == GST_NAVIGATION_MESSAGE_EVENT else { return GST_BUS_PASS }
+            var event: UnsafeMutablePointer<GstEvent>?
+            if gst_navigation_message_parse_event(message, &event) != 0, let event {
+                var key: UnsafePointer<gchar>?
+                if gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_KEY_PRESS,
+                   gst_navigation_event_parse_key_event(event, &key) != 0, let key {
+                    let keys = Unmanaged<WindowKeys>.fromOpaque(context).takeUnretainedValue()
+                    let name = String(cString: key)
+                    keys.lock.withLock { keys.keys.append(name) }
+                }
+                gst_event_unref(event)
+            }
+            return GST_BUS_DROP
+        }, Unmanaged.passRetained(self).toOpaque()) { context in
+            if let context { Unmanaged<WindowKeys>.fromOpaque(context).release() }
+        }
+    }
+
+    /// The keys pressed since the last call, by X keysym name (`space`, `g`, `Escape`).
+    public func take() -> [String] {
+        lock.withLock {
+            defer { keys.removeAll() }
+            return keys
+        }
+    }
 }
 
-extension Pipeline {
-    /// The key presses, window closing and errors posted since the last call (never waits).
-    public func windowEvents() -> [WindowEvent] {
-        let bus = gst_element_get_bus(element)!
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        var events: [WindowEvent] = []
-        let types = GstMessageType(GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_ERROR.rawValue)
-        while let message = gst_bus_pop_filtered(bus, types) {
-            defer { gst_message_unref(message) }
-            if message.pointee.type == GST_MESSAGE_ERROR {
-                let error = mediaError(from: message)
-                // The sinks say RESOURCE/NOT_FOUND "Output window was closed" when the user closes it.
-                if error.resourceProblem == .notFound, error.description.lowercased().contains("window") {
-                    events.append(.closed)
-                } else {
-                    events.append(.error(error))
-                }
-                continue
-            }
-            guard gst_navigation_message_get_type(message) == GST_NAVIGATION_MESSAGE_EVENT else { continue }
-            var event: UnsafeMutablePointer<GstEvent>?
-            guard gst_navigation_message_parse_event(message, &event) != 0, let event else { continue }
-            defer { gst_event_unref(event) }
-            guard gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_KEY_PRESS else { continue }
-            var key: UnsafePointer<gchar>?
-            if gst_navigation_event_parse_key_event(event, &key) != 0, let key {
-                events.append(.key(String(cString: key)))
-            }
-        }
-        return events
+extension MediaError {
+    /// The sinks report a window closed by its user as RESOURCE/NOT_FOUND "Output window was closed".
+    public var isWindowClosed: Bool {
+        resourceProblem == .notFound && description.lowercased().contains("window was closed")
     }
 }
 

@@ -1,0 +1,86 @@
+#!/usr/bin/python3
+"""`camstamp camera --window` under Xvfb, driven by xdotool.
+
+Usage: window_test.py CAMSTAMP PHOTO_DIR
+Starts `Xvfb -displayfd 3 -noreset` (it picks a free display and writes its number to fd 3),
+runs the camera in a window on the test camera, finds the window, presses Space and waits for a
+photo in PHOTO_DIR, then presses Q and expects exit 0. Stops Xvfb. Exit 0 when all passed.
+"""
+import os
+import subprocess
+import sys
+import time
+
+camstamp, photo_dir = sys.argv[1:3]
+
+
+def fail(message):
+    print("window test: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+read_end, write_end = os.pipe()
+xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-noreset", "-nolisten", "tcp", "-screen", "0", "1024x768x24"],
+                        pass_fds=[write_end], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+os.close(write_end)
+camera = None
+try:
+    number = b""
+    while not number.endswith(b"\n"):
+        chunk = os.read(read_end, 16)
+        if not chunk:
+            fail("Xvfb did not report a display")
+        number += chunk
+    environment = dict(os.environ, DISPLAY=":" + number.decode().strip(), GST_GL_WINDOW="x11")
+    camera = subprocess.Popen([camstamp, "camera", "--source", "test", "--size", "640x480", "--text", "window test",
+                               "--window", "-o", photo_dir],
+                              env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def xdotool(*arguments):
+        return subprocess.run(["xdotool", *arguments], env=environment, capture_output=True, text=True, timeout=20)
+
+    # The sink's window: the only mapped window of that size on this private display.
+    window = None
+    deadline = time.time() + 20
+    while time.time() < deadline and window is None:
+        if camera.poll() is not None:
+            fail("camstamp exited %d before its window appeared: %s" % (camera.returncode, camera.stderr.read()))
+        found = xdotool("search", "--onlyvisible", "--name", ".*").stdout.split()
+        window = found[-1] if found else None
+        if window is None:
+            time.sleep(0.2)
+    if window is None:
+        fail("no window appeared within 20 s")
+    xdotool("windowfocus", "--sync", window)
+    time.sleep(0.5)
+
+    def photos():
+        return sorted(name for name in os.listdir(photo_dir) if name.endswith(".jpg"))
+
+    xdotool("key", "--window", window, "space")
+    deadline = time.time() + 15
+    while time.time() < deadline and not photos():
+        time.sleep(0.1)
+    if not photos():
+        fail("Space wrote no photo within 15 s")
+    with open(os.path.join(photo_dir, photos()[0]), "rb") as photo:
+        if photo.read(2) != b"\xff\xd8":
+            fail("the photo is not a JPEG")
+
+    xdotool("key", "--window", window, "q")
+    try:
+        camera.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        fail("Q did not end camstamp within 15 s")
+    if camera.returncode != 0:
+        fail("camstamp exited %d after Q, expected 0: %s" % (camera.returncode, camera.stderr.read()))
+    printed = camera.stdout.read().split()
+    if os.path.join(os.path.realpath(photo_dir), photos()[0]) not in printed:
+        fail("the photo's path was not printed: %r" % printed)
+    print("window test: photo %s, exit 0 after Q" % photos()[0])
+finally:
+    if camera is not None and camera.poll() is None:
+        camera.kill()
+        camera.wait()
+    xvfb.terminate()
+    xvfb.wait()
