@@ -13,6 +13,10 @@ import subprocess
 import sys
 import time
 
+# The test runner may start this with signals blocked, and a blocked mask is inherited: Xvfb,
+# Chromium and camstamp must be stoppable by the signals sent to them.
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By

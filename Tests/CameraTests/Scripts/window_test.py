@@ -7,9 +7,14 @@ runs the camera in a window on the test camera, finds the window, presses Space 
 photo in PHOTO_DIR, then presses Q and expects exit 0. Stops Xvfb. Exit 0 when all passed.
 """
 import os
+import signal
 import subprocess
 import sys
 import time
+
+# The test runner may start this with signals blocked, and a blocked mask is inherited: Xvfb,
+# Chromium and camstamp must be stoppable by the signals sent to them.
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
 
 camstamp, photo_dir = sys.argv[1:3]
 
@@ -83,4 +88,8 @@ finally:
         camera.kill()
         camera.wait()
     xvfb.terminate()
-    xvfb.wait()
+    try:
+        xvfb.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        xvfb.kill()
+        xvfb.wait()
