@@ -15,6 +15,10 @@ struct CameraAPI: Sendable {
     let library: PresetLibrary
     let checkMarks: @Sendable ([String], String?, [String: String]) throws(CamStampError) -> Void
     let checkSource: @Sendable (SourceSpec) throws(CamStampError) -> Void
+    /// The camera picker's list: the test camera and the cameras found at start (the device
+    /// monitor takes tens of milliseconds, too long for every poll of the page).
+    let cameras: [StateJSON.Camera] = [StateJSON.Camera(source: "test", name: "Test camera")]
+        + ((try? Devices.cameras()) ?? []).compactMap { device in device.path.map { .init(source: $0, name: device.name) } }
 
     static let cookieName = "camstamp_token"
 
@@ -155,8 +159,6 @@ struct CameraAPI: Sendable {
                 variables[name] = loaded.variables[name] ?? ""
             }
         }
-        var cameras = [StateJSON.Camera(source: "test", name: "Test camera")]
-        cameras += ((try? Devices.cameras()) ?? []).compactMap { device in device.path.map { .init(source: $0, name: device.name) } }
         let state = StateJSON(
             camera: .init(source: Self.sourceText(settings.source), name: camera.name), cameras: cameras,
             size: frame.map { .init(width: $0.width, height: $0.height) },

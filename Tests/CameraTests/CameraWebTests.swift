@@ -225,6 +225,25 @@ extension CameraTests { @Suite struct Web {
         #expect(camera.stop().status == 130)
     }
 
+    @Test func aPortInUseIsRefusedInOneLine() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try CameraProcess(["--source", "test", "--size", "320x240", "--text", "x"], in: folder)
+        let second = Process()
+        second.executableURL = camstampBinary
+        second.arguments = ["camera", "--source", "test", "--size", "320x240", "--text", "x", "--web", "127.0.0.1:\(first.port)"]
+        let errors = Pipe()
+        second.standardError = errors
+        second.standardOutput = FileHandle.nullDevice
+        try second.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 1)
+        #expect(message.hasPrefix("camstamp: --web 127.0.0.1:\(first.port): cannot listen on 127.0.0.1:\(first.port) ("), "\(message)")
+        #expect(message.hasSuffix("; choose another port with --web\n") && message.split(separator: "\n").count == 1, "\(message)")
+        #expect(first.stop().status == 130)
+    }
+
     @Test func aBrowserLoadsThePageSeesFramesShootsAndShowsTheGrid() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
