@@ -265,10 +265,12 @@ extension CameraTests { @Suite struct Web {
 }
 
 extension CameraTests { @Suite struct Window {
-    @Test func spaceWritesAPhotoAndQExitsZeroUnderXvfb() throws {
-        let folder = try temporaryFolder()
+    /// `q`: the Q key; `close`: the window closed as a window manager does (WM_DELETE_WINDOW).
+    @Test(arguments: ["q", "close"])
+    func spaceWritesAPhotoAndQuittingExitsZeroUnderXvfb(ending: String) throws {
+        let folder = try temporaryFolder("window\(ending)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try runScript("window_test.py", [camstampBinary.path, folder.path])
+        let run = try runScript("window_test.py", [camstampBinary.path, folder.path, ending])
         #expect(run.status == 0, "\(run.output)")
     }
 
