@@ -136,7 +136,7 @@ struct CameraAPI: Sendable {
         var mirror: Bool
         var timer: Int
         var burst: [String: Double]
-        var controls: [CameraControl]
+        var controls: [ViewfinderControl]
         var controlsReason: String?
         var shots: [ShotJSON]
         var viewers: Int

@@ -1,10 +1,11 @@
 import Foundation
 import Media
 
-/// One camera control as `/api/state` shows it to the page (a V4L2 control: focus, exposure,
-/// white balance, brightness, power-line frequency…). A control the camera lacks, or cannot change
-/// now, is listed with `available: false` and the reason in words, so the page greys it out.
-public struct CameraControl: Codable, Sendable, Equatable {
+/// One camera control (focus, exposure, white balance, brightness, power-line frequency…) as
+/// `/api/state` shows it to the page: what the page needs, not all the driver says. A control the
+/// camera lacks, or cannot change now, is listed with `available: false` and the reason in words,
+/// so the page greys it out.
+public struct ViewfinderControl: Codable, Sendable, Equatable {
     public struct MenuItem: Codable, Sendable, Equatable {
         public var value: Int
         public var label: String
@@ -31,25 +32,26 @@ public struct CameraControl: Codable, Sendable, Equatable {
     }
 }
 
-/// Where the camera's controls come from. The V4L2 listing (VIDIOC_QUERYCTRL) lives in
-/// `CameraControls.list(device:)` (Sources/Media/CameraControls.swift, from shoot's work); until it
-/// is wired in here, a camera device is reported with no controls and the reason.
+/// Where the camera's controls come from. The V4L2 listing (VIDIOC_QUERYCTRL) is
+/// `CameraControls.list(device:)` (Sources/Media/CameraControls.swift, from shoot's work); until a
+/// lister over it is passed to `CameraJob`, a camera device is reported with no controls and the
+/// reason.
 public protocol CameraControlLister: Sendable {
     /// The controls of `device` (`/dev/video0`); throws a message when they cannot be read.
-    func controls(device: String) throws -> [CameraControl]
+    func controls(device: String) throws -> [ViewfinderControl]
 }
 
 /// The lister in use before V4L2 control listing is wired in.
 public struct UnwiredControlLister: CameraControlLister {
     public init() {}
-    public func controls(device: String) throws -> [CameraControl] {
+    public func controls(device: String) throws -> [ViewfinderControl] {
         throw CamStampError.failure("reading \(device)'s controls is not built into this camstamp yet")
     }
 }
 
 /// The controls a source offers, with the reason when it has none.
 enum SourceControls {
-    static func list(for source: CaptureSource, lister: CameraControlLister) -> (controls: [CameraControl], reason: String?) {
+    static func list(for source: CaptureSource, lister: CameraControlLister) -> (controls: [ViewfinderControl], reason: String?) {
         switch source {
         case .test:
             return ([], "the test camera has no controls (focus, exposure and white balance belong to a real camera)")

@@ -43,7 +43,7 @@ final class CameraSession: @unchecked Sendable {
     private var _frameSize: FrameSize?
     private var _previewSize: FrameSize?
     private var _sourceName = ""
-    private var _controls: (controls: [CameraControl], reason: String?) = ([], nil)
+    private var _controls: (controls: [ViewfinderControl], reason: String?) = ([], nil)
     private var stopping = false
 
     init(settings: Settings) { _settings = settings }
@@ -107,7 +107,7 @@ final class CameraSession: @unchecked Sendable {
         set { lock.withLock { _lastError = newValue } }
     }
 
-    func setCamera(name: String, controls: (controls: [CameraControl], reason: String?)) {
+    func setCamera(name: String, controls: (controls: [ViewfinderControl], reason: String?)) {
         lock.withLock {
             _sourceName = name
             _controls = controls
@@ -122,7 +122,7 @@ final class CameraSession: @unchecked Sendable {
     }
 
     var sizes: (frame: FrameSize?, preview: FrameSize?) { lock.withLock { (_frameSize, _previewSize) } }
-    var camera: (name: String, controls: [CameraControl], reason: String?) {
+    var camera: (name: String, controls: [ViewfinderControl], reason: String?) {
         lock.withLock { (_sourceName, _controls.controls, _controls.reason) }
     }
 }
