@@ -16,7 +16,8 @@ DEBS = pkg-config \
        fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
        libgexiv2-dev libjpeg62-turbo-dev libimage-exiftool-perl libjpeg-turbo-progs \
        libturbojpeg0-dev imagemagick libvips-tools \
-       zsh fish
+       zsh fish \
+       libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -48,7 +49,7 @@ build: deps
 release:
 	$(MAKE) build CONFIG=release
 
-# The three jobs on the webcam, or on the built-in test camera when there is none.
+# The four jobs on the webcam, or on the built-in test camera when there is none.
 demo: build
 	@mkdir -p $(DEMO_DIR)/photos $(DEMO_DIR)/marked
 	@if ls /dev/video* >/dev/null 2>&1; then src=auto; else src=test; \
@@ -59,7 +60,8 @@ demo: build
 	$(CAMSTAMP) batch $(DEMO_DIR)/photos -o $(DEMO_DIR)/marked --preset credit --var author="camstamp demo" --overwrite && \
 	echo "camstamp: demo batch: $(CURDIR)/$(DEMO_DIR)/marked (from generated photos in mixed orientations)" && \
 	$(CAMSTAMP) stream --source $$src --preset logo --preset timestamp --to $(DEMO_DIR)/clip.mp4 --duration 3 --overwrite && \
-	echo "camstamp: demo clip: $(CURDIR)/$(DEMO_DIR)/clip.mp4 (3 s, H.264)"
+	echo "camstamp: demo clip: $(CURDIR)/$(DEMO_DIR)/clip.mp4 (3 s, H.264)" && \
+	scripts/camera-demo.sh $(CAMSTAMP) $$src $(DEMO_DIR)/camera
 
 test: build
 	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) $(SWIFT) test -c $(CONFIG)

@@ -30,6 +30,9 @@ let package = Package(
         systemLibrary("CGexiv2", "gexiv2", "libgexiv2-dev"),
         // linux/videodev2.h (linux-libc-dev, part of every C toolchain): camera controls by ioctl.
         .systemLibrary(name: "CV4L2"),
+        systemLibrary("CSoup", "libsoup-3.0", "libsoup-3.0-dev"),
+        // C that Swift cannot import (variadic functions): soup_server_new, g_signal_emit_by_name.
+        .target(name: "CViewfinderShim", dependencies: ["CSoup", "CGStreamer"]),
 
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
@@ -40,8 +43,10 @@ let package = Package(
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
         .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CV4L2"]),
-        // The jobs: shoot, batch, stream.
-        .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata"]),
+        // libsoup 3: the camera's HTTP server, MJPEG handed to multisocketsink.
+        .target(name: "Viewfinder", dependencies: ["Media", "CSoup", "CViewfinderShim", "CGStreamer"]),
+        // The jobs: shoot, batch, stream, camera.
+        .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata", "Viewfinder"]),
         // The command line: flag tables, validation, messages, exit codes.
         .target(name: "CLI", dependencies: ["CamStamp", "Presets"]),
         .executableTarget(name: "camstamp", dependencies: ["CLI", "CamStamp"]),
@@ -56,6 +61,8 @@ let package = Package(
         .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets"]),
         // Fixtures/: real camera photos, found through #filePath.
         .testTarget(name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata"], exclude: ["Fixtures"]),
+        // `camstamp camera` over HTTP, in Chromium and in an X11 window; Scripts/ are run by the tests.
+        .testTarget(name: "CameraTests", dependencies: ["Media"], exclude: ["Scripts"]),
     ],
     swiftLanguageModes: [.v6]
 )

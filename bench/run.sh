@@ -13,7 +13,8 @@
 #   STREAM_SECONDS             length of each stream run [10]
 #   BENCH_SETTLE, BENCH_SETTLE_WAIT   wait before a run until other processes use < 15% of the
 #                              machine, at most 5 s (measure.py); BENCH_SETTLE=0 turns it off
-#   BENCH_ONLY                 "blend batch stream resize" or a subset
+#   PREVIEW_SECONDS, PREVIEW_ROUNDS   the camera preview part [10, 3]
+#   BENCH_ONLY                 "blend batch stream resize preview" or a subset
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,12 +30,12 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream resize}
+only=${BENCH_ONLY:-blend batch stream resize preview}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 
 missing=()
-for tool in gst-launch-1.0 gst-inspect-1.0 convert-im6.q16 vips vipsheader vipsthumbnail ffmpeg ffprobe djpeg cjpeg exiftool /usr/bin/time python3; do
+for tool in curl gst-launch-1.0 gst-inspect-1.0 convert-im6.q16 vips vipsheader vipsthumbnail ffmpeg ffprobe djpeg cjpeg exiftool /usr/bin/time python3; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 for bin in "$CAMSTAMP" "$CAMSTAMP_BENCH"; do [ -x "$bin" ] || missing+=("$bin (swift build -c release)"); done
@@ -67,9 +68,11 @@ started=$(date +%s)
     echo "photos=$photos_n rounds=$rounds blend_rounds=$blend_rounds blend_frames=$blend_frames stream_seconds=$STREAM_SECONDS"
 } >"$out/env.txt"
 
-say "corpus: $photos_n photos of 12 MP (made once, kept in $photos)"
-"$here/make-photos.sh" "$photos_n" "$photos" >&2
-"$here/batch-tool.sh" assets "$assets" >&2
+case " $only " in *" blend "*|*" batch "*|*" stream "*)
+    say "corpus: $photos_n photos of 12 MP (made once, kept in $photos)"
+    "$here/make-photos.sh" "$photos_n" "$photos" >&2
+    "$here/batch-tool.sh" assets "$assets" >&2
+esac
 
 rm -f "$out/blend.json" "$out/batch.json" "$out/stream.json" "$out/batch-checks.json" "$out/resize.json" "$out/resize-checks.json"
 
@@ -122,7 +125,17 @@ case " $only " in *" resize "*)
         "$out/resize/camstamp-2048" "$out/resize/vipsthumbnail-2048" >"$out/resize-checks.json" 2>>"$log" || true
 esac
 
-python3 "$here/lib/report.py" "$out" --photos "$photos" --blend-frames "$blend_frames" \
-    --stream-seconds "$STREAM_SECONDS" --elapsed $(( $(date +%s) - started )) >"$out/results.md"
+rm -f "$out/preview.md"
+case " $only " in *" preview "*)
+    say "4/4 camera preview CPU per frame: 640x480@30 with 0, 1, 4 viewers and the capture alone"
+    python3 "$here/lib/preview.py" "$out/preview.json" >"$out/preview.md"
+esac
+
+: >"$out/results.md"
+case " $only " in *" blend "*|*" batch "*|*" stream "*|*" resize "*)
+    python3 "$here/lib/report.py" "$out" --photos "$photos" --blend-frames "$blend_frames" \
+        --stream-seconds "$STREAM_SECONDS" --elapsed $(( $(date +%s) - started )) >"$out/results.md"
+esac
+[ -s "$out/preview.md" ] && { echo; cat "$out/preview.md"; } >>"$out/results.md"
 cat "$out/results.md"
 say "tables in $out/results.md, raw runs in $out/*.json, tool output in $log"

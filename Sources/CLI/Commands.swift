@@ -12,6 +12,7 @@ public enum ParsedCommand: Sendable, Equatable {
     case shoot(ShootOptions)
     case batch(BatchOptions)
     case stream(StreamOptions)
+    case camera(CameraOptions)
     case devices(DevicesOptions)
     case presetsList
     case presetsShow(String)
@@ -203,6 +204,30 @@ enum Commands {
         ],
         discussion: "The file is finalized and playable however the stream stops.")
 
+    static let camera = CommandSpec(
+        "camera",
+        overview: "The watermark camera: a live viewfinder with the marks, in a browser or a window.",
+        options: [
+            source, preset, text, variable,
+            .single("output", short: "o", value: "DIR",
+                    help: "The folder photos go to, named camstamp-YYYYMMDD-HHMMSS-N.jpg (created if missing).",
+                    default: "the current folder"),
+            .single("web", value: "[ADDR:]PORT",
+                    help: "Serve the viewfinder page on ADDR:PORT (0 picks a free port). Any address but "
+                        + "127.0.0.1 or ::1 requires the token.",
+                    default: "127.0.0.1:8080 unless --window"),
+            .flag("window", help: "Open a native X11 window instead (keys: Space shoot, G grid, S square, "
+                    + "M mirror, T timer, Q or Esc quit)."),
+            .single("token", value: "TOKEN",
+                    help: "Required on every web request (?token=, then a cookie). Default on a non-loopback "
+                        + "address: a random one, printed in the URL."),
+            size, fps, quality,
+            .flag("mirror-photos", help: "Mirror the photos too, not only the preview, when Mirror is on."),
+            pipeline,
+        ],
+        discussion: "Photos are full camera resolution; the grid and the square frame are drawn on the preview only. "
+            + "Runs until Ctrl-C or SIGTERM (exit 130, every photo written).")
+
     static let devices = CommandSpec(
         "devices",
         overview: "List the cameras that --source can use, with their modes and V4L2 controls.",
@@ -233,7 +258,7 @@ enum Commands {
         overview: "Burn text, logos, dates and EXIF into photos and live video.",
         usage: "camstamp COMMAND [OPTIONS]\ncamstamp --help | --version",
         options: [.flag("version", help: "Show the version.")],
-        subcommands: [shoot, batch, stream, devices, presets, help],
+        subcommands: [shoot, batch, stream, camera, devices, presets, help],
         discussion: "Run 'camstamp COMMAND --help' for the options of a command.\n"
             + "Exit status: 0 all done, 1 some inputs or the pipeline failed, 64 usage or preset error, "
             + "130 interrupted.")
@@ -250,6 +275,7 @@ enum Commands {
         case ["shoot"]: return .shoot(try shootOptions(parsed))
         case ["batch"]: return .batch(try batchOptions(parsed))
         case ["stream"]: return .stream(try streamOptions(parsed))
+        case ["camera"]: return .camera(try cameraOptions(parsed))
         case ["devices"]: return .devices(DevicesOptions(json: parsed.has("json")))
         case ["presets", "list"]: return .presetsList
         case ["presets", "show"]: return .presetsShow(parsed.positionals[0])
@@ -381,6 +407,28 @@ enum Commands {
         options.overwrite = parsed.has("overwrite")
         options.sdp = parsed.value("sdp").map { URL(fileURLWithPath: $0) }
         options.snapshotFolder = parsed.value("snapshot-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        options.pipeline = try parsed.value("pipeline").map { try existingFile($0, option: "--pipeline") }
+        return options
+    }
+
+    static func cameraOptions(_ parsed: ParsedArguments) throws -> CameraOptions {
+        var options = CameraOptions()
+        try applyCommon(parsed, source: &options.source, presets: &options.presets,
+                        text: &options.text, variables: &options.variables)
+        options.output = parsed.value("output").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        options.window = parsed.has("window")
+        // The window replaces the default web address; both run when both are asked for.
+        options.web = try parsed.value("web").map { try WebAddress(parsing: $0) } ?? (options.window ? nil : .default)
+        if let token = parsed.value("token") {
+            guard token.count >= 8, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) else {
+                throw OptionValueError("'--token' must be at least 8 letters, digits or -_.~ (it goes in URLs and cookies)")
+            }
+            options.token = token
+        }
+        options.size = try parsed.value("size").map { try FrameSize(parsing: $0) }
+        options.fps = try parsed.value("fps").map { try NumberOption.integer($0, option: "--fps", in: 1...Int.max) }
+        options.quality = try parsed.value("quality").map { try NumberOption.quality($0) } ?? options.quality
+        options.mirrorPhotos = parsed.has("mirror-photos")
         options.pipeline = try parsed.value("pipeline").map { try existingFile($0, option: "--pipeline") }
         return options
     }

@@ -58,6 +58,8 @@ private func run(_ command: ParsedCommand, json: Bool) throws(CamStampError) {
             Console.note(error.message)
             throw error
         }
+    case .camera(let options):
+        try CameraJob(options: options).run(interrupts: .shared, report: { Console.output($0) })
     case .devices(let options):
         try DevicesCommand.run(json: options.json)
     case .presetsList, .presetsShow, .presetsCheck:

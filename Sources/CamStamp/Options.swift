@@ -547,3 +547,90 @@ public enum PresetsAction: Sendable, Equatable {
     /// Validate preset files.
     case check([String])
 }
+
+/// Where `camera --web` listens: an IP address and a port (0: any free port, printed).
+public struct WebAddress: Sendable, Equatable {
+    public var host: String
+    public var port: UInt16
+    public init(host: String, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+
+    public static let `default` = WebAddress(host: "127.0.0.1", port: 8080)
+
+    /// Parses `PORT`, `ADDR:PORT` or `[IPV6]:PORT`; ADDR is an IP address, or `localhost`.
+    public init(parsing text: String, option: String = "--web") throws {
+        let expected = "[ADDR:]PORT with an IP address, e.g. 8080, 127.0.0.1:8080 or 0.0.0.0:8080"
+        var host = "127.0.0.1"
+        var portText = Substring(text)
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
+                throw OptionValueError.invalid(text, for: option, expected: expected)
+            }
+            host = String(text[text.index(after: text.startIndex)..<close])
+            portText = text[text.index(close, offsetBy: 2)...]
+        } else if let colon = text.lastIndex(of: ":") {
+            host = String(text[..<colon])
+            portText = text[text.index(after: colon)...]
+        }
+        if host == "localhost" { host = "127.0.0.1" }
+        guard let port = UInt16(portText), Self.isIPAddress(host) else {
+            throw OptionValueError.invalid(text, for: option, expected: expected)
+        }
+        self.init(host: host, port: port)
+    }
+
+    /// Whether only this machine can connect (127.0.0.0/8 or ::1): then no token is needed.
+    public var isLoopback: Bool {
+        host.hasPrefix("127.") || host == "::1"
+    }
+
+    /// `127.0.0.1:8080`, `[::1]:8080`.
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    private static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    }
+}
+
+/// Options of `camstamp camera`: the watermark camera with a live viewfinder.
+public struct CameraOptions: Sendable, Equatable {
+    public var source: SourceSpec
+    public var presets: [String]
+    public var text: String?
+    public var variables: [VariableAssignment]
+    /// The folder photos go to; nil means the current folder.
+    public var output: URL?
+    /// Where the web viewfinder listens; nil when only `--window` was asked for.
+    public var web: WebAddress?
+    public var window: Bool
+    /// Required on every request when given, and always on a non-loopback address (random then).
+    public var token: String?
+    public var size: FrameSize?
+    public var fps: Int?
+    public var quality: Int
+    /// Photos mirrored like the preview (a selfie camera); otherwise only the preview is.
+    public var mirrorPhotos: Bool
+    public var pipeline: URL?
+
+    public init(source: SourceSpec = .auto, presets: [String] = [], text: String? = nil,
+                variables: [VariableAssignment] = [], output: URL? = nil, web: WebAddress? = .default,
+                window: Bool = false, token: String? = nil, size: FrameSize? = nil, fps: Int? = nil,
+                quality: Int = ShootOptions.defaultQuality, mirrorPhotos: Bool = false, pipeline: URL? = nil) {
+        self.source = source
+        self.presets = presets
+        self.text = text
+        self.variables = variables
+        self.output = output
+        self.web = web
+        self.window = window
+        self.token = token
+        self.size = size
+        self.fps = fps
+        self.quality = quality
+        self.mirrorPhotos = mirrorPhotos
+        self.pipeline = pipeline
+    }
+}

@@ -106,6 +106,8 @@ public struct Resources: Sendable {
     public var pipelines: URL { root.appendingPathComponent("pipelines") }
     /// The bundled fonts, registered with fontconfig before the first mark is drawn.
     public var fonts: URL { root.appendingPathComponent("fonts") }
+    /// The camera's web page (plain HTML, CSS and JavaScript).
+    public var web: URL { root.appendingPathComponent("web") }
 
     /// The shipped pipeline template `NAME.pipeline`.
     public func pipeline(_ name: String) -> URL { pipelines.appendingPathComponent(name + ".pipeline") }

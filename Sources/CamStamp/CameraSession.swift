@@ -1,0 +1,128 @@
+import Foundation
+import Media
+
+/// The state the camera loop and the web server share, behind one lock: what the page has set,
+/// the photos asked for and taken, and what went wrong last.
+final class CameraSession: @unchecked Sendable {
+    /// What the page (or the window's keys) can change.
+    struct Settings: Equatable, Sendable {
+        var grid = false
+        var square = false
+        var mirror = false
+        /// Seconds before a photo (0, 3 or 10); the page counts down, the window waits.
+        var timer = 0
+        var burstCount = 1
+        var burstInterval = 1.0
+        var presets: [String] = []
+        var text: String?
+        var variables: [String: String] = [:]
+        var source: SourceSpec = .test
+    }
+
+    /// A photo written since the camera started.
+    struct Shot: Sendable, Equatable {
+        var name: String
+        var path: String
+        var width: Int
+        var height: Int
+        var taken: Date
+    }
+
+    /// A photo asked for and not yet taken; `done` is called once, from the writer's thread.
+    struct ShotRequest: Sendable {
+        var done: @Sendable (Result<Shot, CamStampError>) -> Void
+    }
+
+    private let lock = NSLock()
+    private var _settings: Settings
+    private var _version = 0
+    private var pending: [ShotRequest] = []
+    private var timed: [ContinuousClock.Instant] = []
+    private var _shots: [Shot] = []
+    private var _lastError: String?
+    private var _frameSize: FrameSize?
+    private var _previewSize: FrameSize?
+    private var _sourceName = ""
+    private var _controls: (controls: [ViewfinderControl], reason: String?) = ([], nil)
+    private var stopping = false
+
+    init(settings: Settings) { _settings = settings }
+
+    var settings: Settings { lock.withLock { _settings } }
+    /// Bumped by every change, so the loop notices one without comparing every field.
+    var version: Int { lock.withLock { _version } }
+
+    func update(_ change: (inout Settings) -> Void) {
+        lock.withLock {
+            change(&_settings)
+            _version += 1
+        }
+    }
+
+    /// Queues a photo for the next frame; refused once the camera is stopping.
+    func requestShot(_ done: @escaping @Sendable (Result<Shot, CamStampError>) -> Void) {
+        let accepted = lock.withLock { () -> Bool in
+            guard !stopping else { return false }
+            pending.append(ShotRequest(done: done))
+            return true
+        }
+        if !accepted { done(.failure(.failure("the camera is stopping; no more photos"))) }
+    }
+
+    /// A photo after `delay` (the window's timer).
+    func requestShot(after delay: Duration) {
+        lock.withLock { timed.append(.now + delay) }
+    }
+
+    /// The photos due now: those asked for, and timed ones whose time has come (`timedDone` is
+    /// what a timed one reports through).
+    func takeShotRequests(timedDone: @escaping @Sendable (Result<Shot, CamStampError>) -> Void) -> [ShotRequest] {
+        lock.withLock {
+            let now = ContinuousClock.now
+            let due = timed.filter { $0 <= now }
+            timed.removeAll { $0 <= now }
+            defer { pending.removeAll() }
+            return pending + due.map { _ in ShotRequest(done: timedDone) }
+        }
+    }
+
+    /// No more photos; those still waiting are refused.
+    func stop() {
+        let refused = lock.withLock { () -> [ShotRequest] in
+            stopping = true
+            defer { pending.removeAll() }
+            return pending
+        }
+        for request in refused { request.done(.failure(.failure("the camera is stopping; no more photos"))) }
+    }
+
+    func addShot(_ shot: Shot) { lock.withLock { _shots.append(shot) } }
+    var shots: [Shot] { lock.withLock { _shots } }
+
+    /// The photo named `name` that this camera wrote, if any (nothing else is ever served).
+    func shot(named name: String) -> Shot? { lock.withLock { _shots.first { $0.name == name } } }
+
+    var lastError: String? {
+        get { lock.withLock { _lastError } }
+        set { lock.withLock { _lastError = newValue } }
+    }
+
+    func setCamera(name: String, controls: (controls: [ViewfinderControl], reason: String?)) {
+        lock.withLock {
+            _sourceName = name
+            _controls = controls
+        }
+    }
+
+    func setSizes(frame: FrameSize, preview: FrameSize) {
+        lock.withLock {
+            _frameSize = frame
+            _previewSize = preview
+        }
+    }
+
+    var sizes: (frame: FrameSize?, preview: FrameSize?) { lock.withLock { (_frameSize, _previewSize) } }
+    var camera: (name: String, controls: [ViewfinderControl], reason: String?) {
+        lock.withLock { (_sourceName, _controls.controls, _controls.reason) }
+    }
+}

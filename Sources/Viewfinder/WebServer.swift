@@ -1,0 +1,237 @@
+internal import CSoup
+internal import CViewfinderShim
+import Foundation
+import Media
+
+/// A failure to start or run the web viewfinder, worded for the user.
+public struct WebServerError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}
+
+/// One HTTP request, copied out of libsoup so handlers never see C.
+public struct WebRequest: Sendable {
+    public var method: String
+    public var path: String
+    public var query: [String: String]
+    public var headers: [String: String]
+    public var body: Data
+    /// The peer's address (`127.0.0.1`), for messages.
+    public var peer: String
+
+    /// A request header by name, case-insensitively.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// An HTTP response.
+public struct WebResponse: Sendable {
+    public var status: Int
+    public var contentType: String
+    public var body: Data
+    public var headers: [(String, String)]
+
+    public init(status: Int = 200, contentType: String, body: Data, headers: [(String, String)] = []) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+        self.headers = headers
+    }
+
+    public static func json(_ data: Data, status: Int = 200, headers: [(String, String)] = []) -> WebResponse {
+        WebResponse(status: status, contentType: "application/json", body: data, headers: headers)
+    }
+
+    public static func text(_ text: String, status: Int, headers: [(String, String)] = []) -> WebResponse {
+        WebResponse(status: status, contentType: "text/plain; charset=utf-8", body: Data((text + "\n").utf8), headers: headers)
+    }
+}
+
+/// What a handler does with a request: answer now, answer later from any thread (the request is
+/// held open meanwhile: a photo being written), or hand the connection to the MJPEG fan-out.
+public final class WebReply: @unchecked Sendable {
+    fileprivate let message: OpaquePointer
+    fileprivate unowned let server: WebServer
+    fileprivate var answered = false
+    fileprivate var paused = false
+    fileprivate var inHandler = true
+
+    fileprivate init(message: OpaquePointer, server: WebServer) {
+        self.message = message
+        self.server = server
+        g_object_ref(UnsafeMutableRawPointer(message))
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(message)) }
+
+    /// Sends `response`; callable once, from any thread.
+    public func send(_ response: WebResponse) {
+        if server.isServerThread {
+            apply(response)
+        } else {
+            server.invoke { [self] in apply(response) }
+        }
+    }
+
+    /// Sends a multipart stream from `stream`'s sink to this client from now on.
+    public func stream(_ stream: MJPEGFanOut, headers: [(String, String)] = []) {
+        precondition(server.isServerThread && inHandler, "an MJPEG client is attached inside the handler")
+        answered = true
+        stream.attach(message: message, headers: headers)
+    }
+
+    private func apply(_ response: WebResponse) {
+        guard !answered else { return }
+        answered = true
+        soup_server_message_set_status(message, guint(response.status), nil)
+        let headers = soup_server_message_get_response_headers(message)
+        for (name, value) in response.headers { soup_message_headers_append(headers, name, value) }
+        soup_message_headers_replace(headers, "Cache-Control", "no-store")
+        response.body.withUnsafeBytes { bytes in
+            soup_server_message_set_response(message, response.contentType, SOUP_MEMORY_COPY,
+                                             bytes.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(bytes.count))
+        }
+        if paused { soup_server_message_unpause(message) }
+    }
+}
+
+/// An HTTP server (libsoup 3) on a GLib main loop of its own thread. libsoup is not thread-safe:
+/// everything that touches it runs on that thread, reached from others through
+/// `g_main_context_invoke_full`.
+public final class WebServer: @unchecked Sendable {
+    public typealias Handler = @Sendable (WebRequest, WebReply) -> Void
+
+    /// The port it listens on (the one the system chose when 0 was asked).
+    public private(set) var port: UInt16 = 0
+    private let context: OpaquePointer
+    private var loop: OpaquePointer?
+    private var server: OpaquePointer?
+    private let handler: Handler
+    private var thread: Thread?
+    private let started = DispatchSemaphore(value: 0)
+    private let stopped = DispatchSemaphore(value: 0)
+    private var startError: WebServerError?
+    fileprivate var serverThreadID: pthread_t?
+
+    /// Listens on `address` (an IPv4 or IPv6 literal) and `port`, and calls `handler` on the
+    /// server thread for each request.
+    public init(address: String, port: UInt16, handler: @escaping Handler) throws(WebServerError) {
+        self.handler = handler
+        context = g_main_context_new()
+        let thread = Thread { [self] in run(address: address, port: port) }
+        thread.name = "camstamp web"
+        self.thread = thread
+        thread.start()
+        started.wait()
+        if let startError { stopped.wait(); throw startError }
+    }
+
+    deinit {
+        g_main_context_unref(context)
+    }
+
+    fileprivate var isServerThread: Bool {
+        guard let serverThreadID else { return false }
+        return pthread_equal(serverThreadID, pthread_self()) != 0
+    }
+
+    private func run(address: String, port requested: UInt16) {
+        serverThreadID = pthread_self()
+        g_main_context_push_thread_default(context)
+        defer {
+            g_main_context_pop_thread_default(context)
+            stopped.signal()
+        }
+        guard let server = camstamp_soup_server_new("camstamp") else {
+            startError = WebServerError(message: "cannot create the HTTP server")
+            started.signal()
+            return
+        }
+        self.server = OpaquePointer(server)
+        defer { g_object_unref(UnsafeMutableRawPointer(server)); self.server = nil }
+        guard let socketAddress = g_inet_socket_address_new_from_string(address, guint(requested)) else {
+            startError = WebServerError(message: "\(address) is not an IP address")
+            started.signal()
+            return
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(socketAddress)) }
+        var error: UnsafeMutablePointer<GError>?
+        guard soup_server_listen(server, socketAddress, SoupServerListenOptions(rawValue: 0), &error) != 0 else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            startError = WebServerError(message: "cannot listen on \(address):\(requested) (\(reason))")
+            started.signal()
+            return
+        }
+        if let uris = soup_server_get_uris(server) {
+            if let first = uris.pointee.data { port = UInt16(clamping: g_uri_get_port(OpaquePointer(first))) }
+            g_slist_free_full(uris) { g_uri_unref(OpaquePointer($0)) }
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        soup_server_add_handler(server, nil, { _, message, path, query, context in
+            guard let message, let context else { return }
+            Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue().handle(message, path: path, query: query)
+        }, me, nil)
+        let loop = g_main_loop_new(context, 0)
+        self.loop = loop
+        started.signal()
+        g_main_loop_run(loop)
+        soup_server_disconnect(server)
+        g_main_loop_unref(loop)
+    }
+
+    private func handle(_ message: OpaquePointer, path: UnsafePointer<CChar>?, query: OpaquePointer?) {
+        var request = WebRequest(method: String(cString: soup_server_message_get_method(message)),
+                                 path: path.map { String(cString: $0) } ?? "/", query: [:], headers: [:], body: Data(),
+                                 peer: soup_server_message_get_remote_host(message).map { String(cString: $0) } ?? "?")
+        if let query {
+            var iterator = GHashTableIter()
+            g_hash_table_iter_init(&iterator, query)
+            var key: gpointer?, value: gpointer?
+            while g_hash_table_iter_next(&iterator, &key, &value) != 0 {
+                if let key, let value {
+                    request.query[String(cString: key.assumingMemoryBound(to: CChar.self))] = String(cString: value.assumingMemoryBound(to: CChar.self))
+                }
+            }
+        }
+        var iterator = SoupMessageHeadersIter()
+        soup_message_headers_iter_init(&iterator, soup_server_message_get_request_headers(message))
+        var name: UnsafePointer<CChar>?, value: UnsafePointer<CChar>?
+        while soup_message_headers_iter_next(&iterator, &name, &value) != 0 {
+            if let name, let value { request.headers[String(cString: name).lowercased()] = String(cString: value) }
+        }
+        if let body = soup_server_message_get_request_body(message), body.pointee.length > 0, let data = body.pointee.data {
+            request.body = Data(bytes: data, count: Int(body.pointee.length))
+        }
+        let reply = WebReply(message: message, server: self)
+        handler(request, reply)
+        reply.inHandler = false
+        if !reply.answered {
+            // Answered later from another thread: hold the request open until then.
+            reply.paused = true
+            soup_server_message_pause(message)
+        }
+    }
+
+    /// Runs `body` on the server thread.
+    func invoke(_ body: @escaping () -> Void) {
+        let box = Unmanaged.passRetained(Invocation(body)).toOpaque()
+        g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { box in
+            Unmanaged<Invocation>.fromOpaque(box!).takeUnretainedValue().body()
+            return 0
+        }, box, { box in Unmanaged<Invocation>.fromOpaque(box!).release() })
+    }
+
+    /// Stops serving and waits for the server thread to end.
+    public func stop() {
+        guard let thread else { return }
+        self.thread = nil
+        _ = thread
+        invoke { [self] in if let loop { g_main_loop_quit(loop) } }
+        stopped.wait()
+    }
+}
+
+private final class Invocation {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}

@@ -1,0 +1,316 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Media
+import Testing
+
+/// The built binary: `CAMSTAMP_BIN` (set by `make test`) or the debug build beside the package.
+let camstampBinary: URL = {
+    if let path = ProcessInfo.processInfo.environment["CAMSTAMP_BIN"] { return URL(fileURLWithPath: path) }
+    return packageRoot.appendingPathComponent(".build/debug/camstamp")
+}()
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts")
+
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func get() -> Value { lock.withLock { value } }
+    func update<R>(_ change: (inout Value) -> R) -> R { lock.withLock { change(&value) } }
+}
+
+/// A fresh folder under the system temp folder, removed by the caller.
+func temporaryFolder(_ name: String = #function) throws -> URL {
+    let safe = name.filter { $0.isLetter || $0.isNumber }
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-camera-\(safe)-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// `camstamp camera` running in the background, on a free port of 127.0.0.1 unless `--web` is given.
+final class CameraProcess: @unchecked Sendable {
+    let process = Process()
+    private let out = Locked(Data()), err = Locked(Data())
+    private let group = DispatchGroup()
+    /// The URL it printed (with `?token=` when there is one).
+    private(set) var printedURL = ""
+    /// Where to connect: always 127.0.0.1, whatever address it was bound to.
+    private(set) var base = ""
+    private(set) var port = 0
+
+    init(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws {
+        var arguments = ["camera"] + arguments
+        if !arguments.contains("--web") && !arguments.contains("--window") { arguments += ["--web", "127.0.0.1:0"] }
+        process.executableURL = camstampBinary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var env = ProcessInfo.processInfo.environment
+        env["G_DEBUG"] = "fatal-criticals"
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let outPipe = Pipe(), errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        try process.run()
+        for (pipe, sink) in [(outPipe, out), (errPipe, err)] {
+            group.enter()
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread { [group] in
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    sink.update { $0.append(chunk) }
+                }
+                group.leave()
+            }
+        }
+        guard arguments.contains("--web") else { return }
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline && process.isRunning {
+            if let line = stdout.split(separator: "\n").first, stdout.contains("\n") {
+                printedURL = String(line)
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        guard let match = printedURL.firstMatch(of: /^http:\/\/[^\/]+:(\d+)\//), let number = Int(match.1) else {
+            let result = stop()
+            throw CameraTestError("camstamp camera printed no URL (exit \(result.status)): \(result.stderr)")
+        }
+        port = number
+        base = "http://127.0.0.1:\(number)"
+    }
+
+    var stdout: String { String(decoding: out.get(), as: UTF8.self) }
+    var stderr: String { String(decoding: err.get(), as: UTF8.self) }
+    var pid: Int32 { process.processIdentifier }
+
+    /// Ctrl-C, then waits (bounded) for it to end.
+    @discardableResult
+    func stop(signal: Int32 = SIGINT, timeout: TimeInterval = 30) -> (status: Int32, stdout: String, stderr: String) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("camstamp camera did not stop within \(timeout) s")
+        }
+        process.waitUntilExit()
+        group.wait()
+        return (process.terminationStatus, stdout, stderr)
+    }
+
+    /// How many file descriptors the process has open now.
+    var openDescriptors: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+}
+
+struct CameraTestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+struct HTTPResult {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+    var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any]) ?? [:] }
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// One request through URLSession (FoundationNetworking), waited for (bounded).
+func http(_ method: String, _ url: String, json: [String: Any]? = nil, headers: [String: String] = [:],
+          timeout: TimeInterval = 30) throws -> HTTPResult {
+    var request = URLRequest(url: URL(string: url)!, timeoutInterval: timeout)
+    request.httpMethod = method
+    request.httpShouldHandleCookies = false
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    if let json {
+        request.httpBody = try JSONSerialization.data(withJSONObject: json)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    }
+    let result = Locked<Result<HTTPResult, Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let session = URLSession(configuration: .ephemeral)
+    session.dataTask(with: request) { data, response, error in
+        if let response = response as? HTTPURLResponse {
+            var headers: [String: String] = [:]
+            for (key, value) in response.allHeaderFields { headers[String(describing: key).lowercased()] = String(describing: value) }
+            result.update { $0 = .success(HTTPResult(status: response.statusCode, headers: headers, body: data ?? Data())) }
+        } else {
+            result.update { $0 = .failure(error ?? CameraTestError("no response from \(url)")) }
+        }
+        done.signal()
+    }.resume()
+    guard done.wait(timeout: .now() + timeout + 5) == .success, let outcome = result.get() else {
+        throw CameraTestError("\(method) \(url) did not answer within \(timeout) s")
+    }
+    session.finishTasksAndInvalidate()
+    return try outcome.get()
+}
+
+/// Reads `/stream.mjpg` through URLSession for `seconds` after its first part, counting parts.
+final class StreamCounter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let marker = Array("--camstampframe".utf8)
+    private let state = Locked((parts: 0, first: Date?.none, last: Date?.none, tail: [UInt8](), firstPart: Data(), status: 0))
+    private var session: URLSession!
+
+    /// Parts counted between the first and `seconds` later, and the parts per second.
+    static func measure(_ url: String, seconds: TimeInterval, headers: [String: String] = [:]) throws -> (parts: Int, perSecond: Double, firstPart: Data) {
+        let counter = StreamCounter()
+        counter.session = URLSession(configuration: .ephemeral, delegate: counter, delegateQueue: nil)
+        var request = URLRequest(url: URL(string: url)!)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let task = counter.session.dataTask(with: request)
+        task.resume()
+        let deadline = Date().addingTimeInterval(seconds + 20)
+        while Date() < deadline {
+            let (_, first, last, _, _, _) = counter.state.get()
+            if let first, let last, last.timeIntervalSince(first) >= seconds { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        task.cancel()
+        counter.session.invalidateAndCancel()
+        let (parts, first, last, _, firstPart, status) = counter.state.get()
+        guard let first, let last, parts > 1 else { throw CameraTestError("no parts from \(url) (status \(status))") }
+        return (parts - 1, Double(parts - 1) / last.timeIntervalSince(first), firstPart)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        state.update { $0.status = (response as? HTTPURLResponse)?.statusCode ?? 0 }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let now = Date()
+        let marker = marker
+        state.update { state in
+            let bytes = state.tail + Array(data)
+            var index = 0
+            var found = 0
+            while index + marker.count <= bytes.count {
+                if bytes[index] == marker[0] && Array(bytes[index..<index + marker.count]) == marker {
+                    found += 1
+                    index += marker.count
+                } else {
+                    index += 1
+                }
+            }
+            if state.parts < 3 { state.firstPart.append(data) }
+            state.tail = Array(bytes.suffix(marker.count - 1))
+            if found > 0 {
+                if state.first == nil { state.first = now }
+                state.parts += found
+                state.last = now
+            }
+        }
+    }
+}
+
+/// A viewer on a plain socket: sends the request and then reads only when told to (a stalled
+/// phone, a browser tab in the background).
+final class RawViewer {
+    let socket: Int32
+
+    init(port: Int, path: String = "/stream.mjpg", receiveBuffer: Int32 = 4096) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var size = receiveBuffer
+        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw CameraTestError("cannot connect to 127.0.0.1:\(port)") }
+        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        _ = request.withCString { send(socket, $0, strlen($0), 0) }
+    }
+
+    /// Reads up to `count` bytes, waiting at most `timeout` for each read.
+    func read(atLeast count: Int, timeout: TimeInterval = 10) -> Data {
+        var received = Data()
+        var seconds = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while received.count < count {
+            let n = recv(socket, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            received.append(contentsOf: buffer[0..<n])
+        }
+        return received
+    }
+
+    func close() { Glibc.close(socket) }
+}
+
+/// Decodes an image file to I420 and returns the frame.
+func decodeImage(_ file: URL) throws -> VideoFrame {
+    try FrameSource.firstFrame(of: file, format: .i420)
+}
+
+/// The luma plane as rows of bytes.
+func lumaPlane(_ frame: VideoFrame) -> [[UInt8]] {
+    frame.withMapped { mapped in
+        let plane = mapped.plane(0), stride = mapped.stride(0)
+        return (0..<frame.height).map { y in Array(plane[(y * stride)..<(y * stride + frame.width)]) }
+    } ?? []
+}
+
+/// The smallest rectangle holding every pixel whose luma differs from `background` by more than
+/// `tolerance` (inclusive bounds); nil when nothing differs.
+func changedBounds(_ luma: [[UInt8]], background: UInt8, tolerance: Int = 12) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
+    var bounds: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
+    for (y, row) in luma.enumerated() {
+        for (x, value) in row.enumerated() where abs(Int(value) - Int(background)) > tolerance {
+            if let b = bounds {
+                bounds = (min(b.minX, x), min(b.minY, y), max(b.maxX, x), max(b.maxY, y))
+            } else {
+                bounds = (x, y, x, y)
+            }
+        }
+    }
+    return bounds
+}
+
+/// A capture template with a solid grey camera, so every changed pixel belongs to the mark.
+func writeSolidCameraTemplate(in folder: URL) throws -> URL {
+    let url = folder.appendingPathComponent("solid.pipeline")
+    try """
+    # A flat test camera of one colour, for pixel checks.
+    videotestsrc is-live=true pattern=solid-color foreground-color=0xff404040 ! videoconvert ! videoscale ! {caps} ! appsink name=frames
+    """.write(to: url, atomically: true, encoding: .utf8)
+    return url
+}
+
+/// Runs a test script with Debian's python3 (where python3-selenium is installed).
+func runScript(_ name: String, _ arguments: [String], timeout: TimeInterval = 120) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [scripts.appendingPathComponent(name).path] + arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["G_DEBUG"] = "fatal-criticals"
+    process.environment = environment
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    let output = Locked(Data())
+    try process.run()
+    let reader = Thread { output.update { $0 = pipe.fileHandleForReading.readDataToEndOfFile() } }
+    reader.start()
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+    if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        Issue.record("\(name) did not finish within \(timeout) s")
+    }
+    process.waitUntilExit()
+    while reader.isExecuting || !reader.isFinished { Thread.sleep(forTimeInterval: 0.02) }
+    return (process.terminationStatus, String(decoding: output.get(), as: UTF8.self))
+}
