@@ -55,6 +55,11 @@ def main():
 
     flags = ["-I", os.path.join(bin_dir, "Modules")]
     for target in package["targets"]:
+        # A C target of our own: SwiftPM writes its module map into the build folder.
+        generated = os.path.join(bin_dir, target["name"] + ".build", "module.modulemap")
+        if target["type"] == "regular" and os.path.isdir(os.path.join(root, "Sources", target["name"], "include")):
+            flags += ["-Xcc", "-fmodule-map-file=" + generated]
+            continue
         if target["type"] != "system":
             continue
         modulemap = os.path.join(root, "Sources", target["name"], "module.modulemap")

@@ -6,9 +6,13 @@ import Media
 /// camera lacks, or cannot change now, is listed with `available: false` and the reason in words,
 /// so the page greys it out.
 public struct ViewfinderControl: Codable, Sendable, Equatable {
+    /// One choice of a menu control.
     public struct MenuItem: Codable, Sendable, Equatable {
+        /// The value set to choose it.
         public var value: Int
+        /// Its name as the driver gives it.
         public var label: String
+        /// A choice `value` named `label`.
         public init(value: Int, label: String) { self.value = value; self.label = label }
     }
 
@@ -16,15 +20,24 @@ public struct ViewfinderControl: Codable, Sendable, Equatable {
     public var name: String
     /// `integer`, `boolean`, `menu` or `button`.
     public var type: String
+    /// The smallest value.
     public var min: Int?
+    /// The largest value.
     public var max: Int?
+    /// The step between values.
     public var step: Int?
+    /// The driver's default.
     public var `default`: Int?
+    /// The current value, when the driver tells it.
     public var value: Int?
+    /// A menu control's choices.
     public var menu: [MenuItem]?
+    /// False when the camera lacks it or cannot change it now (greyed out on the page).
     public var available: Bool
+    /// Why it is not available, in words.
     public var reason: String?
 
+    /// A control as the page shows it.
     public init(name: String, type: String, min: Int? = nil, max: Int? = nil, step: Int? = nil, default: Int? = nil,
                 value: Int? = nil, menu: [MenuItem]? = nil, available: Bool = true, reason: String? = nil) {
         self.name = name; self.type = type; self.min = min; self.max = max; self.step = step
@@ -41,6 +54,7 @@ public protocol CameraControlLister: Sendable {
 /// The camera's own controls, read with VIDIOC_QUERY_EXT_CTRL (`CameraControls.list(device:)`,
 /// the listing `camstamp devices` prints), in the page's terms.
 public struct V4L2ControlLister: CameraControlLister {
+    /// The lister `CameraJob` uses by default.
     public init() {}
     public func controls(device: String) throws -> [ViewfinderControl] {
         try CameraControls.list(device: device).map { control in

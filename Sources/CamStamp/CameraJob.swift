@@ -13,10 +13,14 @@ import Viewfinder
 /// its own size, and written at full resolution through the `still-jpeg` template, atomically, on
 /// a writer thread, so the preview never waits for an encoder.
 public struct CameraJob {
+    /// What the command line asked for.
     public let options: CameraOptions
+    /// The shipped presets, page and pipelines; nil when they cannot be found.
     public let resources: Resources?
+    /// Where the page's camera controls come from.
     public let controlLister: CameraControlLister
 
+    /// A camera job; `controlLister` reads a V4L2 camera's controls unless a test passes its own.
     public init(options: CameraOptions, resources: Resources? = Resources.locate(),
                 controlLister: CameraControlLister = V4L2ControlLister()) {
         self.options = options

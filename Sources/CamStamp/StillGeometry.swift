@@ -5,9 +5,12 @@ import Media
 /// `--mirror`). The marks are laid out on the result, so they sit where the preset puts them in
 /// the photo as written, not in the uncropped frame.
 public struct StillGeometry: Sendable, Equatable {
+    /// The centred 1:1 crop of the frame.
     public var square: Bool
+    /// Left and right swapped, as a selfie preview shows it.
     public var mirror: Bool
 
+    /// Nothing by default: the frame is the photo.
     public init(square: Bool = false, mirror: Bool = false) {
         self.square = square
         self.mirror = mirror
@@ -24,7 +27,7 @@ public struct StillGeometry: Sendable, Equatable {
     }
 
     /// The photo for `frame`: `frame` itself when there is nothing to do, otherwise a new frame.
-    public func apply(to frame: VideoFrame) throws(CamStampError) -> VideoFrame {
+    package func apply(to frame: VideoFrame) throws(CamStampError) -> VideoFrame {
         guard !isIdentity else { return frame }
         var (x, y, width, height) = (0, 0, frame.width, frame.height)
         if square {
