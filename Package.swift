@@ -25,6 +25,10 @@ let package = Package(
         systemLibrary("CTurboJPEG", "libturbojpeg", "libturbojpeg0-dev"),
         systemLibrary("CGexiv2", "gexiv2", "libgexiv2-dev"),
 
+        // libjpeg's coefficient API for stamping a JPEG without re-encoding it: a C shim only
+        // because libjpeg's error_exit must longjmp, which Swift cannot (Debian libjpeg62-turbo-dev).
+        .target(name: "CJPEGCoefficients", linkerSettings: [.linkedLibrary("jpeg")]),
+
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
         // JPEG/PNG metadata read, edited and carried to outputs: EXIF, ICC and IPTC in Swift,
@@ -33,7 +37,7 @@ let package = Package(
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
-        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG"]),
+        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CJPEGCoefficients"]),
         // The jobs: shoot, batch, stream.
         .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata"]),
         // The command line: flag tables, validation, messages, exit codes.

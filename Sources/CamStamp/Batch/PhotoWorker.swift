@@ -18,6 +18,16 @@ final class PhotoWorker {
         var templates: [String: PipelineTemplate]
         /// `--set-metadata`, expanded per photo.
         var setMetadata: MetadataTemplates
+        /// `--reencode`: no JPEG is stamped in its DCT coefficients.
+        var reencode = false
+    }
+
+    /// How a marked photo was written, for `--json`.
+    enum WritePath: String, Sendable {
+        /// Stamped in its DCT coefficients: only the blocks under the marks changed.
+        case coefficients
+        /// Decoded, turned upright, marked and encoded again.
+        case reencoded
     }
 
     enum Status: String, Sendable { case marked, failed, skipped }
@@ -27,6 +37,7 @@ final class PhotoWorker {
         var status: Status
         var reason: String?
         var milliseconds: Int
+        var path: WritePath?
     }
 
     private let settings: Settings
@@ -47,10 +58,11 @@ final class PhotoWorker {
 
     func process(_ item: BatchPlan.Item) -> Outcome {
         let start = ContinuousClock.now
-        func outcome(_ status: Status, _ reason: String? = nil) -> Outcome {
+        func outcome(_ status: Status, _ reason: String? = nil, path: WritePath? = nil) -> Outcome {
             let elapsed = ContinuousClock.now - start
             return Outcome(item: item, status: status, reason: reason,
-                           milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+                           milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
+                           path: path)
         }
         if FileManager.default.fileExists(atPath: item.output.path) {
             switch settings.existing {
@@ -85,10 +97,16 @@ final class PhotoWorker {
                 context.exif = photo.exifValues
                 return context
             }
+            let stamped = try stampInCoefficients(data, photo: photo, outputKind: outputKind, context: context, notes: &notes)
             // Runs on the pipeline's streaming thread, while this thread waits for the result.
-            let decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
-                do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch { return MarkFailure(error: error) }
-                return nil
+            let decoded: (encoded: Data, warning: String?)
+            if let stamped {
+                decoded = (stamped, nil)
+            } else {
+                decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
+                    do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch { return MarkFailure(error: error) }
+                    return nil
+                }
             }
             if let warning = decoded.warning { damage.insert("the picture data is damaged (\(warning))", at: 0) }
             if settings.strict, !damage.isEmpty {
@@ -96,11 +114,13 @@ final class PhotoWorker {
             }
             if decoded.warning != nil { damage[0] += "; stamped as far as it decodes" }
             let size = outputSize(photo)
-            let edits = settings.setMetadata.edits(for: context(size.width, size.height))
+            var edits = settings.setMetadata.edits(for: context(size.width, size.height))
+            edits.keepsOrientation = stamped != nil
             let output = try photo.withMetadata(decoded.encoded, kind: outputKind, policy: settings.metadata, edits: edits)
             try write(output.data, to: item.output)
             let warnings = damage + notes + output.warnings
-            return outcome(.marked, warnings.isEmpty ? nil : warnings.joined(separator: "; "))
+            return outcome(.marked, warnings.isEmpty ? nil : warnings.joined(separator: "; "),
+                           path: stamped != nil ? .coefficients : .reencoded)
         } catch {
             return outcome(.failed, error.message)
         }
@@ -128,6 +148,28 @@ final class PhotoWorker {
         guard let limit = settings.maxSize, max(upright.width, upright.height) > limit else { return upright }
         let scale = Double(limit) / Double(max(upright.width, upright.height))
         return (max(1, Int((Double(upright.width) * scale).rounded())), max(1, Int((Double(upright.height) * scale).rounded())))
+    }
+
+    /// The photo stamped in its DCT coefficients (a bare JPEG, stored orientation kept), when
+    /// that path applies: JPEG to JPEG, no --reencode, no --quality, nothing to scale. nil sends
+    /// the photo down the re-encoding path; a photo that could not be stamped so (arithmetic
+    /// coding, 12-bit, CMYK/YCCK, damaged data) gets a note saying why.
+    private func stampInCoefficients(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind,
+                                     context: (Int, Int) -> TemplateContext,
+                                     notes: inout [String]) throws(CamStampError) -> Data? {
+        let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
+        // A picture cut short is damaged: the decoder's warning on the other path says so.
+        guard photo.kind == .jpeg, outputKind == .jpeg, !settings.reencode, settings.quality == nil,
+              !photo.truncated, outputSize(photo) == upright else { return nil }
+        let composition = try marker.composition(width: upright.width, height: upright.height,
+                                                 context: context(upright.width, upright.height))
+        do {
+            return try JPEGCoefficientStamp.stamp(data[photo.pictureBytes], composition: composition,
+                                                  orientation: photo.orientation).data
+        } catch {
+            notes.append("re-encoded, not stamped in its DCT coefficients: \(error.description)")
+            return nil
+        }
     }
 
     /// Decodes, orients, scales, marks (through `mark`) and encodes one photo. JPEGs go through
