@@ -94,6 +94,12 @@ public enum JPEGCoefficientStamp {
                 return false
             }
             let mark = markInStoredCoordinates(width: width, height: height)
+            // A grey JPEG has no colour to hold a coloured mark: the re-encoding path writes it in
+            // colour instead, so that a red mark stays red.
+            if frame.colour_space == 1, let pixels = mark?.pixels, Self.hasColour(pixels) {
+                failure = "a coloured mark on a grey photo (written in colour instead)"
+                return false
+            }
             planes = (0..<components).map { c in
                 var plane = Plane()
                 plane.quant = (0..<64).map { Double(quant[c * 64 + $0]) }
@@ -136,6 +142,16 @@ public enum JPEGCoefficientStamp {
                 return plane
             }
             return true
+        }
+
+        /// Whether premultiplied RGBA pixels (0…1) hold any colour other than grey.
+        private static func hasColour(_ pixels: [Double]) -> Bool {
+            let tolerance = 2.0 / 255
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                let r = pixels[i], g = pixels[i + 1], b = pixels[i + 2]
+                if abs(r - g) > tolerance || abs(g - b) > tolerance { return true }
+            }
+            return false
         }
 
         /// A C array of four ints (a tuple in Swift) as an array.

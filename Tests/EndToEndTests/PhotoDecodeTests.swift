@@ -232,7 +232,7 @@ func quantisationTables(_ file: URL) throws -> [Data] {
     }
 
     /// The output's quantisation tables are those cjpeg writes at the source's estimated quality
-    /// (95 → 95; 60 → 70, the floor), or at --quality when it is given.
+    /// (95 → 95; 60 → 70, the floor) when re-encoded, or at --quality when it is given.
     @Test func jpegsAreReencodedAtTheirOwnQuality() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -244,8 +244,13 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         }
         let q95 = try cjpeg(95, "q95.jpg"), q60 = try cjpeg(60, "q60.jpg")
         let out = folder.appendingPathComponent("out")
-        let result = try camstamp(["batch", q95.path, q60.path, "-o", out.path, "--text", "x"])
+        let result = try camstamp(["batch", q95.path, q60.path, "-o", out.path, "--text", "x", "--reencode"])
         #expect(result.status == 0, "\(result.stderr)")
+        // Stamped in their coefficients (the default), they keep their own tables exactly.
+        let kept = folder.appendingPathComponent("kept")
+        #expect(try camstamp(["batch", q95.path, q60.path, "-o", kept.path, "--text", "x"]).status == 0)
+        #expect(try quantisationTables(kept.appendingPathComponent("q60.jpg")) == quantisationTables(q60))
+        #expect(try quantisationTables(kept.appendingPathComponent("q95.jpg")) == quantisationTables(q95))
         #expect(try quantisationTables(out.appendingPathComponent("q95.jpg")) == quantisationTables(try cjpeg(95, "ref95.jpg")))
         #expect(try quantisationTables(out.appendingPathComponent("q60.jpg")) == quantisationTables(try cjpeg(70, "ref70.jpg")))
         let forced = folder.appendingPathComponent("forced")

@@ -161,8 +161,13 @@ final class PhotoWorker {
         // A picture cut short is damaged: the decoder's warning on the other path says so.
         guard photo.kind == .jpeg, outputKind == .jpeg, !settings.reencode, settings.quality == nil,
               !photo.truncated, outputSize(photo) == upright else { return nil }
-        let composition = try marker.composition(width: upright.width, height: upright.height,
+        let composition: OverlayComposition
+        do {
+            composition = try marker.composition(width: upright.width, height: upright.height,
                                                  context: context(upright.width, upright.height))
+        } catch {
+            throw .failure("cannot mark the image: \(error)")
+        }
         do {
             return try JPEGCoefficientStamp.stamp(data[photo.pictureBytes], composition: composition,
                                                   orientation: photo.orientation).data
