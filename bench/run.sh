@@ -13,7 +13,7 @@
 #   STREAM_SECONDS             length of each stream run [10]
 #   BENCH_SETTLE, BENCH_SETTLE_WAIT   wait before a run until other processes use < 15% of the
 #                              machine, at most 5 s (measure.py); BENCH_SETTLE=0 turns it off
-#   BENCH_ONLY                 "blend batch stream resize" or a subset
+#   BENCH_ONLY                 "blend batch stream resize coefficients" or a subset
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,7 +29,7 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream resize}
+only=${BENCH_ONLY:-blend batch stream resize coefficients}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 
@@ -71,7 +71,8 @@ say "corpus: $photos_n photos of 12 MP (made once, kept in $photos)"
 "$here/make-photos.sh" "$photos_n" "$photos" >&2
 "$here/batch-tool.sh" assets "$assets" >&2
 
-rm -f "$out/blend.json" "$out/batch.json" "$out/stream.json" "$out/batch-checks.json" "$out/resize.json" "$out/resize-checks.json"
+rm -f "$out/blend.json" "$out/batch.json" "$out/stream.json" "$out/batch-checks.json" "$out/resize.json" "$out/resize-checks.json" \
+    "$out/coefficients.json" "$out/coefficients-checks.json"
 
 case " $only " in *" blend "*)
     say "1/3 blend cost per frame: camstamp-bench vs gst-launch textoverlay + gdkpixbufoverlay ($blend_rounds rounds)"
@@ -120,6 +121,21 @@ case " $only " in *" resize "*)
         --post "ls \"$out/resize/\$BENCH_NAME\" | grep -c '\\.jpg\$' || true" "${specs[@]}"
     exiftool -q -json -n -FileName -ImageWidth -ImageHeight -Directory \
         "$out/resize/camstamp-2048" "$out/resize/vipsthumbnail-2048" >"$out/resize-checks.json" 2>>"$log" || true
+esac
+
+case " $only " in *" coefficients "*)
+    say "5 stamped in the DCT coefficients: camstamp vs camstamp --reencode vs djpeg | cjpeg, $photos_n photos, 2 at a time, $rounds rounds"
+    mkdir -p "$out/coefficients"
+    specs=()
+    for tool in camstamp-coefficients camstamp-reencode djpeg-cjpeg; do
+        specs+=("$tool=\"$here/batch-tool.sh\" $tool \"$photos\" \"$out/coefficients/$tool\" \"$assets\"")
+    done
+    measure --label coefficients --out "$out/coefficients.json" --rounds "$rounds" --warmup 1 \
+        --prep "rm -rf \"$out/coefficients/\$BENCH_NAME\"" \
+        --post "ls \"$out/coefficients/\$BENCH_NAME\" | grep -c '\\.jpg\$' || true" "${specs[@]}"
+    exiftool -q -json -n -FileName -FileSize -ImageWidth -ImageHeight -Orientation -Make -DateTimeOriginal \
+        -YCbCrSubSampling -Directory "$photos" "$out/coefficients/camstamp-coefficients" "$out/coefficients/camstamp-reencode" \
+        >"$out/coefficients-checks.json" 2>>"$log" || true
 esac
 
 python3 "$here/lib/report.py" "$out" --photos "$photos" --blend-frames "$blend_frames" \

@@ -49,15 +49,28 @@ public enum JPEGCoefficientStamp {
     /// BT.601 full range, as JFIF defines YCbCr.
     private static let kr = 0.299, kb = 0.114
 
-    /// What one component changes: the mark in that component's plane and resolution, as
-    /// premultiplied value (0…255 scale) and alpha over a rectangle of its pixels.
-    private struct Plane {
+    /// One mark in one component's plane and resolution: premultiplied value (0…255 scale) and
+    /// alpha over a rectangle of that component's pixels.
+    private struct Patch {
         var x0 = 0, y0 = 0, width = 0, height = 0
         var value: [Double] = []
         var alpha: [Double] = []
         /// The blocks the rectangle covers (half-open).
         var blockColumns = 0..<0, blockRows = 0..<0
+    }
+
+    /// What one component changes: a patch per mark placement (each only over its own box, so a
+    /// logo top-left and a text bottom-right do not make one box the size of the photo), blended
+    /// in placement order, which composites them as the frame path does.
+    private struct Plane {
+        var patches: [Patch] = []
         var quant = [Double](repeating: 1, count: 64)
+    }
+
+    /// One placement's pixels in stored coordinates: premultiplied RGBA (0…1), rows packed.
+    private struct StoredMark {
+        var x0: Int, y0: Int, width: Int, height: Int
+        var pixels: [Double]
     }
 
     private final class Job {
@@ -93,55 +106,60 @@ public enum JPEGCoefficientStamp {
                 failure = "an unusual chroma sampling (\(h[c])×\(v[c]) of \(frame.max_h)×\(frame.max_v))"
                 return false
             }
-            let mark = markInStoredCoordinates(width: width, height: height)
+            let marks = placements.compactMap { storedMark($0, width: width, height: height) }
             // A grey JPEG has no colour to hold a coloured mark: the re-encoding path writes it in
             // colour instead, so that a red mark stays red.
-            if frame.colour_space == 1, let pixels = mark?.pixels, Self.hasColour(pixels) {
+            if frame.colour_space == 1, marks.contains(where: { Self.hasColour($0.pixels) }) {
                 failure = "a coloured mark on a grey photo (written in colour instead)"
                 return false
             }
             planes = (0..<components).map { c in
-                var plane = Plane()
-                plane.quant = (0..<64).map { Double(quant[c * 64 + $0]) }
-                guard let mark else { return plane }
                 let fx = Int(frame.max_h) / h[c], fy = Int(frame.max_v) / v[c]
-                plane.x0 = mark.x0 / fx
-                plane.y0 = mark.y0 / fy
-                plane.width = (mark.x0 + mark.width + fx - 1) / fx - plane.x0
-                plane.height = (mark.y0 + mark.height + fy - 1) / fy - plane.y0
-                plane.value = [Double](repeating: 0, count: plane.width * plane.height)
-                plane.alpha = plane.value
-                let scale = 1 / Double(fx * fy)
-                for py in 0..<plane.height {
-                    for px in 0..<plane.width {
-                        // The component's pixel covers fx×fy full-resolution pixels: their average,
-                        // premultiplied (pixels outside the mark's box count as transparent).
-                        var r = 0.0, g = 0.0, b = 0.0, a = 0.0
-                        for sy in (plane.y0 + py) * fy..<(plane.y0 + py + 1) * fy where sy >= mark.y0 && sy < mark.y0 + mark.height {
-                            for sx in (plane.x0 + px) * fx..<(plane.x0 + px + 1) * fx where sx >= mark.x0 && sx < mark.x0 + mark.width {
-                                let i = ((sy - mark.y0) * mark.width + (sx - mark.x0)) * 4
-                                r += mark.pixels[i]; g += mark.pixels[i + 1]; b += mark.pixels[i + 2]; a += mark.pixels[i + 3]
-                            }
-                        }
-                        r *= scale; g *= scale; b *= scale; a *= scale
-                        let y = kr * r + (1 - kr - kb) * g + kb * b
-                        let value: Double = switch (frame.colour_space, c) {
-                        case (1, _), (3, 0): y
-                        case (3, 1): 0.5 * a + (b - y) / (2 * (1 - kb))
-                        case (3, _): 0.5 * a + (r - y) / (2 * (1 - kr))
-                        case (_, 0): r
-                        case (_, 1): g
-                        default: b
-                        }
-                        plane.value[py * plane.width + px] = 255 * value
-                        plane.alpha[py * plane.width + px] = a
-                    }
-                }
-                plane.blockColumns = plane.x0 / 8..<min(columns[c], (plane.x0 + plane.width + 7) / 8)
-                plane.blockRows = plane.y0 / 8..<min(rows[c], (plane.y0 + plane.height + 7) / 8)
-                return plane
+                return Plane(patches: marks.map { mark in
+                    var patch = Self.patch(mark, component: c, colourSpace: Int(frame.colour_space), fx: fx, fy: fy)
+                    patch.blockColumns = patch.x0 / 8..<min(columns[c], (patch.x0 + patch.width + 7) / 8)
+                    patch.blockRows = patch.y0 / 8..<min(rows[c], (patch.y0 + patch.height + 7) / 8)
+                    return patch
+                }, quant: (0..<64).map { Double(quant[c * 64 + $0]) })
             }
             return true
+        }
+
+        /// `mark` in component `component`'s plane, whose pixels each cover fx×fy full-resolution
+        /// pixels: their premultiplied average (pixels outside the mark count as transparent).
+        private static func patch(_ mark: StoredMark, component c: Int, colourSpace: Int, fx: Int, fy: Int) -> Patch {
+            var patch = Patch()
+            patch.x0 = mark.x0 / fx
+            patch.y0 = mark.y0 / fy
+            patch.width = (mark.x0 + mark.width + fx - 1) / fx - patch.x0
+            patch.height = (mark.y0 + mark.height + fy - 1) / fy - patch.y0
+            patch.value = [Double](repeating: 0, count: patch.width * patch.height)
+            patch.alpha = patch.value
+            let scale = 1 / Double(fx * fy)
+            for py in 0..<patch.height {
+                for px in 0..<patch.width {
+                    var r = 0.0, g = 0.0, b = 0.0, a = 0.0
+                    for sy in (patch.y0 + py) * fy..<(patch.y0 + py + 1) * fy where sy >= mark.y0 && sy < mark.y0 + mark.height {
+                        for sx in (patch.x0 + px) * fx..<(patch.x0 + px + 1) * fx where sx >= mark.x0 && sx < mark.x0 + mark.width {
+                            let i = ((sy - mark.y0) * mark.width + (sx - mark.x0)) * 4
+                            r += mark.pixels[i]; g += mark.pixels[i + 1]; b += mark.pixels[i + 2]; a += mark.pixels[i + 3]
+                        }
+                    }
+                    r *= scale; g *= scale; b *= scale; a *= scale
+                    let y = kr * r + (1 - kr - kb) * g + kb * b
+                    let value: Double = switch (colourSpace, c) {
+                    case (1, _), (3, 0): y
+                    case (3, 1): 0.5 * a + (b - y) / (2 * (1 - kb))
+                    case (3, _): 0.5 * a + (r - y) / (2 * (1 - kr))
+                    case (_, 0): r
+                    case (_, 1): g
+                    default: b
+                    }
+                    patch.value[py * patch.width + px] = 255 * value
+                    patch.alpha[py * patch.width + px] = a
+                }
+            }
+            return patch
         }
 
         /// Whether premultiplied RGBA pixels (0…1) hold any colour other than grey.
@@ -157,21 +175,15 @@ public enum JPEGCoefficientStamp {
         /// A C array of four ints (a tuple in Swift) as an array.
         private func integers(_ tuple: (Int32, Int32, Int32, Int32)) -> [Int] { [Int(tuple.0), Int(tuple.1), Int(tuple.2), Int(tuple.3)] }
 
-        /// The marks composited (premultiplied RGBA, 0…1) over their bounding box in the stored
-        /// picture, each stored pixel taking the mark pixel it shows as once the picture is turned
-        /// upright; nil when no mark falls on the picture.
-        private func markInStoredCoordinates(width: Int, height: Int) -> (x0: Int, y0: Int, width: Int, height: Int, pixels: [Double])? {
+        /// One placement over its box in the stored picture, each stored pixel taking the mark
+        /// pixel it shows as once the picture is turned upright; nil when it misses the picture.
+        private func storedMark(_ p: OverlayComposition.Placement, width: Int, height: Int) -> StoredMark? {
             let shown = orientation.swapsAxes ? (width: height, height: width) : (width: width, height: height)
-            var box: (x0: Int, y0: Int, x1: Int, y1: Int)?
-            for p in placements {
-                let x0 = max(0, p.x), y0 = max(0, p.y)
-                let x1 = min(shown.width, p.x + p.image.width), y1 = min(shown.height, p.y + p.image.height)
-                guard x0 < x1, y0 < y1 else { continue }
-                box = box.map { (min($0.x0, x0), min($0.y0, y0), max($0.x1, x1), max($0.y1, y1)) } ?? (x0, y0, x1, y1)
-            }
-            guard let box else { return nil }
-            let a = stored(box.x0, box.y0, width: width, height: height)
-            let b = stored(box.x1 - 1, box.y1 - 1, width: width, height: height)
+            let ux0 = max(0, p.x), uy0 = max(0, p.y)
+            let ux1 = min(shown.width, p.x + p.image.width), uy1 = min(shown.height, p.y + p.image.height)
+            guard ux0 < ux1, uy0 < uy1 else { return nil }
+            let a = stored(ux0, uy0, width: width, height: height)
+            let b = stored(ux1 - 1, uy1 - 1, width: width, height: height)
             let x0 = min(a.x, b.x), y0 = min(a.y, b.y)
             let w = max(a.x, b.x) - x0 + 1, h = max(a.y, b.y) - y0 + 1
             var pixels = [Double](repeating: 0, count: w * h * 4)
@@ -180,27 +192,19 @@ public enum JPEGCoefficientStamp {
             #else
             let (ai, ri, gi, bi) = (0, 1, 2, 3)
             #endif
+            let source = p.image.premultiplied
             for sy in y0..<y0 + h {
                 for sx in x0..<x0 + w {
                     let u = upright(sx, sy, width: width, height: height)
+                    let o = ((u.y - p.y) * p.image.width + (u.x - p.x)) * 4
                     let i = ((sy - y0) * w + (sx - x0)) * 4
-                    // Later placements lie on top, as in the frame path's composition.
-                    for p in placements {
-                        let px = u.x - p.x, py = u.y - p.y
-                        guard px >= 0, py >= 0, px < p.image.width, py < p.image.height else { continue }
-                        let o = (py * p.image.width + px) * 4
-                        let source = p.image.premultiplied
-                        let alpha = Double(source[o + ai]) / 255
-                        guard alpha > 0 else { continue }
-                        let keep = 1 - alpha
-                        pixels[i] = Double(source[o + ri]) / 255 + pixels[i] * keep
-                        pixels[i + 1] = Double(source[o + gi]) / 255 + pixels[i + 1] * keep
-                        pixels[i + 2] = Double(source[o + bi]) / 255 + pixels[i + 2] * keep
-                        pixels[i + 3] = alpha + pixels[i + 3] * keep
-                    }
+                    pixels[i] = Double(source[o + ri]) / 255
+                    pixels[i + 1] = Double(source[o + gi]) / 255
+                    pixels[i + 2] = Double(source[o + bi]) / 255
+                    pixels[i + 3] = Double(source[o + ai]) / 255
                 }
             }
-            return (x0, y0, w, h, pixels)
+            return StoredMark(x0: x0, y0: y0, width: w, height: h, pixels: pixels)
         }
 
         /// Where stored pixel (x, y) of a `width`×`height` picture shows once turned upright.
@@ -231,37 +235,45 @@ public enum JPEGCoefficientStamp {
             }
         }
 
-        /// Rewrites the blocks of one row that the mark covers; the others are left as they are.
+        /// Rewrites the blocks of one row that the marks cover; the others are left as they are.
         func filter(component: Int, row: Int, blocks: UnsafeMutablePointer<Int16>, count: Int) {
             let plane = planes[component]
-            guard plane.blockRows.contains(row) else { return }
+            let active = plane.patches.filter { $0.blockRows.contains(row) }
+            guard !active.isEmpty else { return }
+            let columns = Set(active.flatMap { $0.blockColumns }).sorted()
             var samples = [Double](repeating: 0, count: 64)
-            var alphas = [Double](repeating: 0, count: 64)
-            var values = [Double](repeating: 0, count: 64)
-            for column in plane.blockColumns where column < count {
-                var touched = false
-                for j in 0..<8 {
-                    for i in 0..<8 {
-                        let px = column * 8 + i - plane.x0, py = row * 8 + j - plane.y0
-                        var alpha = 0.0, value = 0.0
-                        if px >= 0, py >= 0, px < plane.width, py < plane.height {
-                            alpha = plane.alpha[py * plane.width + px]
-                            value = plane.value[py * plane.width + px]
+            var coefficients = [Double](repeating: 0, count: 64)
+            for column in columns where column < count {
+                // Each patch's alpha and value over this block, in placement order; none when
+                // every pixel of the block is transparent in every patch.
+                var layers: [(alpha: [Double], value: [Double])] = []
+                for patch in active where patch.blockColumns.contains(column) {
+                    var alphas = [Double](repeating: 0, count: 64), values = alphas
+                    var touched = false
+                    for j in 0..<8 {
+                        let py = row * 8 + j - patch.y0
+                        guard py >= 0, py < patch.height else { continue }
+                        for i in 0..<8 {
+                            let px = column * 8 + i - patch.x0
+                            guard px >= 0, px < patch.width else { continue }
+                            let alpha = patch.alpha[py * patch.width + px]
+                            alphas[j * 8 + i] = alpha
+                            values[j * 8 + i] = patch.value[py * patch.width + px]
+                            if alpha > 0 { touched = true }
                         }
-                        alphas[j * 8 + i] = alpha
-                        values[j * 8 + i] = value
-                        if alpha > 0 { touched = true }
                     }
+                    if touched { layers.append((alphas, values)) }
                 }
-                guard touched else { continue }
+                guard !layers.isEmpty else { continue }
                 let block = blocks + column * 64
-                var coefficients = [Double](repeating: 0, count: 64)
                 for k in 0..<64 { coefficients[k] = Double(block[k]) * plane.quant[k] }
                 DCT.inverse(coefficients, into: &samples)
-                for k in 0..<64 where alphas[k] > 0 {
-                    // Samples are level-shifted (−128…127); a decoder clamps before showing them.
-                    let shown = min(255, max(0, samples[k] + 128))
-                    samples[k] = shown * (1 - alphas[k]) + values[k] - 128
+                for layer in layers {
+                    for k in 0..<64 where layer.alpha[k] > 0 {
+                        // Samples are level-shifted (−128…127); a decoder clamps before showing them.
+                        let shown = min(255, max(0, samples[k] + 128))
+                        samples[k] = shown * (1 - layer.alpha[k]) + layer.value[k] - 128
+                    }
                 }
                 DCT.forward(samples, into: &coefficients)
                 for k in 0..<64 {
