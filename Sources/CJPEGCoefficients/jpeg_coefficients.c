@@ -6,6 +6,60 @@
 #include <string.h>
 #include <jpeglib.h>
 
+// Whether `table` codes every symbol an 8-bit block can need: DC categories 0-11, or for AC every
+// run/size pair with the end-of-block and 16-zero-run codes. Camera and cjpeg files carry such
+// tables (the standard ones); optimised files usually do not.
+static int complete(const JHUFF_TBL *table, int dc) {
+    if (!table) return 0;
+    unsigned char present[256] = {0};
+    int count = 0;
+    for (int length = 1; length <= 16; length++) count += table->bits[length];
+    if (count > 256) return 0;
+    for (int i = 0; i < count; i++) present[table->huffval[i]] = 1;
+    if (dc) {
+        for (int category = 0; category <= 11; category++)
+            if (!present[category]) return 0;
+        return 1;
+    }
+    if (!present[0x00] || !present[0xF0]) return 0;
+    for (int run = 0; run < 16; run++)
+        for (int size = 1; size <= 10; size++)
+            if (!present[run << 4 | size]) return 0;
+    return 1;
+}
+
+// The source's own Huffman tables for a sequential output, when they can code whatever the
+// changed blocks hold: one encoding pass, and the unchanged blocks' bits come out as they were.
+// Otherwise (or for progressive output, which libjpeg always optimises) optimal tables are computed,
+// a second pass over the coefficients.
+static void choose_huffman_tables(struct jpeg_decompress_struct *source, struct jpeg_compress_struct *target) {
+    for (int c = 0; c < source->num_components; c++) {
+        jpeg_component_info *component = &source->comp_info[c];
+        if (!complete(source->dc_huff_tbl_ptrs[component->dc_tbl_no], 1) ||
+            !complete(source->ac_huff_tbl_ptrs[component->ac_tbl_no], 0)) {
+            target->optimize_coding = TRUE;
+            return;
+        }
+    }
+    for (int i = 0; i < NUM_HUFF_TBLS; i++) {
+        if (source->dc_huff_tbl_ptrs[i]) {
+            if (!target->dc_huff_tbl_ptrs[i]) target->dc_huff_tbl_ptrs[i] = jpeg_alloc_huff_table((j_common_ptr)target);
+            *target->dc_huff_tbl_ptrs[i] = *source->dc_huff_tbl_ptrs[i];
+            target->dc_huff_tbl_ptrs[i]->sent_table = FALSE;
+        }
+        if (source->ac_huff_tbl_ptrs[i]) {
+            if (!target->ac_huff_tbl_ptrs[i]) target->ac_huff_tbl_ptrs[i] = jpeg_alloc_huff_table((j_common_ptr)target);
+            *target->ac_huff_tbl_ptrs[i] = *source->ac_huff_tbl_ptrs[i];
+            target->ac_huff_tbl_ptrs[i]->sent_table = FALSE;
+        }
+    }
+    for (int c = 0; c < source->num_components; c++) {
+        target->comp_info[c].dc_tbl_no = source->comp_info[c].dc_tbl_no;
+        target->comp_info[c].ac_tbl_no = source->comp_info[c].ac_tbl_no;
+    }
+    target->optimize_coding = FALSE;
+}
+
 typedef struct {
     struct jpeg_error_mgr manager;
     jmp_buf *escape;
@@ -30,8 +84,10 @@ int cs_rewrite_coefficients(const unsigned char *input, size_t input_length, cs_
     struct jpeg_decompress_struct source;
     struct jpeg_compress_struct target;
     error_state source_error, target_error;
-    // volatile: read after longjmp.
+    // volatile: read after longjmp. libjpeg's memory destination grows into a buffer of its own
+    // when `initial`, ours, is too small (a failure after that leaks it: libjpeg does not say where).
     unsigned char *volatile buffer = NULL;
+    unsigned char *volatile initial = NULL;
     unsigned long buffer_length = 0;
     volatile int status = 0;
     char text[JMSG_LENGTH_MAX] = "";
@@ -57,7 +113,7 @@ int cs_rewrite_coefficients(const unsigned char *input, size_t input_length, cs_
         snprintf(message, CS_MESSAGE_LENGTH, "%s", text);
         jpeg_destroy_compress(&target);
         jpeg_destroy_decompress(&source);
-        free(buffer);
+        free(initial);
         return status ? status : 1;
     }
     jpeg_mem_src(&source, input, (unsigned long)input_length);
@@ -96,7 +152,14 @@ int cs_rewrite_coefficients(const unsigned char *input, size_t input_length, cs_
     if (source.progressive_mode)
         jpeg_simple_progression(&target);
     else
-        target.optimize_coding = TRUE;
+        choose_huffman_tables(&source, &target);
+    // Room for the input's size and a little more, so the output is rarely copied to grow.
+    buffer_length = (unsigned long)(input_length + input_length / 16 + 65536);
+    buffer = initial = malloc(buffer_length);
+    if (!buffer) {
+        snprintf(text, sizeof text, "out of memory for a %lu-byte output", buffer_length);
+        longjmp(escape, 1);
+    }
     jpeg_mem_dest(&target, (unsigned char **)&buffer, &buffer_length);
     jpeg_write_coefficients(&target, coefficients);
 
@@ -114,6 +177,8 @@ int cs_rewrite_coefficients(const unsigned char *input, size_t input_length, cs_
     }
     jpeg_finish_compress(&target);
     jpeg_finish_decompress(&source);
+    // Grown: libjpeg moved the data into a buffer of its own (malloc'd, ours to free now).
+    if (buffer != initial) free(initial);
     jpeg_destroy_compress(&target);
     jpeg_destroy_decompress(&source);
     *output = buffer;

@@ -109,7 +109,12 @@ func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
         var progressive: Bool
         var restart: Bool
         var orientation: Int
-        var description: String { "\(sampling)\(progressive ? " progressive" : "")\(restart ? " restart" : "") o\(orientation)" }
+        /// Optimal Huffman tables (cjpeg -optimize), which may lack codes the new blocks need:
+        /// the output gets its own optimal tables then, instead of the source's.
+        var optimised = false
+        var description: String {
+            "\(sampling)\(progressive ? " progressive" : "")\(restart ? " restart" : "")\(optimised ? " optimised" : "") o\(orientation)"
+        }
         /// The MCU's size in pixels of the stored picture.
         var mcu: (width: Int, height: Int) {
             switch sampling {
@@ -125,7 +130,8 @@ func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
     static let cases: [Case] = ["2x2", "2x1", "1x1", "grey"].enumerated().flatMap { index, sampling in
         [false, true].map { progressive in
             let n = index * 2 + (progressive ? 1 : 0)
-            return Case(sampling: sampling, progressive: progressive, restart: n % 3 != 0, orientation: 1 + (n * 3) % 8)
+            return Case(sampling: sampling, progressive: progressive, restart: n % 3 != 0, orientation: 1 + (n * 3) % 8,
+                        optimised: n == 0 || n == 4)
         }
     }
 
@@ -138,6 +144,7 @@ func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
         options += c.sampling == "grey" ? ["-grayscale"] : ["-sample", c.sampling]
         if c.progressive { options.append("-progressive") }
         if c.restart { options += ["-restart", "1"] }
+        if c.optimised { options.append("-optimize") }
         let input = folder.appendingPathComponent("in/photo.jpg")
         try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
         try tool("cjpeg", options + ["-outfile", input.path, ppm.path])
@@ -286,7 +293,7 @@ func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
     }
 
     /// A photo-sized picture with a photo's grain (1600×1200) grows by less than 2 %: 4:2:0
-    /// baseline (cjpeg's standard Huffman tables, which the output optimises) and progressive, and grey.
+    /// baseline with cjpeg's standard Huffman tables (kept) or optimal ones (made anew), progressive, grey.
     @Test func aPhotoSizedPictureStaysWithinTwoPercent() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -294,19 +301,40 @@ func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
         try tool("convert", ["-seed", "7", "-size", "1600x1200", "plasma:fractal", ppm.path])
         let inputs = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
-        for (name, options) in [("baseline", ["-sample", "2x2"]), ("progressive", ["-sample", "2x2", "-progressive"]),
-                                ("grey", ["-grayscale", "-progressive"])] {
+        let pictures = [("baseline", ["-sample", "2x2"]), ("optimised", ["-sample", "2x2", "-optimize"]),
+                        ("progressive", ["-sample", "2x2", "-progressive"]), ("grey", ["-grayscale", "-progressive"])]
+        for (name, options) in pictures {
             try tool("cjpeg", ["-quality", "90"] + options + ["-outfile", inputs.appendingPathComponent("\(name).jpg").path, ppm.path])
         }
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", inputs.path, "-o", out.path, "--text", "Proof © 2026", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.components(separatedBy: "\"path\":\"coefficients\"").count == 4, "\(result.stdout)")
-        for name in ["baseline", "progressive", "grey"] {
+        #expect(result.stdout.components(separatedBy: "\"path\":\"coefficients\"").count == pictures.count + 1, "\(result.stdout)")
+        for (name, _) in pictures {
             let before = try Data(contentsOf: inputs.appendingPathComponent("\(name).jpg")).count
             let after = try Data(contentsOf: out.appendingPathComponent("\(name).jpg")).count
             #expect(Double(after) <= Double(before) * 1.02, "\(name): \(after) bytes from \(before)")
         }
+    }
+
+    /// A logo top-left and a text bottom-right: each changes only the blocks under it, and the
+    /// middle of the photo between them is bit-identical.
+    @Test func marksInOppositeCornersLeaveTheMiddleAlone() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try source(Case(sampling: "2x2", progressive: false, restart: false, orientation: 6), in: folder)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "Proof", "--preset", "logo", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"path\":\"coefficients\""), "\(result.stdout)")
+        let before = try djpeg(input, smooth: false), after = try djpeg(out.appendingPathComponent("photo.jpg"), smooth: false)
+        var changed = 0, middle = 0
+        for y in 0..<before.height { for x in 0..<before.width where before.difference(after, x, y) > 0 {
+            changed += 1
+            if x > before.width * 3 / 10 && x < before.width * 7 / 10 && y > before.height * 3 / 10 && y < before.height * 7 / 10 { middle += 1 }
+        } }
+        #expect(changed > 1000 && changed < before.width * before.height / 4, "\(changed) pixels changed")
+        #expect(middle == 0, "\(middle) pixels changed in the middle")
     }
 
     /// Arithmetic-coded JPEGs are re-encoded, with a note saying why.
