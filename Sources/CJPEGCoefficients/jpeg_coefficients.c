@@ -6,51 +6,49 @@
 #include <string.h>
 #include <jpeglib.h>
 
-// Whether `table` codes every symbol an 8-bit block can need: DC categories 0-11, or for AC every
-// run/size pair with the end-of-block and 16-zero-run codes. Camera and cjpeg files carry such
-// tables (the standard ones); optimised files usually do not.
-static int complete(const JHUFF_TBL *table, int dc) {
-    if (!table) return 0;
-    unsigned char present[256] = {0};
-    int count = 0;
-    for (int length = 1; length <= 16; length++) count += table->bits[length];
-    if (count > 256) return 0;
-    for (int i = 0; i < count; i++) present[table->huffval[i]] = 1;
-    if (dc) {
-        for (int category = 0; category <= 11; category++)
-            if (!present[category]) return 0;
-        return 1;
-    }
-    if (!present[0x00] || !present[0xF0]) return 0;
-    for (int run = 0; run < 16; run++)
-        for (int size = 1; size <= 10; size++)
-            if (!present[run << 4 | size]) return 0;
-    return 1;
+// libjpeg's Huffman code builder (ITU T.81 K.2), exported by libjpeg-turbo and libjpeg 6b alike
+// but declared only in their internal jchuff.h.
+EXTERN(void) jpeg_gen_optimal_table(j_compress_ptr cinfo, JHUFF_TBL *htbl, long freq[]);
+
+// Whether symbol `symbol` may occur in an 8-bit baseline block: DC categories 0-11; for AC every
+// run/size pair, the end-of-block and the 16-zero run.
+static int needed(int symbol, int dc) {
+    if (dc) return symbol <= 11;
+    return symbol == 0x00 || symbol == 0xF0 || ((symbol & 0x0F) >= 1 && (symbol & 0x0F) <= 10);
 }
 
-// The source's own Huffman tables for a sequential output, when they can code whatever the
-// changed blocks hold: one encoding pass, and the unchanged blocks' bits come out as they were.
-// Otherwise (or for progressive output, which libjpeg always optimises) optimal tables are computed,
-// a second pass over the coefficients.
-static void choose_huffman_tables(struct jpeg_decompress_struct *source, struct jpeg_compress_struct *target) {
-    for (int c = 0; c < source->num_components; c++) {
-        jpeg_component_info *component = &source->comp_info[c];
-        if (!complete(source->dc_huff_tbl_ptrs[component->dc_tbl_no], 1) ||
-            !complete(source->ac_huff_tbl_ptrs[component->ac_tbl_no], 0)) {
-            target->optimize_coding = TRUE;
-            return;
+// The source's table for the output. Camera and cjpeg files carry tables that code every symbol a
+// block can need (the standard ones): copied as they are. Optimised files (ImageMagick's, say) code
+// only the symbols their own blocks use, and a changed block may need another: the same code lengths
+// then, as nearly as a code that also gives the missing symbols (long) codes allows. Either way the
+// output is written in one pass, without gathering statistics over every block first.
+static void output_table(j_compress_ptr target, const JHUFF_TBL *source, JHUFF_TBL *table, int dc) {
+    long freq[257] = {0};
+    int missing = 0, k = 0;
+    for (int length = 1; length <= 16; length++)
+        for (int i = 0; i < source->bits[length] && k < 256; i++, k++)
+            freq[source->huffval[k]] = 1L << (17 - length);
+    for (int symbol = 0; symbol < 256; symbol++)
+        if (needed(symbol, dc) && !freq[symbol]) {
+            freq[symbol] = 1;
+            missing = 1;
         }
-    }
+    if (missing)
+        jpeg_gen_optimal_table(target, table, freq);
+    else
+        *table = *source;
+    table->sent_table = FALSE;
+}
+
+static void choose_huffman_tables(struct jpeg_decompress_struct *source, struct jpeg_compress_struct *target) {
     for (int i = 0; i < NUM_HUFF_TBLS; i++) {
         if (source->dc_huff_tbl_ptrs[i]) {
             if (!target->dc_huff_tbl_ptrs[i]) target->dc_huff_tbl_ptrs[i] = jpeg_alloc_huff_table((j_common_ptr)target);
-            *target->dc_huff_tbl_ptrs[i] = *source->dc_huff_tbl_ptrs[i];
-            target->dc_huff_tbl_ptrs[i]->sent_table = FALSE;
+            output_table(target, source->dc_huff_tbl_ptrs[i], target->dc_huff_tbl_ptrs[i], 1);
         }
         if (source->ac_huff_tbl_ptrs[i]) {
             if (!target->ac_huff_tbl_ptrs[i]) target->ac_huff_tbl_ptrs[i] = jpeg_alloc_huff_table((j_common_ptr)target);
-            *target->ac_huff_tbl_ptrs[i] = *source->ac_huff_tbl_ptrs[i];
-            target->ac_huff_tbl_ptrs[i]->sent_table = FALSE;
+            output_table(target, source->ac_huff_tbl_ptrs[i], target->ac_huff_tbl_ptrs[i], 0);
         }
     }
     for (int c = 0; c < source->num_components; c++) {

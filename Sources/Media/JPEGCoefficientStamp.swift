@@ -12,7 +12,7 @@ public struct CoefficientStampError: Error, Sendable, CustomStringConvertible {
 /// Every other block is written back exactly as it was, so the rest of the photo decodes to the
 /// same pixels. The photo keeps its stored orientation: the marks are drawn into stored
 /// coordinates so that they show upright once a viewer applies the EXIF orientation.
-public enum JPEGCoefficientStamp {
+public final class JPEGCoefficientStamp {
     public struct Result: Sendable {
         /// A bare JPEG (no APP segments): the metadata is the caller's to add.
         public let data: Data
@@ -21,20 +21,28 @@ public enum JPEGCoefficientStamp {
         public let blocksTotal: Int
     }
 
+    /// The marks in each component's plane, by what they depend on: a batch of photos of one size
+    /// and orientation renders them once. Not thread-safe: one instance per thread.
+    /// The entries hold their overlay images, so an image's identity in a key cannot be reused
+    /// by a new image while the entry lives.
+    private var cache: [PatchKey: (images: [OverlayImage], patches: [[Patch]])] = [:]
+
+    public init() {}
+
     /// `composition` is laid out for the upright picture (the stored one turned by `orientation`).
     /// Throws for what libjpeg reads but this path does not write (arithmetic coding, 12-bit
     /// samples, CMYK/YCCK) and for damaged data (any libjpeg warning).
-    public static func stamp(_ jpeg: Data, composition: OverlayComposition,
-                             orientation: Orientation) throws(CoefficientStampError) -> Result {
-        let job = Job(placements: composition.placements, orientation: orientation)
+    public func stamp(_ jpeg: Data, composition: OverlayComposition,
+                      orientation: Orientation) throws(CoefficientStampError) -> Result {
+        let job = Job(placements: composition.placements, orientation: orientation, owner: self)
         let context = Unmanaged.passUnretained(job).toOpaque()
         var message = [CChar](repeating: 0, count: Int(CS_MESSAGE_LENGTH))
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         let status = withExtendedLifetime(job) {
             jpeg.withUnsafeBytes { raw in
-                cs_rewrite_coefficients(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, prepareCallback, filterCallback,
-                                        context, &output, &length, &message)
+                cs_rewrite_coefficients(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Self.prepareCallback,
+                                        Self.filterCallback, context, &output, &length, &message)
             }
         }
         guard status == 0, let output else {
@@ -46,6 +54,19 @@ public enum JPEGCoefficientStamp {
                       blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
     }
 
+    /// What a component's patches depend on besides the photo's quantisation tables.
+    private struct PatchKey: Hashable {
+        var placements: [PlacementKey]
+        var orientation: Orientation
+        var width: Int, height: Int, colourSpace: Int
+        var factors: [Int]
+    }
+
+    private struct PlacementKey: Hashable {
+        var image: ObjectIdentifier
+        var x: Int, y: Int
+    }
+
     /// BT.601 full range, as JFIF defines YCbCr.
     private static let kr = 0.299, kb = 0.114
 
@@ -53,8 +74,8 @@ public enum JPEGCoefficientStamp {
     /// alpha over a rectangle of that component's pixels.
     private struct Patch {
         var x0 = 0, y0 = 0, width = 0, height = 0
-        var value: [Double] = []
-        var alpha: [Double] = []
+        var value: [Float] = []
+        var alpha: [Float] = []
         /// The blocks the rectangle covers (half-open).
         var blockColumns = 0..<0, blockRows = 0..<0
     }
@@ -67,23 +88,19 @@ public enum JPEGCoefficientStamp {
         var quant = [Double](repeating: 1, count: 64)
     }
 
-    /// One placement's pixels in stored coordinates: premultiplied RGBA (0…1), rows packed.
-    private struct StoredMark {
-        var x0: Int, y0: Int, width: Int, height: Int
-        var pixels: [Double]
-    }
-
     private final class Job {
         let placements: [OverlayComposition.Placement]
         let orientation: Orientation
+        unowned let owner: JPEGCoefficientStamp
         var planes: [Plane] = []
         var failure: String?
         var blocksChanged = 0
         var blocksTotal = 0
 
-        init(placements: [OverlayComposition.Placement], orientation: Orientation) {
+        init(placements: [OverlayComposition.Placement], orientation: Orientation, owner: JPEGCoefficientStamp) {
             self.placements = placements
             self.orientation = orientation
+            self.owner = owner
         }
 
         func prepare(_ frame: cs_frame) -> Bool {
@@ -106,106 +123,109 @@ public enum JPEGCoefficientStamp {
                 failure = "an unusual chroma sampling (\(h[c])×\(v[c]) of \(frame.max_h)×\(frame.max_v))"
                 return false
             }
-            let marks = placements.compactMap { storedMark($0, width: width, height: height) }
-            // A grey JPEG has no colour to hold a coloured mark: the re-encoding path writes it in
-            // colour instead, so that a red mark stays red.
-            if frame.colour_space == 1, marks.contains(where: { Self.hasColour($0.pixels) }) {
-                failure = "a coloured mark on a grey photo (written in colour instead)"
-                return false
+            let key = PatchKey(placements: placements.map { PlacementKey(image: ObjectIdentifier($0.image), x: $0.x, y: $0.y) },
+                               orientation: orientation, width: width, height: height, colourSpace: Int(frame.colour_space),
+                               factors: (0..<components).flatMap { [h[$0], v[$0]] })
+            let patches: [[Patch]]
+            if let cached = owner.cache[key] {
+                patches = cached.patches
+            } else {
+                // A grey JPEG has no colour to hold a coloured mark: the re-encoding path writes it
+                // in colour instead, so that a red mark stays red.
+                if frame.colour_space == 1, placements.contains(where: { Self.hasColour($0.image.premultiplied) }) {
+                    failure = "a coloured mark on a grey photo (written in colour instead)"
+                    return false
+                }
+                patches = (0..<components).map { c in
+                    let fx = Int(frame.max_h) / h[c], fy = Int(frame.max_v) / v[c]
+                    return placements.compactMap { placement in
+                        guard var patch = patch(placement, width: width, height: height, component: c,
+                                                colourSpace: Int(frame.colour_space), fx: fx, fy: fy) else { return nil }
+                        patch.blockColumns = patch.x0 / 8..<min(columns[c], (patch.x0 + patch.width + 7) / 8)
+                        patch.blockRows = patch.y0 / 8..<min(rows[c], (patch.y0 + patch.height + 7) / 8)
+                        return patch
+                    }
+                }
+                if owner.cache.count >= 8 { owner.cache.removeAll() }
+                owner.cache[key] = (placements.map(\.image), patches)
             }
-            planes = (0..<components).map { c in
-                let fx = Int(frame.max_h) / h[c], fy = Int(frame.max_v) / v[c]
-                return Plane(patches: marks.map { mark in
-                    var patch = Self.patch(mark, component: c, colourSpace: Int(frame.colour_space), fx: fx, fy: fy)
-                    patch.blockColumns = patch.x0 / 8..<min(columns[c], (patch.x0 + patch.width + 7) / 8)
-                    patch.blockRows = patch.y0 / 8..<min(rows[c], (patch.y0 + patch.height + 7) / 8)
-                    return patch
-                }, quant: (0..<64).map { Double(quant[c * 64 + $0]) })
-            }
+            planes = (0..<components).map { c in Plane(patches: patches[c], quant: (0..<64).map { Double(quant[c * 64 + $0]) }) }
             return true
         }
 
-        /// `mark` in component `component`'s plane, whose pixels each cover fx×fy full-resolution
-        /// pixels: their premultiplied average (pixels outside the mark count as transparent).
-        private static func patch(_ mark: StoredMark, component c: Int, colourSpace: Int, fx: Int, fy: Int) -> Patch {
+        /// Placement `p` in component `c`'s plane, whose pixels each cover fx×fy pixels of the
+        /// stored picture: their premultiplied average, each stored pixel taking the mark pixel it
+        /// shows as once the picture is turned upright (pixels off the mark count as transparent);
+        /// nil when the mark misses the picture.
+        private func patch(_ p: OverlayComposition.Placement, width: Int, height: Int, component c: Int,
+                           colourSpace: Int, fx: Int, fy: Int) -> Patch? {
+            let shown = orientation.swapsAxes ? (width: height, height: width) : (width: width, height: height)
+            let ux0 = max(0, p.x), uy0 = max(0, p.y)
+            let ux1 = min(shown.width, p.x + p.image.width), uy1 = min(shown.height, p.y + p.image.height)
+            guard ux0 < ux1, uy0 < uy1 else { return nil }
+            // The mark's box in stored coordinates.
+            let a = stored(ux0, uy0, width: width, height: height), b = stored(ux1 - 1, uy1 - 1, width: width, height: height)
+            let sx0 = min(a.x, b.x), sy0 = min(a.y, b.y), sx1 = max(a.x, b.x) + 1, sy1 = max(a.y, b.y) + 1
             var patch = Patch()
-            patch.x0 = mark.x0 / fx
-            patch.y0 = mark.y0 / fy
-            patch.width = (mark.x0 + mark.width + fx - 1) / fx - patch.x0
-            patch.height = (mark.y0 + mark.height + fy - 1) / fy - patch.y0
-            patch.value = [Double](repeating: 0, count: patch.width * patch.height)
+            patch.x0 = sx0 / fx
+            patch.y0 = sy0 / fy
+            patch.width = (sx1 + fx - 1) / fx - patch.x0
+            patch.height = (sy1 + fy - 1) / fy - patch.y0
+            patch.value = [Float](repeating: 0, count: patch.width * patch.height)
             patch.alpha = patch.value
-            let scale = 1 / Double(fx * fy)
-            for py in 0..<patch.height {
-                for px in 0..<patch.width {
-                    var r = 0.0, g = 0.0, b = 0.0, a = 0.0
-                    for sy in (patch.y0 + py) * fy..<(patch.y0 + py + 1) * fy where sy >= mark.y0 && sy < mark.y0 + mark.height {
-                        for sx in (patch.x0 + px) * fx..<(patch.x0 + px + 1) * fx where sx >= mark.x0 && sx < mark.x0 + mark.width {
-                            let i = ((sy - mark.y0) * mark.width + (sx - mark.x0)) * 4
-                            r += mark.pixels[i]; g += mark.pixels[i + 1]; b += mark.pixels[i + 2]; a += mark.pixels[i + 3]
+            #if _endian(little)
+            let (bi, gi, ri, ai) = (0, 1, 2, 3)
+            #else
+            let (ai, ri, gi, bi) = (0, 1, 2, 3)
+            #endif
+            let scale = 1 / (255 * Double(fx * fy))
+            p.image.premultiplied.withUnsafeBufferPointer { source in
+                for py in 0..<patch.height {
+                    for px in 0..<patch.width {
+                        var r = 0, g = 0, b = 0, a = 0
+                        for sy in max(sy0, (patch.y0 + py) * fy)..<min(sy1, (patch.y0 + py + 1) * fy) {
+                            for sx in max(sx0, (patch.x0 + px) * fx)..<min(sx1, (patch.x0 + px + 1) * fx) {
+                                let u = upright(sx, sy, width: width, height: height)
+                                let o = ((u.y - p.y) * p.image.width + (u.x - p.x)) * 4
+                                r += Int(source[o + ri]); g += Int(source[o + gi]); b += Int(source[o + bi]); a += Int(source[o + ai])
+                            }
                         }
+                        guard a > 0 else { continue }
+                        let red = Double(r) * scale, green = Double(g) * scale, blue = Double(b) * scale
+                        let y = kr * red + (1 - kr - kb) * green + kb * blue
+                        let alpha = Double(a) * scale
+                        let value: Double = switch (colourSpace, c) {
+                        case (1, _), (3, 0): y
+                        case (3, 1): 0.5 * alpha + (blue - y) / (2 * (1 - kb))
+                        case (3, _): 0.5 * alpha + (red - y) / (2 * (1 - kr))
+                        case (_, 0): red
+                        case (_, 1): green
+                        default: blue
+                        }
+                        patch.value[py * patch.width + px] = Float(255 * value)
+                        patch.alpha[py * patch.width + px] = Float(alpha)
                     }
-                    r *= scale; g *= scale; b *= scale; a *= scale
-                    let y = kr * r + (1 - kr - kb) * g + kb * b
-                    let value: Double = switch (colourSpace, c) {
-                    case (1, _), (3, 0): y
-                    case (3, 1): 0.5 * a + (b - y) / (2 * (1 - kb))
-                    case (3, _): 0.5 * a + (r - y) / (2 * (1 - kr))
-                    case (_, 0): r
-                    case (_, 1): g
-                    default: b
-                    }
-                    patch.value[py * patch.width + px] = 255 * value
-                    patch.alpha[py * patch.width + px] = a
                 }
             }
             return patch
         }
 
-        /// Whether premultiplied RGBA pixels (0…1) hold any colour other than grey.
-        private static func hasColour(_ pixels: [Double]) -> Bool {
-            let tolerance = 2.0 / 255
+        /// Whether premultiplied BGRA (or ARGB) bytes hold any colour other than grey: the three
+        /// colour bytes of each pixel are its first or last three, and equal for grey either way.
+        private static func hasColour(_ pixels: [UInt8]) -> Bool {
             for i in stride(from: 0, to: pixels.count, by: 4) {
-                let r = pixels[i], g = pixels[i + 1], b = pixels[i + 2]
-                if abs(r - g) > tolerance || abs(g - b) > tolerance { return true }
+                #if _endian(little)
+                let (b, g, r) = (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+                #else
+                let (r, g, b) = (Int(pixels[i + 1]), Int(pixels[i + 2]), Int(pixels[i + 3]))
+                #endif
+                if abs(r - g) > 2 || abs(g - b) > 2 { return true }
             }
             return false
         }
 
         /// A C array of four ints (a tuple in Swift) as an array.
         private func integers(_ tuple: (Int32, Int32, Int32, Int32)) -> [Int] { [Int(tuple.0), Int(tuple.1), Int(tuple.2), Int(tuple.3)] }
-
-        /// One placement over its box in the stored picture, each stored pixel taking the mark
-        /// pixel it shows as once the picture is turned upright; nil when it misses the picture.
-        private func storedMark(_ p: OverlayComposition.Placement, width: Int, height: Int) -> StoredMark? {
-            let shown = orientation.swapsAxes ? (width: height, height: width) : (width: width, height: height)
-            let ux0 = max(0, p.x), uy0 = max(0, p.y)
-            let ux1 = min(shown.width, p.x + p.image.width), uy1 = min(shown.height, p.y + p.image.height)
-            guard ux0 < ux1, uy0 < uy1 else { return nil }
-            let a = stored(ux0, uy0, width: width, height: height)
-            let b = stored(ux1 - 1, uy1 - 1, width: width, height: height)
-            let x0 = min(a.x, b.x), y0 = min(a.y, b.y)
-            let w = max(a.x, b.x) - x0 + 1, h = max(a.y, b.y) - y0 + 1
-            var pixels = [Double](repeating: 0, count: w * h * 4)
-            #if _endian(little)
-            let (bi, gi, ri, ai) = (0, 1, 2, 3)
-            #else
-            let (ai, ri, gi, bi) = (0, 1, 2, 3)
-            #endif
-            let source = p.image.premultiplied
-            for sy in y0..<y0 + h {
-                for sx in x0..<x0 + w {
-                    let u = upright(sx, sy, width: width, height: height)
-                    let o = ((u.y - p.y) * p.image.width + (u.x - p.x)) * 4
-                    let i = ((sy - y0) * w + (sx - x0)) * 4
-                    pixels[i] = Double(source[o + ri]) / 255
-                    pixels[i + 1] = Double(source[o + gi]) / 255
-                    pixels[i + 2] = Double(source[o + bi]) / 255
-                    pixels[i + 3] = Double(source[o + ai]) / 255
-                }
-            }
-            return StoredMark(x0: x0, y0: y0, width: w, height: h, pixels: pixels)
-        }
 
         /// Where stored pixel (x, y) of a `width`×`height` picture shows once turned upright.
         private func upright(_ x: Int, _ y: Int, width: Int, height: Int) -> (x: Int, y: Int) {
@@ -256,9 +276,9 @@ public enum JPEGCoefficientStamp {
                         for i in 0..<8 {
                             let px = column * 8 + i - patch.x0
                             guard px >= 0, px < patch.width else { continue }
-                            let alpha = patch.alpha[py * patch.width + px]
+                            let alpha = Double(patch.alpha[py * patch.width + px])
                             alphas[j * 8 + i] = alpha
-                            values[j * 8 + i] = patch.value[py * patch.width + px]
+                            values[j * 8 + i] = Double(patch.value[py * patch.width + px])
                             if alpha > 0 { touched = true }
                         }
                     }

@@ -31,8 +31,7 @@ typedef int (*cs_filter)(void *context, int component, int row, short *blocks, i
 
 /// Reads `input`, lets `prepare` and `filter` change its quantised DCT coefficients, and writes
 /// them as a new JPEG (same tables, sampling, restart interval; progressive if the input was,
-/// else sequential with the input's own Huffman tables when they code every symbol, optimal ones
-/// otherwise; no markers copied) into `*output` (malloc'd, the
+/// else sequential with the input's own Huffman tables, missing codes added; no markers copied) into `*output` (malloc'd, the
 /// caller frees). Returns 0; 1 for a libjpeg error or warning (damaged data), `message` saying
 /// which; 2 when a callback stopped.
 int cs_rewrite_coefficients(const unsigned char *input, size_t input_length, cs_prepare prepare,

@@ -42,6 +42,8 @@ final class PhotoWorker {
 
     private let settings: Settings
     private let marker: Marker
+    /// Keeps the marks in each component's plane from photo to photo of one size and orientation.
+    private let stamper = JPEGCoefficientStamp()
     /// One pipeline per (input, output) kind pair met so far, each reused photo after photo.
     private var pipelines: [PipelineKey: PhotoPipeline] = [:]
     private struct PipelineKey: Hashable { var input: PhotoCodec; var output: BatchPlan.Kind }
@@ -169,8 +171,7 @@ final class PhotoWorker {
             throw .failure("cannot mark the image: \(error)")
         }
         do {
-            return try JPEGCoefficientStamp.stamp(data[photo.pictureBytes], composition: composition,
-                                                  orientation: photo.orientation).data
+            return try stamper.stamp(data[photo.pictureBytes], composition: composition, orientation: photo.orientation).data
         } catch {
             notes.append("re-encoded, not stamped in its DCT coefficients: \(error.description)")
             return nil
