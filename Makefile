@@ -15,7 +15,7 @@ DEBS = pkg-config \
        libcairo2-dev libpango1.0-dev librsvg2-dev libfontconfig-dev fontconfig \
        fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
        libgexiv2-dev libjpeg62-turbo-dev libimage-exiftool-perl libjpeg-turbo-progs \
-       libturbojpeg0-dev imagemagick libvips-tools
+       libturbojpeg0-dev imagemagick libvips-tools python3-pil
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -274,14 +274,23 @@ func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
         let sizes = (try Data(contentsOf: input).count, try Data(contentsOf: stamped).count)
         #expect(Double(sizes.1) <= Double(sizes.0) * (1 + growth), "\(sizes.1) bytes from \(sizes.0)")
 
-        // Decoders agree: djpeg (above, which fails on a warning), ffmpeg and GStreamer's jpegdec
-        // decode it without a word, to the same luma as djpeg.
+        // Decoders agree: djpeg (above, which fails on a warning), ffmpeg, Pillow and GStreamer's
+        // jpegdec decode it without a word, to the same luma as djpeg.
         let grey = try Raster(pnm: tool("djpeg", ["-grayscale", "-pnm", stamped.path]))
         let ffmpeg = try tool("ffmpeg", ["-v", "warning", "-nostdin", "-noautorotate", "-i", stamped.path, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
         #expect(ffmpeg.count == grey.pixels.count, "ffmpeg gave \(ffmpeg.count) bytes")
         if ffmpeg.count == grey.pixels.count {
             let mean = zip(ffmpeg, grey.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
             #expect(Double(mean) / Double(ffmpeg.count) < 1, "ffmpeg and djpeg disagree")
+        }
+        // Pillow (Debian's python3-pil, so /usr/bin/python3), warnings as errors.
+        let pillow = try tool("/usr/bin/python3", ["-W", "error", "-c",
+                                                  "import sys; from PIL import Image; im = Image.open(sys.argv[1]); im.load(); "
+                                                      + "sys.stdout.buffer.write(im.convert('L').tobytes())", stamped.path])
+        #expect(pillow.count == grey.pixels.count, "Pillow gave \(pillow.count) bytes")
+        if pillow.count == grey.pixels.count {
+            let total = zip(pillow, grey.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+            #expect(Double(total) / Double(pillow.count) < 1.5, "Pillow and djpeg disagree")
         }
         let jpegdec = lumaPlane(try decodeImage(stamped))
         #expect(jpegdec.count == grey.height && jpegdec.first?.count == grey.width)
