@@ -78,6 +78,28 @@ public final class JPEGCoefficientStamp {
         var alpha: [Float] = []
         /// The blocks the rectangle covers (half-open).
         var blockColumns = 0..<0, blockRows = 0..<0
+
+        /// Whether any pixel of block (row, column) is under the mark.
+        func covers(row: Int, column: Int) -> Bool {
+            for j in max(0, row * 8 - y0)..<min(height, row * 8 + 8 - y0) {
+                for i in max(0, column * 8 - x0)..<min(width, column * 8 + 8 - x0) where alpha[j * width + i] > 0 { return true }
+            }
+            return false
+        }
+
+        /// Blends the mark into block (row, column)'s samples (level-shifted, −128…127).
+        func blend(row: Int, column: Int, into samples: inout [Double]) {
+            for j in max(0, row * 8 - y0)..<min(height, row * 8 + 8 - y0) {
+                for i in max(0, column * 8 - x0)..<min(width, column * 8 + 8 - x0) {
+                    let a = Double(alpha[j * width + i])
+                    guard a > 0 else { continue }
+                    let k = (y0 + j - row * 8) * 8 + (x0 + i - column * 8)
+                    // A decoder clamps before showing a sample: the mark covers what it shows.
+                    let shown = min(255, max(0, samples[k] + 128))
+                    samples[k] = shown * (1 - a) + Double(value[j * width + i]) - 128
+                }
+            }
+        }
     }
 
     /// What one component changes: a patch per mark placement (each only over its own box, so a
@@ -264,36 +286,14 @@ public final class JPEGCoefficientStamp {
             var samples = [Double](repeating: 0, count: 64)
             var coefficients = [Double](repeating: 0, count: 64)
             for column in columns where column < count {
-                // Each patch's alpha and value over this block, in placement order; none when
-                // every pixel of the block is transparent in every patch.
-                var layers: [(alpha: [Double], value: [Double])] = []
-                for patch in active where patch.blockColumns.contains(column) {
-                    var alphas = [Double](repeating: 0, count: 64), values = alphas
-                    var touched = false
-                    for j in 0..<8 {
-                        let py = row * 8 + j - patch.y0
-                        guard py >= 0, py < patch.height else { continue }
-                        for i in 0..<8 {
-                            let px = column * 8 + i - patch.x0
-                            guard px >= 0, px < patch.width else { continue }
-                            let alpha = Double(patch.alpha[py * patch.width + px])
-                            alphas[j * 8 + i] = alpha
-                            values[j * 8 + i] = Double(patch.value[py * patch.width + px])
-                            if alpha > 0 { touched = true }
-                        }
-                    }
-                    if touched { layers.append((alphas, values)) }
-                }
-                guard !layers.isEmpty else { continue }
+                // Left as it is when every pixel of the block is transparent in every patch.
+                guard active.contains(where: { $0.blockColumns.contains(column) && $0.covers(row: row, column: column) }) else { continue }
                 let block = blocks + column * 64
                 for k in 0..<64 { coefficients[k] = Double(block[k]) * plane.quant[k] }
                 DCT.inverse(coefficients, into: &samples)
-                for layer in layers {
-                    for k in 0..<64 where layer.alpha[k] > 0 {
-                        // Samples are level-shifted (−128…127); a decoder clamps before showing them.
-                        let shown = min(255, max(0, samples[k] + 128))
-                        samples[k] = shown * (1 - layer.alpha[k]) + layer.value[k] - 128
-                    }
+                // In placement order, as the frame path composites them.
+                for patch in active where patch.blockColumns.contains(column) {
+                    patch.blend(row: row, column: column, into: &samples)
                 }
                 DCT.forward(samples, into: &coefficients)
                 for k in 0..<64 {
