@@ -109,8 +109,8 @@ func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
         var progressive: Bool
         var restart: Bool
         var orientation: Int
-        /// Optimal Huffman tables (cjpeg -optimize), which may lack codes the new blocks need:
-        /// the output gets its own optimal tables then, instead of the source's.
+        /// Optimal Huffman tables (cjpeg -optimize), which lack codes the new blocks may need:
+        /// the output's tables are the source's with those codes added.
         var optimised = false
         var description: String {
             "\(sampling)\(progressive ? " progressive" : "")\(restart ? " restart" : "")\(optimised ? " optimised" : "") o\(orientation)"
@@ -302,7 +302,7 @@ func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
     }
 
     /// A photo-sized picture with a photo's grain (1600×1200) grows by less than 2 %: 4:2:0
-    /// baseline with cjpeg's standard Huffman tables (kept) or optimal ones (made anew), progressive, grey.
+    /// baseline with cjpeg's standard Huffman tables (kept) or optimal ones (completed), progressive, grey.
     @Test func aPhotoSizedPictureStaysWithinTwoPercent() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
