@@ -17,7 +17,7 @@ DEBS = pkg-config \
        libgexiv2-dev libjpeg62-turbo-dev libimage-exiftool-perl libjpeg-turbo-progs \
        libturbojpeg0-dev imagemagick libvips-tools \
        zsh fish \
-       libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium
+       libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium python3-pil
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

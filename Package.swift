@@ -34,6 +34,10 @@ let package = Package(
         // C that Swift cannot import (variadic functions): soup_server_new, g_signal_emit_by_name.
         .target(name: "CViewfinderShim", dependencies: ["CSoup", "CGStreamer"]),
 
+        // libjpeg's coefficient API for stamping a JPEG without re-encoding it: a C shim only
+        // because libjpeg's error_exit must longjmp, which Swift cannot (Debian libjpeg62-turbo-dev).
+        .target(name: "CJPEGCoefficients", linkerSettings: [.linkedLibrary("jpeg")]),
+
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
         // JPEG/PNG metadata read, edited and carried to outputs: EXIF, ICC and IPTC in Swift,
@@ -42,7 +46,7 @@ let package = Package(
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
-        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CV4L2"]),
+        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CV4L2", "CJPEGCoefficients"]),
         // libsoup 3: the camera's HTTP server, MJPEG handed to multisocketsink.
         .target(name: "Viewfinder", dependencies: ["Media", "CSoup", "CViewfinderShim", "CGStreamer"]),
         // The jobs: shoot, batch, stream, camera.

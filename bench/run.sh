@@ -14,7 +14,7 @@
 #   BENCH_SETTLE, BENCH_SETTLE_WAIT   wait before a run until other processes use < 15% of the
 #                              machine, at most 5 s (measure.py); BENCH_SETTLE=0 turns it off
 #   PREVIEW_SECONDS, PREVIEW_ROUNDS   the camera preview part [10, 3]
-#   BENCH_ONLY                 "blend batch stream resize preview" or a subset
+#   BENCH_ONLY                 "blend batch stream resize coefficients preview" or a subset
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -30,7 +30,7 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream resize preview}
+only=${BENCH_ONLY:-blend batch stream resize coefficients preview}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 
@@ -74,7 +74,8 @@ case " $only " in *" blend "*|*" batch "*|*" stream "*)
     "$here/batch-tool.sh" assets "$assets" >&2
 esac
 
-rm -f "$out/blend.json" "$out/batch.json" "$out/stream.json" "$out/batch-checks.json" "$out/resize.json" "$out/resize-checks.json"
+rm -f "$out/blend.json" "$out/batch.json" "$out/stream.json" "$out/batch-checks.json" "$out/resize.json" "$out/resize-checks.json" \
+    "$out/coefficients.json" "$out/coefficients-checks.json"
 
 case " $only " in *" blend "*)
     say "1/3 blend cost per frame: camstamp-bench vs gst-launch textoverlay + gdkpixbufoverlay ($blend_rounds rounds)"
@@ -125,14 +126,29 @@ case " $only " in *" resize "*)
         "$out/resize/camstamp-2048" "$out/resize/vipsthumbnail-2048" >"$out/resize-checks.json" 2>>"$log" || true
 esac
 
+case " $only " in *" coefficients "*)
+    say "5 stamped in the DCT coefficients: camstamp vs camstamp --reencode vs djpeg | cjpeg, $photos_n photos, 2 at a time, $rounds rounds"
+    mkdir -p "$out/coefficients"
+    specs=()
+    for tool in camstamp-coefficients camstamp-reencode djpeg-cjpeg; do
+        specs+=("$tool=\"$here/batch-tool.sh\" $tool \"$photos\" \"$out/coefficients/$tool\" \"$assets\"")
+    done
+    measure --label coefficients --out "$out/coefficients.json" --rounds "$rounds" --warmup 1 \
+        --prep "rm -rf \"$out/coefficients/\$BENCH_NAME\"" \
+        --post "ls \"$out/coefficients/\$BENCH_NAME\" | grep -c '\\.jpg\$' || true" "${specs[@]}"
+    exiftool -q -json -n -FileName -FileSize -ImageWidth -ImageHeight -Orientation -Make -DateTimeOriginal \
+        -YCbCrSubSampling -Directory "$photos" "$out/coefficients/camstamp-coefficients" "$out/coefficients/camstamp-reencode" \
+        >"$out/coefficients-checks.json" 2>>"$log" || true
+esac
+
 rm -f "$out/preview.md"
 case " $only " in *" preview "*)
-    say "4/4 camera preview CPU per frame: 640x480@30 with 0, 1, 4 viewers and the capture alone"
+    say "6 camera preview CPU per frame: 640x480@30 with 0, 1, 4 viewers and the capture alone"
     python3 "$here/lib/preview.py" "$out/preview.json" >"$out/preview.md"
 esac
 
 : >"$out/results.md"
-case " $only " in *" blend "*|*" batch "*|*" stream "*|*" resize "*)
+case " $only " in *" blend "*|*" batch "*|*" stream "*|*" resize "*|*" coefficients "*)
     python3 "$here/lib/report.py" "$out" --photos "$photos" --blend-frames "$blend_frames" \
         --stream-seconds "$STREAM_SECONDS" --elapsed $(( $(date +%s) - started )) >"$out/results.md"
 esac

@@ -152,6 +152,11 @@ enum Commands {
                         + "\(ShootOptions.defaultQuality) for PNG sources"),
             .single("max-size", value: "PX",
                     help: "Scale each photo down (Lanczos3) so that its longer side is at most PX pixels."),
+            .flag("reencode", help: "Decode, turn upright and encode every JPEG again. By default a JPEG written as a "
+                    + "JPEG at its own size and quality is stamped without re-encoding: only the 8×8 blocks under "
+                    + "the marks change, the rest stays bit-identical, and its EXIF orientation is kept (the marks "
+                    + "are drawn turned so that they show upright). Arithmetic-coded, 12-bit, CMYK and damaged "
+                    + "JPEGs are re-encoded anyway, with a note."),
             .flag("strict", help: "Count a photo whose data is damaged as failed; by default it is stamped as far "
                     + "as it decodes, with a warning."),
             .single("name", value: "PATTERN",
@@ -168,8 +173,8 @@ enum Commands {
                             + "IPTC where the photo has it), expanded like a mark's text, e.g. "
                             + "Copyright='© {date:%Y} {author}'. Repeatable."),
             .flag("dry-run", help: "Show what would be written without writing anything."),
-            .flag("json", help: "Print one JSON object per photo on stdout (input, output, status, reason, milliseconds), "
-                  + "then a summary object ({\"summary\": {marked, failed, skipped, not_started, …}}), for scripts."),
+            .flag("json", help: "Print one JSON object per photo on stdout (input, output, status, reason, milliseconds, "
+                  + "path: coefficients or reencoded), then a summary object ({\"summary\": {marked, failed, skipped, not_started, …}}), for scripts."),
             .single("shard", value: "K/N",
                     help: "Stamp only share K of N (1 ≤ K ≤ N), chosen by a stable hash of each photo's path under its "
                         + "INPUT: N processes on one or many machines share a corpus, each photo done once, into one "
@@ -379,6 +384,7 @@ enum Commands {
         if parsed.has("strip-gps") { options.metadata = .stripGPS }
         if parsed.has("strip-metadata") { options.metadata = .stripAll }
         options.strict = parsed.has("strict")
+        options.reencode = parsed.has("reencode")
         options.setMetadata = try parsed.values("set-metadata").map { try MetadataAssignment(parsing: $0) }
         if !options.setMetadata.isEmpty && options.metadata == .stripAll {
             throw OptionValueError("'--set-metadata' and '--strip-metadata' cannot be used together")

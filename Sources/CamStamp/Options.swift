@@ -429,6 +429,9 @@ public struct BatchOptions: Sendable, Equatable {
     public var strict: Bool = false
     /// The longest side of an output in pixels; nil keeps the size.
     public var maxSize: Int?
+    /// `--reencode`: every JPEG decoded, turned upright and encoded again, never stamped in its
+    /// DCT coefficients (the default for JPEG → JPEG at the same size and quality).
+    public var reencode: Bool = false
     /// Output name from template variables, without extension.
     public var namePattern: String
     /// What happens when an output exists (`--skip-existing`, `--overwrite`).

@@ -15,7 +15,8 @@ public final class OverlayImage: @unchecked Sendable {
     public let width: Int
     public let height: Int
     /// Cairo ARGB32, premultiplied, native-endian, tightly packed (`width * 4` bytes a row).
-    private let premultiplied: [UInt8]
+    /// Read by the coefficient stamp too (JPEGCoefficientStamp), which blends in YCbCr itself.
+    let premultiplied: [UInt8]
     private let converted = Mutex<[ColourSpace: GstBufferBox]>([:])
 
     /// Copies `pixels`: Cairo ARGB32, premultiplied, native-endian (B,G,R,A bytes in memory on
@@ -141,7 +142,7 @@ public final class OverlayComposition: @unchecked Sendable {
         public init(image: OverlayImage, x: Int, y: Int) { self.image = image; self.x = x; self.y = y }
     }
 
-    private let placements: [Placement]
+    let placements: [Placement]
     /// One GstVideoOverlayComposition per colour space met so far (usually exactly one).
     private let compositions = Mutex<[ColourSpace: OpaqueBox]>([:])
 

@@ -1,4 +1,6 @@
 import CGStreamer
+import CGstApp
+import CGstVideo
 import Foundation
 
 extension Pipeline {

@@ -18,7 +18,8 @@ import Foundation
 // zero or not, may be a maker note's (an empty sub-IFD is all zeros) and stay.
 
 extension EXIF {
-    /// The TIFF block for an output of `width`×`height` upright pixels: Orientation 1, the pixel
+    /// The TIFF block for an output of `width`×`height` upright pixels: Orientation 1 (unless
+    /// `edits.keepsOrientation`), the pixel
     /// dimensions updated where present, no thumbnail (IFD1) nor any other embedded picture, with
     /// `stripGPS` no GPS IFD, and `edits` written into IFD0. Every other byte is the camera's.
     public func outputTIFF(width: Int, height: Int, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()) -> Data {
@@ -70,7 +71,7 @@ extension EXIF {
 
         for e in entries {
             switch (e.ifd, e.tag) {
-            case (.ifd0, 0x0112): rewrite(&out, e, 1, asShort: true)
+            case (.ifd0, 0x0112) where !edits.keepsOrientation: rewrite(&out, e, 1, asShort: true)
             case (.ifd0, 0x0100), (.exif, 0xA002): rewrite(&out, e, width, asShort: e.type == 3)
             case (.ifd0, 0x0101), (.exif, 0xA003): rewrite(&out, e, height, asShort: e.type == 3)
             default: break

@@ -6,6 +6,10 @@ public struct MetadataEdits: Sendable, Equatable {
     public var artist: String?
     /// The copyright notice: EXIF Copyright (0x8298), XMP dc:rights, IPTC CopyrightNotice (2:116).
     public var copyright: String?
+    /// The pixels were not turned upright (the batch stamped the JPEG's coefficients): the EXIF and
+    /// XMP Orientation stay as the source has them instead of becoming 1. Not a value to write, so
+    /// it does not count in `isEmpty`.
+    public var keepsOrientation = false
 
     public init(artist: String? = nil, copyright: String? = nil) {
         self.artist = artist

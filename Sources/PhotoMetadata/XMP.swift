@@ -73,8 +73,9 @@ enum XMPEdit {
             for node in containers.sorted(by: { $0.utf8.count > $1.utf8.count }) { try document.remove(node, isContainer: true) }
             changed = removals > 0
 
-            // The pixels are upright and may be scaled: the packet must not say otherwise.
-            var values: [(key: String, value: String)] = [("Xmp.tiff.Orientation", "1")]
+            // The pixels are upright (unless stamped as stored) and may be scaled: the packet must
+            // not say otherwise.
+            var values: [(key: String, value: String)] = edits.keepsOrientation ? [] : [("Xmp.tiff.Orientation", "1")]
             if let size {
                 values += [("Xmp.exif.PixelXDimension", "\(size.width)"), ("Xmp.exif.PixelYDimension", "\(size.height)"),
                            ("Xmp.tiff.ImageWidth", "\(size.width)"), ("Xmp.tiff.ImageLength", "\(size.height)")]

@@ -29,37 +29,50 @@ func listing(_ folder: URL) -> [String] {
 }
 
 @Suite struct BatchOrientationTests {
+    /// --reencode turns the pixels upright and sets Orientation 1; the default (the JPEG stamped
+    /// in its coefficients) keeps the stored pixels and the tag, and draws the mark turned so that
+    /// a viewer shows the same picture.
     @Test(arguments: 1...8)
     func everyOrientationComesOutUprightWithTheMarkBottomRight(orientation: Int) throws {
         let folder = try temporaryFolder("orient\(orientation)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try put(PhotoFixtures.jpeg(width: 320, height: 240, orientation: orientation,
                                                exif: PhotoFixtures.exif(orientation: orientation)), "in/photo.jpg", in: folder)
-        let result = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("out").path, "--text", "MARK"])
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        let output = folder.appendingPathComponent("out/photo.jpg")
-        let frame = try decodeImage(output)
-        #expect(frame.width == 320 && frame.height == 240, "\(frame.width)x\(frame.height)")
-        let luma = lumaPlane(frame)
-        // The white block is at the top-left of the upright picture, and only there.
-        #expect(luma[30][40] > 200, "top-left is \(luma[30][40])")
-        #expect(abs(Int(luma[30][280]) - 64) < 12 && abs(Int(luma[210][40]) - 64) < 12)
-        // The mark: changed pixels in the bottom-right corner only (the block aside).
-        var markPixels = 0
-        for y in 120..<240 { for x in 0..<320 where abs(Int(luma[y][x]) - 64) > 40 {
-            markPixels += 1
-            #expect(x > 160 && y > 180, "mark pixel at (\(x),\(y))")
-            if x <= 160 || y <= 180 { return }
-        } }
-        #expect(markPixels > 20)
-        // No viewer rotates it again.
-        let exif = try #require(try readEXIF(output))
-        #expect(exif.orientation == 1)
-        #expect(exif.values["Model"] == "Fixture Cam 1")
+        for reencode in [true, false] {
+            let out = folder.appendingPathComponent(reencode ? "re" : "out")
+            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "MARK"] + (reencode ? ["--reencode"] : []))
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let output = out.appendingPathComponent("photo.jpg")
+            let luma: [[UInt8]]
+            if reencode {
+                let frame = try decodeImage(output)
+                #expect(frame.width == 320 && frame.height == 240, "\(frame.width)x\(frame.height)")
+                luma = lumaPlane(frame)
+            } else {
+                // As a viewer shows it (ImageMagick applies the orientation).
+                let shown = try upright(output).luma()
+                #expect(shown.width == 320 && shown.height == 240, "\(shown.width)x\(shown.height)")
+                luma = (0..<shown.height).map { Array(shown.pixels[$0 * shown.width..<($0 + 1) * shown.width]) }
+            }
+            guard luma.count == 240, luma[0].count == 320 else { continue }
+            // The white block is at the top-left of the upright picture, and only there.
+            #expect(luma[30][40] > 200, "top-left is \(luma[30][40])")
+            #expect(abs(Int(luma[30][280]) - 64) < 12 && abs(Int(luma[210][40]) - 64) < 12)
+            // The mark: changed pixels in the bottom-right corner only (the block aside).
+            var markPixels = 0
+            scan: for y in 120..<240 { for x in 0..<320 where abs(Int(luma[y][x]) - 64) > 40 {
+                markPixels += 1
+                #expect(x > 160 && y > 180, "mark pixel at (\(x),\(y))")
+                if x <= 160 || y <= 180 { break scan }
+            } }
+            #expect(markPixels > 20)
+            // Upright pixels say Orientation 1 (no viewer turns them again); stored ones keep theirs.
+            let exif = try #require(try readEXIF(output))
+            #expect(exif.orientation == (reencode ? 1 : orientation))
+            #expect(exif.values["Model"] == "Fixture Cam 1")
+        }
     }
-}
 
-@Suite struct BatchDamagedMetadataTests {
     @Test func aBrokenThumbnailPointerDoesNotCostTheOrientation() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -70,7 +83,8 @@ func listing(_ folder: URL) -> [String] {
         exif.replaceSubrange(next..<next + 4, with: [0x00, 0xFF, 0xFF, 0x7F])
         let input = try put(PhotoFixtures.jpeg(width: 320, height: 240, orientation: 6, exif: exif), "in/d.jpg", in: folder)
         let out = folder.appendingPathComponent("out")
-        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "{exif:Model}"])
+        // --reencode: this is about the orientation tag the full path turns the pixels by.
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "{exif:Model}", "--reencode"])
         #expect(result.status == 0, "\(result.stderr)")
         let frame = try decodeImage(out.appendingPathComponent("d.jpg"))
         #expect(frame.width == 320 && frame.height == 240, "\(frame.width)x\(frame.height): not turned upright")

@@ -292,30 +292,34 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         #expect(try tool("exiftool", ["-s3", "-PNG:ProfileName", written.path]).isEmpty, "the colour output carries the grey profile")
     }
 
-    /// The sampling is kept (4:4:0, which jpegenc cannot write, becomes 4:4:4) and the colours
-    /// stay: jpegdec turned 4:1:1 photos green.
-    @Test(arguments: [("1x1", "YCbCr4:4:4 (1 1)"), ("2x1", "YCbCr4:2:2 (2 1)"), ("2x2", "YCbCr4:2:0 (2 2)"),
-                      ("4x1", "YCbCr4:1:1 (4 1)"), ("1x2", "YCbCr4:4:4 (1 1)")])
-    func chromaSamplingIsKept(sampling: String, expected: String) throws {
+    /// The sampling is kept and the colours stay (jpegdec turned 4:1:1 photos green): exactly when
+    /// stamped in the coefficients; re-encoded, 4:4:0, which jpegenc cannot write, becomes 4:4:4.
+    @Test(arguments: [("1x1", "YCbCr4:4:4 (1 1)", "YCbCr4:4:4 (1 1)"), ("2x1", "YCbCr4:2:2 (2 1)", "YCbCr4:2:2 (2 1)"),
+                      ("2x2", "YCbCr4:2:0 (2 2)", "YCbCr4:2:0 (2 2)"), ("4x1", "YCbCr4:1:1 (4 1)", "YCbCr4:1:1 (4 1)"),
+                      ("1x2", "YCbCr4:4:0 (1 2)", "YCbCr4:4:4 (1 1)")])
+    func chromaSamplingIsKept(sampling: String, kept: String, reencoded: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.jpg")
         try gradientJPEG(input, sampling: sampling)
-        let out = folder.appendingPathComponent("out")
-        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let said = String(decoding: try tool("exiftool", ["-s3", "-YCbCrSubSampling", out.appendingPathComponent("in.jpg").path]), as: UTF8.self)
-        #expect(said.trimmingCharacters(in: .whitespacesAndNewlines) == expected)
-        // Red at the top, blue at the bottom, as ImageMagick reads the output.
-        let colours = String(decoding: try tool("convert", [out.appendingPathComponent("in.jpg").path, "-format",
-                                                            "%[fx:int(255*p{320,10}.r)] %[fx:int(255*p{320,10}.b)] %[fx:int(255*p{320,470}.r)] %[fx:int(255*p{320,470}.b)]",
-                                                            "info:"]), as: UTF8.self).split(separator: " ").compactMap { Int($0) }
-        #expect(colours.count == 4 && colours[0] > 200 && colours[1] < 60 && colours[2] < 60 && colours[3] > 200,
-                "\(sampling): top (r, b) then bottom (r, b): \(colours)")
+        for (options, expected) in [([String](), kept), (["--reencode"], reencoded)] {
+            let out = folder.appendingPathComponent("out\(options.count)")
+            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"] + options)
+            #expect(result.status == 0, "\(result.stderr)")
+            let written = out.appendingPathComponent("in.jpg").path
+            let said = String(decoding: try tool("exiftool", ["-s3", "-YCbCrSubSampling", written]), as: UTF8.self)
+            #expect(said.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(options)")
+            // Red at the top, blue at the bottom, as ImageMagick reads the output.
+            let colours = String(decoding: try tool("convert", [written, "-format",
+                                                                "%[fx:int(255*p{320,10}.r)] %[fx:int(255*p{320,10}.b)] %[fx:int(255*p{320,470}.r)] %[fx:int(255*p{320,470}.b)]",
+                                                                "info:"]), as: UTF8.self).split(separator: " ").compactMap { Int($0) }
+            #expect(colours.count == 4 && colours[0] > 200 && colours[1] < 60 && colours[2] < 60 && colours[3] > 200,
+                    "\(sampling) \(options): top (r, b) then bottom (r, b): \(colours)")
+        }
     }
 
     /// The output's quantisation tables are those cjpeg writes at the source's estimated quality
-    /// (95 → 95; 60 → 70, the floor), or at --quality when it is given.
+    /// (95 → 95; 60 → 70, the floor) when re-encoded, or at --quality when it is given.
     @Test func jpegsAreReencodedAtTheirOwnQuality() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -327,8 +331,13 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         }
         let q95 = try cjpeg(95, "q95.jpg"), q60 = try cjpeg(60, "q60.jpg")
         let out = folder.appendingPathComponent("out")
-        let result = try camstamp(["batch", q95.path, q60.path, "-o", out.path, "--text", "x"])
+        let result = try camstamp(["batch", q95.path, q60.path, "-o", out.path, "--text", "x", "--reencode"])
         #expect(result.status == 0, "\(result.stderr)")
+        // Stamped in their coefficients (the default), they keep their own tables exactly.
+        let kept = folder.appendingPathComponent("kept")
+        #expect(try camstamp(["batch", q95.path, q60.path, "-o", kept.path, "--text", "x"]).status == 0)
+        #expect(try quantisationTables(kept.appendingPathComponent("q60.jpg")) == quantisationTables(q60))
+        #expect(try quantisationTables(kept.appendingPathComponent("q95.jpg")) == quantisationTables(q95))
         #expect(try quantisationTables(out.appendingPathComponent("q95.jpg")) == quantisationTables(try cjpeg(95, "ref95.jpg")))
         #expect(try quantisationTables(out.appendingPathComponent("q60.jpg")) == quantisationTables(try cjpeg(70, "ref70.jpg")))
         let forced = folder.appendingPathComponent("forced")

@@ -207,6 +207,65 @@ def resize(out, summary):
     return "\n".join(lines) + "\n" + failures(data)
 
 
+def coefficients(out, photos_dir, summary):
+    data = load(out, "coefficients.json")
+    if not data:
+        return ""
+    runs = data["runs"]
+    floor, reencode = runs.get("djpeg-cjpeg", []), runs.get("camstamp-reencode", [])
+    checks = {}
+    for entry in load(out, "coefficients-checks.json") or []:
+        tool = os.path.basename(entry.get("Directory", "").rstrip("/"))
+        checks.setdefault(tool, []).append(entry)
+    sources = {e.get("FileName"): e for e in checks.get(os.path.basename(os.path.normpath(photos_dir)), [])}
+    n = len(sources) or 1
+    rows = []
+    tier1_floor = tier1_reencode = rss = None
+    for tool in data["order"]:
+        rs = runs[tool]
+        vs_floor = [f["wall"] / r["wall"] for r, f in zip(rs, floor)]
+        vs_reencode = [e["wall"] / r["wall"] for r, e in zip(rs, reencode)]
+        mem = [r["max_rss_kib"] * 1024 / 1e6 for r in rs if r.get("max_rss_kib")]
+        got = checks.get(tool, [])
+        growth = [e["FileSize"] / sources[e["FileName"]]["FileSize"] - 1 for e in got
+                  if e.get("FileSize") and e.get("FileName") in sources]
+        kept = sum(1 for e in got if e.get("Orientation") == sources.get(e.get("FileName"), {}).get("Orientation"))
+        if tool == "camstamp-coefficients":
+            tier1_floor, tier1_reencode, rss = vs_floor, vs_reencode, mem
+        rows.append(
+            f"| {tool} | {spread([n / r['wall'] for r in rs])} | {median([r['cpu'] for r in rs]) / n:.3f} "
+            f"| {spread(mem, '{:.0f}')} | {spread(vs_floor)} | {spread(vs_reencode)} "
+            f"| {('%+.2f %%' % (100 * median(growth))) if growth else '-'} "
+            f"| {('%+.2f %%' % (100 * max(growth))) if growth else '-'} | {kept}/{len(got)} | {noise(rs)} |")
+    ratio = median(tier1_floor) if tier1_floor else None
+    peak = max(rss) if rss else None
+    summary.append(("5. Tier 1 (stamped in the DCT coefficients), --jobs 2: photos/s ÷ djpeg \\| cjpeg floor", ratio,
+                    tier1_floor, "≥ 1.4", verdict(ratio, 1.4, False)))
+    summary.append(("5. Tier 1: photos/s ÷ camstamp --reencode", median(tier1_reencode) if tier1_reencode else None,
+                    tier1_reencode, "reported", "-"))
+    summary.append(("5. Tier 1: peak memory, MB (max RSS, largest run)", peak, rss, "< 235",
+                    verdict(peak, 235 - 1e-9, True)))
+    lines = [
+        "## 5. Stamped without re-encoding (tier 1: DCT coefficients)",
+        "",
+        "The part 2 corpus and marks, written as JPEG at each photo's own quality (no `--quality`): "
+        "`camstamp batch --text T --preset logo --jobs 2` stamps each photo in its DCT coefficients (only the "
+        "blocks under the marks are decoded and encoded again; the orientation tag is kept); "
+        "`--reencode` forces the full decode, orient, mark, encode path; `djpeg | cjpeg` is the floor. "
+        f"{data['rounds']} rounds interleaved after a warm-up; medians (min–max); ratios within each round. "
+        "Size growth is each output's file size over its source's (metadata included); orientation kept "
+        "counts outputs whose Orientation tag is the source's.",
+        "",
+        "| tool | photos/s | CPU s/photo | peak memory MB | × floor | × --reencode | size vs source (median) | (max) "
+        "| orientation kept | others' load (max) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        *rows,
+        "",
+        "Targets (issue 12): tier 1 ≥ 1.4 × floor; memory below 235 MB; output within +2 % of the input.",
+    ]
+    return "\n".join(lines) + "\n" + failures(data)
+
+
 def stream(out, seconds, summary):
     data = load(out, "stream.json")
     if not data:
@@ -262,7 +321,8 @@ def main():
 
     summary = []
     sections = [blend(a.out, a.blend_frames, summary), batch(a.out, a.photos, summary),
-                stream(a.out, a.stream_seconds, summary), resize(a.out, summary)]
+                stream(a.out, a.stream_seconds, summary), resize(a.out, summary),
+                coefficients(a.out, a.photos, summary)]
     env = {}
     if os.path.exists(os.path.join(a.out, "env.txt")):
         for line in open(os.path.join(a.out, "env.txt")):

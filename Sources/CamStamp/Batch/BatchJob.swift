@@ -69,7 +69,7 @@ public struct BatchJob {
         let settings = PhotoWorker.Settings(quality: options.quality, maxSize: options.maxSize,
                                             keepsFormat: options.format == .keep, strict: options.strict,
                                             existing: options.existing, metadata: options.metadata, templates: templates,
-                                            setMetadata: metadataTemplates)
+                                            setMetadata: metadataTemplates, reencode: options.reencode)
         let reporter = BatchReporter(total: plan.items.count, json: options.json, output: output, diagnostic: diagnostic)
         reporter.shard = options.shard
         for url in plan.skipped { reporter.skippedFile(url) }
@@ -137,6 +137,8 @@ final class BatchReporter: @unchecked Sendable {
         var status: String
         var reason: String?
         var milliseconds: Int
+        /// How a marked photo was written: "coefficients" (stamped in its DCT blocks) or "reencoded".
+        var path: String?
     }
 
     /// The `--shard` this batch is, named in the JSON summary.
@@ -191,7 +193,8 @@ final class BatchReporter: @unchecked Sendable {
             }
             if json {
                 emit(Line(input: outcome.item.input.path, output: outcome.status == .marked ? outcome.item.output.path : nil,
-                          status: outcome.status.rawValue, reason: outcome.reason, milliseconds: outcome.milliseconds))
+                          status: outcome.status.rawValue, reason: outcome.reason, milliseconds: outcome.milliseconds,
+                          path: outcome.status == .marked ? outcome.path?.rawValue : nil))
             }
             let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18 + Double((ContinuousClock.now - started).components.seconds)
             let rate = seconds > 0 ? Double(done) / seconds : 0

@@ -20,6 +20,16 @@ final class PhotoWorker {
         var templates: [String: PipelineTemplate]
         /// `--set-metadata`, expanded per photo.
         var setMetadata: MetadataTemplates
+        /// `--reencode`: no JPEG is stamped in its DCT coefficients.
+        var reencode = false
+    }
+
+    /// How a marked photo was written, for `--json`.
+    enum WritePath: String, Sendable {
+        /// Stamped in its DCT coefficients: only the blocks under the marks changed.
+        case coefficients
+        /// Decoded, turned upright, marked and encoded again.
+        case reencoded
     }
 
     enum Status: String, Sendable { case marked, failed, skipped }
@@ -29,10 +39,13 @@ final class PhotoWorker {
         var status: Status
         var reason: String?
         var milliseconds: Int
+        var path: WritePath?
     }
 
     let settings: Settings
     let marker: Marker
+    /// Keeps the marks in each component's plane from photo to photo of one size and orientation.
+    let stamper = JPEGCoefficientStamp()
     /// One pipeline per (input, output) kind pair met so far, each reused photo after photo.
     private var pipelines: [PipelineKey: PhotoPipeline] = [:]
     private struct PipelineKey: Hashable { var input: PhotoCodec; var output: BatchPlan.Kind }
@@ -49,10 +62,11 @@ final class PhotoWorker {
 
     func process(_ item: BatchPlan.Item) -> Outcome {
         let start = ContinuousClock.now
-        func outcome(_ status: Status, _ reason: String? = nil) -> Outcome {
+        func outcome(_ status: Status, _ reason: String? = nil, path: WritePath? = nil) -> Outcome {
             let elapsed = ContinuousClock.now - start
             return Outcome(item: item, status: status, reason: reason,
-                           milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+                           milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
+                           path: path)
         }
         if FileManager.default.fileExists(atPath: item.output.path) {
             switch settings.existing {
@@ -67,7 +81,7 @@ final class PhotoWorker {
                                     filename: item.input.lastPathComponent, fallbackDate: modificationDate(item.input),
                                     counter: item.counter, named: (item.kind, item.input.pathExtension), strictOption: "--strict")
             try write(stamped.data, to: item.output)
-            return outcome(.marked, stamped.warnings.isEmpty ? nil : stamped.warnings.joined(separator: "; "))
+            return outcome(.marked, stamped.warnings.isEmpty ? nil : stamped.warnings.joined(separator: "; "), path: stamped.path)
         } catch {
             return outcome(.failed, error.message)
         }
@@ -95,6 +109,32 @@ final class PhotoWorker {
         guard let limit = settings.maxSize, max(upright.width, upright.height) > limit else { return upright }
         let scale = Double(limit) / Double(max(upright.width, upright.height))
         return (max(1, Int((Double(upright.width) * scale).rounded())), max(1, Int((Double(upright.height) * scale).rounded())))
+    }
+
+    /// The photo stamped in its DCT coefficients (a bare JPEG, stored orientation kept), when
+    /// that path applies: JPEG to JPEG, no --reencode, no --quality, nothing to scale. nil sends
+    /// the photo down the re-encoding path; a photo that could not be stamped so (arithmetic
+    /// coding, 12-bit, CMYK/YCCK, damaged data) gets a note saying why.
+    func stampInCoefficients(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind,
+                                     context: (Int, Int) -> TemplateContext,
+                                     notes: inout [String]) throws(CamStampError) -> Data? {
+        let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
+        // A picture cut short is damaged: the decoder's warning on the other path says so.
+        guard photo.kind == .jpeg, outputKind == .jpeg, !settings.reencode, settings.quality == nil,
+              !photo.truncated, outputSize(photo) == upright else { return nil }
+        let composition: OverlayComposition
+        do {
+            composition = try marker.composition(width: upright.width, height: upright.height,
+                                                 context: context(upright.width, upright.height))
+        } catch {
+            throw .failure("cannot mark the image: \(error)")
+        }
+        do {
+            return try stamper.stamp(data[photo.pictureBytes], composition: composition, orientation: photo.orientation).data
+        } catch {
+            notes.append("re-encoded, not stamped in its DCT coefficients: \(error.description)")
+            return nil
+        }
     }
 
     /// Decodes, orients, scales, marks (through `mark`) and encodes one photo. JPEGs go through

@@ -10,6 +10,8 @@ extension PhotoWorker {
         var width: Int
         var height: Int
         var warnings: [String]
+        /// Stamped in the DCT coefficients, or decoded and re-encoded.
+        var path: WritePath
     }
 
     /// Reads, orients, marks and encodes one photo's bytes and carries its metadata, without
@@ -46,10 +48,16 @@ extension PhotoWorker {
             context.exif = photo.exifValues
             return context
         }
-        // Runs on the pipeline's streaming thread, while this thread waits for the result.
-        let decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
-            do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch { return MarkFailure(error: error) }
-            return nil
+        let coefficients = try stampInCoefficients(data, photo: photo, outputKind: outputKind, context: context, notes: &notes)
+        let decoded: (encoded: Data, warning: String?)
+        if let coefficients {
+            decoded = (coefficients, nil)
+        } else {
+            // Runs on the pipeline's streaming thread, while this thread waits for the result.
+            decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
+                do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch { return MarkFailure(error: error) }
+                return nil
+            }
         }
         if let warning = decoded.warning { damage.insert("the picture data is damaged (\(warning))", at: 0) }
         if settings.strict, !damage.isEmpty {
@@ -57,9 +65,11 @@ extension PhotoWorker {
         }
         if decoded.warning != nil { damage[0] += "; stamped as far as it decodes" }
         let size = outputSize(photo)
-        let edits = settings.setMetadata.edits(for: context(size.width, size.height))
+        var edits = settings.setMetadata.edits(for: context(size.width, size.height))
+        // Stamped in its coefficients, the photo keeps its stored layout: the Orientation tag stays.
+        edits.keepsOrientation = coefficients != nil
         let output = try photo.withMetadata(decoded.encoded, kind: outputKind, policy: settings.metadata, edits: edits)
         return Stamped(data: output.data, kind: outputKind, width: size.width, height: size.height,
-                       warnings: damage + notes + output.warnings)
+                       warnings: damage + notes + output.warnings, path: coefficients != nil ? .coefficients : .reencoded)
     }
 }

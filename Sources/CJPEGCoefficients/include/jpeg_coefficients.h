@@ -1,0 +1,41 @@
+// A C shim over libjpeg's coefficient API (Debian: libjpeg62-turbo-dev), for what Swift cannot do:
+// libjpeg reports a fatal error by calling error_exit, which must not return — it has to longjmp
+// back past libjpeg's frames, and Swift has no setjmp/longjmp. Everything else is in Swift (Media).
+#ifndef CAMSTAMP_JPEG_COEFFICIENTS_H
+#define CAMSTAMP_JPEG_COEFFICIENTS_H
+
+#include <stddef.h>
+
+#define CS_MAX_COMPONENTS 4
+#define CS_MESSAGE_LENGTH 200
+
+/// The frame as libjpeg read it: what the Swift side needs to plan its changes.
+typedef struct {
+    int width, height;
+    int components;
+    /// libjpeg's J_COLOR_SPACE of the file (1 grey, 2 RGB, 3 YCbCr, 4 CMYK, 5 YCCK).
+    int colour_space;
+    int max_h, max_v;
+    int h[CS_MAX_COMPONENTS], v[CS_MAX_COMPONENTS];
+    int width_in_blocks[CS_MAX_COMPONENTS], height_in_blocks[CS_MAX_COMPONENTS];
+    /// Each component's quantisation table, natural (row-major) order.
+    unsigned short quant[CS_MAX_COMPONENTS][64];
+    int progressive, arithmetic, precision, restart_interval;
+} cs_frame;
+
+/// Called once the coefficients are read; returns 0 to go on, anything else to stop.
+typedef int (*cs_prepare)(void *context, const cs_frame *frame);
+/// Called for each row of blocks of each component (count blocks of 64 coefficients, natural
+/// order), which it may change in place; returns 0 to go on, anything else to stop.
+typedef int (*cs_filter)(void *context, int component, int row, short *blocks, int count);
+
+/// Reads `input`, lets `prepare` and `filter` change its quantised DCT coefficients, and writes
+/// them as a new JPEG (same tables, sampling, restart interval; progressive if the input was,
+/// else sequential with the input's own Huffman tables, missing codes added; no markers copied) into `*output` (malloc'd, the
+/// caller frees). Returns 0; 1 for a libjpeg error or warning (damaged data), `message` saying
+/// which; 2 when a callback stopped.
+int cs_rewrite_coefficients(const unsigned char *input, size_t input_length, cs_prepare prepare,
+                            cs_filter filter, void *context, unsigned char **output,
+                            size_t *output_length, char message[CS_MESSAGE_LENGTH]);
+
+#endif

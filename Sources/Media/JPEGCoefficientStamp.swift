@@ -1,0 +1,365 @@
+import Foundation
+internal import CJPEGCoefficients
+
+/// Why a JPEG could not be stamped in its DCT coefficients; the caller then re-encodes it.
+public struct CoefficientStampError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// Stamps a JPEG without re-encoding it: libjpeg reads the quantised DCT coefficients, and only
+/// the 8×8 blocks under the marks are changed (dequantised with the photo's own tables, inverse
+/// DCT, the mark blended in that component's plane, forward DCT, quantised with the same tables).
+/// Every other block is written back exactly as it was, so the rest of the photo decodes to the
+/// same pixels. The photo keeps its stored orientation: the marks are drawn into stored
+/// coordinates so that they show upright once a viewer applies the EXIF orientation.
+public final class JPEGCoefficientStamp {
+    public struct Result: Sendable {
+        /// A bare JPEG (no APP segments): the metadata is the caller's to add.
+        public let data: Data
+        /// How many 8×8 blocks, over all components, were rewritten, and how many there are.
+        public let blocksChanged: Int
+        public let blocksTotal: Int
+    }
+
+    /// The marks in each component's plane, by what they depend on: a batch of photos of one size
+    /// and orientation renders them once. Not thread-safe: one instance per thread.
+    /// The entries hold their overlay images, so an image's identity in a key cannot be reused
+    /// by a new image while the entry lives.
+    private var cache: [PatchKey: (images: [OverlayImage], patches: [[Patch]])] = [:]
+
+    public init() {}
+
+    /// `composition` is laid out for the upright picture (the stored one turned by `orientation`).
+    /// Throws for what libjpeg reads but this path does not write (arithmetic coding, 12-bit
+    /// samples, CMYK/YCCK) and for damaged data (any libjpeg warning).
+    public func stamp(_ jpeg: Data, composition: OverlayComposition,
+                      orientation: Orientation) throws(CoefficientStampError) -> Result {
+        let job = Job(placements: composition.placements, orientation: orientation, owner: self)
+        let context = Unmanaged.passUnretained(job).toOpaque()
+        var message = [CChar](repeating: 0, count: Int(CS_MESSAGE_LENGTH))
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let status = withExtendedLifetime(job) {
+            jpeg.withUnsafeBytes { raw in
+                cs_rewrite_coefficients(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Self.prepareCallback,
+                                        Self.filterCallback, context, &output, &length, &message)
+            }
+        }
+        guard status == 0, let output else {
+            if let failure = job.failure { throw CoefficientStampError(description: failure) }
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw CoefficientStampError(description: "the picture data is damaged (\(text))")
+        }
+        return Result(data: Data(bytesNoCopy: output, count: length, deallocator: .free),
+                      blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
+    }
+
+    /// What a component's patches depend on besides the photo's quantisation tables.
+    private struct PatchKey: Hashable {
+        var placements: [PlacementKey]
+        var orientation: Orientation
+        var width: Int, height: Int, colourSpace: Int
+        var factors: [Int]
+    }
+
+    private struct PlacementKey: Hashable {
+        var image: ObjectIdentifier
+        var x: Int, y: Int
+    }
+
+    /// BT.601 full range, as JFIF defines YCbCr.
+    private static let kr = 0.299, kb = 0.114
+
+    /// One mark in one component's plane and resolution: premultiplied value (0…255 scale) and
+    /// alpha over a rectangle of that component's pixels.
+    private struct Patch {
+        var x0 = 0, y0 = 0, width = 0, height = 0
+        var value: [Float] = []
+        var alpha: [Float] = []
+        /// The blocks the rectangle covers (half-open).
+        var blockColumns = 0..<0, blockRows = 0..<0
+
+        /// Whether any pixel of block (row, column) is under the mark.
+        func covers(row: Int, column: Int) -> Bool {
+            for j in max(0, row * 8 - y0)..<min(height, row * 8 + 8 - y0) {
+                for i in max(0, column * 8 - x0)..<min(width, column * 8 + 8 - x0) where alpha[j * width + i] > 0 { return true }
+            }
+            return false
+        }
+
+        /// Blends the mark into block (row, column)'s samples (level-shifted, −128…127).
+        func blend(row: Int, column: Int, into samples: inout [Double]) {
+            for j in max(0, row * 8 - y0)..<min(height, row * 8 + 8 - y0) {
+                for i in max(0, column * 8 - x0)..<min(width, column * 8 + 8 - x0) {
+                    let a = Double(alpha[j * width + i])
+                    guard a > 0 else { continue }
+                    let k = (y0 + j - row * 8) * 8 + (x0 + i - column * 8)
+                    // A decoder clamps before showing a sample: the mark covers what it shows.
+                    let shown = min(255, max(0, samples[k] + 128))
+                    samples[k] = shown * (1 - a) + Double(value[j * width + i]) - 128
+                }
+            }
+        }
+    }
+
+    /// What one component changes: a patch per mark placement (each only over its own box, so a
+    /// logo top-left and a text bottom-right do not make one box the size of the photo), blended
+    /// in placement order, which composites them as the frame path does.
+    private struct Plane {
+        var patches: [Patch] = []
+        var quant = [Double](repeating: 1, count: 64)
+    }
+
+    private final class Job {
+        let placements: [OverlayComposition.Placement]
+        let orientation: Orientation
+        unowned let owner: JPEGCoefficientStamp
+        var planes: [Plane] = []
+        var failure: String?
+        var blocksChanged = 0
+        var blocksTotal = 0
+
+        init(placements: [OverlayComposition.Placement], orientation: Orientation, owner: JPEGCoefficientStamp) {
+            self.placements = placements
+            self.orientation = orientation
+            self.owner = owner
+        }
+
+        func prepare(_ frame: cs_frame) -> Bool {
+            if frame.arithmetic != 0 { failure = "arithmetic coding"; return false }
+            if frame.precision != 8 { failure = "\(frame.precision)-bit samples"; return false }
+            // 1 grey, 2 RGB, 3 YCbCr in libjpeg's J_COLOR_SPACE; CMYK and YCCK are not blended here.
+            guard [1, 2, 3].contains(frame.colour_space), frame.components == (frame.colour_space == 1 ? 1 : 3) else {
+                failure = "a \(frame.components)-component colour model other than grey, RGB or YCbCr (CMYK/YCCK)"
+                return false
+            }
+            let width = Int(frame.width), height = Int(frame.height)
+            let h = integers(frame.h)
+            let v = integers(frame.v)
+            let columns = integers(frame.width_in_blocks)
+            let rows = integers(frame.height_in_blocks)
+            let quant = withUnsafeBytes(of: frame.quant) { Array($0.bindMemory(to: UInt16.self)) }
+            let components = Int(frame.components)
+            blocksTotal = (0..<components).reduce(0) { $0 + columns[$1] * rows[$1] }
+            for c in 0..<components where Int(frame.max_h) % h[c] != 0 || Int(frame.max_v) % v[c] != 0 {
+                failure = "an unusual chroma sampling (\(h[c])×\(v[c]) of \(frame.max_h)×\(frame.max_v))"
+                return false
+            }
+            let key = PatchKey(placements: placements.map { PlacementKey(image: ObjectIdentifier($0.image), x: $0.x, y: $0.y) },
+                               orientation: orientation, width: width, height: height, colourSpace: Int(frame.colour_space),
+                               factors: (0..<components).flatMap { [h[$0], v[$0]] })
+            let patches: [[Patch]]
+            if let cached = owner.cache[key] {
+                patches = cached.patches
+            } else {
+                // A grey JPEG has no colour to hold a coloured mark: the re-encoding path writes it
+                // in colour instead, so that a red mark stays red.
+                if frame.colour_space == 1, placements.contains(where: { Self.hasColour($0.image.premultiplied) }) {
+                    failure = "a coloured mark on a grey photo (written in colour instead)"
+                    return false
+                }
+                patches = (0..<components).map { c in
+                    let fx = Int(frame.max_h) / h[c], fy = Int(frame.max_v) / v[c]
+                    return placements.compactMap { placement in
+                        guard var patch = patch(placement, width: width, height: height, component: c,
+                                                colourSpace: Int(frame.colour_space), fx: fx, fy: fy) else { return nil }
+                        patch.blockColumns = patch.x0 / 8..<min(columns[c], (patch.x0 + patch.width + 7) / 8)
+                        patch.blockRows = patch.y0 / 8..<min(rows[c], (patch.y0 + patch.height + 7) / 8)
+                        return patch
+                    }
+                }
+                if owner.cache.count >= 8 { owner.cache.removeAll() }
+                owner.cache[key] = (placements.map(\.image), patches)
+            }
+            planes = (0..<components).map { c in Plane(patches: patches[c], quant: (0..<64).map { Double(quant[c * 64 + $0]) }) }
+            return true
+        }
+
+        /// Placement `p` in component `c`'s plane, whose pixels each cover fx×fy pixels of the
+        /// stored picture: their premultiplied average, each stored pixel taking the mark pixel it
+        /// shows as once the picture is turned upright (pixels off the mark count as transparent);
+        /// nil when the mark misses the picture.
+        private func patch(_ p: OverlayComposition.Placement, width: Int, height: Int, component c: Int,
+                           colourSpace: Int, fx: Int, fy: Int) -> Patch? {
+            let shown = orientation.swapsAxes ? (width: height, height: width) : (width: width, height: height)
+            let ux0 = max(0, p.x), uy0 = max(0, p.y)
+            let ux1 = min(shown.width, p.x + p.image.width), uy1 = min(shown.height, p.y + p.image.height)
+            guard ux0 < ux1, uy0 < uy1 else { return nil }
+            // The mark's box in stored coordinates.
+            let a = stored(ux0, uy0, width: width, height: height), b = stored(ux1 - 1, uy1 - 1, width: width, height: height)
+            let sx0 = min(a.x, b.x), sy0 = min(a.y, b.y), sx1 = max(a.x, b.x) + 1, sy1 = max(a.y, b.y) + 1
+            var patch = Patch()
+            patch.x0 = sx0 / fx
+            patch.y0 = sy0 / fy
+            patch.width = (sx1 + fx - 1) / fx - patch.x0
+            patch.height = (sy1 + fy - 1) / fy - patch.y0
+            patch.value = [Float](repeating: 0, count: patch.width * patch.height)
+            patch.alpha = patch.value
+            #if _endian(little)
+            let (bi, gi, ri, ai) = (0, 1, 2, 3)
+            #else
+            let (ai, ri, gi, bi) = (0, 1, 2, 3)
+            #endif
+            let scale = 1 / (255 * Double(fx * fy))
+            p.image.premultiplied.withUnsafeBufferPointer { source in
+                for py in 0..<patch.height {
+                    for px in 0..<patch.width {
+                        var r = 0, g = 0, b = 0, a = 0
+                        for sy in max(sy0, (patch.y0 + py) * fy)..<min(sy1, (patch.y0 + py + 1) * fy) {
+                            for sx in max(sx0, (patch.x0 + px) * fx)..<min(sx1, (patch.x0 + px + 1) * fx) {
+                                let u = upright(sx, sy, width: width, height: height)
+                                let o = ((u.y - p.y) * p.image.width + (u.x - p.x)) * 4
+                                r += Int(source[o + ri]); g += Int(source[o + gi]); b += Int(source[o + bi]); a += Int(source[o + ai])
+                            }
+                        }
+                        guard a > 0 else { continue }
+                        let red = Double(r) * scale, green = Double(g) * scale, blue = Double(b) * scale
+                        let y = kr * red + (1 - kr - kb) * green + kb * blue
+                        let alpha = Double(a) * scale
+                        let value: Double = switch (colourSpace, c) {
+                        case (1, _), (3, 0): y
+                        case (3, 1): 0.5 * alpha + (blue - y) / (2 * (1 - kb))
+                        case (3, _): 0.5 * alpha + (red - y) / (2 * (1 - kr))
+                        case (_, 0): red
+                        case (_, 1): green
+                        default: blue
+                        }
+                        patch.value[py * patch.width + px] = Float(255 * value)
+                        patch.alpha[py * patch.width + px] = Float(alpha)
+                    }
+                }
+            }
+            return patch
+        }
+
+        /// Whether premultiplied BGRA (or ARGB) bytes hold any colour other than grey: the three
+        /// colour bytes of each pixel are its first or last three, and equal for grey either way.
+        private static func hasColour(_ pixels: [UInt8]) -> Bool {
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                #if _endian(little)
+                let (b, g, r) = (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+                #else
+                let (r, g, b) = (Int(pixels[i + 1]), Int(pixels[i + 2]), Int(pixels[i + 3]))
+                #endif
+                if abs(r - g) > 2 || abs(g - b) > 2 { return true }
+            }
+            return false
+        }
+
+        /// A C array of four ints (a tuple in Swift) as an array.
+        private func integers(_ tuple: (Int32, Int32, Int32, Int32)) -> [Int] { [Int(tuple.0), Int(tuple.1), Int(tuple.2), Int(tuple.3)] }
+
+        /// Where stored pixel (x, y) of a `width`×`height` picture shows once turned upright.
+        private func upright(_ x: Int, _ y: Int, width: Int, height: Int) -> (x: Int, y: Int) {
+            switch orientation {
+            case .normal: (x, y)
+            case .mirrored: (width - 1 - x, y)
+            case .rotated180: (width - 1 - x, height - 1 - y)
+            case .flipped: (x, height - 1 - y)
+            case .transposed: (y, x)
+            case .rotated90: (height - 1 - y, x)
+            case .transverse: (height - 1 - y, width - 1 - x)
+            case .rotated270: (y, width - 1 - x)
+            }
+        }
+
+        /// The stored pixel that shows at upright (x, y): the inverse of `upright`.
+        private func stored(_ x: Int, _ y: Int, width: Int, height: Int) -> (x: Int, y: Int) {
+            switch orientation {
+            case .normal: (x, y)
+            case .mirrored: (width - 1 - x, y)
+            case .rotated180: (width - 1 - x, height - 1 - y)
+            case .flipped: (x, height - 1 - y)
+            case .transposed: (y, x)
+            case .rotated90: (y, height - 1 - x)
+            case .transverse: (width - 1 - y, height - 1 - x)
+            case .rotated270: (width - 1 - y, x)
+            }
+        }
+
+        /// Rewrites the blocks of one row that the marks cover; the others are left as they are.
+        func filter(component: Int, row: Int, blocks: UnsafeMutablePointer<Int16>, count: Int) {
+            let plane = planes[component]
+            let active = plane.patches.filter { $0.blockRows.contains(row) }
+            guard !active.isEmpty else { return }
+            let columns = Set(active.flatMap { $0.blockColumns }).sorted()
+            var samples = [Double](repeating: 0, count: 64)
+            var coefficients = [Double](repeating: 0, count: 64)
+            for column in columns where column < count {
+                // Left as it is when every pixel of the block is transparent in every patch.
+                guard active.contains(where: { $0.blockColumns.contains(column) && $0.covers(row: row, column: column) }) else { continue }
+                let block = blocks + column * 64
+                for k in 0..<64 { coefficients[k] = Double(block[k]) * plane.quant[k] }
+                DCT.inverse(coefficients, into: &samples)
+                // In placement order, as the frame path composites them.
+                for patch in active where patch.blockColumns.contains(column) {
+                    patch.blend(row: row, column: column, into: &samples)
+                }
+                DCT.forward(samples, into: &coefficients)
+                for k in 0..<64 {
+                    // Baseline Huffman coding holds DC differences in 11 bits and AC values in 10.
+                    let limit = k == 0 ? 2047.0 : 1023.0
+                    block[k] = Int16(max(-limit, min(limit, (coefficients[k] / plane.quant[k]).rounded())))
+                }
+                blocksChanged += 1
+            }
+        }
+    }
+
+    private static let prepareCallback: cs_prepare = { context, frame in
+        guard let context, let frame else { return 1 }
+        return Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().prepare(frame.pointee) ? 0 : 1
+    }
+
+    private static let filterCallback: cs_filter = { context, component, row, blocks, count in
+        guard let context, let blocks else { return 1 }
+        Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().filter(component: Int(component), row: Int(row),
+                                                                        blocks: blocks, count: Int(count))
+        return 0
+    }
+}
+
+/// The 8×8 DCT of JPEG (ITU T.81 A.3.3), orthonormal, on natural-order (row-major) blocks.
+enum DCT {
+    /// basis[x * 8 + u] = C(u)/2 · cos((2x+1)uπ/16).
+    static let basis: [Double] = (0..<64).map { index in
+        let x = Double(index / 8), u = Double(index % 8)
+        return (u == 0 ? 1 / 2.0.squareRoot() : 1) / 2 * cos((2 * x + 1) * u * Double.pi / 16)
+    }
+
+    static func inverse(_ coefficients: [Double], into samples: inout [Double]) {
+        var rows = [Double](repeating: 0, count: 64)
+        for y in 0..<8 {
+            for u in 0..<8 {
+                var sum = 0.0
+                for v in 0..<8 { sum += basis[y * 8 + v] * coefficients[v * 8 + u] }
+                rows[y * 8 + u] = sum
+            }
+        }
+        for y in 0..<8 {
+            for x in 0..<8 {
+                var sum = 0.0
+                for u in 0..<8 { sum += basis[x * 8 + u] * rows[y * 8 + u] }
+                samples[y * 8 + x] = sum
+            }
+        }
+    }
+
+    static func forward(_ samples: [Double], into coefficients: inout [Double]) {
+        var columns = [Double](repeating: 0, count: 64)
+        for v in 0..<8 {
+            for x in 0..<8 {
+                var sum = 0.0
+                for y in 0..<8 { sum += basis[y * 8 + v] * samples[y * 8 + x] }
+                columns[v * 8 + x] = sum
+            }
+        }
+        for v in 0..<8 {
+            for u in 0..<8 {
+                var sum = 0.0
+                for x in 0..<8 { sum += basis[x * 8 + u] * columns[v * 8 + x] }
+                coefficients[v * 8 + u] = sum
+            }
+        }
+    }
+}
