@@ -125,6 +125,10 @@ enum Commands {
             .single("interval", value: "SEC",
                     help: "Seconds from the start of one photo to the start of the next, with --count.",
                     default: "0: one frame after the other"),
+            .single("rotate", value: "90|180|270",
+                    help: "Turn the photo clockwise first (a camera mounted on its side); the marks are laid out on the turned photo."),
+            .flag("square", help: "Keep the centre square of the frame (1:1); the marks sit where the preset puts them in the square."),
+            .flag("mirror", help: "Mirror the photo left to right, as a selfie preview shows it."),
             .repeatable("control", value: "NAME=VALUE",
                         help: "Set a V4L2 camera control as the camera opens: a number, true/false, or a menu "
                             + "item by index or label (--control brightness=10, --control focus_automatic_continuous=false, "
@@ -353,6 +357,14 @@ enum Commands {
             }
             options.interval = try NumberOption.nonNegativeSeconds(interval, option: "--interval")
         }
+        if let rotate = parsed.value("rotate") {
+            guard let degrees = Int(rotate), [0, 90, 180, 270].contains(degrees) else {
+                throw OptionValueError.invalid(rotate, for: "--rotate", expected: "90, 180 or 270 (degrees clockwise)")
+            }
+            options.geometry.rotate = degrees
+        }
+        options.geometry.square = parsed.has("square")
+        options.geometry.mirror = parsed.has("mirror")
         options.controls = try parsed.values("control").map { try ControlOption.parse($0) }
         if let duplicate = Dictionary(grouping: options.controls, by: \.name).first(where: { $0.value.count > 1 })?.key {
             throw OptionValueError("--control \(duplicate) is given more than once; keep one")

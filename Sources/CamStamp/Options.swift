@@ -15,7 +15,7 @@ public struct OptionValueError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String { message }
 
     /// The common "invalid value" wording: what was given, for which option, and what is expected.
-    static func invalid(_ value: String, for option: String, expected: String) -> OptionValueError {
+    package static func invalid(_ value: String, for option: String, expected: String) -> OptionValueError {
         OptionValueError("invalid value '\(value)' for '\(option)': expected \(expected)")
     }
 }
@@ -369,6 +369,8 @@ public struct ShootOptions: Sendable, Equatable {
     public var count = 1
     /// Seconds from the start of one photo to the next (`--interval`).
     public var interval: Double = 0
+    /// `--rotate`, `--square`, `--mirror`: what happens to the frame before it is marked.
+    public var geometry = StillGeometry()
     /// V4L2 controls set on the camera as it opens (`--control NAME=VALUE`).
     package var controls: [ExtraControl] = []
 

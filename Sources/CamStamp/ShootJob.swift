@@ -52,7 +52,7 @@ public struct ShootJob {
         // after the one before it was due, so a slow encode does not push the whole series back.
         var due = ContinuousClock.now + .milliseconds(Int64((options.delay * 1000).rounded(.up)))
         for number in 1...options.count {
-            let frame: VideoFrame
+            var frame: VideoFrame
             do {
                 frame = try grabFrame(from: camera, interrupts: interrupts, warmup: &remainingWarmup, due: due) { left in
                     let what = options.count == 1 ? "photo" : "photo \(number)/\(options.count)"
@@ -62,6 +62,8 @@ public struct ShootJob {
                 throw interrupted()
             }
             progress.clear()
+            // Turned, cropped and mirrored before the marks, so they sit where the preset says in the photo.
+            frame = try options.geometry.apply(to: frame)
             // One context for the marks and the name: `{counter}` is the photo's number in both.
             var context = marker.context(width: frame.width, height: frame.height, captureDate: Date())
             context.counter = number

@@ -184,6 +184,56 @@ extension VideoFrame {
         return target
     }
 
+    /// A new frame holding this one turned clockwise by `quarterTurns` × 90° (a camera mounted on
+    /// its side). Formats whose chroma is subsampled alike both ways (I420, NV12, packed RGB): a
+    /// quarter turn of 4:2:2 would need a new subsampling.
+    public func rotated(quarterTurns: Int) throws(MediaError) -> VideoFrame {
+        let turns = ((quarterTurns % 4) + 4) % 4
+        guard let format, format != .yuy2 else {
+            throw .invalidTemplate("cannot rotate \(self.format?.rawValue ?? "this") frames")
+        }
+        let (width, height) = turns % 2 == 1 ? (self.height, self.width) : (self.width, self.height)
+        var colorimetry = info.colorimetry
+        let target = try VideoFrame(width: width, height: height, format: format,
+                                    colorimetry: takeGString(gst_video_colorimetry_to_string(&colorimetry)))
+        target.setTimestamps(pts: presentationTime, duration: nil)
+        let source = self
+        _ = source.withVideoFrame { from in
+            target.withVideoFrame { to in
+                let finfo = from.pointee.info.finfo.pointee
+                for plane in 0..<Int(finfo.n_planes) {
+                    let planes = withUnsafeBytes(of: finfo.plane) { Array($0.bindMemory(to: guint.self)) }
+                    let component = planes.prefix(Int(finfo.n_components)).firstIndex(of: guint(plane)) ?? 0
+                    let wSub = Int(withUnsafeBytes(of: finfo.w_sub) { $0.bindMemory(to: guint.self)[component] })
+                    let hSub = Int(withUnsafeBytes(of: finfo.h_sub) { $0.bindMemory(to: guint.self)[component] })
+                    // A pixel's bytes move together (NV12's chroma pair, BGRx's four bytes).
+                    let unit = Int(withUnsafeBytes(of: finfo.pixel_stride) { $0.bindMemory(to: gint.self)[component] })
+                    let fromStride = Int(withUnsafeBytes(of: from.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] })
+                    let toStride = Int(withUnsafeBytes(of: to.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] })
+                    let fromData = withUnsafeBytes(of: from.pointee.data) { $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane] }!
+                    let toData = withUnsafeBytes(of: to.pointee.data) { $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane] }!
+                    // The source plane's size in pixels of this plane.
+                    let columns = (self.width + (1 << wSub) - 1) >> wSub
+                    let rows = (self.height + (1 << hSub) - 1) >> hSub
+                    for row in 0..<rows {
+                        let sourceRow = fromData.advanced(by: row * fromStride)
+                        for column in 0..<columns {
+                            // Where (column, row) lands after the turn, clockwise.
+                            let (x, y) = switch turns {
+                            case 1: (rows - 1 - row, column)
+                            case 2: (columns - 1 - column, rows - 1 - row)
+                            case 3: (row, columns - 1 - column)
+                            default: (column, row)
+                            }
+                            toData.advanced(by: y * toStride + x * unit).copyMemory(from: sourceRow.advanced(by: column * unit), byteCount: unit)
+                        }
+                    }
+                }
+            }
+        }
+        return target
+    }
+
     /// Mirrors the frame left to right in place (a selfie view).
     public func mirror() throws(MediaError) {
         let mirrored = try cropped(x: 0, y: 0, width: width, height: height, mirrored: true)
