@@ -40,6 +40,17 @@ struct Camera {
         }
     }
 
+    /// Sets V4L2 controls on the running camera (the page's controls): v4l2src applies a new
+    /// `extra-controls` to an open device at once.
+    func setControls(_ controls: [ExtraControl]) throws(CamStampError) {
+        guard case .v4l2 = source else { throw .usage("the \(source == .test ? "test camera" : "video file") has no controls") }
+        do {
+            try frames.pipeline.element(named: "camera").set("extra-controls", structure: ExtraControl.structure(controls))
+        } catch {
+            throw Self.captureError(error, source: source, mode: mode)
+        }
+    }
+
     /// `requested` checked against the controls `device` has: each name known and settable, each
     /// value of the control's type and in its range, menu items given by label turned into their
     /// index. Errors name the control and what it accepts.

@@ -246,9 +246,11 @@ struct CameraAPI: Sendable {
             try checkSource(spec)
             next.source = spec
         }
-        if let value = object["controls"] as? [String: Any], let name = value.keys.first {
-            let reason = session.camera.reason ?? "setting controls from the page is not built into this camstamp yet"
-            throw .usage("settings: cannot set control '\(name)': \(reason)")
+        if let value = object["controls"] {
+            guard let requested = value as? [String: Any] else {
+                throw .usage("settings: 'controls' must be an object of control names and numbers")
+            }
+            next.controls.merge(try Self.checkedControls(requested, against: session.camera)) { _, new in new }
         }
         if next.presets != session.settings.presets || next.text != session.settings.text || next.variables != session.settings.variables {
             try checkMarks(next.presets, next.text, next.variables)
@@ -258,6 +260,41 @@ struct CameraAPI: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The page's `controls` object checked against what the camera offers: each name one of its
+    /// controls, available now, and the value a number (or true/false) within its range or menu.
+    static func checkedControls(_ requested: [String: Any],
+                                against camera: (name: String, controls: [ViewfinderControl], reason: String?)) throws(CamStampError) -> [String: Int] {
+        var checked: [String: Int] = [:]
+        for (name, raw) in requested.sorted(by: { $0.key < $1.key }) {
+            guard let control = camera.controls.first(where: { $0.name == name }) else {
+                let reason = camera.reason ?? "\(camera.name) has no control '\(name)'"
+                throw .usage("settings: cannot set control '\(name)': \(reason)")
+            }
+            guard control.available else {
+                throw .usage("settings: cannot set control '\(name)': \(control.reason ?? "not available now")")
+            }
+            let value: Int
+            if control.type == "boolean", let flag = raw as? Bool {
+                value = flag ? 1 : 0
+            } else if let integer = raw as? Int {
+                value = integer
+            } else if let number = raw as? Double, let integer = Int(exactly: number) {
+                value = integer
+            } else {
+                throw .usage("settings: control '\(name)' takes a whole number\(control.type == "boolean" ? " or true/false" : "")")
+            }
+            if let menu = control.menu {
+                guard menu.contains(where: { $0.value == value }) else {
+                    throw .usage("settings: control '\(name)': \(value) is not one of its items (\(menu.map { "\($0.value) \($0.label)" }.joined(separator: ", ")))")
+                }
+            } else if let min = control.min, let max = control.max, !(min...max).contains(value) {
+                throw .usage("settings: control '\(name)': \(value) is outside \(min)…\(max)")
+            }
+            checked[name] = value
+        }
+        return checked
+    }
 
     static func encode<T: Encodable>(_ value: T) -> Data {
         let encoder = JSONEncoder()

@@ -144,6 +144,17 @@ public struct CameraJob {
                         try? camera.start()
                     }
                 }
+                if wanted.controls != applied.controls {
+                    let types = Dictionary(session.camera.controls.map { ($0.name, $0.type) }) { first, _ in first }
+                    do {
+                        try camera.setControls(wanted.controls.sorted { $0.key < $1.key }.map { name, value in
+                            ExtraControl(name: name, value: types[name] == "boolean" ? .boolean(value != 0) : .integer(value))
+                        })
+                        session.lastError = nil
+                    } catch {
+                        session.lastError = error.message
+                    }
+                }
                 decor.set(grid: wanted.grid, square: wanted.square)
                 applied = session.settings
             }

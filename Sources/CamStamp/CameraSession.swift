@@ -17,6 +17,8 @@ final class CameraSession: @unchecked Sendable {
         var text: String?
         var variables: [String: String] = [:]
         var source: SourceSpec = .test
+        /// Camera controls the page set, by V4L2 name; checked against the camera's own.
+        var controls: [String: Int] = [:]
     }
 
     /// A photo written since the camera started.
