@@ -24,6 +24,8 @@ let package = Package(
         systemLibrary("CFontconfig", "fontconfig", "libfontconfig-dev"),
         systemLibrary("CTurboJPEG", "libturbojpeg", "libturbojpeg0-dev"),
         systemLibrary("CGexiv2", "gexiv2", "libgexiv2-dev"),
+        systemLibrary("CHeif", "libheif", "libheif-dev"),
+        systemLibrary("CTIFF", "libtiff-4", "libtiff-dev"),
 
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
@@ -33,7 +35,7 @@ let package = Package(
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
-        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG"]),
+        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CHeif", "CTIFF"]),
         // The jobs: shoot, batch, stream.
         .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata"]),
         // The command line: flag tables, validation, messages, exit codes.

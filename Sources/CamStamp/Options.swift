@@ -90,6 +90,10 @@ public struct FrameSize: Sendable, Equatable, Hashable, CustomStringConvertible 
 public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
     case jpg
     case png
+    /// The formats below are batch outputs only (`batch --format`); `shoot` writes JPEG or PNG.
+    case webp
+    case heic
+    case tiff
 
     /// Parses `jpg` (or `jpeg`) and `png`, in any case.
     public init(parsing text: String, option: String = "--format") throws {
@@ -109,14 +113,18 @@ public enum BatchFormat: Sendable, Equatable {
     case keep
     case convert(ImageFormat)
 
-    /// Parses `keep`, `jpg` (or `jpeg`) and `png`.
+    /// Parses `keep`, `jpg` (or `jpeg`), `png`, `webp`, `heic` (or `heif`) and `tiff` (or `tif`).
     public init(parsing text: String, option: String = "--format") throws {
-        if text.lowercased() == "keep" {
-            self = .keep
-        } else if let format = try? ImageFormat(parsing: text, option: option) {
+        switch text.lowercased() {
+        case "keep": self = .keep
+        case "webp": self = .convert(.webp)
+        case "heic", "heif": self = .convert(.heic)
+        case "tif", "tiff": self = .convert(.tiff)
+        default:
+            guard let format = try? ImageFormat(parsing: text, option: option) else {
+                throw OptionValueError.invalid(text, for: option, expected: "keep, jpg, png, webp, heic or tiff")
+            }
             self = .convert(format)
-        } else {
-            throw OptionValueError.invalid(text, for: option, expected: "keep, jpg or png")
         }
     }
 }

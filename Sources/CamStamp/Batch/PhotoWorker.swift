@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import PhotoMetadata
 import Presets
 
 /// One batch worker: its own decoders, encoders and marker (renderers are per thread), reused
@@ -33,7 +34,14 @@ final class PhotoWorker {
     private let marker: Marker
     /// One pipeline per (input, output) kind pair met so far, each reused photo after photo.
     private var pipelines: [PipelineKey: PhotoPipeline] = [:]
-    private struct PipelineKey: Hashable { var input: PhotoCodec; var output: BatchPlan.Kind }
+    private struct PipelineKey: Hashable {
+        var input: PhotoCodec
+        var output: BatchPlan.Kind
+        /// webpenc reads its quality and lossless settings only when its caps are set, so each
+        /// combination has a pipeline of its own; nil for the other encoders.
+        var webp: WebPSettings?
+    }
+    private struct WebPSettings: Hashable { var quality: Int; var lossless: Bool }
 
     /// The quality PNG sources are written at as JPEG when --quality is not given.
     static let pngSourceQuality = ShootOptions.defaultQuality
@@ -64,12 +72,16 @@ final class PhotoWorker {
             let photo = try PhotoFacts(data)
             // Notes are said in the warning line; damage also fails the photo under --strict.
             var notes = photo.notes, damage: [String] = []
-            let outputKind = settings.keepsFormat ? photo.kind : item.outputKind
-            if photo.kind != item.kind {
-                let name = photo.kind == .jpeg ? "JPEG" : "PNG"
+            let outputKind = settings.keepsFormat ? BatchPlan.keptKind(photo.kind) : item.outputKind
+            if let named = BatchPlan.photoExtensions[item.input.pathExtension.lowercased()], named != photo.kind {
+                let name = photo.kind.name
                 notes.append("the file is a \(name) despite its .\(item.input.pathExtension) name; read as \(name)"
-                    + (settings.keepsFormat ? " and written as \(name) under the name the input has" : ""))
+                    + (settings.keepsFormat && outputKind == photo.kind ? " and written as \(name) under the name the input has" : ""))
             }
+            if outputKind != photo.kind, settings.keepsFormat {
+                notes.append("written as JPEG: this machine's libheif has no \(photo.kind.name) encoder")
+            }
+            if photo.hasAlpha, outputKind == .jpeg { notes.append("its transparency is not kept (a JPEG has none)") }
             if data[photo.pictureBytes.upperBound...].contains(where: { $0 != 0 && $0 != 0xFF }) {
                 notes.append("\(data.count - photo.pictureBytes.upperBound) bytes after the picture's end (such as a motion photo's video) are not carried to the output")
             }
@@ -97,7 +109,13 @@ final class PhotoWorker {
             if decoded.warning != nil { damage[0] += "; stamped as far as it decodes" }
             let size = outputSize(photo)
             let edits = settings.setMetadata.edits(for: context(size.width, size.height))
-            let output = try photo.withMetadata(decoded.encoded, kind: outputKind, policy: settings.metadata, edits: edits)
+            let output: (data: Data, warnings: [String])
+            switch decoded.output {
+            case .encoded(let encoded):
+                output = try photo.withMetadata(encoded, kind: outputKind, policy: settings.metadata, edits: edits)
+            case .raw(let image):
+                output = try encode(image, as: outputKind, photo: photo, edits: edits)
+            }
             try write(output.data, to: item.output)
             let warnings = damage + notes + output.warnings
             return outcome(.marked, warnings.isEmpty ? nil : warnings.joined(separator: "; "))
@@ -130,11 +148,56 @@ final class PhotoWorker {
         return (max(1, Int((Double(upright.width) * scale).rounded())), max(1, Int((Double(upright.height) * scale).rounded())))
     }
 
+    /// What a photo pipeline gives: a file from a GStreamer encoder (JPEG, PNG, WebP), or raw
+    /// pixels for libheif or libtiff to encode.
+    private enum PipelineOutput {
+        case encoded(Data)
+        case raw(RawImage)
+    }
+
+    /// A lossless WebP written back under --format keep stays lossless.
+    private func webpLossless(_ photo: PhotoFacts) -> Bool { settings.keepsFormat && photo.isLosslessWebP }
+
+    /// The quality HEIC and AVIF are written at without --quality: about what phones write.
+    static let heifQuality = 80
+    /// The WebP quality for lossy sources without --quality.
+    static let webpQuality = 90
+
+    /// `image` written as HEIC, AVIF or TIFF, with the photo's metadata in the format's own places.
+    private func encode(_ image: RawImage, as kind: BatchPlan.Kind, photo: PhotoFacts,
+                        edits: MetadataEdits) throws(CamStampError) -> (data: Data, warnings: [String]) {
+        let pieces = photo.metadataPieces(size: PixelSize(width: image.width, height: image.height), policy: settings.metadata, edits: edits)
+        do {
+            switch kind {
+            case .heif, .avif:
+                let data = try HEIFEncoder.encode(image, codec: kind == .heif ? .hevc : .av1, quality: settings.quality ?? Self.heifQuality,
+                                                  icc: pieces.icc, exif: pieces.exifTIFF, xmp: pieces.xmp)
+                return (data, pieces.warnings)
+            default:
+                let data = try TIFFFile.encode(image, icc: pieces.icc, xmp: pieces.xmp)
+                return (data, pieces.warnings + (pieces.exifTIFF == nil ? [] : ["EXIF left out: camstamp does not write EXIF into TIFF"]))
+            }
+        } catch {
+            throw .failure("cannot encode the \(kind.name) file: \(error.description)")
+        }
+    }
+
+    /// The template that ends in `kind`'s encoder (raw for the formats encoded in Swift).
+    static func templateName(_ kind: BatchPlan.Kind) -> String {
+        switch kind {
+        case .jpeg: "photo-jpeg"
+        case .png: "photo-png"
+        case .webp: "photo-webp"
+        case .heif, .avif, .tiff: "photo-raw"
+        }
+    }
+
     /// Decodes, orients, scales, marks (through `mark`) and encodes one photo. JPEGs go through
     /// jpegdec, except those it cannot give (CMYK/YCCK, data cut short, or a failure in jpegdec):
-    /// those are decoded by libjpeg-turbo, which recovers damaged data with a warning.
+    /// those are decoded by libjpeg-turbo, which recovers damaged data with a warning. HEIC, AVIF
+    /// and TIFF are decoded by libheif and libtiff, then go through the same pipeline raw.
     private func run(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind,
-                     mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (encoded: Data, warning: String?) {
+                     mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         let final = outputSize(photo)
         let size = final == upright ? nil : final
@@ -144,9 +207,16 @@ final class PhotoWorker {
         }
         let picture = data[photo.pictureBytes]
         var request = PhotoRequest(orientation: photo.orientation, size: size)
-        if outputKind == .jpeg {
+        switch outputKind {
+        case .jpeg:
             request.quality = settings.quality ?? photo.sourceQuality(pngDefault: Self.pngSourceQuality)
             request.encodingFormat = encodingFormat(photo)
+        case .webp:
+            // Quality and lossless are set as the pipeline is built (see `pipeline`).
+            if photo.hasAlpha || webpLossless(photo) { request.encodingFormat = "RGBA" }
+        case .heif, .avif, .tiff:
+            request.encodingFormat = photo.hasAlpha ? "RGBA" : "RGB"
+        case .png: break
         }
         if let jpeg = photo.jpeg, photo.truncated || jpeg.colourModel == .cmyk || jpeg.colourModel == .ycck {
             return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
@@ -158,8 +228,20 @@ final class PhotoWorker {
         } else if let chroma = photo.jpeg?.chroma, chroma == .s422 || chroma == .s411 {
             request.workFormat = "Y444"
         }
+        if photo.heif != nil || photo.tiff != nil {
+            return try decodeOutside(photo, outputKind: outputKind, request: request, mark: mark)
+        }
         do {
-            return (try pipeline(photo.kind == .jpeg ? .jpeg : .png, outputKind).process(picture, request: request, mark: mark), nil)
+            let codec: PhotoCodec = switch photo.kind {
+            case .jpeg: .jpeg
+            case .webp: .webp
+            default: .png
+            }
+            return (try output(of: pipeline(codec, outputKind, photo), outputKind) { pipeline throws in
+                try pipeline.process(picture, request: request, mark: mark)
+            } raw: { pipeline throws in
+                try pipeline.processToRaw(picture, request: request, mark: mark)
+            }, nil)
         } catch let failure as MarkFailure {
             throw .failure("cannot mark the image: \(failure.error)")
         } catch {
@@ -170,18 +252,49 @@ final class PhotoWorker {
 
     /// The libjpeg-turbo path: decoded to RGB here, then the same marking pipeline from raw input.
     private func decodeApart(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind, request: PhotoRequest,
-                             mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (encoded: Data, warning: String?) {
+                             mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
         let picture: DecodedPicture
         do { picture = try JPEGDecoder.decode(data, adobeInverted: photo.jpeg?.adobeTransform != nil) } catch {
             throw .failure("the picture data is damaged beyond repair (\(error.description))")
         }
+        return try runDecoded(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
+    }
+
+    /// The libheif/libtiff path: the picture decoded here (upright for HEIF), then marked raw.
+    private func decodeOutside(_ photo: PhotoFacts, outputKind: BatchPlan.Kind, request: PhotoRequest,
+                               mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
+        let picture: DecodedPicture
+        do throws(MediaError) {
+            if let heif = photo.heif { picture = try heif.decode() } else if let tiff = photo.tiff { picture = try tiff.decode() } else {
+                throw MediaError.stream(element: "decoder", domain: "camstamp", code: 0, message: "no decoder for \(photo.kind.name)", debug: nil)
+            }
+        } catch {
+            throw .failure("cannot decode the \(photo.kind.name) picture (\(error.description))")
+        }
+        return try runDecoded(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
+    }
+
+    /// Marks and encodes a picture decoded outside GStreamer, through a raw-input pipeline.
+    private func runDecoded(_ picture: DecodedPicture, photo: PhotoFacts, outputKind: BatchPlan.Kind, request: PhotoRequest,
+                            mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
+        let warning = picture.warning
         do {
-            return (try pipeline(.raw, outputKind).process(picture, request: request, mark: mark), picture.warning)
+            return (try output(of: pipeline(.raw, outputKind, photo), outputKind) { pipeline throws in
+                try pipeline.process(picture, request: request, mark: mark)
+            } raw: { pipeline throws in
+                try pipeline.processToRaw(picture, request: request, mark: mark)
+            }, warning)
         } catch let failure as MarkFailure {
             throw .failure("cannot mark the image: \(failure.error)")
         } catch {
             throw .failure("cannot mark or encode the image: \(error)")
         }
+    }
+
+    /// Runs `pipeline` for an encoded file, or for raw pixels when `kind` is encoded in Swift.
+    private func output(of pipeline: PhotoPipeline, _ kind: BatchPlan.Kind, encoded: (PhotoPipeline) throws -> Data,
+                        raw: (PhotoPipeline) throws -> RawImage) throws -> PipelineOutput {
+        Self.templateName(kind) == "photo-raw" ? .raw(try raw(pipeline)) : .encoded(try encoded(pipeline))
     }
 
     /// The raw format jpegenc gets: the source's chroma sampling, so 4:4:4 and 4:2:2 photos keep
@@ -198,13 +311,15 @@ final class PhotoWorker {
     }
 
     /// This worker's pipeline for `input` → `output`, built on first use and kept.
-    private func pipeline(_ input: PhotoCodec, _ output: BatchPlan.Kind) throws(CamStampError) -> PhotoPipeline {
-        let key = PipelineKey(input: input, output: output)
+    private func pipeline(_ input: PhotoCodec, _ output: BatchPlan.Kind, _ photo: PhotoFacts) throws(CamStampError) -> PhotoPipeline {
+        let webp = output == .webp ? WebPSettings(quality: settings.quality ?? Self.webpQuality, lossless: webpLossless(photo)) : nil
+        let key = PipelineKey(input: input, output: output, webp: webp)
         if let existing = pipelines[key] { return existing }
-        let name = output == .jpeg ? "photo-jpeg" : "photo-png"
+        let name = Self.templateName(output)
         guard let template = settings.templates[name] else { throw .failure("missing pipeline template \(name)") }
-        let pipeline = PhotoPipeline(template: template, input: input,
-                                     values: ["quality": .integer(settings.quality ?? Self.pngSourceQuality)])
+        var values: [String: PipelineTemplate.Value] = ["quality": .integer(webp?.quality ?? settings.quality ?? Self.pngSourceQuality)]
+        if let webp { values["lossless"] = .word(webp.lossless ? "true" : "false") }
+        let pipeline = PhotoPipeline(template: template, input: input, values: values)
         pipelines[key] = pipeline
         return pipeline
     }
