@@ -80,7 +80,7 @@ public final class TIFFFile: @unchecked Sendable {
         }.get()
     }
 
-    /// `image` as an 8-bit RGB(A) TIFF, Deflate-compressed with the horizontal predictor, upright
+    /// `image` as an 8-bit RGB(A) TIFF, LZW-compressed with the horizontal predictor, upright
     /// (Orientation 1), with `icc` (tag 34675) and `xmp` (tag 700).
     public static func encode(_ image: RawImage, icc: Data?, xmp: Data?) throws(MediaError) -> Data {
         let stream = TIFFStream(Data())
@@ -99,8 +99,13 @@ public final class TIFFFile: @unchecked Sendable {
         try set(TIFFTAG_PHOTOMETRIC, Int32(PHOTOMETRIC_RGB))
         try set(TIFFTAG_PLANARCONFIG, Int32(PLANARCONFIG_CONTIG))
         try set(TIFFTAG_ORIENTATION, Int32(ORIENTATION_TOPLEFT))
-        try set(TIFFTAG_COMPRESSION, Int32(COMPRESSION_ADOBE_DEFLATE))
+        // LZW with the horizontal predictor: lossless, read by every TIFF reader (Deflate is not baseline).
+        try set(TIFFTAG_COMPRESSION, Int32(COMPRESSION_LZW))
         try set(TIFFTAG_PREDICTOR, Int32(PREDICTOR_HORIZONTAL))
+        // Required by the TIFF 6 baseline; 72 dpi says "no physical size", as cameras do.
+        try set(TIFFTAG_XRESOLUTION, Double(72))
+        try set(TIFFTAG_YRESOLUTION, Double(72))
+        try set(TIFFTAG_RESOLUTIONUNIT, Int32(RESUNIT_INCH))
         try set(TIFFTAG_ROWSPERSTRIP, UInt32(max(1, 256 * 1024 / max(1, image.width * image.channels))))
         var alphaKind = UInt16(EXTRASAMPLE_UNASSALPHA)
         if image.hasAlpha {
