@@ -15,7 +15,8 @@ DEBS = pkg-config \
        libcairo2-dev libpango1.0-dev librsvg2-dev libfontconfig-dev fontconfig \
        fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
        libgexiv2-dev libjpeg62-turbo-dev libimage-exiftool-perl libjpeg-turbo-progs \
-       libturbojpeg0-dev imagemagick libvips-tools
+       libturbojpeg0-dev imagemagick libvips-tools \
+       libheif-dev libheif-examples libtiff-dev webp
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -64,7 +65,7 @@ test: build
 	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) $(SWIFT) test -c $(CONFIG)
 
 # `make bench`: camstamp against ImageMagick, libvips, ffmpeg, gst-launch and djpeg|cjpeg (bench/README.md).
-BENCH_DEBS = imagemagick libvips-tools ffmpeg libjpeg-turbo-progs libimage-exiftool-perl time
+BENCH_DEBS = imagemagick libvips-tools ffmpeg libjpeg-turbo-progs libimage-exiftool-perl time libheif-examples
 
 .PHONY: bench-deps
 

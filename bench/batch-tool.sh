@@ -4,6 +4,7 @@
 #
 # TOOL: camstamp | djpeg-cjpeg | imagemagick | vips | ffmpeg | gst-launch
 #       camstamp-2048 | vipsthumbnail-2048   (part 4: shrink to a 2048 px long side)
+#       camstamp-heic-jpg | camstamp-heic-keep | heif-convert-magick   (part 5: HEIC photos)
 # Env: CAMSTAMP (the binary), JOBS (photos at a time, default 2), MARK_TEXT.
 #
 # The mark is camstamp's `--text T --preset logo` on a photo, redone with each peer:
@@ -57,6 +58,24 @@ mkdir -p "$out"
 if [ "$tool" = camstamp ]; then
     exec "${CAMSTAMP:?set CAMSTAMP to the camstamp binary}" batch "$photos"/photo-*.jpg -o "$out" \
         --text "$text" --preset logo --jobs "$jobs" --quality 90
+fi
+# Part 5: HEIC 12 MP photos (PHOTOS holds photo-*.heic). camstamp reads them with libheif and writes
+# a marked JPEG (--format jpg) or HEIC again (--format keep, x265); the peers convert with
+# heif-convert (JPEG, its default quality 90) and mark that with ImageMagick as above.
+if [ "$tool" = camstamp-heic-jpg ] || [ "$tool" = camstamp-heic-keep ]; then
+    exec "${CAMSTAMP:?set CAMSTAMP to the camstamp binary}" batch "$photos"/photo-*.heic -o "$out" \
+        --text "$text" --preset logo --jobs "$jobs" --quality 90 --format "${tool#camstamp-heic-}"
+fi
+if [ "$tool" = heif-convert-magick ]; then
+    printf '%s\0' "$photos"/photo-*.heic | xargs -0 -n 1 -P "$jobs" sh -c '
+        stem=$(basename "$1" .heic); tmp="$2/$stem.heif-convert.jpg"
+        heif-convert "$1" "$tmp" >/dev/null &&
+        "$3" "$tmp" -auto-orient \( "$4" -channel A -evaluate multiply 0.85 +channel \) \
+            -gravity northwest -geometry "+$5+$5" -composite -gravity southeast -font "$6" -pointsize "$7" \
+            -fill "rgba(0,0,0,0.7)" -stroke "rgba(0,0,0,0.7)" -strokewidth 15 -annotate "+$5+$5" "$8" \
+            -fill white -stroke none -annotate "+$5+$5" "$8" -quality 90 -sampling-factor 2x2 "$2/$stem.jpg" &&
+        rm -f "$tmp"' sh-heic "$out" "$magick" "$assets/logo-$logo_w.png" "$margin" "$font" "$em" "$text"
+    exit 0
 fi
 # Part 4: camstamp's --max-size 2048 (Lanczos3, and the marks) against vipsthumbnail (shrink-on-load
 # in libjpeg, then Lanczos3; no marks), one single-threaded vipsthumbnail per photo, JOBS at a time.
