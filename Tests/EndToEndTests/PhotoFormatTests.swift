@@ -223,6 +223,34 @@ import Testing
         #expect(transparent == 0, "the transparent corner has alpha \(transparent)")
     }
 
+    /// An AVIF (or HEIC) may say "Display P3" only in its nclx `colr` box, with no ICC profile.
+    /// Decoded to RGB that is lost: the output gets a P3 profile, or it would look washed out.
+    @Test func anAVIFThatIsP3ByItsNclxBoxComesOutWithAP3Profile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = folder.appendingPathComponent("plain.jpg")
+        try tool("convert", ["-size", "320x240", "xc:gray50", "-fill", "red", "-draw", "rectangle 0,0 39,39", plain.path])
+        let avif = folder.appendingPathComponent("made.avif")
+        try tool("heif-enc", ["-A", plain.path, "-o", avif.path])
+        // heif-enc 1.15 ignores --colour_primaries: set the nclx box's primaries (12, P3) and
+        // transfer (13, sRGB) in place, as a camera's AVIF has them.
+        var bytes = try Data(contentsOf: avif)
+        let nclx = try #require(bytes.range(of: Data("nclx".utf8)))
+        bytes.replaceSubrange(nclx.upperBound..<nclx.upperBound + 4, with: Data([0, 12, 0, 13]))
+        let input = try put(bytes, "in/p3.avif", in: folder)
+        #expect(try Self.tags(input)["QuickTime:ColorPrimaries"] == "SMPTE EG 432-1", "the fixture is not P3")
+        for format in ["keep", "webp", "jpg"] {
+            let out = folder.appendingPathComponent("out-\(format)")
+            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "MARK", "--format", format])
+            #expect(result.status == 0, "\(format): \(result.stderr)")
+            let file = try #require(listing(out).first.map { out.appendingPathComponent($0) })
+            let tags = try Self.tags(file)
+            #expect(tags["ICC-header:ColorSpaceData"] == "RGB " && tags["ICC_Profile:ProfileDescription"] == "Display P3",
+                    "\(format): \(tags.filter { $0.key.hasPrefix("ICC") })")
+            Self.expectMarkedUpright(try Self.decodeBack(file), width: 320, height: 240, redAt: (20, 20), "p3 \(format)")
+        }
+    }
+
     @Test func anUnreadableFileNamedOnTheCommandLineFailsWithOneLine() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

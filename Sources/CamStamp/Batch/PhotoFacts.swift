@@ -94,10 +94,10 @@ struct PhotoFacts {
             }
             heif = file
             (width, height, hasAlpha) = (file.width, file.height, file.hasAlpha)
-            metadata = ImageMetadata(exifTIFF: file.exif, icc: file.icc, xmp: file.xmp)
-            if file.icc == nil, file.nclxPrimaries == 12 {
-                notes.append("its colours are Display P3 (nclx) without an ICC profile; the output is not tagged as P3")
-            }
+            // A picture that says "P3" only in its nclx box gets a P3 profile: decoded to RGB it would
+            // otherwise be taken for sRGB and look washed out.
+            let icc = file.icc ?? (file.nclxPrimaries == 12 ? ICCProfile.displayP3 : nil)
+            metadata = ImageMetadata(exifTIFF: file.exif, icc: icc, xmp: file.xmp)
         case .tiff:
             let file: TIFFFile
             do { file = try TIFFFile(data) } catch {
