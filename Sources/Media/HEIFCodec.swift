@@ -10,8 +10,9 @@ internal import CHeif
 public final class HEIFFile: @unchecked Sendable {
     private let context: OpaquePointer
     private let handle: OpaquePointer
-    /// libheif reads from these bytes without a copy: they live as long as the context.
-    private let bytes: Data
+    /// The file's bytes, copied once into memory owned here: libheif reads from them without a
+    /// copy of its own for as long as the context lives.
+    private let bytes: UnsafeMutableRawBufferPointer
     public let width: Int
     public let height: Int
     public let hasAlpha: Bool
@@ -27,19 +28,21 @@ public final class HEIFFile: @unchecked Sendable {
 
     public init(_ data: Data) throws(MediaError) {
         HEIF.start()
-        bytes = data
-        guard let context = heif_context_alloc() else { throw HEIF.failure("cannot start libheif") }
-        let read = bytes.withUnsafeBytes { heif_context_read_from_memory_without_copy(context, $0.baseAddress, $0.count, nil) }
-        guard read.code == heif_error_Ok else {
-            heif_context_free(context)
-            throw HEIF.failure(read)
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
+        _ = data.copyBytes(to: bytes)
+        guard let context = heif_context_alloc() else {
+            bytes.deallocate()
+            throw HEIF.failure("cannot start libheif")
         }
+        let read = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, data.count, nil)
         var handle: OpaquePointer?
-        let primary = heif_context_get_primary_image_handle(context, &handle)
+        let primary = read.code == heif_error_Ok ? heif_context_get_primary_image_handle(context, &handle) : read
         guard primary.code == heif_error_Ok, let handle else {
             heif_context_free(context)
+            bytes.deallocate()
             throw HEIF.failure(primary)
         }
+        self.bytes = bytes
         self.context = context
         self.handle = handle
         width = Int(heif_image_handle_get_width(handle))
@@ -63,6 +66,7 @@ public final class HEIFFile: @unchecked Sendable {
     deinit {
         heif_image_handle_release(handle)
         heif_context_free(context)
+        bytes.deallocate()
     }
 
     /// The first metadata item of `type` (and `contentType` for `mime` items).

@@ -143,7 +143,9 @@ public final class TIFFFile: @unchecked Sendable {
             var text = [CChar](repeating: 0, count: 512)
             if let arguments { _ = vsnprintf(&text, text.count, format, arguments) }
             let stream = Unmanaged<TIFFStream>.fromOpaque(context).takeUnretainedValue()
-            if stream.messages.count < 8 { stream.messages.append(String(cString: text)) }
+            if stream.messages.count < 8 {
+                stream.messages.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            }
             return 1
         }
         TIFFOpenOptionsSetErrorHandlerExtR(options, handler, context)

@@ -60,12 +60,14 @@ import Testing
 
     /// The output is `width`×`height`, its red square in the `redAt` corner (so upright), and a
     /// white mark in its bottom-right quarter (the default place of --text) and nowhere else.
-    static func expectMarkedUpright(_ frame: VideoFrame, width: Int, height: Int, redAt red: (x: Int, y: Int),
+    static func expectMarkedUpright(_ frame: VideoFrame, width: Int, height: Int, redAt red: (x: Int, y: Int)?,
                                     _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(frame.width == width && frame.height == height, "\(name): \(frame.width)×\(frame.height)", sourceLocation: sourceLocation)
         guard frame.width == width, frame.height == height else { return }
-        let pixel = rgb(frame, red.x, red.y)
-        #expect(pixel.r > 180 && pixel.g < 90 && pixel.b < 90, "\(name): not red at \(red): \(pixel)", sourceLocation: sourceLocation)
+        if let red {
+            let pixel = rgb(frame, red.x, red.y)
+            #expect(pixel.r > 180 && pixel.g < 90 && pixel.b < 90, "\(name): not red at \(red): \(pixel)", sourceLocation: sourceLocation)
+        }
         let centre = rgb(frame, width / 2, height / 2)
         #expect(abs(centre.r - 127) < 16 && abs(centre.g - 127) < 16, "\(name): centre \(centre)", sourceLocation: sourceLocation)
         func brightest(_ xs: Range<Int>, _ ys: Range<Int>) -> Int {
@@ -197,7 +199,7 @@ import Testing
         }
     }
 
-    @Test func aMultiPageTIFFHasItsFirstPageMarkedWithANoteAndAWebPWithAlphaKeepsIt() throws {
+    @Test func tiffsMultiPageTurnedAndGreyAreMarkedAndAWebPWithAlphaKeepsIt() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let base = folder.appendingPathComponent("base.jpg")
@@ -205,6 +207,11 @@ import Testing
         let pages = folder.appendingPathComponent("in/pages.tif")
         try FileManager.default.createDirectory(at: pages.deletingLastPathComponent(), withIntermediateDirectories: true)
         try tool("convert", [base.path, "-size", "320x240", "xc:blue", pages.path])
+        // An 8-bit TIFF whose Orientation tag says "turn 90° clockwise", and a grey one.
+        let turned = folder.appendingPathComponent("in/turned.tif")
+        try tool("convert", [base.path, "-depth", "8", turned.path])
+        try tool("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", turned.path])
+        try tool("convert", [base.path, "-colorspace", "gray", "-depth", "8", folder.appendingPathComponent("in/grey.tif").path])
         let alpha = folder.appendingPathComponent("in/alpha.webp")
         let png = folder.appendingPathComponent("alpha.png")
         try tool("convert", ["-size", "320x240", "xc:gray50", "-fill", "red", "-draw", "rectangle 0,0 39,39", "-alpha", "set",
@@ -217,6 +224,12 @@ import Testing
         let tiff = out.appendingPathComponent("pages.tif")
         #expect(String(decoding: try tool("identify", [tiff.path]), as: UTF8.self).split(separator: "\n").count == 1, "more than one page written")
         Self.expectMarkedUpright(try Self.decodeBack(tiff), width: 320, height: 240, redAt: (20, 20), "pages.tif")
+        // Stored top-left turned 90° clockwise lands top-right; the tag is not written again.
+        Self.expectMarkedUpright(try Self.decodeBack(out.appendingPathComponent("turned.tif")), width: 240, height: 320,
+                                 redAt: (220, 20), "turned.tif")
+        #expect(try Self.tags(out.appendingPathComponent("turned.tif"))["IFD0:Orientation"] == "Horizontal (normal)")
+        let grey = out.appendingPathComponent("grey.tif")
+        Self.expectMarkedUpright(try Self.decodeBack(grey), width: 320, height: 240, redAt: nil, "grey.tif")
         let webp = try Self.decodeBack(out.appendingPathComponent("alpha.webp"))
         Self.expectMarkedUpright(webp, width: 320, height: 240, redAt: (20, 20), "alpha.webp")
         let transparent = webp.withMapped { mapped in Int(mapped.plane(0)[220 * mapped.stride(0) + 50 * 4 + 3]) } ?? -1

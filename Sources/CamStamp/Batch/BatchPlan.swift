@@ -104,6 +104,9 @@ struct BatchPlan {
         found += listing.files.map { ($0.url, $0.folder, false) }
         refused += listing.refused
         let outputNames = try Self.namePattern(options)
+        if options.format == .convert(.heic), !HEIFEncoder.isAvailable(.hevc) {
+            throw .usage("--format heic: this machine's libheif has no HEVC encoder (Debian's libheif1 has x265); use --format jpg")
+        }
         var seenOutputs: [String: URL] = [:]
         let inputPaths = Set(found.map { $0.url.standardizedFileURL.resolvingSymlinksInPath().path })
         for (url, folder, explicit) in found {
@@ -122,7 +125,7 @@ struct BatchPlan {
             case .convert(.png): .png
             case .convert(.webp): .webp
             case .convert(.tiff): .tiff
-            case .convert(.heic): HEIFEncoder.isAvailable(.hevc) ? .heif : .jpeg
+            case .convert(.heic): .heif
             }
             let stem = url.deletingPathExtension().lastPathComponent
             let context = TemplateContext(filename: url.lastPathComponent, stem: stem, counter: counter)
