@@ -67,13 +67,14 @@ if [ "$tool" = camstamp-heic-jpg ] || [ "$tool" = camstamp-heic-keep ]; then
         --text "$text" --preset logo --jobs "$jobs" --quality 90 --format "${tool#camstamp-heic-}"
 fi
 if [ "$tool" = heif-convert-magick ]; then
+    # xargs appends the photo last: $1 OUT, $2 convert, $3 logo, $4 margin, $5 font, $6 em, $7 text, $8 photo.
     printf '%s\0' "$photos"/photo-*.heic | xargs -0 -n 1 -P "$jobs" sh -c '
-        stem=$(basename "$1" .heic); tmp="$2/$stem.heif-convert.jpg"
-        heif-convert "$1" "$tmp" >/dev/null &&
-        "$3" "$tmp" -auto-orient \( "$4" -channel A -evaluate multiply 0.85 +channel \) \
-            -gravity northwest -geometry "+$5+$5" -composite -gravity southeast -font "$6" -pointsize "$7" \
-            -fill "rgba(0,0,0,0.7)" -stroke "rgba(0,0,0,0.7)" -strokewidth 15 -annotate "+$5+$5" "$8" \
-            -fill white -stroke none -annotate "+$5+$5" "$8" -quality 90 -sampling-factor 2x2 "$2/$stem.jpg" &&
+        stem=$(basename "$8" .heic); tmp="$1/$stem.heif-convert.jpg"
+        heif-convert "$8" "$tmp" >/dev/null &&
+        "$2" "$tmp" -auto-orient \( "$3" -channel A -evaluate multiply 0.85 +channel \) \
+            -gravity northwest -geometry "+$4+$4" -composite -gravity southeast -font "$5" -pointsize "$6" \
+            -fill "rgba(0,0,0,0.7)" -stroke "rgba(0,0,0,0.7)" -strokewidth 15 -annotate "+$4+$4" "$7" \
+            -fill white -stroke none -annotate "+$4+$4" "$7" -quality 90 -sampling-factor 2x2 "$1/$stem.jpg" &&
         rm -f "$tmp"' sh-heic "$out" "$magick" "$assets/logo-$logo_w.png" "$margin" "$font" "$em" "$text"
     exit 0
 fi
