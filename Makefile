@@ -17,7 +17,8 @@ DEBS = pkg-config \
        libgexiv2-dev libjpeg62-turbo-dev libimage-exiftool-perl libjpeg-turbo-progs \
        libturbojpeg0-dev imagemagick libvips-tools \
        zsh fish \
-       libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium python3-pil
+       libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium python3-pil \
+       libheif-dev libheif-examples libtiff-dev webp
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -95,7 +96,7 @@ example: deps
 	@test "$$(head -c 2 $(EXAMPLE_OUTPUT) | od -An -tx1 | tr -d ' ')" = ffd8 || { echo "camstamp: the example wrote no JPEG"; exit 1; }
 
 # `make bench`: camstamp against ImageMagick, libvips, ffmpeg, gst-launch and djpeg|cjpeg (bench/README.md).
-BENCH_DEBS = imagemagick libvips-tools ffmpeg libjpeg-turbo-progs libimage-exiftool-perl time
+BENCH_DEBS = imagemagick libvips-tools ffmpeg libjpeg-turbo-progs libimage-exiftool-perl time libheif-examples
 
 .PHONY: bench-deps
 

@@ -37,6 +37,8 @@ let package = Package(
         // libjpeg's coefficient API for stamping a JPEG without re-encoding it: a C shim only
         // because libjpeg's error_exit must longjmp, which Swift cannot (Debian libjpeg62-turbo-dev).
         .target(name: "CJPEGCoefficients", linkerSettings: [.linkedLibrary("jpeg")]),
+        systemLibrary("CHeif", "libheif", "libheif-dev"),
+        systemLibrary("CTIFF", "libtiff-4", "libtiff-dev"),
 
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
@@ -46,7 +48,7 @@ let package = Package(
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
-        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CV4L2", "CJPEGCoefficients"]),
+        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CV4L2", "CJPEGCoefficients", "CHeif", "CTIFF"]),
         // libsoup 3: the camera's HTTP server, MJPEG handed to multisocketsink.
         .target(name: "Viewfinder", dependencies: ["Media", "CSoup", "CViewfinderShim", "CGStreamer"]),
         // The jobs: shoot, batch, stream, camera.

@@ -5,6 +5,7 @@
 # TOOL: camstamp | djpeg-cjpeg | imagemagick | vips | ffmpeg | gst-launch
 #       camstamp-2048 | vipsthumbnail-2048   (part 4: shrink to a 2048 px long side)
 #       camstamp-coefficients | camstamp-reencode   (part 5: stamped in the DCT coefficients or not)
+#       camstamp-heic-jpg | camstamp-heic-keep | heif-convert-magick   (part 6: HEIC photos)
 # Env: CAMSTAMP (the binary), JOBS (photos at a time, default 2), MARK_TEXT.
 #
 # The mark is camstamp's `--text T --preset logo` on a photo, redone with each peer:
@@ -66,6 +67,25 @@ if [ "$tool" = camstamp-coefficients ] || [ "$tool" = camstamp-reencode ]; then
     [ "$tool" = camstamp-reencode ] && extra=(--reencode)
     exec "${CAMSTAMP:?set CAMSTAMP to the camstamp binary}" batch "$photos"/photo-*.jpg -o "$out" \
         --text "$text" --preset logo --jobs "$jobs" "${extra[@]}"
+fi
+# Part 6: HEIC 12 MP photos (PHOTOS holds photo-*.heic). camstamp reads them with libheif and writes
+# a marked JPEG (--format jpg) or HEIC again (--format keep, x265); the peers convert with
+# heif-convert (JPEG, its default quality 90) and mark that with ImageMagick as above.
+if [ "$tool" = camstamp-heic-jpg ] || [ "$tool" = camstamp-heic-keep ]; then
+    exec "${CAMSTAMP:?set CAMSTAMP to the camstamp binary}" batch "$photos"/photo-*.heic -o "$out" \
+        --text "$text" --preset logo --jobs "$jobs" --quality 90 --format "${tool#camstamp-heic-}"
+fi
+if [ "$tool" = heif-convert-magick ]; then
+    # xargs appends the photo last: $1 OUT, $2 convert, $3 logo, $4 margin, $5 font, $6 em, $7 text, $8 photo.
+    printf '%s\0' "$photos"/photo-*.heic | xargs -0 -n 1 -P "$jobs" sh -c '
+        stem=$(basename "$8" .heic); tmp="$1/$stem.heif-convert.jpg"
+        heif-convert "$8" "$tmp" >/dev/null &&
+        "$2" "$tmp" -auto-orient \( "$3" -channel A -evaluate multiply 0.85 +channel \) \
+            -gravity northwest -geometry "+$4+$4" -composite -gravity southeast -font "$5" -pointsize "$6" \
+            -fill "rgba(0,0,0,0.7)" -stroke "rgba(0,0,0,0.7)" -strokewidth 15 -annotate "+$4+$4" "$7" \
+            -fill white -stroke none -annotate "+$4+$4" "$7" -quality 90 -sampling-factor 2x2 "$1/$stem.jpg" &&
+        rm -f "$tmp"' sh-heic "$out" "$magick" "$assets/logo-$logo_w.png" "$margin" "$font" "$em" "$text"
+    exit 0
 fi
 # Part 4: camstamp's --max-size 2048 (Lanczos3, and the marks) against vipsthumbnail (shrink-on-load
 # in libjpeg, then Lanczos3; no marks), one single-threaded vipsthumbnail per photo, JOBS at a time.

@@ -14,7 +14,8 @@
 #   BENCH_SETTLE, BENCH_SETTLE_WAIT   wait before a run until other processes use < 15% of the
 #                              machine, at most 5 s (measure.py); BENCH_SETTLE=0 turns it off
 #   PREVIEW_SECONDS, PREVIEW_ROUNDS   the camera preview part [10, 3]
-#   BENCH_ONLY                 "blend batch stream resize coefficients preview" or a subset
+#   BENCH_HEIC_PHOTOS          12 MP HEIC photos for part 6, made from the first JPEGs [8]
+#   BENCH_ONLY                 "blend batch stream resize coefficients heic preview" or a subset
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -30,7 +31,8 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream resize coefficients preview}
+only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview}
+heic_n=${BENCH_HEIC_PHOTOS:-8}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 
@@ -76,6 +78,7 @@ esac
 
 rm -f "$out/blend.json" "$out/batch.json" "$out/stream.json" "$out/batch-checks.json" "$out/resize.json" "$out/resize-checks.json" \
     "$out/coefficients.json" "$out/coefficients-checks.json"
+rm -f "$out/heic.json" "$out/heic-checks.json"
 
 case " $only " in *" blend "*)
     say "1/3 blend cost per frame: camstamp-bench vs gst-launch textoverlay + gdkpixbufoverlay ($blend_rounds rounds)"
@@ -141,14 +144,42 @@ case " $only " in *" coefficients "*)
         >"$out/coefficients-checks.json" 2>>"$log" || true
 esac
 
+case " $only " in *" heic "*)
+    say "6 HEIC 12 MP: camstamp vs heif-convert + ImageMagick, $heic_n photos, 2 at a time, $rounds rounds"
+    for tool in heif-enc heif-convert; do command -v "$tool" >/dev/null || { say "missing $tool (Debian libheif-examples)"; exit 2; }; done
+    # Upright HEICs (as a phone's, whose turn is in irot, which libheif applies), made once.
+    heic="$out/photos-heic"
+    if [ "$(cat "$heic/.made" 2>/dev/null)" != "heic v1: $heic_n" ]; then
+        rm -rf "$heic" && mkdir -p "$heic"
+        for jpg in $(ls "$photos"/photo-*.jpg | head -n "$heic_n"); do
+            stem=$(basename "$jpg" .jpg)
+            convert-im6.q16 "$jpg" -auto-orient "$heic/$stem.upright.jpg"
+            heif-enc -q 80 "$heic/$stem.upright.jpg" -o "$heic/$stem.heic" >/dev/null
+            rm -f "$heic/$stem.upright.jpg"
+        done
+        echo "heic v1: $heic_n" >"$heic/.made"
+    fi
+    mkdir -p "$out/heic"
+    specs=()
+    for tool in camstamp-heic-jpg heif-convert-magick camstamp-heic-keep; do
+        specs+=("$tool=\"$here/batch-tool.sh\" $tool \"$heic\" \"$out/heic/$tool\" \"$assets\"")
+    done
+    measure --label heic --out "$out/heic.json" --rounds "$rounds" --warmup 1 \
+        --prep "rm -rf \"$out/heic/\$BENCH_NAME\"" \
+        --post "ls \"$out/heic/\$BENCH_NAME\" | grep -c -E '\\.(jpg|heic)\$' || true" "${specs[@]}"
+    exiftool -q -json -n -FileName -FileType -FileSize -ImageWidth -ImageHeight -Make -DateTimeOriginal -Directory \
+        "$out/heic/camstamp-heic-jpg" "$out/heic/heif-convert-magick" "$out/heic/camstamp-heic-keep" \
+        >"$out/heic-checks.json" 2>>"$log" || true
+esac
+
 rm -f "$out/preview.md"
 case " $only " in *" preview "*)
-    say "6 camera preview CPU per frame: 640x480@30 with 0, 1, 4 viewers and the capture alone"
+    say "7 camera preview CPU per frame: 640x480@30 with 0, 1, 4 viewers and the capture alone"
     python3 "$here/lib/preview.py" "$out/preview.json" >"$out/preview.md"
 esac
 
 : >"$out/results.md"
-case " $only " in *" blend "*|*" batch "*|*" stream "*|*" resize "*|*" coefficients "*)
+case " $only " in *" blend "*|*" batch "*|*" stream "*|*" resize "*|*" coefficients "*|*" heic "*)
     python3 "$here/lib/report.py" "$out" --photos "$photos" --blend-frames "$blend_frames" \
         --stream-seconds "$STREAM_SECONDS" --elapsed $(( $(date +%s) - started )) >"$out/results.md"
 esac

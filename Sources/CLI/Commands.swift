@@ -138,7 +138,7 @@ enum Commands {
 
     static let batch = CommandSpec(
         "batch",
-        overview: "Stamp JPEG and PNG photos into a folder, keeping their EXIF and orientation.",
+        overview: "Stamp photos (JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF) into a folder, keeping their EXIF and orientation.",
         arguments: [
             ArgumentSpec("INPUT", arity: .oneOrMore,
                          help: "Photos and folders; the output mirrors their relative layout under OUTDIR."),
@@ -149,8 +149,8 @@ enum Commands {
             .flag("recursive", help: "Also stamp the photos in subfolders of each INPUT folder."),
             .single("jobs", value: "N", help: "How many photos to stamp at once.",
                     default: "one per CPU, \(BatchOptions.defaultJobs) here"),
-            .single("format", value: "keep|jpg|png", help: "The output format; keep writes each photo "
-                    + "in its own format.", default: "keep"),
+            .single("format", value: "keep|jpg|png|webp|heic|tiff", help: "The output format; keep writes each photo "
+                    + "in its own format (HEIC as JPEG where libheif has no HEVC encoder).", default: "keep"),
             .single("quality", value: "Q", help: "JPEG quality, 1 to 100.",
                     default: "each JPEG's own, estimated from its quantisation tables and kept within 70 to 98; "
                         + "\(ShootOptions.defaultQuality) for PNG sources"),

@@ -103,6 +103,15 @@ public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
     case jpg
     /// PNG (`.png`).
     case png
+    /// The formats below are batch outputs only (`batch --format`); `shoot` writes JPEG or PNG.
+    /// WebP (`.webp`).
+    case webp
+    /// HEIC (`.heic`), through libheif's x265.
+    case heic
+    /// TIFF (`.tiff`).
+    case tiff
+    /// AVIF (`.avif`): written only by `--format keep` from an AVIF source (libheif's aom).
+    case avif
 
     /// Parses `jpg` (or `jpeg`) and `png`, in any case.
     public init(parsing text: String, option: String = "--format") throws {
@@ -124,14 +133,18 @@ public enum BatchFormat: Sendable, Equatable {
     /// Every output in this format.
     case convert(ImageFormat)
 
-    /// Parses `keep`, `jpg` (or `jpeg`) and `png`.
+    /// Parses `keep`, `jpg` (or `jpeg`), `png`, `webp`, `heic` (or `heif`) and `tiff` (or `tif`).
     public init(parsing text: String, option: String = "--format") throws {
-        if text.lowercased() == "keep" {
-            self = .keep
-        } else if let format = try? ImageFormat(parsing: text, option: option) {
+        switch text.lowercased() {
+        case "keep": self = .keep
+        case "webp": self = .convert(.webp)
+        case "heic", "heif": self = .convert(.heic)
+        case "tif", "tiff": self = .convert(.tiff)
+        default:
+            guard let format = try? ImageFormat(parsing: text, option: option) else {
+                throw OptionValueError.invalid(text, for: option, expected: "keep, jpg, png, webp, heic or tiff")
+            }
             self = .convert(format)
-        } else {
-            throw OptionValueError.invalid(text, for: option, expected: "keep, jpg or png")
         }
     }
 }

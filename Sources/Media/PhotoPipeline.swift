@@ -26,15 +26,16 @@ public enum Orientation: Int, Sendable, CaseIterable {
     public var swapsAxes: Bool { rawValue >= 5 }
 }
 
-/// What a photo pipeline is fed: JPEG or PNG bytes, or raw pictures decoded outside GStreamer
-/// (`DecodedPicture`, whose caps are set per photo).
+/// What a photo pipeline is fed: JPEG, PNG or WebP bytes, or raw pictures decoded outside
+/// GStreamer (`DecodedPicture`, whose caps are set per photo).
 public enum PhotoCodec: Sendable {
-    case jpeg, png, raw
+    case jpeg, png, webp, raw
 
     var caps: String {
         switch self {
         case .jpeg: "image/jpeg"
         case .png: "image/png"
+        case .webp: "image/webp"
         case .raw: "video/x-raw"
         }
     }
@@ -43,9 +44,30 @@ public enum PhotoCodec: Sendable {
         switch self {
         case .jpeg: LaunchFragment("jpegdec")
         case .png: LaunchFragment("pngdec")
+        case .webp: LaunchFragment("webpdec")
         case .raw: LaunchFragment("identity")
         }
     }
+}
+
+/// A marked picture as packed 8-bit RGB or RGBA rows, for encoders outside GStreamer.
+public struct RawImage: Sendable {
+    public var pixels: Data
+    public var width: Int
+    public var height: Int
+    /// Bytes from one row to the next (GStreamer pads rows to 4 bytes).
+    public var stride: Int
+    public var hasAlpha: Bool
+
+    public init(pixels: Data, width: Int, height: Int, stride: Int, hasAlpha: Bool) {
+        self.pixels = pixels
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.hasAlpha = hasAlpha
+    }
+
+    var channels: Int { hasAlpha ? 4 : 3 }
 }
 
 /// How one photo goes through the pipeline besides its pixels.
@@ -196,6 +218,36 @@ public final class PhotoPipeline: @unchecked Sendable {
         return try run(buffer, caps: picture.caps, request: request, mark: mark)
     }
 
+    /// As `process(_:request:mark:)`, through a template that ends in raw video (`photo-raw`):
+    /// the marked picture comes back as packed RGB or RGBA (`request.encodingFormat`), for an
+    /// encoder outside GStreamer (libheif, libtiff).
+    public func processToRaw(_ data: Data, request: PhotoRequest, mark: @escaping (VideoFrame) -> Error?) throws -> RawImage {
+        lastRaw = nil
+        _ = try process(data, request: request, mark: mark)
+        return try takeRaw()
+    }
+
+    /// As `process(_:request:mark:)` for a decoded picture, giving raw pixels (see `processToRaw`).
+    public func processToRaw(_ picture: DecodedPicture, request: PhotoRequest, mark: @escaping (VideoFrame) -> Error?) throws -> RawImage {
+        lastRaw = nil
+        _ = try process(picture, request: request, mark: mark)
+        return try takeRaw()
+    }
+
+    /// The layout of the last raw output, read from its caps.
+    private var lastRaw: (width: Int, height: Int, stride: Int, format: String)?
+    private var lastOutput = Data()
+
+    private func takeRaw() throws(MediaError) -> RawImage {
+        guard let layout = lastRaw, layout.format == "RGB" || layout.format == "RGBA" else {
+            throw .stream(element: "output", domain: "camstamp", code: 0,
+                          message: "the photo pipeline gave \(lastRaw?.format ?? "encoded data"), not packed RGB or RGBA", debug: nil)
+        }
+        let pixels = lastOutput
+        lastOutput = Data()
+        return RawImage(pixels: pixels, width: layout.width, height: layout.height, stride: layout.stride, hasAlpha: layout.format == "RGBA")
+    }
+
     /// Pushes `buffer` (adopted) and waits for its encoded file.
     private func run(_ buffer: UnsafeMutablePointer<GstBuffer>, caps: String?, request: PhotoRequest,
                      mark: @escaping (VideoFrame) -> Error?) throws -> Data {
@@ -274,7 +326,15 @@ public final class PhotoPipeline: @unchecked Sendable {
                 var map = GstMapInfo()
                 guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { break }
                 defer { gst_buffer_unmap(buffer, &map) }
-                return Data(bytes: map.data, count: Int(map.size))
+                let bytes = Data(bytes: map.data, count: Int(map.size))
+                // Raw output: its layout comes from the caps (strides are padded to 4 bytes).
+                var info = GstVideoInfo()
+                if let caps = gst_sample_get_caps(sample), gst_video_info_from_caps(&info, caps) != 0,
+                   let name = gst_video_format_to_string(info.finfo.pointee.format) {
+                    lastRaw = (Int(info.width), Int(info.height), Int(info.stride.0), String(cString: name))
+                    lastOutput = bytes
+                }
+                return bytes
             }
             if let error = parts.pipeline.pendingError() { throw error }
             if parts.marking.lock.withLock({ parts.marking.undecodable }) {

@@ -49,7 +49,7 @@ public struct ImageMetadata: Sendable {
     }
 
     /// Sets `exif` from `read`, noting what was left out of it, or why it could not be read.
-    private mutating func readEXIF(_ read: () throws(MetadataError) -> EXIF) {
+    mutating func readEXIF(_ read: () throws(MetadataError) -> EXIF) {
         do {
             let block = try read()
             exif = block
@@ -71,9 +71,7 @@ public struct ImageMetadata: Sendable {
             switch chunk.type {
             case "eXIf" where !sawEXIF:
                 sawEXIF = true
-                readEXIF { () throws(MetadataError) in
-                    chunk.data.hasPrefix(JPEGSignature.exif) ? try EXIF(app1Payload: chunk.data) : try EXIF(tiff: chunk.data)
-                }
+                readEXIF(block: chunk.data)
             case "iCCP" where pngICCChunk == nil: pngICCChunk = chunk.data
             case "iTXt" where xmp == nil: xmp = chunk.xmpPacket
             default: break

@@ -21,6 +21,7 @@ import Foundation
 public enum MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
     case notJPEG
     case notPNG
+    case notWebP
     /// A segment or chunk starting at `offset` runs past the end of the data.
     case truncated(offset: Int)
     /// A byte that is not a marker where a JPEG marker must be.
@@ -44,6 +45,7 @@ public enum MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notJPEG: "not a JPEG file (no SOI marker)"
         case .notPNG: "not a PNG file (bad signature)"
+        case .notWebP: "not a WebP file (no RIFF WEBP header)"
         case .truncated(let offset): "truncated: the segment at byte \(offset) runs past the end of the file"
         case .unexpectedByte(let offset, let byte):
             "corrupt JPEG: byte 0x\(hex(byte)) at \(offset) where a marker should be"
@@ -88,6 +90,10 @@ public enum MetadataWarning: Sendable, Equatable, CustomStringConvertible {
     case xmpNotUTF8
     /// A PNG's ICC profile is zlib-compressed; a JPEG needs it inflated, which we do not do.
     case iccNotCarriedToJPEG
+    /// A PNG's compressed ICC profile, not inflated for a WebP, HEIC or TIFF output.
+    case iccCompressedNotCarried
+    /// IPTC (a JPEG's APP13) has no place in a WebP, HEIC or TIFF output here; XMP carries its fields.
+    case iptcNotCarried
     /// exiv2 could not read or rewrite the XMP packet.
     case xmpUnreadable(Exiv2Error)
     case iptcUnreadable(IPTCError)
@@ -106,6 +112,8 @@ public enum MetadataWarning: Sendable, Equatable, CustomStringConvertible {
         case .xmpTooLarge(let n): "XMP left out: \(n) bytes exceed the 65502 a JPEG segment can hold"
         case .xmpNotUTF8: "XMP left out: it is not UTF-8 text, so it cannot be edited"
         case .iccNotCarriedToJPEG: "ICC profile left out: a PNG's compressed profile is not converted to JPEG"
+        case .iccCompressedNotCarried: "ICC profile left out: a PNG's compressed profile is not converted"
+        case .iptcNotCarried: "IPTC left out: this output format carries XMP and EXIF, not IPTC"
         case .xmpUnreadable(let error): "XMP left out: \(error)"
         case .iptcUnreadable(let error): "IPTC left out: \(error)"
         case .iptcCreditNotWritten(let names):

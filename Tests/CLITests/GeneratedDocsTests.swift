@@ -109,7 +109,7 @@ import Testing
             files[name] = file.path
         }
         let lines = ["camstamp batch --sh", "camstamp presets ", "camstamp presets list --j", "camstamp batch --format ", "camstamp stream -"]
-        let expected = ["--shard", "check list show", "--json", "jpg keep png"]
+        let expected = ["--shard", "check list show", "--json", "heic jpg keep png tiff webp"]
         let bash = try shell("bash", ["-c", """
             source "$1"; shift
             for line in "$@"; do

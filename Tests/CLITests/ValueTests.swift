@@ -57,7 +57,14 @@ import Testing
         #expect(message { try ImageFormat(parsing: "keep") } == "invalid value 'keep' for '--format': expected jpg or png")
         #expect(try BatchFormat(parsing: "keep") == .keep)
         #expect(try BatchFormat(parsing: "png") == .convert(.png))
-        #expect(message { try BatchFormat(parsing: "gif") } == "invalid value 'gif' for '--format': expected keep, jpg or png")
+        #expect(try BatchFormat(parsing: "webp") == .convert(.webp))
+        #expect(try BatchFormat(parsing: "HEIC") == .convert(.heic))
+        #expect(try BatchFormat(parsing: "heif") == .convert(.heic))
+        #expect(try BatchFormat(parsing: "tif") == .convert(.tiff))
+        #expect(try BatchFormat(parsing: "tiff") == .convert(.tiff))
+        // `shoot --format` stays jpg|png: the batch formats are not still-camera formats.
+        #expect(message { try ImageFormat(parsing: "webp") } == "invalid value 'webp' for '--format': expected jpg or png")
+        #expect(message { try BatchFormat(parsing: "gif") } == "invalid value 'gif' for '--format': expected keep, jpg, png, webp, heic or tiff")
     }
 
     @Test func streamTargets() throws {

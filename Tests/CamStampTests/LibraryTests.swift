@@ -246,7 +246,7 @@ import Testing
         let results = try stamper.stampAll([.data(Data("not an image".utf8), filename: "notes.txt")])
         #expect(results.count == 1)
         guard case .failure(let error) = results[0] else { Issue.record("a text file was stamped"); return }
-        #expect(error == .failure("not a JPEG or PNG image (the file starts like neither)"))
+        #expect(error == .failure("not a photo camstamp reads (the file starts like none of JPEG, PNG, WebP, HEIC/HEIF, AVIF or TIFF)"))
     }
 
     @Test func badPresetJSONIsATypedErrorWithTheReason() {

@@ -154,8 +154,12 @@ func listing(_ folder: URL) -> [String] {
         let result = try camstamp(["batch", input.path, "-o", out.path, "--recursive", "--text", "{filename}", "--json"])
         #expect(result.status == 1, "stderr: \(result.stderr)")
         #expect(listing(out) == ["IMG 0001.JPG", "nested/deeper/three.jpg", "照片 二.jpeg"])
-        let failures = result.stderr.split(separator: "\n").filter { $0.hasPrefix("camstamp: ") }
+        let failures = result.stderr.split(separator: "\n").filter { $0.hasPrefix("camstamp: ") && !$0.contains(": skipped: ") }
         #expect(failures.count == 4, "\(result.stderr)")
+        // The files that are not photos are named too (issue 11), not only counted.
+        for name in ["IMG 0001.xmp", ".DS_Store"] {
+            #expect(result.stderr.contains("camstamp: \(input.appendingPathComponent(name).path): skipped: not a photo"), "\(name) not named")
+        }
         for name in ["truncated.jpg", "empty.jpg", "text.jpg", "damaged.jpg"] {
             #expect(failures.contains { $0.hasPrefix("camstamp: \(input.appendingPathComponent(name).path): ") }, "\(name) not reported")
         }

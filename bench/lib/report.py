@@ -266,6 +266,46 @@ def coefficients(out, photos_dir, summary):
     return "\n".join(lines) + "\n" + failures(data)
 
 
+def heic(out, summary):
+    data = load(out, "heic.json")
+    if not data:
+        return ""
+    runs = data["runs"]
+    checks = {}
+    for entry in load(out, "heic-checks.json") or []:
+        tool = os.path.basename(entry.get("Directory", "").rstrip("/"))
+        checks.setdefault(tool, []).append(entry)
+    rows = []
+    for tool in data["order"]:
+        rs = runs[tool]
+        n = median([r.get("units") and int(r["units"]) for r in rs]) or 1
+        got = checks.get(tool, [])
+        exif = sum(1 for e in got if e.get("Make") == "CamstampBench" and e.get("DateTimeOriginal"))
+        types = "/".join(sorted({str(e.get("FileType")) for e in got})) or "?"
+        size = median([e.get("FileSize") for e in got])
+        rows.append(f"| {tool} | {spread([n / r['wall'] for r in rs])} | {median([r['cpu'] for r in rs]) / n:.3f} "
+                    f"| {spread([r['max_rss_kib'] / 1024 for r in rs if r.get('max_rss_kib')], '{:.0f}')} "
+                    f"| {types} | {exif}/{len(got)} | {size / 1e6 if size else 0:.2f} | {noise(rs)} |")
+    cs, peer = runs.get("camstamp-heic-jpg", []), runs.get("heif-convert-magick", [])
+    ratios = [p["wall"] / c["wall"] for c, p in zip(cs, peer)]
+    summary.append(("6. HEIC 12 MP → marked JPEG: camstamp photos/s ÷ heif-convert + ImageMagick", median(ratios), ratios,
+                    "reported", "-"))
+    lines = [
+        "## 6. HEIC photos: camstamp vs heif-convert + ImageMagick",
+        "",
+        "12 MP HEICs made from the first photos of part 2 (upright, `heif-enc -q 80`). camstamp-heic-jpg: "
+        "`camstamp batch --text T --preset logo --jobs 2 --quality 90 --format jpg` (libheif decode, mark, JPEG). "
+        "heif-convert-magick: `heif-convert PHOTO.heic TMP.jpg` then ImageMagick draws the same mark as in part 2 "
+        "and writes JPEG q90, one photo per shell, two at a time. camstamp-heic-keep: the same batch writing HEIC "
+        f"again (x265 through libheif; no peer row). {data['rounds']} rounds after a warm-up; medians (min–max).",
+        "",
+        "| tool | photos/s | CPU s/photo | peak memory MiB | output | EXIF kept | MB/photo | others' load (max) |",
+        "|---|---|---|---|---|---|---|---|",
+        *rows,
+    ]
+    return "\n".join(lines) + "\n" + failures(data)
+
+
 def stream(out, seconds, summary):
     data = load(out, "stream.json")
     if not data:
@@ -322,7 +362,7 @@ def main():
     summary = []
     sections = [blend(a.out, a.blend_frames, summary), batch(a.out, a.photos, summary),
                 stream(a.out, a.stream_seconds, summary), resize(a.out, summary),
-                coefficients(a.out, a.photos, summary)]
+                coefficients(a.out, a.photos, summary), heic(a.out, summary)]
     env = {}
     if os.path.exists(os.path.join(a.out, "env.txt")):
         for line in open(os.path.join(a.out, "env.txt")):

@@ -63,7 +63,7 @@ public struct BatchJob {
             return summary
         }
         var templates: [String: PipelineTemplate] = [:]
-        for name in ["photo-jpeg", "photo-png"] {
+        for name in ["photo-jpeg", "photo-png", "photo-webp", "photo-raw"] {
             templates[name] = try Templates.load(nil, builtIn: name, resources: resources)
         }
         let settings = PhotoWorker.Settings(quality: options.quality, maxSize: options.maxSize,
@@ -159,10 +159,14 @@ final class BatchReporter: @unchecked Sendable {
         var summary: Counts
     }
 
+    static let notAPhoto = "not a photo by its content (JPEG, PNG, WebP, HEIC/HEIF, AVIF or TIFF)"
+
+    /// A file found in a folder that is not a photo: counted and named on stderr.
     func skippedFile(_ url: URL) {
         lock.withLock {
             summary.skipped += 1
-            if json { emit(Line(input: url.path, output: nil, status: "skipped", reason: "not a JPEG or PNG photo", milliseconds: 0)) }
+            diagnostic("camstamp: \(url.path): skipped: \(Self.notAPhoto)")
+            if json { emit(Line(input: url.path, output: nil, status: "skipped", reason: Self.notAPhoto, milliseconds: 0)) }
         }
     }
 

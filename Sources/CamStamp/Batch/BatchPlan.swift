@@ -1,10 +1,65 @@
 import Foundation
+import Media
 import Presets
 
 /// The photos of a batch and where each one's output goes, worked out (and checked) before any
 /// photo is touched.
 struct BatchPlan {
-    enum Kind: Sendable { case jpeg, png }
+    enum Kind: Sendable, Hashable {
+        case jpeg, png, webp, tiff
+        /// HEIF with HEVC pictures (a phone's HEIC), or another HEIF codec libheif reads.
+        case heif
+        /// HEIF with AV1 pictures.
+        case avif
+
+        /// The name said to users.
+        var name: String {
+            switch self {
+            case .jpeg: "JPEG"
+            case .png: "PNG"
+            case .webp: "WebP"
+            case .tiff: "TIFF"
+            case .heif: "HEIC"
+            case .avif: "AVIF"
+            }
+        }
+
+        /// The extension an output of this kind is given when converting.
+        var fileExtension: String {
+            switch self {
+            case .jpeg: "jpg"
+            case .png: "png"
+            case .webp: "webp"
+            case .tiff: "tif"
+            case .heif: "heic"
+            case .avif: "avif"
+            }
+        }
+
+        /// The format of `header` (a file's first bytes, 32 are enough) by its signature; nil when
+        /// it is none camstamp reads. The one place where formats are told apart by content.
+        static func sniff(_ header: Data) -> Kind? {
+            let b = [UInt8](header.prefix(64))
+            if b.starts(with: [0xFF, 0xD8]) { return .jpeg }
+            if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+            if b.count >= 12, b[0..<4].elementsEqual("RIFF".utf8), b[8..<12].elementsEqual("WEBP".utf8) { return .webp }
+            // Classic and BigTIFF, either byte order.
+            if b.starts(with: [0x49, 0x49, 0x2A, 0]) || b.starts(with: [0x4D, 0x4D, 0, 0x2A])
+                || b.starts(with: [0x49, 0x49, 0x2B, 0]) || b.starts(with: [0x4D, 0x4D, 0, 0x2B]) { return .tiff }
+            // ISO BMFF: a `ftyp` box whose major or compatible brands name a HEIF still image.
+            guard b.count >= 16, b[4..<8].elementsEqual("ftyp".utf8) else { return nil }
+            let boxSize = min(b.count, Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3]))
+            var brands = [String(decoding: b[8..<12], as: UTF8.self)]
+            var at = 16
+            while at + 4 <= boxSize {
+                brands.append(String(decoding: b[at..<at + 4], as: UTF8.self))
+                at += 4
+            }
+            if brands.contains(where: { ["avif", "avis"].contains($0) }) { return .avif }
+            if brands.contains(where: { ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains($0) }) { return .heif }
+            return nil
+        }
+    }
 
     struct Item: Sendable {
         var input: URL
@@ -18,17 +73,20 @@ struct BatchPlan {
     }
 
     var items: [Item] = []
-    /// Files that are not photos by their extension (sidecars, hidden files): counted, not errors.
+    /// Files found in folders that are not photos by their content (sidecars, hidden files):
+    /// counted and named, not errors. A file named on the command line is never skipped.
     var skipped: [URL] = []
     /// Inputs that are not regular files (a FIFO, a device, a socket), with why: reported as
     /// failures and never opened (opening a FIFO blocks, /dev/zero never ends).
     var refused: [(url: URL, reason: String)] = []
 
-    static let photoExtensions: [String: Kind] = ["jpg": .jpeg, "jpeg": .jpeg, "jpe": .jpeg, "png": .png]
+    static let photoExtensions: [String: Kind] = ["jpg": .jpeg, "jpeg": .jpeg, "jpe": .jpeg, "png": .png,
+                                                  "webp": .webp, "tif": .tiff, "tiff": .tiff,
+                                                  "heic": .heif, "heif": .heif, "hif": .heif, "avif": .avif]
 
     init(options: BatchOptions) throws(CamStampError) {
         let fileManager = FileManager.default
-        var found: [(url: URL, folder: String)] = []
+        var found: [(url: URL, folder: String, explicit: Bool)] = []
         var listing = Listing(recursive: options.recursive)
         // The output folder inside an input folder holds outputs, not inputs: a second run of
         // `batch . -o marked --recursive` would otherwise read them and be refused.
@@ -44,30 +102,43 @@ struct BatchPlan {
             } else if let reason = Self.notRegular(input) {
                 refused.append((input, reason))
             } else {
-                found.append((input, ""))
+                found.append((input, "", true))
             }
         }
-        found += listing.files
+        found += listing.files.map { ($0.url, $0.folder, false) }
         refused += listing.refused
         let outputNames = try Self.namePattern(options)
+        if options.format == .convert(.heic), !HEIFEncoder.isAvailable(.hevc) {
+            throw .usage("--format heic: this machine's libheif has no HEVC encoder (Debian's libheif1 has x265); use --format jpg")
+        }
         var seenOutputs: [String: URL] = [:]
         let inputPaths = Set(found.map { $0.url.standardizedFileURL.resolvingSymlinksInPath().path })
-        for (url, folder) in found {
-            guard let kind = Self.photoExtensions[url.pathExtension.lowercased()], !url.lastPathComponent.hasPrefix(".") else {
+        for (url, folder, explicit) in found {
+            // By content first; a photo's extension on unreadable content still makes it an item
+            // (reported as failed, as a damaged photo is); a file named explicitly always is one.
+            let sniffed = Self.sniff(url)
+            guard let kind = sniffed ?? Self.photoExtensions[url.pathExtension.lowercased()] ?? (explicit ? .jpeg : nil),
+                  explicit || !url.lastPathComponent.hasPrefix(".") else {
                 if Self.inShard(options.shard, folder, url) { skipped.append(url) }
                 continue
             }
             let counter = items.count + 1
             let outputKind: Kind = switch options.format {
-            case .keep: kind
+            case .keep: sniffed.map { Self.keptKind($0) } ?? kind
             case .convert(.jpg): .jpeg
             case .convert(.png): .png
+            case .convert(.webp): .webp
+            case .convert(.tiff): .tiff
+            case .convert(.heic): .heif
+            case .convert(.avif): .avif
             }
             let stem = url.deletingPathExtension().lastPathComponent
             let context = TemplateContext(filename: url.lastPathComponent, stem: stem, counter: counter)
             let name = try OutputName.checked(outputNames.expand(context, escapingMarkup: false), pattern: options.namePattern,
                                               option: "--name", for: url.path)
-            let fileExtension = options.format == .keep ? url.pathExtension : (outputKind == .jpeg ? "jpg" : "png")
+            // keep: the input's own extension, unless the output's format differs (HEIC without an encoder).
+            let fileExtension = options.format == .keep && (sniffed.map { Self.keptKind($0) == $0 } ?? true) && !url.pathExtension.isEmpty
+                ? url.pathExtension : outputKind.fileExtension
             let output = options.outputFolder.appendingPathComponent(folder, isDirectory: true)
                 .appendingPathComponent(name).appendingPathExtension(fileExtension).standardizedFileURL
             let resolved = output.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(output.lastPathComponent).path
@@ -94,6 +165,23 @@ struct BatchPlan {
         return shard.contains(relativePath: folder.isEmpty ? url.lastPathComponent : folder + "/" + url.lastPathComponent)
     }
 
+    /// The format `--format keep` writes a `kind` photo in: its own, where this machine has an
+    /// encoder for it (libheif's x265 for HEIC, aom for AVIF); JPEG otherwise.
+    static func keptKind(_ kind: Kind) -> Kind {
+        switch kind {
+        case .heif: HEIFEncoder.isAvailable(.hevc) ? .heif : .jpeg
+        case .avif: HEIFEncoder.isAvailable(.av1) ? .avif : .jpeg
+        default: kind
+        }
+    }
+
+    /// The format of the file at `url` by its first bytes; nil when unreadable or none camstamp reads.
+    static func sniff(_ url: URL) -> Kind? {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 64)).flatMap { Kind.sniff($0) }
+    }
+
     /// The `--name` pattern, checked against the variables a name can use.
     private static func namePattern(_ options: BatchOptions) throws(CamStampError) -> Template {
         do {
@@ -116,7 +204,7 @@ struct BatchPlan {
         case S_IFSOCK: kind = "a socket"
         default: kind = "not a regular file"
         }
-        return "not a photo file but \(kind); give JPEG or PNG files or folders of them"
+        return "not a photo file but \(kind); give photo files or folders of them"
     }
 
     /// The files under INPUT folders (and their subfolders when `recursive`), sorted, with their

@@ -3,7 +3,7 @@ import Media
 import PhotoMetadata
 
 /// What the batch reads from a photo's bytes before decoding: its format (by content, whatever
-/// its name says), that it is a JPEG or PNG camstamp can read, its stored size, its orientation,
+/// its name says: JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF), that camstamp can read it, its stored size, its orientation,
 /// when it was taken, `{exif:TAG}` values, and the metadata to carry into the output.
 struct PhotoFacts {
     /// The format by content.
@@ -20,11 +20,18 @@ struct PhotoFacts {
     var pictureBytes: Range<Int>
     /// A JPEG whose data ends before its EOI: only libjpeg-turbo can decode what there is.
     var truncated = false
-    /// A grey picture (JPEG with one component, PNG colour type 0 or 4).
+    /// A grey picture (JPEG with one component, PNG colour type 0 or 4, grey TIFF).
     var isGrey = false
     /// A PNG with 16-bit samples and colour or alpha (types 2, 4, 6): GStreamer 1.22's pngdec
     /// decodes these shifted by one sample, so they are decoded apart (see `PhotoPNGDecoder`).
     var isWidePNG = false
+    /// A picture with an alpha channel (PNG with alpha is left to pngdec/pngenc's negotiation).
+    var hasAlpha = false
+    /// A lossless WebP (VP8L): written back lossless under --format keep.
+    var isLosslessWebP = false
+    /// HEIC/AVIF and TIFF pictures, decoded outside GStreamer (libheif, libtiff).
+    var heif: HEIFFile?
+    var tiff: TIFFFile?
     private var metadata: ImageMetadata
     /// Damage found in the photo's metadata: what could not be read, or the parts left out. The
     /// photo is still marked (a warning line says what); under --strict it fails.
@@ -37,13 +44,14 @@ struct PhotoFacts {
     init(_ data: Data) throws(CamStampError) {
         guard !data.isEmpty else { throw .failure("empty file") }
         let pngSignature = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        if data.starts(with: [0xFF, 0xD8]) {
-            kind = .jpeg
-        } else if data.starts(with: pngSignature) || (data.count < 8 && pngSignature.starts(with: data)) {
+        if let sniffed = BatchPlan.Kind.sniff(data) {
+            kind = sniffed
+        } else if data.count < 8 && pngSignature.starts(with: data) {
             kind = .png
         } else {
-            throw .failure("not a JPEG or PNG image (the file starts like neither)")
+            throw .failure("not a photo camstamp reads (the file starts like none of JPEG, PNG, WebP, HEIC/HEIF, AVIF or TIFF)")
         }
+        pictureBytes = 0..<data.count
         switch kind {
         case .jpeg:
             let structure: JPEGStructure
@@ -69,15 +77,41 @@ struct PhotoFacts {
                 metadata = ImageMetadata()
                 metadataDamage = ["metadata not carried: \(error.description)"]
             }
-            // The output is RGB-based YCbCr: a CMYK or grey profile would not describe it, and
-            // viewers given one show wrong colours or refuse the file.
-            if let icc = metadata.icc, icc.count >= 20 {
-                let space = String(decoding: icc[icc.startIndex + 16..<icc.startIndex + 20], as: UTF8.self)
-                if space == "CMYK" || space == "GRAY" {
-                    metadata.icc = nil
-                    notes.append("its \(space == "CMYK" ? "CMYK" : "grey") colour profile is not carried (the output is in colour, RGB)")
-                }
+        case .webp:
+            let container: WebPContainer
+            do { container = try WebPContainer(parsing: data) } catch {
+                throw .failure("damaged WebP (\(error.description))")
             }
+            guard !container.isAnimated else {
+                throw .failure("an animated WebP; camstamp marks still pictures (take one frame first, e.g. with webpmux -get frame 1)")
+            }
+            (width, height, hasAlpha, isLosslessWebP) = (container.width, container.height, container.hasAlpha, container.isLossless)
+            do { metadata = try ImageMetadata(webp: data) } catch {
+                metadata = ImageMetadata()
+                metadataDamage = ["metadata not carried: \(error.description)"]
+            }
+        case .heif, .avif:
+            let file: HEIFFile
+            do { file = try HEIFFile(data) } catch {
+                throw .failure("cannot read the \(kind.name) file (\(error.description))")
+            }
+            heif = file
+            (width, height, hasAlpha) = (file.width, file.height, file.hasAlpha)
+            // A picture that says "P3" only in its nclx box gets a P3 profile: decoded to RGB it would
+            // otherwise be taken for sRGB and look washed out.
+            let icc = file.icc ?? (file.nclxPrimaries == 12 ? ICCProfile.displayP3 : nil)
+            metadata = ImageMetadata(exifTIFF: file.exif, icc: icc, xmp: file.xmp)
+        case .tiff:
+            let file: TIFFFile
+            do { file = try TIFFFile(data) } catch {
+                throw .failure("cannot read the TIFF file (\(error.description))")
+            }
+            tiff = file
+            (width, height, hasAlpha, isGrey) = (file.width, file.height, file.hasAlpha, file.isGrey)
+            metadata = ImageMetadata(exifTIFF: nil, icc: file.icc, xmp: file.xmp)
+            if file.pages > 1 { notes.append("page 1 of \(file.pages) marked; the other pages are not in the output") }
+            if file.bitsPerSample > 8 { notes.append("its \(file.bitsPerSample)-bit samples are marked and written as 8-bit") }
+            if file.hasEXIF { notes.append("its EXIF directory is not carried (XMP and the ICC profile are)") }
         case .png:
             guard data.count >= 33 else { throw .failure("truncated image (the file ends before the picture does)") }
             guard data.suffix(12).prefix(8).suffix(4) == Data("IEND".utf8) else {
@@ -106,7 +140,15 @@ struct PhotoFacts {
                 metadata.icc = nil
                 notes.append("its grey colour profile is not carried (the output is in colour, RGB)")
             }
-            pictureBytes = 0..<data.count
+        }
+        // The output is RGB (or RGB-based YCbCr): a CMYK or grey profile would not describe it,
+        // and viewers given one show wrong colours or refuse the file.
+        if let icc = metadata.icc, icc.count >= 20 {
+            let space = String(decoding: icc[icc.startIndex + 16..<icc.startIndex + 20], as: UTF8.self)
+            if space == "CMYK" || space == "GRAY" {
+                metadata.icc = nil
+                notes.append("its \(space == "CMYK" ? "CMYK" : "grey") colour profile is not carried (the output is in colour, RGB)")
+            }
         }
         guard width > 0, height > 0 else { throw .failure("damaged image (its header gives a size of \(width)×\(height))") }
         if width * height > Self.maxPixels {
@@ -116,7 +158,14 @@ struct PhotoFacts {
         // Damage found while reading is said once, here, and counts for --strict.
         metadataDamage += metadata.readWarnings.map(\.description)
         metadata.readWarnings = []
-        orientation = metadata.orientation.flatMap(Orientation.init(rawValue:)) ?? .normal
+        switch kind {
+        // libheif has already applied the file's irot/imir: its EXIF Orientation says the same
+        // turn again (phones write both), so it is not applied twice.
+        case .heif, .avif: orientation = .normal
+        // TIFF's own Orientation tag (the same values as EXIF's).
+        case .tiff: orientation = tiff.flatMap { Orientation(rawValue: $0.orientation) } ?? .normal
+        default: orientation = metadata.orientation.flatMap(Orientation.init(rawValue:)) ?? .normal
+        }
         dateTaken = metadata.dateTimeOriginal()
         exifValues = metadata.exifValues
     }
@@ -134,17 +183,32 @@ struct PhotoFacts {
     /// (--set-metadata) written. Returns the file and what had to be left out.
     func withMetadata(_ encoded: Data, kind: BatchPlan.Kind, policy: MetadataPolicy,
                       edits: MetadataEdits = MetadataEdits()) throws(CamStampError) -> (data: Data, warnings: [String]) {
-        let carried: PhotoMetadata.MetadataPolicy = switch policy {
-        case .keep: .keep
-        case .stripGPS: .stripGPS
-        case .stripAll: .stripAll
-        }
+        let carried = Self.carried(policy)
         do {
-            let output = kind == .jpeg ? try metadata.insert(into: encoded, policy: carried, edits: edits)
-                                       : try metadata.insert(intoPNG: encoded, policy: carried, edits: edits)
+            let output = switch kind {
+            case .jpeg: try metadata.insert(into: encoded, policy: carried, edits: edits)
+            case .webp: try metadata.insert(intoWebP: encoded, policy: carried, edits: edits)
+            default: try metadata.insert(intoPNG: encoded, policy: carried, edits: edits)
+            }
             return (output.data, output.warnings.map(\.description))
         } catch {
             throw .failure("cannot add the metadata: \(error)")
+        }
+    }
+
+    /// This photo's metadata as separate pieces for an upright `size` output written by libheif or
+    /// libtiff (see `ImageMetadata.pieces`), with what had to be left out.
+    func metadataPieces(size: PixelSize, policy: MetadataPolicy, edits: MetadataEdits = MetadataEdits())
+        -> (exifTIFF: Data?, icc: Data?, xmp: Data?, warnings: [String]) {
+        let pieces = metadata.pieces(size: size, policy: Self.carried(policy), edits: edits)
+        return (pieces.exifTIFF, pieces.icc, pieces.xmp, pieces.warnings.map(\.description))
+    }
+
+    private static func carried(_ policy: MetadataPolicy) -> PhotoMetadata.MetadataPolicy {
+        switch policy {
+        case .keep: .keep
+        case .stripGPS: .stripGPS
+        case .stripAll: .stripAll
         }
     }
 }

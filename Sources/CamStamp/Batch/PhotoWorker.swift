@@ -48,7 +48,14 @@ final class PhotoWorker {
     let stamper = JPEGCoefficientStamp()
     /// One pipeline per (input, output) kind pair met so far, each reused photo after photo.
     private var pipelines: [PipelineKey: PhotoPipeline] = [:]
-    private struct PipelineKey: Hashable { var input: PhotoCodec; var output: BatchPlan.Kind }
+    private struct PipelineKey: Hashable {
+        var input: PhotoCodec
+        var output: BatchPlan.Kind
+        /// webpenc reads its quality and lossless settings only when its caps are set, so each
+        /// combination has a pipeline of its own; nil for the other encoders.
+        var webp: WebPSettings?
+    }
+    private struct WebPSettings: Hashable { var quality: Int; var lossless: Bool }
 
     /// The quality PNG sources are written at as JPEG when --quality is not given.
     static let pngSourceQuality = ShootOptions.defaultQuality
@@ -79,7 +86,9 @@ final class PhotoWorker {
             let data = try read(item.input)
             let stamped = try stamp(data, outputKind: settings.keepsFormat ? nil : item.outputKind,
                                     filename: item.input.lastPathComponent, fallbackDate: modificationDate(item.input),
-                                    counter: item.counter, named: (item.kind, item.input.pathExtension), strictOption: "--strict")
+                                    counter: item.counter,
+                                    named: BatchPlan.photoExtensions[item.input.pathExtension.lowercased()].map { ($0, item.input.pathExtension) },
+                                    strictOption: "--strict")
             try write(stamped.data, to: item.output)
             return outcome(.marked, stamped.warnings.isEmpty ? nil : stamped.warnings.joined(separator: "; "), path: stamped.path)
         } catch {
@@ -137,11 +146,56 @@ final class PhotoWorker {
         }
     }
 
+    /// What a photo pipeline gives: a file from a GStreamer encoder (JPEG, PNG, WebP), or raw
+    /// pixels for libheif or libtiff to encode.
+    enum PipelineOutput {
+        case encoded(Data)
+        case raw(RawImage)
+    }
+
+    /// A lossless WebP written back under --format keep stays lossless.
+    private func webpLossless(_ photo: PhotoFacts) -> Bool { settings.keepsFormat && photo.isLosslessWebP }
+
+    /// The quality HEIC and AVIF are written at without --quality: about what phones write.
+    static let heifQuality = 80
+    /// The WebP quality for lossy sources without --quality.
+    static let webpQuality = 90
+
+    /// `image` written as HEIC, AVIF or TIFF, with the photo's metadata in the format's own places.
+    func encode(_ image: RawImage, as kind: BatchPlan.Kind, photo: PhotoFacts,
+                        edits: MetadataEdits) throws(CamStampError) -> (data: Data, warnings: [String]) {
+        let pieces = photo.metadataPieces(size: PixelSize(width: image.width, height: image.height), policy: settings.metadata, edits: edits)
+        do {
+            switch kind {
+            case .heif, .avif:
+                let data = try HEIFEncoder.encode(image, codec: kind == .heif ? .hevc : .av1, quality: settings.quality ?? Self.heifQuality,
+                                                  icc: pieces.icc, exif: pieces.exifTIFF, xmp: pieces.xmp)
+                return (data, pieces.warnings)
+            default:
+                let data = try TIFFFile.encode(image, icc: pieces.icc, xmp: pieces.xmp)
+                return (data, pieces.warnings + (pieces.exifTIFF == nil ? [] : ["EXIF left out: camstamp does not write EXIF into TIFF"]))
+            }
+        } catch {
+            throw .failure("cannot encode the \(kind.name) file: \(error.description)")
+        }
+    }
+
+    /// The template that ends in `kind`'s encoder (raw for the formats encoded in Swift).
+    static func templateName(_ kind: BatchPlan.Kind) -> String {
+        switch kind {
+        case .jpeg: "photo-jpeg"
+        case .png: "photo-png"
+        case .webp: "photo-webp"
+        case .heif, .avif, .tiff: "photo-raw"
+        }
+    }
+
     /// Decodes, orients, scales, marks (through `mark`) and encodes one photo. JPEGs go through
     /// jpegdec, except those it cannot give (CMYK/YCCK, data cut short, or a failure in jpegdec):
-    /// those are decoded by libjpeg-turbo, which recovers damaged data with a warning.
+    /// those are decoded by libjpeg-turbo, which recovers damaged data with a warning. HEIC, AVIF
+    /// and TIFF are decoded by libheif and libtiff, then go through the same pipeline raw.
     func run(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind,
-                     mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (encoded: Data, warning: String?) {
+                     mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         let final = outputSize(photo)
         let size = final == upright ? nil : final
@@ -151,9 +205,16 @@ final class PhotoWorker {
         }
         let picture = data[photo.pictureBytes]
         var request = PhotoRequest(orientation: photo.orientation, size: size)
-        if outputKind == .jpeg {
+        switch outputKind {
+        case .jpeg:
             request.quality = settings.quality ?? photo.sourceQuality(pngDefault: Self.pngSourceQuality)
             request.encodingFormat = encodingFormat(photo)
+        case .webp:
+            // Quality and lossless are set as the pipeline is built (see `pipeline`).
+            if photo.hasAlpha || webpLossless(photo) { request.encodingFormat = "RGBA" }
+        case .heif, .avif, .tiff:
+            request.encodingFormat = photo.hasAlpha ? "RGBA" : "RGB"
+        case .png: break
         }
         if let jpeg = photo.jpeg, photo.truncated || jpeg.colourModel == .cmyk || jpeg.colourModel == .ycck || Self.jpegdecMiscolours(jpeg) {
             return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
@@ -167,7 +228,7 @@ final class PhotoWorker {
             } catch {
                 throw .failure("\(error)")
             }
-            return try markApart(decoded, outputKind: outputKind, request: request, mark: mark)
+            return try runDecoded(decoded, photo: photo, outputKind: outputKind, request: request, mark: mark)
         }
         // A colour format before the marks: a grey frame would turn a red mark grey. And 4:2:2/4:1:1
         // become 4:4:4 there, which videoflip takes (it has no Y42B) without losing chroma.
@@ -176,8 +237,20 @@ final class PhotoWorker {
         } else if let chroma = photo.jpeg?.chroma, chroma == .s422 || chroma == .s411 {
             request.workFormat = "Y444"
         }
+        if photo.heif != nil || photo.tiff != nil {
+            return try decodeOutside(photo, outputKind: outputKind, request: request, mark: mark)
+        }
         do {
-            return (try pipeline(photo.kind == .jpeg ? .jpeg : .png, outputKind).process(picture, request: request, mark: mark), nil)
+            let codec: PhotoCodec = switch photo.kind {
+            case .jpeg: .jpeg
+            case .webp: .webp
+            default: .png
+            }
+            return (try output(of: pipeline(codec, outputKind, photo), outputKind) { pipeline throws in
+                try pipeline.process(picture, request: request, mark: mark)
+            } raw: { pipeline throws in
+                try pipeline.processToRaw(picture, request: request, mark: mark)
+            }, nil)
         } catch let failure as MarkFailure {
             throw .failure("cannot mark the image: \(failure.error)")
         } catch {
@@ -195,24 +268,49 @@ final class PhotoWorker {
 
     /// The libjpeg-turbo path: decoded to RGB here, then the same marking pipeline from raw input.
     private func decodeApart(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind, request: PhotoRequest,
-                             mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (encoded: Data, warning: String?) {
+                             mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
         let picture: DecodedPicture
         do { picture = try JPEGDecoder.decode(data, adobeInverted: photo.jpeg?.adobeTransform != nil) } catch {
             throw .failure("the picture data is damaged beyond repair (\(error.description))")
         }
-        return try markApart(picture, outputKind: outputKind, request: request, mark: mark)
+        return try runDecoded(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
     }
 
-    /// A picture decoded outside GStreamer through the raw variant of the marking pipeline.
-    private func markApart(_ picture: DecodedPicture, outputKind: BatchPlan.Kind, request: PhotoRequest,
-                           mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (encoded: Data, warning: String?) {
+    /// The libheif/libtiff path: the picture decoded here (upright for HEIF), then marked raw.
+    private func decodeOutside(_ photo: PhotoFacts, outputKind: BatchPlan.Kind, request: PhotoRequest,
+                               mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
+        let picture: DecodedPicture
+        do throws(MediaError) {
+            if let heif = photo.heif { picture = try heif.decode() } else if let tiff = photo.tiff { picture = try tiff.decode() } else {
+                throw MediaError.stream(element: "decoder", domain: "camstamp", code: 0, message: "no decoder for \(photo.kind.name)", debug: nil)
+            }
+        } catch {
+            throw .failure("cannot decode the \(photo.kind.name) picture (\(error.description))")
+        }
+        return try runDecoded(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
+    }
+
+    /// Marks and encodes a picture decoded outside GStreamer, through a raw-input pipeline.
+    private func runDecoded(_ picture: DecodedPicture, photo: PhotoFacts, outputKind: BatchPlan.Kind, request: PhotoRequest,
+                            mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
+        let warning = picture.warning
         do {
-            return (try pipeline(.raw, outputKind).process(picture, request: request, mark: mark), picture.warning)
+            return (try output(of: pipeline(.raw, outputKind, photo), outputKind) { pipeline throws in
+                try pipeline.process(picture, request: request, mark: mark)
+            } raw: { pipeline throws in
+                try pipeline.processToRaw(picture, request: request, mark: mark)
+            }, warning)
         } catch let failure as MarkFailure {
             throw .failure("cannot mark the image: \(failure.error)")
         } catch {
             throw .failure("cannot mark or encode the image: \(error)")
         }
+    }
+
+    /// Runs `pipeline` for an encoded file, or for raw pixels when `kind` is encoded in Swift.
+    private func output(of pipeline: PhotoPipeline, _ kind: BatchPlan.Kind, encoded: (PhotoPipeline) throws -> Data,
+                        raw: (PhotoPipeline) throws -> RawImage) throws -> PipelineOutput {
+        Self.templateName(kind) == "photo-raw" ? .raw(try raw(pipeline)) : .encoded(try encoded(pipeline))
     }
 
     /// The raw format jpegenc gets: the source's chroma sampling, so 4:4:4 and 4:2:2 photos keep
@@ -229,13 +327,15 @@ final class PhotoWorker {
     }
 
     /// This worker's pipeline for `input` → `output`, built on first use and kept.
-    private func pipeline(_ input: PhotoCodec, _ output: BatchPlan.Kind) throws(CamStampError) -> PhotoPipeline {
-        let key = PipelineKey(input: input, output: output)
+    private func pipeline(_ input: PhotoCodec, _ output: BatchPlan.Kind, _ photo: PhotoFacts) throws(CamStampError) -> PhotoPipeline {
+        let webp = output == .webp ? WebPSettings(quality: settings.quality ?? Self.webpQuality, lossless: webpLossless(photo)) : nil
+        let key = PipelineKey(input: input, output: output, webp: webp)
         if let existing = pipelines[key] { return existing }
-        let name = output == .jpeg ? "photo-jpeg" : "photo-png"
+        let name = Self.templateName(output)
         guard let template = settings.templates[name] else { throw .failure("missing pipeline template \(name)") }
-        let pipeline = PhotoPipeline(template: template, input: input,
-                                     values: ["quality": .integer(settings.quality ?? Self.pngSourceQuality)])
+        var values: [String: PipelineTemplate.Value] = ["quality": .integer(webp?.quality ?? settings.quality ?? Self.pngSourceQuality)]
+        if let webp { values["lossless"] = .word(webp.lossless ? "true" : "false") }
+        let pipeline = PhotoPipeline(template: template, input: input, values: values)
         pipelines[key] = pipeline
         return pipeline
     }

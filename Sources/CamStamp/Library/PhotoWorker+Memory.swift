@@ -28,12 +28,17 @@ extension PhotoWorker {
         var notes = photo.notes
         // Notes are said in the warning line; damage also fails the photo under strict.
         var damage = photo.metadataDamage
-        let outputKind = outputKind ?? photo.kind
+        let keepsFormat = outputKind == nil
+        let outputKind = outputKind ?? BatchPlan.keptKind(photo.kind)
         if let named, photo.kind != named.kind {
-            let name = photo.kind == .jpeg ? "JPEG" : "PNG"
+            let name = photo.kind.name
             notes.append("the file is a \(name) despite its .\(named.pathExtension) name; read as \(name)"
-                + (settings.keepsFormat ? " and written as \(name) under the name the input has" : ""))
+                + (keepsFormat && outputKind == photo.kind ? " and written as \(name) under the name the input has" : ""))
         }
+        if keepsFormat, outputKind != photo.kind {
+            notes.append("written as JPEG: this machine's libheif has no \(photo.kind.name) encoder")
+        }
+        if photo.hasAlpha, outputKind == .jpeg { notes.append("its transparency is not kept (a JPEG has none)") }
         if data[photo.pictureBytes.upperBound...].contains(where: { $0 != 0 && $0 != 0xFF }) {
             notes.append("\(data.count - photo.pictureBytes.upperBound) bytes after the picture's end (such as a motion photo's video) are not carried to the output")
         }
@@ -49,9 +54,9 @@ extension PhotoWorker {
             return context
         }
         let coefficients = try stampInCoefficients(data, photo: photo, outputKind: outputKind, context: context, notes: &notes)
-        let decoded: (encoded: Data, warning: String?)
+        let decoded: (output: PipelineOutput, warning: String?)
         if let coefficients {
-            decoded = (coefficients, nil)
+            decoded = (.encoded(coefficients), nil)
         } else {
             // Runs on the pipeline's streaming thread, while this thread waits for the result.
             decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
@@ -68,7 +73,13 @@ extension PhotoWorker {
         var edits = settings.setMetadata.edits(for: context(size.width, size.height))
         // Stamped in its coefficients, the photo keeps its stored layout: the Orientation tag stays.
         edits.keepsOrientation = coefficients != nil
-        let output = try photo.withMetadata(decoded.encoded, kind: outputKind, policy: settings.metadata, edits: edits)
+        let output: (data: Data, warnings: [String])
+        switch decoded.output {
+        case .encoded(let encoded):
+            output = try photo.withMetadata(encoded, kind: outputKind, policy: settings.metadata, edits: edits)
+        case .raw(let image):
+            output = try encode(image, as: outputKind, photo: photo, edits: edits)
+        }
         return Stamped(data: output.data, kind: outputKind, width: size.width, height: size.height,
                        warnings: damage + notes + output.warnings, path: coefficients != nil ? .coefficients : .reencoded)
     }

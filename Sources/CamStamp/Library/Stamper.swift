@@ -99,7 +99,8 @@ public final class Stamper {
         self.settings = settings
     }
 
-    /// Stamps one encoded JPEG or PNG (read by content, whatever its name says).
+    /// Stamps one encoded photo: JPEG, PNG, WebP, HEIC/AVIF or TIFF, read by content whatever its
+    /// name says.
     ///
     /// - Parameters:
     ///   - image: the file's bytes.
@@ -115,14 +116,26 @@ public final class Stamper {
         case .keep: nil
         case .convert(.jpg): .jpeg
         case .convert(.png): .png
+        case .convert(.webp): .webp
+        case .convert(.heic): .heif
+        case .convert(.tiff): .tiff
+        case .convert(.avif): .avif
         }
         let stamped = try worker.stamp(image, outputKind: kind, filename: filename, fallbackDate: date, counter: counter)
-        return StampedImage(data: stamped.data, format: stamped.kind == .jpeg ? .jpg : .png,
+        let format: ImageFormat = switch stamped.kind {
+        case .jpeg: .jpg
+        case .png: .png
+        case .webp: .webp
+        case .heif: .heic
+        case .tiff: .tiff
+        case .avif: .avif
+        }
+        return StampedImage(data: stamped.data, format: format,
                             width: stamped.width, height: stamped.height,
                             report: StampReport(warnings: stamped.warnings, metadata: CarriedMetadata(reading: stamped.data)))
     }
 
-    /// Stamps the JPEG or PNG file at `url` (read, never modified), dated by its modification
+    /// Stamps the photo file at `url` (read, never modified), dated by its modification
     /// time when its EXIF has no date.
     public func stamp(contentsOf url: URL) throws(CamStampError) -> StampedImage {
         let data: Data

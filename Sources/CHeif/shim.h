@@ -1,0 +1,3 @@
+// libheif (Debian: libheif-dev): HEIF/HEIC and AVIF read and written, with their irot/imir
+// transforms, EXIF/XMP metadata items and colour profiles.
+#include <libheif/heif.h>
