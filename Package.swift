@@ -24,6 +24,7 @@ let package = Package(
         systemLibrary("CFontconfig", "fontconfig", "libfontconfig-dev"),
         systemLibrary("CTurboJPEG", "libturbojpeg", "libturbojpeg0-dev"),
         systemLibrary("CGexiv2", "gexiv2", "libgexiv2-dev"),
+        systemLibrary("CGstRtspServer", "gstreamer-rtsp-server-1.0", "libgstrtspserver-1.0-dev"),
 
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
@@ -33,7 +34,7 @@ let package = Package(
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
-        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG"]),
+        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CGstRtspServer"]),
         // The jobs: shoot, batch, stream.
         .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata"]),
         // The command line: flag tables, validation, messages, exit codes.

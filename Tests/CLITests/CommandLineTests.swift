@@ -45,7 +45,7 @@ import Testing
         #expect(error("shoot", "--quality", "120") == "'--quality' must be between 1 and 100 (got 120)")
         #expect(error("batch", "in", "-o", "out", "--quality=0") == "'--quality' must be between 1 and 100 (got 0)")
         #expect(error("stream", "--to", "ftp://x")
-                == "unsupported target 'ftp://x' for '--to': use a .mp4 or .mkv file or rtp://HOST:PORT")
+                == "unsupported target 'ftp://x' for '--to': use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT or hls:DIR")
         #expect(error("stream", "--to", "/nope/out.mp4") == "'--to' folder '/nope' does not exist")
         #expect(error("shoot", "--var", "job") == "--var expects KEY=VALUE")
         #expect(error("stream", "--to", "rtp://h:5000", "--var", "=x") == "--var expects KEY=VALUE")
