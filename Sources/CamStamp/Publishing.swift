@@ -290,7 +290,7 @@ final class Relay: @unchecked Sendable {
 
     /// The first wait after a failure; it doubles up to `longestBackoff`.
     static let firstBackoff: Duration = .milliseconds(500)
-    static let longestBackoff: Duration = .seconds(5)
+    static let longestBackoff: Duration = .seconds(2)
     /// A connection that has carried the stream this long without an error counts as back.
     static let confirmation: Duration = .seconds(1)
 
@@ -344,6 +344,7 @@ final class Relay: @unchecked Sendable {
                     guard pipeline != nil else { continue }
                 }
                 origin = origin ?? sample.time
+                origin = origin ?? sample.time
                 if feed?.push(sample, timeOrigin: origin) == false { dropConnection() }
             }
         }
@@ -355,7 +356,8 @@ final class Relay: @unchecked Sendable {
         do {
             let pipeline = try Pipeline(launch)
             feed = try SampleFeed(pipeline: pipeline, name: "feed")
-            try pipeline.setState(.playing, wait: true, timeout: .seconds(5))
+            // Not waited for: a live source never prerolls; a failed connection comes on the bus.
+            try pipeline.setState(.playing, wait: false)
             self.pipeline = pipeline
             origin = nil
             startedAt = ContinuousClock.now
