@@ -7,7 +7,8 @@ CONFIG     ?= debug
 CAMSTAMP    = $(BUILD_DIR)/$(CONFIG)/camstamp
 DEMO_DIR   ?= demo-output
 
-# Everything the build, the tests and the shipped presets need, by Debian package name.
+# Everything the build, the tests and the shipped presets need, by Debian package name
+# (the live tests start their own nginx-rtmp, srt-live-transmit and ffmpeg viewers on 127.0.0.1).
 DEBS = pkg-config \
        libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools \
        gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad \
@@ -15,7 +16,8 @@ DEBS = pkg-config \
        libcairo2-dev libpango1.0-dev librsvg2-dev libfontconfig-dev fontconfig \
        fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
        libgexiv2-dev libjpeg62-turbo-dev libimage-exiftool-perl libjpeg-turbo-progs \
-       libturbojpeg0-dev imagemagick libvips-tools
+       libturbojpeg0-dev imagemagick libvips-tools \
+       libgstrtspserver-1.0-dev gstreamer1.0-rtsp ffmpeg nginx libnginx-mod-rtmp srt-tools
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

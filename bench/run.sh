@@ -13,7 +13,8 @@
 #   STREAM_SECONDS             length of each stream run [10]
 #   BENCH_SETTLE, BENCH_SETTLE_WAIT   wait before a run until other processes use < 15% of the
 #                              machine, at most 5 s (measure.py); BENCH_SETTLE=0 turns it off
-#   BENCH_ONLY                 "blend batch stream resize" or a subset
+#   BENCH_ONLY                 "blend batch stream resize rtsp" or a subset
+#   RTSP_WINDOW, RTSP_ROUNDS   the RTSP viewers part (bench/rtsp-viewers.sh) [10, 2]
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,7 +30,7 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream resize}
+only=${BENCH_ONLY:-blend batch stream resize rtsp}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 
@@ -122,7 +123,14 @@ case " $only " in *" resize "*)
         "$out/resize/camstamp-2048" "$out/resize/vipsthumbnail-2048" >"$out/resize-checks.json" 2>>"$log" || true
 esac
 
+case " $only " in *" rtsp "*)
+    say "5 RTSP: camstamp's CPU serving 1 and 4 viewers from one encode"
+    rm -f "$out/rtsp.md"
+    "$here/rtsp-viewers.sh" "$out" >&2
+esac
+
 python3 "$here/lib/report.py" "$out" --photos "$photos" --blend-frames "$blend_frames" \
     --stream-seconds "$STREAM_SECONDS" --elapsed $(( $(date +%s) - started )) >"$out/results.md"
+[ -f "$out/rtsp.md" ] && { echo; cat "$out/rtsp.md"; } >>"$out/results.md"
 cat "$out/results.md"
 say "tables in $out/results.md, raw runs in $out/*.json, tool output in $log"

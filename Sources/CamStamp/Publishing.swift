@@ -344,7 +344,6 @@ final class Relay: @unchecked Sendable {
                     guard pipeline != nil else { continue }
                 }
                 origin = origin ?? sample.time
-                origin = origin ?? sample.time
                 if feed?.push(sample, timeOrigin: origin) == false { dropConnection() }
             }
         }

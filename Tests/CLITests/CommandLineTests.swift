@@ -135,6 +135,23 @@ import Testing
         #expect(options.source == .auto)
     }
 
+    @Test func streamToSeveralTargetsAndServe() throws {
+        guard case .stream(let options) = try parse("stream", "--to", "rtp://127.0.0.1:5000", "--to", "rtmp://h/live/k",
+                                                    "--serve", "rtsp://0.0.0.0:8554/live", "--audio", "none") else {
+            Issue.record("not stream")
+            return
+        }
+        #expect(options.targets == [.rtp(host: "127.0.0.1", port: 5000), .rtmp(url: "rtmp://h/live/k"),
+                                    .serve(RTSPServe(address: "0.0.0.0", port: 8554, path: "/live"))])
+        #expect(options.audio == AudioChoice.none)
+        guard case .stream(let served) = try parse("stream", "--serve", "rtsp://127.0.0.1:8554/live") else {
+            Issue.record("not stream")
+            return
+        }
+        #expect(served.targets == [.serve(RTSPServe(address: "127.0.0.1", port: 8554, path: "/live"))])
+        #expect(served.audio == nil)
+    }
+
     // MARK: Every flag reaches its option
 
     @Test func shootTakesEveryFlag() throws {
