@@ -15,6 +15,8 @@ public struct Outage: Sendable, Equatable {
     public var seconds: Double
     /// How many times a lost connection came back.
     public var reconnections: Int
+    /// False when no connection ever held (a wrong address, a server that never came).
+    public var everConnected = true
 }
 
 extension StreamOptions {
@@ -321,7 +323,7 @@ final class Relay: @unchecked Sendable {
             if let downSince { total += ContinuousClock.now - downSince }
             guard total > .zero else { return nil }
             return Outage(target: target.description, seconds: Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18,
-                          reconnections: reconnections)
+                          reconnections: reconnections, everConnected: everUp)
         }
     }
 

@@ -176,7 +176,8 @@ public struct StreamJob {
     public func summaryLine(_ summary: Summary) -> String {
         var line = "\(options.targetDescription): \(summary.framesWritten) frames written, \(summary.framesDropped) dropped, \(clockText(seconds: summary.duration, fraction: true))"
         for outage in summary.outages {
-            line += "; \(outage.target) down \(String(format: "%.1f", outage.seconds)) s, reconnected \(outage.reconnections) time\(outage.reconnections == 1 ? "" : "s")"
+            line += "; \(outage.target) down \(String(format: "%.1f", outage.seconds)) s, "
+                + (outage.everConnected ? "reconnected \(outage.reconnections) time\(outage.reconnections == 1 ? "" : "s")" : "never connected")
         }
         return line
     }
