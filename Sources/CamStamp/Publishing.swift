@@ -197,7 +197,9 @@ final class Publishing: @unchecked Sendable {
             do {
                 taps.append((try SampleTap(pipeline: pipeline, name: "rtspvideo"), "video", true))
                 if audio != nil { taps.append((try SampleTap(pipeline: pipeline, name: "rtspaudio"), "audio", false)) }
-                server = try RTSPServer(address: serve.address, port: serve.port, path: serve.path, launch: media, feeds: feeds)
+                let video = taps[0].0
+                server = try RTSPServer(address: serve.address, port: serve.port, path: serve.path, launch: media, feeds: feeds,
+                                        viewerJoins: { video.requestKeyframe() })
             } catch {
                 throw .failure("--serve \(serve.description): \(error)")
             }

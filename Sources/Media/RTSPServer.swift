@@ -21,11 +21,15 @@ public final class RTSPServer: @unchecked Sendable {
     private var waitingForKeyframe = true
     /// How many medias were configured: one while viewers share it.
     private var configured = 0
+    /// Called when a viewer asks to play: a keyframe is wanted, so it need not wait for the next.
+    private let viewerJoins: @Sendable () -> Void
 
     /// Listens on `address:port` and serves `launch` at `path`. A port in use fails here.
-    public init(address: String, port: UInt16, path: String, launch: String, feeds: [String]) throws(MediaError) {
+    public init(address: String, port: UInt16, path: String, launch: String, feeds: [String],
+                viewerJoins: @escaping @Sendable () -> Void = {}) throws(MediaError) {
         try GStreamer.initialize()
         feedNames = feeds
+        self.viewerJoins = viewerJoins
         server = gst_rtsp_server_new()
         gst_rtsp_server_set_address(server, address)
         gst_rtsp_server_set_service(server, String(port))
@@ -54,6 +58,17 @@ public final class RTSPServer: @unchecked Sendable {
         }
         g_signal_connect_data(UnsafeMutableRawPointer(factory), "media-configure",
                               unsafeBitCast(callback, to: GCallback.self), Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(0))
+        let connected: @convention(c) (UnsafeMutablePointer<GstRTSPServer>?, UnsafeMutablePointer<GstRTSPClient>?, gpointer?) -> Void = { _, client, data in
+            guard let client, let data else { return }
+            let play: @convention(c) (UnsafeMutablePointer<GstRTSPClient>?, UnsafeMutablePointer<GstRTSPContext>?, gpointer?) -> Void = { _, _, data in
+                guard let data else { return }
+                Unmanaged<RTSPServer>.fromOpaque(data).takeUnretainedValue().viewerJoins()
+            }
+            g_signal_connect_data(UnsafeMutableRawPointer(client), "play-request", unsafeBitCast(play, to: GCallback.self),
+                                  data, nil, GConnectFlags(0))
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(server), "client-connected", unsafeBitCast(connected, to: GCallback.self),
+                              Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(0))
         gst_rtsp_mount_points_add_factory(mounts, path, factory)
         g_object_unref(UnsafeMutableRawPointer(mounts))
         g_source_attach(source, context)

@@ -45,6 +45,13 @@ public final class SampleTap: @unchecked Sendable {
         case endOfStream
     }
 
+    /// Asks the encoder upstream for a keyframe now (a viewer who just joined can start on it
+    /// instead of waiting for the next one).
+    public func requestKeyframe() {
+        guard let event = gst_video_event_new_upstream_force_key_unit(noTime, 1, 0) else { return }
+        gst_element_send_event(element.pointer, event)
+    }
+
     /// The next buffer, waiting up to `timeout`.
     public func pull(timeout: Duration) -> Pull {
         if let sample = gst_app_sink_try_pull_sample(appsink, GstClockTime(timeout.nanoseconds)) {

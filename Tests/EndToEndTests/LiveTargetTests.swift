@@ -321,9 +321,11 @@ func framesWritten(_ stderr: String, expected: Int, sourceLocation: SourceLocati
         let url = "rtsp://127.0.0.1:\(port)/live"
         let log = folder.appendingPathComponent("gst.log")
         // GStreamer logs each element it creates: the count of encoders and payloaders is the proof.
-        let running = try startStream(folder, ["--serve", url], seconds: 11, text: "RTSP",
+        let running = try startStream(folder, ["--serve", url], seconds: 12, text: "RTSP",
                                       environment: ["GST_DEBUG": "GST_ELEMENT_FACTORY:4", "GST_DEBUG_FILE": log.path])
         #expect(waitForListener(port: port))
+        // Viewers join a stream already running, between its regular keyframes (one a second).
+        Thread.sleep(forTimeInterval: 1.5)
         let frames = [folder.appendingPathComponent("viewer1.mkv"), folder.appendingPathComponent("viewer2.mkv")]
         let viewers = try frames.enumerated().map { index, file in
             try Helper("/usr/bin/ffmpeg", ["-v", "error", "-rtsp_transport", index == 0 ? "tcp" : "udp", "-i", url,
@@ -340,6 +342,12 @@ func framesWritten(_ stderr: String, expected: Int, sourceLocation: SourceLocati
             // 4 s of sound; the pictures from the first keyframe (one a second) on.
             let received = try decodedFrames(file)
             #expect(received >= 60, "viewer \(index + 1): \(received) frames")
+            // A viewer's PLAY asks the encoder for a keyframe: the pictures start with the sound,
+            // not up to a second or two later at the next regular keyframe.
+            let start = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                         "stream=start_time", "-of", "csv=p=0", file.path])
+            let videoStart = Double(start.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 99
+            #expect(videoStart <= 0.5, "viewer \(index + 1): pictures start at \(videoStart) s")
             try expectMarkInTheMiddle(file)
         }
         let created = try String(contentsOf: log, encoding: .utf8)
