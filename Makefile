@@ -7,7 +7,8 @@ CONFIG     ?= debug
 CAMSTAMP    = $(BUILD_DIR)/$(CONFIG)/camstamp
 DEMO_DIR   ?= demo-output
 
-# Everything the build, the tests and the shipped presets need, by Debian package name.
+# Everything the build, the tests and the shipped presets need, by Debian package name
+# (the live tests start their own nginx-rtmp, srt-live-transmit and ffmpeg viewers on 127.0.0.1).
 DEBS = pkg-config \
        libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools \
        gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad \
@@ -18,7 +19,8 @@ DEBS = pkg-config \
        libturbojpeg0-dev imagemagick libvips-tools \
        zsh fish \
        libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium python3-pil \
-       libheif-dev libheif-examples libtiff-dev webp
+       libheif-dev libheif-examples libtiff-dev webp \
+       libgstrtspserver-1.0-dev gstreamer1.0-rtsp nginx libnginx-mod-rtmp srt-tools
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -15,7 +15,8 @@
 #                              machine, at most 5 s (measure.py); BENCH_SETTLE=0 turns it off
 #   PREVIEW_SECONDS, PREVIEW_ROUNDS   the camera preview part [10, 3]
 #   BENCH_HEIC_PHOTOS          12 MP HEIC photos for part 6, made from the first JPEGs [8]
-#   BENCH_ONLY                 "blend batch stream resize coefficients heic preview" or a subset
+#   BENCH_ONLY                 "blend batch stream resize coefficients heic preview rtsp" or a subset
+#   RTSP_WINDOW, RTSP_ROUNDS   the RTSP viewers part (bench/rtsp-viewers.sh) [10, 2]
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -31,7 +32,7 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview}
+only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview rtsp}
 heic_n=${BENCH_HEIC_PHOTOS:-8}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
@@ -129,6 +130,12 @@ case " $only " in *" resize "*)
         "$out/resize/camstamp-2048" "$out/resize/vipsthumbnail-2048" >"$out/resize-checks.json" 2>>"$log" || true
 esac
 
+case " $only " in *" rtsp "*)
+    say "8 RTSP: camstamp's CPU serving 1 and 4 viewers from one encode"
+    rm -f "$out/rtsp.md"
+    "$here/rtsp-viewers.sh" "$out" >&2
+esac
+
 case " $only " in *" coefficients "*)
     say "5 stamped in the DCT coefficients: camstamp vs camstamp --reencode vs djpeg | cjpeg, $photos_n photos, 2 at a time, $rounds rounds"
     mkdir -p "$out/coefficients"
@@ -184,5 +191,6 @@ case " $only " in *" blend "*|*" batch "*|*" stream "*|*" resize "*|*" coefficie
         --stream-seconds "$STREAM_SECONDS" --elapsed $(( $(date +%s) - started )) >"$out/results.md"
 esac
 [ -s "$out/preview.md" ] && { echo; cat "$out/preview.md"; } >>"$out/results.md"
+[ -f "$out/rtsp.md" ] && { echo; cat "$out/rtsp.md"; } >>"$out/results.md"
 cat "$out/results.md"
 say "tables in $out/results.md, raw runs in $out/*.json, tool output in $log"

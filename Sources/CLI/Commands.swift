@@ -196,10 +196,18 @@ enum Commands {
         overview: "Stamp live video and record it to a file or send it over RTP.",
         options: [
             source, preset, text, variable,
-            .single("to", value: "TARGET",
+            .repeatable("to", value: "TARGET",
                     help: "out.mp4, out.mkv, or rtp://HOST:PORT (H.264 over RTP/UDP; the SDP a receiver "
-                        + "needs is printed on stdout).",
-                    required: true),
+                        + "needs is printed on stdout); rtmp://HOST/APP/KEY (FLV, H.264 + AAC), srt://HOST:PORT "
+                        + "(MPEG-TS, caller) or srt://:PORT?mode=listener, hls:DIR (2 s segments and index.m3u8). "
+                        + "Repeatable: every target gets the same encode; a network target that drops is "
+                        + "retried while the others go on. Required unless --serve is given."),
+            .single("serve", value: "URL",
+                    help: "Serve the stream over RTSP, e.g. rtsp://0.0.0.0:8554/live: any number of viewers, one encode."),
+            .single("audio", value: "SOURCE",
+                    help: "auto (the test source's tone, or the microphone), none, or a PulseAudio source / ALSA "
+                        + "device such as hw:1,0; AAC (Opus in MKV). Default: auto when publishing (RTMP, SRT, HLS, "
+                        + "RTSP), none for files and RTP alone."),
             .single("duration", value: "SEC",
                     help: "Stop by itself after SEC seconds of wall time, even when the source cannot keep up; "
                         + "otherwise run until Ctrl-C or SIGTERM."),
@@ -408,7 +416,14 @@ enum Commands {
     }
 
     static func streamOptions(_ parsed: ParsedArguments) throws -> StreamOptions {
-        var options = StreamOptions(target: try StreamTarget(parsing: parsed.value("to")!))
+        var targets = try parsed.values("to").map { try StreamTarget(parsing: $0) }
+        if let serve = parsed.value("serve") { targets.append(.serve(try RTSPServe(parsing: serve))) }
+        guard let first = targets.first else {
+            throw OptionValueError("missing required option '--to TARGET' for 'camstamp stream'")
+        }
+        var options = StreamOptions(target: first)
+        options.moreTargets = Array(targets.dropFirst())
+        options.audio = try parsed.value("audio").map { try AudioChoice(parsing: $0) }
         try applyCommon(parsed, source: &options.source, presets: &options.presets,
                         text: &options.text, variables: &options.variables)
         options.duration = try parsed.value("duration").map { try NumberOption.seconds($0) }

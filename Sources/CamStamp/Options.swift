@@ -163,12 +163,24 @@ public enum StreamTarget: Sendable, Equatable {
     case file(URL, container: VideoContainer)
     /// H.264 over RTP/UDP.
     case rtp(host: String, port: UInt16)
+    /// FLV (H.264 + AAC) published to an RTMP server: `rtmp://host[:port]/app/key`, kept as written.
+    case rtmp(url: String)
+    /// MPEG-TS over SRT: a caller to `host:port`, or (host nil) a listener on `port`.
+    case srt(host: String?, port: UInt16, listener: Bool)
+    /// HLS segments (MPEG-TS, 2 s) and a playlist written into a folder.
+    case hls(folder: URL)
+    /// `--serve`: camstamp's own RTSP server, one encode for every viewer.
+    case serve(RTSPServe)
 
     /// Parses `out.mp4`, `out.mkv` or `rtp://HOST:PORT` (`rtp://[::1]:5000` for IPv6); a file's
     /// folder must already exist.
     public init(parsing text: String, option: String = "--to") throws {
         let unsupported = OptionValueError(
-            "unsupported target '\(text)' for '\(option)': use a .mp4 or .mkv file or rtp://HOST:PORT")
+            "unsupported target '\(text)' for '\(option)': use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT or hls:DIR")
+        if let network = try Self.networkTarget(text, option: option) {
+            self = network
+            return
+        }
         if text.lowercased().hasPrefix("rtp://") {
             let address = text.dropFirst("rtp://".count)
             guard let (host, port) = Self.hostAndPort(address) else {
@@ -191,6 +203,53 @@ public enum StreamTarget: Sendable, Equatable {
         self = .file(url, container: container)
     }
 
+    /// `rtmp://`, `rtmps://`, `srt://` and `hls:` targets; nil for any other text.
+    private static func networkTarget(_ text: String, option: String) throws -> StreamTarget? {
+        let lower = text.lowercased()
+        if lower.hasPrefix("rtmp://") || lower.hasPrefix("rtmps://") {
+            let rest = text.drop { $0 != ":" }.dropFirst(3)
+            let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+            // Servers take the stream as /APP/KEY: without both there is nothing to publish to.
+            guard parts.count >= 3, !parts[0].isEmpty, !parts[1].isEmpty, !parts.last!.isEmpty,
+                  !text.contains(where: { $0 == " " || $0 == "\"" })
+            else {
+                throw OptionValueError.invalid(text, for: option, expected: "rtmp://HOST[:PORT]/APP/KEY, e.g. rtmp://live.example.com/live/streamkey")
+            }
+            return .rtmp(url: text)
+        }
+        if lower.hasPrefix("srt://") {
+            let expected = "srt://HOST:PORT (caller) or srt://:PORT?mode=listener"
+            var address = text.dropFirst("srt://".count)
+            var listener = false
+            if let question = address.firstIndex(of: "?") {
+                let query = address[address.index(after: question)...]
+                address = address[..<question]
+                guard query == "mode=listener" || query == "mode=caller" else {
+                    throw OptionValueError.invalid(text, for: option, expected: expected)
+                }
+                listener = query == "mode=listener"
+            }
+            if address.hasPrefix(":"), let port = UInt16(address.dropFirst()), port >= 1 {
+                guard listener else { throw OptionValueError.invalid(text, for: option, expected: "srt://:PORT?mode=listener to listen, or srt://HOST:PORT to call") }
+                return .srt(host: nil, port: port, listener: true)
+            }
+            guard let (host, port) = hostAndPort(address) else { throw OptionValueError.invalid(text, for: option, expected: expected) }
+            return .srt(host: host, port: port, listener: listener)
+        }
+        if lower.hasPrefix("hls:") {
+            let path = String(text.dropFirst("hls:".count))
+            guard !path.isEmpty else { throw OptionValueError.invalid(text, for: option, expected: "hls:DIR, e.g. hls:/var/www/live") }
+            let url = URL(fileURLWithPath: path, isDirectory: true)
+            let parent = url.deletingLastPathComponent()
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw OptionValueError("'\(option)' folder '\(parent.path)' does not exist")
+            }
+            return .hls(folder: url)
+        }
+        return nil
+    }
+
     /// Splits `HOST:PORT` or `[IPV6]:PORT`; nil when either part is missing or the port is not 1…65535.
     private static func hostAndPort(_ address: Substring) -> (String, UInt16)? {
         let host: Substring
@@ -211,6 +270,64 @@ public enum StreamTarget: Sendable, Equatable {
               let port = UInt16(portText), port >= 1
         else { return nil }
         return (String(host), port)
+    }
+}
+
+/// `stream --serve rtsp://ADDRESS:PORT/PATH`: camstamp's own RTSP server.
+public struct RTSPServe: Sendable, Equatable {
+    /// The address to listen on (`0.0.0.0` for every interface).
+    public var address: String
+    /// The TCP port (8554 is RTSP's usual).
+    public var port: UInt16
+    /// The mount point, with its leading `/`.
+    public var path: String
+
+    /// Listens on `address`:`port` at `path`, unchecked.
+    public init(address: String, port: UInt16, path: String) {
+        self.address = address
+        self.port = port
+        self.path = path
+    }
+
+    /// Parses `rtsp://ADDRESS:PORT/PATH` (an IPv6 address in brackets).
+    public init(parsing text: String, option: String = "--serve") throws {
+        let expected = "rtsp://ADDRESS:PORT/PATH, e.g. rtsp://0.0.0.0:8554/live"
+        guard text.lowercased().hasPrefix("rtsp://") else { throw OptionValueError.invalid(text, for: option, expected: expected) }
+        let rest = text.dropFirst("rtsp://".count)
+        guard let slash = rest.firstIndex(of: "/") else { throw OptionValueError.invalid(text, for: option, expected: expected) }
+        let authority = rest[..<slash]
+        let path = String(rest[slash...])
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "/_-."))
+        guard path.count > 1, path.unicodeScalars.allSatisfy(allowed.contains),
+              let colon = authority.lastIndex(of: ":"), let port = UInt16(authority[authority.index(after: colon)...]), port >= 1
+        else { throw OptionValueError.invalid(text, for: option, expected: expected) }
+        var host = String(authority[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw OptionValueError.invalid(text, for: option, expected: expected) }
+        self.init(address: host, port: port, path: path)
+    }
+
+    /// The URL viewers open.
+    public var description: String { "rtsp://\(address.contains(":") ? "[\(address)]" : address):\(port)\(path)" }
+}
+
+/// `stream --audio`: where the sound comes from.
+public enum AudioChoice: Sendable, Equatable {
+    /// The test source's tone; a camera's microphone (PulseAudio, else ALSA) when there is one.
+    case auto
+    /// No sound.
+    case none
+    /// A PulseAudio source name, or an ALSA device (`hw:1,0`, `plughw:…`, `default`).
+    case device(String)
+
+    /// Parses `auto`, `none` or a device name.
+    public init(parsing text: String, option: String = "--audio") throws {
+        switch text {
+        case "auto": self = .auto
+        case "none": self = .none
+        case "": throw OptionValueError.invalid(text, for: option, expected: "auto, none or a device (e.g. hw:1,0 or a PulseAudio source name)")
+        default: self = .device(text)
+        }
     }
 }
 
@@ -524,6 +641,10 @@ public struct StreamOptions: Sendable, Equatable {
     public var pipeline: URL?
     /// Replace an existing `--to` file (otherwise it is refused).
     public var overwrite = false
+    /// Further `--to` (and `--serve`) targets fed from the same encode (record and publish at once).
+    public var moreTargets: [StreamTarget] = []
+    /// `--audio`; nil is the default: auto when publishing (RTMP, SRT, HLS, RTSP), none otherwise.
+    public var audio: AudioChoice?
 
     /// The H.264 bitrate in kbit/s when none is given.
     public static let defaultBitrate = 4000

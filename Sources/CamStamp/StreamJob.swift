@@ -4,7 +4,8 @@ import Media
 import Presets
 import Synchronization
 
-/// `camstamp stream`: a live, watermarked feed to an MP4 or MKV file or over RTP.
+/// `camstamp stream`: a live, watermarked feed to an MP4 or MKV file or over RTP; to RTMP, SRT,
+/// HLS and camstamp's own RTSP server, several at once from one encode (Publishing.swift).
 ///
 /// One thread pulls frames from the capture pipeline, marks them in place and pushes them to the
 /// output pipeline. The output never blocks the camera: when the encoder falls behind, frames are
@@ -31,6 +32,8 @@ public struct StreamJob {
         public var duration: Double
         /// The snapshots written on SIGUSR1.
         public var snapshots: [URL]
+        /// Network targets that were without a connection for a while (retried meanwhile).
+        public var outages: [Outage] = []
     }
 
     /// Frames queued in front of the encoder before new ones are dropped.
@@ -47,7 +50,7 @@ public struct StreamJob {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
         if let folder = options.snapshotFolder { try StillDestination.prepareFolder(folder, option: "--snapshot-dir", create: true) }
-        if case .file(let url, _) = options.target, !options.overwrite, FileManager.default.fileExists(atPath: url.path) {
+        for case .file(let url, _) in options.targets where !options.overwrite && FileManager.default.fileExists(atPath: url.path) {
             throw StillDestination.exists(url)
         }
         // An unwritable folder is said now, in shoot's words, not by the muxer once the camera runs.
@@ -56,14 +59,29 @@ public struct StreamJob {
         }
         // A host that cannot be sent to is refused now, not discovered by a receiver that hears nothing.
         var address: String?
-        if case .rtp(let host, let port) = options.target { address = try RTPAddress.resolve(host: host, port: port) }
+        if case .rtp(let host, let port) = rtpTarget { address = try RTPAddress.resolve(host: host, port: port) }
         let camera = try Camera(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
                                 resources: resources)
-        let output = try makeOutput(address: address)
+        let publishing: Publishing?
+        if options.isComposed {
+            let audio = try AudioInput.launch(options.audio ?? (options.publishes ? .auto : .none), source: options.source,
+                                              note: { FileHandle.standardError.write(Data("camstamp: \($0)\n".utf8)) })
+            publishing = try Publishing(options: options, rtpAddress: address, audio: audio)
+        } else {
+            publishing = nil
+        }
+        let output: FrameOutput
+        if let publishing { output = publishing.output } else { output = try makeOutput(address: address) }
+        func abortOutput() { if let publishing { publishing.abort() } else { output.abort() } }
         // The output first: it must be ready before the first frame arrives.
-        do { try output.start() } catch { throw outputFailure(error) }
+        do {
+            if let publishing { try publishing.start() } else { try output.start() }
+        } catch {
+            abortOutput()
+            throw outputFailure(error)
+        }
         do { try camera.start() } catch {
-            output.abort()
+            abortOutput()
             throw error
         }
         defer { camera.stop() }
@@ -80,6 +98,9 @@ public struct StreamJob {
 
         var written = 0, dropped = 0
         var firstTime: UInt64?, lastTime: UInt64 = 0, frameDuration: UInt64 = 33_333_333
+        // The composed output is live (sound comes from a live source): its frames are stamped
+        // on its clock, from where it stood at the first frame, so sound and pictures line up.
+        var origin: UInt64?
         var sdpPrinted = false
         let durationLimit = options.duration.map { UInt64($0 * 1e9) }
         // --duration is also a hard stop in wall time: a source slower than real time (or frames
@@ -136,15 +157,16 @@ public struct StreamJob {
                     break loop
                 }
                 // The output's clock starts at zero with the first frame.
-                frame.setTimestamps(pts: time, duration: frameDuration)
+                if publishing != nil { origin = origin ?? output.pipeline.runningTime() ?? 0 }
+                frame.setTimestamps(pts: time + (origin ?? 0), duration: frameDuration)
                 if interrupts?.takeSnapshotRequest() == true, let snapshotWriter { snapshotWriter.write(frame.copy()) }
                 let accepted: Bool
                 do { accepted = try output.push(frame) } catch {
-                    output.abort()
+                    abortOutput()
                     throw outputFailure(error)
                 }
                 if accepted { written += 1; lastTime = time + frameDuration } else { dropped += 1 }
-                if !sdpPrinted, case .rtp = options.target, let sdp = sessionDescription(output, address: address) {
+                if !sdpPrinted, rtpTarget != nil, let sdp = sessionDescription(output, address: address) {
                     sdpPrinted = true
                     do { try publish(sdp: sdp, report: report) } catch {
                         failure = error
@@ -159,7 +181,9 @@ public struct StreamJob {
         }
         progress.finish()
         // EOS through the encoder and muxer: MP4 gets its index, MKV its cues.
-        do { try output.finish(timeout: Self.finishGrace) } catch {
+        do {
+            if let publishing { try publishing.finish(timeout: Self.finishGrace) } else { try output.finish(timeout: Self.finishGrace) }
+        } catch {
             throw failure ?? outputFailure(error)
         }
         snapshotWriter?.waitUntilDone()
@@ -169,7 +193,7 @@ public struct StreamJob {
             throw failure
         }
         let summary = Summary(framesWritten: written, framesDropped: dropped, duration: Double(lastTime) / 1e9,
-                              snapshots: snapshotWriter?.written ?? [])
+                              snapshots: snapshotWriter?.written ?? [], outages: publishing?.outages ?? [])
         if interrupted { throw .init(.interrupted, summaryLine(summary)) }
         return summary
     }
@@ -184,9 +208,20 @@ public struct StreamJob {
         return .failure("\(options.targetDescription): \(error)")
     }
 
-    /// `out.mp4: 90 frames, 0 dropped, 00:00:03.00`.
+    /// `out.mp4: 90 frames, 0 dropped, 00:00:03.00`; a network target that was down says for how
+    /// long: `; rtmp://h/live/key down 4.2 s, reconnected 1 time`.
     public func summaryLine(_ summary: Summary) -> String {
-        "\(options.targetDescription): \(summary.framesWritten) frames written, \(summary.framesDropped) dropped, \(clockText(seconds: summary.duration, fraction: true))"
+        var line = "\(options.targetDescription): \(summary.framesWritten) frames written, \(summary.framesDropped) dropped, \(clockText(seconds: summary.duration, fraction: true))"
+        for outage in summary.outages {
+            line += "; \(outage.target) down \(String(format: "%.1f", outage.seconds)) s, "
+                + (outage.everConnected ? "reconnected \(outage.reconnections) time\(outage.reconnections == 1 ? "" : "s")" : "never connected")
+        }
+        return line
+    }
+
+    /// The first RTP target, whose SDP is printed.
+    private var rtpTarget: StreamTarget? {
+        options.targets.first { if case .rtp = $0 { true } else { false } }
     }
 
     /// The output pipeline; `address` is the RTP host, resolved.
@@ -195,6 +230,8 @@ public struct StreamJob {
         var values: [String: PipelineTemplate.Value] = ["bitrate": .integer(options.bitrate), "keyint": .integer(max(fps, 1))]
         let name: String
         switch options.target {
+        case .rtmp, .srt, .hls, .serve:
+            throw .failure("\(options.targetDescription): needs the composed output")
         case .file(let url, let container):
             name = "stream-\(container.rawValue)"
             values["location"] = .quoted(url.path)
@@ -215,7 +252,7 @@ public struct StreamJob {
 
     /// The SDP a receiver needs, once the payloader has settled its caps.
     private func sessionDescription(_ output: FrameOutput, address: String?) -> String? {
-        guard case .rtp(let host, let port) = options.target,
+        guard case .rtp(let host, let port) = rtpTarget,
               let payloader = try? output.pipeline.element(named: "pay"),
               let caps = payloader.currentCaps(pad: "src") else { return nil }
         return SessionDescription(host: address ?? host, port: port, capsFields: caps.fields).text
@@ -233,10 +270,7 @@ public struct StreamJob {
 extension StreamOptions {
     /// The target as the user wrote it, for messages.
     var targetDescription: String {
-        switch target {
-        case .file(let url, _): url.path
-        case .rtp(let host, let port): "rtp://\(host.contains(":") ? "[\(host)]" : host):\(port)"
-        }
+        targets.map(\.description).joined(separator: ", ")
     }
 }
 

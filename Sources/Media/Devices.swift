@@ -47,6 +47,19 @@ public enum Devices {
         return cameras
     }
 
+    /// How many microphones (audio sources: PulseAudio or ALSA) GStreamer finds now.
+    public static func microphones() throws(MediaError) -> Int {
+        try GStreamer.initialize()
+        let monitor = gst_device_monitor_new()!
+        defer { gst_object_unref(UnsafeMutableRawPointer(monitor)) }
+        _ = gst_device_monitor_add_filter(monitor, "Audio/Source", nil)
+        guard gst_device_monitor_start(monitor) != 0 else { return 0 }
+        defer { gst_device_monitor_stop(monitor) }
+        let list = gst_device_monitor_get_devices(monitor)
+        defer { g_list_free_full(list) { gst_object_unref($0) } }
+        return Int(g_list_length(list))
+    }
+
     private static func camera(from device: UnsafeMutablePointer<GstDevice>) -> CameraDevice {
         let name = takeGString(gst_device_get_display_name(device)) ?? "camera"
         var path: String?

@@ -45,7 +45,7 @@ import Testing
         #expect(error("shoot", "--quality", "120") == "'--quality' must be between 1 and 100 (got 120)")
         #expect(error("batch", "in", "-o", "out", "--quality=0") == "'--quality' must be between 1 and 100 (got 0)")
         #expect(error("stream", "--to", "ftp://x")
-                == "unsupported target 'ftp://x' for '--to': use a .mp4 or .mkv file or rtp://HOST:PORT")
+                == "unsupported target 'ftp://x' for '--to': use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT or hls:DIR")
         #expect(error("stream", "--to", "/nope/out.mp4") == "'--to' folder '/nope' does not exist")
         #expect(error("shoot", "--var", "job") == "--var expects KEY=VALUE")
         #expect(error("stream", "--to", "rtp://h:5000", "--var", "=x") == "--var expects KEY=VALUE")
@@ -135,6 +135,23 @@ import Testing
         #expect(options.bitrate == 4000)
         #expect(options.duration == nil && options.sdp == nil && options.snapshotFolder == nil)
         #expect(options.source == .auto)
+    }
+
+    @Test func streamToSeveralTargetsAndServe() throws {
+        guard case .stream(let options) = try parse("stream", "--to", "rtp://127.0.0.1:5000", "--to", "rtmp://h/live/k",
+                                                    "--serve", "rtsp://0.0.0.0:8554/live", "--audio", "none") else {
+            Issue.record("not stream")
+            return
+        }
+        #expect(options.targets == [.rtp(host: "127.0.0.1", port: 5000), .rtmp(url: "rtmp://h/live/k"),
+                                    .serve(RTSPServe(address: "0.0.0.0", port: 8554, path: "/live"))])
+        #expect(options.audio == AudioChoice.none)
+        guard case .stream(let served) = try parse("stream", "--serve", "rtsp://127.0.0.1:8554/live") else {
+            Issue.record("not stream")
+            return
+        }
+        #expect(served.targets == [.serve(RTSPServe(address: "127.0.0.1", port: 8554, path: "/live"))])
+        #expect(served.audio == nil)
     }
 
     // MARK: Every flag reaches its option

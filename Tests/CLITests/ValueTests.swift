@@ -77,15 +77,43 @@ import Testing
         #expect(try StreamTarget(parsing: "rtp://127.0.0.1:5000") == .rtp(host: "127.0.0.1", port: 5000))
         #expect(try StreamTarget(parsing: "rtp://receiver.local:65535") == .rtp(host: "receiver.local", port: 65535))
         #expect(try StreamTarget(parsing: "rtp://[::1]:5004") == .rtp(host: "::1", port: 5004))
-        let unsupported = "unsupported target 'ftp://x' for '--to': use a .mp4 or .mkv file or rtp://HOST:PORT"
-        #expect(message { try StreamTarget(parsing: "ftp://x") } == unsupported)
-        #expect(message { try StreamTarget(parsing: "out.avi") }
-                == "unsupported target 'out.avi' for '--to': use a .mp4 or .mkv file or rtp://HOST:PORT")
+        let choices = "use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT or hls:DIR"
+        #expect(message { try StreamTarget(parsing: "ftp://x") } == "unsupported target 'ftp://x' for '--to': \(choices)")
+        #expect(message { try StreamTarget(parsing: "out.avi") } == "unsupported target 'out.avi' for '--to': \(choices)")
         #expect(message { try StreamTarget(parsing: "/nope/out.mp4") } == "'--to' folder '/nope' does not exist")
         for bad in ["rtp://host", "rtp://:5000", "rtp://host:0", "rtp://host:70000", "rtp://host:port", "rtp://a:b:1"] {
             #expect(message { try StreamTarget(parsing: bad) }
                     == "invalid value '\(bad)' for '--to': expected rtp://HOST:PORT, e.g. rtp://127.0.0.1:5000")
         }
+    }
+
+    @Test func publishingTargets() throws {
+        let folder = FileManager.default.temporaryDirectory.path
+        #expect(try StreamTarget(parsing: "rtmp://live.example.com/live/key") == .rtmp(url: "rtmp://live.example.com/live/key"))
+        #expect(try StreamTarget(parsing: "rtmp://127.0.0.1:1935/app/a/b") == .rtmp(url: "rtmp://127.0.0.1:1935/app/a/b"))
+        #expect(try StreamTarget(parsing: "rtmps://x.example/app/key") == .rtmp(url: "rtmps://x.example/app/key"))
+        for bad in ["rtmp://host", "rtmp://host/app", "rtmp://host/app/", "rtmp:///app/key"] {
+            #expect(message { try StreamTarget(parsing: bad) }
+                    == "invalid value '\(bad)' for '--to': expected rtmp://HOST[:PORT]/APP/KEY, e.g. rtmp://live.example.com/live/streamkey")
+        }
+        #expect(try StreamTarget(parsing: "srt://203.0.113.5:9000") == .srt(host: "203.0.113.5", port: 9000, listener: false))
+        #expect(try StreamTarget(parsing: "srt://:9000?mode=listener") == .srt(host: nil, port: 9000, listener: true))
+        #expect(try StreamTarget(parsing: "srt://[::1]:9000?mode=caller") == .srt(host: "::1", port: 9000, listener: false))
+        for bad in ["srt://host", "srt://host:0", "srt://h:9000?mode=rendezvous", "srt://:9000"] {
+            #expect((try? StreamTarget(parsing: bad)) == nil, "\(bad)")
+        }
+        #expect(try StreamTarget(parsing: "hls:\(folder)/live") == .hls(folder: URL(fileURLWithPath: "\(folder)/live", isDirectory: true)))
+        #expect(message { try StreamTarget(parsing: "hls:/nope/live") } == "'--to' folder '/nope' does not exist")
+        #expect(message { try StreamTarget(parsing: "hls:") } == "invalid value 'hls:' for '--to': expected hls:DIR, e.g. hls:/var/www/live")
+        #expect(try RTSPServe(parsing: "rtsp://0.0.0.0:8554/live") == RTSPServe(address: "0.0.0.0", port: 8554, path: "/live"))
+        #expect(try RTSPServe(parsing: "rtsp://[::]:8554/cam/1") == RTSPServe(address: "::", port: 8554, path: "/cam/1"))
+        for bad in ["rtsp://0.0.0.0/live", "rtsp://0.0.0.0:8554", "rtsp://0.0.0.0:8554/", "http://x:1/live", "rtsp://:8554/live"] {
+            #expect(message { try RTSPServe(parsing: bad) }
+                    == "invalid value '\(bad)' for '--serve': expected rtsp://ADDRESS:PORT/PATH, e.g. rtsp://0.0.0.0:8554/live")
+        }
+        #expect(try AudioChoice(parsing: "auto") == .auto)
+        #expect(try AudioChoice(parsing: "none") == AudioChoice.none)
+        #expect(try AudioChoice(parsing: "hw:1,0") == .device("hw:1,0"))
     }
 
     @Test func variables() throws {

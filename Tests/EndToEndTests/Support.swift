@@ -30,7 +30,8 @@ final class RunningCamstamp {
     private let outData = LockedData(), errData = LockedData()
     private let group = DispatchGroup()
 
-    init(_ arguments: [String], in directory: URL? = nil, asNobody: Bool = false) throws {
+    init(_ arguments: [String], in directory: URL? = nil, asNobody: Bool = false,
+         environment extra: [String: String] = [:]) throws {
         self.arguments = arguments
         if asNobody {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -43,6 +44,7 @@ final class RunningCamstamp {
         var environment = ProcessInfo.processInfo.environment
         // A GStreamer CRITICAL in the child must fail the test, not scroll by.
         environment["G_DEBUG"] = "fatal-criticals"
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

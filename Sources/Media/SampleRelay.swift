@@ -1,0 +1,108 @@
+import CGStreamer
+import CGstApp
+import CGstVideo
+
+/// GST_CLOCK_TIME_NONE, whose C spelling (-1 in an unsigned type) does not import.
+let noTime = GstClockTime.max
+
+/// One encoded buffer and its caps, taken from an appsink: the unit passed from the one encode to
+/// the pipelines that publish it (a network connection, an RTSP viewer's media).
+public final class EncodedSample: @unchecked Sendable {
+    let sample: OpaquePointer
+
+    init(adopting sample: OpaquePointer) { self.sample = sample }
+    deinit { gst_sample_unref(sample) }
+
+    var buffer: UnsafeMutablePointer<GstBuffer>? { gst_sample_get_buffer(sample) }
+    var caps: UnsafeMutablePointer<GstCaps>? { gst_sample_get_caps(sample) }
+
+    /// A point a decoder can start from: a keyframe, or any buffer of a stream without deltas (audio).
+    public var isKeyframe: Bool {
+        guard let buffer else { return false }
+        return buffer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue == 0
+    }
+
+    /// Presentation time (decode time when there is none), nanoseconds.
+    public var time: UInt64? {
+        guard let buffer else { return nil }
+        let time = buffer.pointee.pts != noTime ? buffer.pointee.pts : buffer.pointee.dts
+        return time == noTime ? nil : UInt64(time)
+    }
+}
+
+/// The end of a branch of the encoding pipeline: `appsink name=…` whose buffers are taken one by one.
+public final class SampleTap: @unchecked Sendable {
+    private let element: Element
+    private var appsink: UnsafeMutablePointer<GstAppSink> { gcast(element.pointer) }
+
+    public init(pipeline: Pipeline, name: String) throws(MediaError) {
+        element = try pipeline.element(named: name)
+    }
+
+    public enum Pull: Sendable {
+        case sample(EncodedSample)
+        case timeout
+        case endOfStream
+    }
+
+    /// Asks the encoder upstream for a keyframe now (a viewer who just joined can start on it
+    /// instead of waiting for the next one).
+    public func requestKeyframe() {
+        guard let event = gst_video_event_new_upstream_force_key_unit(noTime, 1, 0) else { return }
+        gst_element_send_event(element.pointer, event)
+    }
+
+    /// The next buffer, waiting up to `timeout`.
+    public func pull(timeout: Duration) -> Pull {
+        if let sample = gst_app_sink_try_pull_sample(appsink, GstClockTime(timeout.nanoseconds)) {
+            return .sample(EncodedSample(adopting: sample))
+        }
+        return gst_app_sink_is_eos(appsink) != 0 ? .endOfStream : .timeout
+    }
+}
+
+/// The start of a publishing pipeline: `appsrc name=…` fed with samples from a `SampleTap`.
+public final class SampleFeed: @unchecked Sendable {
+    private let element: Element
+    private var appsrc: UnsafeMutablePointer<GstAppSrc> { gcast(element.pointer) }
+    private var currentCaps: UnsafeMutablePointer<GstCaps>?
+
+    public convenience init(pipeline: Pipeline, name: String) throws(MediaError) {
+        try self.init(element: pipeline.element(named: name))
+    }
+
+    init(element: Element) throws(MediaError) {
+        self.element = element
+        try element.set("format", "time")
+    }
+
+    deinit {
+        if let currentCaps { gst_caps_unref(currentCaps) }
+    }
+
+    /// Pushes a sample's buffer. `timeOrigin` is subtracted from its times (a publishing pipeline
+    /// restarted mid-stream starts again from zero); nil clears them, for an appsrc that stamps
+    /// buffers itself (`do-timestamp`). Returns false when the pipeline no longer takes data.
+    @discardableResult
+    public func push(_ sample: EncodedSample, timeOrigin: UInt64?) -> Bool {
+        guard let source = sample.buffer else { return true }
+        if let caps = sample.caps, currentCaps == nil || gst_caps_is_equal(currentCaps, caps) == 0 {
+            gst_app_src_set_caps(appsrc, caps)
+            if let currentCaps { gst_caps_unref(currentCaps) }
+            currentCaps = gst_caps_ref(caps)
+        }
+        // A shallow copy: the memory is shared, only the times differ from the other branches'.
+        guard let buffer = gst_buffer_copy(source) else { return true }
+        func shifted(_ time: GstClockTime) -> GstClockTime {
+            guard let timeOrigin, time != noTime else { return noTime }
+            return UInt64(time) >= timeOrigin ? time - GstClockTime(timeOrigin) : 0
+        }
+        buffer.pointee.pts = shifted(buffer.pointee.pts)
+        buffer.pointee.dts = shifted(buffer.pointee.dts)
+        return gst_app_src_push_buffer(appsrc, buffer) == GST_FLOW_OK
+    }
+
+    public func endOfStream() {
+        gst_app_src_end_of_stream(appsrc)
+    }
+}

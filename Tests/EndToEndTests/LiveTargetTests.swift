@@ -1,0 +1,357 @@
+import Foundation
+import Media
+import Testing
+
+// `stream --to rtmp://, srt://, hls:` and `--serve rtsp://`, against real servers and clients the
+// tests start on 127.0.0.1 (nginx with libnginx-mod-rtmp, srt-live-transmit, ffprobe/ffmpeg).
+
+/// A TCP or UDP port free on 127.0.0.1 right now (the kernel's pick, released at once).
+func freePort(udp: Bool = false) throws -> Int {
+    let fd = socket(AF_INET, Int32(udp ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw ToolFailure("socket: errno \(errno)") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+        }
+    }
+    guard bound else { throw ToolFailure("bind: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+struct ToolFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A program the test runs in the background (a server, a receiver), stopped by `stop()`.
+final class Helper {
+    let process = Process()
+    private let output: URL
+
+    init(_ executable: String, _ arguments: [String], output: URL, stdout: URL? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        self.output = output
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: output)
+        if let stdout {
+            FileManager.default.createFile(atPath: stdout.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: stdout)
+        } else {
+            process.standardOutput = try FileHandle(forWritingTo: output)
+        }
+        try process.run()
+    }
+
+    /// Stops it: SIGTERM (or `signal`), then SIGKILL if it is still there after 5 s.
+    func stop(_ signal: Int32 = SIGTERM) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    var log: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+}
+
+/// Waits (bounded) until something accepts TCP connections on 127.0.0.1:`port`.
+func waitForListener(port: Int, timeout: TimeInterval = 10) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        close(fd)
+        if connected { return true }
+        Thread.sleep(forTimeInterval: 0.1)
+    }
+    return false
+}
+
+/// nginx with libnginx-mod-rtmp on 127.0.0.1:`port`, with its own config, pid and logs in `folder`.
+final class NginxRTMP {
+    let port: Int
+    let folder: URL
+    private var helper: Helper?
+
+    init(folder: URL, port: Int) throws {
+        self.port = port
+        self.folder = folder
+        // One process in the foreground (daemon off, no master), so the test owns and stops it;
+        // a viewer is only sent video from a keyframe on.
+        let config = """
+        load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
+        \(getuid() == 0 ? "user root;" : "")
+        daemon off;
+        master_process off;
+        pid \(folder.path)/nginx.pid;
+        error_log \(folder.path)/error.log info;
+        events { worker_connections 64; }
+        rtmp {
+            server {
+                listen 127.0.0.1:\(port);
+                application live { live on; record off; wait_key on; wait_video on; }
+            }
+        }
+        """
+        try config.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    func start() throws {
+        helper = try Helper("/usr/sbin/nginx", ["-c", folder.appendingPathComponent("nginx.conf").path, "-p", folder.path,
+                                               "-e", folder.appendingPathComponent("error.log").path],
+                            output: folder.appendingPathComponent("nginx.out"))
+        guard waitForListener(port: port) else {
+            throw ToolFailure("nginx did not listen on \(port): \(helper?.log ?? "")")
+        }
+    }
+
+    /// Stops the server at once, as a crash or a restart would (a single nginx process finishes its
+    /// live connections before it obeys SIGTERM).
+    func stop() {
+        helper?.stop(SIGKILL)
+        helper = nil
+    }
+
+    deinit { stop() }
+}
+
+/// What ffprobe finds in `input` (a file or URL): the codec of each stream, in order.
+func probeCodecs(_ input: String, arguments: [String] = [], timeout: TimeInterval = 20) throws -> [String] {
+    let result = try runTool("/usr/bin/ffprobe", ["-v", "error"] + arguments
+        + ["-show_entries", "stream=codec_name", "-of", "csv=p=0", input], timeout: timeout)
+    // MPEG-TS lists its streams twice (in its program, then alone): each stream once, in order.
+    var codecs: [String] = []
+    for line in result.split(separator: "\n") {
+        let codec = line.trimmingCharacters(in: .whitespaces)
+        if !codec.isEmpty && !codecs.contains(codec) { codecs.append(codec) }
+    }
+    return codecs
+}
+
+/// The mark in a frame from the middle of a received stream (its first frames may predate a keyframe).
+func expectMarkInTheMiddle(_ file: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    expectMarkBottomRight(try decodeVideo(file: file, keep: 30, limit: 31).kept, sourceLocation: sourceLocation)
+}
+
+/// Runs a tool to the end (bounded) and returns its standard output.
+@discardableResult
+func runTool(_ executable: String, _ arguments: [String], timeout: TimeInterval = 30) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    let data = LockedData()
+    let done = DispatchSemaphore(value: 0)
+    try process.run()
+    DispatchQueue.global().async {
+        data.set(out.fileHandleForReading.readDataToEndOfFile())
+        done.signal()
+    }
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    if process.isRunning {
+        // ffprobe waiting on a network read may not heed SIGTERM.
+        process.terminate()
+        Thread.sleep(forTimeInterval: 1)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+    process.waitUntilExit()
+    done.wait()
+    return String(decoding: data.get(), as: UTF8.self)
+}
+
+/// Frames in a video file, counted by decoding (ffprobe -count_frames).
+func decodedFrames(_ file: URL) throws -> Int {
+    let text = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames",
+                                                "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file.path])
+    // MPEG-TS prints the stream twice (in its program, then alone).
+    return text.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.first ?? 0
+}
+
+/// The frames the summary says were written, checked against `expected` (a loaded machine may
+/// drop a few before the encoder; they are counted, and written + dropped is the whole stream).
+func framesWritten(_ stderr: String, expected: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+    let match = try #require(stderr.firstMatch(of: try Regex(#"(\d+) frames written, (\d+) dropped"#)), "\(stderr)",
+                             sourceLocation: sourceLocation)
+    let written = Int(match.output[1].substring ?? "") ?? 0, dropped = Int(match.output[2].substring ?? "") ?? 0
+    #expect(abs(written + dropped - expected) <= 3 && dropped <= expected / 10, "\(stderr)", sourceLocation: sourceLocation)
+    return written
+}
+
+@Suite(.serialized) struct LiveTargetTests {
+    /// A stream of the solid camera with a mark in the corner, `seconds` long, to `targets`.
+    func startStream(_ folder: URL, _ targets: [String], seconds: Int, text: String = "LIVE",
+                     environment: [String: String] = [:]) throws -> RunningCamstamp {
+        let template = try writeSolidCameraTemplate(in: folder)
+        return try RunningCamstamp(["stream", "--source", "test", "--pipeline", template.path, "--text", text,
+                                    "--size", "640x360", "--fps", "30", "--duration", String(seconds)] + targets,
+                                   environment: environment)
+    }
+
+    @Test func recordAndPublishToNginxRTMPAtOnce() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nginx = try NginxRTMP(folder: folder, port: try freePort())
+        defer { nginx.stop() }
+        let url = "rtmp://127.0.0.1:\(nginx.port)/live/camstamp"
+        let recording = folder.appendingPathComponent("rec.mp4")
+        let running = try startStream(folder, ["--to", recording.path, "--to", url], seconds: 8)
+        Thread.sleep(forTimeInterval: 2)
+        // Pulled back from the server while it is live: H.264 and AAC, and the mark in a frame.
+        let pulled = folder.appendingPathComponent("pulled.flv")
+        try runTool("/usr/bin/ffmpeg", ["-v", "error", "-i", url, "-t", "3", "-c", "copy", "-y", pulled.path], timeout: 20)
+        let result = running.finish(timeout: 40)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let serverLog = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+        #expect(try probeCodecs(pulled.path) == ["h264", "aac"], "nginx: \(serverLog.suffix(800))")
+        try expectMarkInTheMiddle(pulled)
+        // The recording has every frame, with its sound, and the same mark.
+        #expect(try probeCodecs(recording.path) == ["h264", "aac"])
+        let written = try framesWritten(result.stderr, expected: 240)
+        #expect(try decodedFrames(recording) == written)
+        expectMarkBottomRight(try decodeImage(recording))
+        #expect(!result.stderr.contains("down"), "\(result.stderr)")
+    }
+
+    @Test func anRTMPServerRestartedMidStreamIsRejoinedAndTheRecordingStaysWhole() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nginx = try NginxRTMP(folder: folder, port: try freePort())
+        defer { nginx.stop() }
+        let url = "rtmp://127.0.0.1:\(nginx.port)/live/camstamp"
+        let recording = folder.appendingPathComponent("rec.mkv")
+        let running = try startStream(folder, ["--to", recording.path, "--to", url], seconds: 12)
+        Thread.sleep(forTimeInterval: 3)
+        nginx.stop()
+        Thread.sleep(forTimeInterval: 3)
+        try nginx.start()
+        // Back on the air: the server has the stream again before camstamp ends.
+        Thread.sleep(forTimeInterval: 3)
+        let codecs = try probeCodecs(url, timeout: 10)
+        let result = running.finish(timeout: 40)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(codecs == ["h264", "aac"], "after the restart the server has \(codecs)")
+        // The recording never stopped: all 12 s of frames, with Opus sound in the MKV.
+        #expect(try probeCodecs(recording.path) == ["h264", "opus"])
+        let written = try framesWritten(result.stderr, expected: 360)
+        #expect(try decodedFrames(recording) == written)
+        // The summary says how long the server was away (3 s, plus the retry that found it back).
+        let pattern = try Regex(#"rtmp://\S+ down (\d+\.\d) s, reconnected 1 time"#)
+        let match = try #require(result.stderr.firstMatch(of: pattern), "\(result.stderr)")
+        let seconds = Double(String(match.output[1].substring ?? "")) ?? 0
+        #expect(seconds >= 2.5 && seconds <= 8, "down \(seconds) s")
+    }
+
+    @Test func srtCallerToAListenerAndListenerToACaller() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // camstamp calls a listener (srt-live-transmit writing what it gets to a file).
+        let port = try freePort(udp: true)
+        let received = folder.appendingPathComponent("caller.ts")
+        let listener = try Helper("/usr/bin/srt-live-transmit", ["-q", "srt://:\(port)?mode=listener", "file://con"],
+                                  output: folder.appendingPathComponent("listener.log"), stdout: received)
+        defer { listener.stop() }
+        Thread.sleep(forTimeInterval: 0.5)
+        let caller = try startStream(folder, ["--to", "srt://127.0.0.1:\(port)"], seconds: 4, text: "SRT").finish(timeout: 40)
+        Thread.sleep(forTimeInterval: 0.5)
+        listener.stop()
+        #expect(caller.status == 0, "stderr: \(caller.stderr)")
+        #expect(try probeCodecs(received.path) == ["h264", "aac"])
+        #expect(try decodedFrames(received) >= 100)
+        try expectMarkInTheMiddle(received)
+
+        // camstamp listens; srt-live-transmit calls it once it runs.
+        let listenPort = try freePort(udp: true)
+        let pulled = folder.appendingPathComponent("listener.ts")
+        let running = try startStream(folder, ["--to", "srt://:\(listenPort)?mode=listener"], seconds: 6, text: "SRT")
+        Thread.sleep(forTimeInterval: 1.5)
+        let receiver = try Helper("/usr/bin/srt-live-transmit", ["-q", "srt://127.0.0.1:\(listenPort)", "file://con"],
+                                  output: folder.appendingPathComponent("caller.log"), stdout: pulled)
+        Thread.sleep(forTimeInterval: 3)
+        receiver.stop()
+        let result = running.finish(timeout: 40)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(try probeCodecs(pulled.path) == ["h264", "aac"])
+        #expect(try decodedFrames(pulled) >= 30)
+    }
+
+    @Test func hlsFolderGetsAPlaylistAndTwoSecondSegments() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let hls = folder.appendingPathComponent("live")
+        let result = try startStream(folder, ["--to", "hls:\(hls.path)"], seconds: 5, text: "HLS").finish(timeout: 40)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let playlist = try String(contentsOf: hls.appendingPathComponent("index.m3u8"), encoding: .utf8)
+        let lines = playlist.split(separator: "\n").map(String.init)
+        #expect(lines.first == "#EXTM3U")
+        #expect(lines.contains("#EXT-X-TARGETDURATION:2"), "\(playlist)")
+        #expect(lines.contains("#EXT-X-ENDLIST"), "\(playlist)")
+        let segments = lines.filter { $0.hasSuffix(".ts") }
+        #expect(segments.count >= 2, "\(playlist)")
+        for segment in segments {
+            #expect(try probeCodecs(hls.appendingPathComponent(segment).path) == ["h264", "aac"], "\(segment)")
+        }
+        // A player reads the playlist as one 5 s stream.
+        let duration = try runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
+                                                        hls.appendingPathComponent("index.m3u8").path])
+        #expect(abs((Double(duration.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 5) <= 0.5, "duration \(duration)")
+        try expectMarkInTheMiddle(hls.appendingPathComponent(segments[0]))
+    }
+
+    @Test func rtspServesTwoViewersAtOnceFromOneEncoder() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = try freePort()
+        let url = "rtsp://127.0.0.1:\(port)/live"
+        let log = folder.appendingPathComponent("gst.log")
+        // GStreamer logs each element it creates: the count of encoders and payloaders is the proof.
+        let running = try startStream(folder, ["--serve", url], seconds: 12, text: "RTSP",
+                                      environment: ["GST_DEBUG": "GST_ELEMENT_FACTORY:4", "GST_DEBUG_FILE": log.path])
+        #expect(waitForListener(port: port))
+        // Viewers join a stream already running, between its regular keyframes (one a second).
+        Thread.sleep(forTimeInterval: 1.5)
+        let frames = [folder.appendingPathComponent("viewer1.mkv"), folder.appendingPathComponent("viewer2.mkv")]
+        let viewers = try frames.enumerated().map { index, file in
+            try Helper("/usr/bin/ffmpeg", ["-v", "error", "-rtsp_transport", index == 0 ? "tcp" : "udp", "-i", url,
+                                           "-t", "4", "-c", "copy", "-y", file.path],
+                       output: folder.appendingPathComponent("viewer\(index).log"))
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while viewers.contains(where: { $0.process.isRunning }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        viewers.forEach { $0.stop() }
+        let result = running.finish(timeout: 40)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        for (index, file) in frames.enumerated() {
+            #expect(try probeCodecs(file.path) == ["h264", "aac"], "viewer \(index + 1): \(viewers[index].log)")
+            // 4 s of sound; the pictures from the first keyframe (one a second) on.
+            let received = try decodedFrames(file)
+            #expect(received >= 60, "viewer \(index + 1): \(received) frames")
+            // A viewer's PLAY asks the encoder for a keyframe: the pictures start with the sound,
+            // not up to a second or two later at the next regular keyframe.
+            let start = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                         "stream=start_time", "-of", "csv=p=0", file.path])
+            let videoStart = Double(start.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 99
+            #expect(videoStart <= 0.5, "viewer \(index + 1): pictures start at \(videoStart) s")
+            try expectMarkInTheMiddle(file)
+        }
+        let created = try String(contentsOf: log, encoding: .utf8)
+        #expect(created.components(separatedBy: "creating element \"x264enc\"").count - 1 == 1, "one H.264 encoder for both viewers")
+        #expect(created.components(separatedBy: "creating element \"rtph264pay\"").count - 1 == 1, "one shared media for both viewers")
+    }
+}
