@@ -92,6 +92,9 @@ docs: api-check
 # Examples/StampPhoto, a package that embeds the library by path: built, run, its photo checked.
 EXAMPLE_OUTPUT = $(BUILD_DIR)/example/stamped.jpg
 example: deps
+	@# SwiftPM keeps the example's build plan, and with it the list of the library's source files,
+	@# until its own manifest changes: files added to camstamp since would be missing. Plan anew.
+	rm -f Examples/StampPhoto/.build/debug.yaml Examples/StampPhoto/.build/debug/description.json
 	$(SWIFT) build --package-path Examples/StampPhoto
 	@mkdir -p $(dir $(EXAMPLE_OUTPUT)) && rm -f $(EXAMPLE_OUTPUT)
 	$(SWIFT) run --skip-build --package-path Examples/StampPhoto stamp-photo $(EXAMPLE_OUTPUT)
