@@ -121,6 +121,23 @@ public enum BatchFormat: Sendable, Equatable {
     }
 }
 
+/// How `batch` re-encodes the video of a clip (`--video-codec`).
+public enum VideoCodecChoice: String, Sendable, Equatable, CaseIterable {
+    /// H.264 4:2:0, which every player takes (the default).
+    case h264
+    case hevc
+    case vp9
+    /// The source's codec where it is H.264, HEVC or VP9 (and the container holds it), else H.264.
+    case keep
+
+    public init(parsing text: String, option: String = "--video-codec") throws {
+        guard let choice = Self(rawValue: text.lowercased()) else {
+            throw OptionValueError.invalid(text, for: option, expected: "h264, hevc, vp9 or keep")
+        }
+        self = choice
+    }
+}
+
 /// The container of a recorded stream, chosen by the file's extension.
 public enum VideoContainer: String, Sendable, Equatable, CaseIterable {
     case mp4
@@ -370,6 +387,8 @@ public struct BatchOptions: Sendable, Equatable {
     public var dryRun: Bool
     /// Results as JSON lines on stdout, for scripts.
     public var json: Bool
+    /// The codec video clips are re-encoded with.
+    public var videoCodec: VideoCodecChoice = .h264
 
     public static let defaultNamePattern = "{stem}"
     /// The most pixels a photo may have: 250 megapixels (a 200 MP phone sensor is 16320×12240).

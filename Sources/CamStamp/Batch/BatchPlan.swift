@@ -18,6 +18,8 @@ struct BatchPlan {
     }
 
     var items: [Item] = []
+    /// Video clips (MP4, MOV, MKV, WebM by content), marked by `ClipWorker`.
+    var clips: [ClipItem] = []
     /// Files that are not photos by their extension (sidecars, hidden files): counted, not errors.
     var skipped: [URL] = []
     /// Inputs that are not regular files (a FIFO, a device, a socket), with why: reported as
@@ -48,29 +50,10 @@ struct BatchPlan {
         let outputNames = try Self.namePattern(options)
         var seenOutputs: [String: URL] = [:]
         let inputPaths = Set(found.map { $0.url.standardizedFileURL.resolvingSymlinksInPath().path })
-        for (url, folder) in found {
-            guard let kind = Self.photoExtensions[url.pathExtension.lowercased()], !url.lastPathComponent.hasPrefix(".") else {
-                skipped.append(url)
-                continue
-            }
-            let counter = items.count + 1
-            let outputKind: Kind = switch options.format {
-            case .keep: kind
-            case .convert(.jpg): .jpeg
-            case .convert(.png): .png
-            }
-            let stem = url.deletingPathExtension().lastPathComponent
-            let context = TemplateContext(filename: url.lastPathComponent, stem: stem, counter: counter)
-            let name = outputNames.expand(context, escapingMarkup: false)
-            guard !name.isEmpty, !name.contains("/") else {
-                throw .usage("--name: '\(options.namePattern)' gives '\(name)' for \(url.path); a name must be non-empty and have no '/'")
-            }
-            let fileExtension = options.format == .keep ? url.pathExtension : (outputKind == .jpeg ? "jpg" : "png")
-            let output = options.outputFolder.appendingPathComponent(folder, isDirectory: true)
-                .appendingPathComponent(name).appendingPathExtension(fileExtension).standardizedFileURL
+        // Refused before any work: an output that would replace an input, or two inputs that
+        // would write the same output.
+        func claim(_ output: URL, for url: URL) throws(CamStampError) {
             let resolved = output.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(output.lastPathComponent).path
-            // Refused before any work: an output that would replace an input, or two inputs
-            // that would write the same output.
             if inputPaths.contains(resolved) {
                 throw .usage("\(output.path) would replace an input photo; choose another -o folder or a --name pattern such as '{stem}-marked'")
             }
@@ -78,8 +61,45 @@ struct BatchPlan {
                 throw .usage("\(other.path) and \(url.path) would both be written to \(output.path); use --name with {counter} or keep them in separate folders")
             }
             seenOutputs[resolved] = url
+        }
+        for (url, folder) in found {
+            if Self.photoExtensions[url.pathExtension.lowercased()] == nil, !url.lastPathComponent.hasPrefix("."),
+               let clip = ClipItem.Format(sniffing: url, codec: options.videoCodec) {
+                let counter = items.count + clips.count + 1
+                let name = try Self.outputName(outputNames, pattern: options.namePattern, url: url, counter: counter)
+                let output = options.outputFolder.appendingPathComponent(folder, isDirectory: true)
+                    .appendingPathComponent(name).appendingPathExtension(clip.fileExtension(for: url)).standardizedFileURL
+                try claim(output, for: url)
+                clips.append(ClipItem(input: url, output: output, format: clip, counter: counter))
+                continue
+            }
+            guard let kind = Self.photoExtensions[url.pathExtension.lowercased()], !url.lastPathComponent.hasPrefix(".") else {
+                skipped.append(url)
+                continue
+            }
+            let counter = items.count + clips.count + 1
+            let outputKind: Kind = switch options.format {
+            case .keep: kind
+            case .convert(.jpg): .jpeg
+            case .convert(.png): .png
+            }
+            let name = try Self.outputName(outputNames, pattern: options.namePattern, url: url, counter: counter)
+            let fileExtension = options.format == .keep ? url.pathExtension : (outputKind == .jpeg ? "jpg" : "png")
+            let output = options.outputFolder.appendingPathComponent(folder, isDirectory: true)
+                .appendingPathComponent(name).appendingPathExtension(fileExtension).standardizedFileURL
+            try claim(output, for: url)
             items.append(Item(input: url, relativeFolder: folder, kind: kind, output: output, outputKind: outputKind, counter: counter))
         }
+    }
+
+    /// The output name (without extension) of `url` from the `--name` pattern.
+    private static func outputName(_ names: Template, pattern: String, url: URL, counter: Int) throws(CamStampError) -> String {
+        let stem = url.deletingPathExtension().lastPathComponent
+        let name = names.expand(TemplateContext(filename: url.lastPathComponent, stem: stem, counter: counter), escapingMarkup: false)
+        guard !name.isEmpty, !name.contains("/") else {
+            throw .usage("--name: '\(pattern)' gives '\(name)' for \(url.path); a name must be non-empty and have no '/'")
+        }
+        return name
     }
 
     /// The `--name` pattern, checked against the variables a name can use.
