@@ -16,6 +16,8 @@ DEBS = pkg-config \
        fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
        libgexiv2-dev libjpeg62-turbo-dev libimage-exiftool-perl libjpeg-turbo-progs \
        libturbojpeg0-dev imagemagick libvips-tools
+# The clip tests make their clips and check them with ffmpeg and ffprobe.
+DEBS += ffmpeg
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -26,7 +26,7 @@ public enum ClipVideoCodec: String, Sendable, CaseIterable {
         case .hevc:
             LaunchFragment("x265enc name=encoder speed-preset=\(preset) option-string=\"crf=24:pools=\(threads):frame-threads=\(min(threads, 4))\" ! h265parse")
         case .vp9:
-            LaunchFragment("vp9enc name=encoder deadline=1 cpu-used=8 end-usage=q cq-level=32 row-mt=true threads=\(threads)")
+            LaunchFragment("vp9enc name=encoder deadline=1 cpu-used=8 end-usage=cq cq-level=32 target-bitrate=20000000 row-mt=true threads=\(threads)")
         }
     }
 }

@@ -82,8 +82,10 @@ public struct BatchJob {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 if index < clips.count, let clipWorker {
                     let clip = clips[index]
-                    reporter.record(clipWorker.process(clip, progress: { reporter.clipProgress(clip, fraction: $0, speed: $1) },
-                                                       cancelled: { interrupts?.isRequested == true }))
+                    if let outcome = clipWorker.process(clip, progress: { reporter.clipProgress(clip, fraction: $0, speed: $1) },
+                                                        cancelled: { interrupts?.isRequested == true }) {
+                        reporter.record(outcome)
+                    }
                     continue
                 }
                 guard index - clips.count < items.count else { break }

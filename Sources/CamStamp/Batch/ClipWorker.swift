@@ -91,8 +91,8 @@ final class ClipWorker {
 
     /// Marks `item`; `progress` gets the fraction done (0…1, nil when the length is unknown) and
     /// the speed (seconds of clip per second of work); `cancelled` stops the clip and removes its
-    /// temporary file.
-    func process(_ item: ClipItem, progress: (Double?, Double) -> Void, cancelled: @escaping () -> Bool) -> Outcome {
+    /// temporary file, and the clip is then not done at all (nil: counted as not started).
+    func process(_ item: ClipItem, progress: (Double?, Double) -> Void, cancelled: @escaping () -> Bool) -> Outcome? {
         let start = ContinuousClock.now
         func outcome(_ status: PhotoWorker.Status, _ reason: String? = nil, frames: Int = 0) -> Outcome {
             let elapsed = ContinuousClock.now - start
@@ -158,7 +158,7 @@ final class ClipWorker {
                 progress(fraction, elapsed > 0 ? Double(position) / 1e9 / elapsed : 0)
             }, cancelled: cancelled)
         } catch is ClipPipelineCancelled {
-            return outcome(.failed, "interrupted; nothing written")
+            return nil
         } catch let error as CamStampError {
             return outcome(.failed, "cannot mark the video: \(error.message)")
         } catch {
