@@ -13,7 +13,7 @@
 #   STREAM_SECONDS             length of each stream run [10]
 #   BENCH_SETTLE, BENCH_SETTLE_WAIT   wait before a run until other processes use < 15% of the
 #                              machine, at most 5 s (measure.py); BENCH_SETTLE=0 turns it off
-#   BENCH_ONLY                 "blend batch stream resize" or a subset
+#   BENCH_ONLY                 "blend batch stream resize clip" or a subset
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,7 +29,7 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream resize}
+only=${BENCH_ONLY:-blend batch stream resize clip}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 
@@ -67,11 +67,14 @@ started=$(date +%s)
     echo "photos=$photos_n rounds=$rounds blend_rounds=$blend_rounds blend_frames=$blend_frames stream_seconds=$STREAM_SECONDS"
 } >"$out/env.txt"
 
-say "corpus: $photos_n photos of 12 MP (made once, kept in $photos)"
-"$here/make-photos.sh" "$photos_n" "$photos" >&2
+# The photos only for the parts that use them (BENCH_ONLY=clip needs none).
+case " $only " in *" batch "*|*" resize "*)
+    say "corpus: $photos_n photos of 12 MP (made once, kept in $photos)"
+    "$here/make-photos.sh" "$photos_n" "$photos" >&2
+esac
 "$here/batch-tool.sh" assets "$assets" >&2
 
-rm -f "$out/blend.json" "$out/batch.json" "$out/stream.json" "$out/batch-checks.json" "$out/resize.json" "$out/resize-checks.json"
+rm -f "$out/blend.json" "$out/batch.json" "$out/stream.json" "$out/batch-checks.json" "$out/resize.json" "$out/resize-checks.json" "$out/clip.json" "$out/clip-checks.txt"
 
 case " $only " in *" blend "*)
     say "1/3 blend cost per frame: camstamp-bench vs gst-launch textoverlay + gdkpixbufoverlay ($blend_rounds rounds)"
@@ -120,6 +123,26 @@ case " $only " in *" resize "*)
         --post "ls \"$out/resize/\$BENCH_NAME\" | grep -c '\\.jpg\$' || true" "${specs[@]}"
     exiftool -q -json -n -FileName -ImageWidth -ImageHeight -Directory \
         "$out/resize/camstamp-2048" "$out/resize/vipsthumbnail-2048" >"$out/resize-checks.json" 2>>"$log" || true
+esac
+
+case " $only " in *" clip "*)
+    say "5 video file: a 1080p30 60 s clip with AAC, camstamp batch vs ffmpeg drawtext+overlay -c:a copy, $rounds rounds"
+    clip="$out/clip/source.mp4"
+    "$here/clip-cmd.sh" make "$assets" "$clip" >&2
+    mkdir -p "$out/clip/camstamp" "$out/clip/ffmpeg"
+    measure --label clip --out "$out/clip.json" --rounds "$rounds" --warmup 0 \
+        --prep "rm -f \"$out/clip/\$BENCH_NAME/source.mp4\"" \
+        --post "ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 \"$out/clip/\$BENCH_NAME/source.mp4\"" \
+        "camstamp=$(OUTDIR="$out/clip/camstamp" "$here/clip-cmd.sh" camstamp "$assets" "$clip")" \
+        "ffmpeg=$(OUTDIR="$out/clip/ffmpeg" "$here/clip-cmd.sh" ffmpeg "$assets" "$clip")"
+    # What each wrote: streams, size, and whether the audio packets are the source's.
+    for who in source camstamp ffmpeg; do
+        file=$clip; [ $who = source ] || file="$out/clip/$who/source.mp4"
+        printf '%s %s %s %s\n' "$who" \
+            "$(ffprobe -v error -show_entries stream=codec_name,pix_fmt -of csv=p=0 "$file" 2>>"$log" | tr '\n' ' ' | tr -s ' ' | tr ' ' '/')" \
+            "$(stat -c %s "$file" 2>/dev/null || echo 0)" \
+            "$(ffmpeg -v error -i "$file" -map 0:a -c copy -f md5 - 2>>"$log" | sed 's/^MD5=//')"
+    done >"$out/clip-checks.txt"
 esac
 
 python3 "$here/lib/report.py" "$out" --photos "$photos" --blend-frames "$blend_frames" \

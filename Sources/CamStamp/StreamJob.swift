@@ -136,6 +136,7 @@ public struct StreamJob {
         }
         progress.finish()
         // EOS through the encoder and muxer: MP4 gets its index, MKV its cues.
+        output.pipeline.endFileAudio(at: lastTime)
         do { try output.finish(timeout: Self.finishGrace) } catch {
             throw failure ?? .failure("\(options.targetDescription): \(error)")
         }
@@ -168,7 +169,7 @@ public struct StreamJob {
         }
         let template = try Templates.load(nil, builtIn: name, resources: resources)
         do {
-            return try FrameOutput(pipeline: Pipeline(template.render(values)), maxBuffers: Self.outputQueue, block: false)
+            return try FrameOutput(pipeline: Pipeline(template.render(values) + fileAudio()), maxBuffers: Self.outputQueue, block: false)
         } catch {
             throw .failure("\(options.targetDescription): \(error)")
         }

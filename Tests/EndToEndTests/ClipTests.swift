@@ -90,6 +90,12 @@ enum Clips {
         String(decoding: try tool("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a", "-c", "copy", "-f", "md5", "-"]), as: UTF8.self)
     }
 
+    /// The MD5 of each audio packet as stored, in order.
+    static func audioPacketHashes(_ url: URL) throws -> [Substring] {
+        let text = String(decoding: try tool("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a", "-c", "copy", "-f", "framemd5", "-"]), as: UTF8.self)
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last?.trimmingCharacters(in: .whitespaces)[...] }
+    }
+
     /// The luma of the frame at `seconds`, as ffmpeg shows it (rotation applied), as rows.
     static func luma(_ url: URL, at seconds: Double, width: Int, height: Int) throws -> [[UInt8]] {
         let data = try tool("ffmpeg", ["-v", "error", "-ss", String(seconds), "-i", url.path, "-frames:v", "1",
@@ -215,5 +221,36 @@ enum Clips {
         #expect(result.status == 130, "stderr: \(result.stderr)")
         #expect(listing() == [], "left behind: \(listing())")
         #expect(result.stderr.hasSuffix("interrupted: 0 marked, 0 failed, 0 skipped, 1 not started\n"), "\(result.stderr)")
+    }
+}
+
+@Suite(.serialized) struct StreamFileAudioTests {
+    /// `stream --source file:clip.mp4` records the clip's AAC as it is, into MP4 and MKV; stopped
+    /// early by --duration, the audio stops with the video (within the half-second queue).
+    @Test func aFileSourceKeepsItsAudio() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("clip.mp4")
+        try Clips.mp4(input, frames: 60)
+        for name in ["out.mp4", "out.mkv"] {
+            let output = folder.appendingPathComponent(name)
+            let result = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "{frame}", "--to", output.path])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(try Clips.streams(output).map(\.codec) == ["h264", "aac"], "\(name)")
+            // The packets as they were, up to the end of the video (2 s of 44.1 kHz AAC: 86 packets of
+            // 1024 samples; the source runs 0.18 s longer).
+            let written = try Clips.audioPacketHashes(output), source = try Clips.audioPacketHashes(input)
+            #expect(written.count >= 85 && written.count < source.count, "\(name): \(written.count) of \(source.count) packets")
+            #expect(Array(source.prefix(written.count)) == written, "\(name)")
+        }
+        let long = folder.appendingPathComponent("long.mp4")
+        try Clips.mp4(long, frames: 300)
+        let short = folder.appendingPathComponent("short.mkv")
+        let result = try camstamp(["stream", "--source", "file:\(long.path)", "--text", "x", "--duration", "2", "--to", short.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let audio = String(decoding: try tool("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts_time",
+                                                         "-of", "csv=p=0", short.path]), as: UTF8.self)
+        let last = audio.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }.max() ?? -1
+        #expect(last > 1.5 && last < 2.8, "the audio ends at \(last) s of a 2 s recording")
     }
 }
