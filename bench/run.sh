@@ -15,7 +15,7 @@
 #                              machine, at most 5 s (measure.py); BENCH_SETTLE=0 turns it off
 #   PREVIEW_SECONDS, PREVIEW_ROUNDS   the camera preview part [10, 3]
 #   BENCH_HEIC_PHOTOS          12 MP HEIC photos for part 6, made from the first JPEGs [8]
-#   BENCH_ONLY                 "blend batch stream resize coefficients heic preview rtsp" or a subset
+#   BENCH_ONLY                 "blend batch stream resize coefficients heic preview rtsp clip" or a subset
 #   RTSP_WINDOW, RTSP_ROUNDS   the RTSP viewers part (bench/rtsp-viewers.sh) [10, 2]
 set -euo pipefail
 
@@ -32,7 +32,7 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview rtsp}
+only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview rtsp clip}
 heic_n=${BENCH_HEIC_PHOTOS:-8}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
@@ -71,14 +71,15 @@ started=$(date +%s)
     echo "photos=$photos_n rounds=$rounds blend_rounds=$blend_rounds blend_frames=$blend_frames stream_seconds=$STREAM_SECONDS"
 } >"$out/env.txt"
 
-case " $only " in *" blend "*|*" batch "*|*" stream "*)
+# The photos only for the parts that use them (BENCH_ONLY=clip needs none).
+case " $only " in *" batch "*|*" resize "*|*" coefficients "*|*" heic "*)
     say "corpus: $photos_n photos of 12 MP (made once, kept in $photos)"
     "$here/make-photos.sh" "$photos_n" "$photos" >&2
-    "$here/batch-tool.sh" assets "$assets" >&2
 esac
+"$here/batch-tool.sh" assets "$assets" >&2
 
 rm -f "$out/blend.json" "$out/batch.json" "$out/stream.json" "$out/batch-checks.json" "$out/resize.json" "$out/resize-checks.json" \
-    "$out/coefficients.json" "$out/coefficients-checks.json"
+    "$out/coefficients.json" "$out/coefficients-checks.json" "$out/clip.json" "$out/clip-checks.txt"
 rm -f "$out/heic.json" "$out/heic-checks.json"
 
 case " $only " in *" blend "*)
@@ -128,6 +129,26 @@ case " $only " in *" resize "*)
         --post "ls \"$out/resize/\$BENCH_NAME\" | grep -c '\\.jpg\$' || true" "${specs[@]}"
     exiftool -q -json -n -FileName -ImageWidth -ImageHeight -Directory \
         "$out/resize/camstamp-2048" "$out/resize/vipsthumbnail-2048" >"$out/resize-checks.json" 2>>"$log" || true
+esac
+
+case " $only " in *" clip "*)
+    say "9 video file: a 1080p30 60 s clip with AAC, camstamp batch vs ffmpeg drawtext+overlay -c:a copy, $rounds rounds"
+    clip="$out/clip/source.mp4"
+    "$here/clip-cmd.sh" make "$assets" "$clip" >&2
+    mkdir -p "$out/clip/camstamp" "$out/clip/ffmpeg"
+    measure --label clip --out "$out/clip.json" --rounds "$rounds" --warmup 0 \
+        --prep "rm -f \"$out/clip/\$BENCH_NAME/source.mp4\"" \
+        --post "ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 \"$out/clip/\$BENCH_NAME/source.mp4\"" \
+        "camstamp=$(OUTDIR="$out/clip/camstamp" "$here/clip-cmd.sh" camstamp "$assets" "$clip")" \
+        "ffmpeg=$(OUTDIR="$out/clip/ffmpeg" "$here/clip-cmd.sh" ffmpeg "$assets" "$clip")"
+    # What each wrote: streams, size, and whether the audio packets are the source's.
+    for who in source camstamp ffmpeg; do
+        file=$clip; [ $who = source ] || file="$out/clip/$who/source.mp4"
+        printf '%s %s %s %s\n' "$who" \
+            "$(ffprobe -v error -show_entries stream=codec_name,pix_fmt -of csv=p=0 "$file" 2>>"$log" | tr '\n' ' ' | tr -s ' ' | tr ' ' '/')" \
+            "$(stat -c %s "$file" 2>/dev/null || echo 0)" \
+            "$(ffmpeg -v error -i "$file" -map 0:a -c copy -f md5 - 2>>"$log" | sed 's/^MD5=//')"
+    done >"$out/clip-checks.txt"
 esac
 
 case " $only " in *" rtsp "*)
@@ -186,7 +207,7 @@ case " $only " in *" preview "*)
 esac
 
 : >"$out/results.md"
-case " $only " in *" blend "*|*" batch "*|*" stream "*|*" resize "*|*" coefficients "*|*" heic "*)
+case " $only " in *" blend "*|*" batch "*|*" stream "*|*" resize "*|*" coefficients "*|*" heic "*|*" clip "*)
     python3 "$here/lib/report.py" "$out" --photos "$photos" --blend-frames "$blend_frames" \
         --stream-seconds "$STREAM_SECONDS" --elapsed $(( $(date +%s) - started )) >"$out/results.md"
 esac

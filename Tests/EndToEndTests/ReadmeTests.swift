@@ -50,12 +50,13 @@ import Testing
         let home = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
         // What the commands expect to find: a card and a folder of shots, the example preset.
-        for folder in ["card/DCIM/100CAM", "shoot", "logos", "bin"] {
+        for folder in ["card/DCIM/100CAM", "shoot", "phone", "clips", "logos", "bin"] {
             try FileManager.default.createDirectory(at: home.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        for folder in ["card/DCIM/100CAM", "shoot"] {
+        // `phone/` and `clips/` are marked into the same folder: their photos need names of their own.
+        for (folder, name) in [("card/DCIM/100CAM", "photo.jpg"), ("shoot", "photo.jpg"), ("phone", "photo.jpg"), ("clips", "still.jpg")] {
             try FileManager.default.copyItem(at: makerNoteFixtures.appendingPathComponent("samsung-preview.jpg"),
-                                             to: home.appendingPathComponent(folder).appendingPathComponent("photo.jpg"))
+                                             to: home.appendingPathComponent(folder).appendingPathComponent(name))
         }
         try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("presets/logos/camstamp.svg"),
                                          to: home.appendingPathComponent("logos/studio.svg"))

@@ -152,3 +152,42 @@ func exiftool(_ arguments: [String]) throws -> String {
 func exiftool(_ arguments: [String], _ file: URL) throws -> String {
     try exiftool(arguments + [file.path])
 }
+
+/// A tool a test runs failed: what it was asked and what it said.
+struct ToolFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs a peer tool (ImageMagick, ffmpeg, ffprobe, gst-launch-1.0, exiftool…) to its end, to make
+/// or read a fixture: its stdout, or a `ToolFailure` with its stderr (a failure is a broken test
+/// machine). stderr is read while stdout is, so a chatty tool cannot fill its pipe and stall.
+@discardableResult
+func tool(_ name: String, _ arguments: [String], stdin: Data? = nil) throws -> Data {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [name] + arguments
+    let out = Pipe(), err = Pipe(), input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    if stdin != nil { process.standardInput = input }
+    try process.run()
+    let errors = LockedData()
+    let reading = DispatchGroup()
+    reading.enter()
+    DispatchQueue.global().async {
+        errors.set(err.fileHandleForReading.readDataToEndOfFile())
+        reading.leave()
+    }
+    if let stdin {
+        input.fileHandleForWriting.write(stdin)
+        try input.fileHandleForWriting.close()
+    }
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    reading.wait()
+    guard process.terminationStatus == 0 else {
+        throw ToolFailure("\(name) \(arguments.joined(separator: " ")): \(String(decoding: errors.get(), as: UTF8.self))")
+    }
+    return output
+}

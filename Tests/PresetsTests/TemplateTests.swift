@@ -96,6 +96,11 @@ import Testing
         }
         #expect(text == "IMG_0001.JPG IMG_0001 7 0007 6000x4000 studio-pc 241 29.97")
         #expect(try expand("{fps}|{fps}") { $0.fps = 30 } == "30|30")
+        // {timecode}: HH:MM:SS:FF from the frame number and the rate (non-drop-frame).
+        #expect(try expand("{timecode}") { $0.frame = 45; $0.fps = 30 } == "00:00:01:15")
+        #expect(try expand("{timecode}") { $0.frame = 3600 * 25 + 61 * 25 + 24; $0.fps = 25 } == "01:01:01:24")
+        #expect(try expand("{timecode}") { $0.frame = 30; $0.fps = 29.97 } == "00:00:01:00")
+        #expect(try expand("[{timecode}]") { $0.frame = 3 } == "[]")
         #expect(try expand("[{filename}{counter}{frame}{fps}]") == "[]")
     }
 
@@ -130,6 +135,7 @@ import Testing
         #expect(try Template("{now:%Y}", variables: []).dependsOnTimeOfDay)
         #expect(try !Template("{stem} {exif:Model}", variables: []).dependsOnTime)
         #expect(try Template("frame {frame}", variables: []).dependsOnFrame)
+        #expect(try Template("{timecode}", variables: []).dependsOnFrame)
         #expect(try !Template("{fps} fps", variables: []).dependsOnFrame)
         #expect(try Template("{a}{b}{exif:Model}", variables: ["a", "b"]).variableNames == ["a", "b"])
         #expect(try Template("{a}{b}{exif:Model}", variables: ["a", "b"]).exifTags == ["Model"])

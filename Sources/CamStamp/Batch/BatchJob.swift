@@ -47,7 +47,7 @@ public struct BatchJob {
         Verbosity.log("\(plan.items.count) photo\(plan.items.count == 1 ? "" : "s") to stamp" + (options.shard.map { " (shard \($0))" } ?? ""))
         try prepareOutputFolders(plan)
         if options.dryRun {
-            for item in plan.items {
+            for item in plan.clips.map({ (input: $0.input, output: $0.output) }) + plan.items.map({ (input: $0.input, output: $0.output) }) {
                 var note = ""
                 if FileManager.default.fileExists(atPath: item.output.path) {
                     note = switch options.existing {
@@ -70,22 +70,37 @@ public struct BatchJob {
                                             keepsFormat: options.format == .keep, strict: options.strict,
                                             existing: options.existing, metadata: options.metadata, templates: templates,
                                             setMetadata: metadataTemplates, reencode: options.reencode)
-        let reporter = BatchReporter(total: plan.items.count, json: options.json, output: output, diagnostic: diagnostic)
+        let reporter = BatchReporter(total: plan.items.count + plan.clips.count, json: options.json, output: output, diagnostic: diagnostic)
         reporter.shard = options.shard
         for url in plan.skipped { reporter.skippedFile(url) }
         for (url, reason) in plan.refused { reporter.failedFile(url, reason: reason) }
 
         let next = Atomic<Int>(0)
         let items = plan.items
-        let workers = max(1, min(options.jobs, items.count))
-        // Each worker takes the next photo when it is free: memory is bounded by the number of
-        // workers (one photo each), whatever the folder size.
+        let clips = plan.clips
+        let workers = max(1, min(options.jobs, items.count + clips.count))
+        let clipSettings = clips.isEmpty ? nil : ClipWorker.Settings(
+            existing: options.existing, template: try Templates.load(nil, builtIn: "clip", resources: resources),
+            threads: max(1, ProcessInfo.processInfo.activeProcessorCount / workers))
+        // Each worker takes the next file when it is free: memory is bounded by the number of
+        // workers (one photo or clip each), whatever the folder size. Clips come first: the
+        // longest jobs start early, and the photos fill in around them.
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let worker = PhotoWorker(settings: settings, marker: Marker(preset: preset, variables: variables))
+            let marker = Marker(preset: preset, variables: variables)
+            let worker = PhotoWorker(settings: settings, marker: marker)
+            let clipWorker = clipSettings.map { ClipWorker(settings: $0, marker: marker) }
             while interrupts?.isRequested != true {
                 let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < items.count else { break }
-                reporter.record(worker.process(items[index]))
+                if index < clips.count, let clipWorker {
+                    let clip = clips[index]
+                    if let outcome = clipWorker.process(clip, progress: { reporter.clipProgress(clip, fraction: $0, speed: $1) },
+                                                        cancelled: { interrupts?.isRequested == true }) {
+                        reporter.record(outcome)
+                    }
+                    continue
+                }
+                guard index - clips.count < items.count else { break }
+                reporter.record(worker.process(items[index - clips.count]))
             }
         }
         let interrupted = interrupts?.isRequested == true
@@ -106,7 +121,7 @@ public struct BatchJob {
             return
         }
         try StillDestination.prepareFolder(folder, option: "-o", create: true)
-        for subfolder in Set(plan.items.map { $0.output.deletingLastPathComponent().standardizedFileURL.path }) {
+        for subfolder in Set((plan.items.map(\.output) + plan.clips.map(\.output)).map { $0.deletingLastPathComponent().standardizedFileURL.path }) {
             TemporaryFiles.removeStale(in: URL(fileURLWithPath: subfolder))
         }
     }
@@ -139,6 +154,8 @@ final class BatchReporter: @unchecked Sendable {
         var milliseconds: Int
         /// How a marked photo was written: "coefficients" (stamped in its DCT blocks) or "reencoded".
         var path: String?
+        /// Clips only: the frames written.
+        var frames: Int?
     }
 
     /// The `--shard` this batch is, named in the JSON summary.
@@ -180,25 +197,44 @@ final class BatchReporter: @unchecked Sendable {
     }
 
     func record(_ outcome: PhotoWorker.Outcome) {
+        record(input: outcome.item.input, output: outcome.item.output, status: outcome.status, reason: outcome.reason,
+               milliseconds: outcome.milliseconds, path: outcome.path)
+    }
+
+    func record(_ outcome: ClipWorker.Outcome) {
+        record(input: outcome.item.input, output: outcome.item.output, status: outcome.status, reason: outcome.reason,
+               milliseconds: outcome.milliseconds, frames: outcome.frames)
+    }
+
+    /// A clip under way: `clip.mp4 42% · 3.1× · 2/10 files` (speed in clip seconds per second).
+    func clipProgress(_ clip: ClipItem, fraction: Double?, speed: Double) {
+        lock.withLock {
+            let percent = fraction.map { "\(Int($0 * 100))%" } ?? "…"
+            progress.update("\(clip.input.lastPathComponent) \(percent) · \(String(format: "%.1f", speed))× · \(done)/\(total) files")
+        }
+    }
+
+    private func record(input: URL, output: URL, status: PhotoWorker.Status, reason: String?, milliseconds: Int,
+                        path: PhotoWorker.WritePath? = nil, frames: Int? = nil) {
         lock.withLock {
             done += 1
-            switch outcome.status {
+            switch status {
             case .marked:
                 summary.marked += 1
-                if let warning = outcome.reason, !Verbosity.isQuiet {
+                if let warning = reason, !Verbosity.isQuiet {
                     progress.clear()
-                    diagnostic("camstamp: \(outcome.item.input.path): warning: \(warning)")
+                    diagnostic("camstamp: \(input.path): warning: \(warning)")
                 }
             case .skipped: summary.skipped += 1
             case .failed:
                 summary.failed += 1
                 progress.clear()
-                diagnostic("camstamp: \(outcome.item.input.path): \(outcome.reason ?? "failed")")
+                diagnostic("camstamp: \(input.path): \(reason ?? "failed")")
             }
             if json {
-                emit(Line(input: outcome.item.input.path, output: outcome.status == .marked ? outcome.item.output.path : nil,
-                          status: outcome.status.rawValue, reason: outcome.reason, milliseconds: outcome.milliseconds,
-                          path: outcome.status == .marked ? outcome.path?.rawValue : nil))
+                emit(Line(input: input.path, output: status == .marked ? output.path : nil,
+                          status: status.rawValue, reason: reason, milliseconds: milliseconds,
+                          path: status == .marked ? path?.rawValue : nil, frames: frames))
             }
             let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18 + Double((ContinuousClock.now - started).components.seconds)
             let rate = seconds > 0 ? Double(done) / seconds : 0

@@ -73,8 +73,10 @@ struct BatchPlan {
     }
 
     var items: [Item] = []
-    /// Files found in folders that are not photos by their content (sidecars, hidden files):
-    /// counted and named, not errors. A file named on the command line is never skipped.
+    /// Video clips (MP4, MOV, MKV, WebM by content), marked by `ClipWorker`.
+    var clips: [ClipItem] = []
+    /// Files found in folders that are neither photos nor clips by their content (sidecars,
+    /// hidden files): counted and named, not errors. A file named on the command line is never skipped.
     var skipped: [URL] = []
     /// Inputs that are not regular files (a FIFO, a device, a socket), with why: reported as
     /// failures and never opened (opening a FIFO blocks, /dev/zero never ends).
@@ -113,16 +115,38 @@ struct BatchPlan {
         }
         var seenOutputs: [String: URL] = [:]
         let inputPaths = Set(found.map { $0.url.standardizedFileURL.resolvingSymlinksInPath().path })
+        // Refused before any work: an output that would replace an input, or two inputs that
+        // would write the same output.
+        func claim(_ output: URL, for url: URL) throws(CamStampError) {
+            let resolved = output.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(output.lastPathComponent).path
+            if inputPaths.contains(resolved) {
+                throw .usage("\(output.path) would replace an input photo; choose another -o folder or a --name pattern such as '{stem}-marked'")
+            }
+            if let other = seenOutputs[resolved] {
+                throw .usage("\(other.path) and \(url.path) would both be written to \(output.path); use --name with {counter} or keep them in separate folders")
+            }
+            seenOutputs[resolved] = url
+        }
         for (url, folder, explicit) in found {
             // By content first; a photo's extension on unreadable content still makes it an item
             // (reported as failed, as a damaged photo is); a file named explicitly always is one.
             let sniffed = Self.sniff(url)
+            if sniffed == nil, !url.lastPathComponent.hasPrefix("."),
+               let clip = ClipItem.Format(sniffing: url, codec: options.videoCodec) {
+                let counter = items.count + clips.count + 1
+                let name = try Self.outputName(outputNames, pattern: options.namePattern, url: url, counter: counter)
+                let output = options.outputFolder.appendingPathComponent(folder, isDirectory: true)
+                    .appendingPathComponent(name).appendingPathExtension(clip.fileExtension(for: url)).standardizedFileURL
+                try claim(output, for: url)
+                if Self.inShard(options.shard, folder, url) { clips.append(ClipItem(input: url, output: output, format: clip, counter: counter)) }
+                continue
+            }
             guard let kind = sniffed ?? Self.photoExtensions[url.pathExtension.lowercased()] ?? (explicit ? .jpeg : nil),
                   explicit || !url.lastPathComponent.hasPrefix(".") else {
                 if Self.inShard(options.shard, folder, url) { skipped.append(url) }
                 continue
             }
-            let counter = items.count + 1
+            let counter = items.count + clips.count + 1
             let outputKind: Kind = switch options.format {
             case .keep: sniffed.map { Self.keptKind($0) } ?? kind
             case .convert(.jpg): .jpeg
@@ -132,25 +156,13 @@ struct BatchPlan {
             case .convert(.heic): .heif
             case .convert(.avif): .avif
             }
-            let stem = url.deletingPathExtension().lastPathComponent
-            let context = TemplateContext(filename: url.lastPathComponent, stem: stem, counter: counter)
-            let name = try OutputName.checked(outputNames.expand(context, escapingMarkup: false), pattern: options.namePattern,
-                                              option: "--name", for: url.path)
+            let name = try Self.outputName(outputNames, pattern: options.namePattern, url: url, counter: counter)
             // keep: the input's own extension, unless the output's format differs (HEIC without an encoder).
             let fileExtension = options.format == .keep && (sniffed.map { Self.keptKind($0) == $0 } ?? true) && !url.pathExtension.isEmpty
                 ? url.pathExtension : outputKind.fileExtension
             let output = options.outputFolder.appendingPathComponent(folder, isDirectory: true)
                 .appendingPathComponent(name).appendingPathExtension(fileExtension).standardizedFileURL
-            let resolved = output.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(output.lastPathComponent).path
-            // Refused before any work: an output that would replace an input, or two inputs
-            // that would write the same output.
-            if inputPaths.contains(resolved) {
-                throw .usage("\(output.path) would replace an input photo; choose another -o folder or a --name pattern such as '{stem}-marked'")
-            }
-            if let other = seenOutputs[resolved] {
-                throw .usage("\(other.path) and \(url.path) would both be written to \(output.path); use --name with {counter} or keep them in separate folders")
-            }
-            seenOutputs[resolved] = url
+            try claim(output, for: url)
             items.append(Item(input: url, relativeFolder: folder, kind: kind, output: output, outputKind: outputKind, counter: counter))
         }
         // Only after every name is checked against the whole batch: each shard refuses the same
@@ -180,6 +192,14 @@ struct BatchPlan {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 64)).flatMap { Kind.sniff($0) }
+    }
+
+    /// The output name (without extension) of `url` from the `--name` pattern.
+    private static func outputName(_ names: Template, pattern: String, url: URL, counter: Int) throws(CamStampError) -> String {
+        let stem = url.deletingPathExtension().lastPathComponent
+        return try OutputName.checked(names.expand(TemplateContext(filename: url.lastPathComponent, stem: stem, counter: counter),
+                                                   escapingMarkup: false),
+                                      pattern: pattern, option: "--name", for: url.path)
     }
 
     /// The `--name` pattern, checked against the variables a name can use.

@@ -1,0 +1,196 @@
+import Foundation
+import Media
+import Presets
+
+/// A video clip of a batch and where its output goes.
+struct ClipItem: Sendable {
+    var input: URL
+    var output: URL
+    var format: Format
+    /// 1-based position among all the batch's files, for `{counter}`.
+    var counter: Int
+
+    /// The source's container (by content) and what the output is written as.
+    struct Format: Sendable, Equatable {
+        var source: ClipContainer
+        var output: ClipContainer
+        var choice: VideoCodecChoice
+
+        /// The clip's format when `url` holds an MP4, MOV, MKV or WebM file (by its first bytes),
+        /// else nil. Unreadable files are nil too: the photo path reports them.
+        init?(sniffing url: URL, codec: VideoCodecChoice) {
+            guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+            defer { try? handle.close() }
+            guard let header = try? handle.read(upToCount: 4096), let source = ClipContainer(sniffing: header) else { return nil }
+            self.init(source: source, fileExtension: url.pathExtension, codec: codec)
+        }
+
+        /// The output container: the source's family, so MP4 stays MP4 (MOV when the name says
+        /// .mov), MKV stays MKV. WebM holds only VP8/VP9/AV1: VP9 WebM under `--video-codec vp9`
+        /// or `keep`, else MKV (H.264 or HEVC with the WebM's Opus/Vorbis copied). VP9 from an
+        /// MP4 or MOV goes into MKV, which every VP9 player reads.
+        init(source: ClipContainer, fileExtension: String, codec: VideoCodecChoice) {
+            self.source = source
+            self.choice = codec
+            switch (source, codec) {
+            case (.webm, .vp9), (.webm, .keep): output = .webm
+            case (.webm, _), (.mkv, _), (.mp4, .vp9), (.mov, .vp9): output = .mkv
+            case (.mp4, _), (.mov, _): output = fileExtension.lowercased() == "mov" ? .mov : .mp4
+            }
+        }
+
+        /// The output's extension: the input's own when the container family is kept (.m4v, .MP4),
+        /// else the container's.
+        func fileExtension(for url: URL) -> String {
+            let same = source == output || (source == .mov && output == .mp4) || (source == .mp4 && output == .mov)
+            return same && !url.pathExtension.isEmpty ? url.pathExtension : output.rawValue
+        }
+
+        /// The codec for a source whose video is `sourceVideo` (a media type).
+        func codec(sourceVideo: String?) -> ClipVideoCodec {
+            switch choice {
+            case .h264: return .h264
+            case .hevc: return .hevc
+            case .vp9: return .vp9
+            case .keep:
+                if output == .webm { return .vp9 }
+                let source = sourceVideo.flatMap(ClipVideoCodec.init(mediaType:)) ?? .h264
+                // MP4 and MOV outputs hold H.264 and HEVC here; a VP9 source in one gets H.264.
+                return output == .mkv || source != .vp9 ? source : .h264
+            }
+        }
+    }
+}
+
+/// Marks one clip at a time for a batch worker: probes it, builds its pipeline and runs it into a
+/// temporary file that becomes the output only when the clip is complete.
+final class ClipWorker {
+    struct Settings {
+        var existing: ExistingFilePolicy
+        var template: PipelineTemplate
+        /// Encoder threads per clip: the cores shared out among the batch's workers, so that
+        /// `--jobs N` clips at once keep to the machine (x264 would otherwise take every core each).
+        var threads: Int
+    }
+
+    struct Outcome: Sendable {
+        var item: ClipItem
+        var status: PhotoWorker.Status
+        var reason: String?
+        var milliseconds: Int
+        var frames = 0
+    }
+
+    private let settings: Settings
+    private let marker: Marker
+
+    init(settings: Settings, marker: Marker) {
+        self.settings = settings
+        self.marker = marker
+    }
+
+    /// Marks `item`; `progress` gets the fraction done (0…1, nil when the length is unknown) and
+    /// the speed (seconds of clip per second of work); `cancelled` stops the clip and removes its
+    /// temporary file, and the clip is then not done at all (nil: counted as not started).
+    func process(_ item: ClipItem, progress: (Double?, Double) -> Void, cancelled: @escaping () -> Bool) -> Outcome? {
+        let start = ContinuousClock.now
+        func outcome(_ status: PhotoWorker.Status, _ reason: String? = nil, frames: Int = 0) -> Outcome {
+            let elapsed = ContinuousClock.now - start
+            return Outcome(item: item, status: status, reason: reason,
+                           milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
+                           frames: frames)
+        }
+        if FileManager.default.fileExists(atPath: item.output.path) {
+            switch settings.existing {
+            case .skip: return outcome(.skipped, "output exists")
+            case .refuse: return outcome(.failed, "\(item.output.path) already exists; use --skip-existing to keep it or --overwrite to replace it")
+            case .overwrite: break
+            }
+        }
+        let streams: ClipStreams
+        do { streams = try ClipStreams.probe(item.input) } catch {
+            return outcome(.failed, "cannot read the video: \(error)")
+        }
+        guard streams.video != nil else { return outcome(.failed, "the file has no video stream") }
+        var notes: [String] = []
+        let audio: ClipPipeline.AudioHandling
+        if let caps = streams.audio {
+            if streams.audioFits(item.format.output) {
+                audio = .passThrough(caps)
+            } else {
+                audio = .drop
+                notes.append("its audio (\(streams.audioType ?? "?")) cannot go into \(item.format.output.rawValue.uppercased()) without re-encoding; left out")
+            }
+        } else {
+            audio = .none
+        }
+        // {time} counts from the clip's creation time, else from the file's modification time.
+        let created = streams.created ?? modificationDate(item.input) ?? Date()
+        let marker = self.marker
+        let input = item.input
+        let counter = item.counter
+        var fps: Double?
+        let mark: ClipPipeline.Mark = { frame, index, pts in
+            fps = fps ?? frame.framesPerSecond
+            let offset = pts.map { Double($0) / 1e9 } ?? Double(index) / (fps ?? 30)
+            var context = marker.context(width: frame.width, height: frame.height, captureDate: created.addingTimeInterval(offset),
+                                         frame: index, fps: fps)
+            context.filename = input.lastPathComponent
+            context.stem = input.deletingPathExtension().lastPathComponent
+            context.counter = counter
+            do { try marker.mark(frame, context: context) } catch { return error }
+            return nil
+        }
+        let folder = item.output.deletingLastPathComponent()
+        let temporary = TemporaryFiles.temporaryURL(in: folder, for: item.output.lastPathComponent)
+        TemporaryFiles.shared.add(temporary)
+        defer { TemporaryFiles.shared.remove(temporary) }
+        let frames: Int
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let pipeline = try ClipPipeline(template: settings.template, input: item.input, output: temporary,
+                                            codec: item.format.codec(sourceVideo: streams.video), container: item.format.output,
+                                            audio: audio, threads: settings.threads, mark: mark)
+            let began = ContinuousClock.now
+            frames = try pipeline.run(progress: { position in
+                let elapsed = (ContinuousClock.now - began) / .seconds(1)
+                let fraction = streams.duration.flatMap { $0 > 0 ? min(1, Double(position) / Double($0)) : nil }
+                progress(fraction, elapsed > 0 ? Double(position) / 1e9 / elapsed : 0)
+            }, cancelled: cancelled)
+        } catch is ClipPipelineCancelled {
+            return nil
+        } catch let error as CamStampError {
+            return outcome(.failed, "cannot mark the video: \(error.message)")
+        } catch {
+            return outcome(.failed, "cannot mark the video: \(error)")
+        }
+        do {
+            try TemporaryFiles.place(temporary, at: item.output, replacing: settings.existing == .overwrite)
+        } catch {
+            return outcome(.failed, error.message)
+        }
+        return outcome(.marked, notes.isEmpty ? nil : notes.joined(separator: "; "), frames: frames)
+    }
+
+    private func modificationDate(_ url: URL) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+    }
+}
+
+extension TemporaryFiles {
+    /// Moves a finished temporary file into place at `target`. Without `replacing`, an existing
+    /// file is never replaced, even one that appeared meanwhile (link(2) fails on it).
+    static func place(_ temporary: URL, at target: URL, replacing: Bool) throws(CamStampError) {
+        if replacing {
+            guard rename(temporary.path, target.path) == 0 else {
+                throw .failure("cannot write \(target.path): \(String(cString: strerror(errno)))")
+            }
+            return
+        }
+        defer { unlink(temporary.path) }
+        guard link(temporary.path, target.path) == 0 else {
+            if errno == EEXIST { throw .failure("\(target.path) already exists; use --skip-existing to keep it or --overwrite to replace it") }
+            throw .failure("cannot write \(target.path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

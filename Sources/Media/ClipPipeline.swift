@@ -1,0 +1,356 @@
+import CGStreamer
+import CGstApp
+import CGstVideo
+import Foundation
+
+/// The video codec a clip is re-encoded with.
+public enum ClipVideoCodec: String, Sendable, CaseIterable {
+    case h264, hevc, vp9
+
+    /// The codec of a parsed stream's media type (`video/x-h265`), when it is one we encode.
+    public init?(mediaType: String) {
+        switch mediaType {
+        case "video/x-h264": self = .h264
+        case "video/x-h265": self = .hevc
+        case "video/x-vp9": self = .vp9
+        default: return nil
+        }
+    }
+
+    /// The encoder and its parser, named `encoder`. Constant quality (close to x264's CRF 21),
+    /// 4:2:0, and `threads` worker threads so that parallel clips do not oversubscribe the CPU.
+    func fragment(threads: Int, preset: String) -> LaunchFragment {
+        switch self {
+        case .h264:
+            LaunchFragment("x264enc name=encoder speed-preset=\(preset) pass=qual quantizer=21 threads=\(threads) ! video/x-h264,profile=high ! h264parse")
+        case .hevc:
+            LaunchFragment("x265enc name=encoder speed-preset=\(preset) option-string=\"crf=24:pools=\(threads):frame-threads=\(min(threads, 4))\" ! h265parse")
+        case .vp9:
+            LaunchFragment("vp9enc name=encoder deadline=1 cpu-used=8 end-usage=cq cq-level=32 target-bitrate=20000000 row-mt=true threads=\(threads)")
+        }
+    }
+}
+
+/// The container a clip is written in.
+public enum ClipContainer: String, Sendable, CaseIterable {
+    case mp4, mov, mkv, webm
+
+    var muxer: String {
+        switch self {
+        case .mp4: "mp4mux"
+        case .mov: "qtmux"
+        case .mkv: "matroskamux"
+        case .webm: "webmmux"
+        }
+    }
+
+    /// The container of a file by its first bytes (ISO BMFF `ftyp` brand, EBML DocType); nil
+    /// when it is none of these.
+    public init?(sniffing header: Data) {
+        let bytes = [UInt8](header.prefix(4096))
+        guard bytes.count >= 12 else { return nil }
+        if bytes[0...3] == [0x1A, 0x45, 0xDF, 0xA3] {
+            // The DocType string is in the EBML header, within its first few dozen bytes.
+            let text = String(decoding: bytes.prefix(64).map { $0 < 0x20 || $0 > 0x7E ? 0x20 : $0 }, as: UTF8.self)
+            if text.contains("webm") { self = .webm } else if text.contains("matroska") { self = .mkv } else { return nil }
+            return
+        }
+        let box = String(decoding: bytes[4...7], as: UTF8.self)
+        if box == "ftyp" {
+            self = String(decoding: bytes[8...11], as: UTF8.self) == "qt  " ? .mov : .mp4
+        } else if ["moov", "mdat", "wide", "free"].contains(box) {
+            self = .mov  // an old QuickTime file without a ftyp box
+        } else {
+            return nil
+        }
+    }
+}
+
+/// What a clip holds, seen by parsing (not decoding) it up to its first frames.
+public struct ClipStreams: Sendable {
+    /// The video stream's media type (`video/x-h264`); nil when the file has no video.
+    public var video: String?
+    /// The audio stream's caps, parsed (not decoded), when there is one.
+    public var audio: String?
+    /// The creation time the container records (MP4 `mvhd`, Matroska `DateUTC`), as a GstDateTime tag.
+    public var created: Date?
+    /// Nanoseconds, when the container says.
+    public var duration: UInt64?
+
+    /// The audio's media type (`audio/mpeg`).
+    public var audioType: String? { audio.map { String($0.prefix { $0 != "," }) } }
+
+    /// Whether `container`'s muxer takes this audio as it is (no re-encoding).
+    public func audioFits(_ container: ClipContainer) -> Bool {
+        guard let audio, let factory = gst_element_factory_find(container.muxer) else { return false }
+        defer { gst_object_unref(UnsafeMutableRawPointer(factory)) }
+        guard let caps = gst_caps_from_string(audio) else { return false }
+        defer { gst_caps_unref(caps) }
+        return gst_element_factory_can_sink_any_caps(factory, caps) != 0
+    }
+
+    /// Parses `file` up to its first frames (a `parsebin`, each stream into a fakesink) and reads
+    /// its streams' caps and tags.
+    public static func probe(_ file: URL) throws(MediaError) -> ClipStreams {
+        let description = try PipelineTemplate("filesrc location={location} ! parsebin name=demux")
+            .render(["location": .quoted(file.path)])
+        let pipeline = try Pipeline(description)
+        defer { pipeline.stop() }
+        let demux = try pipeline.element(named: "demux")
+        let bin = UnsafeMutableRawPointer(pipeline.element)
+        g_signal_connect_data(demux.pointer, "pad-added", unsafeBitCast(probePadAdded, to: GCallback.self), bin, nil, GConnectFlags(0))
+        // parsebin exposes its streams together once it has parsed their caps; the pipeline has
+        // no sink before that, so PAUSED comes at once. Wait for streams with caps whose
+        // fakesinks have prerolled.
+        try pipeline.setState(.paused, wait: false)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while true {
+            if let error = pipeline.waitForError(timeout: .milliseconds(20)) { throw error }
+            let pads = srcPads(of: demux)
+            if !pads.isEmpty, pads.allSatisfy({ gst_pad_has_current_caps($0) != 0 && gst_pad_is_linked($0) != 0 }),
+               gst_element_get_state(pipeline.element, nil, nil, 0) == GST_STATE_CHANGE_SUCCESS { break }
+            guard ContinuousClock.now < deadline else { throw .timeout("\(file.path): no streams found within 20 s") }
+        }
+        var streams = ClipStreams()
+        streams.duration = pipeline.duration()
+        for pad in srcPads(of: demux) {
+            guard let caps = gst_pad_get_current_caps(pad) else { continue }
+            let text = takeGString(gst_caps_to_string(caps)) ?? ""
+            gst_caps_unref(caps)
+            let type = String(text.prefix { $0 != "," })
+            if type.hasPrefix("video/"), streams.video == nil { streams.video = type }
+            if type.hasPrefix("audio/"), streams.audio == nil { streams.audio = text }
+            if streams.created == nil { streams.created = creationDate(on: pad) }
+        }
+        return streams
+    }
+
+    /// The element's source pads now (parsebin adds them from its streaming thread).
+    private static func srcPads(of element: Element) -> [UnsafeMutablePointer<GstPad>] {
+        gst_object_ref(UnsafeMutableRawPointer(element.pointer))
+        defer { gst_object_unref(UnsafeMutableRawPointer(element.pointer)) }
+        let object: UnsafeMutablePointer<GstObject> = gcast(element.pointer)
+        g_mutex_lock(&object.pointee.lock)
+        defer { g_mutex_unlock(&object.pointee.lock) }
+        var pads: [UnsafeMutablePointer<GstPad>] = []
+        var list = element.pointer.pointee.srcpads
+        while let node = list {
+            pads.append(node.pointee.data.assumingMemoryBound(to: GstPad.self))
+            list = node.pointee.next
+        }
+        return pads
+    }
+
+    /// The `datetime` tag among the tag events stuck on `pad` (global and stream tags).
+    private static func creationDate(on pad: UnsafeMutablePointer<GstPad>) -> Date? {
+        var index: guint = 0
+        while let event = gst_pad_get_sticky_event(pad, GST_EVENT_TAG, index) {
+            defer { gst_event_unref(event) }
+            index += 1
+            var tags: UnsafeMutablePointer<GstTagList>?
+            gst_event_parse_tag(event, &tags)
+            var dateTime: OpaquePointer?
+            guard let tags, gst_tag_list_get_date_time(tags, "datetime", &dateTime) != 0, let dateTime else { continue }
+            defer { gst_date_time_unref(dateTime) }
+            // A date alone (no time of day) is not a creation time to count from.
+            guard gst_date_time_has_time(dateTime) != 0, let glib = gst_date_time_to_g_date_time(dateTime) else { continue }
+            defer { g_date_time_unref(glib) }
+            let seconds = g_date_time_to_unix(glib)
+            // MP4 writers that do not know the time write 0 (1904) or the Unix epoch.
+            guard seconds > 86_400 else { continue }
+            return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(g_date_time_get_microsecond(glib)) / 1e6)
+        }
+        return nil
+    }
+}
+
+/// Each stream parsebin finds goes through a queue into a fakesink, so the pipeline prerolls with
+/// every stream's caps and tags (without the queue the first sink to preroll would block the
+/// demuxer's one thread before the other streams got a buffer).
+private let probePadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, bin in
+    guard let pad, let bin, let queue = gst_element_factory_make("queue", nil) else { return }
+    guard let sink = gst_element_factory_make("fakesink", nil) else {
+        gst_object_unref(UnsafeMutableRawPointer(queue))
+        return
+    }
+    gst_util_set_object_arg(gcast(sink), "sync", "false")
+    let pipeline = bin.assumingMemoryBound(to: GstBin.self)
+    gst_bin_add(pipeline, queue)
+    gst_bin_add(pipeline, sink)
+    _ = gst_element_link(queue, sink)
+    _ = gst_element_sync_state_with_parent(sink)
+    _ = gst_element_sync_state_with_parent(queue)
+    if let queuePad = gst_element_get_static_pad(queue, "sink") {
+        _ = gst_pad_link(pad, queuePad)
+        gst_object_unref(UnsafeMutableRawPointer(queuePad))
+    }
+}
+
+/// One clip decoded, turned upright, marked in place and encoded, its audio passed through.
+///
+/// decodebin3 decodes the video and stops at parsed audio (its `caps`), which goes into the muxer
+/// as it came. The marks are blended in a pad probe as each frame passes the element named
+/// `mark`, as in `PhotoPipeline`: no appsink/appsrc hop, no clock, so it runs as fast as the
+/// encoder. `videoflip video-direction=auto` applies the phone's rotation tag to the pixels.
+public final class ClipPipeline: @unchecked Sendable {
+    public let pipeline: Pipeline
+    private let marking = ClipMarking()
+
+    /// Frame by frame: the frame to draw on in place, its 0-based number and its timestamp (ns).
+    public typealias Mark = (VideoFrame, Int, UInt64?) -> Error?
+
+    /// `template` has `{input}`, `{output}`, `{stop}` (decodebin3's caps), `{encoder}`, `{muxer}`
+    /// and `{audio}` (the audio branch, or nothing).
+    public init(template: PipelineTemplate, input: URL, output: URL, codec: ClipVideoCodec, container: ClipContainer,
+                audio: AudioHandling, threads: Int, preset: String = "veryfast", mark: @escaping Mark) throws(MediaError) {
+        var stop = "video/x-raw(ANY)"
+        let branch: LaunchFragment
+        switch audio {
+        case .none: branch = LaunchFragment("")
+        case .passThrough(let caps):
+            stop += ";" + String(caps.prefix { $0 != "," })
+            branch = LaunchFragment("decode.audio_0 ! queue max-size-time=3000000000 max-size-bytes=0 max-size-buffers=0 ! mux.audio_0")
+        case .drop:
+            branch = LaunchFragment("decode.audio_0 ! fakesink sync=false async=false")
+        }
+        let description = try template.render([
+            "input": .quoted(input.path), "output": .quoted(output.path), "stop": .quoted(stop),
+            "encoder": .fragment(codec.fragment(threads: max(1, threads), preset: preset)),
+            "muxer": .fragment(LaunchFragment("\(container.muxer) name=mux")), "audio": .fragment(branch),
+        ])
+        pipeline = try Pipeline(description)
+        let markElement = try pipeline.element(named: "mark")
+        guard let pad = gst_element_get_static_pad(markElement.pointer, "src") else {
+            throw .missingNamedElement(name: "mark", pipeline: pipeline.description)
+        }
+        marking.action = mark
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, clipMarkProbe, Unmanaged.passRetained(marking).toOpaque()) {
+            if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
+        }
+        gst_object_unref(UnsafeMutableRawPointer(pad))
+    }
+
+    /// What happens to the clip's audio.
+    public enum AudioHandling: Sendable, Equatable {
+        /// No audio stream.
+        case none
+        /// Parsed audio with these caps goes into the muxer untouched.
+        case passThrough(String)
+        /// The container cannot hold it: left out.
+        case drop
+    }
+
+    /// Runs the clip to its end. `progress` is called about every 250 ms with the position (ns);
+    /// `cancelled` is asked as often, and stops the run (throwing `.cancelled`) when it says so.
+    /// Returns the frames written.
+    public func run(progress: (UInt64) -> Void, cancelled: () -> Bool) throws -> Int {
+        defer { pipeline.stop() }
+        try pipeline.setState(.playing, wait: false)
+        while true {
+            if cancelled() { throw ClipPipelineCancelled() }
+            let result = pipeline.waitForEndOrError(timeout: .milliseconds(250))
+            if let failure = marking.lock.withLock({ marking.failure }) { throw failure }
+            switch result {
+            case .endOfStream?:
+                return marking.lock.withLock { marking.frames }
+            case .error(let error)?:
+                throw error
+            case nil:
+                if let position = pipeline.position() { progress(position) }
+            }
+        }
+    }
+}
+
+/// Thrown by `ClipPipeline.run` when its caller cancelled it.
+public struct ClipPipelineCancelled: Error {}
+
+extension Pipeline {
+    /// The position in nanoseconds, when the pipeline knows it.
+    public func position() -> UInt64? {
+        var position: gint64 = -1
+        guard gst_element_query_position(element, GST_FORMAT_TIME, &position) != 0, position >= 0 else { return nil }
+        return UInt64(position)
+    }
+}
+
+/// What the probe calls, and what it found; guarded by its lock (streaming thread vs caller).
+private final class ClipMarking: @unchecked Sendable {
+    let lock = NSLock()
+    var action: ClipPipeline.Mark?
+    var failure: Error?
+    var frames = 0
+
+    /// Blends in place as a frame passes (streaming thread). Never throws or traps: a failure is
+    /// recorded, the frame dropped, and `run` reports it.
+    func mark(pad: UnsafeMutablePointer<GstPad>, info: UnsafeMutablePointer<GstPadProbeInfo>, data: UnsafeMutableRawPointer) -> GstPadProbeReturn {
+        guard let action = lock.withLock({ failure == nil ? self.action : nil }) else { return GST_PAD_PROBE_DROP }
+        // Ours alone after the decoder and videoflip; if not, this swaps in a writable copy.
+        let buffer: UnsafeMutablePointer<GstBuffer> = gcast(gst_mini_object_make_writable(data.assumingMemoryBound(to: GstMiniObject.self)))
+        info.pointee.data = UnsafeMutableRawPointer(buffer)
+        let index = lock.withLock { () -> Int in defer { frames += 1 }; return frames }
+        let pts = buffer.pointee.pts == GstClockTime.max ? nil : UInt64(buffer.pointee.pts)
+        var result: Error?
+        if let caps = gst_pad_get_current_caps(pad) {
+            var videoInfo = GstVideoInfo()
+            if gst_video_info_from_caps(&videoInfo, caps) != 0 {
+                result = action(VideoFrame(borrowing: buffer, caps: caps, info: videoInfo), index, pts)
+            } else {
+                result = MediaError.stream(element: "mark", domain: "camstamp", code: 0, message: "not raw video", debug: nil)
+            }
+            gst_caps_unref(caps)
+        }
+        guard let result else { return GST_PAD_PROBE_OK }
+        lock.withLock { failure = result }
+        return GST_PAD_PROBE_DROP
+    }
+}
+
+private let clipMarkProbe: GstPadProbeCallback = { pad, info, context in
+    guard let pad, let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+    return Unmanaged<ClipMarking>.fromOpaque(context).takeUnretainedValue().mark(pad: pad, info: info, data: data)
+}
+
+extension ClipStreams {
+    /// Launch text that takes `file`'s audio, parsed and untouched, into the element named `mux` of
+    /// the pipeline it is added to (nil when the file has no audio). Its queue, `fileaudio`, holds
+    /// at most half a second: the muxer paces it to the video, and `Pipeline.endFileAudio` ends it.
+    public func audioBranch(from file: URL) throws(MediaError) -> String? {
+        guard let type = audioType else { return nil }
+        guard type.hasPrefix("audio/"), type.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "/-.".unicodeScalars.contains($0) }) else {
+            throw .invalidTemplate("unexpected audio media type '\(type)'")
+        }
+        return try PipelineTemplate("filesrc location={location} ! parsebin ! {caps} ! queue name=fileaudio max-size-time=500000000 max-size-bytes=0 max-size-buffers=0 ! mux.audio_0")
+            .render(["location": .quoted(file.path), "caps": .fragment(LaunchFragment(type))])
+    }
+}
+
+extension Pipeline {
+    /// Ends the audio branch of `ClipStreams.audioBranch` at `end` (ns, the end of the video
+    /// written), so that the muxer neither waits for the rest of the file's audio nor takes more
+    /// than the video's length: the first buffer from `end` on leaving its queue is dropped and EOS
+    /// goes in its place. (EOS sent into the queue instead would wait for the stream lock that its
+    /// full queue's upstream thread holds: a deadlock.) Call it before ending the video.
+    public func endFileAudio(at end: UInt64) {
+        guard let queue = gst_bin_get_by_name(gcast(element), "fileaudio") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(queue)) }
+        guard let pad = gst_element_get_static_pad(queue, "src") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        let context = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        context.initialize(to: end)
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, endAudioProbe, context) {
+            $0?.assumingMemoryBound(to: UInt64.self).deallocate()
+        }
+    }
+}
+
+/// On the streaming thread of the audio queue: buffers before the end pass; from the end on, EOS
+/// goes downstream instead (pushed again once the pad is at EOS, it is refused and harmless).
+private let endAudioProbe: GstPadProbeCallback = { pad, info, context in
+    guard let pad, let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+    let buffer = data.assumingMemoryBound(to: GstBuffer.self)
+    let end = context.assumingMemoryBound(to: UInt64.self).pointee
+    if buffer.pointee.pts != GstClockTime.max, UInt64(buffer.pointee.pts) < end { return GST_PAD_PROBE_OK }
+    _ = gst_pad_push_event(pad, gst_event_new_eos())
+    return GST_PAD_PROBE_DROP
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+
+/// Test clips, made by GStreamer's test sources and ffmpeg.
+enum Clips {
+    /// `frames` frames of `pattern` at 320×240, 30 fps, H.264 with AAC, in MP4; `rotate` adds a
+    /// phone's rotation tag (degrees), `created` a creation time.
+    static func mp4(_ url: URL, frames: Int = 60, pattern: String = "smpte", rotate: Int? = nil, created: String? = nil,
+                    size: (Int, Int) = (320, 240)) throws {
+        let plain = url.deletingLastPathComponent().appendingPathComponent(".plain-" + url.lastPathComponent)
+        try tool("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=\(frames)", "pattern=\(pattern)", "foreground-color=0xff404040", "!",
+                                    "video/x-raw,width=\(size.0),height=\(size.1),framerate=30/1", "!", "x264enc", "speed-preset=ultrafast", "!",
+                                    "h264parse", "!", "queue", "!", "mp4mux", "name=m", "!", "filesink", "location=\(plain.path)",
+                                    "audiotestsrc", "num-buffers=\(frames * 48000 / 30 / 1024)", "samplesperbuffer=1024", "!", "audioconvert", "!",
+                                    "avenc_aac", "!", "aacparse", "!", "queue", "!", "m."])
+        var metadata: [String] = []
+        if let rotate { metadata += ["-metadata:s:v", "rotate=\(rotate)"] }
+        if let created { metadata += ["-metadata", "creation_time=\(created)"] }
+        try tool("ffmpeg", ["-v", "error", "-y", "-i", plain.path, "-map", "0", "-c", "copy"] + metadata + ["-f", "mp4", url.path])
+        try FileManager.default.removeItem(at: plain)
+    }
+
+    /// VP9 with Opus in WebM, 320×240 at 30 fps.
+    static func webm(_ url: URL, frames: Int = 60, pattern: String = "solid-color") throws {
+        try tool("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=\(frames)", "pattern=\(pattern)", "foreground-color=0xff404040", "!",
+                                    "video/x-raw,width=320,height=240,framerate=30/1", "!", "vp9enc", "deadline=1", "cpu-used=8", "!",
+                                    "queue", "!", "webmmux", "name=m", "!", "filesink", "location=\(url.path)",
+                                    "audiotestsrc", "num-buffers=\(frames * 48000 / 30 / 960)", "samplesperbuffer=960", "!", "audioconvert", "!",
+                                    "opusenc", "!", "queue", "!", "m."])
+    }
+
+    struct Stream: Equatable { var codec: String; var width: Int?; var height: Int?; var pixelFormat: String?; var rotation: String? }
+
+    /// The streams ffprobe sees, in order.
+    static func streams(_ url: URL) throws -> [Stream] {
+        let data = try tool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height,pix_fmt:stream_side_data=rotation",
+                                        "-of", "json", url.path])
+        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return ((json?["streams"] as? [[String: Any]]) ?? []).map { stream in
+            let rotation = ((stream["side_data_list"] as? [[String: Any]]) ?? []).compactMap { $0["rotation"] }.first.map { "\($0)" }
+            return Stream(codec: stream["codec_name"] as? String ?? "?", width: stream["width"] as? Int, height: stream["height"] as? Int,
+                          pixelFormat: stream["pix_fmt"] as? String, rotation: rotation)
+        }
+    }
+
+    /// The container's duration in seconds.
+    static func duration(_ url: URL) throws -> Double {
+        let text = String(decoding: try tool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,duration:format=duration",
+                                                        "-select_streams", "v:0", "-of", "csv=p=0", url.path]), as: UTF8.self)
+        return text.split(whereSeparator: { $0 == "\n" || $0 == "," }).compactMap { Double($0) }.first ?? -1
+    }
+
+    /// The frames of the video stream, counted by decoding.
+    static func frameCount(_ url: URL) throws -> Int {
+        let text = String(decoding: try tool("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                        "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", url.path]), as: UTF8.self)
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// The MD5 of the audio packets as stored (no decoding).
+    static func audioMD5(_ url: URL) throws -> String {
+        String(decoding: try tool("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a", "-c", "copy", "-f", "md5", "-"]), as: UTF8.self)
+    }
+
+    /// The MD5 of each audio packet as stored, in order.
+    static func audioPacketHashes(_ url: URL) throws -> [Substring] {
+        let text = String(decoding: try tool("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a", "-c", "copy", "-f", "framemd5", "-"]), as: UTF8.self)
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last?.trimmingCharacters(in: .whitespaces)[...] }
+    }
+
+    /// The luma of the frame at `seconds`, as ffmpeg shows it (rotation applied), as rows.
+    static func luma(_ url: URL, at seconds: Double, width: Int, height: Int) throws -> [[UInt8]] {
+        let data = try tool("ffmpeg", ["-v", "error", "-ss", String(seconds), "-i", url.path, "-frames:v", "1",
+                                       "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        let bytes = [UInt8](data)
+        guard bytes.count == width * height else { throw ToolFailure("\(bytes.count) bytes of luma for \(width)x\(height)") }
+        return (0..<height).map { Array(bytes[($0 * width)..<($0 * width + width)]) }
+    }
+}
+
+@Suite(.serialized) struct ClipBatchTests {
+    /// A phone clip (rotated 90°, AAC, a creation time) comes out upright, marked, H.264 4:2:0 in
+    /// MP4 with the same audio packets, the same length, and a JSON line.
+    @Test func aRotatedPhoneClipComesOutUprightMarkedWithItsAudio() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in/phone.mp4")
+        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Clips.mp4(input, rotate: 90, created: "2024-05-06T07:08:09Z")
+        #expect(try Clips.streams(input).first?.rotation != nil, "the fixture has no rotation tag")
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "{time} {frame} {timecode}", "--json"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let output = out.appendingPathComponent("phone.mp4")
+        // The clip's line; the summary object follows it.
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines[1].hasPrefix(#"{"summary""#), "\(result.stdout)")
+        let line = try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any]
+        #expect(line?["status"] as? String == "marked" && line?["output"] as? String == output.path && line?["frames"] as? Int == 60,
+                "\(result.stdout)")
+        let streams = try Clips.streams(output)
+        #expect(streams == [Clips.Stream(codec: "h264", width: 240, height: 320, pixelFormat: "yuv420p", rotation: nil),
+                            Clips.Stream(codec: "aac", width: nil, height: nil, pixelFormat: nil, rotation: nil)], "\(streams)")
+        #expect(abs(try Clips.duration(output) - Clips.duration(input)) <= 1.0 / 30 + 0.001)
+        #expect(try Clips.frameCount(output) == 60)
+        #expect(try Clips.audioMD5(output) == Clips.audioMD5(input))
+        // Upright as a player shows the input (ffmpeg applies the rotation tag): same bars away from the mark.
+        let marked = try Clips.luma(output, at: 1, width: 240, height: 320)
+        let reference = try Clips.luma(input, at: 1, width: 240, height: 320)
+        var differing = 0
+        for y in stride(from: 4, to: 200, by: 8) { for x in stride(from: 4, to: 236, by: 8) where abs(Int(marked[y][x]) - Int(reference[y][x])) > 24 { differing += 1 } }
+        #expect(differing == 0, "\(differing) sample points differ from the upright input")
+        // The mark: pixels changed in the bottom rows, where the reference has none.
+        var changed = 0
+        for y in 290..<320 { for x in 0..<240 where abs(Int(marked[y][x]) - Int(reference[y][x])) > 40 { changed += 1 } }
+        #expect(changed > 50, "no mark at the bottom of the upright frame")
+    }
+
+    /// WebM (VP9 + Opus) becomes MKV with H.264 by default, the Opus copied; with
+    /// --video-codec keep it stays VP9 WebM. The mark sits bottom-right.
+    @Test func webmClipsKeepTheirOpusAndTheirCodecOnRequest() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in/screen.webm")
+        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Clips.webm(input)
+        let h264 = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("h264").path, "--text", "{frame}"])
+        #expect(h264.status == 0, "stderr: \(h264.stderr)")
+        let mkv = folder.appendingPathComponent("h264/screen.mkv")
+        #expect(try Clips.streams(mkv).map(\.codec) == ["h264", "opus"])
+        #expect(try Clips.streams(mkv).first?.pixelFormat == "yuv420p")
+        #expect(try Clips.audioMD5(mkv) == Clips.audioMD5(input))
+        #expect(try Clips.frameCount(mkv) == 60)
+        let luma = try Clips.luma(mkv, at: 1, width: 320, height: 240)
+        if let bounds = changedBounds(luma, background: luma[0][0], tolerance: 24) {
+            #expect(bounds.minX > 160 && bounds.minY > 180, "mark at (\(bounds.minX),\(bounds.minY))")
+        } else {
+            Issue.record("no mark in the decoded frame")
+        }
+
+        let kept = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("keep").path, "--text", "{frame}",
+                                 "--video-codec", "keep"])
+        #expect(kept.status == 0, "stderr: \(kept.stderr)")
+        let webm = folder.appendingPathComponent("keep/screen.webm")
+        #expect(try Clips.streams(webm).map(\.codec) == ["vp9", "opus"])
+        #expect(try Clips.audioMD5(webm) == Clips.audioMD5(input))
+    }
+
+    /// --video-codec hevc writes HEVC (x265) in the MP4, audio still copied.
+    @Test func hevcOnRequest() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("clip.mp4")
+        try Clips.mp4(input, frames: 30)
+        let result = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("out").path, "--text", "x",
+                                   "--video-codec", "hevc"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let output = folder.appendingPathComponent("out/clip.mp4")
+        #expect(try Clips.streams(output).map(\.codec) == ["hevc", "aac"])
+        #expect(try Clips.audioMD5(output) == Clips.audioMD5(input))
+    }
+
+    /// Clips and photos in one folder share the workers; a clip is found by content whatever its name.
+    @Test func clipsAndPhotosTogether() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        try Clips.mp4(inputs.appendingPathComponent("a.mp4"), frames: 30)
+        try Clips.mp4(inputs.appendingPathComponent("b.video"), frames: 30)
+        try tool("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=64,height=48", "!", "jpegenc", "!",
+                                    "filesink", "location=\(inputs.appendingPathComponent("c.jpg").path)"])
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", inputs.path, "-o", out.path, "--text", "x", "--jobs", "2", "--json"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.hasSuffix("3 marked, 0 failed, 0 skipped\n"), "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count == 4, "three lines and the summary: \(result.stdout)")
+        #expect(try Clips.streams(out.appendingPathComponent("b.video")).map(\.codec) == ["h264", "aac"])
+    }
+
+    /// Ctrl-C mid-clip: exit 130, no output and no temporary file left behind.
+    @Test func ctrlCMidClipLeavesNothing() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("long.mp4")
+        try Clips.mp4(input, frames: 900, size: (640, 480))
+        let out = folder.appendingPathComponent("out")
+        let running = try RunningCamstamp(["batch", input.path, "-o", out.path, "--text", "{frame}", "--jobs", "1"])
+        let deadline = Date().addingTimeInterval(30)
+        func listing() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [] }
+        while !listing().contains(where: { $0.hasSuffix(".part") }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(listing().contains(where: { $0.hasSuffix(".part") }), "the clip never started")
+        Thread.sleep(forTimeInterval: 0.3)
+        running.send(SIGINT)
+        let result = running.finish(timeout: 30)
+        #expect(result.status == 130, "stderr: \(result.stderr)")
+        #expect(listing() == [], "left behind: \(listing())")
+        #expect(result.stderr.hasSuffix("interrupted: 0 marked, 0 failed, 0 skipped, 1 not started\n"), "\(result.stderr)")
+    }
+}
+
+@Suite(.serialized) struct StreamFileAudioTests {
+    /// `stream --source file:clip.mp4` records the clip's AAC as it is, into MP4 and MKV; stopped
+    /// early by --duration, the audio stops with the video (within the half-second queue).
+    @Test func aFileSourceKeepsItsAudio() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("clip.mp4")
+        try Clips.mp4(input, frames: 60)
+        for name in ["out.mp4", "out.mkv"] {
+            let output = folder.appendingPathComponent(name)
+            let result = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "{frame}", "--to", output.path])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(try Clips.streams(output).map(\.codec) == ["h264", "aac"], "\(name)")
+            // The packets as they were, up to the end of the video (2 s of 44.1 kHz AAC: 86 packets of
+            // 1024 samples; the source runs 0.18 s longer).
+            let written = try Clips.audioPacketHashes(output), source = try Clips.audioPacketHashes(input)
+            #expect(written.count >= 85 && written.count < source.count, "\(name): \(written.count) of \(source.count) packets")
+            #expect(Array(source.prefix(written.count)) == written, "\(name)")
+        }
+        let long = folder.appendingPathComponent("long.mp4")
+        try Clips.mp4(long, frames: 300)
+        let short = folder.appendingPathComponent("short.mkv")
+        let result = try camstamp(["stream", "--source", "file:\(long.path)", "--text", "x", "--duration", "2", "--to", short.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let audio = String(decoding: try tool("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts_time",
+                                                         "-of", "csv=p=0", short.path]), as: UTF8.self)
+        let last = audio.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }.max() ?? -1
+        #expect(last > 1.5 && last < 2.8, "the audio ends at \(last) s of a 2 s recording")
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import Media
+
+@Suite struct ClipContainerTests {
+    @Test func containersAreKnownByTheirFirstBytes() {
+        func header(_ bytes: [UInt8], _ text: String = "") -> Data { Data(bytes + Array(text.utf8) + [UInt8](repeating: 0, count: 16)) }
+        #expect(ClipContainer(sniffing: header([0, 0, 0, 0x20], "ftypisom")) == .mp4)
+        #expect(ClipContainer(sniffing: header([0, 0, 0, 0x14], "ftypqt  ")) == .mov)
+        #expect(ClipContainer(sniffing: header([0, 0, 0, 0x08], "wide")) == .mov)
+        #expect(ClipContainer(sniffing: header([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x82, 0x84], "webm")) == .webm)
+        #expect(ClipContainer(sniffing: header([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x82, 0x88], "matroska")) == .mkv)
+        #expect(ClipContainer(sniffing: header([0xFF, 0xD8, 0xFF, 0xE0], "JFIF")) == nil)
+        #expect(ClipContainer(sniffing: Data("ftyp".utf8)) == nil)
+    }
+}
+
+@Suite struct ClipStreamsTests {
+    /// The probe finds the video codec, the audio caps (parsed, not decoded) and the MP4's
+    /// creation time, the clock `{time}` counts from.
+    @Test func theProbeReadsStreamsAndCreationTime() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-probe-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = folder.appendingPathComponent("plain.mp4"), dated = folder.appendingPathComponent("dated.mp4")
+        let pipeline = try Pipeline(PipelineTemplate("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! queue ! mp4mux name=m ! filesink location={location} audiotestsrc num-buffers=20 ! audioconvert ! avenc_aac ! aacparse ! queue ! m.")
+            .render(["location": .quoted(plain.path)]))
+        try pipeline.setState(.playing)
+        #expect(pipeline.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
+        pipeline.stop()
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-v", "error", "-y", "-i", plain.path, "-c", "copy", "-metadata", "creation_time=2024-05-06T07:08:09Z", dated.path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        let streams = try ClipStreams.probe(dated)
+        #expect(streams.video == "video/x-h264")
+        #expect(streams.audioType == "audio/mpeg")
+        #expect(streams.audioFits(.mp4) && streams.audioFits(.mkv) && !streams.audioFits(.webm))
+        #expect(streams.created == ISO8601DateFormatter().date(from: "2024-05-06T07:08:09Z"))
+        #expect(abs(Double(streams.duration ?? 0) / 1e9 - 1) < 0.1)
+    }
+}

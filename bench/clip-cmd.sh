@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# bench/clip-cmd.sh WHAT ASSETS [ARG]   the video-file benchmark (part 5)
+#
+#   make FILE        makes the clip once: 1920x1080 at 30 fps, 60 s, moving colour bars
+#                    (videotestsrc smpte75 horizontal-speed=2) in H.264 (x264 medium, 8 Mbit/s)
+#                    with a 440 Hz AAC tone, in MP4. Kept when it is already there.
+#   camstamp FILE    prints: camstamp batch FILE -o ARG2 --preset credit --preset logo
+#   ffmpeg FILE      prints: ffmpeg with the same marks (drawtext + overlay), libx264 at the
+#                    preset and quality camstamp's clip pipeline uses, audio copied
+#
+# Env: CAMSTAMP, OUTDIR (where the marked clip goes), AUTHOR.
+#
+# Both sides re-encode at x264 speed-preset veryfast and constant quality 21 (x264enc pass=qual
+# quantizer=21 is x264's CRF 21, as libx264 -crf 21), 4:2:0, and copy the AAC. The marks are those
+# of the stream part: "© AUTHOR 2026" in Noto Sans 34.6 px with an outline, bottom-right 32 px in;
+# the camstamp logo 173x144 at 85 %, top-left 32 px in.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+what=${1:?usage: clip-cmd.sh WHAT ASSETS [ARG]}
+assets=${2:?ASSETS}
+arg=${3:?FILE}
+author=${AUTHOR:-Example Studio}
+outdir=${OUTDIR:-/tmp}
+font="$repo/fonts/NotoSans-Regular.ttf"
+
+case $what in
+    make)
+        [ -s "$arg" ] && exit 0
+        mkdir -p "$(dirname "$arg")"
+        GST_DEBUG=0 gst-launch-1.0 -q -e videotestsrc num-buffers=1800 pattern=smpte75 horizontal-speed=2 ! \
+            video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! \
+            x264enc speed-preset=medium bitrate=8000 ! h264parse ! queue ! mp4mux name=mux ! filesink location="$arg.part" \
+            audiotestsrc num-buffers=2813 samplesperbuffer=1024 ! audio/x-raw,rate=48000,channels=2 ! audioconvert ! \
+            avenc_aac bitrate=128000 ! aacparse ! queue ! mux.
+        mv "$arg.part" "$arg" ;;
+    camstamp)
+        echo "\"${CAMSTAMP:?}\" batch \"$arg\" -o \"$outdir\" --preset credit --preset logo --var \"author=$author\" --jobs 2 --overwrite" ;;
+    ffmpeg)
+        filter="[1:v]format=rgba,colorchannelmixer=aa=0.85[logo];[0:v][logo]overlay=32:32,drawtext=fontfile=$font:text='© $author 2026':fontsize=35:fontcolor=white:borderw=2:bordercolor=black@0.7:x=w-tw-32:y=h-th-32[v]"
+        echo "ffmpeg -v error -y -i \"$arg\" -i \"$assets/logo-173.png\" -filter_complex \"$filter\" -map '[v]' -map '0:a?' -c:v libx264 -preset veryfast -crf 21 -pix_fmt yuv420p -c:a copy \"$outdir/$(basename "$arg")\"" ;;
+    *) echo "clip-cmd.sh: unknown '$what'" >&2; exit 2 ;;
+esac
