@@ -19,6 +19,15 @@ public final class JPEGCoefficientStamp {
         /// How many 8×8 blocks, over all components, were rewritten, and how many there are.
         public let blocksChanged: Int
         public let blocksTotal: Int
+        /// Whether the entropy-coded data was spliced (tier 2) rather than written again from
+        /// all the coefficients (tier 1).
+        public var spliced = false
+        /// Why a splice that was asked for was not done (a progressive or arithmetic-coded file,
+        /// several scans, or Huffman tables without a code a changed block needs), if it was not.
+        public var spliceSkipped: String?
+        /// The splice was not done because the file's Huffman tables lack a code the changed
+        /// blocks need (tier 1 then rebuilds the tables).
+        public var tablesLackedACode = false
     }
 
     /// The marks in each component's plane, by what they depend on: a batch of photos of one size
@@ -32,6 +41,38 @@ public final class JPEGCoefficientStamp {
     /// `composition` is laid out for the upright picture (the stored one turned by `orientation`).
     /// Throws for what libjpeg reads but this path does not write (arithmetic coding, 12-bit
     /// samples, CMYK/YCCK) and for damaged data (any libjpeg warning).
+    /// `splice`: a file of one sequential Huffman scan has its entropy-coded data spliced (only the
+    /// changed MCUs and the one after each coded again, the rest copied); any other file, or one
+    /// whose tables lack a code the changed blocks need, is written as without it.
+    public func stamp(_ jpeg: Data, composition: OverlayComposition, orientation: Orientation,
+                      splice: Bool) throws(CoefficientStampError) -> Result {
+        guard splice else { return try stamp(jpeg, composition: composition, orientation: orientation) }
+        let job = Job(placements: composition.placements, orientation: orientation, owner: self)
+        let context = Unmanaged.passUnretained(job).toOpaque()
+        var message = [CChar](repeating: 0, count: Int(CS_MESSAGE_LENGTH))
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let status = withExtendedLifetime(job) {
+            jpeg.withUnsafeBytes { raw in
+                cs_splice_coefficients(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Self.prepareCallback,
+                                       Self.wantsCallback, Self.filterCallback, context, &output, &length, &message)
+            }
+        }
+        if status == 0, let output {
+            var result = Result(data: Data(bytesNoCopy: output, count: length, deallocator: .free),
+                                blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
+            result.spliced = true
+            return result
+        }
+        if status == 2, let failure = job.failure { throw CoefficientStampError(description: failure) }
+        // Anything else is tier 1's to write, or to refuse with its own reason.
+        var result = try stamp(jpeg, composition: composition, orientation: orientation)
+        result.spliceSkipped = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        result.tablesLackedACode = status == CS_SPLICE_MISSING_CODE
+        return result
+    }
+
+    /// Tier 1 alone: every coefficient read and written again by libjpeg.
     public func stamp(_ jpeg: Data, composition: OverlayComposition,
                       orientation: Orientation) throws(CoefficientStampError) -> Result {
         let job = Job(placements: composition.placements, orientation: orientation, owner: self)
@@ -277,6 +318,11 @@ public final class JPEGCoefficientStamp {
             }
         }
 
+        /// Whether `filter` may change block row `row` of `component`.
+        func wants(component: Int, row: Int) -> Bool {
+            planes[component].patches.contains { $0.blockRows.contains(row) }
+        }
+
         /// Rewrites the blocks of one row that the marks cover; the others are left as they are.
         func filter(component: Int, row: Int, blocks: UnsafeMutablePointer<Int16>, count: Int) {
             let plane = planes[component]
@@ -309,6 +355,11 @@ public final class JPEGCoefficientStamp {
     private static let prepareCallback: cs_prepare = { context, frame in
         guard let context, let frame else { return 1 }
         return Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().prepare(frame.pointee) ? 0 : 1
+    }
+
+    private static let wantsCallback: cs_wants_row = { context, component, row in
+        guard let context else { return 0 }
+        return Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().wants(component: Int(component), row: Int(row)) ? 1 : 0
     }
 
     private static let filterCallback: cs_filter = { context, component, row, blocks, count in

@@ -51,7 +51,7 @@ extension PhotoWorker {
         let coefficients = try stampInCoefficients(data, photo: photo, outputKind: outputKind, context: context, notes: &notes)
         let decoded: (encoded: Data, warning: String?)
         if let coefficients {
-            decoded = (coefficients, nil)
+            decoded = (coefficients.data, nil)
         } else {
             // Runs on the pipeline's streaming thread, while this thread waits for the result.
             decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
@@ -70,6 +70,6 @@ extension PhotoWorker {
         edits.keepsOrientation = coefficients != nil
         let output = try photo.withMetadata(decoded.encoded, kind: outputKind, policy: settings.metadata, edits: edits)
         return Stamped(data: output.data, kind: outputKind, width: size.width, height: size.height,
-                       warnings: damage + notes + output.warnings, path: coefficients != nil ? .coefficients : .reencoded)
+                       warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded)
     }
 }
