@@ -19,8 +19,8 @@ struct RunResult {
 /// Runs camstamp with `arguments` in `directory`, optionally as another user (`setpriv`), and
 /// waits for it (bounded).
 func camstamp(_ arguments: [String], in directory: URL? = nil, asNobody: Bool = false,
-              timeout: TimeInterval = 60) throws -> RunResult {
-    try RunningCamstamp(arguments, in: directory, asNobody: asNobody).finish(timeout: timeout)
+              timeout: TimeInterval = 60, environment: [String: String] = [:]) throws -> RunResult {
+    try RunningCamstamp(arguments, in: directory, asNobody: asNobody, environment: environment).finish(timeout: timeout)
 }
 
 /// A camstamp process in the background, for tests that signal it while it runs.
@@ -30,7 +30,7 @@ final class RunningCamstamp {
     private let outData = LockedData(), errData = LockedData()
     private let group = DispatchGroup()
 
-    init(_ arguments: [String], in directory: URL? = nil, asNobody: Bool = false) throws {
+    init(_ arguments: [String], in directory: URL? = nil, asNobody: Bool = false, environment extra: [String: String] = [:]) throws {
         self.arguments = arguments
         if asNobody {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -43,6 +43,7 @@ final class RunningCamstamp {
         var environment = ProcessInfo.processInfo.environment
         // A GStreamer CRITICAL in the child must fail the test, not scroll by.
         environment["G_DEBUG"] = "fatal-criticals"
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
