@@ -17,6 +17,7 @@ static const uint8_t natural[64] = {
     35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
 
 #define LOOK 9
+#define FAST 12
 
 typedef struct {
     int32_t maxcode[18];
@@ -24,6 +25,9 @@ typedef struct {
     uint8_t huffval[256];
     // (length << 8 | symbol) of the code starting with these LOOK bits; 0 when longer.
     uint16_t look[1 << LOOK];
+    // The walk's table: for the AC code and its value bits together within FAST bits, their
+    // length | (positions advanced) << 5 | end of block << 11; 0 when longer.
+    uint16_t fast[1 << FAST];
     // Encoding: code and length by symbol (length 0: no code).
     uint16_t code[256];
     uint8_t size[256];
@@ -51,6 +55,14 @@ static int build(const JHUFF_TBL *source, table *t) {
         code <<= 1;
     }
     t->maxcode[17] = INT32_MAX;
+    for (int symbol = 0; symbol < 256; symbol++) {
+        int length = t->size[symbol], bits = symbol & 15, total = length + bits;
+        if (!length || total > FAST) continue;
+        int advance = bits ? (symbol >> 4) + 1 : symbol == 0xF0 ? 16 : 0;
+        uint16_t entry = (uint16_t)(total | advance << 5 | (!bits && symbol != 0xF0) << 11);
+        uint32_t code = (uint32_t)t->code[symbol] << (FAST - length);
+        for (uint32_t k = code; k < code + (1u << (FAST - length)); k++) t->fast[k] = entry;
+    }
     return 0;
 }
 
@@ -125,6 +137,48 @@ static int decode_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int
                 k += 16;
             }
         }
+    }
+    *pos = p;
+    return 0;
+}
+
+// decode_mcu without keeping the blocks: only where the MCU ends and the DC predictors. The bits
+// stay in a register between loads, and most AC codes are taken with their value bits in one
+// look-up: the loop is a chain of table look-ups and shifts.
+static int skip_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int pred[]) {
+    uint64_t p = *pos, w = peek(data, p);
+    int left = 57; // valid bits at the top of w (peek gives at least 57)
+    for (int b = 0; b < mcu->blocks; b++) {
+        if (left < 32) { w = peek(data, p); left = 57; }
+        int length, s = symbol(mcu->dc[b], w, &length);
+        if (!length || s > 11) return -1;
+        if (s) pred[mcu->component[b]] += extend(w << length, s);
+        int n = length + s;
+        w <<= n; left -= n; p += (uint64_t)n;
+        const table *ac = mcu->ac[b];
+        int k = 1;
+        while (k < 64) {
+            // A code and its value bits take at most 16 + 11 bits.
+            if (left < 32) { w = peek(data, p); left = 57; }
+            uint16_t entry = ac->fast[w >> (64 - FAST)];
+            if (entry) {
+                n = entry & 31;
+                w <<= n; left -= n; p += (uint64_t)n;
+                if (entry & (1 << 11)) break;
+                k += (entry >> 5) & 63;
+                continue;
+            }
+            int rs = symbol(ac, w, &length);
+            if (!length) return -1;
+            s = rs & 15;
+            n = length + s;
+            w <<= n; left -= n; p += (uint64_t)n;
+            if (s) k += (rs >> 4) + 1;
+            else if (rs >> 4 == 15) k += 16;
+            else break;
+        }
+        // A run past the last coefficient (or a 16-zero run ending past it): damaged.
+        if (k > 64) return -1;
     }
     *pos = p;
     return 0;
@@ -448,8 +502,27 @@ static int copy_bits(writer *w, const scan *s, size_t scan_start, const unsigned
     return 0;
 }
 
+// The coefficients kept for the marks: MCU row y holds MCU columns [first[y], end[y]) from block
+// offset[y]: each component's v block rows of (end - first) * h blocks.
+typedef struct {
+    int16_t *coefficients;
+    int *first, *end;
+    size_t *offset;
+    int component_offset[CS_MAX_COMPONENTS]; // in blocks of one MCU column, sum of h * v before
+    int h[CS_MAX_COMPONENTS];
+    const layout *layout;
+} kept_rows;
+
+static inline int16_t *kept_block(const kept_rows *k, int mx, int my, int b) {
+    int c = k->layout->component[b];
+    size_t width = (size_t)(k->end[my] - k->first[my]);
+    return k->coefficients + 64 * (k->offset[my] + width * (size_t)k->component_offset[c]
+                                   + (size_t)k->layout->y[b] * width * (size_t)k->h[c]
+                                   + (size_t)(mx - k->first[my]) * (size_t)k->h[c] + (size_t)k->layout->x[b]);
+}
+
 int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_prepare prepare,
-                           cs_wants_row wants, cs_filter filter, void *context, unsigned char **output,
+                           cs_wants_row wants, cs_filter_window filter, void *context, unsigned char **output,
                            size_t *output_length, char message[CS_MESSAGE_LENGTH]) {
     char text[JMSG_LENGTH_MAX] = "";
     *output = NULL;
@@ -460,7 +533,9 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
     memset(&s, 0, sizeof s);
     writer w = {0};
     uint64_t *starts = NULL, *ends = NULL;
-    int *predictors = NULL, *slot = NULL;
+    int *predictors = NULL;
+    kept_rows kept = {0};
+    static __thread int16_t scratch[10][64];
     uint8_t *decode = NULL, *changed = NULL;
     int16_t *coefficients = NULL, *original = NULL;
     int status;
@@ -481,36 +556,45 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
     const int intervals = (int)((mcus + per_interval - 1) / per_interval);
     if ((status = read_scan(input, input_length, h->scan_start, intervals, &s, text))) goto out;
 
-    // The MCU rows the marks reach get their coefficients kept (and the row after each: its first
-    // MCU may follow a changed one).
-    slot = malloc(sizeof(int) * (size_t)(mcus_y + 1));
-    uint8_t *wanted = calloc((size_t)mcus_y + 1, 1);
-    if (!slot || !wanted) {
-        free(wanted);
+    // The coefficients kept: in each MCU row the marks reach, the MCU columns they reach there.
+    kept.first = malloc(sizeof(int) * (size_t)mcus_y);
+    kept.end = calloc((size_t)mcus_y, sizeof(int));
+    kept.offset = malloc(sizeof(size_t) * (size_t)mcus_y);
+    if (!kept.first || !kept.end || !kept.offset) {
         snprintf(text, sizeof text, "out of memory");
         status = CS_SPLICE_DAMAGED;
         goto out;
     }
+    for (int y = 0; y < mcus_y; y++) kept.first[y] = mcus_x;
     for (int c = 0; c < components; c++)
-        for (int row = 0; row < h->frame.height_in_blocks[c]; row++)
-            if (wants(context, c, row)) wanted[row / h->v[c]] = 1;
-    int slots = 0;
-    for (int y = 0; y < mcus_y; y++) slot[y] = wanted[y] || (y && wanted[y - 1]) ? slots++ : -1;
-    // Coefficients of a kept MCU row: each component's block rows (v of them, mcus_x * h blocks long).
-    size_t row_blocks = 0, component_offset[CS_MAX_COMPONENTS];
-    for (int c = 0; c < components; c++) {
-        component_offset[c] = row_blocks;
-        row_blocks += (size_t)h->v[c] * (size_t)mcus_x * (size_t)h->h[c];
+        for (int row = 0; row < h->frame.height_in_blocks[c]; row++) {
+            int first = 0, end = 0, y = row / h->v[c];
+            if (!wants(context, c, row, &first, &end) || end <= first) continue;
+            first /= h->h[c];
+            end = (end + h->h[c] - 1) / h->h[c];
+            if (first < kept.first[y]) kept.first[y] = first;
+            if (end > kept.end[y]) kept.end[y] = end < mcus_x ? end : mcus_x;
+        }
+    size_t kept_blocks = 0;
+    kept.layout = &h->mcu;
+    for (int c = 0, sum = 0; c < components; c++) {
+        kept.component_offset[c] = sum;
+        kept.h[c] = h->h[c];
+        sum += h->h[c] * h->v[c];
+    }
+    for (int y = 0; y < mcus_y; y++) {
+        kept.offset[y] = kept_blocks;
+        if (kept.end[y] > kept.first[y]) kept_blocks += (size_t)(kept.end[y] - kept.first[y]) * (size_t)h->mcu.blocks;
+        else kept.end[y] = kept.first[y] = 0;
     }
     starts = malloc(sizeof(uint64_t) * (mcus + 1));
     ends = malloc(sizeof(uint64_t) * (size_t)intervals);
     predictors = malloc(sizeof(int) * mcus * (size_t)components);
     decode = calloc((size_t)intervals, 1);
     changed = calloc(mcus + 1, 1);
-    coefficients = malloc(sizeof(int16_t) * 64 * row_blocks * (size_t)(slots ? slots : 1));
-    original = malloc(sizeof(int16_t) * 64 * row_blocks * (size_t)(slots ? slots : 1));
+    kept.coefficients = coefficients = malloc(sizeof(int16_t) * 64 * (kept_blocks ? kept_blocks : 1));
+    original = malloc(sizeof(int16_t) * 64 * (kept_blocks ? kept_blocks : 1));
     if (!starts || !ends || !predictors || !decode || !changed || !coefficients || !original) {
-        free(wanted);
         snprintf(text, sizeof text, "out of memory");
         status = CS_SPLICE_DAMAGED;
         goto out;
@@ -518,11 +602,10 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
     // An interval is walked when it holds an MCU of a row the marks reach.
     for (int k = 0; k < intervals; k++) {
         size_t first = (size_t)k * per_interval, last = first + per_interval < mcus ? first + per_interval : mcus;
-        for (size_t y = first / (size_t)mcus_x; y <= (last - 1) / (size_t)mcus_x && !decode[k]; y++) decode[k] = wanted[y];
+        for (size_t y = first / (size_t)mcus_x; y <= (last - 1) / (size_t)mcus_x && !decode[k]; y++) decode[k] = kept.end[y] > 0;
     }
-    free(wanted);
 
-    // 1. The walk: where each MCU starts, its DC predictors, the kept rows' coefficients.
+    // 1. The walk: where each MCU starts, its DC predictors, the kept MCUs' coefficients.
     for (int k = 0; k < intervals; k++) {
         if (!decode[k]) continue;
         size_t first = (size_t)k * per_interval, last = first + per_interval < mcus ? first + per_interval : mcus;
@@ -532,17 +615,11 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
             starts[i] = pos;
             memcpy(predictors + i * (size_t)components, pred, sizeof(int) * (size_t)components);
             int my = (int)(i / (size_t)mcus_x), mx = (int)(i % (size_t)mcus_x);
-            int16_t *blocks[10], **kept = NULL;
-            if (slot[my] >= 0) {
-                int16_t *base = coefficients + 64 * row_blocks * (size_t)slot[my];
-                for (int b = 0; b < h->mcu.blocks; b++) {
-                    int c = h->mcu.component[b];
-                    size_t stride = (size_t)mcus_x * (size_t)h->h[c];
-                    blocks[b] = base + 64 * (component_offset[c] + (size_t)h->mcu.y[b] * stride + (size_t)mx * (size_t)h->h[c] + (size_t)h->mcu.x[b]);
-                }
-                kept = blocks;
-            }
-            if (decode_mcu(s.data, &pos, &h->mcu, pred, kept) || pos > limit) {
+            int16_t *blocks[10];
+            int keep = mx >= kept.first[my] && mx < kept.end[my];
+            if (keep)
+                for (int b = 0; b < h->mcu.blocks; b++) blocks[b] = kept_block(&kept, mx, my, b);
+            if ((keep ? decode_mcu(s.data, &pos, &h->mcu, pred, blocks) : skip_mcu(s.data, &pos, &h->mcu, pred)) || pos > limit) {
                 snprintf(text, sizeof text, "an invalid Huffman code in MCU %zu", i);
                 status = CS_SPLICE_DAMAGED;
                 goto out;
@@ -557,38 +634,36 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
         ends[k] = pos;
     }
 
-    // 2. The marks: the kept rows' blocks changed in place; an MCU is changed when any block is.
-    memcpy(original, coefficients, sizeof(int16_t) * 64 * row_blocks * (size_t)slots);
+    // 2. The marks: the kept blocks changed in place; an MCU is changed when any block is.
+    memcpy(original, coefficients, sizeof(int16_t) * 64 * kept_blocks);
     for (int y = 0; y < mcus_y; y++) {
-        if (slot[y] < 0) continue;
-        int16_t *base = coefficients + 64 * row_blocks * (size_t)slot[y];
-        // Only rows whose intervals were all walked: the kept row after a marked one may not be.
-        int complete = 1;
-        for (int k = (int)((size_t)y * (size_t)mcus_x / per_interval); k <= (int)(((size_t)y * (size_t)mcus_x + (size_t)mcus_x - 1) / per_interval); k++)
-            if (!decode[k]) complete = 0;
-        if (!complete) continue;
+        if (kept.end[y] <= kept.first[y]) continue;
         for (int c = 0; c < components; c++) {
-            size_t stride = (size_t)mcus_x * (size_t)h->h[c];
             for (int by = 0; by < h->v[c]; by++) {
-                int row = y * h->v[c] + by;
-                if (row >= h->frame.height_in_blocks[c] || !wants(context, c, row)) continue;
-                if (filter(context, c, row, base + 64 * (component_offset[c] + (size_t)by * stride), h->frame.width_in_blocks[c]) != 0) {
+                int row = y * h->v[c] + by, first = 0, end = 0;
+                if (row >= h->frame.height_in_blocks[c] || !wants(context, c, row, &first, &end)) continue;
+                // The kept columns of this block row, from the block of the first kept MCU.
+                int column = kept.first[y] * h->h[c];
+                int count = (kept.end[y] - kept.first[y]) * h->h[c];
+                if (column + count > h->frame.width_in_blocks[c]) count = h->frame.width_in_blocks[c] - column;
+                if (count <= 0) continue;
+                int16_t *start = kept.coefficients + 64 * (kept.offset[y] + (size_t)(kept.end[y] - kept.first[y]) * (size_t)kept.component_offset[c]
+                                                          + (size_t)by * (size_t)(kept.end[y] - kept.first[y]) * (size_t)h->h[c]);
+                if (filter(context, c, row, column, start, count) != 0) {
                     status = 2;
                     goto out;
                 }
             }
         }
-        const int16_t *before = original + 64 * row_blocks * (size_t)slot[y];
-        for (int mx = 0; mx < mcus_x; mx++)
+        for (int mx = kept.first[y]; mx < kept.end[y]; mx++) {
             for (int b = 0; b < h->mcu.blocks; b++) {
-                int c = h->mcu.component[b];
-                size_t stride = (size_t)mcus_x * (size_t)h->h[c];
-                size_t at = 64 * (component_offset[c] + (size_t)h->mcu.y[b] * stride + (size_t)mx * (size_t)h->h[c] + (size_t)h->mcu.x[b]);
-                if (memcmp(base + at, before + at, 64 * sizeof(int16_t))) {
+                const int16_t *now = kept_block(&kept, mx, y, b);
+                if (memcmp(now, original + (now - kept.coefficients), 64 * sizeof(int16_t))) {
                     changed[(size_t)y * (size_t)mcus_x + (size_t)mx] = 1;
                     break;
                 }
             }
+        }
     }
 
     // 3. The output: the headers, then each interval copied or spliced.
@@ -641,10 +716,20 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
                     continue;
                 }
                 int my = (int)(i / (size_t)mcus_x), mx = (int)(i % (size_t)mcus_x);
-                if (slot[my] < 0) {
-                    snprintf(text, sizeof text, "MCU %zu to be coded again was not kept", i);
-                    status = CS_SPLICE_DAMAGED;
-                    goto out;
+                // An MCU after a changed one, not kept: decoded again from where the walk found it.
+                int16_t *blocks[10];
+                if (mx >= kept.first[my] && mx < kept.end[my]) {
+                    for (int b = 0; b < h->mcu.blocks; b++) blocks[b] = kept_block(&kept, mx, my, b);
+                } else {
+                    int again_pred[CS_MAX_COMPONENTS];
+                    memcpy(again_pred, predictors + i * (size_t)components, sizeof(int) * (size_t)components);
+                    uint64_t at = starts[i];
+                    for (int b = 0; b < h->mcu.blocks; b++) blocks[b] = scratch[b];
+                    if (decode_mcu(s.data, &at, &h->mcu, again_pred, blocks)) {
+                        snprintf(text, sizeof text, "an invalid Huffman code in MCU %zu", i);
+                        status = CS_SPLICE_DAMAGED;
+                        goto out;
+                    }
                 }
                 if (copy_bits(&w, &s, h->scan_start, input, copied, starts[i]) || reserve(&w, 2 * 10 * 64 * 4 + 64)) {
                     snprintf(text, sizeof text, "out of memory");
@@ -652,11 +737,9 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
                     goto out;
                 }
                 if (!previous) memcpy(pred, predictors + i * (size_t)components, sizeof(int) * (size_t)components);
-                int16_t *base = coefficients + 64 * row_blocks * (size_t)slot[my];
                 for (int b = 0; b < h->mcu.blocks; b++) {
                     int c = h->mcu.component[b];
-                    size_t stride = (size_t)mcus_x * (size_t)h->h[c];
-                    const int16_t *block = base + 64 * (component_offset[c] + (size_t)h->mcu.y[b] * stride + (size_t)mx * (size_t)h->h[c] + (size_t)h->mcu.x[b]);
+                    const int16_t *block = blocks[b];
                     int result = encode_block(&w, block, pred[c], h->mcu.dc[b], h->mcu.ac[b]);
                     if (result == -2) {
                         snprintf(text, sizeof text, "the Huffman tables lack a code the changed blocks need");
@@ -690,7 +773,8 @@ out:
     if (status && status != 2) snprintf(message, CS_MESSAGE_LENGTH, "%s", text);
     free(w.data);
     free_scan(&s);
-    free(h); free(starts); free(ends); free(predictors); free(slot); free(decode); free(changed);
+    free(h); free(starts); free(ends); free(predictors); free(decode); free(changed);
+    free(kept.first); free(kept.end); free(kept.offset);
     free(coefficients); free(original);
     return status;
 }

@@ -55,7 +55,7 @@ public final class JPEGCoefficientStamp {
         let status = withExtendedLifetime(job) {
             jpeg.withUnsafeBytes { raw in
                 cs_splice_coefficients(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Self.prepareCallback,
-                                       Self.wantsCallback, Self.filterCallback, context, &output, &length, &message)
+                                       Self.wantsCallback, Self.windowCallback, context, &output, &length, &message)
             }
         }
         if status == 0, let output {
@@ -318,23 +318,26 @@ public final class JPEGCoefficientStamp {
             }
         }
 
-        /// Whether `filter` may change block row `row` of `component`.
-        func wants(component: Int, row: Int) -> Bool {
-            planes[component].patches.contains { $0.blockRows.contains(row) }
+        /// The block columns `filter` may change in block row `row` of `component`, if any.
+        func wants(component: Int, row: Int) -> Range<Int>? {
+            let columns = planes[component].patches.filter { $0.blockRows.contains(row) }.map(\.blockColumns)
+            guard let first = columns.map(\.lowerBound).min(), let end = columns.map(\.upperBound).max() else { return nil }
+            return first..<end
         }
 
         /// Rewrites the blocks of one row that the marks cover; the others are left as they are.
-        func filter(component: Int, row: Int, blocks: UnsafeMutablePointer<Int16>, count: Int) {
+        /// `blocks` holds `count` blocks from block column `first`.
+        func filter(component: Int, row: Int, first: Int = 0, blocks: UnsafeMutablePointer<Int16>, count: Int) {
             let plane = planes[component]
             let active = plane.patches.filter { $0.blockRows.contains(row) }
             guard !active.isEmpty else { return }
             let columns = Set(active.flatMap { $0.blockColumns }).sorted()
             var samples = [Double](repeating: 0, count: 64)
             var coefficients = [Double](repeating: 0, count: 64)
-            for column in columns where column < count {
+            for column in columns where column >= first && column < first + count {
                 // Left as it is when every pixel of the block is transparent in every patch.
                 guard active.contains(where: { $0.blockColumns.contains(column) && $0.covers(row: row, column: column) }) else { continue }
-                let block = blocks + column * 64
+                let block = blocks + (column - first) * 64
                 for k in 0..<64 { coefficients[k] = Double(block[k]) * plane.quant[k] }
                 DCT.inverse(coefficients, into: &samples)
                 // In placement order, as the frame path composites them.
@@ -357,9 +360,20 @@ public final class JPEGCoefficientStamp {
         return Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().prepare(frame.pointee) ? 0 : 1
     }
 
-    private static let wantsCallback: cs_wants_row = { context, component, row in
-        guard let context else { return 0 }
-        return Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().wants(component: Int(component), row: Int(row)) ? 1 : 0
+    private static let wantsCallback: cs_wants_row = { context, component, row, first, end in
+        guard let context, let first, let end,
+              let columns = Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().wants(component: Int(component), row: Int(row))
+        else { return 0 }
+        first.pointee = Int32(columns.lowerBound)
+        end.pointee = Int32(columns.upperBound)
+        return 1
+    }
+
+    private static let windowCallback: cs_filter_window = { context, component, row, first, blocks, count in
+        guard let context, let blocks else { return 1 }
+        Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().filter(component: Int(component), row: Int(row), first: Int(first),
+                                                                        blocks: blocks, count: Int(count))
+        return 0
     }
 
     private static let filterCallback: cs_filter = { context, component, row, blocks, count in

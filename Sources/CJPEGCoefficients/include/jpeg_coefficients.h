@@ -38,8 +38,11 @@ int cs_rewrite_coefficients(const unsigned char *input, size_t input_length, cs_
                             cs_filter filter, void *context, unsigned char **output,
                             size_t *output_length, char message[CS_MESSAGE_LENGTH]);
 
-/// Whether the marks may change block row `row` of `component` (nonzero: yes).
-typedef int (*cs_wants_row)(void *context, int component, int row);
+/// Whether the marks may change block row `row` of `component` (nonzero: yes), and in which
+/// block columns: [*first, *end).
+typedef int (*cs_wants_row)(void *context, int component, int row, int *first, int *end);
+/// cs_filter for some of a row: `count` blocks from block column `first`.
+typedef int (*cs_filter_window)(void *context, int component, int row, int first, short *blocks, int count);
 
 /// cs_splice_coefficients' results besides 0 (done) and 2 (a callback stopped).
 #define CS_SPLICE_DAMAGED 1
@@ -52,10 +55,10 @@ typedef int (*cs_wants_row)(void *context, int component, int row);
 /// coefficients `filter` changes (and the MCU after each, whose DC difference changes) are
 /// Huffman-coded again; the entropy-coded bytes of every other MCU are copied, bit-shifted where
 /// needed, and whole restart intervals without a change byte for byte. `filter` is called for the
-/// block rows `wants` names, with those rows' coefficients. The output is bare, as from
+/// block rows `wants` names, with the coefficients of the columns it names there (or more). The output is bare, as from
 /// cs_rewrite_coefficients (JFIF or Adobe segment, tables, frame, scan; no other markers).
 int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_prepare prepare,
-                           cs_wants_row wants, cs_filter filter, void *context, unsigned char **output,
+                           cs_wants_row wants, cs_filter_window filter, void *context, unsigned char **output,
                            size_t *output_length, char message[CS_MESSAGE_LENGTH]);
 
 #endif
