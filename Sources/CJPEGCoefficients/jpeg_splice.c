@@ -494,6 +494,24 @@ static int copy_bits(writer *w, const scan *s, size_t scan_start, const unsigned
         append(w, input + a, b - a);
         from = to & ~(uint64_t)7;
     }
+    // Seven bytes at a time while none of them is 0xFF (which needs a zero after it).
+    while (to - from >= 56) {
+        uint64_t chunk = peek(s->data, from) >> 8; // 56 bits
+        int n = w->count;
+        uint64_t combined = (w->bits & ((1ull << n) - 1)) << 56 | chunk;
+        uint64_t bytes = combined >> n; // the next 56 bits out; the last n of the chunk stay pending
+        uint64_t inverted = ~bytes & 0x00FFFFFFFFFFFFFFull;
+        if (((inverted - 0x0001010101010101ull) & ~inverted & 0x0080808080808080ull) == 0) {
+            uint64_t out = __builtin_bswap64(bytes << 8);
+            memcpy(w->data + w->length, &out, 8); // its eighth byte is written over next
+            w->length += 7;
+            w->bits = combined;
+        } else {
+            put(w, (uint32_t)(chunk >> 24), 32);
+            put(w, (uint32_t)(chunk & 0xFFFFFF), 24);
+        }
+        from += 56;
+    }
     while (from < to) {
         int n = to - from < 32 ? (int)(to - from) : 32;
         put(w, (uint32_t)(peek(s->data, from) >> (64 - n)), n);
