@@ -73,6 +73,39 @@ import Testing
         try checkPrefix(input: input, stamped: stamped, mcu: mcu)
     }
 
+    /// A photo-sized, grainy picture with a logo top-left and a text bottom-right (two runs of
+    /// changed MCUs, long shifted copies between and after them), without and with restart
+    /// markers, upright and turned: spliced, the same file as tier 1's, decoded without a warning.
+    @Test func aPhotoSizedPictureWithTwoMarksIsTier1sFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ppm = folder.appendingPathComponent("source.ppm")
+        try tool("convert", ["-seed", "3", "-size", "1600x1200", "plasma:fractal", "-attenuate", "0.3", "+noise", "Gaussian", ppm.path])
+        let inputs = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        for (name, restart, orientation) in [("plain", [String](), 1), ("restart", ["-restart", "7B"], 6)] {
+            let file = inputs.appendingPathComponent("\(name).jpg")
+            try tool("cjpeg", ["-quality", "92", "-sample", "2x2"] + restart + ["-outfile", file.path, ppm.path])
+            try exiftool(["-q", "-overwrite_original", "-n", "-Orientation=\(orientation)", file.path])
+        }
+        var outputs: [String: URL] = [:]
+        for (name, environment) in [("spliced", [String: String]()), ("coefficients", ["CAMSTAMP_SPLICE": "0"])] {
+            let out = folder.appendingPathComponent(name)
+            let result = try camstamp(["batch", inputs.path, "-o", out.path, "--text", "Proof © 2026", "--preset", "logo", "--json"],
+                                      environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.components(separatedBy: "\"path\":\"\(name)\"").count == 3, "\(result.stdout)")
+            outputs[name] = out
+        }
+        for name in ["plain.jpg", "restart.jpg"] {
+            let spliced = try #require(outputs["spliced"]).appendingPathComponent(name)
+            let tier1 = try #require(outputs["coefficients"]).appendingPathComponent(name)
+            #expect(try Data(contentsOf: spliced) == Data(contentsOf: tier1), "\(name): the spliced file differs from tier 1's")
+            _ = try djpeg(spliced)
+            try checkPrefix(input: inputs.appendingPathComponent(name), stamped: spliced, mcu: (16, 16))
+        }
+    }
+
     /// Optimal Huffman tables (cjpeg -optimize) lack codes the changed blocks need: such a photo
     /// is stamped by tier 1, which completes the tables, and --json says "coefficients".
     @Test func tablesWithoutACodeTheMarkNeedsFallBackToTier1() throws {
