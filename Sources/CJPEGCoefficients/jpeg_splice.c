@@ -563,6 +563,17 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
         goto out;
     }
     if ((status = read_header(input, input_length, h, text))) goto out;
+    // Tables that lack a code a changed block may need (optimal tables, as ImageMagick writes
+    // them) almost always lack one the marks need: tier 1 at once, before the walk is paid for.
+    for (int c = 0; c < h->frame.components; c++)
+        for (int symbol = 0; symbol < 256; symbol++) {
+            int ac = symbol == 0x00 || symbol == 0xF0 || ((symbol & 0x0F) >= 1 && (symbol & 0x0F) <= 10);
+            if ((symbol <= 11 && !h->dc[c].size[symbol]) || (ac && !h->ac[c].size[symbol])) {
+                snprintf(text, sizeof text, "the Huffman tables lack codes a changed block may need");
+                status = CS_SPLICE_MISSING_CODE;
+                goto out;
+            }
+        }
     if (prepare(context, &h->frame) != 0) {
         status = 2;
         goto out;

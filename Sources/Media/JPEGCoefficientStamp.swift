@@ -334,17 +334,18 @@ public final class JPEGCoefficientStamp {
             let columns = Set(active.flatMap { $0.blockColumns }).sorted()
             var samples = [Double](repeating: 0, count: 64)
             var coefficients = [Double](repeating: 0, count: 64)
+            var scratch = [Double](repeating: 0, count: 64)
             for column in columns where column >= first && column < first + count {
                 // Left as it is when every pixel of the block is transparent in every patch.
                 guard active.contains(where: { $0.blockColumns.contains(column) && $0.covers(row: row, column: column) }) else { continue }
                 let block = blocks + (column - first) * 64
                 for k in 0..<64 { coefficients[k] = Double(block[k]) * plane.quant[k] }
-                DCT.inverse(coefficients, into: &samples)
+                DCT.inverse(coefficients, into: &samples, scratch: &scratch)
                 // In placement order, as the frame path composites them.
                 for patch in active where patch.blockColumns.contains(column) {
                     patch.blend(row: row, column: column, into: &samples)
                 }
-                DCT.forward(samples, into: &coefficients)
+                DCT.forward(samples, into: &coefficients, scratch: &scratch)
                 for k in 0..<64 {
                     // Baseline Huffman coding holds DC differences in 11 bits and AC values in 10.
                     let limit = k == 0 ? 2047.0 : 1023.0
@@ -392,8 +393,8 @@ enum DCT {
         return (u == 0 ? 1 / 2.0.squareRoot() : 1) / 2 * cos((2 * x + 1) * u * Double.pi / 16)
     }
 
-    static func inverse(_ coefficients: [Double], into samples: inout [Double]) {
-        var rows = [Double](repeating: 0, count: 64)
+    /// `rows`: 64 values of scratch space, so that a block costs no allocation.
+    static func inverse(_ coefficients: [Double], into samples: inout [Double], scratch rows: inout [Double]) {
         for y in 0..<8 {
             for u in 0..<8 {
                 var sum = 0.0
@@ -410,8 +411,7 @@ enum DCT {
         }
     }
 
-    static func forward(_ samples: [Double], into coefficients: inout [Double]) {
-        var columns = [Double](repeating: 0, count: 64)
+    static func forward(_ samples: [Double], into coefficients: inout [Double], scratch columns: inout [Double]) {
         for v in 0..<8 {
             for x in 0..<8 {
                 var sum = 0.0
