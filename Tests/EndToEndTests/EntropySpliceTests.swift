@@ -55,22 +55,24 @@ import Testing
         try checkSameAsTier1(input: input, stamped: stamped, in: folder)
     }
 
-    /// The shipped camera photos, as they are.
-    @Test(arguments: ["nikon-coolpix-gps.jpg", "samsung-preview.jpg"])
-    func cameraPhotosAreSpliced(name: String) throws {
+    /// The shipped camera photos, as they are: the Nikon's standard tables are spliced; the
+    /// Samsung preview's optimised tables (34 of the 162 AC codes) send it to tier 1 before the
+    /// walk, and it passes the same checks there.
+    @Test(arguments: [("nikon-coolpix-gps.jpg", "spliced"), ("samsung-preview.jpg", "coefficients")])
+    func cameraPhotosAreSpliced(name: String, path: String) throws {
         let folder = try temporaryFolder("splicereal\(name)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in/\(name)")
         try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: makerNoteFixtures.appendingPathComponent(name), to: input)
         let harness = CoefficientStampTests()
-        let (stamped, reencoded) = try harness.stamp(input, in: folder, splice: true, path: "spliced")
+        let (stamped, reencoded) = try harness.stamp(input, in: folder, splice: true, path: path)
         let orientation = Int(try exiftool(["-s3", "-n", "-Orientation"], input).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 1
         let sampling = try exiftool(["-s3", "-n", "-YCbCrSubSampling"], input)
         let mcu = sampling.hasPrefix("2 2") ? (16, 16) : sampling.hasPrefix("2 1") ? (16, 8) : (8, 8)
         try harness.checkStamp(input: input, stamped: stamped, reencoded: reencoded, orientation: orientation, mcu: mcu, growth: 0.02,
                                checksLook: !name.hasPrefix("samsung"))
-        try checkPrefix(input: input, stamped: stamped, mcu: mcu)
+        if path == "spliced" { try checkPrefix(input: input, stamped: stamped, mcu: mcu) }
     }
 
     /// A photo-sized, grainy picture with a logo top-left and a text bottom-right (two runs of
