@@ -28,6 +28,10 @@ typedef struct {
     // The walk's table: for the AC code and its value bits together within FAST bits, their
     // length | (positions advanced) << 5 | end of block << 11; 0 when longer.
     uint16_t fast[1 << FAST];
+    // Two AC codes with their value bits within FAST bits at once: first length | first advance
+    // << 5 | total length << 11 | total advance << 16 | end of block after them << 23; a single
+    // code (as `fast`, total = first) where a second does not fit or the first ends the block.
+    uint32_t pair[1 << FAST];
     // Encoding: code and length by symbol (length 0: no code).
     uint16_t code[256];
     uint8_t size[256];
@@ -62,6 +66,23 @@ static int build(const JHUFF_TBL *source, table *t) {
         uint16_t entry = (uint16_t)(total | advance << 5 | (!bits && symbol != 0xF0) << 11);
         uint32_t code = (uint32_t)t->code[symbol] << (FAST - length);
         for (uint32_t k = code; k < code + (1u << (FAST - length)); k++) t->fast[k] = entry;
+    }
+    for (uint32_t k = 0; k < (1u << FAST); k++) {
+        uint16_t first = t->fast[k];
+        if (!first) { t->pair[k] = 0; continue; }
+        uint32_t n1 = first & 31, a1 = (first >> 5) & 63, eob1 = (first >> 11) & 1;
+        uint32_t n = n1, a = a1, eob = eob1;
+        if (!eob1 && n1 < FAST) {
+            uint16_t second = t->fast[(k << n1) & ((1u << FAST) - 1)];
+            uint32_t n2 = second & 31;
+            // Valid only when the second code and its bits lie within the known FAST - n1 bits.
+            if (second && n1 + n2 <= FAST) {
+                n = n1 + n2;
+                a = a1 + ((second >> 5) & 63);
+                eob = (second >> 11) & 1;
+            }
+        }
+        t->pair[k] = n1 | a1 << 5 | n << 11 | a << 16 | eob << 23;
     }
     return 0;
 }
@@ -160,12 +181,21 @@ static int skip_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int p
         while (k < 64) {
             // A code and its value bits take at most 16 + 11 bits.
             if (left < 32) { w = peek(data, p); left = 57; }
-            uint16_t entry = ac->fast[w >> (64 - FAST)];
+            uint32_t entry = ac->pair[w >> (64 - FAST)];
             if (entry) {
-                n = entry & 31;
-                w <<= n; left -= n; p += (uint64_t)n;
-                if (entry & (1 << 11)) break;
-                k += (entry >> 5) & 63;
+                int advance = (int)((entry >> 16) & 127);
+                // Both codes only while the first leaves the block open (a block of 63 values
+                // ends without an end-of-block code).
+                if (k + (int)((entry >> 5) & 63) < 64) {
+                    n = (int)((entry >> 11) & 31);
+                    w <<= n; left -= n; p += (uint64_t)n;
+                    if (entry & (1u << 23)) break;
+                    k += advance;
+                } else {
+                    n = (int)(entry & 31);
+                    w <<= n; left -= n; p += (uint64_t)n;
+                    k += (int)((entry >> 5) & 63);
+                }
                 continue;
             }
             int rs = symbol(ac, w, &length);
