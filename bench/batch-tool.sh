@@ -4,7 +4,9 @@
 #
 # TOOL: camstamp | djpeg-cjpeg | imagemagick | vips | ffmpeg | gst-launch
 #       camstamp-2048 | vipsthumbnail-2048   (part 4: shrink to a 2048 px long side)
-#       camstamp-coefficients | camstamp-reencode   (part 5: stamped in the DCT coefficients or not)
+#       camstamp-spliced | camstamp-coefficients | camstamp-reencode   (part 5: stamped with the
+#       entropy-coded data spliced (tier 2, the default), in the DCT coefficients by libjpeg alone
+#       (tier 1, CAMSTAMP_SPLICE=0), or re-encoded)
 #       camstamp-heic-jpg | camstamp-heic-keep | heif-convert-magick   (part 6: HEIC photos)
 # Env: CAMSTAMP (the binary), JOBS (photos at a time, default 2), MARK_TEXT.
 #
@@ -60,13 +62,15 @@ if [ "$tool" = camstamp ]; then
     exec "${CAMSTAMP:?set CAMSTAMP to the camstamp binary}" batch "$photos"/photo-*.jpg -o "$out" \
         --text "$text" --preset logo --jobs "$jobs" --quality 90
 fi
-# Part 5: the JPEG stamped in its DCT coefficients (camstamp's default for JPEG to JPEG at the
-# source's own quality: no --quality) against the same run re-encoding (--reencode).
-if [ "$tool" = camstamp-coefficients ] || [ "$tool" = camstamp-reencode ]; then
+# Part 5: the JPEG stamped without re-encoding (camstamp's default for JPEG to JPEG at the
+# source's own quality: no --quality): spliced (tier 2), tier 1 alone, and re-encoding (--reencode).
+# The --json lines go to OUT/paths.jsonl: which path each photo took.
+if [ "$tool" = camstamp-spliced ] || [ "$tool" = camstamp-coefficients ] || [ "$tool" = camstamp-reencode ]; then
     extra=()
     [ "$tool" = camstamp-reencode ] && extra=(--reencode)
+    [ "$tool" = camstamp-coefficients ] && export CAMSTAMP_SPLICE=0
     exec "${CAMSTAMP:?set CAMSTAMP to the camstamp binary}" batch "$photos"/photo-*.jpg -o "$out" \
-        --text "$text" --preset logo --jobs "$jobs" "${extra[@]}"
+        --text "$text" --preset logo --jobs "$jobs" --json "${extra[@]}" >"$out/paths.jsonl"
 fi
 # Part 6: HEIC 12 MP photos (PHOTOS holds photo-*.heic). camstamp reads them with libheif and writes
 # a marked JPEG (--format jpg) or HEIC again (--format keep, x265); the peers convert with

@@ -181,7 +181,7 @@ enum Commands {
                         + "where it is one of these. Their audio is copied, not re-encoded.", default: "h264"),
             .flag("dry-run", help: "Show what would be written without writing anything."),
             .flag("json", help: "Print one JSON object per photo on stdout (input, output, status, reason, milliseconds, "
-                  + "path: coefficients or reencoded), then a summary object ({\"summary\": {marked, failed, skipped, not_started, …}}), for scripts."),
+                  + "path: spliced, coefficients or reencoded), then a summary object ({\"summary\": {marked, failed, skipped, not_started, …}}), for scripts."),
             .single("shard", value: "K/N",
                     help: "Stamp only share K of N (1 ≤ K ≤ N), chosen by a stable hash of each photo's path under its "
                         + "INPUT: N processes on one or many machines share a corpus, each photo done once, into one "

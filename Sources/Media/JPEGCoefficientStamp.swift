@@ -19,6 +19,15 @@ public final class JPEGCoefficientStamp {
         /// How many 8×8 blocks, over all components, were rewritten, and how many there are.
         public let blocksChanged: Int
         public let blocksTotal: Int
+        /// Whether the entropy-coded data was spliced (tier 2) rather than written again from
+        /// all the coefficients (tier 1).
+        public var spliced = false
+        /// Why a splice that was asked for was not done (a progressive or arithmetic-coded file,
+        /// several scans, or Huffman tables without a code a changed block needs), if it was not.
+        public var spliceSkipped: String?
+        /// The splice was not done because the file's Huffman tables lack a code the changed
+        /// blocks need (tier 1 then rebuilds the tables).
+        public var tablesLackedACode = false
     }
 
     /// The marks in each component's plane, by what they depend on: a batch of photos of one size
@@ -32,6 +41,38 @@ public final class JPEGCoefficientStamp {
     /// `composition` is laid out for the upright picture (the stored one turned by `orientation`).
     /// Throws for what libjpeg reads but this path does not write (arithmetic coding, 12-bit
     /// samples, CMYK/YCCK) and for damaged data (any libjpeg warning).
+    /// `splice`: a file of one sequential Huffman scan has its entropy-coded data spliced (only the
+    /// changed MCUs and the one after each coded again, the rest copied); any other file, or one
+    /// whose tables lack a code the changed blocks need, is written as without it.
+    public func stamp(_ jpeg: Data, composition: OverlayComposition, orientation: Orientation,
+                      splice: Bool) throws(CoefficientStampError) -> Result {
+        guard splice else { return try stamp(jpeg, composition: composition, orientation: orientation) }
+        let job = Job(placements: composition.placements, orientation: orientation, owner: self)
+        let context = Unmanaged.passUnretained(job).toOpaque()
+        var message = [CChar](repeating: 0, count: Int(CS_MESSAGE_LENGTH))
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let status = withExtendedLifetime(job) {
+            jpeg.withUnsafeBytes { raw in
+                cs_splice_coefficients(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Self.prepareCallback,
+                                       Self.wantsCallback, Self.windowCallback, context, &output, &length, &message)
+            }
+        }
+        if status == 0, let output {
+            var result = Result(data: Data(bytesNoCopy: output, count: length, deallocator: .free),
+                                blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
+            result.spliced = true
+            return result
+        }
+        if status == 2, let failure = job.failure { throw CoefficientStampError(description: failure) }
+        // Anything else is tier 1's to write, or to refuse with its own reason.
+        var result = try stamp(jpeg, composition: composition, orientation: orientation)
+        result.spliceSkipped = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        result.tablesLackedACode = status == CS_SPLICE_MISSING_CODE
+        return result
+    }
+
+    /// Tier 1 alone: every coefficient read and written again by libjpeg.
     public func stamp(_ jpeg: Data, composition: OverlayComposition,
                       orientation: Orientation) throws(CoefficientStampError) -> Result {
         let job = Job(placements: composition.placements, orientation: orientation, owner: self)
@@ -277,25 +318,34 @@ public final class JPEGCoefficientStamp {
             }
         }
 
+        /// The block columns `filter` may change in block row `row` of `component`, if any.
+        func wants(component: Int, row: Int) -> Range<Int>? {
+            let columns = planes[component].patches.filter { $0.blockRows.contains(row) }.map(\.blockColumns)
+            guard let first = columns.map(\.lowerBound).min(), let end = columns.map(\.upperBound).max() else { return nil }
+            return first..<end
+        }
+
         /// Rewrites the blocks of one row that the marks cover; the others are left as they are.
-        func filter(component: Int, row: Int, blocks: UnsafeMutablePointer<Int16>, count: Int) {
+        /// `blocks` holds `count` blocks from block column `first`.
+        func filter(component: Int, row: Int, first: Int = 0, blocks: UnsafeMutablePointer<Int16>, count: Int) {
             let plane = planes[component]
             let active = plane.patches.filter { $0.blockRows.contains(row) }
             guard !active.isEmpty else { return }
             let columns = Set(active.flatMap { $0.blockColumns }).sorted()
             var samples = [Double](repeating: 0, count: 64)
             var coefficients = [Double](repeating: 0, count: 64)
-            for column in columns where column < count {
+            var scratch = [Double](repeating: 0, count: 64)
+            for column in columns where column >= first && column < first + count {
                 // Left as it is when every pixel of the block is transparent in every patch.
                 guard active.contains(where: { $0.blockColumns.contains(column) && $0.covers(row: row, column: column) }) else { continue }
-                let block = blocks + column * 64
+                let block = blocks + (column - first) * 64
                 for k in 0..<64 { coefficients[k] = Double(block[k]) * plane.quant[k] }
-                DCT.inverse(coefficients, into: &samples)
+                DCT.inverse(coefficients, into: &samples, scratch: &scratch)
                 // In placement order, as the frame path composites them.
                 for patch in active where patch.blockColumns.contains(column) {
                     patch.blend(row: row, column: column, into: &samples)
                 }
-                DCT.forward(samples, into: &coefficients)
+                DCT.forward(samples, into: &coefficients, scratch: &scratch)
                 for k in 0..<64 {
                     // Baseline Huffman coding holds DC differences in 11 bits and AC values in 10.
                     let limit = k == 0 ? 2047.0 : 1023.0
@@ -309,6 +359,22 @@ public final class JPEGCoefficientStamp {
     private static let prepareCallback: cs_prepare = { context, frame in
         guard let context, let frame else { return 1 }
         return Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().prepare(frame.pointee) ? 0 : 1
+    }
+
+    private static let wantsCallback: cs_wants_row = { context, component, row, first, end in
+        guard let context, let first, let end,
+              let columns = Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().wants(component: Int(component), row: Int(row))
+        else { return 0 }
+        first.pointee = Int32(columns.lowerBound)
+        end.pointee = Int32(columns.upperBound)
+        return 1
+    }
+
+    private static let windowCallback: cs_filter_window = { context, component, row, first, blocks, count in
+        guard let context, let blocks else { return 1 }
+        Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().filter(component: Int(component), row: Int(row), first: Int(first),
+                                                                        blocks: blocks, count: Int(count))
+        return 0
     }
 
     private static let filterCallback: cs_filter = { context, component, row, blocks, count in
@@ -327,38 +393,54 @@ enum DCT {
         return (u == 0 ? 1 / 2.0.squareRoot() : 1) / 2 * cos((2 * x + 1) * u * Double.pi / 16)
     }
 
-    static func inverse(_ coefficients: [Double], into samples: inout [Double]) {
-        var rows = [Double](repeating: 0, count: 64)
-        for y in 0..<8 {
-            for u in 0..<8 {
-                var sum = 0.0
-                for v in 0..<8 { sum += basis[y * 8 + v] * coefficients[v * 8 + u] }
-                rows[y * 8 + u] = sum
-            }
-        }
-        for y in 0..<8 {
-            for x in 0..<8 {
-                var sum = 0.0
-                for u in 0..<8 { sum += basis[x * 8 + u] * rows[y * 8 + u] }
-                samples[y * 8 + x] = sum
+    /// `rows`: 64 values of scratch space, so that a block costs no allocation. Through unsafe
+    /// buffers: a changed block is a few thousand multiplications, and bounds checks doubled them.
+    static func inverse(_ coefficients: [Double], into samples: inout [Double], scratch rows: inout [Double]) {
+        basis.withUnsafeBufferPointer { b in
+            coefficients.withUnsafeBufferPointer { c in
+                rows.withUnsafeMutableBufferPointer { r in
+                    samples.withUnsafeMutableBufferPointer { out in
+                        for y in 0..<8 {
+                            for u in 0..<8 {
+                                var sum = 0.0
+                                for v in 0..<8 { sum += b[y * 8 + v] * c[v * 8 + u] }
+                                r[y * 8 + u] = sum
+                            }
+                        }
+                        for y in 0..<8 {
+                            for x in 0..<8 {
+                                var sum = 0.0
+                                for u in 0..<8 { sum += b[x * 8 + u] * r[y * 8 + u] }
+                                out[y * 8 + x] = sum
+                            }
+                        }
+                    }
+                }
             }
         }
     }
 
-    static func forward(_ samples: [Double], into coefficients: inout [Double]) {
-        var columns = [Double](repeating: 0, count: 64)
-        for v in 0..<8 {
-            for x in 0..<8 {
-                var sum = 0.0
-                for y in 0..<8 { sum += basis[y * 8 + v] * samples[y * 8 + x] }
-                columns[v * 8 + x] = sum
-            }
-        }
-        for v in 0..<8 {
-            for u in 0..<8 {
-                var sum = 0.0
-                for x in 0..<8 { sum += basis[x * 8 + u] * columns[v * 8 + x] }
-                coefficients[v * 8 + u] = sum
+    static func forward(_ samples: [Double], into coefficients: inout [Double], scratch columns: inout [Double]) {
+        basis.withUnsafeBufferPointer { b in
+            samples.withUnsafeBufferPointer { s in
+                columns.withUnsafeMutableBufferPointer { col in
+                    coefficients.withUnsafeMutableBufferPointer { out in
+                        for v in 0..<8 {
+                            for x in 0..<8 {
+                                var sum = 0.0
+                                for y in 0..<8 { sum += b[y * 8 + v] * s[y * 8 + x] }
+                                col[v * 8 + x] = sum
+                            }
+                        }
+                        for v in 0..<8 {
+                            for u in 0..<8 {
+                                var sum = 0.0
+                                for x in 0..<8 { sum += b[x * 8 + u] * col[v * 8 + x] }
+                                out[v * 8 + u] = sum
+                            }
+                        }
+                    }
+                }
             }
         }
     }

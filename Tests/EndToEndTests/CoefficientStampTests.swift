@@ -103,6 +103,8 @@ func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
 /// Issue 12 tier 1: a JPEG written as a JPEG is stamped in its DCT coefficients. Only the MCUs
 /// under the mark change; the mark looks as on the re-encoding path (`--reencode`); the EXIF
 /// orientation is kept and the mark shows upright; the file stays the same size class.
+/// These run tier 1 alone (CAMSTAMP_SPLICE=0) where they check the stamp; EntropySpliceTests
+/// runs the same checks on tier 2, the default for baseline files.
 @Suite struct CoefficientStampTests {
     struct Case: CustomStringConvertible, Sendable {
         var sampling: String  // cjpeg -sample, or "grey"
@@ -152,13 +154,15 @@ func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
         return input
     }
 
-    /// Runs the batch on `input` with a text mark, by default and with --reencode; checks what
-    /// --json says about the path each took.
-    func stamp(_ input: URL, in folder: URL) throws -> (stamped: URL, reencoded: URL) {
+    /// Runs the batch on `input` with a text mark, in the coefficients (tier 1 alone unless
+    /// `splice`; `path` is what --json must say then) and with --reencode; checks what --json
+    /// says about the path each took.
+    func stamp(_ input: URL, in folder: URL, splice: Bool = false, path stampedPath: String = "coefficients") throws -> (stamped: URL, reencoded: URL) {
         var outputs: [URL] = []
-        for (name, extra, path) in [("out", [String](), "coefficients"), ("re", ["--reencode"], "reencoded")] {
+        for (name, extra, path) in [("out", [String](), stampedPath), ("re", ["--reencode"], "reencoded")] {
             let out = folder.appendingPathComponent(name)
-            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "Proof © 2026", "--json"] + extra)
+            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "Proof © 2026", "--json"] + extra,
+                                      environment: splice ? [:] : ["CAMSTAMP_SPLICE": "0"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("\"path\":\"\(path)\""), "\(result.stdout)")
             #expect(!result.stderr.contains("warning"), "\(result.stderr)")
@@ -318,7 +322,9 @@ func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", inputs.path, "-o", out.path, "--text", "Proof © 2026", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.components(separatedBy: "\"path\":\"coefficients\"").count == pictures.count + 1, "\(result.stdout)")
+        // The baseline one with standard tables spliced (tier 2); the others in tier 1.
+        #expect(result.stdout.components(separatedBy: "\"path\":\"coefficients\"").count == pictures.count, "\(result.stdout)")
+        #expect(result.stdout.components(separatedBy: "\"path\":\"spliced\"").count == 2, "\(result.stdout)")
         for (name, _) in pictures {
             let before = try Data(contentsOf: inputs.appendingPathComponent("\(name).jpg")).count
             let after = try Data(contentsOf: out.appendingPathComponent("\(name).jpg")).count
@@ -335,7 +341,8 @@ func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "Proof", "--preset", "logo", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("\"path\":\"coefficients\""), "\(result.stdout)")
+        // Spliced (tier 2): two runs of changed MCUs, the rest copied.
+        #expect(result.stdout.contains("\"path\":\"spliced\""), "\(result.stdout)")
         let before = try djpeg(input, smooth: false), after = try djpeg(out.appendingPathComponent("photo.jpg"), smooth: false)
         var changed = 0, middle = 0
         for y in 0..<before.height { for x in 0..<before.width where before.difference(after, x, y) > 0 {

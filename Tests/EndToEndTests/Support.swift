@@ -19,8 +19,8 @@ struct RunResult {
 /// Runs camstamp with `arguments` in `directory`, optionally as another user (`setpriv`), and
 /// waits for it (bounded).
 func camstamp(_ arguments: [String], in directory: URL? = nil, asNobody: Bool = false,
-              timeout: TimeInterval = 60) throws -> RunResult {
-    try RunningCamstamp(arguments, in: directory, asNobody: asNobody).finish(timeout: timeout)
+              timeout: TimeInterval = 60, environment: [String: String] = [:]) throws -> RunResult {
+    try RunningCamstamp(arguments, in: directory, asNobody: asNobody, environment: environment).finish(timeout: timeout)
 }
 
 /// A camstamp process in the background, for tests that signal it while it runs.

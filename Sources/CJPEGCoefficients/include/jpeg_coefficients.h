@@ -38,4 +38,27 @@ int cs_rewrite_coefficients(const unsigned char *input, size_t input_length, cs_
                             cs_filter filter, void *context, unsigned char **output,
                             size_t *output_length, char message[CS_MESSAGE_LENGTH]);
 
+/// Whether the marks may change block row `row` of `component` (nonzero: yes), and in which
+/// block columns: [*first, *end).
+typedef int (*cs_wants_row)(void *context, int component, int row, int *first, int *end);
+/// cs_filter for some of a row: `count` blocks from block column `first`.
+typedef int (*cs_filter_window)(void *context, int component, int row, int first, short *blocks, int count);
+
+/// cs_splice_coefficients' results besides 0 (done) and 2 (a callback stopped).
+#define CS_SPLICE_DAMAGED 1
+/// Not one sequential Huffman-coded scan of 8-bit samples: cs_rewrite_coefficients applies.
+#define CS_SPLICE_NOT_BASELINE 3
+/// The file's Huffman tables lack a code a changed block needs: cs_rewrite_coefficients applies.
+#define CS_SPLICE_MISSING_CODE 4
+
+/// Tier 2, the entropy splice, for a JPEG of one sequential Huffman scan: only the MCUs whose
+/// coefficients `filter` changes (and the MCU after each, whose DC difference changes) are
+/// Huffman-coded again; the entropy-coded bytes of every other MCU are copied, bit-shifted where
+/// needed, and whole restart intervals without a change byte for byte. `filter` is called for the
+/// block rows `wants` names, with the coefficients of the columns it names there (or more). The output is bare, as from
+/// cs_rewrite_coefficients (JFIF or Adobe segment, tables, frame, scan; no other markers).
+int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_prepare prepare,
+                           cs_wants_row wants, cs_filter_window filter, void *context, unsigned char **output,
+                           size_t *output_length, char message[CS_MESSAGE_LENGTH]);
+
 #endif

@@ -152,7 +152,8 @@ final class BatchReporter: @unchecked Sendable {
         var status: String
         var reason: String?
         var milliseconds: Int
-        /// How a marked photo was written: "coefficients" (stamped in its DCT blocks) or "reencoded".
+        /// How a marked photo was written: "spliced" (its entropy-coded data spliced), "coefficients"
+        /// (stamped in its DCT blocks) or "reencoded".
         var path: String?
         /// Clips only: the frames written.
         var frames: Int?

@@ -22,12 +22,19 @@ final class PhotoWorker {
         var setMetadata: MetadataTemplates
         /// `--reencode`: no JPEG is stamped in its DCT coefficients.
         var reencode = false
+        /// Baseline JPEGs get their entropy-coded data spliced (tier 2) rather than every
+        /// coefficient written again (tier 1). On unless CAMSTAMP_SPLICE=0 (for the bench and the
+        /// tests, which compare the two).
+        var splice = ProcessInfo.processInfo.environment["CAMSTAMP_SPLICE"] != "0"
     }
 
     /// How a marked photo was written, for `--json`.
     enum WritePath: String, Sendable {
         /// Stamped in its DCT coefficients: only the blocks under the marks changed.
         case coefficients
+        /// Stamped in its DCT coefficients with the entropy-coded data spliced: only the MCUs
+        /// under the marks (and the one after each) coded again, the rest copied as they were.
+        case spliced
         /// Decoded, turned upright, marked and encoded again.
         case reencoded
     }
@@ -126,7 +133,7 @@ final class PhotoWorker {
     /// coding, 12-bit, CMYK/YCCK, damaged data) gets a note saying why.
     func stampInCoefficients(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind,
                                      context: (Int, Int) -> TemplateContext,
-                                     notes: inout [String]) throws(CamStampError) -> Data? {
+                                     notes: inout [String]) throws(CamStampError) -> (data: Data, path: WritePath)? {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         // A picture cut short is damaged: the decoder's warning on the other path says so.
         guard photo.kind == .jpeg, outputKind == .jpeg, !settings.reencode, settings.quality == nil,
@@ -139,7 +146,9 @@ final class PhotoWorker {
             throw .failure("cannot mark the image: \(error)")
         }
         do {
-            return try stamper.stamp(data[photo.pictureBytes], composition: composition, orientation: photo.orientation).data
+            let result = try stamper.stamp(data[photo.pictureBytes], composition: composition, orientation: photo.orientation,
+                                           splice: settings.splice)
+            return (result.data, result.spliced ? .spliced : .coefficients)
         } catch {
             notes.append("re-encoded, not stamped in its DCT coefficients: \(error.description)")
             return nil

@@ -56,7 +56,7 @@ extension PhotoWorker {
         let coefficients = try stampInCoefficients(data, photo: photo, outputKind: outputKind, context: context, notes: &notes)
         let decoded: (output: PipelineOutput, warning: String?)
         if let coefficients {
-            decoded = (.encoded(coefficients), nil)
+            decoded = (.encoded(coefficients.data), nil)
         } else {
             // Runs on the pipeline's streaming thread, while this thread waits for the result.
             decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
@@ -81,6 +81,6 @@ extension PhotoWorker {
             output = try encode(image, as: outputKind, photo: photo, edits: edits)
         }
         return Stamped(data: output.data, kind: outputKind, width: size.width, height: size.height,
-                       warnings: damage + notes + output.warnings, path: coefficients != nil ? .coefficients : .reencoded)
+                       warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded)
     }
 }

@@ -1,0 +1,36 @@
+// bench/walk/cwalk JPEG DIR: times the entropy splice's walk alone (skip_mcu over every MCU of a
+// baseline JPEG without restart markers, 20 times), and leaves in DIR the destuffed scan and the
+// tables for walk.swift, the same loop in Swift (see bench/walk/run.sh).
+#include "../../Sources/CJPEGCoefficients/jpeg_splice.c"
+#include <time.h>
+int main(int argc, char **argv) {
+    FILE *f = fopen(argv[1], "rb"); fseek(f, 0, SEEK_END); long n = ftell(f); fseek(f, 0, SEEK_SET);
+    unsigned char *in = malloc(n); fread(in, 1, n, f); fclose(f);
+    static header h; char text[200], scan_path[4096], tables_path[4096];
+    snprintf(scan_path, sizeof scan_path, "%s/scan.bin", argv[2]);
+    snprintf(tables_path, sizeof tables_path, "%s/tables.bin", argv[2]);
+    if (read_header(in, n, &h, text)) { printf("header: %s\n", text); return 1; }
+    scan s; if (read_scan(in, n, h.scan_start, 1, &s, text)) { printf("scan: %s\n", text); return 1; }
+    // Dump the destuffed scan and the AC/DC tables' bits/huffval for the Swift port.
+    FILE *o = fopen(scan_path, "wb"); fwrite(s.data, 1, s.length + 8, o); fclose(o);
+    o = fopen(tables_path, "wb");
+    for (int c = 0; c < 3; c++) {
+        const table *t[2] = {&h.dc[c], &h.ac[c]};
+        for (int j = 0; j < 2; j++) {
+            fwrite(t[j]->look, 2, 512, o); fwrite(t[j]->maxcode, 4, 18, o); fwrite(t[j]->valoffset, 4, 17, o);
+            fwrite(t[j]->huffval, 1, 256, o); fwrite(t[j]->pair, 4, 1 << FAST, o);
+        }
+    }
+    fclose(o);
+    size_t mcus = (size_t)h.mcus_x * h.mcus_y;
+    struct timespec a, b; clock_gettime(CLOCK_MONOTONIC, &a);
+    uint64_t pos = 0; int pred[4] = {0};
+    for (int r = 0; r < 20; r++) {
+        pos = 0; memset(pred, 0, sizeof pred);
+        for (size_t i = 0; i < mcus; i++) if (skip_mcu(s.data, &pos, &h.mcu, pred)) { printf("bad %zu\n", i); return 1; }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    printf("C walk: %.2f ms per scan, end bit %llu of %zu, MCUs %zu, pred %d %d %d\n",
+           ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6) / 20, (unsigned long long)pos, s.length * 8, mcus, pred[0], pred[1], pred[2]);
+    return 0;
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# bench/walk/run.sh JPEG: the entropy splice's walk in C (as shipped) and in Swift (unsafe buffers),
+# on one baseline 4:2:0 JPEG with standard tables and no restart markers (such as
+# bench-output/photos-standard/photo-001.jpg), three times each. Prints ms per scan.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+jpeg=${1:?usage: run.sh JPEG}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+gcc -O2 -o "$work/cwalk" "$here/cwalk.c" -I "$here/../../Sources/CJPEGCoefficients/include" -ljpeg
+swiftc -O -o "$work/swalk" "$here/walk.swift"
+mcus=$("$work/cwalk" "$jpeg" "$work" | sed -n 's/.*MCUs \([0-9]*\).*/\1/p')
+for _ in 1 2 3; do "$work/cwalk" "$jpeg" "$work"; "$work/swalk" "$work" "$mcus"; done
