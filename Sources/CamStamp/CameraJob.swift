@@ -329,12 +329,7 @@ final class StillWriter: @unchecked Sendable {
             do throws(CamStampError) {
                 let file = try destination.write { (temporary: URL) throws(CamStampError) in
                     do {
-                        let text = try template.render(["quality": .integer(quality), "location": .quoted(temporary.path)])
-                        let output = try FrameOutput(pipeline: Pipeline(text))
-                        try output.start()
-                        frame.setTimestamps(pts: 0, duration: nil)
-                        try output.push(frame)
-                        try output.finish()
+                        try StillDestination.encode(frame, template: template, quality: quality, to: temporary)
                     } catch {
                         throw .failure("photo: \(error)")
                     }

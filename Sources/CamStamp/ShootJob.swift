@@ -114,12 +114,7 @@ public struct ShootJob {
 
     private func encode(_ frame: VideoFrame, to file: URL, template: PipelineTemplate, target: String) throws(CamStampError) {
         do {
-            let description = try template.render(["quality": .integer(options.quality), "location": .quoted(file.path)])
-            Verbosity.log("encoder pipeline: \(description)")
-            let output = try FrameOutput(pipeline: Pipeline(description))
-            try output.start()
-            try output.push(frame)
-            try output.finish()
+            try StillDestination.encode(frame, template: template, quality: options.quality, to: file)
         } catch {
             throw CamStampError.unwritable(error, path: target, what: "the photo", option: "-o") ?? .failure("encode: \(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import Presets
 
 /// Where a still goes: `-o photo.jpg`, a name from a template (`-o shots/{date:%H%M%S}-{counter}.jpg`,
@@ -119,6 +120,19 @@ struct StillDestination {
             throw .failure("\(folder.path): cannot write here (\(reason)); choose another folder with \(option)")
         }
         TemporaryFiles.removeStale(in: folder)
+    }
+
+    /// Encodes `frame` into `file` through a still template (`still-jpeg`, `still-png` or the
+    /// user's): the one way shoot, the camera and stream's snapshots write a photo. Throws what
+    /// GStreamer said; the caller words it for its option.
+    static func encode(_ frame: VideoFrame, template: PipelineTemplate, quality: Int, to file: URL) throws {
+        let description = try template.render(["quality": .integer(quality), "location": .quoted(file.path)])
+        Verbosity.log("encoder pipeline: \(description)")
+        let output = try FrameOutput(pipeline: Pipeline(description))
+        try output.start()
+        frame.setTimestamps(pts: 0, duration: nil)
+        try output.push(frame)
+        try output.finish()
     }
 
     static func exists(_ file: URL) -> CamStampError {

@@ -325,12 +325,7 @@ final class SnapshotWriter: @unchecked Sendable {
                 let destination = try StillDestination(output: folder, format: .jpg, prefix: "snapshot")
                 let file = try destination.write { (temporary: URL) throws(CamStampError) in
                     do {
-                        let text = try template.render(["quality": .integer(92), "location": .quoted(temporary.path)])
-                        let output = try FrameOutput(pipeline: Pipeline(text))
-                        try output.start()
-                        frame.setTimestamps(pts: 0, duration: nil)
-                        try output.push(frame)
-                        try output.finish()
+                        try StillDestination.encode(frame, template: template, quality: 92, to: temporary)
                     } catch {
                         throw CamStampError.unwritable(error, path: folder.path, what: "the snapshot", option: "--snapshot-dir")
                             ?? .failure("snapshot: \(error)")

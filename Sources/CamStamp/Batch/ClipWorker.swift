@@ -176,21 +176,3 @@ final class ClipWorker {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
     }
 }
-
-extension TemporaryFiles {
-    /// Moves a finished temporary file into place at `target`. Without `replacing`, an existing
-    /// file is never replaced, even one that appeared meanwhile (link(2) fails on it).
-    static func place(_ temporary: URL, at target: URL, replacing: Bool) throws(CamStampError) {
-        if replacing {
-            guard rename(temporary.path, target.path) == 0 else {
-                throw .failure("cannot write \(target.path): \(String(cString: strerror(errno)))")
-            }
-            return
-        }
-        defer { unlink(temporary.path) }
-        guard link(temporary.path, target.path) == 0 else {
-            if errno == EEXIST { throw .failure("\(target.path) already exists; use --skip-existing to keep it or --overwrite to replace it") }
-            throw .failure("cannot write \(target.path): \(String(cString: strerror(errno)))")
-        }
-    }
-}

@@ -354,27 +354,16 @@ final class PhotoWorker {
     private func write(_ data: Data, to target: URL) throws(CamStampError) {
         let folder = target.deletingLastPathComponent()
         let temporary = TemporaryFiles.temporaryURL(in: folder, for: target.lastPathComponent)
+        TemporaryFiles.shared.add(temporary)
+        defer { TemporaryFiles.shared.remove(temporary) }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            TemporaryFiles.shared.add(temporary)
-            defer { TemporaryFiles.shared.remove(temporary) }
             try data.write(to: temporary)
-            if settings.existing == .overwrite {
-                guard rename(temporary.path, target.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-            } else {
-                // link(2) fails if the target appeared meanwhile: nothing is replaced by surprise.
-                defer { unlink(temporary.path) }
-                guard link(temporary.path, target.path) == 0 else {
-                    if errno == EEXIST { throw CamStampError.failure("\(target.path) already exists; use --skip-existing to keep it or --overwrite to replace it") }
-                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-                }
-            }
-        } catch let error as CamStampError {
-            throw error
         } catch {
             let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace || (error as? POSIXError)?.code == .ENOSPC
             if full { throw .failure("cannot write \(target.path) (the disk is full); free some space or choose another -o folder") }
             throw .failure("cannot write \(target.path): \(error.localizedDescription)")
         }
+        try TemporaryFiles.place(temporary, at: target, replacing: settings.existing == .overwrite)
     }
 }
