@@ -59,7 +59,8 @@ public final class Marker {
 
     /// Blends the marks into `frame` in place.
     package func mark(_ frame: VideoFrame, context: TemplateContext) throws(CamStampError) {
-        try composition(width: frame.width, height: frame.height, context: context).blend(into: frame)
+        let composition = try composition(width: frame.width, height: frame.height, context: context)
+        do { try composition.blend(into: frame) } catch { throw .failure("mark: \(error)") }
     }
 
     private func overlay(for key: Key) throws(CamStampError) -> (rendered: RenderedMark, image: OverlayImage?) {

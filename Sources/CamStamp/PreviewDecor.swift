@@ -28,7 +28,9 @@ final class PreviewDecor: @unchecked Sendable {
             cached = (key, built)
             return built
         }
-        if let composition { _ = composition.blend(into: frame) }
+        // The grid is a viewing aid on the preview only (never on a photo): a frame it cannot be
+        // drawn on is shown without it rather than stopping the viewfinder.
+        if let composition { try? composition.blend(into: frame) }
     }
 
     // A light line (white, 75%) with a faint dark companion (black, 35%) beside it: one of the two

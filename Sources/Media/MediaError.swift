@@ -25,6 +25,9 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     /// A device node could not be opened or asked something (`operation`: `open`,
     /// `VIDIOC_QUERYCAP`); `code` is the errno.
     case device(path: String, operation: String, code: Int32)
+    /// The marks could not be blended into a frame (it could not be mapped, or GStreamer's
+    /// blender does not take its format): the frame must not go out unmarked.
+    case blend(format: String, width: Int, height: Int)
 
     public var description: String {
         switch self {
@@ -51,6 +54,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         case .device(let path, let operation, let code):
             code == ENOTTY ? "\(path): not a V4L2 camera (\(operation): \(String(cString: strerror(code))))"
                 : "\(path): \(operation): \(String(cString: strerror(code)))"
+        case .blend(let format, let width, let height):
+            "cannot blend the marks into a \(width)x\(height) \(format) frame"
         }
     }
 

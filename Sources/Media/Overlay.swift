@@ -153,12 +153,14 @@ public final class OverlayComposition: @unchecked Sendable {
     public var isEmpty: Bool { placements.isEmpty }
 
     /// Blends every placement into `frame` in place, in the frame's own pixel format; only the
-    /// rows the marks cover are touched.
-    @discardableResult
-    public func blend(into frame: VideoFrame) -> Bool {
-        guard !placements.isEmpty else { return true }
+    /// rows the marks cover are touched. A frame that cannot take them is an error, never a frame
+    /// let through unmarked.
+    public func blend(into frame: VideoFrame) throws(MediaError) {
+        guard !placements.isEmpty else { return }
         let composition = self.composition(for: ColourSpace(frame.info))
-        return frame.withVideoFrame { gst_video_overlay_composition_blend(composition, $0) != 0 } ?? false
+        guard frame.withVideoFrame({ gst_video_overlay_composition_blend(composition, $0) != 0 }) == true else {
+            throw .blend(format: frame.format?.rawValue ?? "unknown", width: frame.width, height: frame.height)
+        }
     }
 
     private func composition(for space: ColourSpace) -> OpaquePointer {

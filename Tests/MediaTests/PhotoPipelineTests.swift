@@ -27,7 +27,7 @@ import Testing
             let photo = try jpeg(width: 64, height: 48)
             let output = try pipeline.process(photo, orientation: orientation, size: nil) { frame in
                 seen.append((frame.width, frame.height, frame.isWritable))
-                OverlayComposition([.init(image: white, x: 0, y: 0)]).blend(into: frame)
+                do { try OverlayComposition([.init(image: white, x: 0, y: 0)]).blend(into: frame) } catch { return error }
                 return nil
             }
             #expect(output.prefix(2) == Data([0xFF, 0xD8]))

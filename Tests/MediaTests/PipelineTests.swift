@@ -114,7 +114,7 @@ import Testing
         let frame = try blackFrame(64, 48, .i420)
         frame.setTimestamps(pts: 0, duration: 33_333_333)
         let white = try solidOverlay(width: 16, height: 8, b: 255, g: 255, r: 255, a: 255)
-        OverlayComposition([.init(image: white, x: 40, y: 32)]).blend(into: frame)
+        try OverlayComposition([.init(image: white, x: 40, y: 32)]).blend(into: frame)
         let description = try PipelineTemplate("appsrc name=stamped ! videoconvert ! pngenc ! filesink location={location}")
             .render(["location": .quoted(file.path)])
         let output = try FrameOutput(pipeline: Pipeline(description))

@@ -137,7 +137,7 @@ extension Marker {
             }
         }
         guard mappedIn != nil else { throw .failure("pixel buffer: cannot map a \(buffer.format.rawValue) frame") }
-        guard composition.blend(into: frame) else {
+        do { try composition.blend(into: frame) } catch {
             throw .failure("pixel buffer: cannot blend the marks into a \(buffer.width)×\(buffer.height) \(buffer.format.rawValue) frame")
         }
         var planes = buffer.planes
