@@ -132,51 +132,29 @@ extension VideoFrame {
     /// left to right when `mirrored`. Planar and semi-planar YUV and packed RGB only (capture
     /// delivers I420); offsets are rounded down to even so chroma rows and columns line up.
     public func cropped(x: Int, y: Int, width: Int, height: Int, mirrored: Bool) throws(MediaError) -> VideoFrame {
-        guard let format, format != .yuy2 else {
+        guard format != nil, format != .yuy2 else {
             throw .invalidTemplate("cannot crop or mirror \(self.format?.rawValue ?? "this") frames")
         }
         let x = x & ~1, y = y & ~1
         guard x >= 0, y >= 0, width > 0, height > 0, x + width <= self.width, y + height <= self.height else {
             throw .invalidTemplate("crop \(width)x\(height)+\(x)+\(y) is outside the \(self.width)x\(self.height) frame")
         }
-        // The same colours: a camera's limited-range BT.709 must not turn into the size's default.
-        var colorimetry = info.colorimetry
-        let target = try VideoFrame(width: width, height: height, format: format,
-                                    colorimetry: takeGString(gst_video_colorimetry_to_string(&colorimetry)))
-        target.setTimestamps(pts: presentationTime, duration: nil)
-        let source = self
-        _ = source.withVideoFrame { from in
-            target.withVideoFrame { to in
-                let finfo = from.pointee.info.finfo.pointee
-                for plane in 0..<Int(finfo.n_planes) {
-                    // The first component stored in this plane gives its subsampling and pixel size.
-                    let planes = withUnsafeBytes(of: finfo.plane) { Array($0.bindMemory(to: guint.self)) }
-                    let component = planes.prefix(Int(finfo.n_components)).firstIndex(of: guint(plane)) ?? 0
-                    let wSub = Int(withUnsafeBytes(of: finfo.w_sub) { $0.bindMemory(to: guint.self)[component] })
-                    let hSub = Int(withUnsafeBytes(of: finfo.h_sub) { $0.bindMemory(to: guint.self)[component] })
-                    let pixelStride = Int(withUnsafeBytes(of: finfo.pixel_stride) { $0.bindMemory(to: gint.self)[component] })
-                    // A pixel's bytes move together (NV12's chroma pair, BGRx's four bytes).
-                    let unit = pixelStride
-                    let fromStride = Int(withUnsafeBytes(of: from.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] })
-                    let toStride = Int(withUnsafeBytes(of: to.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] })
-                    let fromData = withUnsafeBytes(of: from.pointee.data) { $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane] }!
-                    let toData = withUnsafeBytes(of: to.pointee.data) { $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane] }!
-                    let columns = (width + (1 << wSub) - 1) >> wSub
-                    let rows = (height + (1 << hSub) - 1) >> hSub
-                    let left = x >> wSub, top = y >> hSub
-                    for row in 0..<rows {
-                        let source = fromData.advanced(by: (top + row) * fromStride + left * unit)
-                        let destination = toData.advanced(by: row * toStride)
-                        if !mirrored {
-                            destination.copyMemory(from: source, byteCount: columns * unit)
-                        } else if unit == 1 {
-                            let from = source.assumingMemoryBound(to: UInt8.self), to = destination.assumingMemoryBound(to: UInt8.self)
-                            for column in 0..<columns { to[column] = from[columns - 1 - column] }
-                        } else {
-                            for column in 0..<columns {
-                                destination.advanced(by: column * unit).copyMemory(from: source.advanced(by: (columns - 1 - column) * unit), byteCount: unit)
-                            }
-                        }
+        let target = try emptyCopy(width: width, height: height)
+        copyPlanes(into: target) { plane in
+            let columns = (width + (1 << plane.wSub) - 1) >> plane.wSub
+            let rows = (height + (1 << plane.hSub) - 1) >> plane.hSub
+            let left = x >> plane.wSub, top = y >> plane.hSub, unit = plane.unit
+            for row in 0..<rows {
+                let source = plane.from.advanced(by: (top + row) * plane.fromStride + left * unit)
+                let destination = plane.to.advanced(by: row * plane.toStride)
+                if !mirrored {
+                    destination.copyMemory(from: source, byteCount: columns * unit)
+                } else if unit == 1 {
+                    let from = source.assumingMemoryBound(to: UInt8.self), to = destination.assumingMemoryBound(to: UInt8.self)
+                    for column in 0..<columns { to[column] = from[columns - 1 - column] }
+                } else {
+                    for column in 0..<columns {
+                        destination.advanced(by: column * unit).copyMemory(from: source.advanced(by: (columns - 1 - column) * unit), byteCount: unit)
                     }
                 }
             }
@@ -189,45 +167,26 @@ extension VideoFrame {
     /// quarter turn of 4:2:2 would need a new subsampling.
     public func rotated(quarterTurns: Int) throws(MediaError) -> VideoFrame {
         let turns = ((quarterTurns % 4) + 4) % 4
-        guard let format, format != .yuy2 else {
+        guard format != nil, format != .yuy2 else {
             throw .invalidTemplate("cannot rotate \(self.format?.rawValue ?? "this") frames")
         }
-        let (width, height) = turns % 2 == 1 ? (self.height, self.width) : (self.width, self.height)
-        var colorimetry = info.colorimetry
-        let target = try VideoFrame(width: width, height: height, format: format,
-                                    colorimetry: takeGString(gst_video_colorimetry_to_string(&colorimetry)))
-        target.setTimestamps(pts: presentationTime, duration: nil)
-        let source = self
-        _ = source.withVideoFrame { from in
-            target.withVideoFrame { to in
-                let finfo = from.pointee.info.finfo.pointee
-                for plane in 0..<Int(finfo.n_planes) {
-                    let planes = withUnsafeBytes(of: finfo.plane) { Array($0.bindMemory(to: guint.self)) }
-                    let component = planes.prefix(Int(finfo.n_components)).firstIndex(of: guint(plane)) ?? 0
-                    let wSub = Int(withUnsafeBytes(of: finfo.w_sub) { $0.bindMemory(to: guint.self)[component] })
-                    let hSub = Int(withUnsafeBytes(of: finfo.h_sub) { $0.bindMemory(to: guint.self)[component] })
-                    // A pixel's bytes move together (NV12's chroma pair, BGRx's four bytes).
-                    let unit = Int(withUnsafeBytes(of: finfo.pixel_stride) { $0.bindMemory(to: gint.self)[component] })
-                    let fromStride = Int(withUnsafeBytes(of: from.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] })
-                    let toStride = Int(withUnsafeBytes(of: to.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] })
-                    let fromData = withUnsafeBytes(of: from.pointee.data) { $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane] }!
-                    let toData = withUnsafeBytes(of: to.pointee.data) { $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane] }!
-                    // The source plane's size in pixels of this plane.
-                    let columns = (self.width + (1 << wSub) - 1) >> wSub
-                    let rows = (self.height + (1 << hSub) - 1) >> hSub
-                    for row in 0..<rows {
-                        let sourceRow = fromData.advanced(by: row * fromStride)
-                        for column in 0..<columns {
-                            // Where (column, row) lands after the turn, clockwise.
-                            let (x, y) = switch turns {
-                            case 1: (rows - 1 - row, column)
-                            case 2: (columns - 1 - column, rows - 1 - row)
-                            case 3: (row, columns - 1 - column)
-                            default: (column, row)
-                            }
-                            toData.advanced(by: y * toStride + x * unit).copyMemory(from: sourceRow.advanced(by: column * unit), byteCount: unit)
-                        }
+        let target = try turns % 2 == 1 ? emptyCopy(width: height, height: width) : emptyCopy(width: width, height: height)
+        copyPlanes(into: target) { plane in
+            // The source plane's size in pixels of this plane.
+            let columns = (width + (1 << plane.wSub) - 1) >> plane.wSub
+            let rows = (height + (1 << plane.hSub) - 1) >> plane.hSub
+            for row in 0..<rows {
+                let sourceRow = plane.from.advanced(by: row * plane.fromStride)
+                for column in 0..<columns {
+                    // Where (column, row) lands after the turn, clockwise.
+                    let (x, y) = switch turns {
+                    case 1: (rows - 1 - row, column)
+                    case 2: (columns - 1 - column, rows - 1 - row)
+                    case 3: (row, columns - 1 - column)
+                    default: (column, row)
                     }
+                    plane.to.advanced(by: y * plane.toStride + x * plane.unit)
+                        .copyMemory(from: sourceRow.advanced(by: column * plane.unit), byteCount: plane.unit)
                 }
             }
         }
@@ -237,27 +196,53 @@ extension VideoFrame {
     /// Mirrors the frame left to right in place (a selfie view).
     public func mirror() throws(MediaError) {
         let mirrored = try cropped(x: 0, y: 0, width: width, height: height, mirrored: true)
-        _ = withVideoFrame { to in
-            mirrored.withVideoFrame { from in
-                for plane in 0..<Int(from.pointee.info.finfo.pointee.n_planes) {
-                    let fromStride = Int(withUnsafeBytes(of: from.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] })
-                    let toStride = Int(withUnsafeBytes(of: to.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] })
-                    let fromData = withUnsafeBytes(of: from.pointee.data) { $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane] }!
-                    let toData = withUnsafeBytes(of: to.pointee.data) { $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane] }!
-                    for row in 0..<planeRows(plane: plane, info: from.pointee.info) {
-                        toData.advanced(by: row * toStride).copyMemory(from: fromData.advanced(by: row * fromStride), byteCount: min(fromStride, toStride))
-                    }
+        let rows = height
+        mirrored.copyPlanes(into: self) { plane in
+            for row in 0..<((rows + (1 << plane.hSub) - 1) >> plane.hSub) {
+                plane.to.advanced(by: row * plane.toStride)
+                    .copyMemory(from: plane.from.advanced(by: row * plane.fromStride), byteCount: min(plane.fromStride, plane.toStride))
+            }
+        }
+    }
+
+    /// A new frame of this one's format and colours (a camera's limited-range BT.709 must not turn
+    /// into the new size's default), `width`×`height`, stamped with this one's time.
+    private func emptyCopy(width: Int, height: Int) throws(MediaError) -> VideoFrame {
+        var colorimetry = info.colorimetry
+        let target = try VideoFrame(width: width, height: height, format: format!,
+                                    colorimetry: takeGString(gst_video_colorimetry_to_string(&colorimetry)))
+        target.setTimestamps(pts: presentationTime, duration: nil)
+        return target
+    }
+
+    /// One plane of this frame and the same plane of another, mapped, as the copy loops need it.
+    private struct PlanePair {
+        /// The plane's subsampling (log2), from the first component stored in it.
+        let wSub: Int, hSub: Int
+        /// Bytes of one of the plane's pixels, which move together (NV12's chroma pair, BGRx's four).
+        let unit: Int
+        let fromStride: Int, toStride: Int
+        let from: UnsafeMutableRawPointer, to: UnsafeMutableRawPointer
+    }
+
+    /// Maps this frame and `target` and calls `body` for each plane, strides from each frame's info.
+    private func copyPlanes(into target: VideoFrame, _ body: (PlanePair) -> Void) {
+        _ = withVideoFrame { from in
+            target.withVideoFrame { to in
+                let finfo = from.pointee.info.finfo.pointee
+                let planes = withUnsafeBytes(of: finfo.plane) { Array($0.bindMemory(to: guint.self)) }
+                for plane in 0..<Int(finfo.n_planes) {
+                    let component = planes.prefix(Int(finfo.n_components)).firstIndex(of: guint(plane)) ?? 0
+                    body(PlanePair(
+                        wSub: Int(withUnsafeBytes(of: finfo.w_sub) { $0.bindMemory(to: guint.self)[component] }),
+                        hSub: Int(withUnsafeBytes(of: finfo.h_sub) { $0.bindMemory(to: guint.self)[component] }),
+                        unit: Int(withUnsafeBytes(of: finfo.pixel_stride) { $0.bindMemory(to: gint.self)[component] }),
+                        fromStride: Int(withUnsafeBytes(of: from.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] }),
+                        toStride: Int(withUnsafeBytes(of: to.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] }),
+                        from: withUnsafeBytes(of: from.pointee.data) { $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane] }!,
+                        to: withUnsafeBytes(of: to.pointee.data) { $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane] }!))
                 }
             }
         }
     }
-}
-
-/// Rows of `plane` for a frame described by `info`.
-private func planeRows(plane: Int, info: GstVideoInfo) -> Int {
-    let finfo = info.finfo.pointee
-    let planes = withUnsafeBytes(of: finfo.plane) { Array($0.bindMemory(to: guint.self)) }
-    let component = planes.prefix(Int(finfo.n_components)).firstIndex(of: guint(plane)) ?? 0
-    let hSub = Int(withUnsafeBytes(of: finfo.h_sub) { $0.bindMemory(to: guint.self)[component] })
-    return (Int(info.height) + (1 << hSub) - 1) >> hSub
 }

@@ -97,16 +97,10 @@ final class ClipWorker {
         func outcome(_ status: PhotoWorker.Status, _ reason: String? = nil, frames: Int = 0) -> Outcome {
             let elapsed = ContinuousClock.now - start
             return Outcome(item: item, status: status, reason: reason,
-                           milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
+                           milliseconds: PhotoWorker.milliseconds(elapsed),
                            frames: frames)
         }
-        if FileManager.default.fileExists(atPath: item.output.path) {
-            switch settings.existing {
-            case .skip: return outcome(.skipped, "output exists")
-            case .refuse: return outcome(.failed, "\(item.output.path) already exists; use --skip-existing to keep it or --overwrite to replace it")
-            case .overwrite: break
-            }
-        }
+        if let (status, reason) = PhotoWorker.existingOutput(item.output, settings.existing) { return outcome(status, reason) }
         let streams: ClipStreams
         do { streams = try ClipStreams.probe(item.input) } catch {
             return outcome(.failed, "cannot read the video: \(error)")

@@ -74,21 +74,31 @@ final class PhotoWorker {
         self.marker = marker
     }
 
+    /// What becomes of an input whose output already exists, by `--skip-existing`/`--overwrite`:
+    /// nil to go on (overwrite, or no file there). One rule for photos and clips.
+    static func existingOutput(_ output: URL, _ policy: ExistingFilePolicy) -> (Status, String)? {
+        guard FileManager.default.fileExists(atPath: output.path) else { return nil }
+        switch policy {
+        case .skip: return (.skipped, "output exists")
+        case .refuse: return (.failed, "\(output.path) already exists; use --skip-existing to keep it or --overwrite to replace it")
+        case .overwrite: return nil
+        }
+    }
+
+    /// `duration` in whole milliseconds, for `--json`.
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
     func process(_ item: BatchPlan.Item) -> Outcome {
         let start = ContinuousClock.now
         func outcome(_ status: Status, _ reason: String? = nil, path: WritePath? = nil) -> Outcome {
             let elapsed = ContinuousClock.now - start
             return Outcome(item: item, status: status, reason: reason,
-                           milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
+                           milliseconds: PhotoWorker.milliseconds(elapsed),
                            path: path)
         }
-        if FileManager.default.fileExists(atPath: item.output.path) {
-            switch settings.existing {
-            case .skip: return outcome(.skipped, "output exists")
-            case .refuse: return outcome(.failed, "\(item.output.path) already exists; use --skip-existing to keep it or --overwrite to replace it")
-            case .overwrite: break
-            }
-        }
+        if let (status, reason) = PhotoWorker.existingOutput(item.output, settings.existing) { return outcome(status, reason) }
         do throws(CamStampError) {
             let data = try read(item.input)
             let stamped = try stamp(data, outputKind: settings.keepsFormat ? nil : item.outputKind,
