@@ -110,6 +110,26 @@ import Testing
         #expect(listing(output) == ["good.jpg"])
     }
 
+    /// A credit too long for the EXIF segment cost the photo its whole EXIF (with a warning): the
+    /// value is bounded like a mark's text, at load and once expanded.
+    @Test func anOverlongCreditIsRefusedNotTheEXIF() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try put(PhotoFixtures.jpeg(width: 320, height: 240, orientation: 1,
+                                               exif: PhotoFixtures.exif(orientation: 1, model: String(repeating: "M", count: 20_000))),
+                            "in/long.jpg", in: folder)
+        let output = folder.appendingPathComponent("out")
+        let literal = try camstamp(["batch", photo.path, "-o", output.path, "--text", "x",
+                                    "--set-metadata", "Artist=" + String(repeating: "a", count: 70_000)])
+        #expect(literal.status == 64)
+        #expect(literal.stderr == "camstamp: --set-metadata Artist: the value has 70000 characters, more than the 4096 a credit may have\n")
+        let expanded = try camstamp(["batch", photo.path, "-o", output.path, "--text", "x", "--set-metadata", "Artist={exif:Model}"])
+        #expect(expanded.status == 1, "\(expanded.stderr)")
+        #expect(expanded.stderr.contains("\(photo.path): --set-metadata Artist: the value has 20000 characters once its variables are filled in, more than the 4096 a credit may have"),
+                "\(expanded.stderr)")
+        #expect(listing(output).isEmpty)
+    }
+
     @Test func photoWithAnMtimeOf2To63Minus1GetsTheCurrentDate() throws {
         // ext4 clamps file times to 2446; tmpfs keeps 2^63-1 seconds. Try the temp folder, then /dev/shm.
         let folder = try temporaryFolder()

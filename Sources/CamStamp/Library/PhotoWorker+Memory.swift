@@ -70,7 +70,7 @@ extension PhotoWorker {
         }
         if decoded.warning != nil { damage[0] += "; stamped as far as it decodes" }
         let size = outputSize(photo)
-        var edits = settings.setMetadata.edits(for: context(size.width, size.height))
+        var edits = try settings.setMetadata.edits(for: context(size.width, size.height))
         // Stamped in its coefficients, the photo keeps its stored layout: the Orientation tag stays.
         edits.keepsOrientation = coefficients != nil
         let output: (data: Data, warnings: [String])
