@@ -219,7 +219,7 @@ enum Commands {
                     default: "\(StreamOptions.defaultBitrate)"),
             .single("sdp", value: "FILE", help: "Also write the SDP of an RTP stream to FILE."),
             .single("snapshot-dir", value: "DIR", help: "Each SIGUSR1 (kill -USR1 PID) writes the current frame, marked, there as a full-size JPEG (the folder is created if missing; no file is ever replaced); the stream goes on."),
-            .flag("overwrite", help: "Replace the --to file if it exists (otherwise it is refused)."),
+            .flag("overwrite", help: "Replace the --to file and the --sdp file if they exist (otherwise they are refused)."),
             pipeline,
         ],
         discussion: "The file is finalized and playable however the stream stops.")

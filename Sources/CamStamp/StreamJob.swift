@@ -50,7 +50,10 @@ public struct StreamJob {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
         if let folder = options.snapshotFolder { try StillDestination.prepareFolder(folder, option: "--snapshot-dir", create: true) }
-        for case .file(let url, _) in options.targets where !options.overwrite && FileManager.default.fileExists(atPath: url.path) {
+        // The recordings and the SDP file follow one rule: an existing file stays unless --overwrite.
+        let outputFiles = options.targets.compactMap { target -> URL? in if case .file(let url, _) = target { url } else { nil } }
+            + (options.sdp.map { [$0] } ?? [])
+        for url in outputFiles where !options.overwrite && FileManager.default.fileExists(atPath: url.path) {
             throw StillDestination.exists(url)
         }
         // An unwritable folder is said now, in shoot's words, not by the muxer once the camera runs.

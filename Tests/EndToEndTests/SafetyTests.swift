@@ -104,6 +104,24 @@ func temporaryName(pid: Int32, for name: String) -> String {
         #expect(try decodeVideo(file: file).frames >= 20)
     }
 
+    /// `--sdp FILE` replaced an existing file without a word: it follows the recordings' rule.
+    @Test func anExistingSDPFileIsRefusedUnlessOverwrite() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sdp = folder.appendingPathComponent("stream.sdp")
+        try Data("notes".utf8).write(to: sdp)
+        let port = String(try freePort())
+        let refused = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
+                                    "--to", "rtp://127.0.0.1:\(port)", "--sdp", sdp.path])
+        #expect(refused.status == 1, "stderr: \(refused.stderr)")
+        #expect(refused.stderr == "camstamp: \(sdp.path) already exists; use --overwrite to replace it\n")
+        #expect(try Data(contentsOf: sdp) == Data("notes".utf8))
+        let replaced = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
+                                     "--to", "rtp://127.0.0.1:\(port)", "--sdp", sdp.path, "--overwrite"])
+        #expect(replaced.status == 0, "stderr: \(replaced.stderr)")
+        #expect(try String(contentsOf: sdp, encoding: .utf8).contains("m=video"))
+    }
+
     @Test func aMissingSnapshotFolderIsCreated() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
