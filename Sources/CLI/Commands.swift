@@ -40,12 +40,8 @@ public struct Invocation: Sendable, Equatable {
 /// `parseCommandLine`, with the global options kept.
 public func parseInvocation(_ arguments: [String]) throws(UsageError) -> Invocation {
     let parsed = try CommandLineParser.parse(arguments, root: Commands.root)
-    if parsed.has("quiet") && parsed.has("verbose") {
-        throw UsageError("'--quiet' and '--verbose' cannot be used together")
-    }
-    let verbosity: Verbosity = parsed.has("quiet") ? .quiet : parsed.has("verbose") ? .verbose : .normal
     do {
-        return Invocation(command: try Commands.command(from: parsed), verbosity: verbosity, json: parsed.has("json"))
+        return try Commands.invocation(from: OptionValues(parsed))
     } catch let error as UsageError {
         throw error
     } catch let error as OptionValueError {
@@ -62,210 +58,283 @@ public func helpText(for path: [String]) -> String? {
     return HelpFormatter.help(for: command, name: (["camstamp"] + path).joined(separator: " "))
 }
 
-/// The tables, one per command, and the builders that turn parsed arguments into options.
+/// The tables, one per command, built from typed keys, and the builders that read the keys.
 enum Commands {
     // MARK: Options shared by several commands
 
-    static let source = OptionSpec.single(
+    static let source = Single<SourceSpec>(
         "source", value: "SPEC",
         help: "Where frames come from: auto (the first camera), test (a moving test pattern, 30 fps), "
             + "/dev/videoN, v4l2:/dev/videoN, file:PATH (a video file played as if it were a camera), "
             + "or a camera's name as `camstamp devices` prints it (\"HD Webcam\"; a unique start or part of it will do).",
-        default: "auto")
-    static let preset = OptionSpec.repeatable(
+        default: "auto") { text, option in
+            let source = try SourceSpec(parsing: text, option: option)
+            if case .file(let url) = source { _ = try existingFile(url.path, option: option) }
+            return source
+        }
+    static let preset = Repeated<String>(
         "preset", value: "P",
         help: "A preset name from presets/ (such as credit) or a path to a preset JSON file. "
             + "Repeat to stack several, in order.")
-    static let text = OptionSpec.single(
+    static let text = Single<String>(
         "text", value: "T",
         help: "A quick mark in the default style: bottom-right, white with a dark outline, "
             + "4% of the short side.")
-    static let variable = OptionSpec.repeatable(
+    static let variable = Repeated<VariableAssignment>(
         "var", value: "K=V",
-        help: "Sets the template variable K, e.g. --var job=A-113. Repeatable; the last one wins.")
-    static let size = OptionSpec.single(
-        "size", value: "WxH", help: "The frame size to ask the source for, e.g. 1280x720.")
-    static let fps = OptionSpec.single("fps", value: "N", help: "The frame rate to ask the source for.")
-    static let quality = OptionSpec.single(
-        "quality", value: "Q", help: "JPEG quality, 1 to 100.", default: "\(ShootOptions.defaultQuality)")
-    static let pipeline = OptionSpec.single(
+        help: "Sets the template variable K, e.g. --var job=A-113. Repeatable; the last one wins.") { text, _ in
+            try VariableAssignment(parsing: text)
+        }
+    static let size = Single<FrameSize>(
+        "size", value: "WxH", help: "The frame size to ask the source for, e.g. 1280x720.") { try FrameSize(parsing: $0, option: $1) }
+    static let fps = Single<Int>("fps", value: "N", help: "The frame rate to ask the source for.") {
+        try NumberOption.integer($0, option: $1, in: 1...Int.max)
+    }
+    static let quality = Single<Int>(
+        "quality", value: "Q", help: "JPEG quality, 1 to 100.", default: "\(ShootOptions.defaultQuality)") {
+            try NumberOption.quality($0, option: $1)
+        }
+    static let pipeline = Single<URL>(
         "pipeline", value: "FILE",
         help: "A capture template of your own instead of pipelines/capture.pipeline (gst-launch syntax "
-            + "ending in appsink name=frames; {source} and {caps} are filled in if present).")
-    static let json = OptionSpec.flag("json", help: "Print results as JSON, for scripts.")
+            + "ending in appsink name=frames; {source} and {caps} are filled in if present).") { try existingFile($0, option: $1) }
+
+    /// What every job that marks frames from a source starts its table with.
+    static let markedCapture: [any OptionKey] = [source, preset, text, variable]
 
     // MARK: Commands
 
-    static let shoot = CommandSpec(
-        "shoot",
-        overview: "Take a photo from a camera and stamp it.",
-        options: [
-            source, preset, text, variable,
-            .single("output", short: "o", value: "PATH",
-                    help: "A file (photo.jpg, photo.png), a folder (photos named camstamp-YYYYMMDD-HHMMSS-N.jpg; "
-                        + "created if missing), or - for stdout. The file name may use {date:FORMAT}, {time}, "
-                        + "{counter} (the photo's number, {counter:3} zero-padded) and --var names, "
-                        + "e.g. site-{date:%Y%m%d-%H%M%S}-{counter:3}.jpg.",
-                    default: "the current folder"),
-            .flag("overwrite", help: "Replace the -o file if it exists (otherwise it is refused)."),
-            size, fps,
-            .single("warmup", value: "N",
-                    help: "Frames thrown away first so that auto-exposure settles.",
-                    default: "15 for a camera, 0 for test"),
-            .single("format", value: "jpg|png",
-                    help: "The image format; taken from the extension of -o when it has one.",
-                    default: "jpg"),
-            quality, pipeline,
-            .single("delay", value: "SEC",
-                    help: "Wait SEC seconds, with the camera running, before the photo (a countdown on a terminal)."),
-            .single("count", value: "N",
-                    help: "Take N photos (a burst, or a time-lapse with --interval); each is written whole as it is "
-                        + "taken and Ctrl-C keeps those written. -o must then be a folder or a name with {counter}.",
-                    default: "1"),
-            .single("interval", value: "SEC",
-                    help: "Seconds from the start of one photo to the start of the next, with --count.",
-                    default: "0: one frame after the other"),
-            .single("rotate", value: "90|180|270",
-                    help: "Turn the photo clockwise first (a camera mounted on its side); the marks are laid out on the turned photo."),
-            .flag("square", help: "Keep the centre square of the frame (1:1); the marks sit where the preset puts them in the square."),
-            .flag("mirror", help: "Mirror the photo left to right, as a selfie preview shows it."),
-            .repeatable("control", value: "NAME=VALUE",
-                        help: "Set a V4L2 camera control as the camera opens: a number, true/false, or a menu "
-                            + "item by index or label (--control brightness=10, --control focus_automatic_continuous=false, "
-                            + "--control 'power_line_frequency=\"50 Hz\"'). Repeatable; `camstamp devices` lists each "
-                            + "camera's controls and ranges."),
-        ])
+    /// `camstamp shoot`.
+    enum Shoot {
+        static let output = Single<String>(
+            "output", short: "o", value: "PATH",
+            help: "A file (photo.jpg, photo.png), a folder (photos named camstamp-YYYYMMDD-HHMMSS-N.jpg; "
+                + "created if missing), or - for stdout. The file name may use {date:FORMAT}, {time}, "
+                + "{counter} (the photo's number, {counter:3} zero-padded) and --var names, "
+                + "e.g. site-{date:%Y%m%d-%H%M%S}-{counter:3}.jpg.",
+            default: "the current folder")
+        static let overwrite = Flag("overwrite", help: "Replace the -o file if it exists (otherwise it is refused).")
+        static let warmup = Single<Int>(
+            "warmup", value: "N", help: "Frames thrown away first so that auto-exposure settles.",
+            default: "15 for a camera, 0 for test") { try NumberOption.integer($0, option: $1, in: 0...Int.max) }
+        static let format = Single<ImageFormat>(
+            "format", value: "jpg|png", help: "The image format; taken from the extension of -o when it has one.",
+            default: "jpg") { try ImageFormat(parsing: $0, option: $1) }
+        static let delay = Single<Double>(
+            "delay", value: "SEC",
+            help: "Wait SEC seconds, with the camera running, before the photo (a countdown on a terminal).") {
+                try NumberOption.nonNegativeSeconds($0, option: $1)
+            }
+        static let count = Single<Int>(
+            "count", value: "N",
+            help: "Take N photos (a burst, or a time-lapse with --interval); each is written whole as it is "
+                + "taken and Ctrl-C keeps those written. -o must then be a folder or a name with {counter}.",
+            default: "1") { try NumberOption.integer($0, option: $1, in: 1...Int.max) }
+        static let interval = Single<Double>(
+            "interval", value: "SEC", help: "Seconds from the start of one photo to the start of the next, with --count.",
+            default: "0: one frame after the other") { try NumberOption.nonNegativeSeconds($0, option: $1) }
+        static let rotate = Single<Int>(
+            "rotate", value: "90|180|270",
+            help: "Turn the photo clockwise first (a camera mounted on its side); the marks are laid out on the turned photo.") { text, option in
+                guard let degrees = Int(text), [0, 90, 180, 270].contains(degrees) else {
+                    throw OptionValueError.invalid(text, for: option, expected: "90, 180 or 270 (degrees clockwise)")
+                }
+                return degrees
+            }
+        static let square = Flag("square", help: "Keep the centre square of the frame (1:1); the marks sit where the preset puts them in the square.")
+        static let mirror = Flag("mirror", help: "Mirror the photo left to right, as a selfie preview shows it.")
+        static let control = Repeated<ControlOption.Setting>(
+            "control", value: "NAME=VALUE",
+            help: "Set a V4L2 camera control as the camera opens: a number, true/false, or a menu "
+                + "item by index or label (--control brightness=10, --control focus_automatic_continuous=false, "
+                + "--control 'power_line_frequency=\"50 Hz\"'). Repeatable; `camstamp devices` lists each "
+                + "camera's controls and ranges.") { text, _ in try ControlOption.parse(text) }
 
-    static let batch = CommandSpec(
-        "batch",
-        overview: "Stamp photos (JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF) into a folder, keeping their EXIF and orientation.",
-        arguments: [
-            ArgumentSpec("INPUT", arity: .oneOrMore,
-                         help: "Photos and folders; the output mirrors their relative layout under OUTDIR."),
-        ],
-        options: [
-            .single("output", short: "o", value: "OUTDIR", help: "The folder to write into.", required: true),
-            preset, text, variable,
-            .flag("recursive", help: "Also stamp the photos in subfolders of each INPUT folder."),
-            .single("jobs", value: "N", help: "How many photos to stamp at once.",
-                    default: "one per CPU, \(BatchOptions.defaultJobs) here"),
-            .single("format", value: "keep|jpg|png|webp|heic|tiff", help: "The output format; keep writes each photo "
-                    + "in its own format (HEIC as JPEG where libheif has no HEVC encoder).", default: "keep"),
-            .single("quality", value: "Q", help: "JPEG quality, 1 to 100.",
-                    default: "each JPEG's own, estimated from its quantisation tables and kept within 70 to 98; "
-                        + "\(ShootOptions.defaultQuality) for PNG sources"),
-            .single("max-size", value: "PX",
-                    help: "Scale each photo down (Lanczos3) so that its longer side is at most PX pixels."),
-            .flag("reencode", help: "Decode, turn upright and encode every JPEG again. By default a JPEG written as a "
-                    + "JPEG at its own size and quality is stamped without re-encoding: only the 8×8 blocks under "
-                    + "the marks change, the rest stays bit-identical, and its EXIF orientation is kept (the marks "
-                    + "are drawn turned so that they show upright). Arithmetic-coded, 12-bit, CMYK and damaged "
-                    + "JPEGs are re-encoded anyway, with a note."),
-            .flag("strict", help: "Count a photo whose data is damaged as failed; by default it is stamped as far "
-                    + "as it decodes, with a warning."),
-            .single("name", value: "PATTERN",
-                    help: "Names each output from {stem}, {filename} and {counter}, e.g. {stem}-marked "
-                        + "or trip-{counter:4}; the extension is added.",
-                    default: BatchOptions.defaultNamePattern),
-            .flag("skip-existing", help: "Leave outputs that already exist alone and go on."),
-            .flag("overwrite", help: "Replace outputs that already exist."),
-            .flag("strip-gps", help: "Keep the metadata but drop the location: GPS in EXIF and XMP (DJI drone "
-                  + "tags too) and place names in XMP and IPTC."),
-            .flag("strip-metadata", help: "Write no EXIF, XMP or IPTC metadata at all."),
-            .repeatable("set-metadata", value: "K=V",
-                        help: "Write Artist or Copyright into every photo (EXIF, XMP dc:creator/dc:rights, and "
-                            + "IPTC where the photo has it), expanded like a mark's text, e.g. "
-                            + "Copyright='© {date:%Y} {author}'. Repeatable."),
-            .single("video-codec", value: "h264|hevc|vp9|keep",
-                    help: "How video clips (MP4, MOV, MKV, WebM) are re-encoded; keep uses the source's codec "
-                        + "where it is one of these. Their audio is copied, not re-encoded.", default: "h264"),
-            .flag("dry-run", help: "Show what would be written without writing anything."),
-            .flag("json", help: "Print one JSON object per photo on stdout (input, output, status, reason, milliseconds, "
-                  + "path: spliced, coefficients or reencoded), then a summary object ({\"summary\": {marked, failed, skipped, not_started, …}}), for scripts."),
-            .single("shard", value: "K/N",
-                    help: "Stamp only share K of N (1 ≤ K ≤ N), chosen by a stable hash of each photo's path under its "
-                        + "INPUT: N processes on one or many machines share a corpus, each photo done once, into one "
-                        + "OUTDIR tree. With --skip-existing a rerun finishes what a killed one left (docs/scale.md)."),
-        ],
-        exclusive: [["skip-existing", "overwrite"], ["strip-gps", "strip-metadata"]],
-        discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
-            + "error for that photo; the others are still stamped. Photos are read by content, not by "
-            + "extension; a photo over \(BatchOptions.maxPixels / 1_000_000) megapixels is refused before decoding. "
-            + "Embedded previews (the EXIF thumbnail, maker-note and XMP previews, MPF images, a motion photo's "
-            + "video) are left out: they show the photo unmarked.")
+        static let spec = CommandSpec(
+            "shoot",
+            overview: "Take a photo from a camera and stamp it.",
+            keys: markedCapture + [output, overwrite, size, fps, warmup, format, quality, pipeline, delay, count, interval,
+                                   rotate, square, mirror, control])
+    }
 
-    static let stream = CommandSpec(
-        "stream",
-        overview: "Stamp live video and record it to a file or send it over RTP.",
-        options: [
-            source, preset, text, variable,
-            .repeatable("to", value: "TARGET",
-                    help: "out.mp4, out.mkv, or rtp://HOST:PORT (H.264 over RTP/UDP; the SDP a receiver "
-                        + "needs is printed on stdout); rtmp://HOST/APP/KEY (FLV, H.264 + AAC), srt://HOST:PORT "
-                        + "(MPEG-TS, caller) or srt://:PORT?mode=listener, hls:DIR (2 s segments and index.m3u8). "
-                        + "Repeatable: every target gets the same encode; a network target that drops is "
-                        + "retried while the others go on. Required unless --serve is given."),
-            .single("serve", value: "URL",
-                    help: "Serve the stream over RTSP, e.g. rtsp://0.0.0.0:8554/live: any number of viewers, one encode."),
-            .single("audio", value: "SOURCE",
-                    help: "auto (the test source's tone, or the microphone), none, or a PulseAudio source / ALSA "
-                        + "device such as hw:1,0; AAC (Opus in MKV). Default: auto when publishing (RTMP, SRT, HLS, "
-                        + "RTSP), none for files and RTP alone."),
-            .single("duration", value: "SEC",
-                    help: "Stop by itself after SEC seconds of wall time, even when the source cannot keep up; "
-                        + "otherwise run until Ctrl-C or SIGTERM."),
-            size, fps,
-            .single("bitrate", value: "KBPS", help: "H.264 bitrate, kbit/s, up to \(H264Limits.bitrate.upperBound).",
-                    default: "\(StreamOptions.defaultBitrate)"),
-            .single("sdp", value: "FILE", help: "Also write the SDP of an RTP stream to FILE."),
-            .single("snapshot-dir", value: "DIR", help: "Each SIGUSR1 (kill -USR1 PID) writes the current frame, marked, there as a full-size JPEG (the folder is created if missing; no file is ever replaced); the stream goes on."),
-            .flag("overwrite", help: "Replace the --to file and the --sdp file if they exist (otherwise they are refused)."),
-            pipeline,
-        ],
-        discussion: "The file is finalized and playable however the stream stops.")
+    /// `camstamp batch`.
+    enum Batch {
+        static let output = Single<String>("output", short: "o", value: "OUTDIR", help: "The folder to write into.", required: true)
+        static let recursive = Flag("recursive", help: "Also stamp the photos in subfolders of each INPUT folder.")
+        static let jobs = Single<Int>("jobs", value: "N", help: "How many photos to stamp at once.",
+                                      default: "one per CPU, \(BatchOptions.defaultJobs) here") { try NumberOption.jobs($0, option: $1) }
+        static let format = Single<BatchFormat>(
+            "format", value: "keep|jpg|png|webp|heic|tiff", help: "The output format; keep writes each photo "
+                + "in its own format (HEIC as JPEG where libheif has no HEVC encoder).", default: "keep") {
+                    try BatchFormat(parsing: $0, option: $1)
+                }
+        static let quality = Single<Int>(
+            "quality", value: "Q", help: "JPEG quality, 1 to 100.",
+            default: "each JPEG's own, estimated from its quantisation tables and kept within 70 to 98; "
+                + "\(ShootOptions.defaultQuality) for PNG sources") { try NumberOption.quality($0, option: $1) }
+        static let maxSize = Single<Int>(
+            "max-size", value: "PX", help: "Scale each photo down (Lanczos3) so that its longer side is at most PX pixels.") {
+                try NumberOption.integer($0, option: $1, in: 1...Int.max)
+            }
+        static let reencode = Flag("reencode", help: "Decode, turn upright and encode every JPEG again. By default a JPEG written as a "
+                + "JPEG at its own size and quality is stamped without re-encoding: only the 8×8 blocks under "
+                + "the marks change, the rest stays bit-identical, and its EXIF orientation is kept (the marks "
+                + "are drawn turned so that they show upright). Arithmetic-coded, 12-bit, CMYK and damaged "
+                + "JPEGs are re-encoded anyway, with a note.")
+        static let strict = Flag("strict", help: "Count a photo whose data is damaged as failed; by default it is stamped as far "
+                + "as it decodes, with a warning.")
+        static let name = Single<String>(
+            "name", value: "PATTERN",
+            help: "Names each output from {stem}, {filename} and {counter}, e.g. {stem}-marked "
+                + "or trip-{counter:4}; the extension is added.",
+            default: BatchOptions.defaultNamePattern) { pattern, option in
+                guard !pattern.isEmpty else {
+                    throw OptionValueError("'\(option)' must not be empty; the default is \(BatchOptions.defaultNamePattern)")
+                }
+                return pattern
+            }
+        static let skipExisting = Flag("skip-existing", help: "Leave outputs that already exist alone and go on.")
+        static let overwrite = Flag("overwrite", help: "Replace outputs that already exist.")
+        static let stripGPS = Flag("strip-gps", help: "Keep the metadata but drop the location: GPS in EXIF and XMP (DJI drone "
+                + "tags too) and place names in XMP and IPTC.")
+        static let stripMetadata = Flag("strip-metadata", help: "Write no EXIF, XMP or IPTC metadata at all.")
+        static let setMetadata = Repeated<MetadataAssignment>(
+            "set-metadata", value: "K=V",
+            help: "Write Artist or Copyright into every photo (EXIF, XMP dc:creator/dc:rights, and "
+                + "IPTC where the photo has it), expanded like a mark's text, e.g. "
+                + "Copyright='© {date:%Y} {author}'. Repeatable.") { try MetadataAssignment(parsing: $0, option: $1) }
+        static let videoCodec = Single<VideoCodecChoice>(
+            "video-codec", value: "h264|hevc|vp9|keep",
+            help: "How video clips (MP4, MOV, MKV, WebM) are re-encoded; keep uses the source's codec "
+                + "where it is one of these. Their audio is copied, not re-encoded.", default: "h264") {
+                    try VideoCodecChoice(parsing: $0, option: $1)
+                }
+        static let dryRun = Flag("dry-run", help: "Show what would be written without writing anything.")
+        static let json = Flag("json", help: "Print one JSON object per photo on stdout (input, output, status, reason, milliseconds, "
+                + "path: spliced, coefficients or reencoded), then a summary object ({\"summary\": {marked, failed, skipped, not_started, …}}), for scripts.")
+        static let shard = Single<Shard>(
+            "shard", value: "K/N",
+            help: "Stamp only share K of N (1 ≤ K ≤ N), chosen by a stable hash of each photo's path under its "
+                + "INPUT: N processes on one or many machines share a corpus, each photo done once, into one "
+                + "OUTDIR tree. With --skip-existing a rerun finishes what a killed one left (docs/scale.md).") { text, _ in
+                    try Shard(parsing: text)
+                }
 
-    static let camera = CommandSpec(
-        "camera",
-        overview: "The watermark camera: a live viewfinder with the marks, in a browser or a window.",
-        options: [
-            source, preset, text, variable,
-            .single("output", short: "o", value: "DIR",
-                    help: "The folder photos go to, named camstamp-YYYYMMDD-HHMMSS-N.jpg (created if missing).",
-                    default: "the current folder"),
-            .single("web", value: "[ADDR:]PORT",
-                    help: "Serve the viewfinder page on ADDR:PORT (0 picks a free port). Any address but "
-                        + "127.0.0.1 or ::1 requires the token.",
-                    default: "127.0.0.1:8080 unless --window"),
-            .flag("window", help: "Open a native X11 window instead (keys: Space shoot, G grid, S square, "
-                    + "M mirror, T timer, Q or Esc quit)."),
-            .single("token", value: "TOKEN",
-                    help: "Required on every web request (?token=, then a cookie). Default on a non-loopback "
-                        + "address: a random one, printed in the URL."),
-            size, fps, quality,
-            .flag("mirror-photos", help: "Mirror the photos too, not only the preview, when Mirror is on."),
-            pipeline,
-        ],
-        discussion: "Photos are full camera resolution; the grid and the square frame are drawn on the preview only. "
-            + "Runs until Ctrl-C or SIGTERM (exit 130, every photo written).")
+        static let spec = CommandSpec(
+            "batch",
+            overview: "Stamp photos (JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF) into a folder, keeping their EXIF and orientation.",
+            arguments: [
+                ArgumentSpec("INPUT", arity: .oneOrMore,
+                             help: "Photos and folders; the output mirrors their relative layout under OUTDIR."),
+            ],
+            keys: [output, preset, text, variable, recursive, jobs, format, quality, maxSize, reencode, strict, name,
+                   skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec, dryRun, json, shard],
+            exclusive: [[skipExisting, overwrite], [stripGPS, stripMetadata]],
+            discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
+                + "error for that photo; the others are still stamped. Photos are read by content, not by "
+                + "extension; a photo over \(BatchOptions.maxPixels / 1_000_000) megapixels is refused before decoding. "
+                + "Embedded previews (the EXIF thumbnail, maker-note and XMP previews, MPF images, a motion photo's "
+                + "video) are left out: they show the photo unmarked.")
+    }
 
-    static let devices = CommandSpec(
-        "devices",
-        overview: "List the cameras that --source can use, with their modes and V4L2 controls.",
-        options: [.flag("json", help: "Print the cameras as JSON (with each control's range, default, value, menu items and flags), for scripts.")])
+    /// `camstamp stream`.
+    enum Stream {
+        static let to = Repeated<StreamTarget>(
+            "to", value: "TARGET",
+            help: "out.mp4, out.mkv, or rtp://HOST:PORT (H.264 over RTP/UDP; the SDP a receiver "
+                + "needs is printed on stdout); rtmp://HOST/APP/KEY (FLV, H.264 + AAC), srt://HOST:PORT "
+                + "(MPEG-TS, caller) or srt://:PORT?mode=listener, hls:DIR (2 s segments and index.m3u8). "
+                + "Repeatable: every target gets the same encode; a network target that drops is "
+                + "retried while the others go on. Required unless --serve is given.") { try StreamTarget(parsing: $0, option: $1) }
+        static let serve = Single<RTSPServe>(
+            "serve", value: "URL",
+            help: "Serve the stream over RTSP, e.g. rtsp://0.0.0.0:8554/live: any number of viewers, one encode.") {
+                try RTSPServe(parsing: $0, option: $1)
+            }
+        static let audio = Single<AudioChoice>(
+            "audio", value: "SOURCE",
+            help: "auto (the test source's tone, or the microphone), none, or a PulseAudio source / ALSA "
+                + "device such as hw:1,0; AAC (Opus in MKV). Default: auto when publishing (RTMP, SRT, HLS, "
+                + "RTSP), none for files and RTP alone.") { try AudioChoice(parsing: $0, option: $1) }
+        static let duration = Single<Double>(
+            "duration", value: "SEC",
+            help: "Stop by itself after SEC seconds of wall time, even when the source cannot keep up; "
+                + "otherwise run until Ctrl-C or SIGTERM.") { try NumberOption.seconds($0, option: $1) }
+        static let bitrate = Single<Int>(
+            "bitrate", value: "KBPS", help: "H.264 bitrate, kbit/s, up to \(H264Limits.bitrate.upperBound).",
+            default: "\(StreamOptions.defaultBitrate)") { try NumberOption.integer($0, option: $1, in: H264Limits.bitrate) }
+        static let sdp = Single<String>("sdp", value: "FILE", help: "Also write the SDP of an RTP stream to FILE.")
+        static let snapshotFolder = Single<String>(
+            "snapshot-dir", value: "DIR",
+            help: "Each SIGUSR1 (kill -USR1 PID) writes the current frame, marked, there as a full-size JPEG (the folder is created if missing; no file is ever replaced); the stream goes on.")
+        static let overwrite = Flag("overwrite", help: "Replace the --to file and the --sdp file if they exist (otherwise they are refused).")
+
+        static let spec = CommandSpec(
+            "stream",
+            overview: "Stamp live video and record it to a file or send it over RTP.",
+            keys: markedCapture + [to, serve, audio, duration, size, fps, bitrate, sdp, snapshotFolder, overwrite, pipeline],
+            discussion: "The file is finalized and playable however the stream stops.")
+    }
+
+    /// `camstamp camera`.
+    enum Camera {
+        static let output = Single<String>(
+            "output", short: "o", value: "DIR",
+            help: "The folder photos go to, named camstamp-YYYYMMDD-HHMMSS-N.jpg (created if missing).",
+            default: "the current folder")
+        static let web = Single<WebAddress>(
+            "web", value: "[ADDR:]PORT",
+            help: "Serve the viewfinder page on ADDR:PORT (0 picks a free port). Any address but "
+                + "127.0.0.1 or ::1 requires the token.",
+            default: "127.0.0.1:8080 unless --window") { try WebAddress(parsing: $0, option: $1) }
+        static let window = Flag("window", help: "Open a native X11 window instead (keys: Space shoot, G grid, S square, "
+                + "M mirror, T timer, Q or Esc quit).")
+        static let token = Single<String>(
+            "token", value: "TOKEN",
+            help: "Required on every web request (?token=, then a cookie). Default on a non-loopback "
+                + "address: a random one, printed in the URL.") { token, option in
+                    guard token.count >= 8, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) else {
+                        throw OptionValueError("'\(option)' must be at least 8 letters, digits or -_.~ (it goes in URLs and cookies)")
+                    }
+                    return token
+                }
+        static let mirrorPhotos = Flag("mirror-photos", help: "Mirror the photos too, not only the preview, when Mirror is on.")
+
+        static let spec = CommandSpec(
+            "camera",
+            overview: "The watermark camera: a live viewfinder with the marks, in a browser or a window.",
+            keys: markedCapture + [output, web, window, token, size, fps, quality, mirrorPhotos, pipeline],
+            discussion: "Photos are full camera resolution; the grid and the square frame are drawn on the preview only. "
+                + "Runs until Ctrl-C or SIGTERM (exit 130, every photo written).")
+    }
+
+    /// `camstamp devices`.
+    enum Devices {
+        static let json = Flag("json", help: "Print the cameras as JSON (with each control's range, default, value, menu items and flags), for scripts.")
+
+        static let spec = CommandSpec(
+            "devices", overview: "List the cameras that --source can use, with their modes and V4L2 controls.", keys: [json])
+    }
+
+    /// `camstamp presets list`.
+    enum PresetsList {
+        static let json = Flag("json", help: "Print the presets as JSON (name, description, origin, file), for scripts.")
+
+        static let spec = CommandSpec(
+            "list", overview: "List your presets and the shipped ones, with their descriptions and where each comes from.",
+            keys: [json], discussion: PresetFolders.discussion)
+    }
+
+    static let presetsShow = CommandSpec("show", overview: "Print a preset as JSON.",
+                                         arguments: [ArgumentSpec("NAME", help: "A preset name or a path to a preset JSON file.")])
+    static let presetsCheck = CommandSpec("check", overview: "Check preset files and report every problem.",
+                                          arguments: [ArgumentSpec("FILE", arity: .oneOrMore, help: "Preset JSON files.")])
 
     static let presets = CommandSpec(
         "presets",
         overview: "List, show and check presets.",
         usage: "camstamp presets [list | show NAME | check FILE...]",
-        subcommands: [
-            CommandSpec("list", overview: "List your presets and the shipped ones, with their descriptions and where each comes from.",
-                        options: [.flag("json", help: "Print the presets as JSON (name, description, origin, file), for scripts.")],
-                        discussion: PresetFolders.discussion),
-            CommandSpec("show", overview: "Print a preset as JSON.",
-                        arguments: [ArgumentSpec("NAME", help: "A preset name or a path to a preset JSON file.")]),
-            CommandSpec("check", overview: "Check preset files and report every problem.",
-                        arguments: [ArgumentSpec("FILE", arity: .oneOrMore, help: "Preset JSON files.")]),
-        ],
+        subcommands: [PresetsList.spec, presetsShow, presetsCheck],
         defaultSubcommand: "list")
 
     static let help = CommandSpec(
@@ -273,37 +342,56 @@ enum Commands {
         overview: "Show the help of a command.",
         arguments: [ArgumentSpec("COMMAND", arity: .zeroOrMore, help: "A command, such as shoot or presets show.")])
 
+    static let version = Flag("version", help: "Show the version.")
+
     static let root = CommandSpec(
         "camstamp",
         overview: "Burn text, logos, dates and EXIF into photos and live video.",
         usage: "camstamp COMMAND [OPTIONS]\ncamstamp --help | --version",
-        options: [.flag("version", help: "Show the version.")],
-        subcommands: [shoot, batch, stream, camera, devices, presets, help],
+        options: [version.spec],
+        subcommands: [Shoot.spec, Batch.spec, Stream.spec, Camera.spec, Devices.spec, presets, help],
         discussion: "Run 'camstamp COMMAND --help' for the options of a command.\n"
             + "Exit status: 0 all done, 1 some inputs or the pipeline failed, 64 usage or preset error, "
             + "130 interrupted.")
 
     // MARK: Raw arguments → validated options
 
-    static func command(from parsed: ParsedArguments) throws -> ParsedCommand {
-        if parsed.helpRequested {
-            return .help(helpText(for: parsed.path) ?? helpText(for: [])!)
+    /// The command and the global options (`-q`, `-v`, and `--json` where the command has it).
+    static func invocation(from values: OptionValues) throws -> Invocation {
+        let quiet = values.get(CommandSpec.quiet), verbose = values.get(CommandSpec.verbose)
+        if quiet && verbose {
+            throw UsageError("'--quiet' and '--verbose' cannot be used together")
         }
-        switch parsed.path {
+        let verbosity: Verbosity = quiet ? .quiet : verbose ? .verbose : .normal
+        let command = try command(from: values)
+        let json = switch command {
+        case .batch(let options): options.json
+        case .devices(let options): options.json
+        case .presetsList: values.get(PresetsList.json)
+        default: false
+        }
+        return Invocation(command: command, verbosity: verbosity, json: json)
+    }
+
+    static func command(from values: OptionValues) throws -> ParsedCommand {
+        if values.helpRequested {
+            return .help(helpText(for: values.path) ?? helpText(for: [])!)
+        }
+        switch values.path {
         case []:
-            return parsed.has("version") ? .version : .help(helpText(for: [])!)
-        case ["shoot"]: return .shoot(try shootOptions(parsed))
-        case ["batch"]: return .batch(try batchOptions(parsed))
-        case ["stream"]: return .stream(try streamOptions(parsed))
-        case ["camera"]: return .camera(try cameraOptions(parsed))
-        case ["devices"]: return .devices(DevicesOptions(json: parsed.has("json")))
-        case ["presets", "list"]: return .presetsList
-        case ["presets", "show"]: return .presetsShow(parsed.positionals[0])
-        case ["presets", "check"]: return .presetsCheck(parsed.positionals)
-        case ["help"]:
-            return .help(try helpForHelpCommand(parsed.positionals))
+            return values.get(version) ? .version : .help(helpText(for: [])!)
+        case [Shoot.spec.name]: return .shoot(try shootOptions(values))
+        case [Batch.spec.name]: return .batch(try batchOptions(values))
+        case [Stream.spec.name]: return .stream(try streamOptions(values))
+        case [Camera.spec.name]: return .camera(try cameraOptions(values))
+        case [Devices.spec.name]: return .devices(DevicesOptions(json: values.get(Devices.json)))
+        case [presets.name, PresetsList.spec.name]: return .presetsList
+        case [presets.name, presetsShow.name]: return .presetsShow(values.positionals[0])
+        case [presets.name, presetsCheck.name]: return .presetsCheck(values.positionals)
+        case [help.name]:
+            return .help(try helpForHelpCommand(values.positionals))
         default:
-            preconditionFailure("no builder for command \(parsed.path)")
+            preconditionFailure("no builder for command \(values.path)")
         }
     }
 
@@ -325,162 +413,139 @@ enum Commands {
         return helpText(for: words)!
     }
 
-    static func shootOptions(_ parsed: ParsedArguments) throws -> ShootOptions {
+    static func shootOptions(_ values: OptionValues) throws -> ShootOptions {
         var options = ShootOptions()
-        try applyCommon(parsed, source: &options.source, presets: &options.presets,
-                        text: &options.text, variables: &options.variables)
-        if let output = parsed.value("output") {
+        try applyMarkedCapture(values, to: &options)
+        let output = try values.get(Shoot.output)
+        if let output {
             if output == "-" { options.toStandardOutput = true } else { options.output = URL(fileURLWithPath: output) }
         }
-        options.overwrite = parsed.has("overwrite")
-        options.size = try parsed.value("size").map { try FrameSize(parsing: $0) }
-        options.fps = try parsed.value("fps").map { try NumberOption.integer($0, option: "--fps", in: 1...Int.max) }
-        options.warmup = try parsed.value("warmup").map {
-            try NumberOption.integer($0, option: "--warmup", in: 0...Int.max)
-        }
+        options.overwrite = values.get(Shoot.overwrite)
+        options.size = try values.get(size)
+        options.fps = try values.get(fps)
+        options.warmup = try values.get(Shoot.warmup)
         // `-o photo.png` implies PNG; a folder has no extension and implies nothing. Any other
         // extension is refused: `-o a.webp` would otherwise hold JPEG bytes. So is a name with none
         // that is not a folder: `-o shots` wrote a JPEG called "shots".
         var extensionFormat: ImageFormat?
-        if let output = options.output, !isFolder(output) {
-            guard let format = try? ImageFormat(parsing: output.pathExtension) else {
-                throw OptionValueError("invalid value '\(parsed.value("output")!)' for '-o': expected a .jpg, .jpeg "
+        if let file = options.output, !isFolder(file) {
+            guard let format = try? ImageFormat(parsing: file.pathExtension) else {
+                throw OptionValueError("invalid value '\(output!)' for '-o': expected a .jpg, .jpeg "
                     + "or .png file, a folder (end it with /) or - for stdout")
             }
             extensionFormat = format
         }
-        if let text = parsed.value("format") {
-            options.format = try ImageFormat(parsing: text)
-            if let implied = extensionFormat, implied != options.format {
-                throw OptionValueError("'--format \(text)' does not match the output "
+        if let format = try values.get(Shoot.format) {
+            options.format = format
+            if let implied = extensionFormat, implied != format {
+                throw OptionValueError("'--format \(values.text(Shoot.format)!)' does not match the output "
                     + "'\(options.output!.lastPathComponent)'; drop one or make them agree")
             }
         } else if let implied = extensionFormat {
             options.format = implied
         }
-        options.quality = try parsed.value("quality").map { try NumberOption.quality($0) } ?? options.quality
-        options.pipeline = try parsed.value("pipeline").map { try existingFile($0, option: "--pipeline") }
-        options.delay = try parsed.value("delay").map { try NumberOption.nonNegativeSeconds($0, option: "--delay") } ?? 0
-        options.count = try parsed.value("count").map { try NumberOption.integer($0, option: "--count", in: 1...Int.max) } ?? 1
-        if let interval = parsed.value("interval") {
-            guard parsed.value("count") != nil else {
+        options.quality = try values.get(quality) ?? options.quality
+        options.pipeline = try values.get(pipeline)
+        options.delay = try values.get(Shoot.delay) ?? 0
+        let count = try values.get(Shoot.count)
+        options.count = count ?? 1
+        if let interval = try values.get(Shoot.interval) {
+            guard count != nil else {
                 throw OptionValueError("'--interval' spaces the photos of --count N; add --count")
             }
-            options.interval = try NumberOption.nonNegativeSeconds(interval, option: "--interval")
+            options.interval = interval
         }
-        if let rotate = parsed.value("rotate") {
-            guard let degrees = Int(rotate), [0, 90, 180, 270].contains(degrees) else {
-                throw OptionValueError.invalid(rotate, for: "--rotate", expected: "90, 180 or 270 (degrees clockwise)")
-            }
-            options.geometry.rotate = degrees
-        }
-        options.geometry.square = parsed.has("square")
-        options.geometry.mirror = parsed.has("mirror")
-        options.controls = try parsed.values("control").map { try ControlOption.parse($0) }
+        if let degrees = try values.get(Shoot.rotate) { options.geometry.rotate = degrees }
+        options.geometry.square = values.get(Shoot.square)
+        options.geometry.mirror = values.get(Shoot.mirror)
+        options.controls = try values.get(Shoot.control)
         if let duplicate = Dictionary(grouping: options.controls, by: \.name).first(where: { $0.value.count > 1 })?.key {
             throw OptionValueError("--control \(duplicate) is given more than once; keep one")
         }
         return options
     }
 
-    static func batchOptions(_ parsed: ParsedArguments) throws -> BatchOptions {
-        var options = BatchOptions(inputs: parsed.positionals.map { URL(fileURLWithPath: $0) },
-                                   outputFolder: URL(fileURLWithPath: parsed.value("output")!))
-        var source = SourceSpec.auto
-        try applyCommon(parsed, source: &source, presets: &options.presets,
-                        text: &options.text, variables: &options.variables)
-        options.recursive = parsed.has("recursive")
-        options.jobs = try parsed.value("jobs").map { try NumberOption.jobs($0) } ?? options.jobs
-        options.format = try parsed.value("format").map { try BatchFormat(parsing: $0) } ?? .keep
-        options.quality = try parsed.value("quality").map { try NumberOption.quality($0) } ?? options.quality
-        options.maxSize = try parsed.value("max-size").map {
-            try NumberOption.integer($0, option: "--max-size", in: 1...Int.max)
-        }
-        if let pattern = parsed.value("name") {
-            guard !pattern.isEmpty else {
-                throw OptionValueError("'--name' must not be empty; the default is \(BatchOptions.defaultNamePattern)")
-            }
-            options.namePattern = pattern
-        }
-        if parsed.has("skip-existing") { options.existing = .skip }
-        if parsed.has("overwrite") { options.existing = .overwrite }
-        if parsed.has("strip-gps") { options.metadata = .stripGPS }
-        if parsed.has("strip-metadata") { options.metadata = .stripAll }
-        options.strict = parsed.has("strict")
-        options.reencode = parsed.has("reencode")
-        options.setMetadata = try parsed.values("set-metadata").map { try MetadataAssignment(parsing: $0) }
+    static func batchOptions(_ values: OptionValues) throws -> BatchOptions {
+        var options = BatchOptions(inputs: values.positionals.map { URL(fileURLWithPath: $0) },
+                                   outputFolder: URL(fileURLWithPath: try values.get(Batch.output)!))
+        try applyMarks(values, to: &options)
+        options.recursive = values.get(Batch.recursive)
+        options.jobs = try values.get(Batch.jobs) ?? options.jobs
+        options.format = try values.get(Batch.format) ?? .keep
+        options.quality = try values.get(Batch.quality) ?? options.quality
+        options.maxSize = try values.get(Batch.maxSize)
+        options.reencode = values.get(Batch.reencode)
+        options.strict = values.get(Batch.strict)
+        options.namePattern = try values.get(Batch.name) ?? options.namePattern
+        if values.get(Batch.skipExisting) { options.existing = .skip }
+        if values.get(Batch.overwrite) { options.existing = .overwrite }
+        if values.get(Batch.stripGPS) { options.metadata = .stripGPS }
+        if values.get(Batch.stripMetadata) { options.metadata = .stripAll }
+        options.setMetadata = try values.get(Batch.setMetadata)
         if !options.setMetadata.isEmpty && options.metadata == .stripAll {
             throw OptionValueError("'--set-metadata' and '--strip-metadata' cannot be used together")
         }
-        options.dryRun = parsed.has("dry-run")
-        options.json = parsed.has("json")
-        options.shard = try parsed.value("shard").map { try Shard(parsing: $0) }
-        options.videoCodec = try parsed.value("video-codec").map { try VideoCodecChoice(parsing: $0) } ?? .h264
+        options.dryRun = values.get(Batch.dryRun)
+        options.json = values.get(Batch.json)
+        options.shard = try values.get(Batch.shard)
+        options.videoCodec = try values.get(Batch.videoCodec) ?? .h264
         return options
     }
 
-    static func streamOptions(_ parsed: ParsedArguments) throws -> StreamOptions {
-        var targets = try parsed.values("to").map { try StreamTarget(parsing: $0) }
-        if let serve = parsed.value("serve") { targets.append(.serve(try RTSPServe(parsing: serve))) }
+    static func streamOptions(_ values: OptionValues) throws -> StreamOptions {
+        var targets = try values.get(Stream.to)
+        if let serve = try values.get(Stream.serve) { targets.append(.serve(serve)) }
         guard let first = targets.first else {
             throw OptionValueError("missing required option '--to TARGET' for 'camstamp stream'")
         }
         var options = StreamOptions(target: first)
         options.moreTargets = Array(targets.dropFirst())
-        options.audio = try parsed.value("audio").map { try AudioChoice(parsing: $0) }
-        try applyCommon(parsed, source: &options.source, presets: &options.presets,
-                        text: &options.text, variables: &options.variables)
-        options.duration = try parsed.value("duration").map { try NumberOption.seconds($0) }
-        options.size = try parsed.value("size").map { try FrameSize(parsing: $0) }
-        options.fps = try parsed.value("fps").map { try NumberOption.integer($0, option: "--fps", in: 1...Int.max) }
+        options.audio = try values.get(Stream.audio)
+        try applyMarkedCapture(values, to: &options)
+        options.duration = try values.get(Stream.duration)
+        options.size = try values.get(size)
+        options.fps = try values.get(fps)
         // What x264 cannot take is refused here rather than failing (or crawling) once running.
         if let size = options.size { try H264Limits.check(size: size) }
         if let fps = options.fps, let size = options.size ?? (options.source == .test ? H264Limits.testCameraSize : nil) {
             try H264Limits.check(fps: fps, size: size)
         }
-        options.bitrate = try parsed.value("bitrate").map {
-            try NumberOption.integer($0, option: "--bitrate", in: H264Limits.bitrate)
-        } ?? options.bitrate
-        options.overwrite = parsed.has("overwrite")
-        options.sdp = parsed.value("sdp").map { URL(fileURLWithPath: $0) }
-        options.snapshotFolder = parsed.value("snapshot-dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
-        options.pipeline = try parsed.value("pipeline").map { try existingFile($0, option: "--pipeline") }
+        options.bitrate = try values.get(Stream.bitrate) ?? options.bitrate
+        options.sdp = try values.get(Stream.sdp).map { URL(fileURLWithPath: $0) }
+        options.snapshotFolder = try values.get(Stream.snapshotFolder).map { URL(fileURLWithPath: $0, isDirectory: true) }
+        options.overwrite = values.get(Stream.overwrite)
+        options.pipeline = try values.get(pipeline)
         return options
     }
 
-    static func cameraOptions(_ parsed: ParsedArguments) throws -> CameraOptions {
+    static func cameraOptions(_ values: OptionValues) throws -> CameraOptions {
         var options = CameraOptions()
-        try applyCommon(parsed, source: &options.source, presets: &options.presets,
-                        text: &options.text, variables: &options.variables)
-        options.output = parsed.value("output").map { URL(fileURLWithPath: $0, isDirectory: true) }
-        options.window = parsed.has("window")
+        try applyMarkedCapture(values, to: &options)
+        options.output = try values.get(Camera.output).map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let web = try values.get(Camera.web)
+        options.window = values.get(Camera.window)
         // The window replaces the default web address; both run when both are asked for.
-        options.web = try parsed.value("web").map { try WebAddress(parsing: $0) } ?? (options.window ? nil : .default)
-        if let token = parsed.value("token") {
-            guard token.count >= 8, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) else {
-                throw OptionValueError("'--token' must be at least 8 letters, digits or -_.~ (it goes in URLs and cookies)")
-            }
-            options.token = token
-        }
-        options.size = try parsed.value("size").map { try FrameSize(parsing: $0) }
-        options.fps = try parsed.value("fps").map { try NumberOption.integer($0, option: "--fps", in: 1...Int.max) }
-        options.quality = try parsed.value("quality").map { try NumberOption.quality($0) } ?? options.quality
-        options.mirrorPhotos = parsed.has("mirror-photos")
-        options.pipeline = try parsed.value("pipeline").map { try existingFile($0, option: "--pipeline") }
+        options.web = web ?? (options.window ? nil : .default)
+        options.token = try values.get(Camera.token)
+        options.size = try values.get(size)
+        options.fps = try values.get(fps)
+        options.quality = try values.get(quality) ?? options.quality
+        options.mirrorPhotos = values.get(Camera.mirrorPhotos)
+        options.pipeline = try values.get(pipeline)
         return options
     }
 
-    /// `--source`, `--preset`, `--text` and `--var`, which the jobs share; options a command's
-    /// table lacks are never in `parsed`.
-    static func applyCommon(_ parsed: ParsedArguments, source: inout SourceSpec, presets: inout [String],
-                            text: inout String?, variables: inout [VariableAssignment]) throws {
-        if let spec = parsed.value("source") {
-            source = try SourceSpec(parsing: spec)
-            if case .file(let url) = source { _ = try existingFile(url.path, option: "--source") }
-        }
-        presets = parsed.values("preset")
-        text = parsed.value("text")
-        variables = try parsed.values("var").map { try VariableAssignment(parsing: $0) }
+    /// `--preset`, `--text` and `--var`, which every job takes.
+    static func applyMarks(_ values: OptionValues, to options: inout some MarkedOptions) throws {
+        options.presets = try values.get(preset)
+        options.text = try values.get(text)
+        options.variables = try values.get(variable)
+    }
+
+    /// `--source` and the marks: the start of shoot's, stream's and camera's tables (`markedCapture`).
+    static func applyMarkedCapture(_ values: OptionValues, to options: inout some CapturedOptions) throws {
+        if let source = try values.get(source) { options.source = source }
+        try applyMarks(values, to: &options)
     }
 
     /// Whether `url` names a folder: an existing one, or a path ending in `/`.
@@ -498,3 +563,20 @@ enum Commands {
         return URL(fileURLWithPath: path)
     }
 }
+
+/// The options of a job that marks: what `applyMarks` sets.
+protocol MarkedOptions {
+    var presets: [String] { get set }
+    var text: String? { get set }
+    var variables: [VariableAssignment] { get set }
+}
+
+/// The options of a job that marks frames from a source: what `applyMarkedCapture` sets.
+protocol CapturedOptions: MarkedOptions {
+    var source: SourceSpec { get set }
+}
+
+extension BatchOptions: MarkedOptions {}
+extension ShootOptions: CapturedOptions {}
+extension StreamOptions: CapturedOptions {}
+extension CameraOptions: CapturedOptions {}

@@ -551,6 +551,9 @@ public struct ShootOptions: Sendable, Equatable {
 
 /// `--control NAME=VALUE`, read the way v4l2src will read it.
 package enum ControlOption {
+    /// One control to set, as the command line names the type without importing Media.
+    package typealias Setting = ExtraControl
+
     package static func parse(_ text: String) throws -> ExtraControl {
         do { return try ExtraControl(parsing: text) } catch { throw OptionValueError(error.message) }
     }

@@ -139,12 +139,11 @@ public struct CommandSpec: Sendable, Equatable {
     static let helpOption = OptionSpec.flag("help", short: "h", help: "Show this help.")
 
     /// `-q` and `-v`, which every command takes too; they may come before a subcommand's name.
-    static let globalOptions: [OptionSpec] = [
-        .flag("quiet", short: "q", help: "Print errors only: no progress, results, warnings or summary "
-              + "(output asked for with --json is still printed)."),
-        .flag("verbose", short: "v", help: "Also say what was chosen (resource folder, presets, pipelines, "
-              + "GStreamer elements) and how long each stage took."),
-    ]
+    static let quiet = Flag("quiet", short: "q", help: "Print errors only: no progress, results, warnings or summary "
+                            + "(output asked for with --json is still printed).")
+    static let verbose = Flag("verbose", short: "v", help: "Also say what was chosen (resource folder, presets, pipelines, "
+                              + "GStreamer elements) and how long each stage took.")
+    static let globalOptions: [OptionSpec] = [quiet.spec, verbose.spec]
 
     static func isGlobal(_ long: String) -> Bool { globalOptions.contains { $0.long == long } }
 

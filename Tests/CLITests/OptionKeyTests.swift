@@ -1,0 +1,49 @@
+import CamStamp
+@testable import CLI
+import Testing
+
+/// The tables are built from typed keys and the builders read only through keys: every option a
+/// table shows is read by its builder exactly once, and nothing outside the table is read.
+@Suite struct OptionKeyTests {
+    /// A line that reaches each command's builder, with as few options as it needs.
+    static let lines: [[String]] = [
+        [], ["shoot"], ["batch", "in", "-o", "out"], ["stream", "--to", "/tmp/out.mp4"], ["camera"], ["devices"],
+        ["presets", "list"], ["presets", "show", "credit"], ["presets", "check", "a.json"], ["help", "shoot"],
+    ]
+
+    @Test(arguments: lines)
+    func everyOptionOfTheTableIsReadOnceAndNothingElse(line: [String]) throws {
+        let parsed = try CommandLineParser.parse(line, root: Commands.root)
+        let command = try #require(Commands.root.find(parsed.path))
+        let values = OptionValues(parsed)
+        _ = try Commands.invocation(from: values)
+        // --help is the parser's own; -q and -v are read for every command.
+        let expected = command.options + CommandSpec.globalOptions
+        for option in expected {
+            let reads = values.read.filter { $0 == option }.count
+            #expect(reads == 1, "\(line): --\(option.long) read \(reads) times")
+        }
+        for option in values.read where !expected.contains(option) {
+            Issue.record("\(line): --\(option.long) read but not in the table of '\(command.name)'")
+        }
+    }
+
+    @Test func noTwoOptionsOfOneCommandShareANameAndEveryExclusiveGroupIsInTheTable() {
+        for (path, command) in Generated.walk(Commands.root) {
+            let options = command.allOptions
+            #expect(Set(options.map(\.long)).count == options.count, "\(path): a long name twice")
+            let shorts = options.compactMap(\.short)
+            #expect(Set(shorts).count == shorts.count, "\(path): a short name twice")
+            for name in command.exclusive.joined() {
+                #expect(command.options.contains { $0.long == name }, "\(path): exclusive '--\(name)' is not in the table")
+            }
+        }
+    }
+
+    @Test func aKeyParsesWithItsOwnNameInTheMessage() throws {
+        let parsed = try CommandLineParser.parse(["batch", "in", "-o", "out", "--max-size", "0"], root: Commands.root)
+        #expect(throws: OptionValueError("'--max-size' must be at least 1 (got 0)")) {
+            _ = try Commands.invocation(from: OptionValues(parsed))
+        }
+    }
+}
