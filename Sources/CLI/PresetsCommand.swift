@@ -4,7 +4,7 @@ import Presets
 
 /// `camstamp presets list | show NAME | check FILE...`.
 enum PresetsCommand {
-    static func run(_ command: ParsedCommand, json: Bool = false) throws(CamStampError) {
+    static func run(_ command: ParsedCommand, json: Bool = false, output: JobOutput) throws(CamStampError) {
         let resources = Resources.locate()
         if let resources { Verbosity.log("resources: \(resources.root.path)") }
         let folders = PresetFolders.all(resources: resources)
@@ -19,17 +19,17 @@ enum PresetsCommand {
                     ["name": preset.name, "description": preset.description, "origin": origin(preset.directory).rawValue,
                      "file": preset.file.path]
                 }
-                Console.output(jsonText(objects))
+                output.result(jsonText(objects))
                 return
             }
             let width = presets.map(\.name.count).max() ?? 0
             for preset in presets {
-                Console.output(preset.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + preset.description
+                output.result(preset.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + preset.description
                     + "  [\(origin(preset.directory).rawValue): \(preset.directory.path)]")
             }
         case .presetsShow(let name):
             do {
-                Console.output(try library.load(name).resolvedJSON())
+                output.result(try library.load(name).resolvedJSON())
             } catch {
                 throw .usage(error.description)
             }
@@ -37,14 +37,14 @@ enum PresetsCommand {
             var failures: [String] = []
             for file in files {
                 do {
-                    for warning in try MarkSetup.check(file, resources: resources) { Console.error(warning) }
-                    Console.output("\(file): ok")
+                    for warning in try MarkSetup.check(file, resources: resources) { output.error(warning) }
+                    output.result("\(file): ok")
                 } catch {
                     failures.append(error.message)
                 }
             }
             if !failures.isEmpty {
-                for failure in failures.dropLast() { Console.error(failure) }
+                for failure in failures.dropLast() { output.error(failure) }
                 throw .usage(failures.last!)
             }
         default:

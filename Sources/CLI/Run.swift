@@ -1,33 +1,43 @@
-// Runs a parsed command: the only place that prints results and maps failures to exit codes.
+// Runs a parsed command: results and diagnostics go through one JobOutput, and failures map to exit codes here.
 import CamStamp
 import Foundation
-import Media
 import Presets
 
 /// Runs camstamp with `arguments` (without the program name) and returns the exit code.
 public func runCommandLine(_ arguments: [String]) -> ExitCode {
     // Hidden: what `make install` writes into share/man and the completion folders.
     if let generated = Generated.output(for: arguments) {
+        let output = JobOutput.standard(verbosity: .normal)
         switch generated {
-        case .success(let text): Console.output(text, always: true); return .success
-        case .failure(let error): Console.error(error.message); return .usage
+        case .success(let text): output.write(.result(text)); return .success
+        case .failure(let error): output.error(error.message); return .usage
         }
     }
     let invocation: Invocation
     do {
         invocation = try parseInvocation(arguments)
     } catch {
-        Console.error(error.message)
+        JobOutput.standard(verbosity: .normal).error(error.message)
         return .usage
     }
-    let command = invocation.command
     Verbosity.current = invocation.verbosity
-    Console.keepsOutput = invocation.json
+    // --json output is what was asked for: printed under -q too.
+    let output = JobOutput.standard(verbosity: invocation.verbosity, keepsResults: invocation.json)
+    return Verbosity.timed("total") { execute(invocation, output: output) }
+}
+
+/// Runs the command, says on `output` why it failed if it did, and returns the exit code.
+func execute(_ invocation: Invocation, output: JobOutput) -> ExitCode {
     do {
-        try Verbosity.timed("total") { () throws(CamStampError) in try run(command, json: invocation.json) }
-        return .success
+        return try run(invocation, output: output)
     } catch {
-        if error.kind != .interrupted && !error.message.isEmpty { Console.error(error.message) }
+        switch error.kind {
+        case .interrupted:
+            // What was kept: the photos written, the stream's summary, the batch's counts.
+            if error != .interrupted { output.note(error.message) }
+        case .usage, .failure:
+            output.error(error.message)
+        }
         return exitCode(for: error)
     }
 }
@@ -40,72 +50,31 @@ func exitCode(for error: CamStampError) -> ExitCode {
     }
 }
 
-private func run(_ command: ParsedCommand, json: Bool) throws(CamStampError) {
+/// Runs the command. A job that went on past failures it has said one by one (a batch's photos)
+/// returns `.failure`; any other failure is thrown, for `execute` to say.
+private func run(_ invocation: Invocation, output: JobOutput) throws(CamStampError) -> ExitCode {
+    let command = invocation.command
     switch command {
     case .help(let text):
-        Console.output(text, always: true)
+        output.write(.result(text))
     case .version:
-        Console.output("camstamp \(camstampVersion) (GStreamer \(GStreamer.version))", always: true)
+        output.write(.result("camstamp \(camstampVersion) (GStreamer \(GStreamerInfo.version))"))
     case .shoot(let options):
-        do {
-            // Each path as soon as its photo is complete, so a script can pick up a time-lapse
-            // as it goes. With -o - stdout holds the photo and nothing else.
-            _ = try ShootJob(options: options).run(interrupts: .shared) { file in
-                if !options.toStandardOutput { Console.output(file.path) }
-            }
-        } catch where error.kind == .interrupted && error != .interrupted {
-            // Photos were written before Ctrl-C: say how many were kept.
-            Console.note(error.message)
-            throw error
-        }
+        // Each path as soon as its photo is complete, so a script can pick up a time-lapse
+        // as it goes. With -o - stdout holds the photo and nothing else.
+        _ = try ShootJob(options: options).run(interrupts: .shared, report: output)
     case .camera(let options):
-        try CameraJob(options: options).run(interrupts: .shared, report: { Console.output($0) })
+        try CameraJob(options: options).run(interrupts: .shared, report: output)
     case .devices(let options):
-        try DevicesCommand.run(json: options.json)
+        for line in try CameraListing.lines(json: options.json) { output.result(line) }
     case .presetsList, .presetsShow, .presetsCheck:
-        try PresetsCommand.run(command, json: json)
+        try PresetsCommand.run(command, json: invocation.json, output: output)
     case .stream(let options):
         let job = StreamJob(options: options)
-        do {
-            let summary = try job.run(interrupts: .shared, report: { Console.output($0) })
-            Console.note(job.summaryLine(summary))
-        } catch where error.kind == .interrupted {
-            // Finalised before exiting: say what was kept.
-            Console.note(error.message)
-            throw error
-        }
+        output.note(job.summaryLine(try job.run(interrupts: .shared, report: output)))
     case .batch(let options):
-        let summary = try BatchJob(options: options).run(interrupts: .shared, output: { Console.output($0) },
-                                                         diagnostic: { Console.diagnostic($0) })
-        if summary.failed > 0 { throw .init(.failure, "") }
+        let summary = try BatchJob(options: options).run(interrupts: .shared, report: output)
+        return summary.failed > 0 ? .failure : .success
     }
-}
-
-/// stdout for results, stderr for diagnostics as `camstamp: WHAT: REASON`. With `-q` only errors
-/// are printed, and results asked for with `--json`.
-enum Console {
-    /// `--json` was given: its output is what was asked for, `-q` or not.
-    nonisolated(unsafe) static var keepsOutput = false
-
-    /// A result line on stdout; `always` for what was asked for by name (help, version).
-    static func output(_ text: String, always: Bool = false) {
-        guard always || keepsOutput || !Verbosity.isQuiet else { return }
-        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
-    }
-
-    /// A line of information on stderr, not an error (a stream's summary); none with `-q`.
-    static func note(_ text: String) {
-        guard !Verbosity.isQuiet else { return }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-
-    /// A line a job wrote for stderr (a failed photo): printed even with `-q`, since a job holds
-    /// back its own warnings and summary when quiet.
-    static func diagnostic(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-
-    static func error(_ message: String) {
-        FileHandle.standardError.write(Data("camstamp: \(message)\n".utf8))
-    }
+    return .success
 }

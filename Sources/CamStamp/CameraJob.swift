@@ -36,8 +36,9 @@ public struct CameraJob {
     static let timerChoices = [0, 3, 10]
 
     /// Runs until Ctrl-C or SIGTERM (throws `.interrupted` once every photo is written) or until
-    /// the window is closed or Q pressed (returns). `report` gets the URL and each photo's path.
-    public func run(interrupts: Interrupts? = nil, report: @escaping @Sendable (String) -> Void = { _ in }) throws(CamStampError) {
+    /// the window is closed or Q pressed (returns). On `report`: the viewfinder's URL and each
+    /// photo's path as results, what the window's keys did as notes.
+    public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) {
         // Everything that can be checked without a camera is checked first.
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
@@ -92,9 +93,9 @@ public struct CameraJob {
             }
             let shownHost = web.host == "0.0.0.0" || web.host == "::" ? Self.hostName : web.host
             let host = shownHost.contains(":") ? "[\(shownHost)]" : shownHost
-            report("http://\(host):\(server!.port)/" + (token.map { "?token=\($0)" } ?? ""))
+            report.result("http://\(host):\(server!.port)/" + (token.map { "?token=\($0)" } ?? ""))
         }
-        if options.window { FileHandle.standardError.write(Data("camstamp: window open: Space shoot, G grid, S square, M mirror, T timer, Q quit\n".utf8)) }
+        if options.window { report.note("camstamp: window open: Space shoot, G grid, S square, M mirror, T timer, Q quit") }
 
         var marker = Marker(preset: preset, variables: variables)
         var seenVersion = session.version
@@ -158,7 +159,7 @@ public struct CameraJob {
                 decor.set(grid: wanted.grid, square: wanted.square)
                 applied = session.settings
             }
-            for key in windowKeys?.take() ?? [] { quit = handleKey(key, session: session) || quit }
+            for key in windowKeys?.take() ?? [] { quit = handleKey(key, session: session, report: report) || quit }
             let pulled: FrameSource.Pull
             do { pulled = try camera.pull() } catch {
                 failure = error
@@ -183,7 +184,7 @@ public struct CameraJob {
                             let still = geometry.isIdentity ? frame.copy() : try geometry.apply(to: frame)
                             try marker.mark(still, context: marker.context(width: still.width, height: still.height))
                             writer.write(still) { result in
-                                if case .success(let shot) = result { report(shot.path) }
+                                if case .success(let shot) = result { report.result(shot.path) }
                                 if case .failure(let error) = result { session.lastError = error.message }
                                 request.done(result)
                             }
@@ -228,7 +229,7 @@ public struct CameraJob {
     }
 
     /// A window key: returns true to quit.
-    private func handleKey(_ key: String, session: CameraSession) -> Bool {
+    private func handleKey(_ key: String, session: CameraSession, report: JobOutput) -> Bool {
         switch key.lowercased() {
         case "space", " ":
             let delay = session.settings.timer
@@ -241,7 +242,7 @@ public struct CameraJob {
                 let index = Self.timerChoices.firstIndex(of: settings.timer) ?? 0
                 settings.timer = Self.timerChoices[(index + 1) % Self.timerChoices.count]
             }
-            FileHandle.standardError.write(Data("camstamp: timer \(session.settings.timer == 0 ? "off" : "\(session.settings.timer) s")\n".utf8))
+            report.note("camstamp: timer \(session.settings.timer == 0 ? "off" : "\(session.settings.timer) s")")
         case "q", "escape": return true
         default: break
         }

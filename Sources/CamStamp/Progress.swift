@@ -1,33 +1,48 @@
 import Foundation
+import Synchronization
 
-/// One `\r`-redrawn status line on stderr when stderr is a terminal (and not `-q`); nothing otherwise.
-final class ProgressLine {
-    private let enabled = isatty(STDERR_FILENO) != 0 && !Verbosity.isQuiet
-    private var lastDraw = ContinuousClock.now - .seconds(1)
-    private var drawn = false
+/// A job's one status line (`frame=240 fps=30 dropped=0 time=00:00:08`), given to its
+/// `JobOutput`; none under `-q`. Where it is drawn, and whether at all, is the output's business.
+final class ProgressLine: Sendable {
+    private let enabled: Bool
+    private let write: @Sendable (JobOutput.Event) -> Void
+    private let state = Mutex((lastDraw: ContinuousClock.now - .seconds(1), drawn: false))
+
+    init(enabled: Bool, write: @escaping @Sendable (JobOutput.Event) -> Void) {
+        self.enabled = enabled
+        self.write = write
+    }
 
     /// Redraws at most every 0.25 s unless `force`.
     func update(_ text: @autoclosure () -> String, force: Bool = false) {
         guard enabled else { return }
-        let now = ContinuousClock.now
-        guard force || now - lastDraw >= .milliseconds(250) else { return }
-        lastDraw = now
-        drawn = true
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text())".utf8))
+        let due = state.withLock { state in
+            let now = ContinuousClock.now
+            guard force || now - state.lastDraw >= .milliseconds(250) else { return false }
+            state = (now, true)
+            return true
+        }
+        if due { write(.progress(text())) }
     }
 
     /// Erases the line so a message can be printed in its place (it is redrawn on the next update).
     func clear() {
-        guard enabled, drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-        drawn = false
+        guard enabled, takeDrawn() else { return }
+        write(.progressCleared)
     }
 
     /// Ends the line so later output starts on a fresh one.
     func finish() {
-        guard enabled, drawn else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
-        drawn = false
+        guard enabled, takeDrawn() else { return }
+        write(.progressEnded)
+    }
+
+    /// Whether the line is drawn now; it is not once the caller has erased or ended it.
+    private func takeDrawn() -> Bool {
+        state.withLock { state in
+            defer { state.drawn = false }
+            return state.drawn
+        }
     }
 }
 

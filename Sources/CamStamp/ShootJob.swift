@@ -18,14 +18,15 @@ public struct ShootJob {
     /// Takes the photo and returns where it was written (`/dev/stdout` for `-o -`); with
     /// `--count`, where the last one was written.
     public func run(interrupts: Interrupts? = nil) throws(CamStampError) -> URL {
-        let files = try run(interrupts: interrupts, written: { _ in })
+        let files = try run(interrupts: interrupts, report: .silent)
         return files[files.count - 1]
     }
 
     /// Takes `options.count` photos, `options.interval` seconds apart (from one start to the
-    /// next) after `options.delay`, and calls `written` as each one is complete on disk. After
-    /// Ctrl-C the photos written so far stay; the error then says how many.
-    public func run(interrupts: Interrupts?, written: (URL) -> Void) throws(CamStampError) -> [URL] {
+    /// next) after `options.delay`; each one's path is a result on `report` as soon as it is
+    /// complete on disk (none for `-o -`, whose photo is stdout), the countdown its progress line.
+    /// After Ctrl-C the photos written so far stay; the error then says how many.
+    public func run(interrupts: Interrupts?, report: JobOutput) throws(CamStampError) -> [URL] {
         // Everything that can be checked without a camera is checked first.
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
@@ -40,7 +41,7 @@ public struct ShootJob {
         defer { camera.stop() }
         Verbosity.log("capture elements: \(camera.frames.pipeline.elementSummary().joined(separator: " "))")
 
-        let progress = ProgressLine()
+        let progress = report.progress
         defer { progress.finish() }
         var files: [URL] = []
         let interrupted = { () -> CamStampError in
@@ -75,7 +76,7 @@ public struct ShootJob {
                 try encode(frame, to: temporary, template: stillTemplate, target: target)
             }
             files.append(file)
-            written(file)
+            if !options.toStandardOutput { report.result(file.path) }
             due = due + .milliseconds(Int64((options.interval * 1000).rounded(.up)))
         }
         return files

@@ -44,9 +44,9 @@ public struct StreamJob {
     static let finishGrace: Duration = .seconds(10)
 
     /// Captures, stamps and writes until `duration`, or until `interrupts` asks it to stop (the file
-    /// is finalised either way); `report` gets progress and status lines for stderr.
-    public func run(interrupts: Interrupts? = nil,
-                    report: @escaping @Sendable (String) -> Void = { _ in }) throws(CamStampError) -> Summary {
+    /// is finalised either way). On `report`: the SDP and each snapshot's path as results,
+    /// warnings, the progress line.
+    public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) -> Summary {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
         if let folder = options.snapshotFolder { try StillDestination.prepareFolder(folder, option: "--snapshot-dir", create: true) }
@@ -68,7 +68,7 @@ public struct StreamJob {
         let publishing: Publishing?
         if options.isComposed {
             let audio = try AudioInput.launch(options.audio ?? (options.publishes ? .auto : .none), source: options.source,
-                                              note: { FileHandle.standardError.write(Data("camstamp: \($0)\n".utf8)) })
+                                              note: { report.warning($0) })
             publishing = try Publishing(options: options, rtpAddress: address, audio: audio)
         } else {
             publishing = nil
@@ -95,7 +95,7 @@ public struct StreamJob {
             SnapshotWriter(folder: $0, template: try? Templates.load(nil, builtIn: "still-jpeg", resources: resources), report: report)
         }
         let marker = Marker(preset: preset, variables: variables)
-        let progress = ProgressLine()
+        let progress = report.progress
         defer { progress.finish() }
         let started = ContinuousClock.now
 
@@ -262,8 +262,8 @@ public struct StreamJob {
         return SessionDescription(host: address ?? host, port: port, capsFields: caps.fields).text
     }
 
-    private func publish(sdp: String, report: (String) -> Void) throws(CamStampError) {
-        report(sdp)
+    private func publish(sdp: String, report: JobOutput) throws(CamStampError) {
+        report.result(sdp)
         guard let file = options.sdp else { return }
         do { try sdp.write(to: file, atomically: true, encoding: .utf8) } catch {
             throw .failure("--sdp \(file.path): \(error.localizedDescription)")
@@ -309,11 +309,11 @@ final class SnapshotWriter: @unchecked Sendable {
     private let folder: URL
     private let template: PipelineTemplate?
     private let queue = DispatchQueue(label: "camstamp.snapshots")
-    private let report: @Sendable (String) -> Void
+    private let report: JobOutput
     private let lock = NSLock()
     private var files: [URL] = []
 
-    init(folder: URL, template: PipelineTemplate?, report: @escaping @Sendable (String) -> Void) {
+    init(folder: URL, template: PipelineTemplate?, report: JobOutput) {
         self.folder = folder
         self.template = template
         self.report = report
@@ -335,9 +335,9 @@ final class SnapshotWriter: @unchecked Sendable {
                     }
                 }
                 lock.withLock { files.append(file) }
-                report(file.path)
+                report.result(file.path)
             } catch {
-                FileHandle.standardError.write(Data("camstamp: \(error)\n".utf8))
+                report.error("\(error)")
             }
         }
     }

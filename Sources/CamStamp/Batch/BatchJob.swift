@@ -34,10 +34,10 @@ public struct BatchJob {
         public var interruptedLine: String { "interrupted: \(line), \(notStarted) not started" }
     }
 
-    /// Runs the batch; `output` gets stdout lines (JSON or dry-run listing), `diagnostic` stderr lines.
-    public func run(interrupts: Interrupts? = nil,
-                    output: @escaping @Sendable (String) -> Void,
-                    diagnostic: @escaping @Sendable (String) -> Void) throws(CamStampError) -> Summary {
+    /// Runs the batch. On `report`: the JSON lines or the dry-run listing as results; each failed
+    /// photo as an error, warnings and the summary line (not after Ctrl-C: the error says it);
+    /// the progress line.
+    public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) -> Summary {
         let (preset, variables) = try Verbosity.timed("presets and fonts") { () throws(CamStampError) in
             try MarkSetup.preset(names: options.presets, text: options.text, variables: options.variables, resources: resources)
         }
@@ -56,7 +56,7 @@ public struct BatchJob {
                     case .refuse: "  (exists: would refuse)"
                     }
                 }
-                output("\(item.input.path) -> \(item.output.path)\(note)")
+                report.result("\(item.input.path) -> \(item.output.path)\(note)")
             }
             var summary = Summary()
             summary.skipped = plan.skipped.count
@@ -70,7 +70,7 @@ public struct BatchJob {
                                             keepsFormat: options.format == .keep, strict: options.strict,
                                             existing: options.existing, metadata: options.metadata, templates: templates,
                                             setMetadata: metadataTemplates, reencode: options.reencode)
-        let reporter = BatchReporter(total: plan.items.count + plan.clips.count, json: options.json, output: output, diagnostic: diagnostic)
+        let reporter = BatchReporter(total: plan.items.count + plan.clips.count, json: options.json, report: report)
         reporter.shard = options.shard
         for url in plan.skipped { reporter.skippedFile(url) }
         for (url, reason) in plan.refused { reporter.failedFile(url, reason: reason) }
@@ -132,18 +132,16 @@ final class BatchReporter: @unchecked Sendable {
     private let lock = NSLock()
     private let total: Int
     private let json: Bool
-    private let output: @Sendable (String) -> Void
-    private let diagnostic: @Sendable (String) -> Void
-    private let progress = ProgressLine()
+    private let report: JobOutput
+    private var progress: ProgressLine { report.progress }
     private let started = ContinuousClock.now
     private var summary = BatchJob.Summary()
     private var done = 0
 
-    init(total: Int, json: Bool, output: @escaping @Sendable (String) -> Void, diagnostic: @escaping @Sendable (String) -> Void) {
+    init(total: Int, json: Bool, report: JobOutput) {
         self.total = total
         self.json = json
-        self.output = output
-        self.diagnostic = diagnostic
+        self.report = report
     }
 
     private struct Line: Encodable {
@@ -183,7 +181,7 @@ final class BatchReporter: @unchecked Sendable {
     func skippedFile(_ url: URL) {
         lock.withLock {
             summary.skipped += 1
-            diagnostic("camstamp: \(url.path): skipped: \(Self.notAPhoto)")
+            report.warning("\(url.path): skipped: \(Self.notAPhoto)")
             if json { emit(Line(input: url.path, output: nil, status: "skipped", reason: Self.notAPhoto, milliseconds: 0)) }
         }
     }
@@ -192,7 +190,7 @@ final class BatchReporter: @unchecked Sendable {
     func failedFile(_ url: URL, reason: String) {
         lock.withLock {
             summary.failed += 1
-            diagnostic("camstamp: \(url.path): \(reason)")
+            report.error("\(url.path): \(reason)")
             if json { emit(Line(input: url.path, output: nil, status: "failed", reason: reason, milliseconds: 0)) }
         }
     }
@@ -222,15 +220,11 @@ final class BatchReporter: @unchecked Sendable {
             switch status {
             case .marked:
                 summary.marked += 1
-                if let warning = reason, !Verbosity.isQuiet {
-                    progress.clear()
-                    diagnostic("camstamp: \(input.path): warning: \(warning)")
-                }
+                if let warning = reason { report.warning("\(input.path): warning: \(warning)") }
             case .skipped: summary.skipped += 1
             case .failed:
                 summary.failed += 1
-                progress.clear()
-                diagnostic("camstamp: \(input.path): \(reason ?? "failed")")
+                report.error("\(input.path): \(reason ?? "failed")")
             }
             if json {
                 emit(Line(input: input.path, output: status == .marked ? output.path : nil,
@@ -249,7 +243,7 @@ final class BatchReporter: @unchecked Sendable {
         lock.withLock {
             progress.finish()
             summary.notStarted = total - done
-            if !Verbosity.isQuiet { diagnostic(interrupted ? summary.interruptedLine : summary.line) }
+            if !interrupted { report.note(summary.line) }
             Verbosity.log("stamping: \(Verbosity.milliseconds(since: started)) ms for \(done) photo\(done == 1 ? "" : "s")")
             if json {
                 // The last line: one object per shard, which docs/scale.md sums into one report.
@@ -266,6 +260,6 @@ final class BatchReporter: @unchecked Sendable {
     private func emit(_ line: some Encodable) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        if let data = try? encoder.encode(line) { output(String(decoding: data, as: UTF8.self)) }
+        if let data = try? encoder.encode(line) { report.result(String(decoding: data, as: UTF8.self)) }
     }
 }

@@ -1,11 +1,11 @@
-import CamStamp
 import Foundation
 import Media
 
 /// `camstamp devices`: the cameras GStreamer's device monitor finds, with their modes and the
-/// V4L2 controls each one has.
-enum DevicesCommand {
-    static func run(json: Bool) throws(CamStampError) {
+/// V4L2 controls each one has. Here rather than in the CLI, which reaches Media only through CamStamp.
+package enum CameraListing {
+    /// What `camstamp devices` prints: one JSON document, or a few lines per camera.
+    package static func lines(json: Bool) throws(CamStampError) -> [String] {
         let cameras: [CameraDevice]
         do { cameras = try Devices.cameras() } catch { throw .failure("devices: \(error)") }
         // A camera whose controls cannot be read (busy, no permission) is still listed, with why.
@@ -31,26 +31,26 @@ enum DevicesCommand {
                 }, controls: (try? controls.get()) ?? [], controlsError: controls.failureMessage)
             }
             let data = (try? encoder.encode(list)) ?? Data("[]".utf8)
-            Console.output(String(decoding: data, as: UTF8.self))
-            return
+            return [String(decoding: data, as: UTF8.self)]
         }
         guard !cameras.isEmpty else {
-            Console.output("no cameras found (`--source test` uses the built-in test camera)")
-            return
+            return ["no cameras found (`--source test` uses the built-in test camera)"]
         }
+        var lines: [String] = []
         for (camera, controls) in zip(cameras, controls) {
-            Console.output("\(camera.path ?? "(no device path)")  \(camera.name)")
-            for mode in camera.modes { Console.output("    \(mode)") }
+            lines.append("\(camera.path ?? "(no device path)")  \(camera.name)")
+            for mode in camera.modes { lines.append("    \(mode)") }
             switch controls {
             case .success(let list) where !list.isEmpty:
-                Console.output("    controls (--control NAME=VALUE):")
-                for control in list { Console.output("      " + controlLine(control)) }
+                lines.append("    controls (--control NAME=VALUE):")
+                for control in list { lines.append("      " + controlLine(control)) }
             case .success:
                 break
             case .failure(let error):
-                Console.output("    controls: cannot be read: \(error.message)")
+                lines.append("    controls: cannot be read: \(error.message)")
             }
         }
+        return lines
     }
 
     /// One control as `devices` prints it: `brightness  integer -64…64 (step 1), default 0, now 0`,
@@ -81,8 +81,14 @@ enum DevicesCommand {
 }
 
 extension Result where Failure == CamStampError {
-    var failureMessage: String? {
+    fileprivate var failureMessage: String? {
         if case .failure(let error) = self { return error.message }
         return nil
     }
+}
+
+/// The GStreamer camstamp runs on, for `camstamp --version`.
+package enum GStreamerInfo {
+    /// `1.22.0`.
+    package static var version: String { GStreamer.version }
 }
