@@ -1,4 +1,5 @@
 import CamStamp
+import Foundation
 @testable import CLI
 import Testing
 
@@ -44,6 +45,29 @@ import Testing
         let parsed = try CommandLineParser.parse(["batch", "in", "-o", "out", "--max-size", "0"], root: Commands.root)
         #expect(throws: OptionValueError("'--max-size' must be at least 1 (got 0)")) {
             _ = try Commands.invocation(from: OptionValues(parsed))
+        }
+    }
+}
+
+/// The CLI reaches the modules below CamStamp only through it: it imports no module its target in
+/// Package.swift does not declare (an undeclared one links only because CamStamp happens to).
+@Suite struct CLIDependencyTests {
+    @Test func theCLIImportsOnlyWhatPackageSwiftDeclares() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let line = try #require(manifest.split(separator: "\n").first { $0.contains(".target(name: \"CLI\"") })
+        let declared = Set(line.matches(of: /"([A-Za-z]+)"/).map { String($0.1) }).subtracting(["CLI"])
+        let system: Set = ["Foundation", "Synchronization", "Dispatch", "Glibc"]
+        let sources = root.appendingPathComponent("Sources/CLI")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        #expect(!files.isEmpty)
+        for file in files {
+            for match in try String(contentsOf: file, encoding: .utf8).matches(of: /(?m)^(?:@testable |internal |public )?import ([A-Za-z]+)/) {
+                let module = String(match.1)
+                #expect(declared.contains(module) || system.contains(module),
+                        "\(file.lastPathComponent) imports \(module), which the CLI target does not declare (\(declared.sorted()))")
+            }
         }
     }
 }
