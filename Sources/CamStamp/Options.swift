@@ -213,13 +213,7 @@ public enum StreamTarget: Sendable, Equatable {
               let container = VideoContainer(rawValue: (text as NSString).pathExtension.lowercased())
         else { throw unsupported }
         let url = URL(fileURLWithPath: text)
-        let folder = url.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory),
-              isDirectory.boolValue
-        else {
-            throw OptionValueError("'\(option)' folder '\(folder.path)' does not exist")
-        }
+        try Self.requireFolder(url.deletingLastPathComponent(), option: option)
         self = .file(url, container: container)
     }
 
@@ -260,14 +254,18 @@ public enum StreamTarget: Sendable, Equatable {
             let path = String(text.dropFirst("hls:".count))
             guard !path.isEmpty else { throw OptionValueError.invalid(text, for: option, expected: "hls:DIR, e.g. hls:/var/www/live") }
             let url = URL(fileURLWithPath: path, isDirectory: true)
-            let parent = url.deletingLastPathComponent()
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw OptionValueError("'\(option)' folder '\(parent.path)' does not exist")
-            }
+            try requireFolder(url.deletingLastPathComponent(), option: option)
             return .hls(folder: url)
         }
         return nil
+    }
+
+    /// A target's folder (a recording's, the HLS folder's parent) must exist already.
+    private static func requireFolder(_ folder: URL, option: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw OptionValueError("'\(option)' folder '\(folder.path)' does not exist")
+        }
     }
 
     /// Splits `HOST:PORT` or `[IPV6]:PORT`; nil when either part is missing or the port is not 1…65535.
@@ -462,9 +460,7 @@ public enum NumberOption {
 
     /// A finite number of seconds, 0 or more (`--delay 0` is no delay).
     public static func nonNegativeSeconds(_ text: String, option: String) throws -> Double {
-        guard let value = Double(text), value.isFinite else {
-            throw OptionValueError.invalid(text, for: option, expected: "a number of seconds, e.g. 10 or 2.5")
-        }
+        let value = try finiteSeconds(text, option: option)
         guard value >= 0 else {
             throw OptionValueError("'\(option)' must be at least 0 seconds (got \(text))")
         }
@@ -473,11 +469,16 @@ public enum NumberOption {
 
     /// A positive, finite number of seconds such as `10` or `2.5`.
     public static func seconds(_ text: String, option: String = "--duration") throws -> Double {
-        guard let value = Double(text), value.isFinite else {
-            throw OptionValueError.invalid(text, for: option, expected: "a number of seconds, e.g. 10 or 2.5")
-        }
+        let value = try finiteSeconds(text, option: option)
         guard value > 0 else {
             throw OptionValueError("'\(option)' must be more than 0 seconds (got \(text))")
+        }
+        return value
+    }
+
+    private static func finiteSeconds(_ text: String, option: String) throws -> Double {
+        guard let value = Double(text), value.isFinite else {
+            throw OptionValueError.invalid(text, for: option, expected: "a number of seconds, e.g. 10 or 2.5")
         }
         return value
     }
