@@ -67,13 +67,6 @@ final class PresetDecoder {
     static let imageOnlyKeys = ["width", "height"]
     static let lengthExample = "a length like 24, \"24px\" or \"4%\""
 
-    /// Defaults for sub-objects whose fields are left out.
-    static let defaultOutline = Outline(color: Color(red: 0, green: 0, blue: 0, alpha: 0.7), width: .percent(0.25))
-    static let defaultShadow = Shadow(color: Color(red: 0, green: 0, blue: 0, alpha: 0.5),
-                                      offset: LengthPair(both: .percent(0.2)), blur: .percent(0.3))
-    static let defaultBox = Box(color: Color(red: 0, green: 0, blue: 0, alpha: 0.35), padding: .percent(1), radius: .px(0))
-    static let defaultTile = Tile(gap: .percent(10))
-
     init(source: URL?, base: URL? = nil) {
         file = source?.path
         baseDirectory = base ?? source?.deletingLastPathComponent()
@@ -339,7 +332,7 @@ final class PresetDecoder {
     private func outline(_ node: JSONNode, _ path: String) throws(PresetError) -> Outline? {
         guard let fields = try optionalObject(node, path, "outline", keys: ["color", "width"],
                                               example: "{\"color\": \"#000000B3\", \"width\": \"0.25%\"}") else { return nil }
-        var outline = Self.defaultOutline
+        var outline = Outline()
         if let value = fields["color"] { outline.color = try color(value, path + ".color", "color") }
         if let value = fields["width"] { outline.width = try length(value, path + ".width", "width") }
         return outline
@@ -349,7 +342,7 @@ final class PresetDecoder {
         guard let fields = try optionalObject(node, path, "shadow", keys: ["color", "offset", "blur"],
                                               example: "{\"color\": \"#00000080\", \"offset\": [\"0.2%\", \"0.2%\"], \"blur\": \"0.3%\"}")
         else { return nil }
-        var shadow = Self.defaultShadow
+        var shadow = Shadow()
         if let value = fields["color"] { shadow.color = try color(value, path + ".color", "color") }
         if let value = fields["offset"] { shadow.offset = try lengthPair(value, path + ".offset", "offset", single: false) }
         if let value = fields["blur"] { shadow.blur = try length(value, path + ".blur", "blur") }
@@ -360,7 +353,7 @@ final class PresetDecoder {
         guard let fields = try optionalObject(node, path, "box", keys: ["color", "padding", "radius"],
                                               example: "{\"color\": \"#00000059\", \"padding\": \"1%\", \"radius\": 0}")
         else { return nil }
-        var box = Self.defaultBox
+        var box = Box()
         if let value = fields["color"] { box.color = try color(value, path + ".color", "color") }
         if let value = fields["padding"] { box.padding = try length(value, path + ".padding", "padding") }
         if let value = fields["radius"] { box.radius = try length(value, path + ".radius", "radius") }
@@ -369,7 +362,7 @@ final class PresetDecoder {
 
     private func tile(_ node: JSONNode, _ path: String) throws(PresetError) -> Tile? {
         guard let fields = try optionalObject(node, path, "tile", keys: ["gap"], example: "{\"gap\": \"12%\"}") else { return nil }
-        var tile = Self.defaultTile
+        var tile = Tile()
         if let value = fields["gap"] { tile.gap = try length(value, path + ".gap", "gap") }
         return tile
     }

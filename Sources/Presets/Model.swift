@@ -100,8 +100,10 @@ public struct Outline: Hashable, Sendable {
     public var color: Color
     /// The stroke's width.
     public var width: Length
-    /// An outline of `color`, `width` wide.
-    public init(color: Color, width: Length) { self.color = color; self.width = width }
+    /// An outline of `color`, `width` wide; the defaults are what `"outline": true` gives.
+    public init(color: Color = Color(hex: "#000000B3")!, width: Length = .percent(0.25)) {
+        self.color = color; self.width = width
+    }
 }
 
 /// A drop shadow under a text mark (`"shadow"`).
@@ -112,8 +114,9 @@ public struct Shadow: Hashable, Sendable {
     public var offset: LengthPair
     /// The blur radius (0 for a hard shadow).
     public var blur: Length
-    /// A shadow of `color` at `offset`, blurred by `blur`.
-    public init(color: Color, offset: LengthPair, blur: Length) {
+    /// A shadow of `color` at `offset`, blurred by `blur`; the defaults are what `"shadow": true` gives.
+    public init(color: Color = Color(hex: "#00000080")!, offset: LengthPair = LengthPair(both: .percent(0.2)),
+                blur: Length = .percent(0.3)) {
         self.color = color; self.offset = offset; self.blur = blur
     }
 }
@@ -126,8 +129,8 @@ public struct Box: Hashable, Sendable {
     public var padding: Length
     /// The corners' radius (0 for square corners).
     public var radius: Length
-    /// A box of `color` with `padding` and corners of `radius`.
-    public init(color: Color, padding: Length, radius: Length) {
+    /// A box of `color` with `padding` and corners of `radius`; the defaults are what `"box": true` gives.
+    public init(color: Color = Color(hex: "#00000059")!, padding: Length = .percent(1), radius: Length = .px(0)) {
         self.color = color; self.padding = padding; self.radius = radius
     }
 }
@@ -136,8 +139,8 @@ public struct Box: Hashable, Sendable {
 public struct Tile: Hashable, Sendable {
     /// Space between neighbouring copies.
     public var gap: Length
-    /// A grid with `gap` between copies.
-    public init(gap: Length) { self.gap = gap }
+    /// A grid with `gap` between copies; the default is what `"tile": true` gives.
+    public init(gap: Length = .percent(10)) { self.gap = gap }
 }
 
 /// What a mark shows: a text template, or an image file (PNG or SVG).
@@ -205,7 +208,7 @@ public struct Mark: Hashable, Sendable {
         weight = .normal
         size = .percent(4)
         color = .white
-        outline = Outline(color: Color(red: 0, green: 0, blue: 0, alpha: 0.7), width: .percent(0.25))
+        outline = Outline()
         shadow = nil
         box = nil
         align = .left

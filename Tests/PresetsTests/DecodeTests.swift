@@ -90,11 +90,11 @@ import Testing
                    {"text": "c", "outline": false, "shadow": null, "box": false, "tile": false}]}
         """)
         let a = preset.marks[0], b = preset.marks[1], c = preset.marks[2]
-        #expect(a.outline == Outline(color: Color(red: 0, green: 0, blue: 0, alpha: 0.7), width: .percent(0.25)))
-        #expect(a.shadow == Shadow(color: Color(red: 0, green: 0, blue: 0, alpha: 0.5), offset: LengthPair(both: .percent(0.2)), blur: .percent(0.3)))
-        #expect(a.box == Box(color: Color(red: 0, green: 0, blue: 0, alpha: 0.35), padding: .percent(1), radius: .px(0)))
+        #expect(a.outline == Outline(color: Color(hex: "#000000B3")!, width: .percent(0.25)))
+        #expect(a.shadow == Shadow(color: Color(hex: "#00000080")!, offset: LengthPair(both: .percent(0.2)), blur: .percent(0.3)))
+        #expect(a.box == Box(color: Color(hex: "#00000059")!, padding: .percent(1), radius: .px(0)))
         #expect(a.tile == Tile(gap: .percent(10)))
-        #expect(b.outline == Outline(color: Color(red: 0, green: 0, blue: 0, alpha: 0.7), width: .px(2)))
+        #expect(b.outline == Outline(color: Color(hex: "#000000B3")!, width: .px(2)))
         #expect(b.shadow?.blur == .px(0))
         #expect(b.shadow?.offset == LengthPair(both: .percent(0.2)))
         #expect(b.box?.radius == .percent(1))

@@ -17,6 +17,17 @@ import Testing
         #expect(again.variables == preset.variables && again.name == preset.name && again.description == preset.description)
     }
 
+    /// `presets show` writes every default out; reading that back must give the same marks. The
+    /// default outline, shadow and box colours were 0.7, 0.5 and 0.35 opaque: written as #…B3,
+    /// #…80 and #…59 they came back 179/255, 128/255 and 89/255, a different preset.
+    @Test func defaultsRoundTrip() throws {
+        let defaults = try Preset.decode(Data(#"{"marks": [{"text": "a", "shadow": true, "box": true, "tile": true}]}"#.utf8))
+        for preset in [Preset.quickText("Hi"), defaults] {
+            let again = try Preset.decode(Data(preset.resolvedJSON().utf8))
+            #expect(again.marks == preset.marks, "\(preset.resolvedJSON())")
+        }
+    }
+
     @Test func defaultsAreSpelledOut() throws {
         let json = Preset.quickText("Hi \"there\"").resolvedJSON()
         #expect(json.contains(#""text": "Hi \"there\"""#))
