@@ -47,17 +47,14 @@ extension Preset {
         add("anchor", quoted(mark.anchor.rawValue))
         add("margin", pair(mark.margin))
         add("offset", pair(mark.offset))
-        add("rotate", number(mark.rotate))
-        add("opacity", number(mark.opacity))
+        add("rotate", mark.rotate.plainDecimal)
+        add("opacity", mark.opacity.plainDecimal)
         if let tile = mark.tile { add("tile", "{ \"gap\": \(length(tile.gap)) }") }
         return out
     }
 
     private func length(_ length: Length) -> String { quoted(length.description) }
     private func pair(_ pair: LengthPair) -> String { "[\(length(pair.x)), \(length(pair.y))]" }
-    private func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
 
     /// A path relative to the preset's folder when it lies inside it.
     private func relative(_ url: URL) -> String {

@@ -28,6 +28,14 @@ import Testing
         }
     }
 
+    /// A length too small for a plain decimal came out as "1e-05%", which no preset may say.
+    @Test func smallLengthsAreWrittenAsPresetsSayThem() throws {
+        let preset = try Preset.decode(Data(#"{"marks": [{"text": "a", "size": "0.00001%", "margin": ["0.000125px", 0]}]}"#.utf8))
+        let json = preset.resolvedJSON()
+        #expect(json.contains(#""size": "0.00001%""#) && json.contains(#""margin": ["0.000125px", "0px"]"#), "\(json)")
+        #expect(try Preset.decode(Data(json.utf8)).marks == preset.marks)
+    }
+
     @Test func defaultsAreSpelledOut() throws {
         let json = Preset.quickText("Hi \"there\"").resolvedJSON()
         #expect(json.contains(#""text": "Hi \"there\"""#))
