@@ -81,19 +81,37 @@ public struct Template: Hashable, Sendable {
     /// The template as written.
     public let source: String
     let parts: [Part]
+    /// False when `init(lenient:)` could not parse `source` and keeps it literally.
+    let parsed: Bool
 
     /// Parses `source`, accepting `variables` (preset variables and `--var` names) besides the
     /// built-in ones. Errors carry no path; the caller adds where the template came from.
     public init(_ source: String, variables: Set<String>) throws(PresetError) {
         self.source = source
         self.parts = try Self.parse(source, variables: variables)
+        self.parsed = true
     }
 
     /// A template that never fails: any `{name}` is accepted, and text that does not parse is
-    /// kept literally. For marks built in code; `Preset.validate()` reports what this let through.
+    /// kept literally. A mark parses its text this way once; `Preset.validate()` then checks it
+    /// (`checked(variables:)`) rather than parsing it again.
     init(lenient source: String) {
         self.source = source
-        self.parts = (try? Self.parse(source, variables: nil)) ?? [.literal(source)]
+        do {
+            self.parts = try Self.parse(source, variables: nil)
+            self.parsed = true
+        } catch {
+            self.parts = [.literal(source)]
+            self.parsed = false
+        }
+    }
+
+    /// This template when it parsed and names only built-in variables and `variables`: then a
+    /// strict parse would give the same parts. Otherwise the strict parse's error, which says
+    /// what is wrong first in the text.
+    func checked(variables: Set<String>) throws(PresetError) -> Template {
+        if parsed && variableNames.isSubset(of: variables) { return self }
+        return try Template(source, variables: variables)
     }
 
     /// Whether the text changes with the clock (any date or time), so a live stream must

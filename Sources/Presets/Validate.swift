@@ -73,7 +73,7 @@ extension Mark {
             }
             let template: Template
             do {
-                template = try Template(text, variables: variables)
+                template = try (self.template ?? Template(lenient: text)).checked(variables: variables)
             } catch {
                 var located = error
                 located.path = "\(path).text"
