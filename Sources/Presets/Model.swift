@@ -46,8 +46,6 @@ public struct Color: Hashable, Sendable {
     }
     /// Opaque white.
     public static let white = Color(red: 1, green: 1, blue: 1)
-    /// Opaque black.
-    public static let black = Color(red: 0, green: 0, blue: 0)
 }
 
 /// Where a mark sits in the frame.
@@ -90,8 +88,6 @@ public struct FontWeight: Hashable, Sendable {
     public init(_ value: Int) { self.value = value }
     /// 400, `"normal"`.
     public static let normal = FontWeight(400)
-    /// 700, `"bold"`.
-    public static let bold = FontWeight(700)
 }
 
 /// A stroke around each glyph of a text mark (`"outline"`), drawn under the fill.
@@ -228,11 +224,6 @@ public struct Mark: Hashable, Sendable {
 extension Mark {
     static func template(for content: MarkContent) -> Template? {
         if case .text(let text) = content { Template(lenient: text) } else { nil }
-    }
-
-    /// Whether this is a text mark.
-    public var isText: Bool {
-        if case .text = content { true } else { false }
     }
 
     /// The mark's text for `context`, escaped for Pango when the mark uses markup ("" for images).

@@ -120,32 +120,15 @@ public struct Template: Hashable, Sendable {
         parts.contains { if case .date = $0 { true } else { false } }
     }
 
-    /// Whether the text shows the time of day, or the current time: it changes within a day.
-    public var dependsOnTimeOfDay: Bool {
-        parts.contains {
-            if case .date(let clock, let format) = $0 { clock == .now || format.showsTimeOfDay } else { false }
-        }
-    }
-
     /// Whether the text depends on the frame's size (`{width}`, `{height}`), unknown before a
     /// frame is taken.
     public var dependsOnSize: Bool {
         parts.contains { $0 == .width || $0 == .height }
     }
 
-    /// Whether the text changes with every frame (`{frame}`).
-    public var dependsOnFrame: Bool {
-        parts.contains { $0 == .frame || $0 == .timecode }
-    }
-
     /// The preset or `--var` variables the template refers to.
     public var variableNames: Set<String> {
         Set(parts.compactMap { if case .variable(let name) = $0 { name } else { nil } })
-    }
-
-    /// The EXIF tags the template refers to.
-    public var exifTags: Set<String> {
-        Set(parts.compactMap { if case .exif(let tag, _) = $0 { tag } else { nil } })
     }
 
     /// The text for `context`. With `escapingMarkup` (a `markup: true` mark) the substituted values

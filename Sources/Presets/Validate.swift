@@ -45,9 +45,6 @@ extension Preset {
 
     /// Whether any mark's text changes with the clock (a live stream re-expands it as time passes).
     public var dependsOnTime: Bool { marks.contains { $0.template?.dependsOnTime ?? false } }
-
-    /// Whether any mark's text changes with every frame (`{frame}`).
-    public var dependsOnFrame: Bool { marks.contains { $0.template?.dependsOnFrame ?? false } }
 }
 
 extension Mark {

@@ -43,7 +43,7 @@ import Testing
         #expect(credit.content == .text("© {author} {date:%Y}"))
         #expect(credit.font == "Noto Sans CJK SC")
         #expect(credit.fontFile == folder.appendingPathComponent("Brand.ttf").standardizedFileURL)
-        #expect(credit.weight == .bold)
+        #expect(credit.weight == FontWeight(700))
         #expect(credit.size == .percent(4))
         #expect(credit.color == Color(hex: "#FFFFFFE6"))
         #expect(credit.outline == Outline(color: Color(hex: "#000000B3")!, width: .percent(0.25)))

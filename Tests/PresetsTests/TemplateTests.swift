@@ -130,15 +130,8 @@ import Testing
 
     @Test func dependencies() throws {
         #expect(try Template("{date}", variables: []).dependsOnTime)
-        #expect(try !Template("{date}", variables: []).dependsOnTimeOfDay)
-        #expect(try Template("{date:%H:%M}", variables: []).dependsOnTimeOfDay)
-        #expect(try Template("{now:%Y}", variables: []).dependsOnTimeOfDay)
         #expect(try !Template("{stem} {exif:Model}", variables: []).dependsOnTime)
-        #expect(try Template("frame {frame}", variables: []).dependsOnFrame)
-        #expect(try Template("{timecode}", variables: []).dependsOnFrame)
-        #expect(try !Template("{fps} fps", variables: []).dependsOnFrame)
         #expect(try Template("{a}{b}{exif:Model}", variables: ["a", "b"]).variableNames == ["a", "b"])
-        #expect(try Template("{a}{b}{exif:Model}", variables: ["a", "b"]).exifTags == ["Model"])
     }
 
     @Test(arguments: [
