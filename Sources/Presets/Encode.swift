@@ -43,17 +43,15 @@ struct PresetWriter {
 
 /// A JSON string literal.
 func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
+    "\"" + text.escaping { scalar in
         switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-        default: out.unicodeScalars.append(scalar)
+        case "\"": "\\\""
+        case "\\": "\\\\"
+        case "\n": "\\n"
+        case "\r": "\\r"
+        case "\t": "\\t"
+        case _ where scalar.value < 0x20: String(format: "\\u%04x", scalar.value)
+        default: nil
         }
-    }
-    return out + "\""
+    } + "\""
 }

@@ -192,19 +192,16 @@ public struct Template: Hashable, Sendable {
 
     /// `text` made safe inside Pango markup.
     public static func escapeMarkup(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
+        text.escaping { scalar in
+            switch scalar {
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&apos;"
+            default: nil
             }
         }
-        return out
     }
 
     /// `variables == nil` accepts any name (lenient).

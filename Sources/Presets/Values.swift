@@ -109,3 +109,16 @@ extension FontWeight {
         self.init(value)
     }
 }
+
+extension String {
+    /// The text with each Unicode scalar that `replacement` has a replacement for replaced. By
+    /// scalar, not by Character: a '&' with a combining mark on it is still a '&' to a parser.
+    func escaping(_ replacement: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        for scalar in unicodeScalars {
+            if let replaced = replacement(scalar) { out += replaced } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+}

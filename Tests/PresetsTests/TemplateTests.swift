@@ -151,6 +151,14 @@ import Testing
         #expect(templateError(text, variables: variables) == expected)
     }
 
+    /// A value whose '&' or '<' carries a combining mark is one Character that is not "&" or "<":
+    /// escaping by Character let it into Pango markup raw, where it breaks the mark.
+    @Test func escapingSeesMarkupCharactersUnderCombiningMarks() throws {
+        #expect(Template.escapeMarkup("&\u{301}x <\u{338} \"\u{300}") == "&amp;\u{301}x &lt;\u{338} &quot;\u{300}")
+        #expect(try expand("<b>{v}</b>", variables: ["v"], markup: true) { $0.variables = ["v": "R&\u{301}D"] }
+                == "<b>R&amp;\u{301}D</b>")
+    }
+
     @Test func markTemplateFollowsContent() throws {
         var mark = Mark(content: .text("{stem}"))
         #expect(mark.expandedText(context { $0.stem = "a&b" }) == "a&b")
