@@ -82,7 +82,7 @@ public enum TextAlign: String, CaseIterable, Hashable, Sendable {
 
 /// A font weight on the CSS scale (100 thin ... 400 normal ... 700 bold ... 900 heavy).
 public struct FontWeight: Hashable, Sendable {
-    /// The weight, 100...1000.
+    /// The weight; a preset may ask for 100...900.
     public var value: Int
     /// A weight of `value` on the CSS scale.
     public init(_ value: Int) { self.value = value }
@@ -195,7 +195,8 @@ public struct Mark: Hashable, Sendable {
     public var height: Length?
 
     /// A mark with the default style for `content` (the `--text` look: bottom-right, white with a
-    /// dark outline, 4% of the short side).
+    /// dark outline, 4% of the short side). These are the preset format's defaults: decoding
+    /// starts from this mark and sets only the keys a preset writes.
     public init(content: MarkContent) {
         self.content = content
         template = Self.template(for: content)

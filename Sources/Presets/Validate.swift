@@ -1,9 +1,10 @@
 import Foundation
 
 extension Preset {
-    /// Checks ranges and cross-field rules that decoding alone does not: sizes, opacity, files that
-    /// must exist, and that every `{variable}` in a text is built in, a preset variable, or one of
-    /// `knownVariables` (`--var` names, other stacked presets). Paths name the offending value.
+    /// Checks what decoding alone does not: each key's range as `Mark.keys` gives it (sizes,
+    /// opacity, files that must exist), and that every `{variable}` in a text is built in, a preset
+    /// variable, or one of `knownVariables` (`--var` names, other stacked presets). Paths name the
+    /// offending value; of several, the first in key order.
     public func validate(knownVariables: Set<String> = []) throws(PresetError) {
         do {
             try checkVariables()
