@@ -159,7 +159,7 @@ extension PresetKey {
                   check: { root, path throws(PresetError) in try check(root[keyPath: keyPath], path) })
     }
 
-    /// A key that may be unset (nil): left out when written, not checked.
+    /// A key that may be unset (nil, its default): then it is left out when written, and not checked.
     static func optional<Value>(_ name: String, _ marks: Marks, _ keyPath: WritableKeyPath<Root, Value?> & Sendable,
                                 _ type: PresetValue<Value>,
                                 check: @escaping @Sendable (Value, _ path: String) throws(PresetError) -> Void = { _, _ in }) -> PresetKey {

@@ -209,6 +209,17 @@ import Testing
                 == "/presets-test/studio.json:1: max-width must be greater than 0 at $.marks[0].max-width")
     }
 
+    /// A mark with several bad values is refused for the first in the order `Mark.keys` lists
+    /// (the order of "valid keys are …"), a part's keys in their own order.
+    @Test func severalFaultsReportTheFirstKey() {
+        #expect(errorText(#"{"marks": [{"text": "a", "opacity": 2, "rotate": 400}]}"#)
+                == "/presets-test/studio.json:1: rotate must be between -360 and 360 at $.marks[0].rotate")
+        #expect(errorText(#"{"marks": [{"text": "a", "tile": {"gap": -1}, "margin": -1}]}"#)
+                == "/presets-test/studio.json:1: margin must be 0 or more at $.marks[0].margin; use 'offset' to move a mark past the edge")
+        #expect(errorText(#"{"marks": [{"text": "a", "box": {"radius": -1, "padding": -1}}]}"#)
+                == "/presets-test/studio.json:1: padding must be 0 or more at $.marks[0].box.padding")
+    }
+
     /// Lengths far past any picture (1e300, "9999…%") passed decoding, then trapped converting to
     /// Int while rendering: each key has a range, checked at load time.
     @Test func hugeLengthsAreRefusedWithTheirRange() {
