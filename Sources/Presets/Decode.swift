@@ -36,12 +36,10 @@ extension Preset {
 
 /// The file's bytes, or a `PresetError` saying why they cannot be read.
 func readPresetFile(_ url: URL) throws(PresetError) -> Data {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-        throw PresetError(.notFound, "no such preset file", file: url.path)
-    }
-    guard !isDirectory.boolValue else {
-        throw PresetError(.unreadable, "is a folder, not a preset file", file: url.path)
+    switch FileKind(url) {
+    case .none: throw PresetError(.notFound, "no such preset file", file: url.path)
+    case .folder: throw PresetError(.unreadable, "is a folder, not a preset file", file: url.path)
+    case .file: break
     }
     do {
         return try Data(contentsOf: url)
@@ -50,8 +48,9 @@ func readPresetFile(_ url: URL) throws(PresetError) -> Data {
     }
 }
 
-/// Turns a `JSONNode` tree into a `Preset`, one key at a time, so every message can name the
-/// key's path and line. Ranges and cross-field rules are left to `Preset.validate()`.
+/// Turns a `JSONNode` tree into a `Preset`, one key at a time (a mark's keys as `Mark.keys` reads
+/// them), so every message can name the key's path and line. Ranges and cross-field rules are left
+/// to `Preset.validate()`.
 final class PresetDecoder {
     let file: String?
     let baseDirectory: URL
@@ -59,20 +58,7 @@ final class PresetDecoder {
     private var lines: [String: Int] = [:]
 
     static let presetKeys = ["name", "description", "variables", "marks"]
-    static let markKeys = ["text", "image", "font", "font-file", "weight", "size", "color", "outline", "shadow",
-                           "box", "align", "max-width", "markup", "anchor", "margin", "offset", "rotate",
-                           "opacity", "tile", "width", "height"]
-    static let textOnlyKeys: Set<String> = ["font", "font-file", "weight", "size", "color", "outline", "shadow",
-                                            "box", "align", "max-width", "markup"]
-    static let imageOnlyKeys = ["width", "height"]
     static let lengthExample = "a length like 24, \"24px\" or \"4%\""
-
-    /// Defaults for sub-objects whose fields are left out.
-    static let defaultOutline = Outline(color: Color(red: 0, green: 0, blue: 0, alpha: 0.7), width: .percent(0.25))
-    static let defaultShadow = Shadow(color: Color(red: 0, green: 0, blue: 0, alpha: 0.5),
-                                      offset: LengthPair(both: .percent(0.2)), blur: .percent(0.3))
-    static let defaultBox = Box(color: Color(red: 0, green: 0, blue: 0, alpha: 0.35), padding: .percent(1), radius: .px(0))
-    static let defaultTile = Tile(gap: .percent(10))
 
     init(source: URL?, base: URL? = nil) {
         file = source?.path
@@ -91,7 +77,7 @@ final class PresetDecoder {
         return lines["$"]
     }
 
-    private func error(_ kind: PresetError.Kind, _ message: String, at path: String, line: Int?, hint: String? = nil) -> PresetError {
+    func error(_ kind: PresetError.Kind, _ message: String, at path: String, line: Int?, hint: String? = nil) -> PresetError {
         PresetError(kind, message, path: path, hint: hint, file: file, line: line)
     }
 
@@ -124,21 +110,21 @@ final class PresetDecoder {
         return result
     }
 
-    private func string(_ node: JSONNode, _ path: String, _ key: String) throws(PresetError) -> String {
+    func string(_ node: JSONNode, _ path: String, _ key: String) throws(PresetError) -> String {
         guard case .string(let text) = node.value else {
             throw error(.wrongType, "\(key) must be a string, not \(node.typeName)", at: path, line: node.line)
         }
         return text
     }
 
-    private func number(_ node: JSONNode, _ path: String, _ message: String) throws(PresetError) -> Double {
+    func number(_ node: JSONNode, _ path: String, _ message: String) throws(PresetError) -> Double {
         guard case .number(let value) = node.value else {
             throw error(.wrongType, message, at: path, line: node.line)
         }
         return value
     }
 
-    private func length(_ node: JSONNode, _ path: String, _ key: String) throws(PresetError) -> Length {
+    func length(_ node: JSONNode, _ path: String, _ key: String) throws(PresetError) -> Length {
         switch node.value {
         case .number(let value): return .px(value)
         case .string(let text):
@@ -149,7 +135,7 @@ final class PresetDecoder {
     }
 
     /// `[x, y]`, or (when `single`) one length for both.
-    private func lengthPair(_ node: JSONNode, _ path: String, _ key: String, single: Bool) throws(PresetError) -> LengthPair {
+    func lengthPair(_ node: JSONNode, _ path: String, _ key: String, single: Bool) throws(PresetError) -> LengthPair {
         if case .array(let items) = node.value {
             guard items.count == 2 else {
                 throw error(.wrongType, "\(key) must be [x, y], two lengths, not \(items.count)", at: path, line: node.line)
@@ -166,7 +152,7 @@ final class PresetDecoder {
         }
     }
 
-    private func color(_ node: JSONNode, _ path: String, _ key: String) throws(PresetError) -> Color {
+    func color(_ node: JSONNode, _ path: String, _ key: String) throws(PresetError) -> Color {
         guard case .string(let text) = node.value else {
             throw error(.wrongType, "\(key) must be a colour in quotes: #RGB, #RRGGBB or #RRGGBBAA, not \(node.typeName)",
                         at: path, line: node.line)
@@ -178,7 +164,7 @@ final class PresetDecoder {
         return color
     }
 
-    private func bool(_ node: JSONNode, _ path: String, _ key: String) throws(PresetError) -> Bool {
+    func bool(_ node: JSONNode, _ path: String, _ key: String) throws(PresetError) -> Bool {
         guard case .bool(let value) = node.value else {
             throw error(.wrongType, "\(key) must be true or false, not \(node.typeName)", at: path, line: node.line)
         }
@@ -186,7 +172,7 @@ final class PresetDecoder {
     }
 
     /// `false`/`null` turn a sub-object off, `true` asks for its defaults, an object sets fields.
-    private func optionalObject(_ node: JSONNode, _ path: String, _ key: String, keys: [String],
+    func optionalObject(_ node: JSONNode, _ path: String, _ key: String, keys: [String],
                                 example: String) throws(PresetError) -> [String: JSONNode]? {
         switch node.value {
         case .null, .bool(false): return nil
@@ -241,7 +227,7 @@ final class PresetDecoder {
     // MARK: Mark
 
     func mark(_ node: JSONNode, _ path: String) throws(PresetError) -> Mark {
-        let members = try object(node, path, keys: Self.markKeys, what: "a mark")
+        let members = try object(node, path, keys: Mark.keyNames, what: "a mark")
         let content: MarkContent
         switch (members["text"], members["image"]) {
         case (.some, .some):
@@ -251,9 +237,10 @@ final class PresetDecoder {
             throw error(.content, "a mark needs 'text' or 'image'", at: path, line: node.line)
         case (let text?, nil):
             content = .text(try string(text, path + ".text", "text"))
-            for key in Self.imageOnlyKeys where members[key] != nil {
-                throw error(.content, "'\(key)' applies to image marks only", at: "\(path).\(key)",
-                            line: members[key]!.line, hint: "use 'size' for text, and 'max-width' to wrap it")
+            for key in Mark.keys where key.marks == .image {
+                guard let value = members[key.name] else { continue }
+                throw error(.content, "'\(key.name)' applies to image marks only", at: "\(path).\(key.name)",
+                            line: value.line, hint: "use 'size' for text, and 'max-width' to wrap it")
             }
         case (nil, let image?):
             let written = try string(image, path + ".image", "image")
@@ -261,116 +248,38 @@ final class PresetDecoder {
                 throw error(.content, "image must be a path to a PNG or SVG file", at: path + ".image", line: image.line)
             }
             content = .image(resolve(written))
-            for key in Self.markKeys where Self.textOnlyKeys.contains(key) && members[key] != nil {
-                throw error(.content, "'\(key)' applies to text marks only", at: "\(path).\(key)", line: members[key]!.line)
+            for key in Mark.keys where key.marks == .text {
+                guard let value = members[key.name] else { continue }
+                throw error(.content, "'\(key.name)' applies to text marks only", at: "\(path).\(key.name)", line: value.line)
             }
         }
         var mark = Mark(content: content)
-        for key in Self.markKeys {
-            guard let value = members[key] else { continue }
-            let at = "\(path).\(key)"
-            switch key {
-            case "font": mark.font = try string(value, at, key)
-            case "font-file": mark.fontFile = resolve(try string(value, at, key))
-            case "weight": mark.weight = try weight(value, at)
-            case "size": mark.size = try length(value, at, key)
-            case "color": mark.color = try color(value, at, key)
-            case "outline": mark.outline = try outline(value, at)
-            case "shadow": mark.shadow = try shadow(value, at)
-            case "box": mark.box = try box(value, at)
-            case "align": mark.align = try align(value, at)
-            case "max-width": mark.maxWidth = try length(value, at, key)
-            case "markup": mark.markup = try bool(value, at, key)
-            case "anchor": mark.anchor = try anchor(value, at)
-            case "margin": mark.margin = try lengthPair(value, at, key, single: true)
-            case "offset": mark.offset = try lengthPair(value, at, key, single: false)
-            case "rotate": mark.rotate = try number(value, at, "rotate must be a number of degrees, like -30")
-            case "opacity": mark.opacity = try number(value, at, "opacity must be a number between 0 and 1")
-            case "tile": mark.tile = try tile(value, at)
-            case "width": mark.width = try length(value, at, key)
-            case "height": mark.height = try length(value, at, key)
-            default: break  // text and image: done above
-            }
+        for key in Mark.keys {
+            if let value = members[key.name] { try key.read(&mark, value, "\(path).\(key.name)", self) }
         }
         return mark
     }
 
-    private func resolve(_ path: String) -> URL {
+    /// `path` as written in the preset: relative to its folder, `~/` for the home folder.
+    func resolve(_ path: String) -> URL {
         let expanded = path.hasPrefix("~/") ? NSString(string: path).expandingTildeInPath : path
         return URL(fileURLWithPath: expanded, relativeTo: baseDirectory).standardizedFileURL.absoluteURL
     }
 
-    private func weight(_ node: JSONNode, _ path: String) throws(PresetError) -> FontWeight {
-        let valid = "thin, light, normal, medium, semibold, bold, heavy, black or a number from 100 to 900"
+    func weight(_ node: JSONNode, _ path: String) throws(PresetError) -> FontWeight {
+        let valid = FontWeight.names.map(\.key).joined(separator: ", ") + " or a number from \(FontWeight.range.lowerBound) to \(FontWeight.range.upperBound)"
         switch node.value {
         case .string(let name):
             if let weight = FontWeight(name: name) { return weight }
             throw error(.badValue, "weight must be \(valid), not '\(name)'", at: path, line: node.line,
                         hint: didYouMean(name, in: FontWeight.names.map(\.key)))
         case .number(let value):
-            guard value == value.rounded(), (100...900).contains(value) else {
-                throw error(.outOfRange, "weight must be between 100 and 900", at: path, line: node.line)
+            guard let whole = Int(exactly: value), FontWeight.range.contains(whole) else {
+                throw FontWeight.outOfRange(at: path).located(file: file, line: node.line)
             }
-            return FontWeight(Int(value))
+            return FontWeight(whole)
         default:
             throw error(.wrongType, "weight must be \(valid), not \(node.typeName)", at: path, line: node.line)
         }
-    }
-
-    private func anchor(_ node: JSONNode, _ path: String) throws(PresetError) -> Anchor {
-        let names = Anchor.allCases.map(\.rawValue)
-        guard case .string(let text) = node.value, let anchor = Anchor(rawValue: text) else {
-            let written = if case .string(let text) = node.value { "'\(text)'" } else { node.typeName }
-            let hint = if case .string(let text) = node.value { didYouMean(text, in: names) } else { String?.none }
-            throw error(.badAnchor, "anchor must be one of \(names.joined(separator: ", ")), not \(written)",
-                        at: path, line: node.line, hint: hint)
-        }
-        return anchor
-    }
-
-    private func align(_ node: JSONNode, _ path: String) throws(PresetError) -> TextAlign {
-        guard case .string(let text) = node.value, let align = TextAlign(rawValue: text) else {
-            let written = if case .string(let text) = node.value { "'\(text)'" } else { node.typeName }
-            throw error(.badValue, "align must be left, center or right, not \(written)", at: path, line: node.line)
-        }
-        return align
-    }
-
-    private func outline(_ node: JSONNode, _ path: String) throws(PresetError) -> Outline? {
-        guard let fields = try optionalObject(node, path, "outline", keys: ["color", "width"],
-                                              example: "{\"color\": \"#000000B3\", \"width\": \"0.25%\"}") else { return nil }
-        var outline = Self.defaultOutline
-        if let value = fields["color"] { outline.color = try color(value, path + ".color", "color") }
-        if let value = fields["width"] { outline.width = try length(value, path + ".width", "width") }
-        return outline
-    }
-
-    private func shadow(_ node: JSONNode, _ path: String) throws(PresetError) -> Shadow? {
-        guard let fields = try optionalObject(node, path, "shadow", keys: ["color", "offset", "blur"],
-                                              example: "{\"color\": \"#00000080\", \"offset\": [\"0.2%\", \"0.2%\"], \"blur\": \"0.3%\"}")
-        else { return nil }
-        var shadow = Self.defaultShadow
-        if let value = fields["color"] { shadow.color = try color(value, path + ".color", "color") }
-        if let value = fields["offset"] { shadow.offset = try lengthPair(value, path + ".offset", "offset", single: false) }
-        if let value = fields["blur"] { shadow.blur = try length(value, path + ".blur", "blur") }
-        return shadow
-    }
-
-    private func box(_ node: JSONNode, _ path: String) throws(PresetError) -> Box? {
-        guard let fields = try optionalObject(node, path, "box", keys: ["color", "padding", "radius"],
-                                              example: "{\"color\": \"#00000059\", \"padding\": \"1%\", \"radius\": 0}")
-        else { return nil }
-        var box = Self.defaultBox
-        if let value = fields["color"] { box.color = try color(value, path + ".color", "color") }
-        if let value = fields["padding"] { box.padding = try length(value, path + ".padding", "padding") }
-        if let value = fields["radius"] { box.radius = try length(value, path + ".radius", "radius") }
-        return box
-    }
-
-    private func tile(_ node: JSONNode, _ path: String) throws(PresetError) -> Tile? {
-        guard let fields = try optionalObject(node, path, "tile", keys: ["gap"], example: "{\"gap\": \"12%\"}") else { return nil }
-        var tile = Self.defaultTile
-        if let value = fields["gap"] { tile.gap = try length(value, path + ".gap", "gap") }
-        return tile
     }
 }

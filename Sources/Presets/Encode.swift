@@ -1,67 +1,41 @@
 import Foundation
 
 extension Preset {
-    /// The preset as JSON with every default filled in, keys in the order product.md lists them:
+    /// The preset as JSON with every default filled in, each mark's keys in `Mark.keys` order:
     /// what `camstamp presets show` prints, so a user sees every knob a mark has. Image and font
     /// paths inside the preset's folder are written relative to it. Reading the output back gives
     /// the same preset.
     public func resolvedJSON() -> String {
-        var lines: [String] = ["{"]
+        let writer = PresetWriter(folder: source?.deletingLastPathComponent().standardizedFileURL.path)
         var top: [String] = ["  \"name\": \(quoted(name))", "  \"description\": \(quoted(description))"]
         let variableText = variables.keys.sorted().map { "\(quoted($0)): \(quoted(variables[$0]!))" }
         top.append("  \"variables\": {" + (variableText.isEmpty ? "" : " " + variableText.joined(separator: ", ") + " ") + "}")
-        let markText = marks.map { "    {\n" + fields(of: $0).map { "      " + $0 }.joined(separator: ",\n") + "\n    }" }
+        let markText = marks.map { "    {\n" + writer.fields(of: $0).map { "      " + $0 }.joined(separator: ",\n") + "\n    }" }
         top.append("  \"marks\": [\n" + markText.joined(separator: ",\n") + "\n  ]")
-        lines.append(top.joined(separator: ",\n"))
-        lines.append("}")
-        return lines.joined(separator: "\n") + "\n"
+        return "{\n" + top.joined(separator: ",\n") + "\n}\n"
     }
+}
 
-    private func fields(of mark: Mark) -> [String] {
-        var out: [String] = []
-        func add(_ key: String, _ value: String) { out.append("\(quoted(key)): \(value)") }
-        switch mark.content {
-        case .text(let text):
-            add("text", quoted(text))
-            if let font = mark.font { add("font", quoted(font)) }
-            if let file = mark.fontFile { add("font-file", quoted(relative(file))) }
-            let weightName = FontWeight.names.first { $0.value == mark.weight.value }?.key
-            add("weight", weightName.map(quoted) ?? String(mark.weight.value))
-            add("size", length(mark.size))
-            add("color", quoted(mark.color.hexString))
-            add("outline", mark.outline.map { "{ \"color\": \(quoted($0.color.hexString)), \"width\": \(length($0.width)) }" } ?? "null")
-            add("shadow", mark.shadow.map {
-                "{ \"color\": \(quoted($0.color.hexString)), \"offset\": \(pair($0.offset)), \"blur\": \(length($0.blur)) }"
-            } ?? "null")
-            add("box", mark.box.map {
-                "{ \"color\": \(quoted($0.color.hexString)), \"padding\": \(length($0.padding)), \"radius\": \(length($0.radius)) }"
-            } ?? "null")
-            add("align", quoted(mark.align.rawValue))
-            if let maxWidth = mark.maxWidth { add("max-width", length(maxWidth)) }
-            add("markup", String(mark.markup))
-        case .image(let url):
-            add("image", quoted(relative(url)))
-            if let width = mark.width { add("width", length(width)) }
-            if let height = mark.height { add("height", length(height)) }
+/// Writes values as preset JSON; paths inside `folder` (the preset's own) relative to it.
+struct PresetWriter {
+    let folder: String?
+
+    /// `"key": value` for the content key, then each key of the mark's kind, then each key of
+    /// every mark; keys whose value is unset are left out.
+    func fields(of mark: Mark) -> [String] {
+        let (content, kind): (String, PresetKey<Mark>.Marks) = switch mark.content {
+        case .text(let text): ("\"text\": \(quoted(text))", .text)
+        case .image(let url): ("\"image\": \(quoted(relative(url)))", .image)
         }
-        add("anchor", quoted(mark.anchor.rawValue))
-        add("margin", pair(mark.margin))
-        add("offset", pair(mark.offset))
-        add("rotate", number(mark.rotate))
-        add("opacity", number(mark.opacity))
-        if let tile = mark.tile { add("tile", "{ \"gap\": \(length(tile.gap)) }") }
-        return out
+        let keys = Mark.keys.filter { $0.marks == kind } + Mark.keys.filter { $0.marks == .all }
+        return [content] + keys.compactMap { key in key.write(mark, self).map { "\(quoted(key.name)): \($0)" } }
     }
 
-    private func length(_ length: Length) -> String { quoted(length.description) }
-    private func pair(_ pair: LengthPair) -> String { "[\(length(pair.x)), \(length(pair.y))]" }
-    private func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
+    func length(_ length: Length) -> String { quoted(length.description) }
 
-    /// A path relative to the preset's folder when it lies inside it.
-    private func relative(_ url: URL) -> String {
-        guard let folder = source?.deletingLastPathComponent().standardizedFileURL.path else { return url.path }
+    /// A path relative to `folder` when it lies inside it.
+    func relative(_ url: URL) -> String {
+        guard let folder else { return url.path }
         let path = url.standardizedFileURL.path
         return path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
     }
@@ -69,17 +43,15 @@ extension Preset {
 
 /// A JSON string literal.
 func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
+    "\"" + text.escaping { scalar in
         switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-        default: out.unicodeScalars.append(scalar)
+        case "\"": "\\\""
+        case "\\": "\\\\"
+        case "\n": "\\n"
+        case "\r": "\\r"
+        case "\t": "\\t"
+        case _ where scalar.value < 0x20: String(format: "\\u%04x", scalar.value)
+        default: nil
         }
-    }
-    return out + "\""
+    } + "\""
 }

@@ -124,21 +124,27 @@ struct JSONReader {
         index += expected.count
     }
 
-    private mutating func enter() throws(JSONSyntaxError) {
+    /// Steps into the object or array whose opening bracket is at `index`; true (and stepped out
+    /// again) when `close` follows at once, an empty one.
+    private mutating func enter(closedBy close: UInt8) throws(JSONSyntaxError) -> Bool {
         depth += 1
         if depth > Self.maxDepth { throw fail("nesting deeper than \(Self.maxDepth) levels") }
+        index += 1
+        skipWhitespace()
+        return leave(at: close)
+    }
+
+    /// Steps past `close` and out of the object or array, when `close` is at `index`.
+    private mutating func leave(at close: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == close else { return false }
+        index += 1; depth -= 1
+        return true
     }
 
     private mutating func object() throws(JSONSyntaxError) -> JSONNode.Value {
-        try enter()
-        index += 1  // {
         var members: [JSONNode.Member] = []
         var seen: Set<String> = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1; depth -= 1
-            return .object(members)
-        }
+        if try enter(closedBy: UInt8(ascii: "}")) { return .object(members) }
         while true {
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of file inside an object") }
@@ -163,34 +169,26 @@ struct JSONReader {
             members.append(JSONNode.Member(key: key, keyLine: keyLine, value: member))
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of file, expected ',' or '}'") }
-            switch bytes[index] {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; depth -= 1; return .object(members)
-            default: throw fail("expected ',' or '}' after the value of '\(key)', found \(describe(bytes[index]))")
+            if leave(at: UInt8(ascii: "}")) { return .object(members) }
+            guard bytes[index] == UInt8(ascii: ",") else {
+                throw fail("expected ',' or '}' after the value of '\(key)', found \(describe(bytes[index]))")
             }
+            index += 1
         }
     }
 
     private mutating func array() throws(JSONSyntaxError) -> JSONNode.Value {
-        try enter()
-        index += 1  // [
         var elements: [JSONNode] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1; depth -= 1
-            return .array(elements)
-        }
+        if try enter(closedBy: UInt8(ascii: "]")) { return .array(elements) }
         while true {
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw fail("trailing comma before ']'") }
             elements.append(try value())
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of file, expected ',' or ']'") }
-            switch bytes[index] {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; depth -= 1; return .array(elements)
-            default: throw fail("expected ',' or ']' in an array, found \(describe(bytes[index]))")
-            }
+            if leave(at: UInt8(ascii: "]")) { return .array(elements) }
+            guard bytes[index] == UInt8(ascii: ",") else { throw fail("expected ',' or ']' in an array, found \(describe(bytes[index]))") }
+            index += 1
         }
     }
 

@@ -46,8 +46,6 @@ public struct Color: Hashable, Sendable {
     }
     /// Opaque white.
     public static let white = Color(red: 1, green: 1, blue: 1)
-    /// Opaque black.
-    public static let black = Color(red: 0, green: 0, blue: 0)
 }
 
 /// Where a mark sits in the frame.
@@ -84,14 +82,12 @@ public enum TextAlign: String, CaseIterable, Hashable, Sendable {
 
 /// A font weight on the CSS scale (100 thin ... 400 normal ... 700 bold ... 900 heavy).
 public struct FontWeight: Hashable, Sendable {
-    /// The weight, 100...1000.
+    /// The weight; a preset may ask for 100...900.
     public var value: Int
     /// A weight of `value` on the CSS scale.
     public init(_ value: Int) { self.value = value }
     /// 400, `"normal"`.
     public static let normal = FontWeight(400)
-    /// 700, `"bold"`.
-    public static let bold = FontWeight(700)
 }
 
 /// A stroke around each glyph of a text mark (`"outline"`), drawn under the fill.
@@ -100,8 +96,10 @@ public struct Outline: Hashable, Sendable {
     public var color: Color
     /// The stroke's width.
     public var width: Length
-    /// An outline of `color`, `width` wide.
-    public init(color: Color, width: Length) { self.color = color; self.width = width }
+    /// An outline of `color`, `width` wide; the defaults are what `"outline": true` gives.
+    public init(color: Color = Color(hex: "#000000B3")!, width: Length = .percent(0.25)) {
+        self.color = color; self.width = width
+    }
 }
 
 /// A drop shadow under a text mark (`"shadow"`).
@@ -112,8 +110,9 @@ public struct Shadow: Hashable, Sendable {
     public var offset: LengthPair
     /// The blur radius (0 for a hard shadow).
     public var blur: Length
-    /// A shadow of `color` at `offset`, blurred by `blur`.
-    public init(color: Color, offset: LengthPair, blur: Length) {
+    /// A shadow of `color` at `offset`, blurred by `blur`; the defaults are what `"shadow": true` gives.
+    public init(color: Color = Color(hex: "#00000080")!, offset: LengthPair = LengthPair(both: .percent(0.2)),
+                blur: Length = .percent(0.3)) {
         self.color = color; self.offset = offset; self.blur = blur
     }
 }
@@ -126,8 +125,8 @@ public struct Box: Hashable, Sendable {
     public var padding: Length
     /// The corners' radius (0 for square corners).
     public var radius: Length
-    /// A box of `color` with `padding` and corners of `radius`.
-    public init(color: Color, padding: Length, radius: Length) {
+    /// A box of `color` with `padding` and corners of `radius`; the defaults are what `"box": true` gives.
+    public init(color: Color = Color(hex: "#00000059")!, padding: Length = .percent(1), radius: Length = .px(0)) {
         self.color = color; self.padding = padding; self.radius = radius
     }
 }
@@ -136,8 +135,8 @@ public struct Box: Hashable, Sendable {
 public struct Tile: Hashable, Sendable {
     /// Space between neighbouring copies.
     public var gap: Length
-    /// A grid with `gap` between copies.
-    public init(gap: Length) { self.gap = gap }
+    /// A grid with `gap` between copies; the default is what `"tile": true` gives.
+    public init(gap: Length = .percent(10)) { self.gap = gap }
 }
 
 /// What a mark shows: a text template, or an image file (PNG or SVG).
@@ -196,7 +195,8 @@ public struct Mark: Hashable, Sendable {
     public var height: Length?
 
     /// A mark with the default style for `content` (the `--text` look: bottom-right, white with a
-    /// dark outline, 4% of the short side).
+    /// dark outline, 4% of the short side). These are the preset format's defaults: decoding
+    /// starts from this mark and sets only the keys a preset writes.
     public init(content: MarkContent) {
         self.content = content
         template = Self.template(for: content)
@@ -205,7 +205,7 @@ public struct Mark: Hashable, Sendable {
         weight = .normal
         size = .percent(4)
         color = .white
-        outline = Outline(color: Color(red: 0, green: 0, blue: 0, alpha: 0.7), width: .percent(0.25))
+        outline = Outline()
         shadow = nil
         box = nil
         align = .left
@@ -225,11 +225,6 @@ public struct Mark: Hashable, Sendable {
 extension Mark {
     static func template(for content: MarkContent) -> Template? {
         if case .text(let text) = content { Template(lenient: text) } else { nil }
-    }
-
-    /// Whether this is a text mark.
-    public var isText: Bool {
-        if case .text = content { true } else { false }
     }
 
     /// The mark's text for `context`, escaped for Pango when the mark uses markup ("" for images).

@@ -10,13 +10,13 @@ public struct PresetError: Error, CustomStringConvertible, Hashable, Sendable {
         case invalidJSON
         /// A key the preset format does not have ("did you mean…").
         case unknownKey
-        /// A required key is absent (a mark without `text` or `image`).
+        /// A required key is absent (a preset without `marks`).
         case missingKey
         /// A value of the wrong JSON type (a string where a number goes).
         case wrongType
         /// A number or length outside what the key allows.
         case outOfRange
-        /// A mark's content is unusable (empty text, both text and image).
+        /// A mark's content is unusable (empty text, both text and image or neither, a key its kind does not take).
         case content
         /// A colour that is not `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
         case badColor

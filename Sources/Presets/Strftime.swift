@@ -49,14 +49,6 @@ public struct Strftime: Hashable, Sendable {
         self.tokens = tokens
     }
 
-    /// Whether the output changes within a day (it shows hours, minutes, seconds or epoch seconds).
-    public var showsTimeOfDay: Bool {
-        tokens.contains { token in
-            if case .field(let field, _) = token { return "HIklMSpPTRrcXs".contains(field) }
-            return false
-        }
-    }
-
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
                          "September", "October", "November", "December"]

@@ -81,19 +81,37 @@ public struct Template: Hashable, Sendable {
     /// The template as written.
     public let source: String
     let parts: [Part]
+    /// False when `init(lenient:)` could not parse `source` and keeps it literally.
+    let parsed: Bool
 
     /// Parses `source`, accepting `variables` (preset variables and `--var` names) besides the
     /// built-in ones. Errors carry no path; the caller adds where the template came from.
     public init(_ source: String, variables: Set<String>) throws(PresetError) {
         self.source = source
         self.parts = try Self.parse(source, variables: variables)
+        self.parsed = true
     }
 
     /// A template that never fails: any `{name}` is accepted, and text that does not parse is
-    /// kept literally. For marks built in code; `Preset.validate()` reports what this let through.
+    /// kept literally. A mark parses its text this way once; `Preset.validate()` then checks it
+    /// (`checked(variables:)`) rather than parsing it again.
     init(lenient source: String) {
         self.source = source
-        self.parts = (try? Self.parse(source, variables: nil)) ?? [.literal(source)]
+        do {
+            self.parts = try Self.parse(source, variables: nil)
+            self.parsed = true
+        } catch {
+            self.parts = [.literal(source)]
+            self.parsed = false
+        }
+    }
+
+    /// This template when it parsed and names only built-in variables and `variables`: then a
+    /// strict parse would give the same parts. Otherwise the strict parse's error, which says
+    /// what is wrong first in the text.
+    func checked(variables: Set<String>) throws(PresetError) -> Template {
+        if parsed && variableNames.isSubset(of: variables) { return self }
+        return try Template(source, variables: variables)
     }
 
     /// Whether the text changes with the clock (any date or time), so a live stream must
@@ -102,32 +120,15 @@ public struct Template: Hashable, Sendable {
         parts.contains { if case .date = $0 { true } else { false } }
     }
 
-    /// Whether the text shows the time of day, or the current time: it changes within a day.
-    public var dependsOnTimeOfDay: Bool {
-        parts.contains {
-            if case .date(let clock, let format) = $0 { clock == .now || format.showsTimeOfDay } else { false }
-        }
-    }
-
     /// Whether the text depends on the frame's size (`{width}`, `{height}`), unknown before a
     /// frame is taken.
     public var dependsOnSize: Bool {
         parts.contains { $0 == .width || $0 == .height }
     }
 
-    /// Whether the text changes with every frame (`{frame}`).
-    public var dependsOnFrame: Bool {
-        parts.contains { $0 == .frame || $0 == .timecode }
-    }
-
     /// The preset or `--var` variables the template refers to.
     public var variableNames: Set<String> {
         Set(parts.compactMap { if case .variable(let name) = $0 { name } else { nil } })
-    }
-
-    /// The EXIF tags the template refers to.
-    public var exifTags: Set<String> {
-        Set(parts.compactMap { if case .exif(let tag, _) = $0 { tag } else { nil } })
     }
 
     /// The text for `context`. With `escapingMarkup` (a `markup: true` mark) the substituted values
@@ -191,19 +192,16 @@ public struct Template: Hashable, Sendable {
 
     /// `text` made safe inside Pango markup.
     public static func escapeMarkup(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
+        text.escaping { scalar in
+            switch scalar {
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&apos;"
+            default: nil
             }
         }
-        return out
     }
 
     /// `variables == nil` accepts any name (lenient).

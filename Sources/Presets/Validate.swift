@@ -1,9 +1,10 @@
 import Foundation
 
 extension Preset {
-    /// Checks ranges and cross-field rules that decoding alone does not: sizes, opacity, files that
-    /// must exist, and that every `{variable}` in a text is built in, a preset variable, or one of
-    /// `knownVariables` (`--var` names, other stacked presets). Paths name the offending value.
+    /// Checks what decoding alone does not: each key's range as `Mark.keys` gives it (sizes,
+    /// opacity, files that must exist), and that every `{variable}` in a text is built in, a preset
+    /// variable, or one of `knownVariables` (`--var` names, other stacked presets). Paths name the
+    /// offending value; of several, the first in key order.
     public func validate(knownVariables: Set<String> = []) throws(PresetError) {
         do {
             try checkVariables()
@@ -45,53 +46,6 @@ extension Preset {
 
     /// Whether any mark's text changes with the clock (a live stream re-expands it as time passes).
     public var dependsOnTime: Bool { marks.contains { $0.template?.dependsOnTime ?? false } }
-
-    /// Whether any mark's text changes with every frame (`{frame}`).
-    public var dependsOnFrame: Bool { marks.contains { $0.template?.dependsOnFrame ?? false } }
-}
-
-/// How far a preset length may go, per key. Past these a mark is a mistake, and far past them the
-/// pixel arithmetic overflows (1e300 px cannot become an Int): every length is checked here, at
-/// load time, so rendering never meets one it cannot draw.
-struct LengthLimit {
-    enum Sign { case positive, nonNegative, any }
-    var sign: Sign
-    var maxPercent: Double
-    var maxPixels: Double
-
-    /// Sizes of one mark's parts (font size, outline, blur, padding): at most the short side.
-    static func markPart(_ sign: Sign) -> LengthLimit { LengthLimit(sign: sign, maxPercent: 100, maxPixels: 8192) }
-    /// Positions and extents on the picture (margin, offset, gap, wrap width, image size): ten
-    /// short sides, and never more pixels than Cairo can draw on one side.
-    static func placement(_ sign: Sign) -> LengthLimit { LengthLimit(sign: sign, maxPercent: 1000, maxPixels: 32767) }
-
-    /// Throws when `length` is outside this limit; `key` is the JSON path below the mark.
-    func check(_ length: Length?, _ key: String, at path: String, hint: String? = nil) throws(PresetError) {
-        guard let length else { return }
-        let name = String(key.split(separator: ".").last!)
-        let at = "\(path).\(key)"
-        switch sign {
-        case .positive where !(length.value > 0):
-            throw PresetError(.outOfRange, "\(name) must be greater than 0", path: at)
-        case .nonNegative where !(length.value >= 0):
-            throw PresetError(.outOfRange, "\(name) must be 0 or more", path: at, hint: hint)
-        default: break
-        }
-        let between = sign == .any
-        func format(_ value: Double) -> String { String(Int(value)) }  // the limits are whole numbers
-        switch length {
-        case .percent(let value) where !(abs(value) <= maxPercent):
-            throw PresetError(.outOfRange, between
-                              ? "\(name) must be between -\(format(maxPercent))% and \(format(maxPercent))% of the short side"
-                              : "\(name) must be at most \(format(maxPercent))% of the short side", path: at)
-        case .px(let value) where !(abs(value) <= maxPixels):
-            throw PresetError(.outOfRange, between
-                              ? "\(name) must be between -\(format(maxPixels)) and \(format(maxPixels)) pixels"
-                              : "\(name) must be at most \(format(maxPixels)) pixels", path: at,
-                              hint: "use a percentage such as \"4%\" so the mark follows the picture's size")
-        default: break
-        }
-    }
 }
 
 extension Mark {
@@ -117,7 +71,7 @@ extension Mark {
             }
             let template: Template
             do {
-                template = try Template(text, variables: variables)
+                template = try (self.template ?? Template(lenient: text)).checked(variables: variables)
             } catch {
                 var located = error
                 located.path = "\(path).text"
@@ -127,59 +81,15 @@ extension Mark {
                 throw PresetError(.badValue, "markup: \(problem)", path: "\(path).text",
                                   hint: "set \"markup\": false to show the text as written")
             }
-            // A mark larger than the picture is a mistake, and fonts that size take minutes to draw.
-            try LengthLimit.markPart(.positive).check(size, "size", at: path)
-            try LengthLimit.placement(.positive).check(maxWidth, "max-width", at: path)
-            guard (100...900).contains(weight.value) else {
-                throw PresetError(.outOfRange, "weight must be between 100 and 900", path: "\(path).weight")
-            }
         case .image(let url):
             guard ["png", "svg"].contains(url.pathExtension.lowercased()) else {
                 throw PresetError(.badValue, "image must be a PNG or SVG file, not '\(url.lastPathComponent)'", path: "\(path).image")
             }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-                throw PresetError(.missingFile, "image file not found: \(url.path)", path: "\(path).image",
-                                  hint: "image paths are relative to the preset file's folder")
-            }
-            guard !isDirectory.boolValue else {
-                throw PresetError(.badValue, "image is a folder, not a file: \(url.path)", path: "\(path).image",
-                                  hint: "give the path of a PNG or SVG file")
-            }
-            try LengthLimit.placement(.positive).check(width, "width", at: path)
-            try LengthLimit.placement(.positive).check(height, "height", at: path)
+            try checkFile(url, at: "\(path).image", missing: "image file not found", missingHint: "image paths are relative to the preset file's folder",
+                          folder: "image is a folder", folderHint: "give the path of a PNG or SVG file")
         }
-        if let fontFile {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: fontFile.path, isDirectory: &isDirectory) else {
-                throw PresetError(.missingFile, "font file not found: \(fontFile.path)", path: "\(path).font-file",
-                                  hint: "font paths are relative to the preset file's folder")
-            }
-            guard !isDirectory.boolValue else {
-                throw PresetError(.badValue, "font-file is a folder, not a file: \(fontFile.path)", path: "\(path).font-file",
-                                  hint: "give the path of a .ttf or .otf file")
-            }
-        }
-        if let font, font.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw PresetError(.badValue, "font must name a font family, like \"Noto Sans\"", path: "\(path).font")
-        }
-        try LengthLimit.markPart(.nonNegative).check(outline?.width, "outline.width", at: path)
-        try LengthLimit.markPart(.any).check(shadow?.offset.x, "shadow.offset", at: path)
-        try LengthLimit.markPart(.any).check(shadow?.offset.y, "shadow.offset", at: path)
-        try LengthLimit.markPart(.nonNegative).check(shadow?.blur, "shadow.blur", at: path)
-        try LengthLimit.markPart(.nonNegative).check(box?.padding, "box.padding", at: path)
-        try LengthLimit.markPart(.nonNegative).check(box?.radius, "box.radius", at: path)
-        try LengthLimit.placement(.nonNegative).check(tile?.gap, "tile.gap", at: path)
-        let marginHint = "use 'offset' to move a mark past the edge"
-        try LengthLimit.placement(.nonNegative).check(margin.x, "margin", at: path, hint: marginHint)
-        try LengthLimit.placement(.nonNegative).check(margin.y, "margin", at: path, hint: marginHint)
-        try LengthLimit.placement(.any).check(offset.x, "offset", at: path)
-        try LengthLimit.placement(.any).check(offset.y, "offset", at: path)
-        guard (0...1).contains(opacity) else {
-            throw PresetError(.outOfRange, "opacity must be between 0 and 1", path: "\(path).opacity")
-        }
-        guard (-360...360).contains(rotate) else {
-            throw PresetError(.outOfRange, "rotate must be between -360 and 360", path: "\(path).rotate")
+        for key in Self.keys {
+            try key.check(self, "\(path).\(key.name)")
         }
     }
 }

@@ -35,13 +35,33 @@ extension Length: CustomStringConvertible {
 
     /// As written in a preset: `12px`, `4%`.
     public var description: String {
-        func trimmed(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        switch self {
+        case .px(let value): "\(value.plainDecimal)px"
+        case .percent(let value): "\(value.plainDecimal)%"
         }
-        return switch self {
-        case .px(let value): "\(trimmed(value))px"
-        case .percent(let value): "\(trimmed(value))%"
+    }
+}
+
+extension Double {
+    /// The number as a preset writes it: whole numbers without ".0", others in the fewest digits
+    /// that read back the same, never with an exponent (a length may not have one: 1e-05 would be
+    /// written "1e-05%", which no preset can read back).
+    var plainDecimal: String {
+        if self == rounded(), abs(self) < 1e15 { return String(Int(self)) }
+        let text = String(self)
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...]) else {
+            return text
         }
+        var mantissa = text[..<e]
+        let sign = mantissa.first == "-" ? "-" : ""
+        if !sign.isEmpty { mantissa = mantissa.dropFirst() }
+        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
+        var digits = mantissa.filter { $0 != "." }
+        let shifted = point + exponent  // digits before the point once the exponent is applied
+        if shifted <= 0 { return sign + "0." + String(repeating: "0", count: -shifted) + digits }
+        if shifted >= digits.count { return sign + digits + String(repeating: "0", count: shifted - digits.count) }
+        digits.insert(".", at: digits.index(digits.startIndex, offsetBy: shifted))
+        return sign + digits
     }
 }
 
@@ -87,5 +107,18 @@ extension FontWeight {
     public init?(name: String) {
         guard let value = Self.names.first(where: { $0.key == name.lowercased() })?.value else { return nil }
         self.init(value)
+    }
+}
+
+extension String {
+    /// The text with each Unicode scalar that `replacement` has a replacement for replaced. By
+    /// scalar, not by Character: a '&' with a combining mark on it is still a '&' to a parser.
+    func escaping(_ replacement: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        for scalar in unicodeScalars {
+            if let replaced = replacement(scalar) { out += replaced } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
     }
 }

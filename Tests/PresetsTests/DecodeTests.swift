@@ -43,7 +43,7 @@ import Testing
         #expect(credit.content == .text("© {author} {date:%Y}"))
         #expect(credit.font == "Noto Sans CJK SC")
         #expect(credit.fontFile == folder.appendingPathComponent("Brand.ttf").standardizedFileURL)
-        #expect(credit.weight == .bold)
+        #expect(credit.weight == FontWeight(700))
         #expect(credit.size == .percent(4))
         #expect(credit.color == Color(hex: "#FFFFFFE6"))
         #expect(credit.outline == Outline(color: Color(hex: "#000000B3")!, width: .percent(0.25)))
@@ -90,11 +90,11 @@ import Testing
                    {"text": "c", "outline": false, "shadow": null, "box": false, "tile": false}]}
         """)
         let a = preset.marks[0], b = preset.marks[1], c = preset.marks[2]
-        #expect(a.outline == Outline(color: Color(red: 0, green: 0, blue: 0, alpha: 0.7), width: .percent(0.25)))
-        #expect(a.shadow == Shadow(color: Color(red: 0, green: 0, blue: 0, alpha: 0.5), offset: LengthPair(both: .percent(0.2)), blur: .percent(0.3)))
-        #expect(a.box == Box(color: Color(red: 0, green: 0, blue: 0, alpha: 0.35), padding: .percent(1), radius: .px(0)))
+        #expect(a.outline == Outline(color: Color(hex: "#000000B3")!, width: .percent(0.25)))
+        #expect(a.shadow == Shadow(color: Color(hex: "#00000080")!, offset: LengthPair(both: .percent(0.2)), blur: .percent(0.3)))
+        #expect(a.box == Box(color: Color(hex: "#00000059")!, padding: .percent(1), radius: .px(0)))
         #expect(a.tile == Tile(gap: .percent(10)))
-        #expect(b.outline == Outline(color: Color(red: 0, green: 0, blue: 0, alpha: 0.7), width: .px(2)))
+        #expect(b.outline == Outline(color: Color(hex: "#000000B3")!, width: .px(2)))
         #expect(b.shadow?.blur == .px(0))
         #expect(b.shadow?.offset == LengthPair(both: .percent(0.2)))
         #expect(b.box?.radius == .percent(1))
@@ -207,6 +207,17 @@ import Testing
                 == "/presets-test/studio.json:1: rotate must be between -360 and 360 at $.marks[0].rotate")
         #expect(errorText(#"{"marks": [{"text": "a", "max-width": 0}]}"#)
                 == "/presets-test/studio.json:1: max-width must be greater than 0 at $.marks[0].max-width")
+    }
+
+    /// A mark with several bad values is refused for the first in the order `Mark.keys` lists
+    /// (the order of "valid keys are …"), a part's keys in their own order.
+    @Test func severalFaultsReportTheFirstKey() {
+        #expect(errorText(#"{"marks": [{"text": "a", "opacity": 2, "rotate": 400}]}"#)
+                == "/presets-test/studio.json:1: rotate must be between -360 and 360 at $.marks[0].rotate")
+        #expect(errorText(#"{"marks": [{"text": "a", "tile": {"gap": -1}, "margin": -1}]}"#)
+                == "/presets-test/studio.json:1: margin must be 0 or more at $.marks[0].margin; use 'offset' to move a mark past the edge")
+        #expect(errorText(#"{"marks": [{"text": "a", "box": {"radius": -1, "padding": -1}}]}"#)
+                == "/presets-test/studio.json:1: padding must be 0 or more at $.marks[0].box.padding")
     }
 
     /// Lengths far past any picture (1e300, "9999…%") passed decoding, then trapped converting to

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 @testable import Presets
 
+extension Color {
+    /// Opaque black (the library has no use for it, the tests do).
+    static let black = Color(red: 0, green: 0, blue: 0)
+}
+
 /// A fake preset location: errors name it, relative paths resolve against its folder.
 let fakeSource = URL(fileURLWithPath: "/presets-test/studio.json")
 

@@ -52,3 +52,14 @@ import Testing
         #expect(closest(to: "zzzzzz", in: ["size", "font"]) == nil)
     }
 }
+
+@Suite struct PlainDecimalTests {
+    @Test(arguments: [
+        (0.0, "0"), (-0.0, "0"), (4, "4"), (-30, "-30"), (0.25, "0.25"), (1e-5, "0.00001"), (-1.25e-7, "-0.000000125"),
+        (1e16, "10000000000000000"), (1.0000000000000005e15, "1000000000000000.5"), (123.456, "123.456"),
+    ])
+    func writesPlainDecimals(value: Double, text: String) {
+        #expect(value.plainDecimal == text)
+        #expect(Double(text) == value)
+    }
+}

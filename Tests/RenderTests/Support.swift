@@ -2,6 +2,11 @@ import Foundation
 @testable import Presets
 @testable import Render
 
+extension Color {
+    /// Opaque black (the library has no use for it, the tests do).
+    static let black = Color(red: 0, green: 0, blue: 0)
+}
+
 /// The repository's `fonts/` folder, found from this file (never from the shared docs).
 let bundledFonts = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
