@@ -703,16 +703,6 @@ public struct DevicesOptions: Sendable, Equatable {
     public init(json: Bool = false) { self.json = json }
 }
 
-/// What `camstamp presets` does.
-public enum PresetsAction: Sendable, Equatable {
-    /// List the presets with their descriptions.
-    case list
-    /// Print one preset by name or path.
-    case show(String)
-    /// Validate preset files.
-    case check([String])
-}
-
 /// Where `camera --web` listens: an IP address and a port (0: any free port, printed).
 public struct WebAddress: Sendable, Equatable {
     /// An IPv4 or IPv6 address (`localhost` becomes 127.0.0.1).
