@@ -160,12 +160,12 @@ struct StillDestination {
         }
         if let nameTemplate {
             let target = folder.appendingPathComponent(try expandedName(from: nameTemplate, context, photo: context.counter ?? 1))
-            try place(temporary, at: target, replacing: overwrite)
+            try TemporaryFiles.place(temporary, at: target, replacing: overwrite, exists: Self.exists(target))
             return target
         }
         if let fileName {
             let target = folder.appendingPathComponent(fileName)
-            try place(temporary, at: target, replacing: overwrite)
+            try TemporaryFiles.place(temporary, at: target, replacing: overwrite, exists: Self.exists(target))
             return target
         }
         // A generated name: the next free one, never replacing a file that appeared meanwhile.
@@ -174,33 +174,10 @@ struct StillDestination {
         while true {
             let target = folder.appendingPathComponent("\(prefix)-\(stamp)-\(counter).\(format.fileExtension)")
             do {
-                try place(temporary, at: target, replacing: false)
+                try TemporaryFiles.place(temporary, at: target, replacing: false, exists: Self.exists(target))
                 return target
             } catch where FileManager.default.fileExists(atPath: target.path) {
                 counter += 1
-            }
-        }
-    }
-
-    /// Moves `temporary` to `target`. `replacing`: rename(2), which replaces atomically (a reader
-    /// sees the old photo or the new one, never half). Otherwise link(2), which fails if `target`
-    /// exists, even if it appeared a moment ago.
-    private func place(_ temporary: URL, at target: URL, replacing: Bool) throws(CamStampError) {
-        if replacing {
-            guard rename(temporary.path, target.path) == 0 else {
-                throw .failure("\(target.path): \(String(cString: strerror(errno)))")
-            }
-        } else {
-            if link(temporary.path, target.path) == 0 { return }
-            let linkError = errno
-            if linkError == EEXIST { throw Self.exists(target) }
-            // A file system without hard links (FAT on a camera card): check, then rename.
-            guard linkError == EPERM || linkError == EOPNOTSUPP else {
-                throw .failure("\(target.path): \(String(cString: strerror(linkError)))")
-            }
-            if FileManager.default.fileExists(atPath: target.path) { throw Self.exists(target) }
-            guard rename(temporary.path, target.path) == 0 else {
-                throw .failure("\(target.path): \(String(cString: strerror(errno)))")
             }
         }
     }

@@ -80,9 +80,15 @@ final class PhotoWorker {
         guard FileManager.default.fileExists(atPath: output.path) else { return nil }
         switch policy {
         case .skip: return (.skipped, "output exists")
-        case .refuse: return (.failed, "\(output.path) already exists; use --skip-existing to keep it or --overwrite to replace it")
+        case .refuse: return (.failed, alreadyExists(output))
         case .overwrite: return nil
         }
+    }
+
+    /// An output that is there without `--skip-existing` or `--overwrite`, found before the work or
+    /// appearing during it.
+    static func alreadyExists(_ output: URL) -> String {
+        "\(output.path) already exists; use --skip-existing to keep it or --overwrite to replace it"
     }
 
     /// `duration` in whole milliseconds, for `--json`.
@@ -374,6 +380,6 @@ final class PhotoWorker {
             if full { throw .failure("cannot write \(target.path) (the disk is full); free some space or choose another -o folder") }
             throw .failure("cannot write \(target.path): \(error.localizedDescription)")
         }
-        try TemporaryFiles.place(temporary, at: target, replacing: settings.existing == .overwrite)
+        try TemporaryFiles.place(temporary, at: target, replacing: settings.existing == .overwrite, exists: .failure(Self.alreadyExists(target)))
     }
 }
