@@ -122,8 +122,9 @@ public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
         }
     }
 
-    /// The file-name extension written for this format.
-    public var fileExtension: String { rawValue }
+    /// The file-name extension written for this format (`tif` for TIFF, as batch has always
+    /// named its TIFF outputs).
+    public var fileExtension: String { self == .tiff ? "tif" : rawValue }
 }
 
 /// The output format of `batch`: each input's own, or one for all.

@@ -7,7 +7,7 @@ import PhotoMetadata
 /// when it was taken, `{exif:TAG}` values, and the metadata to carry into the output.
 struct PhotoFacts {
     /// The format by content.
-    var kind: BatchPlan.Kind
+    var kind: ImageFormat
     var width: Int
     var height: Int
     var orientation: Orientation
@@ -44,7 +44,7 @@ struct PhotoFacts {
     init(_ data: Data) throws(CamStampError) {
         guard !data.isEmpty else { throw .failure("empty file") }
         let pngSignature = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        if let sniffed = BatchPlan.Kind.sniff(data) {
+        if let sniffed = ImageFormat.sniff(data) {
             kind = sniffed
         } else if data.count < 8 && pngSignature.starts(with: data) {
             kind = .png
@@ -53,7 +53,7 @@ struct PhotoFacts {
         }
         pictureBytes = 0..<data.count
         switch kind {
-        case .jpeg:
+        case .jpg:
             let structure: JPEGStructure
             do { structure = try JPEGStructure(parsing: data) } catch {
                 throw .failure(error.description)
@@ -90,7 +90,7 @@ struct PhotoFacts {
                 metadata = ImageMetadata()
                 metadataDamage = ["metadata not carried: \(error.description)"]
             }
-        case .heif, .avif:
+        case .heic, .avif:
             let file: HEIFFile
             do { file = try HEIFFile(data) } catch {
                 throw .failure("cannot read the \(kind.name) file (\(error.description))")
@@ -161,7 +161,7 @@ struct PhotoFacts {
         switch kind {
         // libheif has already applied the file's irot/imir: its EXIF Orientation says the same
         // turn again (phones write both), so it is not applied twice.
-        case .heif, .avif: orientation = .normal
+        case .heic, .avif: orientation = .normal
         // TIFF's own Orientation tag (the same values as EXIF's).
         case .tiff: orientation = tiff.flatMap { Orientation(rawValue: $0.orientation) } ?? .normal
         default: orientation = metadata.orientation.flatMap(Orientation.init(rawValue:)) ?? .normal
@@ -181,12 +181,12 @@ struct PhotoFacts {
     /// `encoded` (a bare JPEG or PNG from the encoder) with this photo's metadata as `policy`
     /// says: EXIF with Orientation 1, the new size and no thumbnail; ICC; XMP; IPTC; with `edits`
     /// (--set-metadata) written. Returns the file and what had to be left out.
-    func withMetadata(_ encoded: Data, kind: BatchPlan.Kind, policy: MetadataPolicy,
+    func withMetadata(_ encoded: Data, kind: ImageFormat, policy: MetadataPolicy,
                       edits: MetadataEdits = MetadataEdits()) throws(CamStampError) -> (data: Data, warnings: [String]) {
         let carried = Self.carried(policy)
         do {
             let output = switch kind {
-            case .jpeg: try metadata.insert(into: encoded, policy: carried, edits: edits)
+            case .jpg: try metadata.insert(into: encoded, policy: carried, edits: edits)
             case .webp: try metadata.insert(intoWebP: encoded, policy: carried, edits: edits)
             default: try metadata.insert(intoPNG: encoded, policy: carried, edits: edits)
             }
