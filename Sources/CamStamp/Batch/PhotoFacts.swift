@@ -183,12 +183,14 @@ struct PhotoFacts {
     /// (--set-metadata) written. Returns the file and what had to be left out.
     func withMetadata(_ encoded: Data, kind: ImageFormat, policy: MetadataPolicy,
                       edits: MetadataEdits = MetadataEdits()) throws(CamStampError) -> (data: Data, warnings: [String]) {
-        let carried = Self.carried(policy)
+        // --strip-metadata: only what the encoder wrote.
+        if policy == .stripAll { return (encoded, []) }
+        let stripGPS = policy == .stripGPS
         do {
             let output = switch kind {
-            case .jpg: try metadata.insert(into: encoded, policy: carried, edits: edits)
-            case .webp: try metadata.insert(intoWebP: encoded, policy: carried, edits: edits)
-            default: try metadata.insert(intoPNG: encoded, policy: carried, edits: edits)
+            case .jpg: try metadata.insert(into: encoded, stripGPS: stripGPS, edits: edits)
+            case .webp: try metadata.insert(intoWebP: encoded, stripGPS: stripGPS, edits: edits)
+            default: try metadata.insert(intoPNG: encoded, stripGPS: stripGPS, edits: edits)
             }
             return (output.data, output.warnings.map(\.description))
         } catch {
@@ -200,15 +202,8 @@ struct PhotoFacts {
     /// libtiff (see `ImageMetadata.pieces`), with what had to be left out.
     func metadataPieces(size: PixelSize, policy: MetadataPolicy, edits: MetadataEdits = MetadataEdits())
         -> (exifTIFF: Data?, icc: Data?, xmp: Data?, warnings: [String]) {
-        let pieces = metadata.pieces(size: size, policy: Self.carried(policy), edits: edits)
+        if policy == .stripAll { return (nil, nil, nil, []) }
+        let pieces = metadata.pieces(size: size, stripGPS: policy == .stripGPS, edits: edits)
         return (pieces.exifTIFF, pieces.icc, pieces.xmp, pieces.warnings.map(\.description))
-    }
-
-    private static func carried(_ policy: MetadataPolicy) -> PhotoMetadata.MetadataPolicy {
-        switch policy {
-        case .keep: .keep
-        case .stripGPS: .stripGPS
-        case .stripAll: .stripAll
-        }
     }
 }
