@@ -2,6 +2,7 @@
 //
 // Flag names here are a contract (docs/product.md): tests outside the project type them.
 import CamStamp
+import Presets
 import Foundation
 
 /// The version `camstamp --version` prints.
@@ -315,7 +316,7 @@ enum Commands {
                 let parent = (["camstamp"] + words.prefix(index)).joined(separator: " ")
                 let what = index == 0 ? "command" : "subcommand"
                 let suffix = index == 0 ? "" : " for '\(parent)'"
-                if let match = Suggestion.closest(to: word, in: command.subcommands.map(\.name)) {
+                if let match = closest(to: word, in: command.subcommands.map(\.name)) {
                     throw UsageError("unknown \(what) '\(word)'\(suffix); did you mean '\(match)'?")
                 }
                 throw UsageError("unknown \(what) '\(word)'\(suffix); see '\(parent) --help'")
