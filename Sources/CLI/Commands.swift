@@ -486,14 +486,12 @@ enum Commands {
 
     /// Whether `url` names a folder: an existing one, or a path ending in `/`.
     static func isFolder(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return url.hasDirectoryPath || (FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        url.hasDirectoryPath || PathKind(of: url) == .folder
     }
 
     /// A path that must name an existing file.
     static func existingFile(_ path: String, option: String) throws -> URL {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard PathKind(atPath: path) == .file else {
             throw OptionValueError("'\(option)' file '\(path)' does not exist")
         }
         return URL(fileURLWithPath: path)

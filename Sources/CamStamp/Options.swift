@@ -5,6 +5,7 @@
 // says what to do, ready to be shown as `camstamp: MESSAGE`.
 import Foundation
 import Media
+import Presets
 
 /// A bad option value; `message` is one line that names the option and the fix.
 public struct OptionValueError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -215,10 +216,7 @@ public enum StreamTarget: Sendable, Equatable {
         else { throw unsupported }
         let url = URL(fileURLWithPath: text)
         let folder = url.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory),
-              isDirectory.boolValue
-        else {
+        guard PathKind(of: folder) == .folder else {
             throw OptionValueError("'\(option)' folder '\(folder.path)' does not exist")
         }
         self = .file(url, container: container)
@@ -262,8 +260,7 @@ public enum StreamTarget: Sendable, Equatable {
             guard !path.isEmpty else { throw OptionValueError.invalid(text, for: option, expected: "hls:DIR, e.g. hls:/var/www/live") }
             let url = URL(fileURLWithPath: path, isDirectory: true)
             let parent = url.deletingLastPathComponent()
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard PathKind(of: parent) == .folder else {
                 throw OptionValueError("'\(option)' folder '\(parent.path)' does not exist")
             }
             return .hls(folder: url)

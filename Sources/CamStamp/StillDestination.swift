@@ -45,9 +45,8 @@ struct StillDestination {
             return
         }
         let output = output ?? URL(fileURLWithPath: fileManager.currentDirectoryPath)
-        var isDirectory: ObjCBool = false
-        let exists = fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory)
-        if (exists && isDirectory.boolValue) || output.hasDirectoryPath {
+        let kind = PathKind(of: output)
+        if kind == .folder || output.hasDirectoryPath {
             folder = output
             fileName = nil
             nameTemplate = nil
@@ -75,7 +74,7 @@ struct StillDestination {
         }
         try Self.prepareFolder(folder, option: "-o", create: false)
         guard let nameTemplate else {
-            if exists && !overwrite { throw Self.exists(output) }
+            if kind != .missing && !overwrite { throw Self.exists(output) }
             return
         }
         // Names are checked with the time now (and a stand-in frame size): a strftime format that
@@ -104,15 +103,14 @@ struct StillDestination {
     /// error naming `option`), writable (else a failure), and rid of the temporary files that
     /// killed camstamp runs left there.
     static func prepareFolder(_ folder: URL, option: String, create: Bool) throws(CamStampError) {
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
-        if !exists && create {
+        let kind = PathKind(of: folder)
+        if kind == .missing && create {
             do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
                 throw .failure("\(folder.path): cannot create the folder (\((error as NSError).localizedFailureReason ?? error.localizedDescription)); choose another with \(option)")
             }
-        } else if !exists {
+        } else if kind == .missing {
             throw .usage("\(option): folder \(folder.path) does not exist; create it first")
-        } else if !isDirectory.boolValue {
+        } else if kind == .file {
             throw .usage("\(option): \(folder.path) is a file, not a folder")
         }
         guard access(folder.path, W_OK) == 0 else {

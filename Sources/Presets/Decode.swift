@@ -36,11 +36,11 @@ extension Preset {
 
 /// The file's bytes, or a `PresetError` saying why they cannot be read.
 func readPresetFile(_ url: URL) throws(PresetError) -> Data {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+    let kind = PathKind(of: url)
+    guard kind != .missing else {
         throw PresetError(.notFound, "no such preset file", file: url.path)
     }
-    guard !isDirectory.boolValue else {
+    guard kind != .folder else {
         throw PresetError(.unreadable, "is a folder, not a preset file", file: url.path)
     }
     do {

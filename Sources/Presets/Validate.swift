@@ -137,12 +137,12 @@ extension Mark {
             guard ["png", "svg"].contains(url.pathExtension.lowercased()) else {
                 throw PresetError(.badValue, "image must be a PNG or SVG file, not '\(url.lastPathComponent)'", path: "\(path).image")
             }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            let kind = PathKind(of: url)
+            guard kind != .missing else {
                 throw PresetError(.missingFile, "image file not found: \(url.path)", path: "\(path).image",
                                   hint: "image paths are relative to the preset file's folder")
             }
-            guard !isDirectory.boolValue else {
+            guard kind != .folder else {
                 throw PresetError(.badValue, "image is a folder, not a file: \(url.path)", path: "\(path).image",
                                   hint: "give the path of a PNG or SVG file")
             }
@@ -150,12 +150,12 @@ extension Mark {
             try LengthLimit.placement(.positive).check(height, "height", at: path)
         }
         if let fontFile {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: fontFile.path, isDirectory: &isDirectory) else {
+            let kind = PathKind(of: fontFile)
+            guard kind != .missing else {
                 throw PresetError(.missingFile, "font file not found: \(fontFile.path)", path: "\(path).font-file",
                                   hint: "font paths are relative to the preset file's folder")
             }
-            guard !isDirectory.boolValue else {
+            guard kind != .folder else {
                 throw PresetError(.badValue, "font-file is a folder, not a file: \(fontFile.path)", path: "\(path).font-file",
                                   hint: "give the path of a .ttf or .otf file")
             }

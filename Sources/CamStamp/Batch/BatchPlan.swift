@@ -70,7 +70,6 @@ struct BatchPlan {
                                                   "heic": .heic, "heif": .heic, "hif": .heic, "avif": .avif]
 
     init(options: BatchOptions) throws(CamStampError) {
-        let fileManager = FileManager.default
         var found: [(url: URL, folder: String, explicit: Bool)] = []
         var listing = Listing(recursive: options.recursive)
         // The output folder inside an input folder holds outputs, not inputs: a second run of
@@ -78,11 +77,11 @@ struct BatchPlan {
         var output = stat()
         if stat(options.outputFolder.path, &output) == 0 { listing.outputFolder = [UInt64(output.st_dev), UInt64(output.st_ino)] }
         for input in options.inputs {
-            var isDirectory: ObjCBool = false
-            guard fileManager.fileExists(atPath: input.path, isDirectory: &isDirectory) else {
+            let kind = PathKind(of: input)
+            guard kind != .missing else {
                 throw .usage("\(input.path): no such file or folder")
             }
-            if isDirectory.boolValue {
+            if kind == .folder {
                 try listing.walk(input, relative: "")
             } else if let reason = Self.notRegular(input) {
                 refused.append((input, reason))
@@ -235,9 +234,9 @@ struct BatchPlan {
             }
             for name in names.sorted() {
                 let url = directory.appendingPathComponent(name)
-                var isDirectory: ObjCBool = false
-                guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else { continue }
-                if isDirectory.boolValue {
+                let kind = PathKind(of: url)
+                guard kind != .missing else { continue }
+                if kind == .folder {
                     if recursive && !name.hasPrefix(".") {
                         try walk(url, relative: relative.isEmpty ? name : relative + "/" + name)
                     }
