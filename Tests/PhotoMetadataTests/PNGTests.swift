@@ -68,6 +68,18 @@ import Testing
         #expect(String(decoding: try #require(back.xmp), as: UTF8.self).contains(#"tiff:Orientation="1""#))
     }
 
+    /// The IHDR facts batch marks a PNG by, read here and nowhere else.
+    @Test func pictureFactsComeFromIHDROfAWholeFile() throws {
+        let png = tinyPNG(width: 5, height: 3)
+        let picture = try #require(PNGPicture(png))
+        #expect(picture == PNGPicture(png.dropFirst(0)))
+        #expect((picture.width, picture.height, picture.bitDepth, picture.colourType) == (5, 3, 8, 0))
+        #expect(picture.isGrey)
+        #expect(PNGPicture(png.dropLast(1)) == nil, "cut inside IEND")
+        #expect(PNGPicture(png.prefix(32)) == nil)
+        #expect(PNGPicture.couldStart(png.prefix(5)) && !PNGPicture.couldStart(Data("GIF".utf8)))
+    }
+
     @Test func malformedPNGsThrow() {
         let png = tinyPNG()
         #expect(throws: MetadataError.notPNG) { try ImageMetadata(png: Data("GIF89a".utf8)) }

@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import PhotoMetadata
 import Presets
 
 /// How batch tells formats apart and names them.
@@ -21,7 +22,7 @@ extension ImageFormat {
     static func sniff(_ header: Data) -> ImageFormat? {
         let b = [UInt8](header.prefix(64))
         if b.starts(with: [0xFF, 0xD8]) { return .jpg }
-        if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if b.starts(with: PNGChunk.signature) { return .png }
         if b.count >= 12, b[0..<4].elementsEqual("RIFF".utf8), b[8..<12].elementsEqual("WEBP".utf8) { return .webp }
         // Classic and BigTIFF, either byte order.
         if b.starts(with: [0x49, 0x49, 0x2A, 0]) || b.starts(with: [0x4D, 0x4D, 0, 0x2A])

@@ -43,10 +43,9 @@ struct PhotoFacts {
 
     init(_ data: Data) throws(CamStampError) {
         guard !data.isEmpty else { throw .failure("empty file") }
-        let pngSignature = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         if let sniffed = ImageFormat.sniff(data) {
             kind = sniffed
-        } else if data.count < 8 && pngSignature.starts(with: data) {
+        } else if data.count < 8 && PNGPicture.couldStart(data) {
             kind = .png
         } else {
             throw .failure("not a photo camstamp reads (the file starts like none of JPEG, PNG, WebP, HEIC/HEIF, AVIF or TIFF)")
@@ -113,10 +112,7 @@ struct PhotoFacts {
             if file.bitsPerSample > 8 { notes.append("its \(file.bitsPerSample)-bit samples are marked and written as 8-bit") }
             if file.hasEXIF { notes.append("its EXIF directory is not carried (XMP and the ICC profile are)") }
         case .png:
-            guard data.count >= 33 else { throw .failure("truncated image (the file ends before the picture does)") }
-            guard data.suffix(12).prefix(8).suffix(4) == Data("IEND".utf8) else {
-                throw .failure("truncated image (the file ends before the picture does)")
-            }
+            guard let png = PNGPicture(data) else { throw .failure("truncated image (the file ends before the picture does)") }
             do { metadata = try ImageMetadata(png: data) } catch {
                 // A critical chunk (IHDR, PLTE, IDAT, IEND: upper-case first letter) is the picture:
                 // libpng refuses it, as peers do, and would print its own line on stderr.
@@ -128,11 +124,8 @@ struct PhotoFacts {
                 metadata = ImageMetadata()
                 metadataDamage = ["metadata not carried: \(error.description)"]
             }
-            let header = [UInt8](data[data.startIndex + 16..<data.startIndex + 26])
-            width = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
-            height = header[4..<8].reduce(0) { $0 << 8 | Int($1) }
-            isGrey = header[9] == 0 || header[9] == 4
-            isWidePNG = header[8] == 16 && header[9] != 0
+            (width, height, isGrey) = (png.width, png.height, png.isGrey)
+            isWidePNG = png.bitDepth == 16 && png.colourType != 0
             // A grey PNG's profile is grey (PNG requires it): it does not describe the colour
             // output, which libpng and viewers then warn about or refuse (as with a grey JPEG's).
             if isGrey, metadata.pngICCChunk != nil || metadata.icc != nil {
