@@ -2,6 +2,7 @@
 //
 // Flag names here are a contract (docs/product.md): tests outside the project type them.
 import CamStamp
+import Presets
 import Foundation
 
 /// The version `camstamp --version` prints.
@@ -403,7 +404,7 @@ enum Commands {
                 let parent = (["camstamp"] + words.prefix(index)).joined(separator: " ")
                 let what = index == 0 ? "command" : "subcommand"
                 let suffix = index == 0 ? "" : " for '\(parent)'"
-                if let match = Suggestion.closest(to: word, in: command.subcommands.map(\.name)) {
+                if let match = closest(to: word, in: command.subcommands.map(\.name)) {
                     throw UsageError("unknown \(what) '\(word)'\(suffix); did you mean '\(match)'?")
                 }
                 throw UsageError("unknown \(what) '\(word)'\(suffix); see '\(parent) --help'")
@@ -550,14 +551,12 @@ enum Commands {
 
     /// Whether `url` names a folder: an existing one, or a path ending in `/`.
     static func isFolder(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return url.hasDirectoryPath || (FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        url.hasDirectoryPath || PathKind(of: url) == .folder
     }
 
     /// A path that must name an existing file.
     static func existingFile(_ path: String, option: String) throws -> URL {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard PathKind(atPath: path) == .file else {
             throw OptionValueError("'\(option)' file '\(path)' does not exist")
         }
         return URL(fileURLWithPath: path)

@@ -134,19 +134,35 @@ public final class TemporaryFiles: @unchecked Sendable {
 }
 
 extension TemporaryFiles {
-    /// Moves a finished temporary file into place at `target`. Without `replacing`, an existing
-    /// file is never replaced, even one that appeared meanwhile (link(2) fails on it).
-    static func place(_ temporary: URL, at target: URL, replacing: Bool) throws(CamStampError) {
+    /// Moves a finished temporary file into place at `target`: the one way photos and clips reach
+    /// their name. `replacing`: rename(2), which replaces atomically (a reader sees the old file or
+    /// the new one, never half). Otherwise link(2), which fails if `target` exists, even one that
+    /// appeared a moment ago; then `exists` is thrown (its advice depends on the command).
+    /// `hardLink` is link(2), a parameter only so that a file system without hard links can be
+    /// played in a test.
+    static func place(_ temporary: URL, at target: URL, replacing: Bool, exists: @autoclosure () -> CamStampError,
+                      hardLink: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32 = link) throws(CamStampError) {
         if replacing {
-            guard rename(temporary.path, target.path) == 0 else {
-                throw .failure("cannot write \(target.path): \(String(cString: strerror(errno)))")
-            }
+            try move(temporary, to: target)
             return
         }
-        defer { unlink(temporary.path) }
-        guard link(temporary.path, target.path) == 0 else {
-            if errno == EEXIST { throw .failure("\(target.path) already exists; use --skip-existing to keep it or --overwrite to replace it") }
-            throw .failure("cannot write \(target.path): \(String(cString: strerror(errno)))")
+        if hardLink(temporary.path, target.path) == 0 {
+            unlink(temporary.path)
+            return
         }
+        let linkError = errno
+        if linkError == EEXIST { throw exists() }
+        // A file system without hard links (FAT or exFAT on a camera card): check, then rename.
+        guard linkError == EPERM || linkError == EOPNOTSUPP else { throw cannotWrite(target, linkError) }
+        if FileManager.default.fileExists(atPath: target.path) { throw exists() }
+        try move(temporary, to: target)
+    }
+
+    private static func move(_ temporary: URL, to target: URL) throws(CamStampError) {
+        guard rename(temporary.path, target.path) == 0 else { throw cannotWrite(target, errno) }
+    }
+
+    private static func cannotWrite(_ target: URL, _ code: Int32) -> CamStampError {
+        .failure("cannot write \(target.path): \(String(cString: strerror(code)))")
     }
 }

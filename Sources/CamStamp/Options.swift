@@ -5,6 +5,7 @@
 // says what to do, ready to be shown as `camstamp: MESSAGE`.
 import Foundation
 import Media
+import Presets
 
 /// A bad option value; `message` is one line that names the option and the fix.
 public struct OptionValueError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -122,8 +123,9 @@ public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
         }
     }
 
-    /// The file-name extension written for this format.
-    public var fileExtension: String { rawValue }
+    /// The file-name extension written for this format (`tif` for TIFF, as batch has always
+    /// named its TIFF outputs).
+    public var fileExtension: String { self == .tiff ? "tif" : rawValue }
 }
 
 /// The output format of `batch`: each input's own, or one for all.
@@ -262,8 +264,7 @@ public enum StreamTarget: Sendable, Equatable {
 
     /// A target's folder (a recording's, the HLS folder's parent) must exist already.
     private static func requireFolder(_ folder: URL, option: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard PathKind(of: folder) == .folder else {
             throw OptionValueError("'\(option)' folder '\(folder.path)' does not exist")
         }
     }

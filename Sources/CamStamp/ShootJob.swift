@@ -48,7 +48,7 @@ public struct ShootJob {
             files.isEmpty ? .interrupted
                 : CamStampError(.interrupted, "interrupted: \(files.count) of \(options.count) photos written")
         }
-        var remainingWarmup = options.warmup ?? camera.source.defaultWarmup
+        var remainingWarmup = options.effectiveWarmup
         // The delay counts from the moment the camera runs; each later photo is due `interval`
         // after the one before it was due, so a slow encode does not push the whole series back.
         var due = ContinuousClock.now + .milliseconds(Int64((options.delay * 1000).rounded(.up)))

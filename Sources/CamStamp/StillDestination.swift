@@ -45,9 +45,8 @@ struct StillDestination {
             return
         }
         let output = output ?? URL(fileURLWithPath: fileManager.currentDirectoryPath)
-        var isDirectory: ObjCBool = false
-        let exists = fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory)
-        if (exists && isDirectory.boolValue) || output.hasDirectoryPath {
+        let kind = PathKind(of: output)
+        if kind == .folder || output.hasDirectoryPath {
             folder = output
             fileName = nil
             nameTemplate = nil
@@ -75,7 +74,7 @@ struct StillDestination {
         }
         try Self.prepareFolder(folder, option: "-o", create: false)
         guard let nameTemplate else {
-            if exists && !overwrite { throw Self.exists(output) }
+            if kind != .missing && !overwrite { throw Self.exists(output) }
             return
         }
         // Names are checked with the time now (and a stand-in frame size): a strftime format that
@@ -104,15 +103,14 @@ struct StillDestination {
     /// error naming `option`), writable (else a failure), and rid of the temporary files that
     /// killed camstamp runs left there.
     static func prepareFolder(_ folder: URL, option: String, create: Bool) throws(CamStampError) {
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
-        if !exists && create {
+        let kind = PathKind(of: folder)
+        if kind == .missing && create {
             do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
                 throw .failure("\(folder.path): cannot create the folder (\((error as NSError).localizedFailureReason ?? error.localizedDescription)); choose another with \(option)")
             }
-        } else if !exists {
+        } else if kind == .missing {
             throw .usage("\(option): folder \(folder.path) does not exist; create it first")
-        } else if !isDirectory.boolValue {
+        } else if kind == .file {
             throw .usage("\(option): \(folder.path) is a file, not a folder")
         }
         guard access(folder.path, W_OK) == 0 else {
@@ -160,12 +158,12 @@ struct StillDestination {
         }
         if let nameTemplate {
             let target = folder.appendingPathComponent(try expandedName(from: nameTemplate, context, photo: context.counter ?? 1))
-            try place(temporary, at: target, replacing: overwrite)
+            try TemporaryFiles.place(temporary, at: target, replacing: overwrite, exists: Self.exists(target))
             return target
         }
         if let fileName {
             let target = folder.appendingPathComponent(fileName)
-            try place(temporary, at: target, replacing: overwrite)
+            try TemporaryFiles.place(temporary, at: target, replacing: overwrite, exists: Self.exists(target))
             return target
         }
         // A generated name: the next free one, never replacing a file that appeared meanwhile.
@@ -174,33 +172,10 @@ struct StillDestination {
         while true {
             let target = folder.appendingPathComponent("\(prefix)-\(stamp)-\(counter).\(format.fileExtension)")
             do {
-                try place(temporary, at: target, replacing: false)
+                try TemporaryFiles.place(temporary, at: target, replacing: false, exists: Self.exists(target))
                 return target
             } catch where FileManager.default.fileExists(atPath: target.path) {
                 counter += 1
-            }
-        }
-    }
-
-    /// Moves `temporary` to `target`. `replacing`: rename(2), which replaces atomically (a reader
-    /// sees the old photo or the new one, never half). Otherwise link(2), which fails if `target`
-    /// exists, even if it appeared a moment ago.
-    private func place(_ temporary: URL, at target: URL, replacing: Bool) throws(CamStampError) {
-        if replacing {
-            guard rename(temporary.path, target.path) == 0 else {
-                throw .failure("\(target.path): \(String(cString: strerror(errno)))")
-            }
-        } else {
-            if link(temporary.path, target.path) == 0 { return }
-            let linkError = errno
-            if linkError == EEXIST { throw Self.exists(target) }
-            // A file system without hard links (FAT on a camera card): check, then rename.
-            guard linkError == EPERM || linkError == EOPNOTSUPP else {
-                throw .failure("\(target.path): \(String(cString: strerror(linkError)))")
-            }
-            if FileManager.default.fileExists(atPath: target.path) { throw Self.exists(target) }
-            guard rename(temporary.path, target.path) == 0 else {
-                throw .failure("\(target.path): \(String(cString: strerror(errno)))")
             }
         }
     }

@@ -9,9 +9,6 @@ public enum CaptureSource: Sendable, Equatable {
     /// A video file played as if it were a camera (in real time).
     case file(URL)
 
-    /// Frames thrown away first by default so auto-exposure settles.
-    public var defaultWarmup: Int { self == .test ? 0 : 15 }
-
     /// The source part of the capture template. A camera is asked for `format`'s size and rate
     /// itself, raw or MJPEG, so it delivers them natively instead of being scaled from whatever
     /// mode it picks on its own.

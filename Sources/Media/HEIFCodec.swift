@@ -219,28 +219,13 @@ extension DecodedPicture {
     /// GstBuffer laid out as GStreamer wants it (rows padded to 4 bytes).
     static func packed(width: Int, height: Int, alpha: Bool, warning: String?,
                        row: (Int) -> UnsafeRawPointer) throws(MediaError) -> DecodedPicture {
-        var info = GstVideoInfo()
-        guard gst_video_info_set_format(&info, alpha ? GST_VIDEO_FORMAT_RGBA : GST_VIDEO_FORMAT_RGB, guint(width), guint(height)) != 0 else {
-            throw .stream(element: "decoder", domain: "camstamp", code: 0, message: "cannot describe a \(width)x\(height) picture", debug: nil)
+        let rowBytes = width * (alpha ? 4 : 3)
+        return try filled(alpha ? GST_VIDEO_FORMAT_RGBA : GST_VIDEO_FORMAT_RGB, width: width, height: height,
+                          element: "decoder", what: "picture") { data, stride in
+            for y in 0..<height {
+                (data + y * stride).update(from: row(y).assumingMemoryBound(to: UInt8.self), count: rowBytes)
+            }
+            return warning
         }
-        info.colorimetry.range = GST_VIDEO_COLOR_RANGE_0_255
-        // One picture a second, as the photo pipeline stamps them (0/1 makes a CRITICAL downstream).
-        info.fps_n = 1
-        info.fps_d = 1
-        let buffer = gst_buffer_new_allocate(nil, info.size, nil)!
-        var map = GstMapInfo()
-        guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 else {
-            gst_buffer_unref(buffer)
-            throw .stream(element: "decoder", domain: "camstamp", code: 0, message: "cannot map a \(info.size)-byte buffer", debug: nil)
-        }
-        let stride = Int(info.stride.0), rowBytes = width * (alpha ? 4 : 3)
-        for y in 0..<height {
-            (map.data + y * stride).update(from: row(y).assumingMemoryBound(to: UInt8.self), count: rowBytes)
-        }
-        gst_buffer_unmap(buffer, &map)
-        let caps = gst_video_info_to_caps(&info)!
-        defer { gst_caps_unref(caps) }
-        return DecodedPicture(width: width, height: height, warning: warning,
-                              caps: takeGString(gst_caps_to_string(caps)) ?? "video/x-raw", buffer: buffer)
     }
 }

@@ -27,18 +27,21 @@ public final class DecodedPicture: @unchecked Sendable {
 }
 
 extension DecodedPicture {
-    /// A picture another library decoded (Cairo's PNG reader): packed 8-bit rows in `format`, a
-    /// GStreamer format name such as BGRA or BGRx, copied into a buffer a raw pipeline takes.
-    public static func packed(_ pixels: [UInt8], width: Int, height: Int, stride: Int,
-                              format: String) throws(MediaError) -> DecodedPicture {
-        try GStreamer.initialize()
-        let videoFormat = gst_video_format_from_string(format)
-        var info = GstVideoInfo()
-        guard videoFormat != GST_VIDEO_FORMAT_UNKNOWN, pixels.count >= stride * height,
-              gst_video_info_set_format(&info, videoFormat, guint(width), guint(height)) != 0 else {
-            throw .stream(element: "picture", domain: "camstamp", code: 0,
-                          message: "cannot describe a \(width)x\(height) \(format) picture", debug: nil)
+    /// A new picture of `format`, `width`×`height`, whose rows `fill` writes into the mapped
+    /// buffer (given its stride, as GStreamer lays rows out); `fill` returns the decoder's warning,
+    /// if any. The one place a raw picture buffer is described and allocated; errors name `element`
+    /// and say it was `what` (e.g. "RGB picture").
+    static func filled(_ format: GstVideoFormat, width: Int, height: Int, element: String, what: String,
+                       fill: (_ data: UnsafeMutablePointer<UInt8>, _ stride: Int) throws(MediaError) -> String?)
+        throws(MediaError) -> DecodedPicture {
+        func failure(_ message: String) -> MediaError {
+            .stream(element: element, domain: "camstamp", code: 0, message: message, debug: nil)
         }
+        var info = GstVideoInfo()
+        guard gst_video_info_set_format(&info, format, guint(width), guint(height)) != 0 else {
+            throw failure("cannot describe a \(width)x\(height) \(what)")
+        }
+        info.colorimetry.range = GST_VIDEO_COLOR_RANGE_0_255
         // One picture a second, as the photo pipeline stamps them (0/1 makes a CRITICAL downstream).
         info.fps_n = 1
         info.fps_d = 1
@@ -46,21 +49,42 @@ extension DecodedPicture {
         var map = GstMapInfo()
         guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 else {
             gst_buffer_unref(buffer)
-            throw .stream(element: "picture", domain: "camstamp", code: 0, message: "cannot map a \(info.size)-byte buffer", debug: nil)
+            throw failure("cannot map a \(info.size)-byte buffer")
         }
-        let rowBytes = Int(gst_video_format_get_info(videoFormat).pointee.pixel_stride.0) * width
-        let targetStride = Int(info.stride.0)
-        pixels.withUnsafeBytes { source in
-            for y in 0..<height {
-                (map.data + y * targetStride).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * stride,
-                                                     count: rowBytes)
-            }
+        let warning: String?
+        do { warning = try fill(map.data, Int(info.stride.0)) } catch {
+            gst_buffer_unmap(buffer, &map)
+            gst_buffer_unref(buffer)
+            throw error
         }
         gst_buffer_unmap(buffer, &map)
         let caps = gst_video_info_to_caps(&info)!
         defer { gst_caps_unref(caps) }
-        return DecodedPicture(width: width, height: height, warning: nil,
+        return DecodedPicture(width: width, height: height, warning: warning,
                               caps: takeGString(gst_caps_to_string(caps)) ?? "video/x-raw", buffer: buffer)
+    }
+
+    /// A picture another library decoded (Cairo's PNG reader): packed 8-bit rows in `format`, a
+    /// GStreamer format name such as BGRA or BGRx, copied into a buffer a raw pipeline takes.
+    public static func packed(_ pixels: [UInt8], width: Int, height: Int, stride: Int,
+                              format: String) throws(MediaError) -> DecodedPicture {
+        try GStreamer.initialize()
+        let videoFormat = gst_video_format_from_string(format)
+        let what = "\(format) picture"
+        guard videoFormat != GST_VIDEO_FORMAT_UNKNOWN, pixels.count >= stride * height else {
+            throw .stream(element: "picture", domain: "camstamp", code: 0,
+                          message: "cannot describe a \(width)x\(height) \(what)", debug: nil)
+        }
+        let rowBytes = Int(gst_video_format_get_info(videoFormat).pointee.pixel_stride.0) * width
+        return try filled(videoFormat, width: width, height: height, element: "picture", what: what) { data, targetStride in
+            pixels.withUnsafeBytes { source in
+                for y in 0..<height {
+                    (data + y * targetStride).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * stride,
+                                                     count: rowBytes)
+                }
+            }
+            return nil
+        }
     }
 }
 
@@ -81,47 +105,25 @@ public enum JPEGDecoder {
             guard tjDecompressHeader3(handle, source, UInt(raw.count), &width, &height, &subsampling, &colourspace) == 0 else {
                 throw failure(message(handle))
             }
-            var info = GstVideoInfo()
-            guard gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGB, guint(width), guint(height)) != 0 else {
-                throw failure("cannot describe a \(width)x\(height) RGB picture")
-            }
-            info.colorimetry.range = GST_VIDEO_COLOR_RANGE_0_255
-            // One picture a second, as the photo pipeline stamps them (0/1 makes a CRITICAL downstream).
-            info.fps_n = 1
-            info.fps_d = 1
-            let buffer = gst_buffer_new_allocate(nil, info.size, nil)!
-            var map = GstMapInfo()
-            guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 else {
-                gst_buffer_unref(buffer)
-                throw failure("cannot map a \(info.size)-byte buffer")
-            }
-            let stride = Int(info.stride.0)
             let cmyk = colourspace == Int32(TJCS_CMYK.rawValue) || colourspace == Int32(TJCS_YCCK.rawValue)
-            var status: Int32
-            if cmyk {
-                // libjpeg gives CMYK as stored; the RGB conversion below is ours.
-                var ink = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
-                status = tjDecompress2(handle, source, UInt(raw.count), &ink, width, 0, height, Int32(TJPF_CMYK.rawValue), 0)
-                if status == 0 || tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) {
-                    convertCMYK(ink, width: Int(width), height: Int(height), inverted: adobeInverted, into: map.data, stride: stride)
+            return try DecodedPicture.filled(GST_VIDEO_FORMAT_RGB, width: Int(width), height: Int(height),
+                                             element: "libjpeg-turbo", what: "RGB picture") { data, stride throws(MediaError) in
+                let status: Int32
+                if cmyk {
+                    // libjpeg gives CMYK as stored; the RGB conversion below is ours.
+                    var ink = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+                    status = tjDecompress2(handle, source, UInt(raw.count), &ink, width, 0, height, Int32(TJPF_CMYK.rawValue), 0)
+                    if status == 0 || tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) {
+                        convertCMYK(ink, width: Int(width), height: Int(height), inverted: adobeInverted, into: data, stride: stride)
+                    }
+                } else {
+                    status = tjDecompress2(handle, source, UInt(raw.count), data, width, Int32(stride), height, Int32(TJPF_RGB.rawValue), 0)
                 }
-            } else {
-                status = tjDecompress2(handle, source, UInt(raw.count), map.data, width, Int32(stride), height, Int32(TJPF_RGB.rawValue), 0)
-            }
-            gst_buffer_unmap(buffer, &map)
-            var warning: String?
-            if status != 0 {
+                guard status != 0 else { return nil }
                 // A warning means the data was damaged but the whole picture was produced.
-                guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
-                    gst_buffer_unref(buffer)
-                    throw failure(message(handle))
-                }
-                warning = message(handle)
+                guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else { throw failure(message(handle)) }
+                return message(handle)
             }
-            let caps = gst_video_info_to_caps(&info)!
-            defer { gst_caps_unref(caps) }
-            return DecodedPicture(width: Int(width), height: Int(height), warning: warning,
-                                  caps: takeGString(gst_caps_to_string(caps)) ?? "video/x-raw", buffer: buffer)
         } }.get()
     }
 

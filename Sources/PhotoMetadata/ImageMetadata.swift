@@ -147,11 +147,9 @@ public struct ImageMetadata: Sendable {
     /// APP2 ICC, APP1 XMP, APP13 IPTC, the source's carried APP segments, then the encoder's own
     /// segments (its JFIF APP0 dropped when EXIF is written) and its image data unchanged. The size written into EXIF is the frame's.
     /// Metadata that cannot be written validly is left out with a warning.
-    public func insert(into encodedJPEG: Data, policy: MetadataPolicy, edits: MetadataEdits = MetadataEdits()) throws(MetadataError) -> MetadataOutput {
+    public func insert(into encodedJPEG: Data, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()) throws(MetadataError) -> MetadataOutput {
         let structure = try JPEGStructure(parsing: encodedJPEG)
-        guard policy != .stripAll else { return MetadataOutput(data: encodedJPEG, warnings: []) }
         guard let size = structure.frameSize else { throw .noFrameHeader }
-        let stripGPS = policy == .stripGPS
         var warnings = readWarnings
         var added: [JPEGSegment] = []
 
@@ -206,14 +204,12 @@ public struct ImageMetadata: Sendable {
     /// `encodedPNG` (from the encoder) with this metadata right after IHDR: iCCP, eXIf (TIFF only),
     /// iTXt XMP; then the encoder's chunks as they were. A JPEG's ICC profile becomes an iCCP of
     /// stored (uncompressed) deflate blocks. JPEG IPTC is not carried into PNG.
-    public func insert(intoPNG encodedPNG: Data, policy: MetadataPolicy, edits: MetadataEdits = MetadataEdits()) throws(MetadataError) -> MetadataOutput {
+    public func insert(intoPNG encodedPNG: Data, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()) throws(MetadataError) -> MetadataOutput {
         let chunks = try PNGChunk.parse(encodedPNG)
-        guard policy != .stripAll else { return MetadataOutput(data: encodedPNG, warnings: []) }
         guard let ihdr = chunks.first, ihdr.type == "IHDR", ihdr.data.count >= 8 else { throw .notPNG }
         let h = [UInt8](ihdr.data)
         let width = Int(h[0]) << 24 | Int(h[1]) << 16 | Int(h[2]) << 8 | Int(h[3])
         let height = Int(h[4]) << 24 | Int(h[5]) << 16 | Int(h[6]) << 8 | Int(h[7])
-        let stripGPS = policy == .stripGPS
         var warnings = readWarnings
         var added: [PNGChunk] = []
 

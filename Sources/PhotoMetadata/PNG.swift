@@ -22,7 +22,8 @@ public struct PNGChunk: Sendable, Equatable {
         return out
     }
 
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// The eight bytes every PNG starts with.
+    public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Every chunk up to and including IEND; throws on a bad signature, a chunk past the end or a
     /// bad CRC.

@@ -14,7 +14,7 @@
 /// place and everything else is copied as bytes.
 ///
 /// Entry points: `ImageMetadata(jpeg:)` / `ImageMetadata(png:)` read a source photo;
-/// `ImageMetadata.insert(into:policy:)` / `insert(intoPNG:policy:)` write into an encoder's output.
+/// `ImageMetadata.insert(into:stripGPS:)` / `insert(intoPNG:stripGPS:)` write into an encoder's output.
 import Foundation
 
 /// Why a photo's metadata could not be read, or an encoder's output could not take it.
@@ -62,16 +62,6 @@ public enum MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badPNGChunkCRC(let chunk): "corrupt PNG: bad CRC in chunk \(chunk)"
         }
     }
-}
-
-/// What metadata goes into an output.
-public enum MetadataPolicy: String, Sendable, CaseIterable {
-    /// Everything carried over (edited: Orientation 1, new size, no thumbnail).
-    case keep
-    /// As `keep`, without location: EXIF GPS, XMP GPS and place names, IPTC place names.
-    case stripGPS
-    /// Nothing but what the encoder wrote.
-    case stripAll
 }
 
 /// Metadata that was left out of an output, and why; the file is still valid.

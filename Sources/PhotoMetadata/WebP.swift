@@ -104,11 +104,9 @@ extension ImageMetadata {
 
     /// The metadata for an encoder that takes it as separate pieces (libheif, libtiff), for an
     /// upright `size` output: the edited EXIF as a TIFF block, the raw ICC profile, the XMP packet.
-    /// What the pieces cannot carry is in `warnings`.
-    public func pieces(size: PixelSize, policy: MetadataPolicy, edits: MetadataEdits = MetadataEdits())
+    /// What the pieces cannot carry is in `warnings`. `stripGPS` leaves the location out.
+    public func pieces(size: PixelSize, stripGPS: Bool, edits: MetadataEdits = MetadataEdits())
         -> (exifTIFF: Data?, icc: Data?, xmp: Data?, warnings: [MetadataWarning]) {
-        guard policy != .stripAll else { return (nil, nil, nil, []) }
-        let stripGPS = policy == .stripGPS
         var warnings = readWarnings
         let tiff = exifTIFFForOutput(width: size.width, height: size.height, stripGPS: stripGPS, edits: edits)
         if icc == nil, pngICCChunk != nil { warnings.append(.iccCompressedNotCarried) }
@@ -124,10 +122,10 @@ extension ImageMetadata {
 
     /// `encodedWebP` (from webpenc) with this metadata: a `VP8X` header whose flags say what
     /// follows, `ICCP` before the picture, `EXIF` (TIFF block) and `XMP ` after it.
-    public func insert(intoWebP encodedWebP: Data, policy: MetadataPolicy, edits: MetadataEdits = MetadataEdits()) throws(MetadataError) -> MetadataOutput {
+    public func insert(intoWebP encodedWebP: Data, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()) throws(MetadataError) -> MetadataOutput {
         let container = try WebPContainer(parsing: encodedWebP)
         let size = PixelSize(width: container.width, height: container.height)
-        let (tiff, icc, xmp, warnings) = pieces(size: size, policy: policy, edits: edits)
+        let (tiff, icc, xmp, warnings) = pieces(size: size, stripGPS: stripGPS, edits: edits)
         guard tiff != nil || icc != nil || xmp != nil else { return MetadataOutput(data: encodedWebP, warnings: warnings) }
         let picture = container.chunks.filter { !["VP8X", "ICCP", "EXIF", "XMP "].contains($0.fourCC) }
         var flags: UInt8 = 0

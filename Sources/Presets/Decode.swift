@@ -36,8 +36,8 @@ extension Preset {
 
 /// The file's bytes, or a `PresetError` saying why they cannot be read.
 func readPresetFile(_ url: URL) throws(PresetError) -> Data {
-    switch FileKind(url) {
-    case .none: throw PresetError(.notFound, "no such preset file", file: url.path)
+    switch PathKind(of: url) {
+    case .missing: throw PresetError(.notFound, "no such preset file", file: url.path)
     case .folder: throw PresetError(.unreadable, "is a folder, not a preset file", file: url.path)
     case .file: break
     }

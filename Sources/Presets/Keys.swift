@@ -275,21 +275,10 @@ struct LengthLimit: Sendable {
 /// Throws when `url` is not a file: `missing` or `folder` (each followed by the path) with its hint.
 func checkFile(_ url: URL, at path: String, missing: String, missingHint: String,
                folder: String, folderHint: String) throws(PresetError) {
-    switch FileKind(url) {
-    case .none: throw PresetError(.missingFile, "\(missing): \(url.path)", path: path, hint: missingHint)
+    switch PathKind(of: url) {
+    case .missing: throw PresetError(.missingFile, "\(missing): \(url.path)", path: path, hint: missingHint)
     case .folder: throw PresetError(.badValue, "\(folder), not a file: \(url.path)", path: path, hint: folderHint)
     case .file: break
-    }
-}
-
-/// What is at a path: nothing, a folder, or a file.
-enum FileKind {
-    case none, folder, file
-
-    init(_ url: URL) {
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) { self = .none }
-        else { self = isDirectory.boolValue ? .folder : .file }
     }
 }
 

@@ -83,9 +83,14 @@ public func didYouMean<S: Sequence>(_ word: String, in candidates: S) -> String?
     closest(to: word, in: candidates).map { "did you mean '\($0)'?" }
 }
 
-/// The candidate with the smallest edit distance to `word`, if that distance looks like a typo.
-func closest<S: Sequence>(to word: String, in candidates: S) -> String? where S.Element == String {
+/// The candidate closest to `word`, when it is close enough to be a typo, or else the one
+/// candidate that starts with it ("qual" for "quality"); nil otherwise. Case is ignored. The one
+/// "did you mean" rule, for preset keys and values, variables, cameras' controls and the CLI's
+/// commands and options: a typo changes at most a third of the longer name's letters (1 to 3), so
+/// "tetx" gives "text" but "taxi" gives nothing.
+public func closest<S: Sequence>(to word: String, in candidates: S) -> String? where S.Element == String {
     let lowered = word.lowercased()
+    guard !lowered.isEmpty else { return nil }
     var best: (String, Int)?
     for candidate in candidates {
         let distance = editDistance(lowered, candidate.lowercased())
@@ -93,7 +98,9 @@ func closest<S: Sequence>(to word: String, in candidates: S) -> String? where S.
     }
     guard let (candidate, distance) = best else { return nil }
     let allowed = max(1, min(3, max(word.count, candidate.count) / 3))
-    return distance <= allowed ? candidate : nil
+    if distance <= allowed { return candidate }
+    let prefixed = candidates.filter { lowered.count >= 3 && $0.lowercased().hasPrefix(lowered) }
+    return prefixed.count == 1 ? prefixed[0] : nil
 }
 
 /// Optimal string alignment distance: Levenshtein plus adjacent transpositions ("rigth" → "right" is 1).

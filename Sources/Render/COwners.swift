@@ -1,8 +1,8 @@
 // Cairo, PangoCairo and librsvg all include cairo.h; a C declaration they share is visible through
 // whichever module the compiler credits with it, so every file that touches them imports all three.
-import CCairo
-import CPangoCairo
-import CRsvg
+internal import CCairo
+internal import CPangoCairo
+internal import CRsvg
 import Foundation
 
 // One owning Swift class per refcounted C object: `init(adopting:)` takes over a reference the

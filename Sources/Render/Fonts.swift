@@ -1,5 +1,6 @@
-import CFontconfig
+internal import CFontconfig
 import Foundation
+import Presets
 import Synchronization
 
 /// The bundled default font family and the fontconfig registrations Pango sees.
@@ -37,8 +38,7 @@ public enum Fonts {
 
     static func register(directory: URL) throws(RenderError) {
         let path = directory.standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard PathKind(atPath: path) == .folder else {
             throw .fontDirectoryUnusable(directory, reason: "no such folder")
         }
         try state.withLock { (state: inout State) throws(RenderError) in

@@ -1,7 +1,8 @@
-import CCairo
-import CPangoCairo
-import CRsvg
+internal import CCairo
+internal import CPangoCairo
+internal import CRsvg
 import Foundation
+import Presets
 
 extension MarkRenderer {
     /// Decodes a PNG (Cairo) or SVG (librsvg) and draws it at its final pixel size: `width` and/or
@@ -93,9 +94,9 @@ enum ImageKind {
     case png, svg
 
     init(of url: URL) throws(RenderError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw .imageNotFound(url) }
-        guard !isDirectory.boolValue else {
+        let kind = PathKind(of: url)
+        guard kind != .missing else { throw .imageNotFound(url) }
+        guard kind != .folder else {
             throw .imageUnreadable(url, reason: "it is a folder, not a file; give the path of a PNG or SVG file")
         }
         let head: Data

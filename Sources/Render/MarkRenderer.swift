@@ -1,6 +1,6 @@
-import CCairo
-import CPangoCairo
-import CRsvg
+internal import CCairo
+internal import CPangoCairo
+internal import CRsvg
 import Foundation
 import Presets
 

@@ -1,7 +1,7 @@
 // Cairo, PangoCairo and librsvg all include cairo.h (see COwners.swift): all three are imported.
-import CCairo
-import CPangoCairo
-import CRsvg
+internal import CCairo
+internal import CPangoCairo
+internal import CRsvg
 import Foundation
 
 /// A photo's PNG decoded by Cairo: 8-bit samples as B, G, R, A bytes with straight (not

@@ -1,6 +1,6 @@
-import CCairo
-import CPangoCairo
-import CRsvg
+internal import CCairo
+internal import CPangoCairo
+internal import CRsvg
 import Presets
 
 /// Where the parts of a text mark lie, in layout coordinates (the layout's top-left at 0,0).

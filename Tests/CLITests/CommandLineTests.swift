@@ -28,6 +28,9 @@ import Testing
     @Test func usageErrorsAreExact() {
         #expect(error("shoot", "--qualty", "80")
                 == "unknown option '--qualty' for 'camstamp shoot'; did you mean '--quality'?")
+        // One suggester for the CLI and the presets: two of four letters changed is another word
+        // (the CLI's own threshold allowed 2 edits for any name of 4 to 7 letters).
+        #expect(error("shoot", "--taxi", "x") == "unknown option '--taxi' for 'camstamp shoot'; see 'camstamp shoot --help'")
         #expect(error("shoot", "--size") == "missing value for '--size'")
         #expect(error("batch", "in", "-o", "out", "--skip-existing", "--overwrite")
                 == "'--skip-existing' and '--overwrite' cannot be used together")

@@ -148,13 +148,4 @@ import Testing
         // -q and -v are every command's: they may come first.
         #expect(error("--verbose make a -o out") == nil)
     }
-
-    @Test func editDistanceCountsSwapsAsOne() {
-        #expect(Suggestion.editDistance("quality", "quality") == 0)
-        #expect(Suggestion.editDistance("qualty", "quality") == 1)
-        #expect(Suggestion.editDistance("qaulity", "quality") == 1)
-        #expect(Suggestion.editDistance("", "abc") == 3)
-        #expect(Suggestion.closest(to: "xyz", in: ["quality", "size"]) == nil)
-        #expect(Suggestion.closest(to: "SIZE", in: ["quality", "size"]) == "size")
-    }
 }

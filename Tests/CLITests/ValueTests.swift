@@ -65,6 +65,9 @@ import Testing
         // `shoot --format` stays jpg|png: the batch formats are not still-camera formats.
         #expect(message { try ImageFormat(parsing: "webp") } == "invalid value 'webp' for '--format': expected jpg or png")
         #expect(message { try BatchFormat(parsing: "gif") } == "invalid value 'gif' for '--format': expected keep, jpg, png, webp, heic or tiff")
+        // One format enum for shoot, batch and the library: its extension is the one batch writes
+        // (`.tif`, not the `.tiff` ImageFormat said while batch had its own enum).
+        #expect(ImageFormat.allCases.map(\.fileExtension) == ["jpg", "png", "webp", "heic", "tif", "avif"])
     }
 
     @Test func streamTargets() throws {

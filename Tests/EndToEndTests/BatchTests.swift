@@ -131,6 +131,11 @@ func listing(_ folder: URL) -> [String] {
         #expect(!stripped.hasGPS)
         #expect(stripped.values["Model"] == "Fixture Cam 1")
         #expect(try readEXIF(none.appendingPathComponent("a.jpg")) == nil)
+        // Re-encoded, the photo's metadata goes through PhotoFacts.withMetadata, where
+        // --strip-metadata is decided (PhotoMetadata only knows with or without the location).
+        let reencoded = folder.appendingPathComponent("none-reencoded")
+        #expect(try camstamp(["batch", input.path, "-o", reencoded.path, "--text", "x", "--strip-metadata", "--reencode"]).status == 0)
+        #expect(try readEXIF(reencoded.appendingPathComponent("a.jpg")) == nil)
     }
 
     @Test func badFilesAreReportedAndTheRestAreMarked() throws {

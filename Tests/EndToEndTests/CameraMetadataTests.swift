@@ -71,7 +71,7 @@ let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponen
         let source = makerNoteFixtures.appendingPathComponent("nikon-coolpix-gps.jpg")
         let encoded = try PhotoFixtures.jpeg(width: 64, height: 48, orientation: 1, exif: nil)
         let edits = MetadataEdits(artist: "Ansel Adams", copyright: "© 2026 Ansel Adams")
-        let result = try ImageMetadata(jpeg: Data(contentsOf: source)).insert(into: encoded, policy: .keep, edits: edits)
+        let result = try ImageMetadata(jpeg: Data(contentsOf: source)).insert(into: encoded, stripGPS: false, edits: edits)
         #expect(result.warnings.isEmpty)
         let output = try put(result.data, "edited.jpg", in: folder)
         #expect(try exiftool(["-s3", "-Artist"], output) == "Ansel Adams\n")

@@ -212,6 +212,24 @@ import Testing
         let frame = try decodeImage(folder.appendingPathComponent("still.jpg"))
         #expect(frame.width == 320 && frame.height == 240)
     }
+
+    /// The warm-up the job uses is `ShootOptions.effectiveWarmup` (15 frames for anything but the
+    /// test camera, as `ValueTests.warmupDefaultsBySource` checks): a 12-frame clip ends inside it.
+    @Test func aFileSourceWarmsUpByTheOptionsDefault() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("twelve.mkv")
+        let make = try Pipeline(PipelineTemplate("videotestsrc num-buffers=12 ! video/x-raw,width=160,height=120,framerate=30/1 ! x264enc ! matroskamux ! filesink location={location}")
+            .render(["location": .quoted(clip.path)]))
+        try make.setState(.playing)
+        #expect(make.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
+        make.stop()
+        let byDefault = try camstamp(["shoot", "--source", "file:" + clip.path, "--text", "x", "-o", "default.jpg"], in: folder)
+        #expect(byDefault.status == 1)
+        #expect(byDefault.stderr == "camstamp: capture: the source ended before a frame could be taken\n")
+        let shorter = try camstamp(["shoot", "--source", "file:" + clip.path, "--text", "x", "--warmup", "10", "-o", "ten.jpg"], in: folder)
+        #expect(shorter.status == 0, "stderr: \(shorter.stderr)")
+    }
 }
 
 @Suite struct PresetsCommandTests {

@@ -113,14 +113,14 @@ import Testing
     }
 
     @Test func withoutEXIFAMinimalBlockHoldsTheEdits() throws {
-        let jpeg = try ImageMetadata().insert(into: Data(tinyJPEG()), policy: .keep, edits: edits)
+        let jpeg = try ImageMetadata().insert(into: Data(tinyJPEG()), stripGPS: false, edits: edits)
         let back = try #require(try ImageMetadata(jpeg: jpeg.data).exif)
         #expect(text(back, 0x013B) == "Émile Zola" && text(back, 0x8298) == edits.copyright)
         #expect(back.entries.count == 2 && back.problems.isEmpty)
 
-        let png = try ImageMetadata().insert(intoPNG: tinyPNG(), policy: .keep, edits: MetadataEdits(copyright: "C"))
+        let png = try ImageMetadata().insert(intoPNG: tinyPNG(), stripGPS: false, edits: MetadataEdits(copyright: "C"))
         let fromPNG = try #require(try ImageMetadata(png: png.data).exif)
         #expect(text(fromPNG, 0x8298) == "C" && fromPNG.entries.count == 1)
-        #expect(try ImageMetadata().insert(into: Data(tinyJPEG()), policy: .keep).data == Data(tinyJPEG()), "no edits, no EXIF")
+        #expect(try ImageMetadata().insert(into: Data(tinyJPEG()), stripGPS: false).data == Data(tinyJPEG()), "no edits, no EXIF")
     }
 }

@@ -25,7 +25,7 @@ import Testing
             appSegment(0xE1, Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(InsertTests.xmp.utf8)),
         ]))
         let encoded = tinyPNG(width: 6, height: 4)
-        let out = try ImageMetadata(jpeg: source).insert(intoPNG: encoded, policy: .stripGPS)
+        let out = try ImageMetadata(jpeg: source).insert(intoPNG: encoded, stripGPS: true)
         #expect(out.warnings.isEmpty)
         let chunks = try PNGChunk.parse(out.data)  // also checks every CRC
         #expect(chunks.map(\.type) == ["IHDR", "iCCP", "eXIf", "iTXt", "IDAT", "IEND"])
@@ -57,21 +57,27 @@ import Testing
         #expect(m.xmp == xmpPacket)
         #expect(m.pngICCChunk == iccp.data)
 
-        let png = try m.insert(intoPNG: tinyPNG(), policy: .keep)
+        let png = try m.insert(intoPNG: tinyPNG(), stripGPS: false)
         #expect(try PNGChunk.parse(png.data).map(\.type) == ["IHDR", "iCCP", "eXIf", "iTXt", "IDAT", "IEND"])
         #expect(try PNGChunk.parse(png.data)[1] == iccp, "a PNG's iCCP is carried as is")
 
-        let jpeg = try m.insert(into: Data(tinyJPEG()), policy: .keep)
+        let jpeg = try m.insert(into: Data(tinyJPEG()), stripGPS: false)
         #expect(jpeg.warnings == [.iccNotCarriedToJPEG])
         let back = try ImageMetadata(jpeg: jpeg.data)
         #expect(back.orientation == 1 && back.exifValues["Model"] == "Pixel 9")
         #expect(String(decoding: try #require(back.xmp), as: UTF8.self).contains(#"tiff:Orientation="1""#))
     }
 
-    @Test func stripAllReturnsThePNGUnchanged() throws {
-        let png = tinyPNG()
-        let m = try ImageMetadata(jpeg: Data(tinyJPEG(extra: [app1EXIF(cameraEXIF(bigEndian: true).build())])))
-        #expect(try m.insert(intoPNG: png, policy: .stripAll).data == png)
+    /// The IHDR facts batch marks a PNG by, read here and nowhere else.
+    @Test func pictureFactsComeFromIHDROfAWholeFile() throws {
+        let png = tinyPNG(width: 5, height: 3)
+        let picture = try #require(PNGPicture(png))
+        #expect(picture == PNGPicture(png.dropFirst(0)))
+        #expect((picture.width, picture.height, picture.bitDepth, picture.colourType) == (5, 3, 8, 0))
+        #expect(picture.isGrey)
+        #expect(PNGPicture(png.dropLast(1)) == nil, "cut inside IEND")
+        #expect(PNGPicture(png.prefix(32)) == nil)
+        #expect(PNGPicture.couldStart(png.prefix(5)) && !PNGPicture.couldStart(Data("GIF".utf8)))
     }
 
     @Test func malformedPNGsThrow() {
@@ -95,7 +101,7 @@ import Testing
         #expect(m.orientation == 6)
         #expect(m.readWarnings == [.pngChunkSkipped(chunk: "tEXt")])
         #expect(m.readWarnings[0].description == "PNG chunk tEXt left out: its CRC is wrong")
-        #expect(try m.insert(intoPNG: tinyPNG(), policy: .keep).warnings == m.readWarnings)
+        #expect(try m.insert(intoPNG: tinyPNG(), stripGPS: false).warnings == m.readWarnings)
     }
 
     @Test func aDamagedEXIfChunkIsLeftOutWithAWarning() throws {
@@ -104,7 +110,7 @@ import Testing
         let m = try ImageMetadata(png: source)
         #expect(m.exif == nil && m.xmp != nil)
         #expect(m.readWarnings == [.exifUnreadable(.ifdOutOfBounds(ifd: "IFD0", offset: 0xFF00))])
-        let out = try m.insert(intoPNG: tinyPNG(), policy: .keep)
+        let out = try m.insert(intoPNG: tinyPNG(), stripGPS: false)
         #expect(out.warnings == m.readWarnings)
         #expect(try PNGChunk.parse(out.data).contains { $0.type == "iTXt" })
     }

@@ -124,7 +124,7 @@ import Testing
         var m = ImageMetadata()
         m.xmp = Data(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description/></rdf:RDF></x:xmpmeta>"#.utf8)
         let encoded = Data(tinyJPEG())
-        let out = try m.insert(into: encoded, policy: .keep)
+        let out = try m.insert(into: encoded, stripGPS: false)
         #expect(out.data == encoded, "nothing written")
         #expect(out.warnings.count == 1)
         guard case .xmpUnreadable(.unparsable(let why)) = out.warnings.first else { Issue.record("\(out.warnings)"); return }
@@ -132,7 +132,7 @@ import Testing
         #expect(why.hasPrefix("Invalid XML at line 1, column") && !why.contains("\n"), "\(why)")
 
         // The credit still goes into XMP, in a packet of its own.
-        let credited = try m.insert(into: encoded, policy: .keep, edits: MetadataEdits(artist: "Ana"))
+        let credited = try m.insert(into: encoded, stripGPS: false, edits: MetadataEdits(artist: "Ana"))
         #expect(credited.warnings == out.warnings)
         let xmp = String(decoding: try #require(try ImageMetadata(jpeg: credited.data).xmp), as: UTF8.self)
         #expect(xmp.contains("<rdf:li>Ana</rdf:li>"))

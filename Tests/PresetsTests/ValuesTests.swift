@@ -50,6 +50,11 @@ import Testing
         #expect(editDistance("", "abc") == 3)
         #expect(closest(to: "sise", in: ["size", "font"]) == "size")
         #expect(closest(to: "zzzzzz", in: ["size", "font"]) == nil)
+        #expect(editDistance("qaulity", "quality") == 1)
+        #expect(closest(to: "SIZE", in: ["quality", "size"]) == "size")
+        #expect(closest(to: "taxi", in: ["text", "size"]) == nil, "two of four letters changed is another word")
+        #expect(closest(to: "qual", in: ["quality", "size"]) == "quality", "a unique start")
+        #expect(closest(to: "", in: ["a", "b"]) == nil)
     }
 }
 

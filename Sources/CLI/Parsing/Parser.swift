@@ -1,3 +1,4 @@
+import Presets
 /// A command line split against the tables, before any value is validated.
 public struct ParsedArguments: Sendable, Equatable {
     /// The subcommands chosen, below the root: `["presets", "show"]`; empty for the root itself.
@@ -142,7 +143,7 @@ public enum CommandLineParser {
             let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
             let bare = String(name.drop { $0 == "-" })
             let longNames = command.allOptions.map(\.long)
-            if let match = Suggestion.closest(to: bare, in: longNames) {
+            if let match = closest(to: bare, in: longNames) {
                 fail("unknown option '\(name)' for '\(commandName)'; did you mean '--\(match)'?")
             } else if let owner = commandOwning(bare) {
                 fail("unknown option '\(name)' for '\(commandName)'; it is an option of '\(owner)'")
@@ -170,7 +171,7 @@ public enum CommandLineParser {
                 let names = command.subcommands.map(\.name)
                 let what = result.path.isEmpty ? "command" : "subcommand"
                 let prefix = result.path.isEmpty ? "" : " for '\(commandName)'"
-                if let match = Suggestion.closest(to: name, in: names) {
+                if let match = closest(to: name, in: names) {
                     return UsageError("unknown \(what) '\(name)'\(prefix); did you mean '\(match)'?")
                 }
                 return UsageError("unknown \(what) '\(name)'\(prefix); see '\(commandName) --help'")

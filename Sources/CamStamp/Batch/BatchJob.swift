@@ -114,8 +114,7 @@ public struct BatchJob {
     private func prepareOutputFolders(_ plan: BatchPlan) throws(CamStampError) {
         let folder = options.outputFolder
         guard !options.dryRun else {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if PathKind(of: folder) == .file {
                 throw .usage("-o: \(folder.path) is a file, not a folder")
             }
             return

@@ -1,73 +1,57 @@
 import Foundation
 import Media
+import PhotoMetadata
 import Presets
+
+/// How batch tells formats apart and names them.
+extension ImageFormat {
+    /// The name said to users.
+    var name: String {
+        switch self {
+        case .jpg: "JPEG"
+        case .png: "PNG"
+        case .webp: "WebP"
+        case .tiff: "TIFF"
+        case .heic: "HEIC"
+        case .avif: "AVIF"
+        }
+    }
+
+    /// The format of `header` (a file's first bytes, 32 are enough) by its signature; nil when
+    /// it is none camstamp reads. The one place where formats are told apart by content.
+    static func sniff(_ header: Data) -> ImageFormat? {
+        let b = [UInt8](header.prefix(64))
+        if b.starts(with: [0xFF, 0xD8]) { return .jpg }
+        if b.starts(with: PNGChunk.signature) { return .png }
+        if b.count >= 12, b[0..<4].elementsEqual("RIFF".utf8), b[8..<12].elementsEqual("WEBP".utf8) { return .webp }
+        // Classic and BigTIFF, either byte order.
+        if b.starts(with: [0x49, 0x49, 0x2A, 0]) || b.starts(with: [0x4D, 0x4D, 0, 0x2A])
+            || b.starts(with: [0x49, 0x49, 0x2B, 0]) || b.starts(with: [0x4D, 0x4D, 0, 0x2B]) { return .tiff }
+        // ISO BMFF: a `ftyp` box whose major or compatible brands name a HEIF still image.
+        guard b.count >= 16, b[4..<8].elementsEqual("ftyp".utf8) else { return nil }
+        let boxSize = min(b.count, Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3]))
+        var brands = [String(decoding: b[8..<12], as: UTF8.self)]
+        var at = 16
+        while at + 4 <= boxSize {
+            brands.append(String(decoding: b[at..<at + 4], as: UTF8.self))
+            at += 4
+        }
+        if brands.contains(where: { ["avif", "avis"].contains($0) }) { return .avif }
+        if brands.contains(where: { ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains($0) }) { return .heic }
+        return nil
+    }
+}
 
 /// The photos of a batch and where each one's output goes, worked out (and checked) before any
 /// photo is touched.
 struct BatchPlan {
-    enum Kind: Sendable, Hashable {
-        case jpeg, png, webp, tiff
-        /// HEIF with HEVC pictures (a phone's HEIC), or another HEIF codec libheif reads.
-        case heif
-        /// HEIF with AV1 pictures.
-        case avif
-
-        /// The name said to users.
-        var name: String {
-            switch self {
-            case .jpeg: "JPEG"
-            case .png: "PNG"
-            case .webp: "WebP"
-            case .tiff: "TIFF"
-            case .heif: "HEIC"
-            case .avif: "AVIF"
-            }
-        }
-
-        /// The extension an output of this kind is given when converting.
-        var fileExtension: String {
-            switch self {
-            case .jpeg: "jpg"
-            case .png: "png"
-            case .webp: "webp"
-            case .tiff: "tif"
-            case .heif: "heic"
-            case .avif: "avif"
-            }
-        }
-
-        /// The format of `header` (a file's first bytes, 32 are enough) by its signature; nil when
-        /// it is none camstamp reads. The one place where formats are told apart by content.
-        static func sniff(_ header: Data) -> Kind? {
-            let b = [UInt8](header.prefix(64))
-            if b.starts(with: [0xFF, 0xD8]) { return .jpeg }
-            if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-            if b.count >= 12, b[0..<4].elementsEqual("RIFF".utf8), b[8..<12].elementsEqual("WEBP".utf8) { return .webp }
-            // Classic and BigTIFF, either byte order.
-            if b.starts(with: [0x49, 0x49, 0x2A, 0]) || b.starts(with: [0x4D, 0x4D, 0, 0x2A])
-                || b.starts(with: [0x49, 0x49, 0x2B, 0]) || b.starts(with: [0x4D, 0x4D, 0, 0x2B]) { return .tiff }
-            // ISO BMFF: a `ftyp` box whose major or compatible brands name a HEIF still image.
-            guard b.count >= 16, b[4..<8].elementsEqual("ftyp".utf8) else { return nil }
-            let boxSize = min(b.count, Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3]))
-            var brands = [String(decoding: b[8..<12], as: UTF8.self)]
-            var at = 16
-            while at + 4 <= boxSize {
-                brands.append(String(decoding: b[at..<at + 4], as: UTF8.self))
-                at += 4
-            }
-            if brands.contains(where: { ["avif", "avis"].contains($0) }) { return .avif }
-            if brands.contains(where: { ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains($0) }) { return .heif }
-            return nil
-        }
-    }
-
     struct Item: Sendable {
         var input: URL
         /// Folder of the input relative to the INPUT folder it was found under ("" at the top).
         var relativeFolder: String
-        var kind: Kind
+        var kind: ImageFormat
         var output: URL
-        var outputKind: Kind
+        var outputKind: ImageFormat
         /// 1-based position, for `{counter}`.
         var counter: Int
     }
@@ -82,12 +66,11 @@ struct BatchPlan {
     /// failures and never opened (opening a FIFO blocks, /dev/zero never ends).
     var refused: [(url: URL, reason: String)] = []
 
-    static let photoExtensions: [String: Kind] = ["jpg": .jpeg, "jpeg": .jpeg, "jpe": .jpeg, "png": .png,
+    static let photoExtensions: [String: ImageFormat] = ["jpg": .jpg, "jpeg": .jpg, "jpe": .jpg, "png": .png,
                                                   "webp": .webp, "tif": .tiff, "tiff": .tiff,
-                                                  "heic": .heif, "heif": .heif, "hif": .heif, "avif": .avif]
+                                                  "heic": .heic, "heif": .heic, "hif": .heic, "avif": .avif]
 
     init(options: BatchOptions) throws(CamStampError) {
-        let fileManager = FileManager.default
         var found: [(url: URL, folder: String, explicit: Bool)] = []
         var listing = Listing(recursive: options.recursive)
         // The output folder inside an input folder holds outputs, not inputs: a second run of
@@ -95,11 +78,11 @@ struct BatchPlan {
         var output = stat()
         if stat(options.outputFolder.path, &output) == 0 { listing.outputFolder = [UInt64(output.st_dev), UInt64(output.st_ino)] }
         for input in options.inputs {
-            var isDirectory: ObjCBool = false
-            guard fileManager.fileExists(atPath: input.path, isDirectory: &isDirectory) else {
+            let kind = PathKind(of: input)
+            guard kind != .missing else {
                 throw .usage("\(input.path): no such file or folder")
             }
-            if isDirectory.boolValue {
+            if kind == .folder {
                 try listing.walk(input, relative: "")
             } else if let reason = Self.notRegular(input) {
                 refused.append((input, reason))
@@ -141,20 +124,15 @@ struct BatchPlan {
                 if Self.inShard(options.shard, folder, url) { clips.append(ClipItem(input: url, output: output, format: clip, counter: counter)) }
                 continue
             }
-            guard let kind = sniffed ?? Self.photoExtensions[url.pathExtension.lowercased()] ?? (explicit ? .jpeg : nil),
+            guard let kind = sniffed ?? Self.photoExtensions[url.pathExtension.lowercased()] ?? (explicit ? .jpg : nil),
                   explicit || !url.lastPathComponent.hasPrefix(".") else {
                 if Self.inShard(options.shard, folder, url) { skipped.append(url) }
                 continue
             }
             let counter = items.count + clips.count + 1
-            let outputKind: Kind = switch options.format {
+            let outputKind: ImageFormat = switch options.format {
             case .keep: sniffed.map { Self.keptKind($0) } ?? kind
-            case .convert(.jpg): .jpeg
-            case .convert(.png): .png
-            case .convert(.webp): .webp
-            case .convert(.tiff): .tiff
-            case .convert(.heic): .heif
-            case .convert(.avif): .avif
+            case .convert(let format): format
             }
             let name = try Self.outputName(outputNames, pattern: options.namePattern, url: url, counter: counter)
             // keep: the input's own extension, unless the output's format differs (HEIC without an encoder).
@@ -179,19 +157,19 @@ struct BatchPlan {
 
     /// The format `--format keep` writes a `kind` photo in: its own, where this machine has an
     /// encoder for it (libheif's x265 for HEIC, aom for AVIF); JPEG otherwise.
-    static func keptKind(_ kind: Kind) -> Kind {
+    static func keptKind(_ kind: ImageFormat) -> ImageFormat {
         switch kind {
-        case .heif: HEIFEncoder.isAvailable(.hevc) ? .heif : .jpeg
-        case .avif: HEIFEncoder.isAvailable(.av1) ? .avif : .jpeg
+        case .heic: HEIFEncoder.isAvailable(.hevc) ? .heic : .jpg
+        case .avif: HEIFEncoder.isAvailable(.av1) ? .avif : .jpg
         default: kind
         }
     }
 
     /// The format of the file at `url` by its first bytes; nil when unreadable or none camstamp reads.
-    static func sniff(_ url: URL) -> Kind? {
+    static func sniff(_ url: URL) -> ImageFormat? {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
         defer { try? handle.close() }
-        return (try? handle.read(upToCount: 64)).flatMap { Kind.sniff($0) }
+        return (try? handle.read(upToCount: 64)).flatMap { ImageFormat.sniff($0) }
     }
 
     /// The output name (without extension) of `url` from the `--name` pattern.
@@ -257,9 +235,9 @@ struct BatchPlan {
             }
             for name in names.sorted() {
                 let url = directory.appendingPathComponent(name)
-                var isDirectory: ObjCBool = false
-                guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else { continue }
-                if isDirectory.boolValue {
+                let kind = PathKind(of: url)
+                guard kind != .missing else { continue }
+                if kind == .folder {
                     if recursive && !name.hasPrefix(".") {
                         try walk(url, relative: relative.isEmpty ? name : relative + "/" + name)
                     }

@@ -159,7 +159,7 @@ final class ClipWorker {
             return outcome(.failed, "cannot mark the video: \(error)")
         }
         do {
-            try TemporaryFiles.place(temporary, at: item.output, replacing: settings.existing == .overwrite)
+            try TemporaryFiles.place(temporary, at: item.output, replacing: settings.existing == .overwrite, exists: .failure(PhotoWorker.alreadyExists(item.output)))
         } catch {
             return outcome(.failed, error.message)
         }

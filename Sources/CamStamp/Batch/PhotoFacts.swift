@@ -7,7 +7,7 @@ import PhotoMetadata
 /// when it was taken, `{exif:TAG}` values, and the metadata to carry into the output.
 struct PhotoFacts {
     /// The format by content.
-    var kind: BatchPlan.Kind
+    var kind: ImageFormat
     var width: Int
     var height: Int
     var orientation: Orientation
@@ -43,17 +43,16 @@ struct PhotoFacts {
 
     init(_ data: Data) throws(CamStampError) {
         guard !data.isEmpty else { throw .failure("empty file") }
-        let pngSignature = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        if let sniffed = BatchPlan.Kind.sniff(data) {
+        if let sniffed = ImageFormat.sniff(data) {
             kind = sniffed
-        } else if data.count < 8 && pngSignature.starts(with: data) {
+        } else if data.count < 8 && PNGPicture.couldStart(data) {
             kind = .png
         } else {
             throw .failure("not a photo camstamp reads (the file starts like none of JPEG, PNG, WebP, HEIC/HEIF, AVIF or TIFF)")
         }
         pictureBytes = 0..<data.count
         switch kind {
-        case .jpeg:
+        case .jpg:
             let structure: JPEGStructure
             do { structure = try JPEGStructure(parsing: data) } catch {
                 throw .failure(error.description)
@@ -90,7 +89,7 @@ struct PhotoFacts {
                 metadata = ImageMetadata()
                 metadataDamage = ["metadata not carried: \(error.description)"]
             }
-        case .heif, .avif:
+        case .heic, .avif:
             let file: HEIFFile
             do { file = try HEIFFile(data) } catch {
                 throw .failure("cannot read the \(kind.name) file (\(error.description))")
@@ -113,10 +112,7 @@ struct PhotoFacts {
             if file.bitsPerSample > 8 { notes.append("its \(file.bitsPerSample)-bit samples are marked and written as 8-bit") }
             if file.hasEXIF { notes.append("its EXIF directory is not carried (XMP and the ICC profile are)") }
         case .png:
-            guard data.count >= 33 else { throw .failure("truncated image (the file ends before the picture does)") }
-            guard data.suffix(12).prefix(8).suffix(4) == Data("IEND".utf8) else {
-                throw .failure("truncated image (the file ends before the picture does)")
-            }
+            guard let png = PNGPicture(data) else { throw .failure("truncated image (the file ends before the picture does)") }
             do { metadata = try ImageMetadata(png: data) } catch {
                 // A critical chunk (IHDR, PLTE, IDAT, IEND: upper-case first letter) is the picture:
                 // libpng refuses it, as peers do, and would print its own line on stderr.
@@ -128,11 +124,8 @@ struct PhotoFacts {
                 metadata = ImageMetadata()
                 metadataDamage = ["metadata not carried: \(error.description)"]
             }
-            let header = [UInt8](data[data.startIndex + 16..<data.startIndex + 26])
-            width = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
-            height = header[4..<8].reduce(0) { $0 << 8 | Int($1) }
-            isGrey = header[9] == 0 || header[9] == 4
-            isWidePNG = header[8] == 16 && header[9] != 0
+            (width, height, isGrey) = (png.width, png.height, png.isGrey)
+            isWidePNG = png.bitDepth == 16 && png.colourType != 0
             // A grey PNG's profile is grey (PNG requires it): it does not describe the colour
             // output, which libpng and viewers then warn about or refuse (as with a grey JPEG's).
             if isGrey, metadata.pngICCChunk != nil || metadata.icc != nil {
@@ -161,7 +154,7 @@ struct PhotoFacts {
         switch kind {
         // libheif has already applied the file's irot/imir: its EXIF Orientation says the same
         // turn again (phones write both), so it is not applied twice.
-        case .heif, .avif: orientation = .normal
+        case .heic, .avif: orientation = .normal
         // TIFF's own Orientation tag (the same values as EXIF's).
         case .tiff: orientation = tiff.flatMap { Orientation(rawValue: $0.orientation) } ?? .normal
         default: orientation = metadata.orientation.flatMap(Orientation.init(rawValue:)) ?? .normal
@@ -181,14 +174,16 @@ struct PhotoFacts {
     /// `encoded` (a bare JPEG or PNG from the encoder) with this photo's metadata as `policy`
     /// says: EXIF with Orientation 1, the new size and no thumbnail; ICC; XMP; IPTC; with `edits`
     /// (--set-metadata) written. Returns the file and what had to be left out.
-    func withMetadata(_ encoded: Data, kind: BatchPlan.Kind, policy: MetadataPolicy,
+    func withMetadata(_ encoded: Data, kind: ImageFormat, policy: MetadataPolicy,
                       edits: MetadataEdits = MetadataEdits()) throws(CamStampError) -> (data: Data, warnings: [String]) {
-        let carried = Self.carried(policy)
+        // --strip-metadata: only what the encoder wrote.
+        if policy == .stripAll { return (encoded, []) }
+        let stripGPS = policy == .stripGPS
         do {
             let output = switch kind {
-            case .jpeg: try metadata.insert(into: encoded, policy: carried, edits: edits)
-            case .webp: try metadata.insert(intoWebP: encoded, policy: carried, edits: edits)
-            default: try metadata.insert(intoPNG: encoded, policy: carried, edits: edits)
+            case .jpg: try metadata.insert(into: encoded, stripGPS: stripGPS, edits: edits)
+            case .webp: try metadata.insert(intoWebP: encoded, stripGPS: stripGPS, edits: edits)
+            default: try metadata.insert(intoPNG: encoded, stripGPS: stripGPS, edits: edits)
             }
             return (output.data, output.warnings.map(\.description))
         } catch {
@@ -200,15 +195,8 @@ struct PhotoFacts {
     /// libtiff (see `ImageMetadata.pieces`), with what had to be left out.
     func metadataPieces(size: PixelSize, policy: MetadataPolicy, edits: MetadataEdits = MetadataEdits())
         -> (exifTIFF: Data?, icc: Data?, xmp: Data?, warnings: [String]) {
-        let pieces = metadata.pieces(size: size, policy: Self.carried(policy), edits: edits)
+        if policy == .stripAll { return (nil, nil, nil, []) }
+        let pieces = metadata.pieces(size: size, stripGPS: policy == .stripGPS, edits: edits)
         return (pieces.exifTIFF, pieces.icc, pieces.xmp, pieces.warnings.map(\.description))
-    }
-
-    private static func carried(_ policy: MetadataPolicy) -> PhotoMetadata.MetadataPolicy {
-        switch policy {
-        case .keep: .keep
-        case .stripGPS: .stripGPS
-        case .stripAll: .stripAll
-        }
     }
 }

@@ -57,7 +57,7 @@ final class PhotoWorker {
     private var pipelines: [PipelineKey: PhotoPipeline] = [:]
     private struct PipelineKey: Hashable {
         var input: PhotoCodec
-        var output: BatchPlan.Kind
+        var output: ImageFormat
         /// webpenc reads its quality and lossless settings only when its caps are set, so each
         /// combination has a pipeline of its own; nil for the other encoders.
         var webp: WebPSettings?
@@ -80,9 +80,15 @@ final class PhotoWorker {
         guard FileManager.default.fileExists(atPath: output.path) else { return nil }
         switch policy {
         case .skip: return (.skipped, "output exists")
-        case .refuse: return (.failed, "\(output.path) already exists; use --skip-existing to keep it or --overwrite to replace it")
+        case .refuse: return (.failed, alreadyExists(output))
         case .overwrite: return nil
         }
+    }
+
+    /// An output that is there without `--skip-existing` or `--overwrite`, found before the work or
+    /// appearing during it.
+    static func alreadyExists(_ output: URL) -> String {
+        "\(output.path) already exists; use --skip-existing to keep it or --overwrite to replace it"
     }
 
     /// `duration` in whole milliseconds, for `--json`.
@@ -141,12 +147,12 @@ final class PhotoWorker {
     /// that path applies: JPEG to JPEG, no --reencode, no --quality, nothing to scale. nil sends
     /// the photo down the re-encoding path; a photo that could not be stamped so (arithmetic
     /// coding, 12-bit, CMYK/YCCK, damaged data) gets a note saying why.
-    func stampInCoefficients(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind,
+    func stampInCoefficients(_ data: Data, photo: PhotoFacts, outputKind: ImageFormat,
                                      context: (Int, Int) -> TemplateContext,
                                      notes: inout [String]) throws(CamStampError) -> (data: Data, path: WritePath)? {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         // A picture cut short is damaged: the decoder's warning on the other path says so.
-        guard photo.kind == .jpeg, outputKind == .jpeg, !settings.reencode, settings.quality == nil,
+        guard photo.kind == .jpg, outputKind == .jpg, !settings.reencode, settings.quality == nil,
               !photo.truncated, outputSize(photo) == upright else { return nil }
         let composition: OverlayComposition
         do {
@@ -181,13 +187,13 @@ final class PhotoWorker {
     static let webpQuality = 90
 
     /// `image` written as HEIC, AVIF or TIFF, with the photo's metadata in the format's own places.
-    func encode(_ image: RawImage, as kind: BatchPlan.Kind, photo: PhotoFacts,
+    func encode(_ image: RawImage, as kind: ImageFormat, photo: PhotoFacts,
                         edits: MetadataEdits) throws(CamStampError) -> (data: Data, warnings: [String]) {
         let pieces = photo.metadataPieces(size: PixelSize(width: image.width, height: image.height), policy: settings.metadata, edits: edits)
         do {
             switch kind {
-            case .heif, .avif:
-                let data = try HEIFEncoder.encode(image, codec: kind == .heif ? .hevc : .av1, quality: settings.quality ?? Self.heifQuality,
+            case .heic, .avif:
+                let data = try HEIFEncoder.encode(image, codec: kind == .heic ? .hevc : .av1, quality: settings.quality ?? Self.heifQuality,
                                                   icc: pieces.icc, exif: pieces.exifTIFF, xmp: pieces.xmp)
                 return (data, pieces.warnings)
             default:
@@ -200,12 +206,12 @@ final class PhotoWorker {
     }
 
     /// The template that ends in `kind`'s encoder (raw for the formats encoded in Swift).
-    static func templateName(_ kind: BatchPlan.Kind) -> String {
+    static func templateName(_ kind: ImageFormat) -> String {
         switch kind {
-        case .jpeg: "photo-jpeg"
+        case .jpg: "photo-jpeg"
         case .png: "photo-png"
         case .webp: "photo-webp"
-        case .heif, .avif, .tiff: "photo-raw"
+        case .heic, .avif, .tiff: "photo-raw"
         }
     }
 
@@ -213,25 +219,25 @@ final class PhotoWorker {
     /// jpegdec, except those it cannot give (CMYK/YCCK, data cut short, or a failure in jpegdec):
     /// those are decoded by libjpeg-turbo, which recovers damaged data with a warning. HEIC, AVIF
     /// and TIFF are decoded by libheif and libtiff, then go through the same pipeline raw.
-    func run(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind,
+    func run(_ data: Data, photo: PhotoFacts, outputKind: ImageFormat,
                      mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         let final = outputSize(photo)
         let size = final == upright ? nil : final
-        if outputKind == .jpeg, max(final.width, final.height) > Self.maxJPEGSide {
+        if outputKind == .jpg, max(final.width, final.height) > Self.maxJPEGSide {
             throw .failure("the picture is \(final.width)×\(final.height) and a JPEG holds at most \(Self.maxJPEGSide) pixels a side; "
                 + "use --max-size \(Self.maxJPEGSide) or --format png")
         }
         let picture = data[photo.pictureBytes]
         var request = PhotoRequest(orientation: photo.orientation, size: size)
         switch outputKind {
-        case .jpeg:
+        case .jpg:
             request.quality = settings.quality ?? photo.sourceQuality(pngDefault: Self.pngSourceQuality)
             request.encodingFormat = encodingFormat(photo)
         case .webp:
             // Quality and lossless are set as the pipeline is built (see `pipeline`).
             if photo.hasAlpha || webpLossless(photo) { request.encodingFormat = "RGBA" }
-        case .heif, .avif, .tiff:
+        case .heic, .avif, .tiff:
             request.encodingFormat = photo.hasAlpha ? "RGBA" : "RGB"
         case .png: break
         }
@@ -252,7 +258,7 @@ final class PhotoWorker {
         // A colour format before the marks: a grey frame would turn a red mark grey. And 4:2:2/4:1:1
         // become 4:4:4 there, which videoflip takes (it has no Y42B) without losing chroma.
         if photo.isGrey {
-            request.workFormat = outputKind == .jpeg ? "I420" : "RGBA"
+            request.workFormat = outputKind == .jpg ? "I420" : "RGBA"
         } else if let chroma = photo.jpeg?.chroma, chroma == .s422 || chroma == .s411 {
             request.workFormat = "Y444"
         }
@@ -261,7 +267,7 @@ final class PhotoWorker {
         }
         do {
             let codec: PhotoCodec = switch photo.kind {
-            case .jpeg: .jpeg
+            case .jpg: .jpeg
             case .webp: .webp
             default: .png
             }
@@ -273,7 +279,7 @@ final class PhotoWorker {
         } catch let failure as MarkFailure {
             throw .failure("cannot mark the image: \(failure.error)")
         } catch {
-            guard photo.kind == .jpeg else { throw .failure("cannot decode, mark or encode the image: \(error)") }
+            guard photo.kind == .jpg else { throw .failure("cannot decode, mark or encode the image: \(error)") }
             return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
         }
     }
@@ -286,7 +292,7 @@ final class PhotoWorker {
     }
 
     /// The libjpeg-turbo path: decoded to RGB here, then the same marking pipeline from raw input.
-    private func decodeApart(_ data: Data, photo: PhotoFacts, outputKind: BatchPlan.Kind, request: PhotoRequest,
+    private func decodeApart(_ data: Data, photo: PhotoFacts, outputKind: ImageFormat, request: PhotoRequest,
                              mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
         let picture: DecodedPicture
         do { picture = try JPEGDecoder.decode(data, adobeInverted: photo.jpeg?.adobeTransform != nil) } catch {
@@ -296,7 +302,7 @@ final class PhotoWorker {
     }
 
     /// The libheif/libtiff path: the picture decoded here (upright for HEIF), then marked raw.
-    private func decodeOutside(_ photo: PhotoFacts, outputKind: BatchPlan.Kind, request: PhotoRequest,
+    private func decodeOutside(_ photo: PhotoFacts, outputKind: ImageFormat, request: PhotoRequest,
                                mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
         let picture: DecodedPicture
         do throws(MediaError) {
@@ -310,7 +316,7 @@ final class PhotoWorker {
     }
 
     /// Marks and encodes a picture decoded outside GStreamer, through a raw-input pipeline.
-    private func runDecoded(_ picture: DecodedPicture, photo: PhotoFacts, outputKind: BatchPlan.Kind, request: PhotoRequest,
+    private func runDecoded(_ picture: DecodedPicture, photo: PhotoFacts, outputKind: ImageFormat, request: PhotoRequest,
                             mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
         let warning = picture.warning
         do {
@@ -327,7 +333,7 @@ final class PhotoWorker {
     }
 
     /// Runs `pipeline` for an encoded file, or for raw pixels when `kind` is encoded in Swift.
-    private func output(of pipeline: PhotoPipeline, _ kind: BatchPlan.Kind, encoded: (PhotoPipeline) throws -> Data,
+    private func output(of pipeline: PhotoPipeline, _ kind: ImageFormat, encoded: (PhotoPipeline) throws -> Data,
                         raw: (PhotoPipeline) throws -> RawImage) throws -> PipelineOutput {
         Self.templateName(kind) == "photo-raw" ? .raw(try raw(pipeline)) : .encoded(try encoded(pipeline))
     }
@@ -346,7 +352,7 @@ final class PhotoWorker {
     }
 
     /// This worker's pipeline for `input` → `output`, built on first use and kept.
-    private func pipeline(_ input: PhotoCodec, _ output: BatchPlan.Kind, _ photo: PhotoFacts) throws(CamStampError) -> PhotoPipeline {
+    private func pipeline(_ input: PhotoCodec, _ output: ImageFormat, _ photo: PhotoFacts) throws(CamStampError) -> PhotoPipeline {
         let webp = output == .webp ? WebPSettings(quality: settings.quality ?? Self.webpQuality, lossless: webpLossless(photo)) : nil
         let key = PipelineKey(input: input, output: output, webp: webp)
         if let existing = pipelines[key] { return existing }
@@ -374,6 +380,6 @@ final class PhotoWorker {
             if full { throw .failure("cannot write \(target.path) (the disk is full); free some space or choose another -o folder") }
             throw .failure("cannot write \(target.path): \(error.localizedDescription)")
         }
-        try TemporaryFiles.place(temporary, at: target, replacing: settings.existing == .overwrite)
+        try TemporaryFiles.place(temporary, at: target, replacing: settings.existing == .overwrite, exists: .failure(Self.alreadyExists(target)))
     }
 }

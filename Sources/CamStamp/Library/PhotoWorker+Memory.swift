@@ -6,7 +6,7 @@ extension PhotoWorker {
     /// One photo stamped in memory, as `stamp(_:outputKind:filename:fallbackDate:counter:)` gives it.
     struct Stamped {
         var data: Data
-        var kind: BatchPlan.Kind
+        var kind: ImageFormat
         var width: Int
         var height: Int
         var warnings: [String]
@@ -19,8 +19,8 @@ extension PhotoWorker {
     /// the photo's own format; `filename` feeds `{filename}`/`{stem}`; a photo without a
     /// DateTimeOriginal is dated `fallbackDate` (now when nil). `named` is the kind a file's name
     /// says, for a note when its content differs; `strictOption` names the setting in a failure.
-    func stamp(_ bytes: Data, outputKind: BatchPlan.Kind?, filename: String?, fallbackDate: Date?, counter: Int?,
-               named: (kind: BatchPlan.Kind, pathExtension: String)? = nil,
+    func stamp(_ bytes: Data, outputKind: ImageFormat?, filename: String?, fallbackDate: Date?, counter: Int?,
+               named: (kind: ImageFormat, pathExtension: String)? = nil,
                strictOption: String = "strict") throws(CamStampError) -> Stamped {
         // PhotoFacts counts offsets from 0: a slice of a larger Data is copied to its own.
         let data = bytes.startIndex == 0 ? bytes : Data(bytes)
@@ -38,7 +38,7 @@ extension PhotoWorker {
         if keepsFormat, outputKind != photo.kind {
             notes.append("written as JPEG: this machine's libheif has no \(photo.kind.name) encoder")
         }
-        if photo.hasAlpha, outputKind == .jpeg { notes.append("its transparency is not kept (a JPEG has none)") }
+        if photo.hasAlpha, outputKind == .jpg { notes.append("its transparency is not kept (a JPEG has none)") }
         if data[photo.pictureBytes.upperBound...].contains(where: { $0 != 0 && $0 != 0xFF }) {
             notes.append("\(data.count - photo.pictureBytes.upperBound) bytes after the picture's end (such as a motion photo's video) are not carried to the output")
         }

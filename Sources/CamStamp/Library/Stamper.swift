@@ -112,25 +112,12 @@ public final class Stamper {
     public func stamp(_ image: Data, filename: String? = nil, date: Date? = nil) throws(CamStampError) -> StampedImage {
         let worker = try photoWorker()
         counter += 1
-        let kind: BatchPlan.Kind? = switch settings.format {
+        let kind: ImageFormat? = switch settings.format {
         case .keep: nil
-        case .convert(.jpg): .jpeg
-        case .convert(.png): .png
-        case .convert(.webp): .webp
-        case .convert(.heic): .heif
-        case .convert(.tiff): .tiff
-        case .convert(.avif): .avif
+        case .convert(let format): format
         }
         let stamped = try worker.stamp(image, outputKind: kind, filename: filename, fallbackDate: date, counter: counter)
-        let format: ImageFormat = switch stamped.kind {
-        case .jpeg: .jpg
-        case .png: .png
-        case .webp: .webp
-        case .heif: .heic
-        case .tiff: .tiff
-        case .avif: .avif
-        }
-        return StampedImage(data: stamped.data, format: format,
+        return StampedImage(data: stamped.data, format: stamped.kind,
                             width: stamped.width, height: stamped.height,
                             report: StampReport(warnings: stamped.warnings, metadata: CarriedMetadata(reading: stamped.data)))
     }
