@@ -36,8 +36,11 @@ public struct StreamJob {
         public var outages: [Outage] = []
     }
 
-    /// Frames queued in front of the encoder before new ones are dropped.
-    static let outputQueue = 8
+    /// Frames queued in front of the encoder before new ones are dropped. Few: a queued frame is
+    /// a buffer the capture's pool allocated and keeps for the rest of the run (at 1080p, 8 held
+    /// 24 MB from the encoder's slow start on); x264 (zerolatency) takes a frame in ~15 ms, so 3
+    /// still ride out a 100 ms stall.
+    static let outputQueue = 3
     /// How long a camera may take to deliver its first frame before `--duration` counts anyway.
     static let startupAllowance: Duration = .seconds(10)
     /// How long the encoder and muxer get to finish the file once the stream has stopped.
