@@ -1,4 +1,5 @@
 import CGStreamer
+import Foundation
 import Testing
 @testable import Media
 
@@ -69,4 +70,10 @@ import Testing
         #expect(source.string("max-bytes") == "0")
         #expect(source.string("block") == "FALSE")
     }
+}
+
+/// A template shipped in the checkout's `pipelines/` (what the tool itself runs), not a copy.
+func shippedTemplate(_ name: String) throws -> PipelineTemplate {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return try PipelineTemplate(contentsOf: root.appendingPathComponent("pipelines/\(name).pipeline"))
 }
