@@ -111,7 +111,6 @@ final class Publishing: @unchecked Sendable {
         // A branch for a file takes every frame; one for the network never holds the others up.
         let fileQueue = "queue max-size-buffers=0 max-size-bytes=0 max-size-time=3000000000"
         let leakyQueue = "queue leaky=downstream max-size-buffers=0 max-size-bytes=0 max-size-time=2000000000"
-        let appsink = "sync=false async=false drop=true max-buffers=300 enable-last-sample=false"
         for (index, target) in options.targets.enumerated() {
             let mux = "mux\(index)"
             switch target {
@@ -126,14 +125,14 @@ final class Publishing: @unchecked Sendable {
                 let name = options.targets.firstIndex(where: { if case .rtp = $0 { true } else { false } }) == index ? "pay" : "pay\(index)"
                 branches.append("video. ! \(leakyQueue) ! rtph264pay name=\(name) config-interval=-1 pt=96 ! udpsink host=\(PipelineTemplate.quote(rtpAddress ?? host)) port=\(port) sync=false async=false")
             case .rtmp:
-                branches.append("video. ! \(leakyQueue) ! h264parse ! flvmux name=\(mux) streamable=true ! appsink name=relay\(index) \(appsink)")
+                branches.append("video. ! \(leakyQueue) ! h264parse ! flvmux name=\(mux) streamable=true ! appsink name=relay\(index)")
                 if audio != nil {
                     needsAAC = true
                     branches.append("aac. ! \(leakyQueue) ! \(mux).")
                 }
                 relayPlans.append(("relay\(index)", target))
             case .srt:
-                branches.append("video. ! \(leakyQueue) ! h264parse ! mpegtsmux name=\(mux) alignment=7 ! appsink name=relay\(index) \(appsink)")
+                branches.append("video. ! \(leakyQueue) ! h264parse ! mpegtsmux name=\(mux) alignment=7 ! appsink name=relay\(index)")
                 if audio != nil {
                     needsAAC = true
                     branches.append("aac. ! \(leakyQueue) ! \(mux).")
@@ -157,16 +156,16 @@ final class Publishing: @unchecked Sendable {
             case .serve(let address):
                 guard serve == nil else { throw .usage("--serve: one RTSP server per stream") }
                 serve = address
-                branches.append("video. ! \(leakyQueue) ! appsink name=rtspvideo \(appsink)")
+                branches.append("video. ! \(leakyQueue) ! appsink name=rtspvideo")
                 if audio != nil {
                     needsAAC = true
-                    branches.append("aac. ! \(leakyQueue) ! appsink name=rtspaudio \(appsink)")
+                    branches.append("aac. ! \(leakyQueue) ! appsink name=rtspaudio")
                 }
             }
         }
         // One video encode; the tee hands the same H.264 (SPS/PPS with every keyframe, so any
         // branch can start anywhere) to every target.
-        var launch = "appsrc name=stamped is-live=true ! videoconvert ! video/x-raw,format=I420 ! x264enc name=encoder speed-preset=veryfast tune=zerolatency bitrate=\(options.bitrate) key-int-max=\(max(fps, 1)) ! h264parse config-interval=-1 ! video/x-h264,stream-format=byte-stream,alignment=au ! tee name=video"
+        var launch = "appsrc name=stamped ! videoconvert ! video/x-raw,format=I420 ! x264enc name=encoder speed-preset=veryfast tune=zerolatency bitrate=\(options.bitrate) key-int-max=\(max(fps, 1)) ! h264parse config-interval=-1 ! video/x-h264,stream-format=byte-stream,alignment=au ! tee name=video"
         if let audio {
             // One sound capture, encoded once per codec the containers need (each converts for
             // itself: AAC takes planar floats, Opus interleaved integers).
@@ -178,7 +177,7 @@ final class Publishing: @unchecked Sendable {
         let pipeline: Pipeline
         do {
             pipeline = try Pipeline(launch)
-            output = try FrameOutput(pipeline: pipeline, maxBuffers: StreamJob.outputQueue, block: false)
+            output = try FrameOutput(pipeline: pipeline, maxBuffers: StreamJob.outputQueue, block: false, live: true)
         } catch { throw fail(error) }
 
         var relays: [Relay] = []
@@ -302,7 +301,8 @@ final class Relay: @unchecked Sendable {
         self.target = target
         self.tap = tap
         // The source leaks the oldest buffers while a connection is being made, so memory stays bounded.
-        let source = "appsrc name=feed is-live=true format=time leaky-type=downstream max-buffers=600 max-bytes=0 max-time=0 ! queue"
+        // The feed's queue and leaking are set by SampleFeed.
+        let source = "appsrc name=feed ! queue"
         switch target {
         case .rtmp(let url):
             launch = "\(source) ! rtmp2sink name=out location=\(PipelineTemplate.quote(url)) sync=false"

@@ -36,8 +36,11 @@ public struct StreamJob {
         public var outages: [Outage] = []
     }
 
-    /// Frames queued in front of the encoder before new ones are dropped.
-    static let outputQueue = 8
+    /// Frames queued in front of the encoder before new ones are dropped. Few: a queued frame is
+    /// a buffer the capture's pool allocated and keeps for the rest of the run (at 1080p, 8 held
+    /// 24 MB from the encoder's slow start on); x264 (zerolatency) takes a frame in ~15 ms, so 3
+    /// still ride out a 100 ms stall.
+    static let outputQueue = 3
     /// How long a camera may take to deliver its first frame before `--duration` counts anyway.
     static let startupAllowance: Duration = .seconds(10)
     /// How long the encoder and muxer get to finish the file once the stream has stopped.
@@ -47,6 +50,51 @@ public struct StreamJob {
     /// is finalised either way). On `report`: the SDP and each snapshot's path as results,
     /// warnings, the progress line.
     public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) -> Summary {
+        let session = try setUp(report: report)
+        defer { session.camera.stop() }
+        defer { session.progress.finish() }
+        let tally = try loop(session, interrupts: interrupts, report: report)
+        return try finish(session, tally)
+    }
+
+    /// What `setUp` starts: the camera and the outputs, and what marks and counts the frames.
+    private struct Session {
+        let camera: Camera
+        /// The composed output (several targets, sound), or nil for one file or RTP address.
+        let publishing: Publishing?
+        let output: FrameOutput
+        /// The RTP host, resolved.
+        let address: String?
+        let marker: Marker
+        let snapshotWriter: SnapshotWriter?
+        let progress: ProgressLine
+        let started = ContinuousClock.now
+
+        /// Stops the output at once, unfinished (it is broken).
+        func abortOutput() { if let publishing { publishing.abort() } else { output.abort() } }
+    }
+
+    /// The pull loop's counts and clocks.
+    private struct Tally {
+        var written = 0, dropped = 0
+        /// The first frame's capture time (nanoseconds): the stream's zero.
+        var firstTime: UInt64?
+        /// The end of the last frame written, and one frame's length (from the caps' rate).
+        var lastTime: UInt64 = 0, frameDuration: UInt64 = 33_333_333
+        /// The composed output is live (sound comes from a live source): its frames are stamped
+        /// on its clock, from where it stood at the first frame, so sound and pictures line up.
+        var origin: UInt64?
+        var sdpPrinted = false
+        var firstFrameAt: ContinuousClock.Instant?
+        var interrupted = false
+        /// A failure of the camera or of the marks: what was recorded so far is still finalised;
+        /// only a broken output is abandoned (thrown at once).
+        var failure: CamStampError?
+    }
+
+    /// Checks what can be checked before the camera starts, then starts the outputs (first: they
+    /// must be ready before the first frame arrives) and the camera.
+    private func setUp(report: JobOutput) throws(CamStampError) -> Session {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
         if let folder = options.snapshotFolder { try StillDestination.prepareFolder(folder, option: "--snapshot-dir", create: true) }
@@ -75,130 +123,134 @@ public struct StreamJob {
         }
         let output: FrameOutput
         if let publishing { output = publishing.output } else { output = try makeOutput(address: address) }
-        func abortOutput() { if let publishing { publishing.abort() } else { output.abort() } }
-        // The output first: it must be ready before the first frame arrives.
+        let session = Session(
+            camera: camera, publishing: publishing, output: output,
+            address: address, marker: Marker(preset: preset, variables: variables),
+            snapshotWriter: options.snapshotFolder.map {
+                SnapshotWriter(folder: $0, template: try? Templates.load(nil, builtIn: "still-jpeg", resources: resources), report: report)
+            },
+            progress: report.progress)
         do {
-            if let publishing { try publishing.start() } else { try output.start() }
+            if let publishing { try publishing.start() } else { try session.output.start() }
         } catch {
-            abortOutput()
+            session.abortOutput()
             throw outputFailure(error)
         }
         do { try camera.start() } catch {
-            abortOutput()
+            session.abortOutput()
             throw error
         }
-        defer { camera.stop() }
         Verbosity.log("capture elements: \(camera.frames.pipeline.elementSummary().joined(separator: " "))")
-        Verbosity.log("output elements: \(output.pipeline.elementSummary().joined(separator: " "))")
+        Verbosity.log("output elements: \(session.output.pipeline.elementSummary().joined(separator: " "))")
+        return session
+    }
 
-        let snapshotWriter = options.snapshotFolder.map {
-            SnapshotWriter(folder: $0, template: try? Templates.load(nil, builtIn: "still-jpeg", resources: resources), report: report)
-        }
-        let marker = Marker(preset: preset, variables: variables)
-        let progress = report.progress
-        defer { progress.finish() }
-        let started = ContinuousClock.now
-
-        var written = 0, dropped = 0
-        var firstTime: UInt64?, lastTime: UInt64 = 0, frameDuration: UInt64 = 33_333_333
-        // The composed output is live (sound comes from a live source): its frames are stamped
-        // on its clock, from where it stood at the first frame, so sound and pictures line up.
-        var origin: UInt64?
-        var sdpPrinted = false
-        let durationLimit = options.duration.map { UInt64($0 * 1e9) }
+    /// Pulls, marks and pushes frames until the end of the source, `--duration`, an interrupt or
+    /// a failure. A broken output is thrown at once (abandoned); any other failure ends the loop
+    /// in `Tally.failure`, so what was recorded is still finalised.
+    private func loop(_ session: Session, interrupts: Interrupts?,
+                      report: JobOutput) throws(CamStampError) -> Tally {
+        var tally = Tally()
         // --duration is also a hard stop in wall time: a source slower than real time (or frames
         // too large to make in time) would otherwise stretch a 10-second stream to minutes.
         let wallLimit = options.duration.map { Duration.nanoseconds(Int64($0 * 1e9)) }
-        var firstFrameAt: ContinuousClock.Instant?
-        var interrupted = false
-        // A failure of the camera or of the marks still finalises what was recorded so far; only
-        // a broken output is abandoned.
-        var failure: CamStampError?
-
-        loop: while true {
-            if interrupts?.isRequested == true { interrupted = true; break }
+        while true {
+            if interrupts?.isRequested == true { tally.interrupted = true; break }
             if let wallLimit {
                 let now = ContinuousClock.now
-                if let firstFrameAt, now - firstFrameAt >= wallLimit { break }
-                if firstFrameAt == nil, now - started >= wallLimit + Self.startupAllowance {
-                    failure = .failure("capture: no frame from the source within \(Self.startupAllowance)")
+                if let firstFrameAt = tally.firstFrameAt, now - firstFrameAt >= wallLimit { break }
+                if tally.firstFrameAt == nil, now - session.started >= wallLimit + Self.startupAllowance {
+                    tally.failure = .failure("capture: no frame from the source within \(Self.startupAllowance)")
                     break
                 }
             }
             let pulled: FrameSource.Pull
-            do { pulled = try camera.pull() } catch {
-                failure = error
-                break loop
+            do { pulled = try session.camera.pull() } catch {
+                tally.failure = error
+                break
             }
             switch pulled {
             case .timeout:
                 continue
             case .endOfStream:
-                break loop
+                return tally
             case .frame(let frame):
-                // Without --size the source picks the size (a video file's own): x264 would refuse
-                // an odd one with "Can not initialize x264 encoder".
-                if firstFrameAt == nil, options.size == nil {
-                    let size = FrameSize(width: frame.width, height: frame.height)
-                    do { try H264Limits.check(size: size, subject: "the source's \(size) frames") } catch {
-                        failure = .failure("capture: \(error.message); ask for that with --size")
-                        break loop
-                    }
-                }
-                firstFrameAt = firstFrameAt ?? ContinuousClock.now
-                let capturedAt = frame.presentationTime ?? 0
-                let start = firstTime ?? capturedAt
-                firstTime = start
-                let time = capturedAt - min(start, capturedAt)
-                if let limit = durationLimit, time >= limit { break loop }
-                let fps = frame.framesPerSecond
-                if let fps, fps > 0 { frameDuration = UInt64(1e9 / fps) }
-                let context = marker.context(width: frame.width, height: frame.height, captureDate: Date(),
-                                             frame: written + dropped, fps: fps)
-                do { try marker.mark(frame, context: context) } catch {
-                    failure = error
-                    break loop
-                }
-                // The output's clock starts at zero with the first frame.
-                if publishing != nil { origin = origin ?? output.pipeline.runningTime() ?? 0 }
-                frame.setTimestamps(pts: time + (origin ?? 0), duration: frameDuration)
-                if interrupts?.takeSnapshotRequest() == true, let snapshotWriter { snapshotWriter.write(frame.copy()) }
-                let accepted: Bool
-                do { accepted = try output.push(frame) } catch {
-                    abortOutput()
-                    throw outputFailure(error)
-                }
-                if accepted { written += 1; lastTime = time + frameDuration } else { dropped += 1 }
-                if !sdpPrinted, rtpTarget != nil, let sdp = sessionDescription(output, address: address) {
-                    sdpPrinted = true
-                    do { try publish(sdp: sdp, report: report) } catch {
-                        failure = error
-                        break loop
-                    }
-                }
-                // fps as achieved (frames written over wall time), as ffmpeg reports it.
-                let elapsed = (ContinuousClock.now - started) / .seconds(1)
-                let achieved = elapsed > 0.5 ? Double(written) / elapsed : fps ?? 0
-                progress.update("frame=\(written) fps=\(String(format: "%.1f", achieved)) dropped=\(dropped) time=\(clockText(seconds: Double(time) / 1e9, fraction: true))")
+                guard try take(frame, session, &tally, interrupts: interrupts, report: report) else { return tally }
             }
         }
-        progress.finish()
-        // EOS through the encoder and muxer: MP4 gets its index, MKV its cues.
-        output.pipeline.endFileAudio(at: lastTime)
-        do {
-            if let publishing { try publishing.finish(timeout: Self.finishGrace) } else { try output.finish(timeout: Self.finishGrace) }
-        } catch {
-            throw failure ?? outputFailure(error)
+        return tally
+    }
+
+    /// Marks one frame, stamps its time and pushes it; false when the stream ends here (the
+    /// duration is reached, or a failure is in `tally`).
+    private func take(_ frame: VideoFrame, _ session: Session, _ tally: inout Tally, interrupts: Interrupts?,
+                      report: JobOutput) throws(CamStampError) -> Bool {
+        // Without --size the source picks the size (a video file's own): x264 would refuse
+        // an odd one with "Can not initialize x264 encoder".
+        if tally.firstFrameAt == nil, options.size == nil {
+            let size = FrameSize(width: frame.width, height: frame.height)
+            do { try H264Limits.check(size: size, subject: "the source's \(size) frames") } catch {
+                tally.failure = .failure("capture: \(error.message); ask for that with --size")
+                return false
+            }
         }
-        snapshotWriter?.waitUntilDone()
-        if let failure {
+        tally.firstFrameAt = tally.firstFrameAt ?? ContinuousClock.now
+        let capturedAt = frame.presentationTime ?? 0
+        let start = tally.firstTime ?? capturedAt
+        tally.firstTime = start
+        let time = capturedAt - min(start, capturedAt)
+        if let limit = options.duration.map({ UInt64($0 * 1e9) }), time >= limit { return false }
+        let fps = frame.framesPerSecond
+        if let fps, fps > 0 { tally.frameDuration = UInt64(1e9 / fps) }
+        let context = session.marker.context(width: frame.width, height: frame.height, captureDate: Date(),
+                                             frame: tally.written + tally.dropped, fps: fps)
+        do { try session.marker.mark(frame, context: context) } catch {
+            tally.failure = error
+            return false
+        }
+        // The output's clock starts at zero with the first frame.
+        if session.publishing != nil { tally.origin = tally.origin ?? session.output.pipeline.runningTime() ?? 0 }
+        frame.setTimestamps(pts: time + (tally.origin ?? 0), duration: tally.frameDuration)
+        if interrupts?.takeSnapshotRequest() == true, let snapshotWriter = session.snapshotWriter { snapshotWriter.write(frame.copy()) }
+        let accepted: Bool
+        do { accepted = try session.output.push(frame) } catch {
+            session.abortOutput()
+            throw outputFailure(error)
+        }
+        if accepted { tally.written += 1; tally.lastTime = time + tally.frameDuration } else { tally.dropped += 1 }
+        if !tally.sdpPrinted, rtpTarget != nil, let sdp = sessionDescription(session.output, address: session.address) {
+            tally.sdpPrinted = true
+            do { try publish(sdp: sdp, report: report) } catch {
+                tally.failure = error
+                return false
+            }
+        }
+        // fps as achieved (frames written over wall time), as ffmpeg reports it.
+        let elapsed = (ContinuousClock.now - session.started) / .seconds(1)
+        let achieved = elapsed > 0.5 ? Double(tally.written) / elapsed : fps ?? 0
+        session.progress.update("frame=\(tally.written) fps=\(String(format: "%.1f", achieved)) dropped=\(tally.dropped) time=\(clockText(seconds: Double(time) / 1e9, fraction: true))")
+        return true
+    }
+
+    /// Ends the stream: EOS through the encoder and muxer (MP4 gets its index, MKV its cues), the
+    /// snapshots written, then the summary, or the failure that ended the loop.
+    private func finish(_ session: Session, _ tally: Tally) throws(CamStampError) -> Summary {
+        session.progress.finish()
+        session.output.pipeline.endFileAudio(at: tally.lastTime)
+        do {
+            if let publishing = session.publishing { try publishing.finish(timeout: Self.finishGrace) } else { try session.output.finish(timeout: Self.finishGrace) }
+        } catch {
+            throw tally.failure ?? outputFailure(error)
+        }
+        session.snapshotWriter?.waitUntilDone()
+        if let failure = tally.failure {
             // A recording that never got a frame is no recording: nothing is left in its place.
-            if written == 0, case .file(let url, _) = options.target { try? FileManager.default.removeItem(at: url) }
+            if tally.written == 0, case .file(let url, _) = options.target { try? FileManager.default.removeItem(at: url) }
             throw failure
         }
-        let summary = Summary(framesWritten: written, framesDropped: dropped, duration: Double(lastTime) / 1e9,
-                              snapshots: snapshotWriter?.written ?? [], outages: publishing?.outages ?? [])
-        if interrupted { throw .init(.interrupted, summaryLine(summary)) }
+        let summary = Summary(framesWritten: tally.written, framesDropped: tally.dropped, duration: Double(tally.lastTime) / 1e9,
+                              snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
+        if tally.interrupted { throw .init(.interrupted, summaryLine(summary)) }
         return summary
     }
 

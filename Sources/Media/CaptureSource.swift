@@ -83,7 +83,7 @@ extension CaptureSource {
         // The sink prerolls once typefind has settled the type and passed the first buffer on.
         try pipeline.setState(.paused, timeout: .seconds(10))
         guard let caps = find.string("caps"), let name = caps.split(separator: ",").first, !name.isEmpty else {
-            throw .stream(element: "find", domain: "camstamp", code: 0, message: "no media type found", debug: nil)
+            throw .unknownMediaType
         }
         return String(name)
     }

@@ -1,6 +1,6 @@
-import CGStreamer
-import CGstApp
-import CGstVideo
+internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 
 /// One `--control NAME=VALUE`: a V4L2 control for v4l2src's `extra-controls`, its value read
 /// the way GStreamer reads a structure field (`10`, `-3`, `true`, or text such as a menu label).

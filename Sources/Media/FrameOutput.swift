@@ -1,34 +1,28 @@
-import CGStreamer
-import CGstApp
-import CGstVideo
+internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 
 /// An output: a pipeline starting with `appsrc name=stamped` (an encoder and a sink after it).
 public final class FrameOutput: @unchecked Sendable {
     public let pipeline: Pipeline
     private let source: Element
-    private var appsrc: UnsafeMutablePointer<GstAppSrc> { gcast(source.pointer) }
-    private var currentCaps: UnsafeMutablePointer<GstCaps>?
+    private var appsrc: UnsafeMutablePointer<GstAppSrc> { source.appSource }
+    private let caps = CapsTracker()
     private var ended = false
     private let blocking: Bool
     private let maxBuffers: UInt64
 
     /// `block: true` makes `push` wait when `maxBuffers` are queued (a file must get every frame);
     /// `block: false` drops the frame instead when the queue is full (live: `push` returns false,
-    /// so latency and memory stay bounded when the encoder falls behind).
-    public init(pipeline: Pipeline, maxBuffers: Int = 4, block: Bool = true, sourceName: String = "stamped") throws(MediaError) {
+    /// so latency and memory stay bounded when the encoder falls behind). `live`: the appsrc is a
+    /// live source (frames stamped on the pipeline's clock); nil leaves the template's setting.
+    public init(pipeline: Pipeline, maxBuffers: Int = 4, block: Bool = true, live: Bool? = nil,
+                sourceName: String = "stamped") throws(MediaError) {
         self.pipeline = pipeline
         blocking = block
         self.maxBuffers = UInt64(maxBuffers)
         source = try pipeline.element(named: sourceName)
-        // appsrc defaults to format=bytes: muxers then write a 0-second file and exit 0.
-        try source.set("format", "time")
-        try source.set("block", block)
-        try source.set("max-buffers", maxBuffers)
-        try source.set("max-bytes", 0)
-    }
-
-    deinit {
-        if let currentCaps { gst_caps_unref(currentCaps) }
+        try source.configure(AppSrcSettings.frames(maxBuffers: maxBuffers, block: block, isLive: live))
     }
 
     /// Starts the pipeline without waiting for preroll, which only happens after the first frame.
@@ -40,17 +34,12 @@ public final class FrameOutput: @unchecked Sendable {
     @discardableResult
     public func push(_ frame: VideoFrame) throws(MediaError) -> Bool {
         if let error = pipeline.pendingError() { throw error }
-        if currentCaps == nil || gst_caps_is_equal(currentCaps, frame.caps) == 0 {
-            gst_app_src_set_caps(appsrc, frame.caps)
-            if let currentCaps { gst_caps_unref(currentCaps) }
-            currentCaps = gst_caps_ref(frame.caps)
-        }
+        caps.update(frame.caps, on: appsrc)
         if !blocking && gst_app_src_get_current_level_buffers(appsrc) >= maxBuffers { return false }
         let result = gst_app_src_push_buffer(appsrc, frame.bufferReference())
         if result != GST_FLOW_OK {
             if let error = pipeline.pendingError() ?? pipeline.waitForError(timeout: .milliseconds(500)) { throw error }
-            throw .stream(element: source.name, domain: "camstamp", code: Int(result.rawValue),
-                          message: "output stopped (\(String(cString: gst_flow_get_name(result))))", debug: nil)
+            throw .outputStopped(element: source.name, flow: String(cString: gst_flow_get_name(result)))
         }
         return true
     }

@@ -1,6 +1,6 @@
-import CGStreamer
-import CGstApp
-import CGstVideo
+internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 import Foundation
 
 /// The capture side: a pipeline ending in `appsink name=frames`, pulled from one thread with a
@@ -8,7 +8,7 @@ import Foundation
 public final class FrameSource: @unchecked Sendable {
     public let pipeline: Pipeline
     private let sink: Element
-    private var appsink: UnsafeMutablePointer<GstAppSink> { gcast(sink.pointer) }
+    private var appsink: UnsafeMutablePointer<GstAppSink> { sink.appSink }
     // Video info parsed once per distinct caps, not per frame.
     private var cachedCaps: UnsafeMutablePointer<GstCaps>?
     private var cachedInfo = GstVideoInfo()
@@ -34,13 +34,7 @@ public final class FrameSource: @unchecked Sendable {
         self.pipeline = pipeline
         self.exclusiveFrames = exclusiveFrames
         sink = try pipeline.element(named: "frames")
-        // appsink defaults to an unbounded queue (gigabytes for a long capture): bound it.
-        try sink.set("max-buffers", maxBuffers)
-        try sink.set("drop", live)
-        // Without this appsink keeps a ref to the last sample, so the buffer we pull is shared
-        // and making it writable would deep-copy every frame.
-        try sink.set("enable-last-sample", false)
-        try sink.set("sync", live)
+        try sink.configure(live ? .live(maxBuffers: maxBuffers) : .everyBuffer(maxBuffers: maxBuffers))
     }
 
     deinit {
@@ -77,13 +71,12 @@ public final class FrameSource: @unchecked Sendable {
         }
         guard let buffer = gst_sample_get_buffer(sample), let caps = gst_sample_get_caps(sample) else {
             gst_sample_unref(sample)
-            throw .stream(element: "frames", domain: "camstamp", code: 0, message: "sample without buffer or caps", debug: nil)
+            throw .emptySample(element: sink.name)
         }
         if cachedCaps == nil || gst_caps_is_equal(cachedCaps, caps) == 0 {
-            guard gst_video_info_from_caps(&cachedInfo, caps) != 0 else {
+            do { cachedInfo = try rawVideoInfo(caps, at: sink.name) } catch {
                 gst_sample_unref(sample)
-                throw .stream(element: "frames", domain: "camstamp", code: 0,
-                              message: "not raw video: \(takeGString(gst_caps_to_string(caps)) ?? "?")", debug: nil)
+                throw error
             }
             if let cachedCaps { gst_caps_unref(cachedCaps) }
             cachedCaps = gst_caps_ref(caps)

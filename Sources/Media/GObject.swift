@@ -1,8 +1,8 @@
 // GStreamer core, app and video all include gst.h; a C declaration they share is visible
 // through whichever module the compiler credits with it, so every file imports all three.
-import CGStreamer
-import CGstApp
-import CGstVideo
+internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 
 // GObject's cast macros (GST_ELEMENT(), GST_APP_SINK() ...) don't import into Swift; this is the
 // one place that reinterprets a pointer to a GObject instance as a pointer to another of its

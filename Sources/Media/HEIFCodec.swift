@@ -1,5 +1,5 @@
-import CGStreamer
-import CGstVideo
+internal import CGStreamer
+internal import CGstVideo
 import Foundation
 internal import CHeif
 

@@ -1,6 +1,6 @@
-import CGStreamer
-import CGstApp
-import CGstVideo
+internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 import Glibc
 
 /// Every way GStreamer work can fail, with what a user needs to fix it: the element, GStreamer's
@@ -25,9 +25,27 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     /// A device node could not be opened or asked something (`operation`: `open`,
     /// `VIDIOC_QUERYCAP`); `code` is the errno.
     case device(path: String, operation: String, code: Int32)
-    /// The marks could not be blended into a frame (it could not be mapped, or GStreamer's
-    /// blender does not take its format): the frame must not go out unmarked.
+    /// The marks could not be blended into a frame (GStreamer's blender does not take its
+    /// format): the frame must not go out unmarked.
     case blend(format: String, width: Int, height: Int)
+
+    // camstamp's own findings about what a pipeline handed over (not errors GStreamer posted).
+
+    /// A frame's pixels could not be mapped (its buffer does not hold the whole frame its format
+    /// and size describe).
+    case unmappableFrame(format: String, width: Int, height: Int)
+    /// An appsink handed over a sample without a buffer or without caps.
+    case emptySample(element: String)
+    /// Raw video frames were expected at `element`, and `caps` came.
+    case notRawVideo(element: String, caps: String)
+    /// An appsrc refused a buffer (`flow`: GStreamer's name for why) and the bus said nothing more.
+    case outputStopped(element: String, flow: String)
+    /// The decoder let a photo pass without a picture (jpegdec drops a damaged one without a word).
+    case damagedPicture
+    /// The photo pipeline gave `got` (a raw format, or encoded data) where `expected` was asked for.
+    case unexpectedOutput(expected: String, got: String)
+    /// GStreamer's typefinders recognised nothing in the file.
+    case unknownMediaType
 
     public var description: String {
         switch self {
@@ -56,6 +74,20 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
                 : "\(path): \(operation): \(String(cString: strerror(code)))"
         case .blend(let format, let width, let height):
             "cannot blend the marks into a \(width)x\(height) \(format) frame"
+        case .unmappableFrame(let format, let width, let height):
+            "cannot map the pixels of a \(width)x\(height) \(format) frame: its buffer does not hold the whole frame"
+        case .emptySample(let element):
+            "\(element): a sample without a buffer or caps"
+        case .notRawVideo(let element, let caps):
+            "\(element): not raw video (\(caps))"
+        case .outputStopped(let element, let flow):
+            "\(element): the output stopped taking frames (\(flow))"
+        case .damagedPicture:
+            "decoder: the picture data is damaged"
+        case .unexpectedOutput(let expected, let got):
+            "output: the photo pipeline gave \(got), not \(expected)"
+        case .unknownMediaType:
+            "no media type recognised"
         }
     }
 

@@ -1,6 +1,6 @@
-import CGStreamer
-import CGstApp
-import CGstVideo
+internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 import Synchronization
 
 /// A rendered mark's pixels, ready to be blended into frames of any format. Built once per
@@ -158,7 +158,8 @@ public final class OverlayComposition: @unchecked Sendable {
     public func blend(into frame: VideoFrame) throws(MediaError) {
         guard !placements.isEmpty else { return }
         let composition = self.composition(for: ColourSpace(frame.info))
-        guard frame.withVideoFrame({ gst_video_overlay_composition_blend(composition, $0) != 0 }) == true else {
+        let blended = try frame.withVideoFrame { gst_video_overlay_composition_blend(composition, $0) != 0 }
+        guard blended else {
             throw .blend(format: frame.format?.rawValue ?? "unknown", width: frame.width, height: frame.height)
         }
     }

@@ -1,6 +1,6 @@
-import CGStreamer
-import CGstApp
-import CGstVideo
+internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 import Foundation
 
 /// EXIF orientation (1…8) as the flip that makes the picture upright.
@@ -148,16 +148,13 @@ public final class PhotoPipeline: @unchecked Sendable {
         values["decoder"] = .fragment(input.decoder)
         let pipeline = try Pipeline(template.render(values))
         let source = try pipeline.element(named: "encoded")
-        try source.set("format", "time")
+        // One photo at a time in, one file at a time out; nothing dropped.
+        try source.configure(AppSrcSettings.frames(maxBuffers: 1, block: true))
         // Raw input gets each picture's own caps as it is pushed; unfixed caps here could be
         // negotiated before the first picture arrives.
         if input != .raw { try source.set("caps", input.caps) }
-        try source.set("block", true)
-        try source.set("max-buffers", 1)
         let output = try pipeline.element(named: "output")
-        try output.set("sync", false)
-        try output.set("max-buffers", 1)
-        try output.set("enable-last-sample", false)
+        try output.configure(AppSinkSettings.everyBuffer(maxBuffers: 1))
         let marking = Marking()
         let mark = try pipeline.element(named: "mark")
         guard let pad = gst_element_get_static_pad(mark.pointer, "src") else {
@@ -211,9 +208,7 @@ public final class PhotoPipeline: @unchecked Sendable {
     /// handed over (the picture is empty afterwards), so the probe writes it in place.
     public func process(_ picture: DecodedPicture, request: PhotoRequest, mark: @escaping (VideoFrame) -> Error?) throws -> Data {
         precondition(input == .raw, "a decoded picture needs a pipeline built for raw input")
-        guard let buffer = picture.buffer else {
-            throw MediaError.stream(element: "encoded", domain: "camstamp", code: 0, message: "the picture was already used", debug: nil)
-        }
+        guard let buffer = picture.buffer else { preconditionFailure("a decoded picture goes through a pipeline once") }
         picture.buffer = nil
         return try run(buffer, caps: picture.caps, request: request, mark: mark)
     }
@@ -240,8 +235,7 @@ public final class PhotoPipeline: @unchecked Sendable {
 
     private func takeRaw() throws(MediaError) -> RawImage {
         guard let layout = lastRaw, layout.format == "RGB" || layout.format == "RGBA" else {
-            throw .stream(element: "output", domain: "camstamp", code: 0,
-                          message: "the photo pipeline gave \(lastRaw?.format ?? "encoded data"), not packed RGB or RGBA", debug: nil)
+            throw .unexpectedOutput(expected: "packed RGB or RGBA", got: lastRaw?.format ?? "encoded data")
         }
         let pixels = lastOutput
         lastOutput = Data()
@@ -283,10 +277,9 @@ public final class PhotoPipeline: @unchecked Sendable {
             buffer.pointee.pts = GstClockTime(sequence * 1_000_000_000)
             buffer.pointee.duration = 1_000_000_000
             sequence += 1
-            let flow = gst_app_src_push_buffer(gcast(parts.source.pointer), buffer)
+            let flow = gst_app_src_push_buffer(parts.source.appSource, buffer)
             guard flow == GST_FLOW_OK else {
-                throw parts.pipeline.pendingError() ?? MediaError.stream(element: "encoded", domain: "camstamp", code: Int(flow.rawValue),
-                                                                         message: "the photo pipeline stopped", debug: nil)
+                throw parts.pipeline.pendingError() ?? MediaError.outputStopped(element: parts.source.name, flow: String(cString: gst_flow_get_name(flow)))
             }
             // A marker behind the photo: a decoder that drops a damaged picture without a word
             // (jpegdec does) lets it through with no frame before it, and we know at once.
@@ -320,11 +313,13 @@ public final class PhotoPipeline: @unchecked Sendable {
     private func pullOutput(_ parts: Parts) throws(MediaError) -> Data {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
-            if let sample = gst_app_sink_try_pull_sample(gcast(parts.output.pointer), 200_000_000) {
+            if let sample = gst_app_sink_try_pull_sample(parts.output.appSink, 200_000_000) {
                 defer { gst_sample_unref(sample) }
-                guard let buffer = gst_sample_get_buffer(sample) else { break }
+                guard let buffer = gst_sample_get_buffer(sample) else { throw .emptySample(element: parts.output.name) }
                 var map = GstMapInfo()
-                guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { break }
+                guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else {
+                    throw .unexpectedOutput(expected: "an encoded photo", got: "a buffer that cannot be read")
+                }
                 defer { gst_buffer_unmap(buffer, &map) }
                 let bytes = Data(bytes: map.data, count: Int(map.size))
                 // Raw output: its layout comes from the caps (strides are padded to 4 bytes).
@@ -337,9 +332,7 @@ public final class PhotoPipeline: @unchecked Sendable {
                 return bytes
             }
             if let error = parts.pipeline.pendingError() { throw error }
-            if parts.marking.lock.withLock({ parts.marking.undecodable }) {
-                throw .stream(element: "decoder", domain: "camstamp", code: 0, message: "the picture data is damaged", debug: nil)
-            }
+            if parts.marking.lock.withLock({ parts.marking.undecodable }) { throw .damagedPicture }
         }
         throw .timeout("the photo took longer than 60 s")
     }
@@ -368,16 +361,18 @@ public final class PhotoPipeline: @unchecked Sendable {
         let buffer: UnsafeMutablePointer<GstBuffer> = gcast(gst_mini_object_make_writable(data.assumingMemoryBound(to: GstMiniObject.self)))
         if UnsafeMutableRawPointer(buffer) != data { marking.lock.withLock { marking.copies += 1 } }
         info.pointee.data = UnsafeMutableRawPointer(buffer)
+        // A frame that cannot be marked is a failure, never a photo let through unmarked.
         var failure: Error?
         if let caps = gst_pad_get_current_caps(pad) {
-            var videoInfo = GstVideoInfo()
-            if gst_video_info_from_caps(&videoInfo, caps) != 0 {
-                let frame = VideoFrame(borrowing: buffer, caps: caps, info: videoInfo)
+            do {
+                let frame = VideoFrame(borrowing: buffer, caps: caps, info: try rawVideoInfo(caps, at: "mark"))
                 failure = action(frame)
-            } else {
-                failure = MediaError.stream(element: "mark", domain: "camstamp", code: 0, message: "not raw video", debug: nil)
+            } catch {
+                failure = error
             }
             gst_caps_unref(caps)
+        } else {
+            failure = MediaError.notRawVideo(element: "mark", caps: "no caps")
         }
         marking.lock.withLock { marking.failure = failure }
         return GST_PAD_PROBE_OK

@@ -1,6 +1,6 @@
-import CGStreamer
-import CGstApp
-import CGstVideo
+internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 import Foundation
 
 /// A running GStreamer pipeline parsed from launch syntax. Owns the top-level element: it is set

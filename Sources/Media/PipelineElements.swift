@@ -1,6 +1,6 @@
-import CGStreamer
-import CGstApp
-import CGstVideo
+internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 import Foundation
 
 extension Pipeline {

@@ -1,6 +1,6 @@
-import CGStreamer
-import CGstApp
-import CGstVideo
+internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 import Foundation
 
 // The pieces of `camstamp camera`'s preview that touch GStreamer: drawing on frames as they pass a
@@ -140,7 +140,7 @@ extension VideoFrame {
             throw .invalidTemplate("crop \(width)x\(height)+\(x)+\(y) is outside the \(self.width)x\(self.height) frame")
         }
         let target = try emptyCopy(width: width, height: height)
-        copyPlanes(into: target) { plane in
+        try copyPlanes(into: target) { plane in
             let columns = (width + (1 << plane.wSub) - 1) >> plane.wSub
             let rows = (height + (1 << plane.hSub) - 1) >> plane.hSub
             let left = x >> plane.wSub, top = y >> plane.hSub, unit = plane.unit
@@ -171,7 +171,7 @@ extension VideoFrame {
             throw .invalidTemplate("cannot rotate \(self.format?.rawValue ?? "this") frames")
         }
         let target = try turns % 2 == 1 ? emptyCopy(width: height, height: width) : emptyCopy(width: width, height: height)
-        copyPlanes(into: target) { plane in
+        try copyPlanes(into: target) { plane in
             // The source plane's size in pixels of this plane.
             let columns = (width + (1 << plane.wSub) - 1) >> plane.wSub
             let rows = (height + (1 << plane.hSub) - 1) >> plane.hSub
@@ -197,7 +197,7 @@ extension VideoFrame {
     public func mirror() throws(MediaError) {
         let mirrored = try cropped(x: 0, y: 0, width: width, height: height, mirrored: true)
         let rows = height
-        mirrored.copyPlanes(into: self) { plane in
+        try mirrored.copyPlanes(into: self) { plane in
             for row in 0..<((rows + (1 << plane.hSub) - 1) >> plane.hSub) {
                 plane.to.advanced(by: row * plane.toStride)
                     .copyMemory(from: plane.from.advanced(by: row * plane.fromStride), byteCount: min(plane.fromStride, plane.toStride))
@@ -226,9 +226,9 @@ extension VideoFrame {
     }
 
     /// Maps this frame and `target` and calls `body` for each plane, strides from each frame's info.
-    private func copyPlanes(into target: VideoFrame, _ body: (PlanePair) -> Void) {
-        _ = withVideoFrame { from in
-            target.withVideoFrame { to in
+    private func copyPlanes(into target: VideoFrame, _ body: (PlanePair) -> Void) throws(MediaError) {
+        try withVideoFrame { from throws(MediaError) in
+            try target.withVideoFrame { to in
                 let finfo = from.pointee.info.finfo.pointee
                 let planes = withUnsafeBytes(of: finfo.plane) { Array($0.bindMemory(to: guint.self)) }
                 for plane in 0..<Int(finfo.n_planes) {

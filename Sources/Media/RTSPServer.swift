@@ -1,7 +1,7 @@
-import CGStreamer
-import CGstApp
-import CGstRtspServer
-import CGstVideo
+internal import CGStreamer
+internal import CGstApp
+internal import CGstRtspServer
+internal import CGstVideo
 import Foundation
 
 /// An RTSP server (gst-rtsp-server) on its own GLib main loop, serving one shared media: every

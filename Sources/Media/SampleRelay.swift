@@ -1,6 +1,6 @@
-import CGStreamer
-import CGstApp
-import CGstVideo
+internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 
 /// GST_CLOCK_TIME_NONE, whose C spelling (-1 in an unsigned type) does not import.
 let noTime = GstClockTime.max
@@ -33,10 +33,13 @@ public final class EncodedSample: @unchecked Sendable {
 /// The end of a branch of the encoding pipeline: `appsink name=…` whose buffers are taken one by one.
 public final class SampleTap: @unchecked Sendable {
     private let element: Element
-    private var appsink: UnsafeMutablePointer<GstAppSink> { gcast(element.pointer) }
+    private var appsink: UnsafeMutablePointer<GstAppSink> { element.appSink }
 
+    /// Takes the appsink `name` of `pipeline` (before it starts): never paced by the clock, never
+    /// holding the tee it hangs from, the oldest buffers dropped when nobody takes them.
     public init(pipeline: Pipeline, name: String) throws(MediaError) {
         element = try pipeline.element(named: name)
+        try element.configure(AppSinkSettings.tap)
     }
 
     public enum Pull: Sendable {
@@ -64,20 +67,22 @@ public final class SampleTap: @unchecked Sendable {
 /// The start of a publishing pipeline: `appsrc name=…` fed with samples from a `SampleTap`.
 public final class SampleFeed: @unchecked Sendable {
     private let element: Element
-    private var appsrc: UnsafeMutablePointer<GstAppSrc> { gcast(element.pointer) }
-    private var currentCaps: UnsafeMutablePointer<GstCaps>?
+    private var appsrc: UnsafeMutablePointer<GstAppSrc> { element.appSource }
+    private let caps = CapsTracker()
 
+    /// Feeds the appsrc `name` of a network relay's `pipeline` (before it starts): live, the
+    /// oldest buffers dropped while a connection is being made.
     public convenience init(pipeline: Pipeline, name: String) throws(MediaError) {
-        try self.init(element: pipeline.element(named: name))
+        let element = try pipeline.element(named: name)
+        try element.configure(AppSrcSettings.relay)
+        try self.init(element: element)
     }
 
+    /// Feeds `element`, set up by whoever made it (the RTSP server's media) but for its format.
     init(element: Element) throws(MediaError) {
         self.element = element
+        // appsrc defaults to format=bytes; these buffers carry times.
         try element.set("format", "time")
-    }
-
-    deinit {
-        if let currentCaps { gst_caps_unref(currentCaps) }
     }
 
     /// Pushes a sample's buffer. `timeOrigin` is subtracted from its times (a publishing pipeline
@@ -86,11 +91,7 @@ public final class SampleFeed: @unchecked Sendable {
     @discardableResult
     public func push(_ sample: EncodedSample, timeOrigin: UInt64?) -> Bool {
         guard let source = sample.buffer else { return true }
-        if let caps = sample.caps, currentCaps == nil || gst_caps_is_equal(currentCaps, caps) == 0 {
-            gst_app_src_set_caps(appsrc, caps)
-            if let currentCaps { gst_caps_unref(currentCaps) }
-            currentCaps = gst_caps_ref(caps)
-        }
+        if let sampleCaps = sample.caps { caps.update(sampleCaps, on: appsrc) }
         // A shallow copy: the memory is shared, only the times differ from the other branches'.
         guard let buffer = gst_buffer_copy(source) else { return true }
         func shifted(_ time: GstClockTime) -> GstClockTime {

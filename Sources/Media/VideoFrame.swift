@@ -1,6 +1,6 @@
-import CGStreamer
-import CGstApp
-import CGstVideo
+internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 
 /// Raw video formats the tool works in. Blending happens in the frame's own format.
 public enum PixelFormat: String, CaseIterable, Sendable {
@@ -14,56 +14,64 @@ public enum PixelFormat: String, CaseIterable, Sendable {
     }
 }
 
-/// One video frame: a GstBuffer this object owns (writable while only Swift holds it) and the
-/// video info that describes its planes.
+/// One video frame: a GstBuffer (writable while only Swift holds it) and the video info that
+/// describes its planes.
 public final class VideoFrame: @unchecked Sendable {
     private(set) var buffer: UnsafeMutablePointer<GstBuffer>
-    /// A buffer lent by the pipeline for the duration of a pad probe: neither owned nor released.
-    private let borrowed: Bool
-    /// The appsink sample the buffer belongs to, when it came from one. We hold the sample rather
-    /// than a second ref to its buffer: appsink may keep a ref to its last sample, but the buffer
-    /// itself then has a single ref (the sample's), so it stays writable and blending in place
-    /// needs no copy. nil when this object owns `buffer` directly.
-    private var sample: OpaquePointer?
+    /// Who keeps `buffer` alive, and so what this object releases.
+    private var ownership: Ownership
     var info: GstVideoInfo
     /// Caps of the frame (owned ref), handed to outputs so appsrc needs no guessing.
     let caps: UnsafeMutablePointer<GstCaps>
 
-    /// Adopts `buffer` (one ref) and refs `caps`.
-    init(adopting buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
+    private enum Ownership {
+        /// The appsink sample the buffer belongs to: we hold the sample rather than a second ref
+        /// to its buffer. Once appsink lets go of the sample, the buffer has a single ref (the
+        /// sample's), so it stays writable and blending in place needs no copy.
+        case sample(OpaquePointer)
+        /// One ref of the buffer, ours.
+        case owned
+        /// Lent by the pipeline for the duration of a pad probe: neither owned nor released, and
+        /// already writable (the probe made it so).
+        case borrowed
+    }
+
+    private init(buffer: UnsafeMutablePointer<GstBuffer>, ownership: Ownership, caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
         self.buffer = buffer
+        self.ownership = ownership
         self.caps = gst_caps_ref(caps)
         self.info = info
-        borrowed = false
+    }
+
+    /// Adopts `buffer` (one ref) and refs `caps`.
+    convenience init(adopting buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
+        self.init(buffer: buffer, ownership: .owned, caps: caps, info: info)
     }
 
     /// Borrows a writable `buffer` from a pad probe; valid only during the probe.
-    init(borrowing buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
+    convenience init(borrowing buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
         precondition(gst_mini_object_is_writable(gcast(buffer)) != 0, "a borrowed frame must already be writable")
-        self.buffer = buffer
-        self.caps = gst_caps_ref(caps)
-        self.info = info
-        borrowed = true
+        self.init(buffer: buffer, ownership: .borrowed, caps: caps, info: info)
     }
 
     /// Adopts `sample` (one ref, as pulled from appsink) and uses its buffer in place.
-    init(adoptingSample sample: OpaquePointer, buffer: UnsafeMutablePointer<GstBuffer>,
-         caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
-        self.sample = sample
-        self.buffer = buffer
-        self.caps = gst_caps_ref(caps)
-        self.info = info
-        borrowed = false
+    convenience init(adoptingSample sample: OpaquePointer, buffer: UnsafeMutablePointer<GstBuffer>,
+                     caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
+        self.init(buffer: buffer, ownership: .sample(sample), caps: caps, info: info)
     }
 
     deinit {
-        if let sample { gst_sample_unref(sample) } else if !borrowed { gst_buffer_unref(buffer) }
+        switch ownership {
+        case .sample(let sample): gst_sample_unref(sample)
+        case .owned: gst_buffer_unref(buffer)
+        case .borrowed: break
+        }
         gst_caps_unref(caps)
     }
 
     /// A new frame filled with zero bytes, for tests and synthetic sources. `colorimetry` is
     /// GStreamer's name for it (`bt709`, `bt601`, `1:4:0:0`); nil takes the default for the size.
-    public init(width: Int, height: Int, format: PixelFormat, colorimetry: String? = nil) throws(MediaError) {
+    public convenience init(width: Int, height: Int, format: PixelFormat, colorimetry: String? = nil) throws(MediaError) {
         try GStreamer.initialize()
         var info = GstVideoInfo()
         guard gst_video_info_set_format(&info, format.gst, guint(width), guint(height)) != 0 else {
@@ -72,11 +80,10 @@ public final class VideoFrame: @unchecked Sendable {
         if let colorimetry, gst_video_colorimetry_from_string(&info.colorimetry, colorimetry) == 0 {
             throw .invalidTemplate("unknown colorimetry '\(colorimetry)'")
         }
-        self.info = info
-        borrowed = false
-        buffer = gst_buffer_new_allocate(nil, info.size, nil)
-        caps = gst_video_info_to_caps(&info)
-        _ = withMapped { $0.fill(0) }
+        let caps = gst_video_info_to_caps(&info)!
+        defer { gst_caps_unref(caps) }
+        self.init(buffer: gst_buffer_new_allocate(nil, info.size, nil), ownership: .owned, caps: caps, info: info)
+        try withMapped { $0.fill(0) }
     }
 
     public var width: Int { Int(info.width) }
@@ -107,14 +114,16 @@ public final class VideoFrame: @unchecked Sendable {
     /// Makes the buffer writable (copies only if someone else still holds it).
     func ensureWritable() {
         guard !isWritable else { return }
-        precondition(!borrowed, "a borrowed frame cannot be replaced")
-        if let sample {
+        switch ownership {
+        case .sample(let sample):
             // Someone else holds the sample's buffer: work on our own (shallow) copy.
             buffer = gst_buffer_copy(buffer)
             gst_sample_unref(sample)
-            self.sample = nil
-        } else {
+            ownership = .owned
+        case .owned:
             buffer = gcast(gst_mini_object_make_writable(gcast(buffer)))
+        case .borrowed:
+            preconditionFailure("a borrowed frame cannot be replaced")
         }
     }
 
@@ -128,25 +137,35 @@ public final class VideoFrame: @unchecked Sendable {
     }
 
     /// Maps the frame's planes for reading and writing for the duration of `body`. Strides come
-    /// from the frame's info, never guessed; the map never outlives the call.
-    public func withMapped<R>(_ body: (MappedFrame) throws -> R) rethrows -> R? {
-        ensureWritable()
-        var frame = GstVideoFrame()
-        let flags = GstMapFlags(GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)
-        guard gst_video_frame_map(&frame, &info, buffer, flags) != 0 else { return nil }
-        defer { gst_video_frame_unmap(&frame) }
-        return try withUnsafeMutablePointer(to: &frame) { try body(MappedFrame(frame: $0)) }
+    /// from the frame's info, never guessed; the map never outlives the call. A frame that cannot
+    /// be mapped throws `MediaError.unmappableFrame`.
+    public func withMapped<R>(_ body: (MappedFrame) throws(MediaError) -> R) throws(MediaError) -> R {
+        try withVideoFrame { frame throws(MediaError) in try body(MappedFrame(frame: frame)) }
     }
 
-    /// Maps the raw frame for C code in this module (the blender).
-    func withVideoFrame<R>(_ body: (UnsafeMutablePointer<GstVideoFrame>) -> R) -> R? {
+    /// Maps the raw frame, readable and writable (made writable first, copied only if shared),
+    /// for the duration of `body`: the one place a frame is mapped.
+    func withVideoFrame<R>(_ body: (UnsafeMutablePointer<GstVideoFrame>) throws(MediaError) -> R) throws(MediaError) -> R {
         ensureWritable()
         var frame = GstVideoFrame()
         let flags = GstMapFlags(GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)
-        guard gst_video_frame_map(&frame, &info, buffer, flags) != 0 else { return nil }
+        guard gst_video_frame_map(&frame, &info, buffer, flags) != 0 else {
+            throw .unmappableFrame(format: format?.rawValue ?? "unknown", width: width, height: height)
+        }
         defer { gst_video_frame_unmap(&frame) }
-        return body(&frame)
+        return try body(&frame)
     }
+}
+
+/// The video info of the raw-video `caps` arriving at `element`. gst_video_info_from_caps also
+/// takes encoded video and images (format ENCODED, no planes): those are refused here, before a
+/// frame is made of them.
+func rawVideoInfo(_ caps: UnsafeMutablePointer<GstCaps>, at element: String) throws(MediaError) -> GstVideoInfo {
+    var info = GstVideoInfo()
+    guard gst_video_info_from_caps(&info, caps) != 0, info.finfo.pointee.format != GST_VIDEO_FORMAT_ENCODED else {
+        throw .notRawVideo(element: element, caps: takeGString(gst_caps_to_string(caps)) ?? "no caps")
+    }
+    return info
 }
 
 /// A mapped frame's planes. Valid only inside `VideoFrame.withMapped`.

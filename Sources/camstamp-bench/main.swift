@@ -120,7 +120,7 @@ func measure(_ settings: Settings) {
     do {
         for index in 0..<settings.ring {
             let frame = try VideoFrame(width: settings.width, height: settings.height, format: settings.format)
-            _ = frame.withMapped { mapped in
+            try frame.withMapped { mapped in
                 for plane in 0..<mapped.planeCount {
                     let bytes = mapped.plane(plane)
                     let stride = mapped.stride(plane)

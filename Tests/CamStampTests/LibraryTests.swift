@@ -178,12 +178,12 @@ import Testing
         }
         // The same pixels as the marks blended natively into a GStreamer frame.
         let native = try VideoFrame(width: 320, height: 240, format: .i420)
-        _ = native.withMapped { mapped in
+        try native.withMapped { mapped in
             for index in 0..<3 { mapped.plane(index).initializeMemory(as: UInt8.self, repeating: index == 0 ? 64 : 128) }
         }
         let marker = Marker(preset: stamper.preset, variables: stamper.variables)
         try marker.mark(native, context: marker.context(width: 320, height: 240, frame: 1, fps: 30))
-        let nativeLuma = native.withMapped { mapped in
+        let nativeLuma = try native.withMapped { mapped in
             (0..<240).map { y in Array(mapped.plane(0)[(y * mapped.stride(0))..<(y * mapped.stride(0) + 320)]) }
         }
         #expect(nativeLuma == rows)

@@ -9,7 +9,7 @@ import Testing
     /// A `width`×`height` I420 frame: luma = (x + 3y) mod 256, U = x/2 mod 256, V = y/2 mod 256.
     func numbered(_ width: Int, _ height: Int) throws -> VideoFrame {
         let frame = try VideoFrame(width: width, height: height, format: .i420)
-        _ = frame.withMapped { mapped in
+        try frame.withMapped { mapped in
             for y in 0..<height {
                 for x in 0..<width { mapped.plane(0)[y * mapped.stride(0) + x] = UInt8((x + 3 * y) % 256) }
             }
@@ -24,10 +24,10 @@ import Testing
     }
 
     func pixel(_ frame: VideoFrame, _ x: Int, _ y: Int) -> (luma: UInt8, u: UInt8, v: UInt8) {
-        frame.withMapped { mapped in
+        try! frame.withMapped { mapped in
             (mapped.plane(0)[y * mapped.stride(0) + x], mapped.plane(1)[(y / 2) * mapped.stride(1) + x / 2],
              mapped.plane(2)[(y / 2) * mapped.stride(2) + x / 2])
-        }!
+        }
     }
 
     @Test func theSquareIsTheCentreOfALandscapeFrame() throws {

@@ -5,10 +5,10 @@ import Testing
 
 /// The pixel at (x, y) of an image file as (r, g, b), decoded by GStreamer.
 func rgb(_ frame: VideoFrame, _ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
-    frame.withMapped { mapped in
+    (try? frame.withMapped { mapped in
         let p = mapped.plane(0), offset = y * mapped.stride(0) + x * 4
         return (Int(p[offset]), Int(p[offset + 1]), Int(p[offset + 2]))
-    } ?? (0, 0, 0)
+    }) ?? (0, 0, 0)
 }
 
 /// The quantisation tables (DQT payloads) of a JPEG, in file order.

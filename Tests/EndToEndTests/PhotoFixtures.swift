@@ -26,7 +26,7 @@ enum PhotoFixtures {
         let swaps = orientation >= 5
         let storedWidth = swaps ? height : width, storedHeight = swaps ? width : height
         let frame = try VideoFrame(width: storedWidth, height: storedHeight, format: .i420)
-        frame.withMapped { mapped in
+        try frame.withMapped { mapped in
             let luma = mapped.plane(0), stride = mapped.stride(0)
             for y in 0..<storedHeight {
                 for x in 0..<storedWidth {

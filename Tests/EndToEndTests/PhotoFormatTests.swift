@@ -232,7 +232,7 @@ import Testing
         Self.expectMarkedUpright(try Self.decodeBack(grey), width: 320, height: 240, redAt: nil, "grey.tif")
         let webp = try Self.decodeBack(out.appendingPathComponent("alpha.webp"))
         Self.expectMarkedUpright(webp, width: 320, height: 240, redAt: (20, 20), "alpha.webp")
-        let transparent = webp.withMapped { mapped in Int(mapped.plane(0)[220 * mapped.stride(0) + 50 * 4 + 3]) } ?? -1
+        let transparent = try webp.withMapped { mapped in Int(mapped.plane(0)[220 * mapped.stride(0) + 50 * 4 + 3]) }
         #expect(transparent == 0, "the transparent corner has alpha \(transparent)")
     }
 

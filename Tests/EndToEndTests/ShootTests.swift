@@ -60,7 +60,7 @@ import Testing
                                    "--size", "1280x720", "-o", "colour.\(format)"], in: folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let frame = try decodeImage(folder.appendingPathComponent("colour.\(format)"), format: .rgbx)
-        let pixel = frame.withMapped { mapped in Array(mapped.plane(0)[(100 * mapped.stride(0) + 100 * 4)...].prefix(3)) } ?? []
+        let pixel = try frame.withMapped { mapped in Array(mapped.plane(0)[(100 * mapped.stride(0) + 100 * 4)...].prefix(3)) }
         let expected: [Int] = [0xC0, 0x30, 0x20]
         #expect(zip(pixel, expected).allSatisfy { abs(Int($0) - $1) <= 6 }, "RGB \(pixel), expected \(expected)")
     }

@@ -101,10 +101,10 @@ func decodeImage(_ file: URL, format: PixelFormat = .i420) throws -> VideoFrame 
 
 /// The luma plane as rows of bytes.
 func lumaPlane(_ frame: VideoFrame) -> [[UInt8]] {
-    frame.withMapped { mapped in
+    (try? frame.withMapped { mapped in
         let plane = mapped.plane(0), stride = mapped.stride(0)
         return (0..<frame.height).map { y in Array(plane[(y * stride)..<(y * stride + frame.width)]) }
-    } ?? []
+    }) ?? []
 }
 
 /// The smallest rectangle holding every pixel whose luma differs from `background` by more than

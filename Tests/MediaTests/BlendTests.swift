@@ -13,7 +13,7 @@ func solidOverlay(width: Int, height: Int, b: UInt8, g: UInt8, r: UInt8, a: UInt
 /// A black frame: Y=16, U=V=128 for YUV formats, 0 for RGB ones.
 func blackFrame(_ width: Int, _ height: Int, _ format: PixelFormat) throws -> VideoFrame {
     let frame = try VideoFrame(width: width, height: height, format: format)
-    frame.withMapped { mapped in
+    try frame.withMapped { mapped in
         switch format {
         case .i420:
             mapped.plane(0).initializeMemory(as: UInt8.self, repeating: 16)
@@ -40,17 +40,20 @@ func blackFrame(_ width: Int, _ height: Int, _ format: PixelFormat) throws -> Vi
 
 /// Luma of (x, y): Y plane for planar YUV, computed from B,G,R for BGRx.
 func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> Int {
-    frame.withMapped { mapped -> Int in
+    try! frame.withMapped { mapped -> Int in
         switch frame.format {
         case .i420?, .nv12?: return Int(mapped.plane(0)[y * mapped.stride(0) + x])
         case .yuy2?: return Int(mapped.plane(0)[y * mapped.stride(0) + x * 2])
         default:
             let plane = mapped.plane(0), offset = y * mapped.stride(0) + x * 4
             // Full-range to video-range luma so RGB and YUV frames compare on one scale.
-            let value = 0.114 * Double(plane[offset]) + 0.587 * Double(plane[offset + 1]) + 0.299 * Double(plane[offset + 2])
+            let blue: Double = 0.114 * Double(plane[offset])
+            let green: Double = 0.587 * Double(plane[offset + 1])
+            let red: Double = 0.299 * Double(plane[offset + 2])
+            let value: Double = blue + green + red
             return Int((16 + value * 219 / 255).rounded())
         }
-    }!
+    }
 }
 
 @Suite struct BlendTests {

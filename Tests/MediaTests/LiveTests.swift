@@ -66,7 +66,7 @@ import Testing
 
     @Test func theCameraFragmentParses() throws {
         // v4l2src is installed here even without a camera: the description must be valid launch syntax.
-        let template = PipelineTemplate("{source} ! videoconvert ! {caps} ! appsink name=frames")
+        let template = try shippedTemplate("capture")
         _ = try FrameSource.capture(.v4l2(device: "/dev/video0"), format: CaptureFormat(width: 640, height: 480, fps: 15), template: template)
     }
 }

@@ -17,10 +17,11 @@ import Testing
         return try Data(contentsOf: file)
     }
 
-    let template = PipelineTemplate("appsrc name=encoded ! {decoder} ! videoflip name=orient ! videoscale ! capsfilter name=size ! identity name=mark ! jpegenc quality={quality} ! appsink name=output")
+    /// The shipped photo template, as batch runs it.
+    var template: PipelineTemplate { get throws { try shippedTemplate("photo-jpeg") } }
 
     @Test func photosAreMarkedInPlaceUprightAndNeverCopied() throws {
-        let pipeline = PhotoPipeline(template: template, input: .jpeg, values: ["quality": .integer(90)])
+        let pipeline = PhotoPipeline(template: try template, input: .jpeg, values: ["quality": .integer(90)])
         let white = try solidOverlay(width: 8, height: 8, b: 255, g: 255, r: 255, a: 255)
         var seen: [(Int, Int, Bool)] = []
         for orientation in [Orientation.normal, .rotated90, .rotated180] {
@@ -39,7 +40,7 @@ import Testing
 
     @Test func aFailureInTheMarkFailsThatPhotoOnly() throws {
         struct Broken: Error {}
-        let pipeline = PhotoPipeline(template: template, input: .jpeg, values: ["quality": .integer(90)])
+        let pipeline = PhotoPipeline(template: try template, input: .jpeg, values: ["quality": .integer(90)])
         let photo = try jpeg(width: 32, height: 32)
         #expect(throws: Broken.self) {
             try pipeline.process(photo, orientation: .normal, size: nil) { _ in Broken() }
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func undecodableBytesAreAnErrorNotAHang() throws {
-        let pipeline = PhotoPipeline(template: template, input: .jpeg, values: ["quality": .integer(90)])
+        let pipeline = PhotoPipeline(template: try template, input: .jpeg, values: ["quality": .integer(90)])
         var garbage = Data([0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x04, 0x00, 0x00])
         garbage.append(Data(repeating: 0x42, count: 2000))
         garbage.append(Data([0xFF, 0xD9]))

@@ -85,7 +85,7 @@ import Testing
 
 @Suite struct FrameRoundTripTests {
     @Test func testCameraFramesComeOutAtTheRequestedSizeAsI420() throws {
-        let template = PipelineTemplate("{source} ! videoconvert ! videoscale ! {caps} ! appsink name=frames")
+        let template = try shippedTemplate("capture")
         let source = try FrameSource.capture(.test, format: CaptureFormat(width: 160, height: 120, fps: 30), template: template)
         try source.start()
         defer { source.stop() }

@@ -130,31 +130,31 @@ extension Marker {
         }
         let sizes = buffer.format.planeSizes(width: buffer.width, height: buffer.height)
         let source = buffer
-        let mappedIn: Void? = frame.withMapped { mapped in
-            for (index, size) in sizes.enumerated() {
-                Self.copyRows(size, from: source.planes[index].bytes, stride: source.planes[index].stride,
-                              to: mapped.plane(index), stride: mapped.stride(index))
-            }
-        }
-        guard mappedIn != nil else { throw .failure("pixel buffer: cannot map a \(buffer.format.rawValue) frame") }
-        do { try composition.blend(into: frame) } catch {
-            throw .failure("pixel buffer: cannot blend the marks into a \(buffer.width)×\(buffer.height) \(buffer.format.rawValue) frame")
-        }
         var planes = buffer.planes
-        let mappedOut: Void? = frame.withMapped { mapped in
-            for (index, size) in sizes.enumerated() {
-                let plane = mapped.plane(index)
-                let frameStride = mapped.stride(index)
-                let stride = planes[index].stride
-                planes[index].bytes.withUnsafeMutableBytes { target in
-                    for row in 0..<size.rows {
-                        target.baseAddress!.advanced(by: row * stride)
-                            .copyMemory(from: plane.baseAddress!.advanced(by: row * frameStride), byteCount: size.rowBytes)
+        do {
+            try frame.withMapped { mapped in
+                for (index, size) in sizes.enumerated() {
+                    Self.copyRows(size, from: source.planes[index].bytes, stride: source.planes[index].stride,
+                                  to: mapped.plane(index), stride: mapped.stride(index))
+                }
+            }
+            try composition.blend(into: frame)
+            try frame.withMapped { mapped in
+                for (index, size) in sizes.enumerated() {
+                    let plane = mapped.plane(index)
+                    let frameStride = mapped.stride(index)
+                    let stride = planes[index].stride
+                    planes[index].bytes.withUnsafeMutableBytes { target in
+                        for row in 0..<size.rows {
+                            target.baseAddress!.advanced(by: row * stride)
+                                .copyMemory(from: plane.baseAddress!.advanced(by: row * frameStride), byteCount: size.rowBytes)
+                        }
                     }
                 }
             }
+        } catch {
+            throw .failure("pixel buffer: \(error)")
         }
-        guard mappedOut != nil else { throw .failure("pixel buffer: cannot map a \(buffer.format.rawValue) frame") }
         buffer.planes = planes
     }
 
