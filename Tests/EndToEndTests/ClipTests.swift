@@ -214,9 +214,12 @@ enum Clips {
             #expect(result.status == 0, "stderr: \(result.stderr)")
             #expect(try Clips.streams(output).map(\.codec) == ["h264", "aac"], "\(name)")
             // The packets as they were, up to the end of the video (2 s of 44.1 kHz AAC: 86 packets of
-            // 1024 samples; the source runs 0.18 s longer).
+            // 1024 samples; the source runs 0.18 s longer). A loaded machine may drop the last frames
+            // before the encoder (counted), so the sound is held to the video written, not to 2 s.
             let written = try Clips.audioPacketHashes(output), source = try Clips.audioPacketHashes(input)
-            #expect(written.count >= 85 && written.count < source.count, "\(name): \(written.count) of \(source.count) packets")
+            let videoPackets = Int((try Clips.frameCount(output) * 44_100) / (30 * 1024))
+            #expect(written.count >= videoPackets - 3 && written.count < source.count,
+                    "\(name): \(written.count) of \(source.count) packets, video for \(videoPackets)")
             #expect(Array(source.prefix(written.count)) == written, "\(name)")
         }
         let long = folder.appendingPathComponent("long.mp4")
