@@ -210,7 +210,7 @@ enum HEIF {
     }
 
     static func failure(_ message: String) -> MediaError {
-        .stream(element: "libheif", domain: "camstamp", code: 0, message: message, debug: nil)
+        .picture(library: "libheif", message: message)
     }
 }
 

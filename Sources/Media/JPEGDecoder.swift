@@ -35,7 +35,7 @@ extension DecodedPicture {
                        fill: (_ data: UnsafeMutablePointer<UInt8>, _ stride: Int) throws(MediaError) -> String?)
         throws(MediaError) -> DecodedPicture {
         func failure(_ message: String) -> MediaError {
-            .stream(element: element, domain: "camstamp", code: 0, message: message, debug: nil)
+            .picture(library: element, message: message)
         }
         var info = GstVideoInfo()
         guard gst_video_info_set_format(&info, format, guint(width), guint(height)) != 0 else {
@@ -72,8 +72,7 @@ extension DecodedPicture {
         let videoFormat = gst_video_format_from_string(format)
         let what = "\(format) picture"
         guard videoFormat != GST_VIDEO_FORMAT_UNKNOWN, pixels.count >= stride * height else {
-            throw .stream(element: "picture", domain: "camstamp", code: 0,
-                          message: "cannot describe a \(width)x\(height) \(what)", debug: nil)
+            throw .picture(library: "picture", message: "cannot describe a \(width)x\(height) \(what)")
         }
         let rowBytes = Int(gst_video_format_get_info(videoFormat).pointee.pixel_stride.0) * width
         return try filled(videoFormat, width: width, height: height, element: "picture", what: what) { data, targetStride in
@@ -153,6 +152,6 @@ public enum JPEGDecoder {
     }
 
     private static func failure(_ message: String) -> MediaError {
-        .stream(element: "libjpeg-turbo", domain: "camstamp", code: 0, message: message, debug: nil)
+        .picture(library: "libjpeg-turbo", message: message)
     }
 }

@@ -46,6 +46,9 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     case unexpectedOutput(expected: String, got: String)
     /// GStreamer's typefinders recognised nothing in the file.
     case unknownMediaType
+    /// A picture library camstamp calls itself (`library`: libjpeg-turbo, libheif, libtiff, or the
+    /// picture allocator) refused a picture, with its own message.
+    case picture(library: String, message: String)
 
     public var description: String {
         switch self {
@@ -88,6 +91,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
             "output: the photo pipeline gave \(got), not \(expected)"
         case .unknownMediaType:
             "no media type recognised"
+        case .picture(let library, let message):
+            "\(library): \(message)"
         }
     }
 

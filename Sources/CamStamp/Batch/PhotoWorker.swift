@@ -307,7 +307,7 @@ final class PhotoWorker {
         let picture: DecodedPicture
         do throws(MediaError) {
             if let heif = photo.heif { picture = try heif.decode() } else if let tiff = photo.tiff { picture = try tiff.decode() } else {
-                throw MediaError.stream(element: "decoder", domain: "camstamp", code: 0, message: "no decoder for \(photo.kind.name)", debug: nil)
+                throw MediaError.picture(library: "decoder", message: "no decoder for \(photo.kind.name)")
             }
         } catch {
             throw .failure("cannot decode the \(photo.kind.name) picture (\(error.description))")
