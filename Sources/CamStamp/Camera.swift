@@ -1,5 +1,5 @@
 import Foundation
-import Media
+package import Media
 import Presets
 
 /// The capture side of `shoot` and `stream`: `--source` resolved (what can be checked before

@@ -1,7 +1,7 @@
 import Foundation
-import Media
+internal import Media
 import Presets
-import Viewfinder
+internal import Viewfinder
 
 /// The camera's HTTP API (docs/product.md): `GET /` the page, `GET /stream.mjpg`, `GET /api/state`,
 /// `POST /api/shoot`, `POST /api/settings`, `GET /shots/NAME`. Runs on the web server's thread.

@@ -1,5 +1,5 @@
 import Foundation
-import Media
+internal import Media
 
 /// One camera control (focus, exposure, white balance, brightness, power-line frequency…) as
 /// `/api/state` shows it to the page: what the page needs, not all the driver says. A control the

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
-import Media
+internal import Media
 import Presets
-import Viewfinder
+internal import Viewfinder
 
 /// `camstamp camera`: the watermark camera.
 ///

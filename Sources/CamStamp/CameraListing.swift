@@ -1,5 +1,5 @@
 import Foundation
-import Media
+internal import Media
 
 /// `camstamp devices`: the cameras GStreamer's device monitor finds, with their modes and the
 /// V4L2 controls each one has. Here rather than in the CLI, which reaches Media only through CamStamp.

@@ -1,5 +1,5 @@
 import Foundation
-import Media
+internal import Media
 
 /// The state the camera loop and the web server share, behind one lock: what the page has set,
 /// the photos asked for and taken, and what went wrong last.

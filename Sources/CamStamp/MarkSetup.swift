@@ -1,6 +1,6 @@
 import Foundation
 import Presets
-import Render
+internal import Render
 
 /// Turns `--preset`, `--text` and `--var` into one stacked preset and the variables it sees,
 /// with every template checked before any camera or file is touched.

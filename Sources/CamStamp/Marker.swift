@@ -1,7 +1,7 @@
 import Foundation
-import Media
+package import Media
 import Presets
-import Render
+package import Render
 
 /// Puts a preset's marks on frames. Renders each distinct mark once (keyed by its resolved form:
 /// expanded text, style and pixel sizes) and reuses the overlay for every frame that resolves the

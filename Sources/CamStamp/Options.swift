@@ -4,7 +4,7 @@
 // or a GStreamer element exists is the job's business. Errors are one line that names the option and
 // says what to do, ready to be shown as `camstamp: MESSAGE`.
 import Foundation
-import Media
+package import Media
 import Presets
 
 /// A bad option value; `message` is one line that names the option and the fix.

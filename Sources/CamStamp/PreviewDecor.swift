@@ -1,5 +1,5 @@
 import Foundation
-import Media
+internal import Media
 
 /// What is drawn on the preview and never on a photo: the rule-of-thirds grid and the frame of the
 /// square crop. Drawn on the scaled preview frame as it passes the preview pipeline's `overlay`

@@ -1,5 +1,5 @@
 import Foundation
-import Media
+internal import Media
 import Synchronization
 
 // `stream` with more than one file or RTP address: RTMP, SRT, HLS, the RTSP server, several

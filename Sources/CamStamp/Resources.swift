@@ -1,5 +1,5 @@
 import Foundation
-import Render
+internal import Render
 
 /// Where the shipped files live: `presets/`, `pipelines/` and `fonts/`. Found, in this order:
 /// 1. `$CAMSTAMP_HOME` when set (and then only there: a wrong setting is an error, not a fallback);

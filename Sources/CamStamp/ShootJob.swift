@@ -1,5 +1,5 @@
 import Foundation
-import Media
+internal import Media
 import Presets
 
 /// `camstamp shoot`: one watermarked photo from a camera (or the test camera, or a file).

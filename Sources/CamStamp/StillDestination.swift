@@ -1,5 +1,5 @@
 import Foundation
-import Media
+internal import Media
 import Presets
 
 /// Where a still goes: `-o photo.jpg`, a name from a template (`-o shots/{date:%H%M%S}-{counter}.jpg`,

@@ -1,4 +1,4 @@
-import Media
+package import Media
 
 /// What happens to a photo's pixels between the camera and the marks: a quarter turn (shoot's
 /// `--rotate`), the centre square crop (`Square 1:1`, shoot's `--square`) and the left-right

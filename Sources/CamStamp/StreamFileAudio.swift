@@ -1,5 +1,5 @@
 import Foundation
-import Media
+internal import Media
 
 extension StreamJob {
     /// `--source file:CLIP` recorded to a file keeps the clip's audio: launch text that takes it,

@@ -1,5 +1,5 @@
 import Foundation
-import Media
+internal import Media
 
 /// Loads pipeline templates: the user's own (`--pipeline`) or a shipped one from `pipelines/`.
 enum Templates {

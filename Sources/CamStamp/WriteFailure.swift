@@ -1,4 +1,4 @@
-import Media
+internal import Media
 
 extension CamStampError {
     /// A GStreamer sink that could not write `path` (a full disk, a folder made read-only

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Media
+internal import Media
 import Presets
 import Synchronization
 

@@ -1,6 +1,6 @@
 import Foundation
-import Media
-import PhotoMetadata
+internal import Media
+internal import PhotoMetadata
 import Presets
 
 /// How batch tells formats apart and names them.

@@ -1,5 +1,5 @@
 import Foundation
-import Media
+internal import Media
 import Presets
 
 /// A video clip of a batch and where its output goes.

@@ -1,5 +1,5 @@
 import Foundation
-import PhotoMetadata
+internal import PhotoMetadata
 import Presets
 
 /// The `--set-metadata` values, parsed once when the batch starts (an unknown variable is a usage

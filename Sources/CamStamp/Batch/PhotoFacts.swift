@@ -1,6 +1,6 @@
 import Foundation
-import Media
-import PhotoMetadata
+internal import Media
+internal import PhotoMetadata
 
 /// What the batch reads from a photo's bytes before decoding: its format (by content, whatever
 /// its name says: JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF), that camstamp can read it, its stored size, its orientation,

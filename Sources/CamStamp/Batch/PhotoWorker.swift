@@ -1,8 +1,8 @@
 import Foundation
-import Media
-import PhotoMetadata
+internal import Media
+internal import PhotoMetadata
 import Presets
-import Render
+internal import Render
 
 /// One batch worker: its own decoders, encoders and marker (renderers are per thread), reused
 /// for every photo it takes, so a photo costs decode + blend + encode and nothing else.

@@ -1,5 +1,5 @@
 import Foundation
-import Media
+internal import Media
 import Presets
 
 /// A raw video frame a program owns: its format, size, and one byte array per plane with that

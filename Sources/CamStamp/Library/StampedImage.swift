@@ -1,5 +1,5 @@
 import Foundation
-import PhotoMetadata
+internal import PhotoMetadata
 
 /// One image as `Stamper` gives it back: the encoded file, its format and size, and a report.
 public struct StampedImage: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import Media
+internal import Media
 import Presets
 
 /// Stamps photos and video frames in memory: the library's way in, for programs that hold their
