@@ -17,7 +17,7 @@ static const uint8_t natural[64] = {
     35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
 
 #define LOOK 9
-#define FAST 12
+#define FAST 13
 
 typedef struct {
     int32_t maxcode[18];
@@ -28,9 +28,11 @@ typedef struct {
     // The walk's table: for the AC code and its value bits together within FAST bits, their
     // length | (positions advanced) << 5 | end of block << 11; 0 when longer.
     uint16_t fast[1 << FAST];
-    // Two AC codes with their value bits within FAST bits at once: first length | first advance
-    // << 5 | total length << 11 | total advance << 16 | end of block after them << 23; a single
-    // code (as `fast`, total = first) where a second does not fit or the first ends the block.
+    // As many AC codes with their value bits as lie within FAST bits, at once (on noisy photos
+    // most codes are 2-5 bits with their values, so often three): first length | first advance
+    // << 5 | total length << 11 | total advance << 16 | end of block after them << 23 | advance
+    // before the last code << 24; a single code (as `fast`, total = first) where a second does not
+    // fit or the first ends the block.
     uint32_t pair[1 << FAST];
     // Encoding: code and length by symbol (length 0: no code).
     uint16_t code[256];
@@ -71,18 +73,18 @@ static int build(const JHUFF_TBL *source, table *t) {
         uint16_t first = t->fast[k];
         if (!first) { t->pair[k] = 0; continue; }
         uint32_t n1 = first & 31, a1 = (first >> 5) & 63, eob1 = (first >> 11) & 1;
-        uint32_t n = n1, a = a1, eob = eob1;
-        if (!eob1 && n1 < FAST) {
-            uint16_t second = t->fast[(k << n1) & ((1u << FAST) - 1)];
-            uint32_t n2 = second & 31;
-            // Valid only when the second code and its bits lie within the known FAST - n1 bits.
-            if (second && n1 + n2 <= FAST) {
-                n = n1 + n2;
-                a = a1 + ((second >> 5) & 63);
-                eob = (second >> 11) & 1;
-            }
+        uint32_t n = n1, a = a1, eob = eob1, before = 0;
+        while (!eob && n < FAST) {
+            uint16_t next = t->fast[(k << n) & ((1u << FAST) - 1)];
+            uint32_t m = next & 31;
+            // Valid only when the next code and its bits lie within the known FAST - n bits.
+            if (!next || n + m > FAST) break;
+            before = a;
+            n += m;
+            a += (next >> 5) & 63;
+            eob = (next >> 11) & 1;
         }
-        t->pair[k] = n1 | a1 << 5 | n << 11 | a << 16 | eob << 23;
+        t->pair[k] = n1 | a1 << 5 | n << 11 | a << 16 | eob << 23 | before << 24;
     }
     return 0;
 }
@@ -179,14 +181,14 @@ static int skip_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int p
         const table *ac = mcu->ac[b];
         int k = 1;
         while (k < 64) {
-            // A code and its value bits take at most 16 + 11 bits.
-            if (left < 32) { w = peek(data, p); left = 57; }
+            // The table takes FAST bits; a longer code and its value bits at most 16 + 11.
+            if (left < FAST) { w = peek(data, p); left = 57; }
             uint32_t entry = ac->pair[w >> (64 - FAST)];
             if (entry) {
                 int advance = (int)((entry >> 16) & 127);
-                // Both codes only while the first leaves the block open (a block of 63 values
-                // ends without an end-of-block code).
-                if (k + (int)((entry >> 5) & 63) < 64) {
+                // All the codes only while each but the last leaves the block open (a block of 63
+                // values ends without an end-of-block code).
+                if (k + (int)(entry >> 24) < 64) {
                     n = (int)((entry >> 11) & 31);
                     w <<= n; left -= n; p += (uint64_t)n;
                     if (entry & (1u << 23)) break;
@@ -198,6 +200,7 @@ static int skip_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int p
                 }
                 continue;
             }
+            if (left < 27) { w = peek(data, p); left = 57; }
             int rs = symbol(ac, w, &length);
             if (!length) return -1;
             s = rs & 15;
