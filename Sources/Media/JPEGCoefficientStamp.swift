@@ -349,7 +349,9 @@ public final class JPEGCoefficientStamp {
                 for k in 0..<64 {
                     // Baseline Huffman coding holds DC differences in 11 bits and AC values in 10.
                     let limit = k == 0 ? 2047.0 : 1023.0
-                    block[k] = Int16(max(-limit, min(limit, (coefficients[k] / plane.quant[k]).rounded())))
+                    // Rounded half away from zero by truncation (`rounded()` is a libm call).
+                    let q = max(-limit, min(limit, coefficients[k] / plane.quant[k]))
+                    block[k] = Int16(q + (q < 0 ? -0.5 : 0.5))
                 }
                 blocksChanged += 1
             }
