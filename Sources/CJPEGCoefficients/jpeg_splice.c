@@ -89,6 +89,60 @@ static int build(const JHUFF_TBL *source, table *t) {
     return 0;
 }
 
+// Whether a changed block may need `symbol`: DC sizes 0-11; AC end of block, 16 zeros, and each
+// run with sizes 1-10 (baseline coding's range).
+static int needed_symbol(int ac, int symbol) {
+    return ac ? symbol == 0x00 || symbol == 0xF0 || ((symbol & 15) >= 1 && (symbol & 15) <= 10) : symbol <= 11;
+}
+
+// Adds to `t` the symbols a changed block may need that it lacks (optimal tables, as ImageMagick
+// and cjpeg -optimize write them, have only those the photo used). JPEG's codes are canonical
+// (T.81 C.2): each length's codes follow the last code of the length before, and the all-ones code
+// of a length is never used, so whatever the table leaves free lies under that all-ones prefix.
+// New symbols put there, after every old code (none of them all ones), leave every code the table
+// had as it was: the data written with the old table decodes the same with the new one, and only
+// the DHT segment changes. An optimal table leaves just its longest length's all-ones code free,
+// so there is room for 2^(16 - longest) - 1 codes: all of them at the shortest length with room,
+// else as many as fit at 16 bits, those that cannot be worked around first (DC sizes; AC sizes
+// right after a value, end of block, 16 zeros; a 1 after each run, which encode_block uses to
+// shorten a run it has no code for). 1 when symbols were added, 0 when none lacked, -1 when none fit.
+static int extend_table(JHUFF_TBL *t, int ac) {
+    int have[256] = {0}, total = 0, longest = 0;
+    for (int l = 1; l <= 16; l++) {
+        total += t->bits[l];
+        if (t->bits[l]) longest = l;
+    }
+    if (total > 256) return -1;
+    for (int i = 0; i < total; i++) have[t->huffval[i]] = 1;
+    uint8_t add[256];
+    int m = 0;
+    for (int pass = 0; pass < 3; pass++)
+        for (int symbol = 0; symbol < 256; symbol++) {
+            int rank = !ac || symbol <= 10 || symbol == 0xF0 ? 0 : (symbol & 15) == 1 ? 1 : 2;
+            if (rank == pass && needed_symbol(ac, symbol) && !have[symbol]) add[m++] = (uint8_t)symbol;
+        }
+    if (!m) return 0;
+    if (!longest) return -1;
+    uint32_t code = 0; // the next code of length `longest`
+    for (int l = 1; l <= longest; l++) {
+        code += t->bits[l];
+        if (l < longest) code <<= 1;
+    }
+    if (code >= (1u << longest)) return -1;
+    uint64_t free = (1u << longest) - code; // codes left at this length, the all-ones one included
+    uint64_t room = (free << (16 - longest)) - 1;
+    if ((uint64_t)m > room) m = (int)room;
+    if (!m || total + m > 256) return -1;
+    for (int length = longest; length <= 16; length++, free <<= 1)
+        if (free > (uint64_t)m) {
+            if (t->bits[length] + m > 255) return -1;
+            t->bits[length] = (UINT8)(t->bits[length] + m);
+            memcpy(t->huffval + total, add, (size_t)m);
+            return 1;
+        }
+    return -1;
+}
+
 // The 64 bits from bit `pos` of the destuffed data (which has 8 spare zero bytes at its end).
 static inline uint64_t peek(const uint8_t *data, uint64_t pos) {
     uint64_t v;
@@ -280,7 +334,22 @@ static int encode_block(writer *w, const int16_t *block, int pred, const table *
         s = 32 - __builtin_clz((unsigned)magnitude);
         if (s > 10) return -1;
         int rs = run << 4 | s;
-        if (!ac->size[rs]) return -2;
+        if (!ac->size[rs]) {
+            // A table without this run and size (an optimal table holds only what its photo
+            // used): the run is shortened by a +1 at one of its zeros, where that gives two codes
+            // the table has, which changes a block that is being changed anyway by one
+            // quantisation step at one frequency. A value of a size the table lacks after every
+            // shorter run cannot be written without changing it a lot (cut to a smaller size,
+            // a text's edges lose their contrast): tier 1 rebuilds the tables instead.
+            int split = -1;
+            for (int after = run - 1; after >= 0 && split < 0; after--)
+                if (ac->size[(run - 1 - after) << 4 | 1] && ac->size[after << 4 | s]) split = after;
+            if (split < 0) return -2;
+            int before = run - 1 - split;
+            put(w, ac->code[before << 4 | 1], ac->size[before << 4 | 1]);
+            put(w, 1, 1); // +1
+            rs = split << 4 | s;
+        }
         put(w, ac->code[rs], ac->size[rs]);
         put(w, (uint32_t)(v < 0 ? v - 1 : v), s);
         run = 0;
@@ -315,6 +384,10 @@ typedef struct {
     int h[CS_MAX_COMPONENTS], v[CS_MAX_COMPONENTS];
     int saw_jfif, density_unit, x_density, y_density;
     table dc[CS_MAX_COMPONENTS], ac[CS_MAX_COMPONENTS];
+    // The Huffman tables by class (DC, AC) and slot, as libjpeg read them and extended where
+    // they lacked symbols (extend_table); an extended one replaces its slot's DHT in the output.
+    JHUFF_TBL source[2][NUM_HUFF_TBLS];
+    int read[2][NUM_HUFF_TBLS], extended[2][NUM_HUFF_TBLS];
     layout mcu;
     size_t scan_start; // offset of the entropy-coded data in the input
     size_t header_end;  // end of the SOS segment
@@ -371,6 +444,21 @@ static int read_header(const unsigned char *input, size_t length, header *h, cha
                                            / (8u * (unsigned)info.max_v_samp_factor));
         JQUANT_TBL *quant = info.quant_tbl_ptrs[component->quant_tbl_no];
         JHUFF_TBL *dc = info.dc_huff_tbl_ptrs[component->dc_tbl_no], *ac = info.ac_huff_tbl_ptrs[component->ac_tbl_no];
+        int slots[2] = {component->dc_tbl_no, component->ac_tbl_no};
+        JHUFF_TBL *read_tables[2] = {dc, ac};
+        for (int k = 0; k < 2 && dc && ac; k++) {
+            int slot = slots[k];
+            if (slot < 0 || slot >= NUM_HUFF_TBLS) { dc = NULL; break; }
+            if (!h->read[k][slot]) {
+                h->source[k][slot] = *read_tables[k];
+                h->read[k][slot] = 1;
+                h->extended[k][slot] = extend_table(&h->source[k][slot], k) > 0;
+            }
+        }
+        if (dc && ac) {
+            dc = &h->source[0][slots[0]];
+            ac = &h->source[1][slots[1]];
+        }
         if (!quant || !dc || !ac || build(dc, &h->dc[c]) || build(ac, &h->ac[c])) {
             snprintf(text, JMSG_LENGTH_MAX, "a missing or invalid table");
             status = CS_SPLICE_DAMAGED;
@@ -596,12 +684,14 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
         goto out;
     }
     if ((status = read_header(input, input_length, h, text))) goto out;
-    // Tables that lack a code a changed block may need (optimal tables, as ImageMagick writes
-    // them) almost always lack one the marks need: tier 1 at once, before the walk is paid for.
+    // Tables that still lack a DC size, the AC end of block or 16-zero run, or an AC size right
+    // after a non-zero value, after extend_table (which has no room in a table whose codes reach
+    // 16 bits, as an optimal table's of a photo do) go to tier 1 at once, before the walk is paid
+    // for: a mark's sharp edges need large values, and those cannot be worked around. An AC size
+    // the table lacks after a run of zeros is worked around as the changed blocks are coded.
     for (int c = 0; c < h->frame.components; c++)
         for (int symbol = 0; symbol < 256; symbol++) {
-            int ac = symbol == 0x00 || symbol == 0xF0 || ((symbol & 0x0F) >= 1 && (symbol & 0x0F) <= 10);
-            if ((symbol <= 11 && !h->dc[c].size[symbol]) || (ac && !h->ac[c].size[symbol])) {
+            if ((symbol <= 11 && !h->dc[c].size[symbol]) || ((symbol <= 10 || symbol == 0xF0) && !h->ac[c].size[symbol])) {
                 snprintf(text, sizeof text, "the Huffman tables lack codes a changed block may need");
                 status = CS_SPLICE_MISSING_CODE;
                 goto out;
@@ -754,7 +844,35 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
         if (input[p + 1] == 0xFF) { p++; continue; }
         size_t length = (size_t)input[p + 2] << 8 | input[p + 3];
         int marker = input[p + 1];
-        if (!((marker >= 0xE0 && marker <= 0xEF) || marker == 0xFE)) append(&w, input + p, length + 2);
+        if (marker == 0xC4) {
+            // A DHT: each table in it as it is, or as extended (extend_table).
+            size_t at = w.length, q = p + 4, end = p + 2 + length;
+            append(&w, input + p, 4);
+            while (q + 17 <= end) {
+                int k = input[q] >> 4, slot = input[q] & 15;
+                size_t count = 0;
+                for (int l = 1; l <= 16; l++) count += input[q + l];
+                if (q + 17 + count > end) break;
+                if (k < 2 && slot < NUM_HUFF_TBLS && h->extended[k][slot]) {
+                    const JHUFF_TBL *t = &h->source[k][slot];
+                    size_t total = 0;
+                    w.data[w.length++] = input[q];
+                    for (int l = 1; l <= 16; l++) {
+                        w.data[w.length++] = t->bits[l];
+                        total += t->bits[l];
+                    }
+                    append(&w, t->huffval, total);
+                } else {
+                    append(&w, input + q, 17 + count);
+                }
+                q += 17 + count;
+            }
+            size_t written = w.length - at - 2;
+            w.data[at + 2] = (uint8_t)(written >> 8);
+            w.data[at + 3] = (uint8_t)written;
+        } else if (!((marker >= 0xE0 && marker <= 0xEF) || marker == 0xFE)) {
+            append(&w, input + p, length + 2);
+        }
         p += length + 2;
     }
     for (int k = 0; k < intervals; k++) {
