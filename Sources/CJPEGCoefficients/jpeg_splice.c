@@ -29,10 +29,11 @@ typedef struct {
     // length | (positions advanced) << 5 | end of block << 11; 0 when longer.
     uint16_t fast[1 << FAST];
     // As many AC codes with their value bits as lie within FAST bits, at once (on noisy photos
-    // most codes are 2-5 bits with their values, so often three): first length | first advance
-    // << 5 | total length << 11 | total advance << 16 | end of block after them << 23 | advance
-    // before the last code << 24; a single code (as `fast`, total = first) where a second does not
-    // fit or the first ends the block.
+    // most codes are 2-5 bits with their values, so often three): total length | total advance
+    // << 5 | end of block after them << 12 | advance before the last code << 13 | first length
+    // << 20 | first advance << 25; a single code (as `fast`, total = first) where a second does
+    // not fit or the first ends the block. The total length, which the walk's next look-up waits
+    // for, is in the low bits: one instruction to take out.
     uint32_t pair[1 << FAST];
     // Encoding: code and length by symbol (length 0: no code).
     uint16_t code[256];
@@ -84,7 +85,7 @@ static int build(const JHUFF_TBL *source, table *t) {
             a += (next >> 5) & 63;
             eob = (next >> 11) & 1;
         }
-        t->pair[k] = n1 | a1 << 5 | n << 11 | a << 16 | eob << 23 | before << 24;
+        t->pair[k] = n | a << 5 | eob << 12 | before << 13 | n1 << 20 | a1 << 25;
     }
     return 0;
 }
@@ -239,18 +240,17 @@ static int skip_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int p
             if (left < FAST) { w = peek(data, p); left = 57; }
             uint32_t entry = ac->pair[w >> (64 - FAST)];
             if (entry) {
-                int advance = (int)((entry >> 16) & 127);
                 // All the codes only while each but the last leaves the block open (a block of 63
                 // values ends without an end-of-block code).
-                if (k + (int)(entry >> 24) < 64) {
-                    n = (int)((entry >> 11) & 31);
-                    w <<= n; left -= n; p += (uint64_t)n;
-                    if (entry & (1u << 23)) break;
-                    k += advance;
-                } else {
+                if (k + (int)((entry >> 13) & 127) < 64) {
                     n = (int)(entry & 31);
                     w <<= n; left -= n; p += (uint64_t)n;
-                    k += (int)((entry >> 5) & 63);
+                    if (entry & (1u << 12)) break;
+                    k += (int)((entry >> 5) & 127);
+                } else {
+                    n = (int)((entry >> 20) & 31);
+                    w <<= n; left -= n; p += (uint64_t)n;
+                    k += (int)(entry >> 25);
                 }
                 continue;
             }
