@@ -67,15 +67,15 @@ func skipMCU(_ pos: inout UInt64, _ pred: inout (Int, Int, Int)) -> Bool {
             if left < 13 { w = peek(p); left = 57 }
             let entry = t.pair[Int(w >> 51)]
             if entry != 0 {
-                if k + Int(entry >> 24) < 64 {
-                    n = Int((entry >> 11) & 31)
-                    w <<= UInt64(n); left -= n; p += UInt64(n)
-                    if entry & (1 << 23) != 0 { break }
-                    k += Int((entry >> 16) & 127)
-                } else {
+                if k + Int((entry >> 13) & 127) < 64 {
                     n = Int(entry & 31)
                     w <<= UInt64(n); left -= n; p += UInt64(n)
-                    k += Int((entry >> 5) & 63)
+                    if entry & (1 << 12) != 0 { break }
+                    k += Int((entry >> 5) & 127)
+                } else {
+                    n = Int((entry >> 20) & 31)
+                    w <<= UInt64(n); left -= n; p += UInt64(n)
+                    k += Int(entry >> 25)
                 }
                 continue
             }
