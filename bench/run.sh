@@ -159,7 +159,7 @@ esac
 
 case " $only " in *" coefficients "*)
     # ImageMagick wrote the corpus with optimal Huffman tables, which lack codes a changed block
-    # needs: tier 2 falls back to tier 1 on every one (the camstamp-spliced-optimised row says so).
+    # may need: tier 2 falls back to tier 1 on a few (the camstamp-spliced-optimised row says so).
     # Cameras write the standard tables: the same photos with those (jpegtran, lossless: the same
     # coefficients, so the same pixels) are part 5's corpus.
     standard="$out/photos-standard"

@@ -17,7 +17,7 @@ static const uint8_t natural[64] = {
     35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
 
 #define LOOK 9
-#define FAST 12
+#define FAST 13
 
 typedef struct {
     int32_t maxcode[18];
@@ -28,9 +28,12 @@ typedef struct {
     // The walk's table: for the AC code and its value bits together within FAST bits, their
     // length | (positions advanced) << 5 | end of block << 11; 0 when longer.
     uint16_t fast[1 << FAST];
-    // Two AC codes with their value bits within FAST bits at once: first length | first advance
-    // << 5 | total length << 11 | total advance << 16 | end of block after them << 23; a single
-    // code (as `fast`, total = first) where a second does not fit or the first ends the block.
+    // As many AC codes with their value bits as lie within FAST bits, at once (on noisy photos
+    // most codes are 2-5 bits with their values, so often three): total length | total advance
+    // << 5 | end of block after them << 12 | advance before the last code << 13 | first length
+    // << 20 | first advance << 25; a single code (as `fast`, total = first) where a second does
+    // not fit or the first ends the block. The total length, which the walk's next look-up waits
+    // for, is in the low bits: one instruction to take out.
     uint32_t pair[1 << FAST];
     // Encoding: code and length by symbol (length 0: no code).
     uint16_t code[256];
@@ -71,20 +74,74 @@ static int build(const JHUFF_TBL *source, table *t) {
         uint16_t first = t->fast[k];
         if (!first) { t->pair[k] = 0; continue; }
         uint32_t n1 = first & 31, a1 = (first >> 5) & 63, eob1 = (first >> 11) & 1;
-        uint32_t n = n1, a = a1, eob = eob1;
-        if (!eob1 && n1 < FAST) {
-            uint16_t second = t->fast[(k << n1) & ((1u << FAST) - 1)];
-            uint32_t n2 = second & 31;
-            // Valid only when the second code and its bits lie within the known FAST - n1 bits.
-            if (second && n1 + n2 <= FAST) {
-                n = n1 + n2;
-                a = a1 + ((second >> 5) & 63);
-                eob = (second >> 11) & 1;
-            }
+        uint32_t n = n1, a = a1, eob = eob1, before = 0;
+        while (!eob && n < FAST) {
+            uint16_t next = t->fast[(k << n) & ((1u << FAST) - 1)];
+            uint32_t m = next & 31;
+            // Valid only when the next code and its bits lie within the known FAST - n bits.
+            if (!next || n + m > FAST) break;
+            before = a;
+            n += m;
+            a += (next >> 5) & 63;
+            eob = (next >> 11) & 1;
         }
-        t->pair[k] = n1 | a1 << 5 | n << 11 | a << 16 | eob << 23;
+        t->pair[k] = n | a << 5 | eob << 12 | before << 13 | n1 << 20 | a1 << 25;
     }
     return 0;
+}
+
+// Whether a changed block may need `symbol`: DC sizes 0-11; AC end of block, 16 zeros, and each
+// run with sizes 1-10 (baseline coding's range).
+static int needed_symbol(int ac, int symbol) {
+    return ac ? symbol == 0x00 || symbol == 0xF0 || ((symbol & 15) >= 1 && (symbol & 15) <= 10) : symbol <= 11;
+}
+
+// Adds to `t` the symbols a changed block may need that it lacks (optimal tables, as ImageMagick
+// and cjpeg -optimize write them, have only those the photo used). JPEG's codes are canonical
+// (T.81 C.2): each length's codes follow the last code of the length before, and the all-ones code
+// of a length is never used, so whatever the table leaves free lies under that all-ones prefix.
+// New symbols put there, after every old code (none of them all ones), leave every code the table
+// had as it was: the data written with the old table decodes the same with the new one, and only
+// the DHT segment changes. An optimal table leaves just its longest length's all-ones code free,
+// so there is room for 2^(16 - longest) - 1 codes: all of them at the shortest length with room,
+// else as many as fit at 16 bits, those that cannot be worked around first (DC sizes; AC sizes
+// right after a value, end of block, 16 zeros; a 1 after each run, which encode_block uses to
+// shorten a run it has no code for). 1 when symbols were added, 0 when none lacked, -1 when none fit.
+static int extend_table(JHUFF_TBL *t, int ac) {
+    int have[256] = {0}, total = 0, longest = 0;
+    for (int l = 1; l <= 16; l++) {
+        total += t->bits[l];
+        if (t->bits[l]) longest = l;
+    }
+    if (total > 256) return -1;
+    for (int i = 0; i < total; i++) have[t->huffval[i]] = 1;
+    uint8_t add[256];
+    int m = 0;
+    for (int pass = 0; pass < 3; pass++)
+        for (int symbol = 0; symbol < 256; symbol++) {
+            int rank = !ac || symbol <= 10 || symbol == 0xF0 ? 0 : (symbol & 15) == 1 ? 1 : 2;
+            if (rank == pass && needed_symbol(ac, symbol) && !have[symbol]) add[m++] = (uint8_t)symbol;
+        }
+    if (!m) return 0;
+    if (!longest) return -1;
+    uint32_t code = 0; // the next code of length `longest`
+    for (int l = 1; l <= longest; l++) {
+        code += t->bits[l];
+        if (l < longest) code <<= 1;
+    }
+    if (code >= (1u << longest)) return -1;
+    uint64_t free = (1u << longest) - code; // codes left at this length, the all-ones one included
+    uint64_t room = (free << (16 - longest)) - 1;
+    if ((uint64_t)m > room) m = (int)room;
+    if (!m || total + m > 256) return -1;
+    for (int length = longest; length <= 16; length++, free <<= 1)
+        if (free > (uint64_t)m) {
+            if (t->bits[length] + m > 255) return -1;
+            t->bits[length] = (UINT8)(t->bits[length] + m);
+            memcpy(t->huffval + total, add, (size_t)m);
+            return 1;
+        }
+    return -1;
 }
 
 // The 64 bits from bit `pos` of the destuffed data (which has 8 spare zero bytes at its end).
@@ -179,25 +236,25 @@ static int skip_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int p
         const table *ac = mcu->ac[b];
         int k = 1;
         while (k < 64) {
-            // A code and its value bits take at most 16 + 11 bits.
-            if (left < 32) { w = peek(data, p); left = 57; }
+            // The table takes FAST bits; a longer code and its value bits at most 16 + 11.
+            if (left < FAST) { w = peek(data, p); left = 57; }
             uint32_t entry = ac->pair[w >> (64 - FAST)];
             if (entry) {
-                int advance = (int)((entry >> 16) & 127);
-                // Both codes only while the first leaves the block open (a block of 63 values
-                // ends without an end-of-block code).
-                if (k + (int)((entry >> 5) & 63) < 64) {
-                    n = (int)((entry >> 11) & 31);
-                    w <<= n; left -= n; p += (uint64_t)n;
-                    if (entry & (1u << 23)) break;
-                    k += advance;
-                } else {
+                // All the codes only while each but the last leaves the block open (a block of 63
+                // values ends without an end-of-block code).
+                if (k + (int)((entry >> 13) & 127) < 64) {
                     n = (int)(entry & 31);
                     w <<= n; left -= n; p += (uint64_t)n;
-                    k += (int)((entry >> 5) & 63);
+                    if (entry & (1u << 12)) break;
+                    k += (int)((entry >> 5) & 127);
+                } else {
+                    n = (int)((entry >> 20) & 31);
+                    w <<= n; left -= n; p += (uint64_t)n;
+                    k += (int)(entry >> 25);
                 }
                 continue;
             }
+            if (left < 27) { w = peek(data, p); left = 57; }
             int rs = symbol(ac, w, &length);
             if (!length) return -1;
             s = rs & 15;
@@ -277,7 +334,22 @@ static int encode_block(writer *w, const int16_t *block, int pred, const table *
         s = 32 - __builtin_clz((unsigned)magnitude);
         if (s > 10) return -1;
         int rs = run << 4 | s;
-        if (!ac->size[rs]) return -2;
+        if (!ac->size[rs]) {
+            // A table without this run and size (an optimal table holds only what its photo
+            // used): the run is shortened by a +1 at one of its zeros, where that gives two codes
+            // the table has, which changes a block that is being changed anyway by one
+            // quantisation step at one frequency. A value of a size the table lacks after every
+            // shorter run cannot be written without changing it a lot (cut to a smaller size,
+            // a text's edges lose their contrast): tier 1 rebuilds the tables instead.
+            int split = -1;
+            for (int after = run - 1; after >= 0 && split < 0; after--)
+                if (ac->size[(run - 1 - after) << 4 | 1] && ac->size[after << 4 | s]) split = after;
+            if (split < 0) return -2;
+            int before = run - 1 - split;
+            put(w, ac->code[before << 4 | 1], ac->size[before << 4 | 1]);
+            put(w, 1, 1); // +1
+            rs = split << 4 | s;
+        }
         put(w, ac->code[rs], ac->size[rs]);
         put(w, (uint32_t)(v < 0 ? v - 1 : v), s);
         run = 0;
@@ -312,6 +384,10 @@ typedef struct {
     int h[CS_MAX_COMPONENTS], v[CS_MAX_COMPONENTS];
     int saw_jfif, density_unit, x_density, y_density;
     table dc[CS_MAX_COMPONENTS], ac[CS_MAX_COMPONENTS];
+    // The Huffman tables by class (DC, AC) and slot, as libjpeg read them and extended where
+    // they lacked symbols (extend_table); an extended one replaces its slot's DHT in the output.
+    JHUFF_TBL source[2][NUM_HUFF_TBLS];
+    int read[2][NUM_HUFF_TBLS], extended[2][NUM_HUFF_TBLS];
     layout mcu;
     size_t scan_start; // offset of the entropy-coded data in the input
     size_t header_end;  // end of the SOS segment
@@ -368,6 +444,21 @@ static int read_header(const unsigned char *input, size_t length, header *h, cha
                                            / (8u * (unsigned)info.max_v_samp_factor));
         JQUANT_TBL *quant = info.quant_tbl_ptrs[component->quant_tbl_no];
         JHUFF_TBL *dc = info.dc_huff_tbl_ptrs[component->dc_tbl_no], *ac = info.ac_huff_tbl_ptrs[component->ac_tbl_no];
+        int slots[2] = {component->dc_tbl_no, component->ac_tbl_no};
+        JHUFF_TBL *read_tables[2] = {dc, ac};
+        for (int k = 0; k < 2 && dc && ac; k++) {
+            int slot = slots[k];
+            if (slot < 0 || slot >= NUM_HUFF_TBLS) { dc = NULL; break; }
+            if (!h->read[k][slot]) {
+                h->source[k][slot] = *read_tables[k];
+                h->read[k][slot] = 1;
+                h->extended[k][slot] = extend_table(&h->source[k][slot], k) > 0;
+            }
+        }
+        if (dc && ac) {
+            dc = &h->source[0][slots[0]];
+            ac = &h->source[1][slots[1]];
+        }
         if (!quant || !dc || !ac || build(dc, &h->dc[c]) || build(ac, &h->ac[c])) {
             snprintf(text, JMSG_LENGTH_MAX, "a missing or invalid table");
             status = CS_SPLICE_DAMAGED;
@@ -593,12 +684,15 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
         goto out;
     }
     if ((status = read_header(input, input_length, h, text))) goto out;
-    // Tables that lack a code a changed block may need (optimal tables, as ImageMagick writes
-    // them) almost always lack one the marks need: tier 1 at once, before the walk is paid for.
+    // Tables that still lack a DC size, or the AC end of block or 16-zero run, after extend_table
+    // go to tier 1 at once, before the walk is paid for. An AC size the table lacks after a run of
+    // zeros is worked around as the changed blocks are coded; one it lacks right after a value
+    // (an optimal table of a large photo has no room to add it: its codes reach 16 bits) sends
+    // the photo to tier 1 only if a changed block needs it, which on the bench's ImageMagick-written
+    // photos (which all lack such sizes) 5 of 32 marked photos did.
     for (int c = 0; c < h->frame.components; c++)
         for (int symbol = 0; symbol < 256; symbol++) {
-            int ac = symbol == 0x00 || symbol == 0xF0 || ((symbol & 0x0F) >= 1 && (symbol & 0x0F) <= 10);
-            if ((symbol <= 11 && !h->dc[c].size[symbol]) || (ac && !h->ac[c].size[symbol])) {
+            if ((symbol <= 11 && !h->dc[c].size[symbol]) || ((symbol == 0x00 || symbol == 0xF0) && !h->ac[c].size[symbol])) {
                 snprintf(text, sizeof text, "the Huffman tables lack codes a changed block may need");
                 status = CS_SPLICE_MISSING_CODE;
                 goto out;
@@ -751,7 +845,35 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
         if (input[p + 1] == 0xFF) { p++; continue; }
         size_t length = (size_t)input[p + 2] << 8 | input[p + 3];
         int marker = input[p + 1];
-        if (!((marker >= 0xE0 && marker <= 0xEF) || marker == 0xFE)) append(&w, input + p, length + 2);
+        if (marker == 0xC4) {
+            // A DHT: each table in it as it is, or as extended (extend_table).
+            size_t at = w.length, q = p + 4, end = p + 2 + length;
+            append(&w, input + p, 4);
+            while (q + 17 <= end) {
+                int k = input[q] >> 4, slot = input[q] & 15;
+                size_t count = 0;
+                for (int l = 1; l <= 16; l++) count += input[q + l];
+                if (q + 17 + count > end) break;
+                if (k < 2 && slot < NUM_HUFF_TBLS && h->extended[k][slot]) {
+                    const JHUFF_TBL *t = &h->source[k][slot];
+                    size_t total = 0;
+                    w.data[w.length++] = input[q];
+                    for (int l = 1; l <= 16; l++) {
+                        w.data[w.length++] = t->bits[l];
+                        total += t->bits[l];
+                    }
+                    append(&w, t->huffval, total);
+                } else {
+                    append(&w, input + q, 17 + count);
+                }
+                q += 17 + count;
+            }
+            size_t written = w.length - at - 2;
+            w.data[at + 2] = (uint8_t)(written >> 8);
+            w.data[at + 3] = (uint8_t)written;
+        } else if (!((marker >= 0xE0 && marker <= 0xEF) || marker == 0xFE)) {
+            append(&w, input + p, length + 2);
+        }
         p += length + 2;
     }
     for (int k = 0; k < intervals; k++) {

@@ -56,9 +56,9 @@ import Testing
     }
 
     /// The shipped camera photos, as they are: the Nikon's standard tables are spliced; the
-    /// Samsung preview's optimised tables (34 of the 162 AC codes) send it to tier 1 before the
-    /// walk, and it passes the same checks there.
-    @Test(arguments: [("nikon-coolpix-gps.jpg", "spliced"), ("samsung-preview.jpg", "coefficients")])
+    /// Samsung preview's optimised tables (34 of the 162 AC codes, the longest 11 bits) get
+    /// the codes they lack added (extend_table: 31 of them fit) and it is spliced too.
+    @Test(arguments: [("nikon-coolpix-gps.jpg", "spliced"), ("samsung-preview.jpg", "spliced")])
     func cameraPhotosAreSpliced(name: String, path: String) throws {
         let folder = try temporaryFolder("splicereal\(name)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -108,8 +108,11 @@ import Testing
         }
     }
 
-    /// Optimal Huffman tables (cjpeg -optimize) lack codes the changed blocks need: such a photo
-    /// is stamped by tier 1, which completes the tables, and --json says "coefficients".
+    /// Optimal Huffman tables (cjpeg -optimize) lack codes the changed blocks need, and their
+    /// longest codes leave room for a few new ones at most: on a picture whose AC tables lack the
+    /// large values a mark's edges need right after another value (which the encoder cannot work
+    /// around), the photo is stamped by tier 1, which completes the tables, and --json says
+    /// "coefficients".
     @Test func tablesWithoutACodeTheMarkNeedsFallBackToTier1() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -118,6 +121,102 @@ import Testing
         let harness = CoefficientStampTests()
         let (stamped, reencoded) = try harness.stamp(input, in: folder, splice: true, path: "coefficients")
         try harness.checkStamp(input: input, stamped: stamped, reencoded: reencoded, orientation: 1, mcu: c.mcu, growth: 0.06)
+    }
+
+    /// The Samsung preview's optimised tables lack symbols (DC sizes, most AC run/sizes) but their
+    /// longest codes are short of 16 bits: the missing symbols go under the free all-ones prefix
+    /// (T.81 C.2: canonical codes, so every old code stays as it was), the DHT is rewritten, and
+    /// the photo is spliced: each output table starts with the input's symbols at the input's
+    /// code lengths and holds more; the scan before the first changed MCU is the input's; djpeg,
+    /// ffmpeg, Pillow and jpegdec decode it without a word (cameraPhotosAreSpliced checks the rest).
+    @Test func tablesWithRoomGetTheMissingCodesAddedAndAreSpliced() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in/samsung-preview.jpg")
+        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: makerNoteFixtures.appendingPathComponent("samsung-preview.jpg"), to: input)
+        let harness = CoefficientStampTests()
+        let (stamped, reencoded) = try harness.stamp(input, in: folder, splice: true, path: "spliced")
+        // Orientation 1, 4:2:2 (MCUs of 16×8).
+        try harness.checkStamp(input: input, stamped: stamped, reencoded: reencoded, orientation: 1, mcu: (16, 8), growth: 0.06, checksLook: false)
+        try checkPrefix(input: input, stamped: stamped, mcu: (16, 8))
+        let before = try huffmanTables(input), after = try huffmanTables(stamped)
+        #expect(before.count == after.count && !before.isEmpty)
+        var grew = false
+        for (old, new) in zip(before, after) {
+            // Same class and slot, the old symbols first in the same order, and every old length's
+            // count kept below the old longest length (where the new codes start).
+            #expect(old.slot == new.slot && Array(new.symbols.prefix(old.symbols.count)) == old.symbols, "\(old) -> \(new)")
+            let longest = (old.bits.lastIndex { $0 > 0 } ?? 0)
+            #expect(old.bits[..<longest] == new.bits[..<longest], "\(old.bits) -> \(new.bits)")
+            grew = grew || new.symbols.count > old.symbols.count
+        }
+        #expect(grew, "no table was extended")
+    }
+
+    /// A photo-sized grainy picture with hard shapes, as ImageMagick writes it (optimal tables whose
+    /// codes reach 16 bits, so none can be added, lacking most AC run/sizes): spliced all the same,
+    /// a missing code after a run of zeros worked around by a +1 (so a few pixels differ from tier
+    /// 1's file, by a level or so: this fixture needs it); the scan before the first changed MCU
+    /// is the input's; djpeg (which fails on a warning) and ffmpeg decode it alike.
+    @Test func optimisedTablesWithoutRoomAreSplicedAroundTheMissingCodes() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in/shapes.jpg")
+        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try tool("convert", ["-seed", "5", "-size", "1600x1200", "plasma:fractal", "-attenuate", "0.6", "+noise", "Gaussian",
+                             "-fill", "white", "-draw", "rectangle 200,200 600,500", "-fill", "black", "-draw", "circle 1000,600 1150,700",
+                             "-fill", "yellow", "-draw", "rectangle 300,800 700,1000", "-fill", "blue", "-draw", "circle 1300,300 1400,350",
+                             "-sampling-factor", "2x2", "-quality", "90", input.path])
+        let tables = try huffmanTables(input)
+        #expect(tables.contains { $0.slot >> 4 == 1 && $0.bits[15] > 0 && $0.symbols.count < 162 }, "not the case tested: \(tables.map(\.bits))")
+        var outputs: [String: URL] = [:]
+        for (name, environment) in [("spliced", [String: String]()), ("coefficients", ["CAMSTAMP_SPLICE": "0"])] {
+            let out = folder.appendingPathComponent(name)
+            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "Proof © 2026", "--preset", "logo", "--json"],
+                                      environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("\"path\":\"\(name)\""), "\(result.stdout)")
+            outputs[name] = out.appendingPathComponent("shapes.jpg")
+        }
+        let spliced = try #require(outputs["spliced"]), tier1 = try #require(outputs["coefficients"])
+        try checkPrefix(input: input, stamped: spliced, mcu: (16, 16))
+        let grey = try Raster(pnm: tool("djpeg", ["-grayscale", "-pnm", spliced.path]))
+        let ffmpeg = try tool("ffmpeg", ["-v", "error", "-nostdin", "-noautorotate", "-i", spliced.path, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        #expect(ffmpeg.count == grey.pixels.count)
+        if ffmpeg.count == grey.pixels.count {
+            let total = zip(ffmpeg, grey.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+            #expect(Double(total) / Double(ffmpeg.count) < 1, "ffmpeg and djpeg disagree")
+        }
+        let a = try djpeg(spliced, smooth: false), b = try djpeg(tier1, smooth: false)
+        var differing = 0, total = 0
+        for i in 0..<a.pixels.count where a.pixels[i] != b.pixels[i] {
+            differing += 1
+            total += abs(Int(a.pixels[i]) - Int(b.pixels[i]))
+        }
+        #expect(differing > 0, "no code was worked around: not the case tested")
+        #expect(differing < a.pixels.count / 500 && Double(total) <= 2 * Double(max(1, differing)), "\(differing) samples differ from tier 1's, by \(total) in all")
+    }
+
+    /// Each Huffman table of a JPEG's header, in file order: class and slot byte, code counts by
+    /// length (1…16) and symbols.
+    func huffmanTables(_ file: URL) throws -> [(slot: UInt8, bits: [Int], symbols: [UInt8])] {
+        let bytes = [UInt8](try Data(contentsOf: file))
+        var tables: [(slot: UInt8, bits: [Int], symbols: [UInt8])] = []
+        var p = 2
+        while p + 4 <= bytes.count, bytes[p] == 0xFF, bytes[p + 1] != 0xDA {
+            let length = Int(bytes[p + 2]) << 8 | Int(bytes[p + 3])
+            if bytes[p + 1] == 0xC4 {
+                var q = p + 4
+                while q + 17 <= p + 2 + length {
+                    let bits = bytes[(q + 1)...(q + 16)].map(Int.init), count = bits.reduce(0, +)
+                    tables.append((bytes[q], bits, Array(bytes[(q + 17)..<(q + 17 + count)])))
+                    q += 17 + count
+                }
+            }
+            p += 2 + length
+        }
+        return tables
     }
 
     /// The entropy-coded segment of a JPEG: its offset (after the SOS header) and bytes up to the

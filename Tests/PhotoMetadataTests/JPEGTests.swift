@@ -11,6 +11,19 @@ import Testing
         #expect(jpeg[s.scanOffset] == 0xFF && jpeg[s.scanOffset + 1] == 0xDA)
     }
 
+    /// The header is parsed from the file's first 256 KB; one longer than that (five 60 KB APP
+    /// segments), or a file cut short past that point, is parsed from all of it.
+    @Test func aHeaderLongerThanThePrefixIsParsedWhole() throws {
+        let big = (0..<5).map { i in appSegment(0xE2, [UInt8](repeating: UInt8(i), count: 60_000)) }
+        let jpeg = tinyJPEG(blocksWide: 2, blocksHigh: 2, extra: big) + [UInt8](repeating: 0, count: 300_000)
+        let s = try JPEGStructure(parsing: Data(jpeg))
+        #expect(s.segments.map(\.marker) == [0xE0, 0xE2, 0xE2, 0xE2, 0xE2, 0xE2, 0xDB, 0xC0, 0xC4, 0xC4])
+        #expect(s.segments[5].payload == Data([UInt8](repeating: 4, count: 60_000)))
+        #expect(jpeg[s.scanOffset] == 0xFF && jpeg[s.scanOffset + 1] == 0xDA)
+        // Cut inside the fifth segment, past the prefix: truncated, as before.
+        #expect(throws: MetadataError.self) { try JPEGStructure(parsing: Data(jpeg.prefix(280_000))) }
+    }
+
     @Test func fillBytesAndStandaloneMarkersAreAccepted() throws {
         var jpeg = tinyJPEG()
         // Fill bytes before DQT, and a standalone TEM marker.

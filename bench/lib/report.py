@@ -279,8 +279,8 @@ def coefficients(out, photos_dir, summary):
         "under the marks and the one after each coded again, the rest copied); camstamp-coefficients is the same with "
         "`CAMSTAMP_SPLICE=0` (tier 1: libjpeg reads and writes every coefficient); `--reencode` forces the full decode, "
         "orient, mark, encode path; `djpeg | cjpeg` is the floor. camstamp-spliced-optimised runs the default on the "
-        "part 2 photos as ImageMagick wrote them (optimal tables, which lack codes the changed blocks need: tier 1 "
-        "for each, see its paths column). "
+        "part 2 photos as ImageMagick wrote them (optimal tables, which lack codes the changed blocks may need: tier 1 "
+        "where a changed block needs one the tables cannot be given, see its paths column). "
         f"{data['rounds']} rounds interleaved after a warm-up; medians (min–max); ratios within each round. "
         "Size growth is each output's file size over its source's (metadata included); orientation kept "
         "counts outputs whose Orientation tag is the source's; paths is what `--json` said in the last run.",
