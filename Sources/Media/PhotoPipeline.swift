@@ -42,7 +42,7 @@ public enum PhotoCodec: Sendable {
 
     var decoder: LaunchFragment {
         switch self {
-        case .jpeg: LaunchFragment("jpegdec")
+        case .jpeg: LaunchFragment("jpegdec idct-method=islow")  // accurate, as djpeg: see photo-jpeg.pipeline
         case .png: LaunchFragment("pngdec")
         case .webp: LaunchFragment("webpdec")
         case .raw: LaunchFragment("identity")
