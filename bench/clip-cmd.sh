@@ -44,6 +44,7 @@ case $what in
         filter="[1:v]format=rgba,colorchannelmixer=aa=0.85[logo];[0:v][logo]overlay=32:32,drawtext=fontfile=$font:text='© $author 2026':fontsize=35:fontcolor=white:borderw=2:bordercolor=black@0.7:x=w-tw-32:y=h-th-32[v]"
         echo "ffmpeg -v error -y -i \"$arg\" -i \"$assets/logo-173.png\" -filter_complex \"$filter\" -map '[v]' -map '0:a?' -c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p -c:a copy \"$outdir/$(basename "$arg")\"" ;;
     x264)
-        strings -n 8 "$arg" | grep -m1 -o 'options: .*' | sed 's/^options: //' ;;
+        # grep reads the file itself: a reader that quits early would end a pipe with SIGPIPE.
+        grep -a -o -m1 'x264 - core [ -~]*' "$arg" | sed 's/.*options: //' ;;
     *) echo "clip-cmd.sh: unknown '$what'" >&2; exit 2 ;;
 esac
