@@ -7,11 +7,14 @@
 #   camstamp FILE    prints: camstamp batch FILE -o ARG2 --preset credit --preset logo
 #   ffmpeg FILE      prints: ffmpeg with the same marks (drawtext + overlay), libx264 at the
 #                    preset and quality camstamp's clip pipeline uses, audio copied
+#   x264 FILE        prints the x264 settings FILE was encoded with (x264's SEI), one line
 #
 # Env: CAMSTAMP, OUTDIR (where the marked clip goes), AUTHOR.
 #
-# Both sides re-encode at x264 speed-preset veryfast and constant quality 21 (x264enc pass=qual
-# quantizer=21 is x264's CRF 21, as libx264 -crf 21), 4:2:0, and copy the AAC. The marks are those
+# Both sides re-encode with libx264's defaults, which camstamp's clips use: speed preset medium,
+# CRF 23 (x264enc pass=qual quantizer=23 is x264's CRF 23), keyframes 250 frames apart, no VBV,
+# x264's own thread count; 4:2:0, and copy the AAC. x264 writes the settings it ran with into each
+# output (bench/run.sh compares them: the same on both sides). The marks are those
 # of the stream part: "© AUTHOR 2026" in Noto Sans 34.6 px with an outline, bottom-right 32 px in;
 # the camstamp logo 173x144 at 85 %, top-left 32 px in.
 set -euo pipefail
@@ -39,6 +42,9 @@ case $what in
         echo "\"${CAMSTAMP:?}\" batch \"$arg\" -o \"$outdir\" --preset credit --preset logo --var \"author=$author\" --jobs 2 --overwrite" ;;
     ffmpeg)
         filter="[1:v]format=rgba,colorchannelmixer=aa=0.85[logo];[0:v][logo]overlay=32:32,drawtext=fontfile=$font:text='© $author 2026':fontsize=35:fontcolor=white:borderw=2:bordercolor=black@0.7:x=w-tw-32:y=h-th-32[v]"
-        echo "ffmpeg -v error -y -i \"$arg\" -i \"$assets/logo-173.png\" -filter_complex \"$filter\" -map '[v]' -map '0:a?' -c:v libx264 -preset veryfast -crf 21 -pix_fmt yuv420p -c:a copy \"$outdir/$(basename "$arg")\"" ;;
+        echo "ffmpeg -v error -y -i \"$arg\" -i \"$assets/logo-173.png\" -filter_complex \"$filter\" -map '[v]' -map '0:a?' -c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p -c:a copy \"$outdir/$(basename "$arg")\"" ;;
+    x264)
+        # grep reads the file itself: a reader that quits early would end a pipe with SIGPIPE.
+        grep -a -o -m1 'x264 - core [ -~]*' "$arg" | sed 's/.*options: //' ;;
     *) echo "clip-cmd.sh: unknown '$what'" >&2; exit 2 ;;
 esac

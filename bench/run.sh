@@ -141,13 +141,16 @@ case " $only " in *" clip "*)
         --post "ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 \"$out/clip/\$BENCH_NAME/source.mp4\"" \
         "camstamp=$(OUTDIR="$out/clip/camstamp" "$here/clip-cmd.sh" camstamp "$assets" "$clip")" \
         "ffmpeg=$(OUTDIR="$out/clip/ffmpeg" "$here/clip-cmd.sh" ffmpeg "$assets" "$clip")"
-    # What each wrote: streams, size, and whether the audio packets are the source's.
+    # What each wrote: streams, size, whether the audio packets are the source's, and a digest of
+    # the x264 settings it was encoded with (the same on both sides, or the race is not fair).
     for who in source camstamp ffmpeg; do
         file=$clip; [ $who = source ] || file="$out/clip/$who/source.mp4"
-        printf '%s %s %s %s\n' "$who" \
+        printf '%s %s %s %s %s\n' "$who" \
             "$(ffprobe -v error -show_entries stream=codec_name,pix_fmt -of csv=p=0 "$file" 2>>"$log" | tr '\n' ' ' | tr -s ' ' | tr ' ' '/')" \
             "$(stat -c %s "$file" 2>/dev/null || echo 0)" \
-            "$(ffmpeg -v error -i "$file" -map 0:a -c copy -f md5 - 2>>"$log" | sed 's/^MD5=//')"
+            "$(ffmpeg -v error -i "$file" -map 0:a -c copy -f md5 - 2>>"$log" | sed 's/^MD5=//')" \
+            "$("$here/clip-cmd.sh" x264 "$assets" "$file" | md5sum | cut -c1-12)"
+        "$here/clip-cmd.sh" x264 "$assets" "$file" | sed "s/^/$who x264: /" >>"$log"
     done >"$out/clip-checks.txt"
 esac
 

@@ -66,7 +66,7 @@ enum AudioInput {
             let alsa = device == "default" || device.hasPrefix("hw:") || device.hasPrefix("plughw:")
             let element = alsa ? "alsasrc" : "pulsesrc"
             guard GStreamer.hasElement(element) else {
-                throw .failure("--audio \(device): GStreamer's \(element) is not installed (Debian: \(alsa ? "gstreamer1.0-alsa" : "gstreamer1.0-pulseaudio"))")
+                throw .failure("--audio \(device): GStreamer's \(element) is not installed (Debian: \(alsa ? "gstreamer1.0-alsa" : "gstreamer1.0-plugins-good"))")
             }
             return "\(element) device=\(PipelineTemplate.quote(device))"
         case .auto:

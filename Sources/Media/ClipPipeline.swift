@@ -17,18 +17,32 @@ public enum ClipVideoCodec: String, Sendable, CaseIterable {
         }
     }
 
-    /// The encoder and its parser, named `encoder`. Constant quality (close to x264's CRF 21),
-    /// 4:2:0, and `threads` worker threads so that parallel clips do not oversubscribe the CPU.
-    func fragment(threads: Int, preset: String) -> LaunchFragment {
+    /// The encoder and its parser, named `encoder`, 4:2:0, with `threads` worker threads so that
+    /// parallel clips do not oversubscribe the CPU (0: the encoder's own choice for the machine).
+    ///
+    /// H.264 is libx264's defaults, what `ffmpeg -c:v libx264` gives: preset medium, CRF 23
+    /// (`pass=qual` is x264's CRF), keyframes at most 250 frames apart. x264enc's own defaults
+    /// differ from x264's and are undone here: in `pass=qual` it caps the rate with a VBV of its
+    /// `bitrate` property (2048 kbit/s, a blurred 1080p clip) — `vbv-buf-capacity=0` leaves x264
+    /// without a VBV; its rate control alone cost a fifth more CPU (the bench's clip at veryfast:
+    /// 48 s against 40 s, the same bytes out) — and it puts keyframes 10 s apart. x264 writes the settings it ran with into
+    /// the stream (an SEI, `strings out.mp4 | grep x264`): they are ffmpeg's, line for line.
+    func fragment(threads: Int) -> LaunchFragment {
+        let cores = threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount
         switch self {
         case .h264:
-            LaunchFragment("x264enc name=encoder speed-preset=\(preset) pass=qual quantizer=21 threads=\(threads) ! video/x-h264,profile=high ! h264parse")
+            return LaunchFragment("x264enc name=encoder speed-preset=\(Self.x264Preset) pass=qual quantizer=\(Self.x264CRF) vbv-buf-capacity=0 key-int-max=250 threads=\(threads) ! video/x-h264,profile=high ! h264parse")
         case .hevc:
-            LaunchFragment("x265enc name=encoder speed-preset=\(preset) option-string=\"crf=24:pools=\(threads):frame-threads=\(min(threads, 4))\" ! h265parse")
+            // x265 at veryfast: its medium is several times slower than x264's.
+            return LaunchFragment("x265enc name=encoder speed-preset=veryfast option-string=\"crf=24:pools=\(cores):frame-threads=\(min(cores, 4))\" ! h265parse")
         case .vp9:
-            LaunchFragment("vp9enc name=encoder deadline=1 cpu-used=8 end-usage=cq cq-level=32 target-bitrate=20000000 row-mt=true threads=\(threads)")
+            return LaunchFragment("vp9enc name=encoder deadline=1 cpu-used=8 end-usage=cq cq-level=32 target-bitrate=20000000 row-mt=true threads=\(cores)")
         }
     }
+
+    /// libx264's default speed preset and constant rate factor.
+    static let x264Preset = "medium"
+    static let x264CRF = 23
 }
 
 /// The container a clip is written in.
@@ -202,7 +216,7 @@ public final class ClipPipeline: @unchecked Sendable {
     /// `template` has `{input}`, `{output}`, `{stop}` (decodebin3's caps), `{encoder}`, `{muxer}`
     /// and `{audio}` (the audio branch, or nothing).
     public init(template: PipelineTemplate, input: URL, output: URL, codec: ClipVideoCodec, container: ClipContainer,
-                audio: AudioHandling, threads: Int, preset: String = "veryfast", mark: @escaping Mark) throws(MediaError) {
+                audio: AudioHandling, threads: Int, mark: @escaping Mark) throws(MediaError) {
         var stop = "video/x-raw(ANY)"
         let branch: LaunchFragment
         switch audio {
@@ -215,7 +229,7 @@ public final class ClipPipeline: @unchecked Sendable {
         }
         let description = try template.render([
             "input": .quoted(input.path), "output": .quoted(output.path), "stop": .quoted(stop),
-            "encoder": .fragment(codec.fragment(threads: max(1, threads), preset: preset)),
+            "encoder": .fragment(codec.fragment(threads: max(0, threads))),
             "muxer": .fragment(LaunchFragment("\(container.muxer) name=mux")), "audio": .fragment(branch),
         ])
         pipeline = try Pipeline(description)

@@ -191,9 +191,89 @@ final class XMPDocument {
     }
 
     /// The message of `error`, which is freed.
-    private static func take(_ error: UnsafeMutablePointer<GError>?) -> String {
+    static func take(_ error: UnsafeMutablePointer<GError>?) -> String {
         guard let error else { return Exiv2.logged.first ?? "unknown reason" }
         defer { g_error_free(error) }
         return error.pointee.message.map { String(cString: $0) } ?? "unknown reason"
+    }
+}
+
+/// EXIF and XMP written into a TIFF file that libtiff made, by exiv2's TIFF writer: libtiff has
+/// no way to take an EXIF block as it is (each tag would have to be set with its C type), while
+/// exiv2 lays out IFD0's tags, the EXIF and GPS directories and the XMP tag around the picture,
+/// whose own tags (size, strips, compression, ICC profile) it keeps.
+package enum TIFFMetadata {
+    /// `tiff` with `exifTIFF` (an EXIF block as TIFF, already edited for the output: Orientation
+    /// 1, no thumbnail) and `xmp`. exiv2 serialises the XMP packet again from what it parsed.
+    package static func insert(exifTIFF: Data, xmp: Data?, into tiff: Data) throws(Exiv2Error) -> Data {
+        try Exiv2.serialized { () throws(Exiv2Error) -> Data in
+            guard let metadata = gexiv2_metadata_new() else { throw .initialization }
+            defer { g_object_unref(metadata) }
+            // The pieces travel in a minimal PNG (eXIf and iTXt chunks), as XMPDocument's packet
+            // does: exiv2 reads both from there, and saving copies them into the TIFF.
+            var carrier = PNGChunk.signature
+            carrier += PNGChunk(type: "IHDR", data: Data([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])).encoded
+            carrier += PNGChunk(type: "eXIf", data: exifTIFF).encoded
+            if let xmp { carrier += PNGChunk.xmp(xmp).encoded }
+            carrier += PNGChunk(type: "IEND", data: Data()).encoded
+            var error: UnsafeMutablePointer<GError>?
+            let opened = carrier.withUnsafeBufferPointer { gexiv2_metadata_open_buf(metadata, $0.baseAddress, glong($0.count), &error) }
+            guard opened != 0 else { throw .open(code: Int(error?.pointee.code ?? 0), message: XMPDocument.take(error)) }
+            let stream = TIFFMemoryStream(tiff)
+            var callbacks = stream.callbacks()
+            let saved = withExtendedLifetime(stream) { gexiv2_metadata_save_stream(metadata, &callbacks, &error) }
+            guard saved != 0, !stream.output.isEmpty else { throw .serialize(XMPDocument.take(error)) }
+            return stream.output
+        }
+    }
+}
+
+/// The TIFF exiv2 reads from (`input`) and the one it writes (`output`). exiv2 reads the whole
+/// file before it writes anything, then seeks to the start and writes the new file from there.
+private final class TIFFMemoryStream {
+    let input: Data
+    var output = Data()
+    var position = 0
+    private var writing = false
+
+    init(_ input: Data) { self.input = input }
+
+    private var length: Int { writing ? output.count : input.count }
+
+    func callbacks() -> ManagedStreamCallbacks {
+        func this(_ handle: UnsafeMutableRawPointer?) -> TIFFMemoryStream { Unmanaged.fromOpaque(handle!).takeUnretainedValue() }
+        return ManagedStreamCallbacks(
+            handle: Unmanaged.passUnretained(self).toOpaque(),
+            CanSeek: { _ in 1 }, CanRead: { _ in 1 }, CanWrite: { _ in 1 },
+            Length: { gint64(this($0).length) },
+            Position: { gint64(this($0).position) },
+            Read: { handle, buffer, offset, count in
+                let stream = this(handle)
+                guard let buffer, !stream.writing, stream.position < stream.input.count else { return 0 }
+                let n = min(Int(count), stream.input.count - stream.position)
+                stream.input.withUnsafeBytes { (buffer + Int(offset)).copyMemory(from: $0.baseAddress! + stream.position, byteCount: n) }
+                stream.position += n
+                return Int32(n)
+            },
+            Write: { handle, buffer, offset, count in
+                let stream = this(handle)
+                guard let buffer, count > 0 else { return }
+                stream.writing = true
+                let end = stream.position + Int(count)
+                if end > stream.output.count { stream.output.append(Data(count: end - stream.output.count)) }
+                let start = stream.position
+                stream.output.withUnsafeMutableBytes { ($0.baseAddress! + start).copyMemory(from: buffer + Int(offset), byteCount: Int(count)) }
+                stream.position = end
+            },
+            Seek: { handle, offset, origin in
+                let stream = this(handle)
+                let base = switch origin {
+                case Current: stream.position
+                case End: stream.length
+                default: 0
+                }
+                stream.position = max(0, base + Int(offset))
+            },
+            Flush: { _ in })
     }
 }

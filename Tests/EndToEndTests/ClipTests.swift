@@ -117,6 +117,34 @@ enum Clips {
         #expect(changed > 50, "no mark at the bottom of the upright frame")
     }
 
+    /// The settings x264 ran with, as it writes them into the stream (an SEI): `cabac=1 ref=3 …`.
+    static func x264Settings(_ url: URL) throws -> String {
+        let bytes = try Data(contentsOf: url)
+        let start = try #require(bytes.range(of: Data("x264 - core".utf8)), "\(url.lastPathComponent): no x264 SEI")
+        let text = String(decoding: bytes[start.lowerBound...].prefix { $0 != 0 && $0 != 0x80 }, as: UTF8.self)
+        return try #require(text.components(separatedBy: "options: ").last)
+    }
+
+    /// A clip is encoded as `ffmpeg -c:v libx264` encodes it by default: the settings x264 reports
+    /// are the same string (preset medium, CRF 23, no VBV cap, keyframes 250 apart, x264's threads),
+    /// so the bench's race against ffmpeg runs the same encoder work on both sides.
+    @Test func aClipIsEncodedWithLibx264sDefaultsAsFFmpegEncodesIt() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in/clip.mp4")
+        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Clips.mp4(input, frames: 30)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "MARK"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let reference = folder.appendingPathComponent("ffmpeg.mp4")
+        try tool("ffmpeg", ["-v", "error", "-y", "-i", input.path, "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "copy", reference.path])
+        let ours = try Self.x264Settings(out.appendingPathComponent("clip.mp4"))
+        let theirs = try Self.x264Settings(reference)
+        #expect(theirs.contains("rc=crf") && theirs.contains("crf=23.0") && theirs.contains("subme=7"), "\(theirs)")
+        #expect(ours == theirs, "camstamp: \(ours)\nffmpeg:   \(theirs)")
+    }
+
     /// WebM (VP9 + Opus) becomes MKV with H.264 by default, the Opus copied; with
     /// --video-codec keep it stays VP9 WebM. The mark sits bottom-right.
     @Test func webmClipsKeepTheirOpusAndTheirCodecOnRequest() throws {

@@ -405,17 +405,20 @@ def clip(out, summary):
     if os.path.exists(path):
         lines = [line.split() for line in open(path) if line.strip()]
         source_md5 = next((l[3] for l in lines if l[0] == "source" and len(l) > 3), None)
+        ffmpeg_x264 = next((l[4] for l in lines if l[0] == "ffmpeg" and len(l) > 4), None)
         for l in lines:
             if len(l) < 3:
                 continue
             same = "yes" if len(l) > 3 and source_md5 and l[3] == source_md5 else "no"
-            checks.append(f"| {l[0]} | {l[1]} | {int(l[2]) / 1e6:.1f} | {same if l[0] != 'source' else '-'} |")
+            x264 = "yes" if len(l) > 4 and ffmpeg_x264 and l[4] == ffmpeg_x264 else "no"
+            checks.append(f"| {l[0]} | {l[1]} | {int(l[2]) / 1e6:.1f} | {same if l[0] != 'source' else '-'} "
+                          f"| {x264 if l[0] == 'camstamp' else '-'} |")
     lines = [
         "## 9. Video file: a 1080p30 clip of 60 s with AAC, marked and re-encoded",
         "",
-        "camstamp: `camstamp batch source.mp4 -o DIR --preset credit --preset logo --jobs 2` (x264enc veryfast, "
-        "constant quality 21, audio copied). ffmpeg: `-filter_complex overlay,drawtext` with the same logo and text, "
-        "`-c:v libx264 -preset veryfast -crf 21 -pix_fmt yuv420p -c:a copy`. Speed = seconds of clip per second of "
+        "camstamp: `camstamp batch source.mp4 -o DIR --preset credit --preset logo --jobs 2` (x264enc with libx264's "
+        "defaults: medium, CRF 23; audio copied). ffmpeg: `-filter_complex overlay,drawtext` with the same logo and text, "
+        "`-c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p -c:a copy`. Speed = seconds of clip per second of "
         f"wall time. {data['rounds']} rounds, medians (min–max).",
         "",
         "| command | frames in file (each run) | wall s | speed × real time | CPU s | peak memory MiB | others' load (max) |",
@@ -426,7 +429,8 @@ def clip(out, summary):
         "Target: both ratios ≤ 1.00, and faster than real time.",
     ]
     if checks:
-        lines += ["", "| file | streams (codec/pix_fmt) | MB | audio packets identical to the source |", "|---|---|---|---|", *checks]
+        lines += ["", "| file | streams (codec/pix_fmt) | MB | audio packets identical to the source | x264 settings (SEI) identical to ffmpeg's |",
+                  "|---|---|---|---|---|", *checks]
     return "\n".join(lines) + "\n" + failures(data)
 
 

@@ -70,6 +70,7 @@ final class ClipWorker {
         var template: PipelineTemplate
         /// Encoder threads per clip: the cores shared out among the batch's workers, so that
         /// `--jobs N` clips at once keep to the machine (x264 would otherwise take every core each).
+        /// 0 for a worker alone: the encoder's own count (x264 runs 1.5 threads a core, as in ffmpeg).
         var threads: Int
     }
 

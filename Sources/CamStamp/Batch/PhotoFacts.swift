@@ -107,10 +107,9 @@ struct PhotoFacts {
             }
             tiff = file
             (width, height, hasAlpha, isGrey) = (file.width, file.height, file.hasAlpha, file.isGrey)
-            metadata = ImageMetadata(exifTIFF: nil, icc: file.icc, xmp: file.xmp)
+            metadata = ImageMetadata(exifTIFF: EXIF.block(ofTIFFFile: data), icc: file.icc, xmp: file.xmp)
             if file.pages > 1 { notes.append("page 1 of \(file.pages) marked; the other pages are not in the output") }
             if file.bitsPerSample > 8 { notes.append("its \(file.bitsPerSample)-bit samples are marked and written as 8-bit") }
-            if file.hasEXIF { notes.append("its EXIF directory is not carried (XMP and the ICC profile are)") }
         case .png:
             guard let png = PNGPicture(data) else { throw .failure("truncated image (the file ends before the picture does)") }
             do { metadata = try ImageMetadata(png: data) } catch {

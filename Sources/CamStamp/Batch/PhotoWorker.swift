@@ -197,11 +197,14 @@ final class PhotoWorker {
                                                   icc: pieces.icc, exif: pieces.exifTIFF, xmp: pieces.xmp)
                 return (data, pieces.warnings)
             default:
-                let data = try TIFFFile.encode(image, icc: pieces.icc, xmp: pieces.xmp)
-                return (data, pieces.warnings + (pieces.exifTIFF == nil ? [] : ["EXIF left out: camstamp does not write EXIF into TIFF"]))
+                // libtiff writes the picture and its ICC profile; EXIF (and then the XMP beside it)
+                // goes in through exiv2, which lays out the EXIF and GPS directories.
+                let data = try TIFFFile.encode(image, icc: pieces.icc, xmp: pieces.exifTIFF == nil ? pieces.xmp : nil)
+                guard let exif = pieces.exifTIFF else { return (data, pieces.warnings) }
+                return (try TIFFMetadata.insert(exifTIFF: exif, xmp: pieces.xmp, into: data), pieces.warnings)
             }
         } catch {
-            throw .failure("cannot encode the \(kind.name) file: \(error.description)")
+            throw .failure("cannot encode the \(kind.name) file: \(error)")
         }
     }
 
