@@ -304,15 +304,17 @@ private final class ClipMarking: @unchecked Sendable {
         info.pointee.data = UnsafeMutableRawPointer(buffer)
         let index = lock.withLock { () -> Int in defer { frames += 1 }; return frames }
         let pts = buffer.pointee.pts == GstClockTime.max ? nil : UInt64(buffer.pointee.pts)
+        // A frame that cannot be marked fails the clip, never goes out unmarked (as for photos).
         var result: Error?
         if let caps = gst_pad_get_current_caps(pad) {
-            var videoInfo = GstVideoInfo()
-            if gst_video_info_from_caps(&videoInfo, caps) != 0 {
-                result = action(VideoFrame(borrowing: buffer, caps: caps, info: videoInfo), index, pts)
-            } else {
-                result = MediaError.stream(element: "mark", domain: "camstamp", code: 0, message: "not raw video", debug: nil)
+            do {
+                result = action(VideoFrame(borrowing: buffer, caps: caps, info: try rawVideoInfo(caps, at: "mark")), index, pts)
+            } catch {
+                result = error
             }
             gst_caps_unref(caps)
+        } else {
+            result = MediaError.notRawVideo(element: "mark", caps: "no caps")
         }
         guard let result else { return GST_PAD_PROBE_OK }
         lock.withLock { failure = result }

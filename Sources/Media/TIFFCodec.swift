@@ -182,7 +182,7 @@ public final class TIFFFile: @unchecked Sendable {
     }
 
     static func failure(_ message: String) -> MediaError {
-        .stream(element: "libtiff", domain: "camstamp", code: 0, message: message, debug: nil)
+        .picture(library: "libtiff", message: message)
     }
 }
 
