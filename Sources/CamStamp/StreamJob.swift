@@ -130,14 +130,20 @@ public struct StreamJob {
                 SnapshotWriter(folder: $0, template: try? Templates.load(nil, builtIn: "still-jpeg", resources: resources), report: report)
             },
             progress: report.progress)
+        // A stream that never started leaves no empty recording behind (only files it created).
+        let created = outputFiles.filter { !FileManager.default.fileExists(atPath: $0.path) }
+        func abandon() {
+            session.abortOutput()
+            for url in created { try? FileManager.default.removeItem(at: url) }
+        }
         do {
             if let publishing { try publishing.start() } else { try session.output.start() }
         } catch {
-            session.abortOutput()
+            abandon()
             throw outputFailure(error)
         }
         do { try camera.start() } catch {
-            session.abortOutput()
+            abandon()
             throw error
         }
         Verbosity.log("capture elements: \(camera.frames.pipeline.elementSummary().joined(separator: " "))")
@@ -257,6 +263,11 @@ public struct StreamJob {
     /// A failure of the output, worded for a file that cannot be written (a full disk, a folder
     /// made read-only meanwhile); anything else as GStreamer said it.
     private func outputFailure(_ error: Error) -> CamStampError {
+        // A sound source that cannot be opened is the --audio value's fault, said in its words.
+        if case .device(let device)? = options.audio, let media = error as? MediaError, let reason = media.reason(ofElement: "soundsource") {
+            return .failure("--audio \(device): the sound source cannot be opened: \(reason) "
+                + "(PulseAudio sources: `pactl list short sources`; ALSA devices: `arecord -L`)")
+        }
         if case .file = options.target,
            let unwritable = CamStampError.unwritable(error, path: options.targetDescription, what: "the recording", option: "--to") {
             return unwritable

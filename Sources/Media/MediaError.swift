@@ -139,6 +139,17 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         return nil
     }
 
+    /// GStreamer's message when the error came from the element named `name` (its path on the bus
+    /// ends in `:name`), or nil for an error of anything else.
+    public func reason(ofElement name: String) -> String? {
+        switch self {
+        case .stateChange(let element, let message, _), .stream(let element, _, _, let message, _):
+            element == name || element.hasSuffix(":\(name)") ? message : nil
+        default:
+            nil
+        }
+    }
+
     /// Debug strings are `file.c(123): function (): /path/to/element:\nreason`; the reason is what
     /// a person needs (e.g. "streaming stopped, reason not-negotiated (-4)").
     static func cause(inDebug debug: String) -> String {

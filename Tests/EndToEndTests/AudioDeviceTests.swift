@@ -69,6 +69,22 @@ final class PulseServer {
         #expect((Double(String(mean.output[1].substring ?? "")) ?? -99) > -30, "\(detect.suffix(300))")
         expectMarkBottomRight(try decodeImage(recording))
     }
+
+    /// A sound source that cannot be opened is said in one line naming --audio and where to look,
+    /// and the stream that never started leaves no empty recording behind.
+    @Test func aSoundSourceThatCannotBeOpenedIsSaidAndLeavesNoFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recording = folder.appendingPathComponent("rec.mp4")
+        let result = try camstamp(["stream", "--source", "test", "--text", "LIVE", "--size", "320x240", "--to", recording.path,
+                                   "--duration", "2", "--audio", "no-such-source"],
+                                  timeout: 60, environment: ["PULSE_SERVER": "unix:\(folder.path)/no-server"])
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("camstamp: --audio no-such-source: the sound source cannot be opened"),
+                "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: recording.path))
+    }
 }
 
 /// What ffmpeg prints on stderr for `arguments` (its filters' reports), bounded.
