@@ -122,7 +122,7 @@ public struct StreamJob {
             publishing = nil
         }
         let output: FrameOutput
-        if let publishing { output = publishing.output } else { output = try makeOutput(address: address) }
+        if let publishing { output = publishing.output } else { output = try makeOutput(address: address, report: report) }
         let session = Session(
             camera: camera, publishing: publishing, output: output,
             address: address, marker: Marker(preset: preset, variables: variables),
@@ -280,8 +280,8 @@ public struct StreamJob {
         options.targets.first { if case .rtp = $0 { true } else { false } }
     }
 
-    /// The output pipeline; `address` is the RTP host, resolved.
-    private func makeOutput(address: String?) throws(CamStampError) -> FrameOutput {
+    /// The output pipeline; `address` is the RTP host, resolved; `report` gets its warnings.
+    private func makeOutput(address: String?, report: JobOutput) throws(CamStampError) -> FrameOutput {
         let fps = options.fps ?? 30
         var values: [String: PipelineTemplate.Value] = ["bitrate": .integer(options.bitrate), "keyint": .integer(max(fps, 1))]
         let name: String
@@ -298,7 +298,7 @@ public struct StreamJob {
         }
         let template = try Templates.load(nil, builtIn: name, resources: resources)
         do {
-            let description = try template.render(values) + fileAudio()
+            let description = try template.render(values) + fileAudio(report: report)
             Verbosity.log("output pipeline: \(description)")
             return try FrameOutput(pipeline: Pipeline(description), maxBuffers: Self.outputQueue, block: false)
         } catch {

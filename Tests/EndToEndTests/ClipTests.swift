@@ -232,4 +232,26 @@ enum Clips {
         let last = audio.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }.max() ?? -1
         #expect(last > 1.5 && last < 2.8, "the audio ends at \(last) s of a 2 s recording")
     }
+
+    /// Sound MP4 cannot hold (PCM from an MKV) is left out with a warning: a warning, so `-q`
+    /// keeps it off stderr like every other job's warnings (it was written to stderr directly).
+    @Test func soundLeftOutIsAWarningThatQuietSilences() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("pcm.mkv")
+        try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1",
+                            "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+                            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", input.path])
+        let loud = folder.appendingPathComponent("loud.mp4")
+        let said = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "x", "--to", loud.path])
+        #expect(said.status == 0, "stderr: \(said.stderr)")
+        #expect(said.stderr.contains("camstamp: --source: the audio of \(input.path) (audio/x-raw) cannot go into MP4"), "\(said.stderr)")
+        #expect(try Clips.streams(loud).map(\.codec) == ["h264"])
+        let quiet = folder.appendingPathComponent("quiet.mp4")
+        let silent = try camstamp(["stream", "-q", "--source", "file:\(input.path)", "--text", "x", "--to", quiet.path])
+        #expect(silent.status == 0, "stderr: \(silent.stderr)")
+        #expect(silent.stderr.isEmpty, "-q printed: \(silent.stderr)")
+        #expect(silent.stdout.isEmpty)
+        #expect(try Clips.streams(quiet).map(\.codec) == ["h264"])
+    }
 }
