@@ -97,7 +97,14 @@ public struct StreamJob {
     private func setUp(report: JobOutput) throws(CamStampError) -> Session {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
-        if let folder = options.snapshotFolder { try StillDestination.prepareFolder(folder, option: "--snapshot-dir", create: true) }
+        // Snapshots asked for must be possible: a template that does not load is said now, not
+        // found out by a SIGUSR1 that writes nothing.
+        var snapshotWriter: SnapshotWriter?
+        if let folder = options.snapshotFolder {
+            try StillDestination.prepareFolder(folder, option: "--snapshot-dir", create: true)
+            snapshotWriter = SnapshotWriter(folder: folder, template: try Templates.load(nil, builtIn: "still-jpeg", resources: resources),
+                                            report: report)
+        }
         // The recordings and the SDP file follow one rule: an existing file stays unless --overwrite.
         let outputFiles = options.targets.compactMap { target -> URL? in if case .file(let url, _) = target { url } else { nil } }
             + (options.sdp.map { [$0] } ?? [])
@@ -126,9 +133,7 @@ public struct StreamJob {
         let session = Session(
             camera: camera, publishing: publishing, output: output,
             address: address, marker: Marker(preset: preset, variables: variables),
-            snapshotWriter: options.snapshotFolder.map {
-                SnapshotWriter(folder: $0, template: try? Templates.load(nil, builtIn: "still-jpeg", resources: resources), report: report)
-            },
+            snapshotWriter: snapshotWriter,
             progress: report.progress)
         do {
             if let publishing { try publishing.start() } else { try session.output.start() }
@@ -359,13 +364,13 @@ struct SessionDescription {
 /// Encodes snapshot frames to JPEG off the streaming thread, each written atomically.
 final class SnapshotWriter: @unchecked Sendable {
     private let folder: URL
-    private let template: PipelineTemplate?
+    private let template: PipelineTemplate
     private let queue = DispatchQueue(label: "camstamp.snapshots")
     private let report: JobOutput
     private let lock = NSLock()
     private var files: [URL] = []
 
-    init(folder: URL, template: PipelineTemplate?, report: JobOutput) {
+    init(folder: URL, template: PipelineTemplate, report: JobOutput) {
         self.folder = folder
         self.template = template
         self.report = report
@@ -375,7 +380,6 @@ final class SnapshotWriter: @unchecked Sendable {
 
     func write(_ frame: VideoFrame) {
         queue.async { [self] in
-            guard let template else { return }
             do {
                 let destination = try StillDestination(output: folder, format: .jpg, prefix: "snapshot")
                 let file = try destination.write { (temporary: URL) throws(CamStampError) in
