@@ -179,6 +179,28 @@ enum Clips {
         #expect(try Clips.streams(out.appendingPathComponent("b.video")).map(\.codec) == ["h264", "aac"])
     }
 
+    /// An MP4 whose index is whole but whose data is cut short (a card pulled mid-copy) fails
+    /// that clip after `ClipPipeline.stallLimit` (20 s) without progress; it hung the batch for
+    /// good (no error, no end) until a second Ctrl-C.
+    @Test func aClipCutShortInItsDataFailsInsteadOfHanging() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = folder.appendingPathComponent("whole.mp4")
+        try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=2",
+                            "-f", "lavfi", "-i", "sine=duration=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac",
+                            "-movflags", "+faststart", whole.path])
+        let data = try Data(contentsOf: whole)
+        let media = try #require(data.range(of: Data("mdat".utf8))).lowerBound
+        let input = folder.appendingPathComponent("cut.mp4")
+        try data.prefix(media + 3000).write(to: input)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"], timeout: 90)
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("camstamp: \(input.path): cannot mark the video: the video stopped after "), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("0 marked, 1 failed, 0 skipped\n"), "\(result.stderr)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []) == [])
+    }
+
     /// Ctrl-C mid-clip: exit 130, no output and no temporary file left behind.
     @Test func ctrlCMidClipLeavesNothing() throws {
         let folder = try temporaryFolder()
