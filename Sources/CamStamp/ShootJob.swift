@@ -26,7 +26,7 @@ public struct ShootJob {
     /// next) after `options.delay`; each one's path is a result on `report` as soon as it is
     /// complete on disk (none for `-o -`, whose photo is stdout), the countdown its progress line.
     /// After Ctrl-C the photos written so far stay; the error then says how many.
-    public func run(interrupts: Interrupts?, report: JobOutput) throws(CamStampError) -> [URL] {
+    public func run(interrupts: Interrupts? = nil, report: JobOutput) throws(CamStampError) -> [URL] {
         // Everything that can be checked without a camera is checked first.
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)

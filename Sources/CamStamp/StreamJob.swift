@@ -97,7 +97,14 @@ public struct StreamJob {
     private func setUp(report: JobOutput) throws(CamStampError) -> Session {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
-        if let folder = options.snapshotFolder { try StillDestination.prepareFolder(folder, option: "--snapshot-dir", create: true) }
+        // Snapshots asked for must be possible: a template that does not load is said now, not
+        // found out by a SIGUSR1 that writes nothing.
+        var snapshotWriter: SnapshotWriter?
+        if let folder = options.snapshotFolder {
+            try StillDestination.prepareFolder(folder, option: "--snapshot-dir", create: true)
+            snapshotWriter = SnapshotWriter(folder: folder, template: try Templates.load(nil, builtIn: "still-jpeg", resources: resources),
+                                            report: report)
+        }
         // The recordings and the SDP file follow one rule: an existing file stays unless --overwrite.
         let outputFiles = options.targets.compactMap { target -> URL? in if case .file(let url, _) = target { url } else { nil } }
             + (options.sdp.map { [$0] } ?? [])
@@ -122,13 +129,11 @@ public struct StreamJob {
             publishing = nil
         }
         let output: FrameOutput
-        if let publishing { output = publishing.output } else { output = try makeOutput(address: address) }
+        if let publishing { output = publishing.output } else { output = try makeOutput(address: address, report: report) }
         let session = Session(
             camera: camera, publishing: publishing, output: output,
             address: address, marker: Marker(preset: preset, variables: variables),
-            snapshotWriter: options.snapshotFolder.map {
-                SnapshotWriter(folder: $0, template: try? Templates.load(nil, builtIn: "still-jpeg", resources: resources), report: report)
-            },
+            snapshotWriter: snapshotWriter,
             progress: report.progress)
         // A stream that never started leaves no empty recording behind (only files it created).
         let created = outputFiles.filter { !FileManager.default.fileExists(atPath: $0.path) }
@@ -291,8 +296,8 @@ public struct StreamJob {
         options.targets.first { if case .rtp = $0 { true } else { false } }
     }
 
-    /// The output pipeline; `address` is the RTP host, resolved.
-    private func makeOutput(address: String?) throws(CamStampError) -> FrameOutput {
+    /// The output pipeline; `address` is the RTP host, resolved; `report` gets its warnings.
+    private func makeOutput(address: String?, report: JobOutput) throws(CamStampError) -> FrameOutput {
         let fps = options.fps ?? 30
         var values: [String: PipelineTemplate.Value] = ["bitrate": .integer(options.bitrate), "keyint": .integer(max(fps, 1))]
         let name: String
@@ -309,7 +314,7 @@ public struct StreamJob {
         }
         let template = try Templates.load(nil, builtIn: name, resources: resources)
         do {
-            let description = try template.render(values) + fileAudio()
+            let description = try template.render(values) + fileAudio(report: report)
             Verbosity.log("output pipeline: \(description)")
             return try FrameOutput(pipeline: Pipeline(description), maxBuffers: Self.outputQueue, block: false)
         } catch {
@@ -370,13 +375,13 @@ struct SessionDescription {
 /// Encodes snapshot frames to JPEG off the streaming thread, each written atomically.
 final class SnapshotWriter: @unchecked Sendable {
     private let folder: URL
-    private let template: PipelineTemplate?
+    private let template: PipelineTemplate
     private let queue = DispatchQueue(label: "camstamp.snapshots")
     private let report: JobOutput
     private let lock = NSLock()
     private var files: [URL] = []
 
-    init(folder: URL, template: PipelineTemplate?, report: JobOutput) {
+    init(folder: URL, template: PipelineTemplate, report: JobOutput) {
         self.folder = folder
         self.template = template
         self.report = report
@@ -386,7 +391,6 @@ final class SnapshotWriter: @unchecked Sendable {
 
     func write(_ frame: VideoFrame) {
         queue.async { [self] in
-            guard let template else { return }
             do {
                 let destination = try StillDestination(output: folder, format: .jpg, prefix: "snapshot")
                 let file = try destination.write { (temporary: URL) throws(CamStampError) in

@@ -254,12 +254,20 @@ public final class ClipPipeline: @unchecked Sendable {
         case drop
     }
 
+    /// How long a clip may go without a frame reaching the marks or its position moving before it
+    /// is given up: a file cut short in its media data (its index intact) can leave the demuxer,
+    /// decoder and muxer waiting on each other with no error and no end. A frame of the slowest
+    /// encode takes a few seconds at most.
+    public static let stallLimit: Duration = .seconds(20)
+
     /// Runs the clip to its end. `progress` is called about every 250 ms with the position (ns);
     /// `cancelled` is asked as often, and stops the run (throwing `.cancelled`) when it says so.
-    /// Returns the frames written.
-    public func run(progress: (UInt64) -> Void, cancelled: () -> Bool) throws -> Int {
+    /// Returns the frames written. A run where nothing moves for `stallLimit` throws `MediaError.stalled`.
+    public func run(progress: (UInt64) -> Void, cancelled: () -> Bool, stallLimit: Duration = ClipPipeline.stallLimit) throws -> Int {
         defer { pipeline.stop() }
         try pipeline.setState(.playing, wait: false)
+        var seen: (frames: Int, position: UInt64?) = (-1, nil)
+        var lastMove = ContinuousClock.now
         while true {
             if cancelled() { throw ClipPipelineCancelled() }
             let result = pipeline.waitForEndOrError(timeout: .milliseconds(250))
@@ -270,7 +278,15 @@ public final class ClipPipeline: @unchecked Sendable {
             case .error(let error)?:
                 throw error
             case nil:
-                if let position = pipeline.position() { progress(position) }
+                let position = pipeline.position()
+                if let position { progress(position) }
+                let frames = marking.lock.withLock { marking.frames }
+                if frames != seen.frames || position != seen.position {
+                    seen = (frames, position)
+                    lastMove = ContinuousClock.now
+                } else if ContinuousClock.now - lastMove >= stallLimit {
+                    throw MediaError.stalled(frames: frames, seconds: Int(stallLimit.components.seconds))
+                }
             }
         }
     }

@@ -46,6 +46,9 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     case unexpectedOutput(expected: String, got: String)
     /// GStreamer's typefinders recognised nothing in the file.
     case unknownMediaType
+    /// A clip's pipeline stopped moving (no frame, no position change for `seconds`) without an
+    /// error or an end, after `frames` frames: a file cut short or damaged in its media data.
+    case stalled(frames: Int, seconds: Int)
     /// A picture library camstamp calls itself (`library`: libjpeg-turbo, libheif, libtiff, or the
     /// picture allocator) refused a picture, with its own message.
     case picture(library: String, message: String)
@@ -93,6 +96,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
             "no media type recognised"
         case .picture(let library, let message):
             "\(library): \(message)"
+        case .stalled(let frames, let seconds):
+            "the video stopped after \(frames) frame\(frames == 1 ? "" : "s") with neither an error nor its end (nothing moved for \(seconds) s): the file is probably cut short or damaged"
         }
     }
 

@@ -37,7 +37,7 @@ import Testing
         var options = ShootOptions(source: .test, text: "hi", output: folder.appendingPathComponent("shot.jpg"))
         // A second of countdown: the progress line has something to say.
         options.delay = 1
-        return try ShootJob(options: options).run(interrupts: nil, report: output)[0]
+        return try ShootJob(options: options).run(report: output)[0]
     }
 
     func batch(_ output: JobOutput, inputs: URL, into name: String) throws -> BatchJob.Summary {

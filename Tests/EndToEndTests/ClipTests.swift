@@ -207,6 +207,28 @@ enum Clips {
         #expect(try Clips.streams(out.appendingPathComponent("b.video")).map(\.codec) == ["h264", "aac"])
     }
 
+    /// An MP4 whose index is whole but whose data is cut short (a card pulled mid-copy) fails
+    /// that clip after `ClipPipeline.stallLimit` (20 s) without progress; it hung the batch for
+    /// good (no error, no end) until a second Ctrl-C.
+    @Test func aClipCutShortInItsDataFailsInsteadOfHanging() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = folder.appendingPathComponent("whole.mp4")
+        try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=2",
+                            "-f", "lavfi", "-i", "sine=duration=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac",
+                            "-movflags", "+faststart", whole.path])
+        let data = try Data(contentsOf: whole)
+        let media = try #require(data.range(of: Data("mdat".utf8))).lowerBound
+        let input = folder.appendingPathComponent("cut.mp4")
+        try data.prefix(media + 3000).write(to: input)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"], timeout: 90)
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("camstamp: \(input.path): cannot mark the video: the video stopped after "), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("0 marked, 1 failed, 0 skipped\n"), "\(result.stderr)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []) == [])
+    }
+
     /// Ctrl-C mid-clip: exit 130, no output and no temporary file left behind.
     @Test func ctrlCMidClipLeavesNothing() throws {
         let folder = try temporaryFolder()
@@ -259,5 +281,27 @@ enum Clips {
                                                          "-of", "csv=p=0", short.path]), as: UTF8.self)
         let last = audio.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }.max() ?? -1
         #expect(last > 1.5 && last < 2.8, "the audio ends at \(last) s of a 2 s recording")
+    }
+
+    /// Sound MP4 cannot hold (PCM from an MKV) is left out with a warning: a warning, so `-q`
+    /// keeps it off stderr like every other job's warnings (it was written to stderr directly).
+    @Test func soundLeftOutIsAWarningThatQuietSilences() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("pcm.mkv")
+        try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1",
+                            "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+                            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", input.path])
+        let loud = folder.appendingPathComponent("loud.mp4")
+        let said = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "x", "--to", loud.path])
+        #expect(said.status == 0, "stderr: \(said.stderr)")
+        #expect(said.stderr.contains("camstamp: --source: the audio of \(input.path) (audio/x-raw) cannot go into MP4"), "\(said.stderr)")
+        #expect(try Clips.streams(loud).map(\.codec) == ["h264"])
+        let quiet = folder.appendingPathComponent("quiet.mp4")
+        let silent = try camstamp(["stream", "-q", "--source", "file:\(input.path)", "--text", "x", "--to", quiet.path])
+        #expect(silent.status == 0, "stderr: \(silent.stderr)")
+        #expect(silent.stderr.isEmpty, "-q printed: \(silent.stderr)")
+        #expect(silent.stdout.isEmpty)
+        #expect(try Clips.streams(quiet).map(\.codec) == ["h264"])
     }
 }

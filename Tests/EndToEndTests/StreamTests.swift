@@ -111,6 +111,27 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         #expect(result.status == 130, "stderr: \(result.stderr)")
     }
 
+    /// --snapshot-dir whose JPEG template does not load is refused before the camera starts: it
+    /// was loaded with try?, and every SIGUSR1 then wrote nothing and said nothing (exit 0).
+    @Test func snapshotsThatCannotBeWrittenAreRefusedAtStart() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The shipped files, but for the still-jpeg pipeline.
+        let home = folder.appendingPathComponent("home")
+        for part in ["presets", "fonts", "pipelines"] {
+            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(part), to: home.appendingPathComponent(part))
+        }
+        let template = home.appendingPathComponent("pipelines/still-jpeg.pipeline")
+        try FileManager.default.removeItem(at: template)
+        let file = folder.appendingPathComponent("out.mkv"), shots = folder.appendingPathComponent("shots")
+        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
+                                   "--to", file.path, "--snapshot-dir", shots.path],
+                                  timeout: 30, environment: ["CAMSTAMP_HOME": home.path])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("camstamp: ") && result.stderr.contains(template.path), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     @Test(arguments: ["mp4", "mkv"])
     func aHardKillStillLeavesAPlayableFile(container: String) throws {
         let folder = try temporaryFolder("kill\(container)")
