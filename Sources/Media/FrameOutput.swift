@@ -23,6 +23,8 @@ public final class FrameOutput: @unchecked Sendable {
         self.maxBuffers = UInt64(maxBuffers)
         source = try pipeline.element(named: sourceName)
         try source.configure(AppSrcSettings.frames(maxBuffers: maxBuffers, block: block, isLive: live))
+        // A still's (or the preview's) jpegenc gets rows of whole blocks (see JPEGEncoderInput).
+        if let encoder = try? pipeline.element(named: "encoder") { try JPEGEncoderInput.install(on: encoder) }
     }
 
     /// Starts the pipeline without waiting for preroll, which only happens after the first frame.

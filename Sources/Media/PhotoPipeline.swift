@@ -175,9 +175,11 @@ public final class PhotoPipeline: @unchecked Sendable {
             if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
         }
         gst_object_unref(UnsafeMutableRawPointer(sourcePad))
+        let encoder = try? pipeline.element(named: "encoder")
+        if let encoder { try JPEGEncoderInput.install(on: encoder) }
         let built = Parts(pipeline: pipeline, source: source, orient: try pipeline.element(named: "orient"),
                           size: try pipeline.element(named: "size"), work: try? pipeline.element(named: "work"),
-                          encoding: try? pipeline.element(named: "encoding"), encoder: try? pipeline.element(named: "encoder"),
+                          encoding: try? pipeline.element(named: "encoding"), encoder: encoder,
                           output: output, marking: marking)
         try pipeline.setState(.playing, wait: false)
         parts = built

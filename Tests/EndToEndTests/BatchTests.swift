@@ -286,6 +286,25 @@ func listing(_ folder: URL) -> [String] {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    /// A photo scaled to a size whose blocks jpegenc would pad from memory nothing wrote (100x75:
+    /// chroma 50 wide, not whole 8-pixel blocks) comes out byte for byte the same every time, with
+    /// its right edge as the picture has it (the last column repeated into the padding).
+    @Test func aPhotoScaledToAnOddSizeIsEncodedTheSameEveryTime() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try put(PhotoFixtures.jpeg(width: 640, height: 480, orientation: 1, exif: nil), "p.jpg", in: folder)
+        var outputs: [Data] = []
+        for run in 0..<4 {
+            let out = folder.appendingPathComponent("out\(run)")
+            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--max-size", "100"])
+            #expect(result.status == 0, "\(result.stderr)")
+            outputs.append(try Data(contentsOf: out.appendingPathComponent("p.jpg")))
+        }
+        #expect(Set(outputs).count == 1, "\(outputs.map(\.count))")
+        let frame = try decodeImage(folder.appendingPathComponent("out0/p.jpg"))
+        #expect(frame.width == 100 && frame.height == 75)
+    }
+
     @Test func maxSizeAndFormatConversion() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
