@@ -30,6 +30,8 @@ let package = Package(
         systemLibrary("CGexiv2", "gexiv2", "libgexiv2-dev"),
         // linux/videodev2.h (linux-libc-dev, part of every C toolchain): camera controls by ioctl.
         .systemLibrary(name: "CV4L2"),
+        // malloc.h (glibc): the batch command's allocator tuning.
+        .systemLibrary(name: "CMalloc"),
         systemLibrary("CSoup", "libsoup-3.0", "libsoup-3.0-dev"),
         // C that Swift cannot import (variadic functions): soup_server_new, g_signal_emit_by_name.
         .target(name: "CViewfinderShim", dependencies: ["CSoup", "CGStreamer"]),
@@ -55,7 +57,7 @@ let package = Package(
         // The jobs: shoot, batch, stream, camera.
         .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata", "Viewfinder"]),
         // The command line: flag tables, validation, messages, exit codes.
-        .target(name: "CLI", dependencies: ["CamStamp", "Presets"]),
+        .target(name: "CLI", dependencies: ["CamStamp", "Presets", "CMalloc"]),
         .executableTarget(name: "camstamp", dependencies: ["CLI", "CamStamp"]),
         // `make bench` only: per-frame costs measured inside one process.
         .executableTarget(name: "camstamp-bench", dependencies: ["CamStamp", "Media", "Presets"]),
