@@ -93,7 +93,8 @@ public struct CameraJob {
             }
             let shownHost = web.host == "0.0.0.0" || web.host == "::" ? Self.hostName : web.host
             let host = shownHost.contains(":") ? "[\(shownHost)]" : shownHost
-            report.result("http://\(host):\(server!.port)/" + (token.map { "?token=\($0)" } ?? ""))
+            // The address (and its token) even under -q: without it the viewfinder cannot be reached.
+            report.essential("http://\(host):\(server!.port)/" + (token.map { "?token=\($0)" } ?? ""))
         }
         if options.window { report.note("camstamp: window open: Space shoot, G grid, S square, M mirror, T timer, Q quit") }
 

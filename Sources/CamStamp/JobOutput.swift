@@ -62,6 +62,12 @@ public struct JobOutput: Sendable {
         write(.result(line))
     }
 
+    /// A result printed whatever the verbosity: what the job cannot be used without (the
+    /// viewfinder's address, with its token), which `--quiet` must not hide.
+    public func essential(_ line: String) {
+        write(.result(line))
+    }
+
     /// `camstamp: MESSAGE` on stderr, whatever the verbosity.
     public func error(_ message: String) {
         write(.diagnostic("camstamp: \(message)", .error))

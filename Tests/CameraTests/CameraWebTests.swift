@@ -111,6 +111,17 @@ extension CameraTests { @Suite struct Web {
         #expect(own.stop().status == 130)
     }
 
+    /// --quiet keeps errors only, but never the address: without it (and its token) the viewfinder
+    /// cannot be reached at all.
+    @Test func quietStillPrintsTheAddressWithItsToken() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let camera = try CameraProcess(["-q", "--source", "test", "--size", "320x240", "--text", "x", "--web", "0.0.0.0:0"], in: folder)
+        let token = try #require(camera.printedURL.firstMatch(of: /\?token=([0-9a-f]{32})$/)?.1, "URL: \(camera.printedURL)")
+        #expect(try http("GET", camera.base + "/api/state?token=\(token)").status == 200)
+        #expect(camera.stop().status == 130)
+    }
+
     @Test func aViewerThatStopsReadingDoesNotSlowAnother() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -140,7 +140,7 @@ public struct CommandSpec: Sendable, Equatable {
 
     /// `-q` and `-v`, which every command takes too; they may come before a subcommand's name.
     static let quiet = Flag("quiet", short: "q", help: "Print errors only: no progress, results, warnings or summary "
-                            + "(output asked for with --json is still printed).")
+                            + "(output asked for with --json, and the camera's address, are still printed).")
     static let verbose = Flag("verbose", short: "v", help: "Also say what was chosen (resource folder, presets, pipelines, "
                               + "GStreamer elements) and how long each stage took.")
     static let globalOptions: [OptionSpec] = [quiet.spec, verbose.spec]
