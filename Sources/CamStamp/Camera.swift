@@ -189,6 +189,10 @@ struct Camera {
     /// A GStreamer failure while capturing, worded for the source it came from.
     static func captureError(_ error: MediaError, source: CaptureSource, mode: String? = nil) -> CamStampError {
         if case .missingElements = error { return .failure(error.description) }
+        // A file whose streams give the capture nothing to link: no video in it (sound only, or data).
+        if case .file(let url) = source, error.description.contains("not-linked") {
+            return .failure("--source file:\(url.path): the file has no video stream camstamp can decode; give a video clip")
+        }
         guard case .v4l2(let device) = source else { return .failure("capture: \(error)") }
         if let mode, error.description.contains("not-negotiated") {
             return .failure("\(device) does not offer \(mode); `camstamp devices` lists the sizes and rates it has")

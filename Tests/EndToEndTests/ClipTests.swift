@@ -251,6 +251,24 @@ enum Clips {
 }
 
 @Suite(.serialized) struct StreamFileAudioTests {
+    /// A file with sound and no pictures is said in one line naming --source, for stream and shoot
+    /// alike (it was GStreamer's "Internal data stream error ... not-linked" on its element path),
+    /// and no recording is left behind.
+    @Test func aFileWithoutVideoIsSaidInOneLine() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("sound.mp4")
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "anullsrc=r=44100", "-t", "1", "-c:a", "aac", input.path])
+        let recording = folder.appendingPathComponent("out.mp4")
+        for arguments in [["stream", "--to", recording.path], ["shoot", "-o", folder.appendingPathComponent("shot.jpg").path]] {
+            let result = try camstamp(arguments + ["--source", "file:\(input.path)", "--text", "x"])
+            #expect(result.status == 1)
+            #expect(result.stderr == "camstamp: --source file:\(input.path): the file has no video stream camstamp can decode; give a video clip\n",
+                    "\(arguments[0]): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: recording.path))
+    }
+
     /// `stream --source file:clip.mp4` records the clip's AAC as it is, into MP4 and MKV; stopped
     /// early by --duration, the audio stops with the video (within the half-second queue).
     @Test func aFileSourceKeepsItsAudio() throws {
