@@ -177,7 +177,9 @@ public struct CameraJob {
             case .frame(let frame):
                 frameNumber += 1
                 let settings = applied
-                let requests = session.takeShotRequests(timedDone: timedDone)
+                // A photo asked for after a change the loop has not applied yet waits a frame for
+                // it: the page's "square, then shoot" is a square photo, whatever the timing.
+                let requests = session.version == seenVersion ? session.takeShotRequests(timedDone: timedDone) : []
                 if !requests.isEmpty {
                     let geometry = StillGeometry(square: settings.square, mirror: settings.mirror && options.mirrorPhotos)
                     for request in requests {

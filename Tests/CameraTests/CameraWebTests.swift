@@ -58,6 +58,22 @@ extension CameraTests { @Suite struct Web {
         #expect(result.stdout.contains(path), "the photo's path is printed: \(result.stdout)")
     }
 
+    /// A photo asked for right after a setting is taken with that setting, every time: the loop
+    /// applies what the page changed before it takes the photos asked for after the change.
+    @Test func aShotRightAfterASettingTakesThatSetting() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let camera = try CameraProcess(["--source", "test", "--size", "640x360", "--text", "x"], in: folder)
+        for round in 0..<10 {
+            let square = round % 2 == 0
+            _ = try http("POST", camera.base + "/api/settings", json: ["square": square])
+            let shot = try http("POST", camera.base + "/api/shoot")
+            let width = try #require(shot.json["width"] as? Int, "\(shot.text)")
+            #expect(width == (square ? 360 : 640), "round \(round): square \(square), photo \(width) wide")
+        }
+        #expect(camera.stop().status == 130)
+    }
+
     @Test func squareGivesASquarePhotoWithTheMarkInsideTheSquare() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
