@@ -313,8 +313,14 @@ public struct StreamJob {
             values["port"] = .integer(Int(port))
         }
         let template = try Templates.load(nil, builtIn: name, resources: resources)
+        // The clip's streams are the source's business: what is wrong with them names --source.
+        let audio: String
+        do { audio = try fileAudio(report: report) } catch {
+            if case .file(let clip) = options.source { throw .failure("--source file:\(clip.path): \(error)") }
+            throw .failure("\(options.targetDescription): \(error)")
+        }
         do {
-            let description = try template.render(values) + fileAudio(report: report)
+            let description = try template.render(values) + audio
             Verbosity.log("output pipeline: \(description)")
             return try FrameOutput(pipeline: Pipeline(description), maxBuffers: Self.outputQueue, block: false)
         } catch {

@@ -269,6 +269,23 @@ enum Clips {
         #expect(!FileManager.default.fileExists(atPath: recording.path))
     }
 
+    /// A clip GStreamer finds no playable stream in is the source's fault and says so (it was
+    /// worded as the recording's).
+    @Test func aClipWithoutPlayableStreamsNamesTheSource() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("empty.mp4")
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi",
+                                "-i", "anullsrc=r=44100", "-t", "1", "-map", "0:v", "-map", "1:a", "-frames:v", "0",
+                                "-c:v", "libx264", "-c:a", "aac", input.path])
+        let recording = folder.appendingPathComponent("out.mp4")
+        let result = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "x", "--to", recording.path])
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("camstamp: --source file:\(input.path): "), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: recording.path))
+    }
+
     /// `stream --source file:clip.mp4` records the clip's AAC as it is, into MP4 and MKV; stopped
     /// early by --duration, the audio stops with the video (within the half-second queue).
     @Test func aFileSourceKeepsItsAudio() throws {
