@@ -398,53 +398,39 @@ enum DCT {
     /// basis as rows of eight: rows[x][u] = basis[x * 8 + u] (x the sample, u the frequency).
     static let rows: [SIMD8<Double>] = (0..<8).map { x in SIMD8((0..<8).map { basis[x * 8 + $0] }) }
 
-    /// `rows`: 64 values of scratch space, so that a block costs no allocation. Each pass adds up
-    /// scaled rows of eight (SIMD), in the same order as the textbook sums, so the same results.
-    static func inverse(_ coefficients: [Double], into samples: inout [Double], scratch rows: inout [Double]) {
-        let basis = Self.rows
-        coefficients.withUnsafeBufferPointer { c in
-            rows.withUnsafeMutableBufferPointer { r in
-                samples.withUnsafeMutableBufferPointer { out in
-                    let cr = UnsafeRawPointer(c.baseAddress!), rr = UnsafeMutableRawPointer(r.baseAddress!)
-                    // r[y] = Σv basis[y][v] · c[v] (rows of frequencies u).
-                    for y in 0..<8 {
-                        var sum = SIMD8<Double>(repeating: 0)
-                        for v in 0..<8 { sum += basis[y][v] * cr.loadUnaligned(fromByteOffset: v * 64, as: SIMD8<Double>.self) }
-                        rr.storeBytes(of: sum, toByteOffset: y * 64, as: SIMD8<Double>.self)
-                    }
-                    // out[y][x] = Σu r[y][u] · basis[x][u], i.e. Σu r[y][u] · column u of basis.
-                    let or = UnsafeMutableRawPointer(out.baseAddress!)
-                    for y in 0..<8 {
-                        var sum = SIMD8<Double>(repeating: 0)
-                        for u in 0..<8 { sum += r[y * 8 + u] * columns[u] }
-                        or.storeBytes(of: sum, toByteOffset: y * 64, as: SIMD8<Double>.self)
-                    }
-                }
-            }
-        }
-    }
-
     /// columns[u][x] = basis[x * 8 + u].
     static let columns: [SIMD8<Double>] = (0..<8).map { u in SIMD8((0..<8).map { basis[$0 * 8 + u] }) }
 
-    static func forward(_ samples: [Double], into coefficients: inout [Double], scratch columns: inout [Double]) {
-        let basis = Self.rows
-        samples.withUnsafeBufferPointer { s in
-            columns.withUnsafeMutableBufferPointer { col in
-                coefficients.withUnsafeMutableBufferPointer { out in
-                    let sr = UnsafeRawPointer(s.baseAddress!), cr = UnsafeMutableRawPointer(col.baseAddress!)
-                    // col[v] = Σy basis[y][v] · s[y] (rows of samples x).
-                    for v in 0..<8 {
+    /// Coefficients (natural order) to samples: rows[y] · C · columnsᵀ, in two passes.
+    static func inverse(_ coefficients: [Double], into samples: inout [Double], scratch: inout [Double]) {
+        twoPasses(coefficients, into: &samples, scratch: &scratch, first: rows, second: columns)
+    }
+
+    /// Samples to coefficients (natural order), the transpose of `inverse`.
+    static func forward(_ samples: [Double], into coefficients: inout [Double], scratch: inout [Double]) {
+        twoPasses(samples, into: &coefficients, scratch: &scratch, first: columns, second: rows)
+    }
+
+    /// out[i] = Σk (Σj first[i][j] · input[j])[k] · second[k], for 8×8 blocks held as rows of
+    /// eight: each pass adds up scaled rows (SIMD) in the same order as the textbook sums, so the
+    /// same results. `scratch` holds the 64 values between the passes, so a block costs no
+    /// allocation.
+    private static func twoPasses(_ input: [Double], into output: inout [Double], scratch: inout [Double],
+                                  first: [SIMD8<Double>], second: [SIMD8<Double>]) {
+        input.withUnsafeBufferPointer { source in
+            scratch.withUnsafeMutableBufferPointer { middle in
+                output.withUnsafeMutableBufferPointer { out in
+                    let from = UnsafeRawPointer(source.baseAddress!), between = UnsafeMutableRawPointer(middle.baseAddress!)
+                    for i in 0..<8 {
                         var sum = SIMD8<Double>(repeating: 0)
-                        for y in 0..<8 { sum += basis[y][v] * sr.loadUnaligned(fromByteOffset: y * 64, as: SIMD8<Double>.self) }
-                        cr.storeBytes(of: sum, toByteOffset: v * 64, as: SIMD8<Double>.self)
+                        for j in 0..<8 { sum += first[i][j] * from.loadUnaligned(fromByteOffset: j * 64, as: SIMD8<Double>.self) }
+                        between.storeBytes(of: sum, toByteOffset: i * 64, as: SIMD8<Double>.self)
                     }
-                    // out[v][u] = Σx col[v][x] · basis[x][u].
-                    let or = UnsafeMutableRawPointer(out.baseAddress!)
-                    for v in 0..<8 {
+                    let to = UnsafeMutableRawPointer(out.baseAddress!)
+                    for i in 0..<8 {
                         var sum = SIMD8<Double>(repeating: 0)
-                        for x in 0..<8 { sum += col[v * 8 + x] * basis[x] }
-                        or.storeBytes(of: sum, toByteOffset: v * 64, as: SIMD8<Double>.self)
+                        for k in 0..<8 { sum += middle[i * 8 + k] * second[k] }
+                        to.storeBytes(of: sum, toByteOffset: i * 64, as: SIMD8<Double>.self)
                     }
                 }
             }
