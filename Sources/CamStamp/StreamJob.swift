@@ -135,11 +135,9 @@ public struct StreamJob {
             address: address, marker: Marker(preset: preset, variables: variables),
             snapshotWriter: snapshotWriter,
             progress: report.progress)
-        // A stream that never started leaves no empty recording behind (only files it created).
-        let created = outputFiles.filter { !FileManager.default.fileExists(atPath: $0.path) }
         func abandon() {
             session.abortOutput()
-            for url in created { try? FileManager.default.removeItem(at: url) }
+            discardRecordings()
         }
         do {
             if let publishing { try publishing.start() } else { try session.output.start() }
@@ -255,14 +253,20 @@ public struct StreamJob {
         }
         session.snapshotWriter?.waitUntilDone()
         if let failure = tally.failure {
-            // A recording that never got a frame is no recording: nothing is left in its place.
-            if tally.written == 0, case .file(let url, _) = options.target { try? FileManager.default.removeItem(at: url) }
+            if tally.written == 0 { discardRecordings() }
             throw failure
         }
         let summary = Summary(framesWritten: tally.written, framesDropped: tally.dropped, duration: Double(tally.lastTime) / 1e9,
                               snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
         if tally.interrupted { throw .init(.interrupted, summaryLine(summary)) }
         return summary
+    }
+
+    /// A recording that never got a frame is no recording: nothing is left in its place, for a
+    /// stream that could not start as for one that failed before its first frame (a file it
+    /// replaced with --overwrite was already truncated when its sink opened it).
+    private func discardRecordings() {
+        for case .file(let url, _) in options.targets { try? FileManager.default.removeItem(at: url) }
     }
 
     /// A failure of the output, worded for a file that cannot be written (a full disk, a folder
