@@ -69,9 +69,11 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
         .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets"]),
         // Fixtures/: real camera photos, found through #filePath.
-        .testTarget(name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata"], exclude: ["Fixtures"]),
+        // What the end-to-end and camera suites share (the binary, scratch folders, pixel checks).
+        .target(name: "TestSupport", dependencies: ["Media"], path: "Tests/TestSupport"),
+        .testTarget(name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata", "TestSupport"], exclude: ["Fixtures"]),
         // `camstamp camera` over HTTP, in Chromium and in an X11 window; Scripts/ are run by the tests.
-        .testTarget(name: "CameraTests", dependencies: ["Media"], exclude: ["Scripts"]),
+        .testTarget(name: "CameraTests", dependencies: ["Media", "TestSupport"], exclude: ["Scripts"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 11 §3: `stream --to hls:DIR` writes a playlist a browser plays. Debian's Chromium plays
 /// HLS itself (no hls.js): the script streams, serves the folder on 127.0.0.1 and watches the

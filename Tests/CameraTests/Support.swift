@@ -4,14 +4,8 @@ import FoundationNetworking
 #endif
 import Media
 import Testing
+import TestSupport
 
-/// The built binary: `CAMSTAMP_BIN` (set by `make test`) or the debug build beside the package.
-let camstampBinary: URL = {
-    if let path = ProcessInfo.processInfo.environment["CAMSTAMP_BIN"] { return URL(fileURLWithPath: path) }
-    return packageRoot.appendingPathComponent(".build/debug/camstamp")
-}()
-
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts")
 
 final class Locked<Value>: @unchecked Sendable {
@@ -20,14 +14,6 @@ final class Locked<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
     func get() -> Value { lock.withLock { value } }
     func update<R>(_ change: (inout Value) -> R) -> R { lock.withLock { change(&value) } }
-}
-
-/// A fresh folder under the system temp folder, removed by the caller.
-func temporaryFolder(_ name: String = #function) throws -> URL {
-    let safe = name.filter { $0.isLetter || $0.isNumber }
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-camera-\(safe)-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }
 
 /// `camstamp camera` running in the background, on a free port of 127.0.0.1 unless `--web` is given.
@@ -248,45 +234,6 @@ final class RawViewer {
     }
 
     func close() { Glibc.close(socket) }
-}
-
-/// Decodes an image file to I420 and returns the frame.
-func decodeImage(_ file: URL) throws -> VideoFrame {
-    try FrameSource.firstFrame(of: file, format: .i420)
-}
-
-/// The luma plane as rows of bytes.
-func lumaPlane(_ frame: VideoFrame) -> [[UInt8]] {
-    (try? frame.withMapped { mapped in
-        let plane = mapped.plane(0), stride = mapped.stride(0)
-        return (0..<frame.height).map { y in Array(plane[(y * stride)..<(y * stride + frame.width)]) }
-    }) ?? []
-}
-
-/// The smallest rectangle holding every pixel whose luma differs from `background` by more than
-/// `tolerance` (inclusive bounds); nil when nothing differs.
-func changedBounds(_ luma: [[UInt8]], background: UInt8, tolerance: Int = 12) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
-    var bounds: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
-    for (y, row) in luma.enumerated() {
-        for (x, value) in row.enumerated() where abs(Int(value) - Int(background)) > tolerance {
-            if let b = bounds {
-                bounds = (min(b.minX, x), min(b.minY, y), max(b.maxX, x), max(b.maxY, y))
-            } else {
-                bounds = (x, y, x, y)
-            }
-        }
-    }
-    return bounds
-}
-
-/// A capture template with a solid grey camera, so every changed pixel belongs to the mark.
-func writeSolidCameraTemplate(in folder: URL) throws -> URL {
-    let url = folder.appendingPathComponent("solid.pipeline")
-    try """
-    # A flat test camera of one colour, for pixel checks.
-    videotestsrc is-live=true pattern=solid-color foreground-color=0xff404040 ! videoconvert ! videoscale ! {caps} ! appsink name=frames
-    """.write(to: url, atomically: true, encoding: .utf8)
-    return url
 }
 
 /// Runs a test script with Debian's python3 (where python3-selenium is installed).

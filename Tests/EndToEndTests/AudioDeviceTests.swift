@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A PulseAudio server of the test's own (Debian `pulseaudio`), on a private socket, with a real
 /// 440 Hz source: a null sink that module-sine plays a tone into, whose monitor `camtone.monitor`
@@ -67,7 +68,7 @@ final class PulseServer {
         let detect = try ffmpegStderr(["-i", recording.path, "-map", "0:a", "-af", "volumedetect", "-f", "null", "-"])
         let mean = try #require(detect.firstMatch(of: try Regex(#"mean_volume: (-?[\d.]+) dB"#)), "\(detect)")
         #expect((Double(String(mean.output[1].substring ?? "")) ?? -99) > -30, "\(detect.suffix(300))")
-        expectMarkBottomRight(try decodeImage(recording))
+        try expectMarkBottomRight(try decodeImage(recording))
     }
 
     /// A sound source that cannot be opened is said in one line naming --audio and where to look,

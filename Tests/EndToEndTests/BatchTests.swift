@@ -2,6 +2,7 @@ import Foundation
 import Media
 import PhotoMetadata
 import Testing
+import TestSupport
 
 /// The EXIF of a JPEG file, nil when it has none.
 func readEXIF(_ file: URL) throws -> EXIF? {
@@ -47,7 +48,7 @@ func listing(_ folder: URL) -> [String] {
             if reencode {
                 let frame = try decodeImage(output)
                 #expect(frame.width == 320 && frame.height == 240, "\(frame.width)x\(frame.height)")
-                luma = lumaPlane(frame)
+                luma = try lumaPlane(frame)
             } else {
                 // As a viewer shows it (ImageMagick applies the orientation).
                 let shown = try upright(output).luma()
@@ -105,7 +106,7 @@ func listing(_ folder: URL) -> [String] {
         #expect(result.status == 0, "\(result.stderr)")
         for name in ["a.jpg", "b.jpg"] {
             let frame = try decodeImage(out.appendingPathComponent(name))
-            let luma = lumaPlane(frame)
+            let luma = try lumaPlane(frame)
             // Only the mark differs from the grey background in the lower half.
             let lower = Array(luma[(frame.height / 2)...]).map { Array($0) }
             let found = changedBounds(lower, background: PhotoFixtures.grey, tolerance: 40)

@@ -1,6 +1,7 @@
 import Foundation
 import PhotoMetadata
 import Testing
+import TestSupport
 
 /// Real camera photos (see Fixtures/makernotes/README.md for their source and licence).
 let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/makernotes")

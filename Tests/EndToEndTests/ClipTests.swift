@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Test clips, made by GStreamer's test sources and ffmpeg.
 enum Clips {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A decoded picture: `channels` bytes a pixel (1 grey, 3 RGB), rows packed.
 struct Raster: Equatable {
@@ -296,7 +297,7 @@ func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
             let total = zip(pillow, grey.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
             #expect(Double(total) / Double(pillow.count) < 1.5, "Pillow and djpeg disagree")
         }
-        let jpegdec = lumaPlane(try decodeImage(stamped))
+        let jpegdec = try lumaPlane(decodeImage(stamped))
         #expect(jpegdec.count == grey.height && jpegdec.first?.count == grey.width)
         if jpegdec.count == grey.height {
             var difference = 0

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 12 tier 2: a baseline JPEG (one sequential Huffman scan) has its entropy-coded data
 /// spliced: only the MCUs under the mark, and the one after each run of them, are Huffman-coded

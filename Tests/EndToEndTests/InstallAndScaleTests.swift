@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestSupport
 
 /// Runs `executable` with exactly `environment`, in `directory`, and waits (bounded).
 func run(_ executable: URL, _ arguments: [String], environment: [String: String], in directory: URL? = nil,
@@ -125,8 +126,8 @@ func jsonLines(_ text: String) -> [[String: Any]] {
         try put(try PhotoFixtures.jpeg(width: 400, height: 300, orientation: 1, exif: nil), "in/a.jpg", in: scratch)
         let batch = try run(camstampBinary, ["batch", "in", "-o", "out", "--preset", "mine"], environment: environment, in: scratch)
         #expect(batch.status == 0, "\(batch.stderr)")
-        let before = lumaPlane(try decodeImage(scratch.appendingPathComponent("in/a.jpg")))
-        let after = lumaPlane(try decodeImage(scratch.appendingPathComponent("out/a.jpg")))
+        let before = try lumaPlane(decodeImage(scratch.appendingPathComponent("in/a.jpg")))
+        let after = try lumaPlane(decodeImage(scratch.appendingPathComponent("out/a.jpg")))
         let changed = (130..<170).flatMap { y in (150..<250).map { x in abs(Int(after[y][x]) - Int(before[y][x])) > 40 } }.filter { $0 }.count
         #expect(changed > 200, "the centred MINE changed \(changed) pixels")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestSupport
 
 // `stream --to rtmp://, srt://, hls:` and `--serve rtsp://`, against real servers and clients the
 // tests start on 127.0.0.1 (nginx with libnginx-mod-rtmp, srt-live-transmit, ffprobe/ffmpeg).
@@ -140,7 +141,7 @@ func probeCodecs(_ input: String, arguments: [String] = [], timeout: TimeInterva
 
 /// The mark in a frame from the middle of a received stream (its first frames may predate a keyframe).
 func expectMarkInTheMiddle(_ file: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    expectMarkBottomRight(try decodeVideo(file: file, keep: 30, limit: 31).kept, sourceLocation: sourceLocation)
+    try expectMarkBottomRight(try decodeVideo(file: file, keep: 30, limit: 31).kept, sourceLocation: sourceLocation)
 }
 
 /// Runs a tool to the end (bounded) and returns its standard output.
@@ -223,7 +224,7 @@ func framesWritten(_ stderr: String, expected: Int, sourceLocation: SourceLocati
         #expect(try probeCodecs(recording.path) == ["h264", "aac"])
         let written = try framesWritten(result.stderr, expected: 240)
         #expect(try decodedFrames(recording) == written)
-        expectMarkBottomRight(try decodeImage(recording))
+        try expectMarkBottomRight(try decodeImage(recording))
         #expect(!result.stderr.contains("down"), "\(result.stderr)")
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Media
 import PhotoMetadata
 import Testing
+import TestSupport
 
 /// The pixel at (x, y) of an image file as (r, g, b), decoded by GStreamer.
 func rgb(_ frame: VideoFrame, _ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
@@ -338,7 +339,7 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         try tool("vipsthumbnail", [input.path, "--size", "800", "-o", reference.path])
         /// The standard deviation of luma in the top-left 100×100 (the mark is bottom-right).
         func ripple(_ file: URL) throws -> Double {
-            let luma = lumaPlane(try decodeImage(file))
+            let luma = try lumaPlane(decodeImage(file))
             let values = luma.prefix(100).flatMap { $0.prefix(100) }.map(Double.init)
             let mean = values.reduce(0, +) / Double(values.count)
             return (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)).squareRoot()

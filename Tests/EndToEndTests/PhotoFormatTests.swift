@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestSupport
 
 /// Issue 11 §1: photos in every common format — HEIC/HEIF, AVIF, WebP, TIFF besides JPEG and PNG —
 /// read by content, written back or converted, upright, marked, with EXIF, XMP and a Display P3

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Hostile presets and files through the built binary: `presets check` catches what would fail
 /// later, a job refuses the same preset at load time (exit 64, one line), and nothing traps.
@@ -153,7 +154,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))
         // The fallback (the current time) was drawn: the mark changed pixels bottom-right.
-        let luma = lumaPlane(try decodeImage(output.appendingPathComponent("photo.jpg")))
+        let luma = try lumaPlane(decodeImage(output.appendingPathComponent("photo.jpg")))
         let corner = luma.suffix(80).map { Array($0[160...]) }
         let changed = try #require(changedBounds(corner, background: luma[200][100], tolerance: 30))
         #expect(changed.maxX - changed.minX > 60)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The README's commands run as written (issue 8, "the README tells the truth"), with the test
 /// camera where they name a webcam: every `camstamp` line of its `sh` blocks, and its example

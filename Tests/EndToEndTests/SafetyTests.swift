@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestSupport
 
 // Sources, streams and files that used to hang, run away, report a false success or lose data.
 

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestSupport
 
 /// `shoot --rotate/--square/--mirror`: the frame is turned, cropped and mirrored before the marks,
 /// read back by pixels on still colour bars (left to right: grey, yellow, cyan, green, magenta,

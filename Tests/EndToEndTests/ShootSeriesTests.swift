@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestSupport
 
 /// `shoot --delay`, `--count/--interval`, `-o` templates, `--control` and `--source NAME`, run
 /// through the built binary on the test camera and on devices that are not cameras.

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestSupport
 
 @Suite(.serialized) struct ShootTests {
     @Test func aTestCameraPhotoIsAJPEGOfTheRequestedSize() throws {
@@ -36,9 +37,9 @@ import Testing
         let result = try camstamp(["shoot", "--source", "test", "--pipeline", template.path, "--text", "MARK",
                                    "--size", "640x480", "--format", "png", "-o", "mark.png"], in: folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        let luma = lumaPlane(try decodeImage(folder.appendingPathComponent("mark.png")))
+        let luma = try lumaPlane(decodeImage(folder.appendingPathComponent("mark.png")))
         let background = luma[0][0]
-        let found = changedBounds(luma, background: background)
+        let found = changedBounds(luma, background: background, tolerance: 6)
         let bounds = try #require(found, "no mark found")
         // --text: bottom-right, margin 3% of the short side (14.4 px at 480).
         let margin = 0.03 * 480
@@ -75,8 +76,8 @@ import Testing
             let result = try camstamp(["shoot", "--source", "test", "--pipeline", template.path, "--text", "Size check 2026",
                                        "--size", "\(width)x\(height)", "--format", "png", "-o", name], in: folder)
             #expect(result.status == 0, "stderr: \(result.stderr)")
-            let luma = lumaPlane(try decodeImage(folder.appendingPathComponent(name)))
-            let found = changedBounds(luma, background: luma[0][0])
+            let luma = try lumaPlane(decodeImage(folder.appendingPathComponent(name)))
+            let found = changedBounds(luma, background: luma[0][0], tolerance: 6)
             let bounds = try #require(found, "no mark found at \(width)x\(height)")
             let short = Double(min(width, height))
             relative.append((Double(bounds.maxX - bounds.minX + 1) / short, Double(bounds.maxY - bounds.minY + 1) / short))

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestSupport
 
 /// What a decoded video holds.
 struct DecodedVideo {
@@ -50,9 +51,9 @@ func decodeVideo(file: URL? = nil, rtpPort: Int? = nil, keep: Int = 30, limit: I
 }
 
 /// The mark of `--text` on the solid camera: changed pixels near the bottom-right corner only.
-func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation = #_sourceLocation) throws {
     guard let frame else { Issue.record("no frame to check", sourceLocation: sourceLocation); return }
-    let luma = lumaPlane(frame)
+    let luma = try lumaPlane(frame)
     guard let bounds = changedBounds(luma, background: luma[0][0], tolerance: 24) else {
         Issue.record("no mark in the decoded frame", sourceLocation: sourceLocation); return
     }
@@ -79,7 +80,7 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         #expect(abs(video.duration - 3) <= 0.5, "duration \(video.duration)")
         #expect(abs(video.frames - written) <= 3, "\(video.frames) frames, \(written) written")
         #expect(video.kept?.width == 640 && video.kept?.height == 360)
-        expectMarkBottomRight(video.kept)
+        try expectMarkBottomRight(video.kept)
     }
 
     @Test func ctrlCFinalisesAPlayableMP4AndExits130() throws {
@@ -161,7 +162,7 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         let result = try #require(sender).finish(timeout: 20)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(video.frames >= 30, "received \(video.frames) frames")
-        expectMarkBottomRight(video.kept)
+        try expectMarkBottomRight(video.kept)
         let description = try String(contentsOf: sdp, encoding: .utf8)
         #expect(description.contains("m=video \(port) RTP/AVP 96"))
         #expect(description.contains("a=rtpmap:96 H264/90000"))
@@ -190,7 +191,7 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         #expect(result.stdout.contains(name))
         let still = try decodeImage(shots.appendingPathComponent(name))
         #expect(still.width == 640 && still.height == 360)
-        expectMarkBottomRight(still)
+        try expectMarkBottomRight(still)
         // The stream went on after the snapshot: about 3 s of frames, not 1.5.
         let video = try decodeVideo(file: file)
         #expect(video.frames >= 70, "\(video.frames) frames")

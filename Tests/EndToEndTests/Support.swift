@@ -1,14 +1,7 @@
 import Foundation
 import Media
 import Testing
-
-/// The built binary: `CAMSTAMP_BIN` (set by `make test`) or the debug build beside the package.
-let camstampBinary: URL = {
-    if let path = ProcessInfo.processInfo.environment["CAMSTAMP_BIN"] { return URL(fileURLWithPath: path) }
-    return packageRoot.appendingPathComponent(".build/debug/camstamp")
-}()
-
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+import TestSupport
 
 struct RunResult {
     var status: Int32
@@ -84,53 +77,6 @@ final class LockedData: @unchecked Sendable {
     private var data = Data()
     func set(_ value: Data) { lock.withLock { data = value } }
     func get() -> Data { lock.withLock { data } }
-}
-
-/// A fresh folder under the system temp folder, removed by the caller.
-func temporaryFolder(_ name: String = #function) throws -> URL {
-    let safe = name.filter { $0.isLetter || $0.isNumber }
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-e2e-\(safe)-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
-/// Decodes an image file to I420 (or `format`) and returns the frame.
-func decodeImage(_ file: URL, format: PixelFormat = .i420) throws -> VideoFrame {
-    try FrameSource.firstFrame(of: file, format: format)
-}
-
-/// The luma plane as rows of bytes.
-func lumaPlane(_ frame: VideoFrame) -> [[UInt8]] {
-    (try? frame.withMapped { mapped in
-        let plane = mapped.plane(0), stride = mapped.stride(0)
-        return (0..<frame.height).map { y in Array(plane[(y * stride)..<(y * stride + frame.width)]) }
-    }) ?? []
-}
-
-/// The smallest rectangle holding every pixel whose luma differs from `background` by more than
-/// `tolerance`, as (minX, minY, maxX, maxY) inclusive; nil when nothing differs.
-func changedBounds(_ luma: [[UInt8]], background: UInt8, tolerance: Int = 6) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
-    var bounds: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
-    for (y, row) in luma.enumerated() {
-        for (x, value) in row.enumerated() where abs(Int(value) - Int(background)) > tolerance {
-            if let b = bounds {
-                bounds = (min(b.minX, x), min(b.minY, y), max(b.maxX, x), max(b.maxY, y))
-            } else {
-                bounds = (x, y, x, y)
-            }
-        }
-    }
-    return bounds
-}
-
-/// A capture template with a solid grey camera, so every changed pixel belongs to the mark.
-func writeSolidCameraTemplate(in folder: URL, argb: String = "0xff404040") throws -> URL {
-    let url = folder.appendingPathComponent("solid-\(argb).pipeline")
-    try """
-    # A flat test camera of one colour, for pixel checks.
-    videotestsrc is-live=true pattern=solid-color foreground-color=\(argb) ! videoconvert ! videoscale ! {caps} ! appsink name=frames
-    """.write(to: url, atomically: true, encoding: .utf8)
-    return url
 }
 
 /// exiftool's standard output for `arguments` (the referee for metadata).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 11 §1: EXIF goes into TIFF outputs as into every other format (written by exiv2 beside
 /// libtiff's picture), with the photo's rules: pixels turned upright and Orientation 1, GPS gone

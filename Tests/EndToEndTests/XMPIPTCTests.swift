@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Every tag exiftool reads in `file`, as `Group1:Name` → value text (duplicates kept apart by
 /// `-a`, composite tags included).
