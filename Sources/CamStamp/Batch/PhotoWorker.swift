@@ -377,11 +377,12 @@ final class PhotoWorker {
         defer { TemporaryFiles.shared.remove(temporary) }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try data.write(to: temporary)
+            try TemporaryFiles.write(data, to: temporary)
         } catch {
             let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace || (error as? POSIXError)?.code == .ENOSPC
             if full { throw .failure("cannot write \(target.path) (the disk is full); free some space or choose another -o folder") }
-            throw .failure("cannot write \(target.path): \(error.localizedDescription)")
+            let reason = (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? error.localizedDescription
+            throw .failure("cannot write \(target.path): \(reason)")
         }
         try TemporaryFiles.place(temporary, at: target, replacing: settings.existing == .overwrite, exists: .failure(Self.alreadyExists(target)))
     }
