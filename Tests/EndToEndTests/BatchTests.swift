@@ -267,6 +267,27 @@ func listing(_ folder: URL) -> [String] {
         }
     }
 
+    /// A photo costs no look-up of user and group names: its date and the logo's cache key come
+    /// from stat(2), not FileManager's attributes (which read /etc/passwd and /etc/group each
+    /// time). One photo and four open those files equally often (strace, --jobs 1).
+    @Test func aPhotoReadsNoUserOrGroupNames() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var counts: [Int] = []
+        for n in [1, 4] {
+            for index in 0..<n {
+                _ = try put(try PhotoFixtures.jpeg(width: 320, height: 240, orientation: 1, exif: nil), "in\(n)/\(index).jpg", in: folder)
+            }
+            let trace = folder.appendingPathComponent("trace\(n).txt")
+            try tool("strace", ["-f", "-qq", "-e", "trace=openat", "-o", trace.path, camstampBinary.path, "batch",
+                                folder.appendingPathComponent("in\(n)").path, "-o", folder.appendingPathComponent("out\(n)").path,
+                                "--text", "x", "--preset", "logo", "--jobs", "1", "-q"])
+            let opens = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+            counts.append(opens.filter { $0.contains("\"/etc/passwd\"") || $0.contains("\"/etc/group\"") }.count)
+        }
+        #expect(counts[0] == counts[1], "/etc/passwd and /etc/group opened \(counts[0]) times for 1 photo, \(counts[1]) for 4")
+    }
+
     /// A disk that fills: each photo that does not fit is one line naming its output and what to
     /// do, and no part of a photo is left. Needs a small tmpfs (root); without one nothing is checked.
     @Test func aFullDiskIsOneLinePerPhotoAndLeavesNoPart() throws {

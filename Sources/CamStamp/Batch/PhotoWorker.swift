@@ -131,8 +131,12 @@ final class PhotoWorker {
         }
     }
 
+    /// stat(2)'s, not FileManager's attributes: those look up the owner's and group's names
+    /// (reading /etc/passwd and /etc/group) and the extended attributes, for every photo.
     private func modificationDate(_ url: URL) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
     }
 
     /// The upright size of the output: the photo's, or shrunk to --max-size on its long side.
