@@ -249,24 +249,36 @@ typedef struct {
     const table *dc[10], *ac[10];
 } layout;
 
+static inline uint64_t load_be64(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+}
+
+// The bit register of the walk (see skip_mcu): `left` valid bits at the top of `w`, refilled from
+// the next whole byte it does not hold yet.
+#define REFILL() (w |= load_be64(next) >> left, next += (63 - left) >> 3, left |= 56)
+
 // Decodes one MCU from bit *pos: DC predictors in `pred` (by component) updated; the blocks
 // (natural order) into `blocks[b]` when `blocks` is given. 0, or -1 for an invalid code.
 static int decode_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int pred[], int16_t **blocks) {
-    uint64_t p = *pos;
+    uint64_t start = *pos;
+    const uint8_t *next = data + (start >> 3) + 8;
+    uint64_t w = load_be64(next - 8) << (start & 7);
+    int left = 64 - (int)(start & 7);
     for (int b = 0; b < mcu->blocks; b++) {
         int16_t *block = blocks ? blocks[b] : NULL;
         if (block) memset(block, 0, 64 * sizeof *block);
-        uint64_t w = peek(data, p);
+        if (left < 27) REFILL();
         int length, s = symbol(mcu->dc[b], w, &length);
         if (!length || s > 11) return -1;
-        w <<= length;
         int c = mcu->component[b];
-        if (s) pred[c] += extend(w, s);
-        p += (uint64_t)(length + s);
+        if (s) pred[c] += extend(w << length, s);
+        w <<= length + s; left -= length + s;
         if (block) block[0] = (int16_t)pred[c];
         const table *ac = mcu->ac[b];
         for (int k = 1; k < 64;) {
-            w = peek(data, p);
+            if (left < 27) REFILL();
             int rs = symbol(ac, w, &length);
             if (!length) return -1;
             int r = rs >> 4;
@@ -274,25 +286,18 @@ static int decode_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int
             if (s) {
                 k += r;
                 if (k > 63) return -1;
-                w <<= length;
-                if (block) block[natural[k]] = (int16_t)extend(w, s);
-                p += (uint64_t)(length + s);
+                if (block) block[natural[k]] = (int16_t)extend(w << length, s);
+                w <<= length + s; left -= length + s;
                 k++;
             } else {
-                p += (uint64_t)length;
+                w <<= length; left -= length;
                 if (r != 15) break;
                 k += 16;
             }
         }
     }
-    *pos = p;
+    *pos = (uint64_t)(next - data) * 8 - (uint64_t)left;
     return 0;
-}
-
-static inline uint64_t load_be64(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return __builtin_bswap64(v);
 }
 
 // decode_mcu without keeping the blocks: only where the MCU ends and the DC predictors. The bits
@@ -307,7 +312,6 @@ static int skip_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int p
     const uint8_t *next = data + (start >> 3) + 8;
     uint64_t w = load_be64(next - 8) << (start & 7);
     int left = 64 - (int)(start & 7);
-#define REFILL() (w |= load_be64(next) >> left, next += (63 - left) >> 3, left |= 56)
     for (int b = 0; b < mcu->blocks; b++) {
         // A DC code and its value bits: 16 + 11 bits at most.
         if (left < 27) REFILL();
@@ -342,10 +346,10 @@ static int skip_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int p
         // A run past the last coefficient (or a 16-zero run ending past it): damaged.
         if (k > 64) return -1;
     }
-#undef REFILL
     *pos = (uint64_t)(next - data) * 8 - (uint64_t)left;
     return 0;
 }
+#undef REFILL
 
 typedef struct {
     uint8_t *data;
@@ -393,8 +397,8 @@ static int encode_block(writer *w, const int16_t *block, int pred, const table *
     int s = magnitude ? 32 - __builtin_clz((unsigned)magnitude) : 0;
     if (s > 11) return -1;
     if (!dc->size[s]) return -2;
-    put(w, dc->code[s], dc->size[s]);
-    if (s) put(w, (uint32_t)(diff < 0 ? diff - 1 : diff), s);
+    // A code and its value bits in one put (27 bits at most).
+    put(w, (uint32_t)dc->code[s] << s | ((uint32_t)(diff < 0 ? diff - 1 : diff) & ((1u << s) - 1)), dc->size[s] + s);
     int run = 0;
     for (int k = 1; k < 64; k++) {
         int v = block[natural[k]];
@@ -426,8 +430,7 @@ static int encode_block(writer *w, const int16_t *block, int pred, const table *
             put(w, 1, 1); // +1
             rs = split << 4 | s;
         }
-        put(w, ac->code[rs], ac->size[rs]);
-        put(w, (uint32_t)(v < 0 ? v - 1 : v), s);
+        put(w, (uint32_t)ac->code[rs] << s | ((uint32_t)(v < 0 ? v - 1 : v) & ((1u << s) - 1)), ac->size[rs] + s);
         run = 0;
     }
     if (run) {
