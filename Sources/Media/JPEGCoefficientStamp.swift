@@ -242,14 +242,21 @@ public final class JPEGCoefficientStamp {
             let (ai, ri, gi, bi) = (0, 1, 2, 3)
             #endif
             let scale = 1 / (255 * Double(fx * fy))
+            // `upright` is affine, so the mark byte a stored pixel shows is too: offset = base +
+            // sx * stepX + sy * stepY (the orientation's switch once, not per pixel).
+            let origin = upright(0, 0, width: width, height: height)
+            let alongX = upright(1, 0, width: width, height: height), alongY = upright(0, 1, width: width, height: height)
+            let stepX = ((alongX.y - origin.y) * p.image.width + (alongX.x - origin.x)) * 4
+            let stepY = ((alongY.y - origin.y) * p.image.width + (alongY.x - origin.x)) * 4
+            let base = ((origin.y - p.y) * p.image.width + (origin.x - p.x)) * 4
             p.image.premultiplied.withUnsafeBufferPointer { source in
                 for py in 0..<patch.height {
                     for px in 0..<patch.width {
                         var r = 0, g = 0, b = 0, a = 0
                         for sy in max(sy0, (patch.y0 + py) * fy)..<min(sy1, (patch.y0 + py + 1) * fy) {
+                            let row = base + sy * stepY
                             for sx in max(sx0, (patch.x0 + px) * fx)..<min(sx1, (patch.x0 + px + 1) * fx) {
-                                let u = upright(sx, sy, width: width, height: height)
-                                let o = ((u.y - p.y) * p.image.width + (u.x - p.x)) * 4
+                                let o = row + sx * stepX
                                 r += Int(source[o + ri]); g += Int(source[o + gi]); b += Int(source[o + bi]); a += Int(source[o + ai])
                             }
                         }

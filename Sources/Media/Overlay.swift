@@ -20,9 +20,10 @@ public final class OverlayImage: @unchecked Sendable {
     private let converted = Mutex<[ColourSpace: GstBufferBox]>([:])
 
     /// Copies `pixels`: Cairo ARGB32, premultiplied, native-endian (B,G,R,A bytes in memory on
-    /// little-endian), rows `stride` bytes apart.
+    /// little-endian), rows `stride` bytes apart. GStreamer is not initialised here but when the
+    /// image is first blended into a frame: a JPEG stamped in its coefficients never needs it.
+    /// (Throws nothing now; it stays `throws` so that callers do not change.)
     public init(width: Int, height: Int, stride: Int, premultipliedBGRA pixels: UnsafeRawBufferPointer) throws(MediaError) {
-        try GStreamer.initialize()
         precondition(width > 0 && height > 0 && stride >= width * 4 && pixels.count >= stride * height,
                      "overlay pixels do not match \(width)x\(height) with stride \(stride)")
         self.width = width
@@ -157,6 +158,8 @@ public final class OverlayComposition: @unchecked Sendable {
     /// let through unmarked.
     public func blend(into frame: VideoFrame) throws(MediaError) {
         guard !placements.isEmpty else { return }
+        // The overlay buffers are GstBuffers (OverlayImage leaves GStreamer alone until now).
+        try GStreamer.initialize()
         let composition = self.composition(for: ColourSpace(frame.info))
         let blended = try frame.withVideoFrame { gst_video_overlay_composition_blend(composition, $0) != 0 }
         guard blended else {

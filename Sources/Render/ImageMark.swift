@@ -150,10 +150,13 @@ final class ImageCache {
     private let capacity = 16
 
     func image(at url: URL) throws(RenderError) -> Image {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        let key = attributes.map {
-            Key(path: url.path, size: ($0[.size] as? Int) ?? -1, modified: ($0[.modificationDate] as? Date) ?? .distantPast)
-        }
+        // stat(2), not FileManager's attributes: those look up the owner's and group's names
+        // (reading /etc/passwd and /etc/group) and the extended attributes, for every photo.
+        var info = stat()
+        let key = stat(url.path, &info) == 0
+            ? Key(path: url.path, size: Int(info.st_size),
+                  modified: Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
+            : nil
         if let key, let image = entries[key] { return image }
         let image = try Self.decode(url)
         if let key {

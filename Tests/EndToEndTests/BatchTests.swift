@@ -248,6 +248,47 @@ func listing(_ folder: URL) -> [String] {
         #expect(result.stderr == "camstamp: \(disk.path): cannot write here (read-only file system); choose another folder with -o\n")
     }
 
+    /// A batch writes each output with write(2) and close(2), never fsync (docs/scale.md says so):
+    /// Foundation's Data.write fsynced every photo, each worker waiting for the disk. Counted with
+    /// strace over all threads, on the stamped-in-coefficients path and the re-encoding one.
+    @Test func outputsAreWrittenWithoutFsync() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["a.jpg", "b.jpg"] {
+            _ = try put(try PhotoFixtures.jpeg(width: 320, height: 240, orientation: 1, exif: nil), "in/\(name)", in: folder)
+        }
+        for extra in [[], ["--reencode"]] {
+            let out = folder.appendingPathComponent("out\(extra.count)")
+            let trace = folder.appendingPathComponent("trace\(extra.count).txt")
+            try tool("strace", ["-f", "-qq", "-e", "trace=fsync,fdatasync,sync_file_range", "-o", trace.path, camstampBinary.path,
+                                "batch", folder.appendingPathComponent("in").path, "-o", out.path, "--text", "x", "-q"] + extra)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["a.jpg", "b.jpg"])
+            let calls = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+            #expect(calls.isEmpty, "\(extra): \(calls.prefix(3))")
+        }
+    }
+
+    /// A photo costs no look-up of user and group names: its date and the logo's cache key come
+    /// from stat(2), not FileManager's attributes (which read /etc/passwd and /etc/group each
+    /// time). One photo and four open those files equally often (strace, --jobs 1).
+    @Test func aPhotoReadsNoUserOrGroupNames() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var counts: [Int] = []
+        for n in [1, 4] {
+            for index in 0..<n {
+                _ = try put(try PhotoFixtures.jpeg(width: 320, height: 240, orientation: 1, exif: nil), "in\(n)/\(index).jpg", in: folder)
+            }
+            let trace = folder.appendingPathComponent("trace\(n).txt")
+            try tool("strace", ["-f", "-qq", "-e", "trace=openat", "-o", trace.path, camstampBinary.path, "batch",
+                                folder.appendingPathComponent("in\(n)").path, "-o", folder.appendingPathComponent("out\(n)").path,
+                                "--text", "x", "--preset", "logo", "--jobs", "1", "-q"])
+            let opens = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+            counts.append(opens.filter { $0.contains("\"/etc/passwd\"") || $0.contains("\"/etc/group\"") }.count)
+        }
+        #expect(counts[0] == counts[1], "/etc/passwd and /etc/group opened \(counts[0]) times for 1 photo, \(counts[1]) for 4")
+    }
+
     /// A disk that fills: each photo that does not fit is one line naming its output and what to
     /// do, and no part of a photo is left. Needs a small tmpfs (root); without one nothing is checked.
     @Test func aFullDiskIsOneLinePerPhotoAndLeavesNoPart() throws {

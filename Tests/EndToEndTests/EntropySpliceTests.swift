@@ -109,6 +109,27 @@ import TestSupport
         }
     }
 
+    /// A JPEG stamped in its coefficients (tier 2 or tier 1) needs no GStreamer, and the batch
+    /// does not start it: gst_init (its plugin registry) cost every batch's first photo, in both
+    /// workers, before any was stamped. Seen through GST_REGISTRY: gst_init writes a registry
+    /// where there is none; --reencode, which builds a pipeline, does.
+    @Test func aJPEGStampedInItsCoefficientsDoesNotStartGStreamer() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try put(try PhotoFixtures.jpeg(width: 320, height: 240, orientation: 6, exif: nil), "in/a.jpg", in: folder)
+        for (name, extra, environment, path) in [("spliced", [String](), [String: String](), "spliced"),
+                                                 ("coefficients", [], ["CAMSTAMP_SPLICE": "0"], "coefficients"),
+                                                 ("reencoded", ["--reencode"], [:], "reencoded")] {
+            let registry = folder.appendingPathComponent("\(name).registry.bin")
+            let result = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent(name).path, "--text", "Proof",
+                                       "--preset", "logo", "--json"] + extra,
+                                      environment: environment.merging(["GST_REGISTRY": registry.path]) { $1 })
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("\"path\":\"\(path)\""), "\(result.stdout)")
+            #expect(FileManager.default.fileExists(atPath: registry.path) == (name == "reencoded"), "\(name)")
+        }
+    }
+
     /// Optimal Huffman tables (cjpeg -optimize) lack codes the changed blocks need, and their
     /// longest codes leave room for a few new ones at most: on a picture whose AC tables lack the
     /// large values a mark's edges need right after another value (which the encoder cannot work

@@ -9,16 +9,17 @@ int main(int argc, char **argv) {
     static header h; char text[200], scan_path[4096], tables_path[4096];
     snprintf(scan_path, sizeof scan_path, "%s/scan.bin", argv[2]);
     snprintf(tables_path, sizeof tables_path, "%s/tables.bin", argv[2]);
-    if (read_header(in, n, &h, text)) { printf("header: %s\n", text); return 1; }
+    if (read_header(in, n, &h, thread_tables(), text)) { printf("header: %s\n", text); return 1; }
     scan s; if (read_scan(in, n, h.scan_start, 1, &s, text)) { printf("scan: %s\n", text); return 1; }
-    // Dump the destuffed scan and the AC/DC tables' bits/huffval for the Swift port.
-    FILE *o = fopen(scan_path, "wb"); fwrite(s.data, 1, s.length + 8, o); fclose(o);
+    // Dump the destuffed scan (with the 16 zero bytes the reader may look ahead) and the AC/DC
+    // tables for the Swift port.
+    FILE *o = fopen(scan_path, "wb"); fwrite(s.data, 1, s.length + 16, o); fclose(o);
     o = fopen(tables_path, "wb");
     for (int c = 0; c < 3; c++) {
-        const table *t[2] = {&h.dc[c], &h.ac[c]};
+        const table *t[2] = {h.dc[c], h.ac[c]};
         for (int j = 0; j < 2; j++) {
             fwrite(t[j]->look, 2, 512, o); fwrite(t[j]->maxcode, 4, 18, o); fwrite(t[j]->valoffset, 4, 17, o);
-            fwrite(t[j]->huffval, 1, 256, o); fwrite(t[j]->pair, 4, 1 << FAST, o);
+            fwrite(t[j]->huffval, 1, 256, o); fwrite(t[j]->pair, 2, 1 << FAST, o);
         }
     }
     fclose(o);

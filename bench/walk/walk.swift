@@ -5,7 +5,7 @@ import Foundation
 
 struct Table {
     var look: UnsafeMutablePointer<UInt16>, maxcode: UnsafeMutablePointer<Int32>, valoffset: UnsafeMutablePointer<Int32>
-    var huffval: UnsafeMutablePointer<UInt8>, pair: UnsafeMutablePointer<UInt32>
+    var huffval: UnsafeMutablePointer<UInt8>, pair: UnsafeMutablePointer<UInt16>
 }
 let tablesData = try! Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1] + "/tables.bin"))
 var offset = 0
@@ -15,11 +15,13 @@ func take<T>(_ type: T.Type, _ count: Int) -> UnsafeMutablePointer<T> {
     offset += count * MemoryLayout<T>.size
     return p
 }
+/// jpeg_splice.c's FAST: the bits the grouped-code table takes.
+let fast = 14
 var dc: [Table] = [], ac: [Table] = []
 for _ in 0..<3 {
     for j in 0..<2 {
         let t = Table(look: take(UInt16.self, 512), maxcode: take(Int32.self, 18), valoffset: take(Int32.self, 17),
-                      huffval: take(UInt8.self, 256), pair: take(UInt32.self, 8192))
+                      huffval: take(UInt8.self, 256), pair: take(UInt16.self, 1 << fast))
         if j == 0 { dc.append(t) } else { ac.append(t) }
     }
 }
@@ -27,9 +29,9 @@ let scan = try! Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1] +
 let data = UnsafeMutablePointer<UInt8>.allocate(capacity: scan.count)
 scan.copyBytes(to: data, count: scan.count)
 
-@inline(__always) func peek(_ pos: UInt64) -> UInt64 {
-    let v = UnsafeRawPointer(data + Int(pos >> 3)).loadUnaligned(as: UInt64.self)
-    return v.byteSwapped << (pos & 7)
+/// The eight bytes from `byte`, big-endian.
+@inline(__always) func load(_ byte: Int) -> UInt64 {
+    UnsafeRawPointer(data + byte).loadUnaligned(as: UInt64.self).byteSwapped
 }
 @inline(__always) func symbol(_ t: Table, _ w: UInt64, _ length: inout Int) -> Int {
     let entry = t.look[Int(w >> 55)]
@@ -48,10 +50,18 @@ scan.copyBytes(to: data, count: scan.count)
 // 4:2:0: four luma blocks, one Cb, one Cr.
 let components = [0, 0, 0, 0, 1, 2]
 func skipMCU(_ pos: inout UInt64, _ pred: inout (Int, Int, Int)) -> Bool {
-    var p = pos, w = peek(p), left = 57
+    // The register refilled from the next whole byte it does not hold (as in the C).
+    var next = Int(pos >> 3) + 8
+    var w = load(next - 8) << (pos & 7)
+    var left = 64 - Int(pos & 7)
+    @inline(__always) func refill() {
+        w |= load(next) >> UInt64(left)
+        next += (63 - left) >> 3
+        left |= 56
+    }
     for b in 0..<6 {
         let c = components[b]
-        if left < 32 { w = peek(p); left = 57 }
+        if left < 27 { refill() }
         var length = 0
         let s = symbol(dc[c], w, &length)
         if length == 0 || s > 11 { return false }
@@ -60,36 +70,30 @@ func skipMCU(_ pos: inout UInt64, _ pred: inout (Int, Int, Int)) -> Bool {
             switch c { case 0: pred.0 += d; case 1: pred.1 += d; default: pred.2 += d }
         }
         var n = length + s
-        w <<= UInt64(n); left -= n; p += UInt64(n)
+        w <<= UInt64(n); left -= n
         let t = ac[c]
         var k = 1
         while k < 64 {
-            if left < 13 { w = peek(p); left = 57 }
-            let entry = t.pair[Int(w >> 51)]
-            if entry != 0 {
-                if k + Int((entry >> 13) & 127) < 64 {
-                    n = Int(entry & 31)
-                    w <<= UInt64(n); left -= n; p += UInt64(n)
-                    if entry & (1 << 12) != 0 { break }
-                    k += Int((entry >> 5) & 127)
-                } else {
-                    n = Int((entry >> 20) & 31)
-                    w <<= UInt64(n); left -= n; p += UInt64(n)
-                    k += Int(entry >> 25)
-                }
+            if left < fast { refill() }
+            let entry = Int(t.pair[Int(w >> UInt64(64 - fast))])
+            if entry != 0 && k + (entry >> 5) <= 64 {
+                n = entry & 15
+                w <<= UInt64(n); left -= n
+                if entry & 16 != 0 { break }
+                k += entry >> 5
                 continue
             }
-            if left < 27 { w = peek(p); left = 57 }
+            if left < 27 { refill() }
             let rs = symbol(t, w, &length)
             if length == 0 { return false }
             let s2 = rs & 15
             n = length + s2
-            w <<= UInt64(n); left -= n; p += UInt64(n)
+            w <<= UInt64(n); left -= n
             if s2 != 0 { k += (rs >> 4) + 1 } else if rs >> 4 == 15 { k += 16 } else { break }
         }
         if k > 64 { return false }
     }
-    pos = p
+    pos = UInt64(next) * 8 - UInt64(left)
     return true
 }
 let mcus = Int(CommandLine.arguments[2])!

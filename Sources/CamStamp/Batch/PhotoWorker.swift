@@ -131,8 +131,12 @@ final class PhotoWorker {
         }
     }
 
+    /// stat(2)'s, not FileManager's attributes: those look up the owner's and group's names
+    /// (reading /etc/passwd and /etc/group) and the extended attributes, for every photo.
     private func modificationDate(_ url: URL) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
     }
 
     /// The upright size of the output: the photo's, or shrunk to --max-size on its long side.
@@ -377,11 +381,12 @@ final class PhotoWorker {
         defer { TemporaryFiles.shared.remove(temporary) }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try data.write(to: temporary)
+            try TemporaryFiles.write(data, to: temporary)
         } catch {
             let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace || (error as? POSIXError)?.code == .ENOSPC
             if full { throw .failure("cannot write \(target.path) (the disk is full); free some space or choose another -o folder") }
-            throw .failure("cannot write \(target.path): \(error.localizedDescription)")
+            let reason = (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? error.localizedDescription
+            throw .failure("cannot write \(target.path): \(reason)")
         }
         try TemporaryFiles.place(temporary, at: target, replacing: settings.existing == .overwrite, exists: .failure(Self.alreadyExists(target)))
     }
