@@ -251,7 +251,11 @@ public final class ClipPipeline: @unchecked Sendable {
         case .none: branch = LaunchFragment("")
         case .passThrough(let caps):
             stop += ";" + String(caps.prefix { $0 != "," })
-            branch = LaunchFragment("decode.audio_0 ! queue max-size-time=3000000000 max-size-bytes=0 max-size-buffers=0 ! mux.audio_0")
+            // The muxer takes sound only as fast as the encoder lets out pictures, and x264 lets out
+            // its first only ~50 frames in (its lookahead): 10 s of a 5 fps clip. A queue of 3 s
+            // filled first, held up the demuxer, and the video never came: a 5 or 10 fps clip with
+            // sound stalled. So no limit in time; 64 MiB of compressed sound is an hour and more.
+            branch = LaunchFragment("decode.audio_0 ! queue max-size-time=0 max-size-bytes=67108864 max-size-buffers=0 ! mux.audio_0")
         case .drop:
             branch = LaunchFragment("decode.audio_0 ! fakesink sync=false async=false")
         }
