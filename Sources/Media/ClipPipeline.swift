@@ -277,6 +277,10 @@ public final class ClipPipeline: @unchecked Sendable {
         gst_object_unref(UnsafeMutableRawPointer(pad))
     }
 
+    /// How many frames reached the marks with their pixels still shared with the decoder (which
+    /// keeps a frame as a reference for a while), and so were copied whole to be marked.
+    var sharedFrames: Int { marking.lock.withLock { marking.shared } }
+
     /// What happens to the clip's audio.
     public enum AudioHandling: Sendable, Equatable {
         /// No audio stream.
@@ -343,13 +347,17 @@ private final class ClipMarking: @unchecked Sendable {
     var action: ClipPipeline.Mark?
     var failure: Error?
     var frames = 0
+    /// Frames whose pixels reached the marks still shared with the decoder, so copied to be marked.
+    var shared = 0
 
     /// Blends in place as a frame passes (streaming thread). Never throws or traps: a failure is
     /// recorded, the frame dropped, and `run` reports it.
     func mark(pad: UnsafeMutablePointer<GstPad>, info: UnsafeMutablePointer<GstPadProbeInfo>, data: UnsafeMutableRawPointer) -> GstPadProbeReturn {
         guard let action = lock.withLock({ failure == nil ? self.action : nil }) else { return GST_PAD_PROBE_DROP }
-        // Ours alone after the decoder (and videoflip); if not, this swaps in a writable copy.
+        // Ours alone once the queue after the decoder has held it (clip.pipeline); if not, this swaps
+        // in a writable copy, and mapping it to blend copies pixels the decoder still shares.
         let buffer: UnsafeMutablePointer<GstBuffer> = gcast(gst_mini_object_make_writable(data.assumingMemoryBound(to: GstMiniObject.self)))
+        if gst_buffer_is_all_memory_writable(buffer) == 0 { lock.withLock { shared += 1 } }
         info.pointee.data = UnsafeMutableRawPointer(buffer)
         let index = lock.withLock { () -> Int in defer { frames += 1 }; return frames }
         let pts = buffer.pointee.pts == GstClockTime.max ? nil : UInt64(buffer.pointee.pts)

@@ -78,3 +78,28 @@ import Testing
         }
     }
 }
+
+@Suite struct ClipCopyTests {
+    /// A 1080p frame reaches the marks ours alone, so blending in place copies nothing: the decoder
+    /// keeps each frame as a reference a few frames after it is out (frame threads, B-frame
+    /// reordering), and the queue after it holds enough frames for that (its default 10 MB, three
+    /// 1080p frames, let 89 of these 90 frames arrive shared and be copied whole; the first few
+    /// come before the queue fills).
+    @Test func framesReachTheMarksUnshared() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-copies-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.mp4")
+        let maker = try Pipeline(PipelineTemplate("videotestsrc num-buffers=90 pattern=smpte75 horizontal-speed=2 ! video/x-raw,width=1920,height=1080,framerate=30/1 ! x264enc speed-preset=medium bitrate=8000 ! h264parse ! mp4mux ! filesink location={location}")
+            .render(["location": .quoted(input.path)]))
+        try maker.setState(.playing)
+        #expect(maker.waitForEndOrError(timeout: .seconds(60)) == .endOfStream)
+        maker.stop()
+        let clip = try ClipPipeline(template: PipelineTemplate(contentsOf: ClipOrientationTests.template), input: input,
+                                    output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
+                                    audio: .none, threads: 0, turned: false) { _, _, _ in nil }
+        let frames = try clip.run(progress: { _ in }, cancelled: { false })
+        #expect(frames == 90)
+        #expect(clip.sharedFrames <= frames / 4, "\(clip.sharedFrames) of \(frames) frames reached the marks shared and were copied")
+    }
+}
