@@ -90,6 +90,13 @@ public struct ClipStreams: Sendable {
     public var created: Date?
     /// Nanoseconds, when the container says.
     public var duration: UInt64?
+    /// The video's `image-orientation` tag (`rotate-90`, `flip-rotate-0`): a phone's rotation
+    /// flag, which players apply and the clip's pixels do not; nil when the clip has none.
+    public var orientation: String?
+
+    /// Whether the pixels must be turned (or mirrored) to come out upright: an orientation other
+    /// than `rotate-0`.
+    public var isTurned: Bool { orientation.map { $0 != "rotate-0" } ?? false }
 
     /// The audio's media type (`audio/mpeg`).
     public var audioType: String? { audio.map { String($0.prefix { $0 != "," }) } }
@@ -135,6 +142,7 @@ public struct ClipStreams: Sendable {
             if type.hasPrefix("video/"), streams.video == nil { streams.video = type }
             if type.hasPrefix("audio/"), streams.audio == nil { streams.audio = text }
             if streams.created == nil { streams.created = creationDate(on: pad) }
+            if type.hasPrefix("video/"), streams.orientation == nil { streams.orientation = orientation(on: pad) }
         }
         return streams
     }
@@ -153,6 +161,22 @@ public struct ClipStreams: Sendable {
             list = node.pointee.next
         }
         return pads
+    }
+
+    /// The `image-orientation` tag among the tag events stuck on `pad`.
+    private static func orientation(on pad: UnsafeMutablePointer<GstPad>) -> String? {
+        var index: guint = 0
+        while let event = gst_pad_get_sticky_event(pad, GST_EVENT_TAG, index) {
+            defer { gst_event_unref(event) }
+            index += 1
+            var tags: UnsafeMutablePointer<GstTagList>?
+            gst_event_parse_tag(event, &tags)
+            var value: UnsafeMutablePointer<gchar>?
+            guard let tags, gst_tag_list_get_string(tags, "image-orientation", &value) != 0, let value else { continue }
+            defer { g_free(value) }
+            return String(cString: value)
+        }
+        return nil
     }
 
     /// The `datetime` tag among the tag events stuck on `pad` (global and stream tags).
@@ -205,7 +229,9 @@ private let probePadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, Un
 /// decodebin3 decodes the video and stops at parsed audio (its `caps`), which goes into the muxer
 /// as it came. The marks are blended in a pad probe as each frame passes the element named
 /// `mark`, as in `PhotoPipeline`: no appsink/appsrc hop, no clock, so it runs as fast as the
-/// encoder. `videoflip video-direction=auto` applies the phone's rotation tag to the pixels.
+/// encoder. For a clip with a rotation tag, `videoflip video-direction=auto` applies it to the
+/// pixels; a clip without one has no videoflip at all, since videoflip copies every frame even
+/// when it turns nothing (1800 copies of 3 MB for a 60 s 1080p clip, and a pool of them faulted in).
 public final class ClipPipeline: @unchecked Sendable {
     public let pipeline: Pipeline
     private let marking = ClipMarking()
@@ -213,22 +239,29 @@ public final class ClipPipeline: @unchecked Sendable {
     /// Frame by frame: the frame to draw on in place, its 0-based number and its timestamp (ns).
     public typealias Mark = (VideoFrame, Int, UInt64?) -> Error?
 
-    /// `template` has `{input}`, `{output}`, `{stop}` (decodebin3's caps), `{encoder}`, `{muxer}`
-    /// and `{audio}` (the audio branch, or nothing).
+    /// `template` has `{input}`, `{output}`, `{stop}` (decodebin3's caps), `{orient}` (the element
+    /// that turns the frames upright), `{encoder}`, `{muxer}` and `{audio}` (the audio branch, or
+    /// nothing). `turned`: the clip has a rotation tag (`ClipStreams.isTurned`) for `{orient}` to apply;
+    /// when it has none `{orient}` is a pass-through `identity`.
     public init(template: PipelineTemplate, input: URL, output: URL, codec: ClipVideoCodec, container: ClipContainer,
-                audio: AudioHandling, threads: Int, mark: @escaping Mark) throws(MediaError) {
+                audio: AudioHandling, threads: Int, turned: Bool = true, mark: @escaping Mark) throws(MediaError) {
         var stop = "video/x-raw(ANY)"
         let branch: LaunchFragment
         switch audio {
         case .none: branch = LaunchFragment("")
         case .passThrough(let caps):
             stop += ";" + String(caps.prefix { $0 != "," })
-            branch = LaunchFragment("decode.audio_0 ! queue max-size-time=3000000000 max-size-bytes=0 max-size-buffers=0 ! mux.audio_0")
+            // The muxer takes sound only as fast as the encoder lets out pictures, and x264 lets out
+            // its first only ~50 frames in (its lookahead): 10 s of a 5 fps clip. A queue of 3 s
+            // filled first, held up the demuxer, and the video never came: a 5 or 10 fps clip with
+            // sound stalled. So no limit in time; 64 MiB of compressed sound is an hour and more.
+            branch = LaunchFragment("decode.audio_0 ! queue max-size-time=0 max-size-bytes=67108864 max-size-buffers=0 ! mux.audio_0")
         case .drop:
             branch = LaunchFragment("decode.audio_0 ! fakesink sync=false async=false")
         }
         let description = try template.render([
             "input": .quoted(input.path), "output": .quoted(output.path), "stop": .quoted(stop),
+            "orient": .fragment(LaunchFragment(turned ? "videoflip name=orient video-direction=auto" : "identity name=orient")),
             "encoder": .fragment(codec.fragment(threads: max(0, threads))),
             "muxer": .fragment(LaunchFragment("\(container.muxer) name=mux")), "audio": .fragment(branch),
         ])
@@ -243,6 +276,10 @@ public final class ClipPipeline: @unchecked Sendable {
         }
         gst_object_unref(UnsafeMutableRawPointer(pad))
     }
+
+    /// How many frames reached the marks with their pixels still shared with the decoder (which
+    /// keeps a frame as a reference for a while), and so were copied whole to be marked.
+    var sharedFrames: Int { marking.lock.withLock { marking.shared } }
 
     /// What happens to the clip's audio.
     public enum AudioHandling: Sendable, Equatable {
@@ -310,13 +347,17 @@ private final class ClipMarking: @unchecked Sendable {
     var action: ClipPipeline.Mark?
     var failure: Error?
     var frames = 0
+    /// Frames whose pixels reached the marks still shared with the decoder, so copied to be marked.
+    var shared = 0
 
     /// Blends in place as a frame passes (streaming thread). Never throws or traps: a failure is
     /// recorded, the frame dropped, and `run` reports it.
     func mark(pad: UnsafeMutablePointer<GstPad>, info: UnsafeMutablePointer<GstPadProbeInfo>, data: UnsafeMutableRawPointer) -> GstPadProbeReturn {
         guard let action = lock.withLock({ failure == nil ? self.action : nil }) else { return GST_PAD_PROBE_DROP }
-        // Ours alone after the decoder and videoflip; if not, this swaps in a writable copy.
+        // Ours alone once the queue after the decoder has held it (clip.pipeline); if not, this swaps
+        // in a writable copy, and mapping it to blend copies pixels the decoder still shares.
         let buffer: UnsafeMutablePointer<GstBuffer> = gcast(gst_mini_object_make_writable(data.assumingMemoryBound(to: GstMiniObject.self)))
+        if gst_buffer_is_all_memory_writable(buffer) == 0 { lock.withLock { shared += 1 } }
         info.pointee.data = UnsafeMutableRawPointer(buffer)
         let index = lock.withLock { () -> Int in defer { frames += 1 }; return frames }
         let pts = buffer.pointee.pts == GstClockTime.max ? nil : UInt64(buffer.pointee.pts)

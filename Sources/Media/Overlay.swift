@@ -54,11 +54,10 @@ public final class OverlayImage: @unchecked Sendable {
         switch space {
         case .rgb:
             // BGRA bytes in memory on little-endian, as Cairo writes them (ARGB on big-endian).
+            format = overlayRGBFormat
             #if _endian(little)
-            format = GST_VIDEO_FORMAT_BGRA
             let (b, g, r, a) = (0, 1, 2, 3)
             #else
-            format = GST_VIDEO_FORMAT_ARGB
             let (a, r, g, b) = (0, 1, 2, 3)
             #endif
             for offset in stride(from: 0, to: pixels.count, by: 4) {
@@ -103,6 +102,14 @@ public final class OverlayImage: @unchecked Sendable {
         return (divide(r), divide(g), divide(b), a)
     }
 }
+
+/// The format of an overlay's straight-alpha pixels for RGB frames: BGRA bytes in memory on
+/// little-endian, as Cairo writes them (ARGB on big-endian).
+#if _endian(little)
+let overlayRGBFormat = GST_VIDEO_FORMAT_BGRA
+#else
+let overlayRGBFormat = GST_VIDEO_FORMAT_ARGB
+#endif
 
 private func clampByte(_ value: Double) -> UInt8 { UInt8(max(0, min(255, value.rounded()))) }
 
@@ -154,17 +161,37 @@ public final class OverlayComposition: @unchecked Sendable {
     public var isEmpty: Bool { placements.isEmpty }
 
     /// Blends every placement into `frame` in place, in the frame's own pixel format; only the
-    /// rows the marks cover are touched. A frame that cannot take them is an error, never a frame
-    /// let through unmarked.
+    /// rows and columns the marks cover are touched. A frame that cannot take them is an error,
+    /// never a frame let through unmarked.
+    ///
+    /// GStreamer's blender (`gst_video_blend`) converts each covered row of the frame to AYUV and
+    /// back across the frame's whole width, however narrow the mark: a 173-pixel logo on a 1080p
+    /// frame cost eleven times the pixels it covers (2.3 % of a marked clip's CPU, three times
+    /// what ffmpeg's overlay and drawtext take). So each placement is blended into a view of the
+    /// frame that starts at the mark's first column, rounded down to a whole chroma sample, and
+    /// ends at its last: the same conversions on the same pixels, so the same bytes out.
     public func blend(into frame: VideoFrame) throws(MediaError) {
         guard !placements.isEmpty else { return }
         // The overlay buffers are GstBuffers (OverlayImage leaves GStreamer alone until now).
         try GStreamer.initialize()
-        let composition = self.composition(for: ColourSpace(frame.info))
-        let blended = try frame.withVideoFrame { gst_video_overlay_composition_blend(composition, $0) != 0 }
+        let space = ColourSpace(frame.info)
+        let blended = try frame.withVideoFrame { video in
+            guard let columns = ColumnViews(video.pointee.info) else {
+                return gst_video_overlay_composition_blend(self.composition(for: space), video) != 0
+            }
+            return placements.allSatisfy { columns.blend($0.image, space: space, x: $0.x, y: $0.y, into: video) }
+        }
         guard blended else {
             throw .blend(format: frame.format?.rawValue ?? "unknown", width: frame.width, height: frame.height)
         }
+    }
+
+    /// Blends with GStreamer's composition over whole rows, as `blend(into:)` did before it
+    /// blended into column views; kept for the tests that check the two agree byte for byte.
+    func blendWholeRows(into frame: VideoFrame) throws(MediaError) {
+        guard !placements.isEmpty else { return }
+        let composition = self.composition(for: ColourSpace(frame.info))
+        _ = try frame.withVideoFrame { gst_video_overlay_composition_blend(composition, $0) != 0 }
     }
 
     private func composition(for space: ColourSpace) -> OpaquePointer {
@@ -187,6 +214,59 @@ public final class OverlayComposition: @unchecked Sendable {
             cache[space] = box
             return box.pointer
         }
+    }
+}
+
+/// Views of a mapped frame narrowed to a band of columns, for the pixel formats whose columns are
+/// plain byte offsets in each plane (8-bit, not tiled, chroma at most halved across): `PixelFormat`'s.
+struct ColumnViews {
+    /// Where a view may start: a whole chroma sample (2 for 4:2:0 and 4:2:2, 1 for RGB).
+    let alignment: Int
+    /// For each plane, the bytes one column of `alignment` pixels takes.
+    let planeBytesPerAlignment: [Int]
+
+    init?(_ info: GstVideoInfo) {
+        guard let finfo = info.finfo, PixelFormat(finfo.pointee.format) != nil else { return nil }
+        let format = finfo.pointee
+        let components = Int(format.n_components), planes = Int(format.n_planes)
+        let strides = withUnsafeBytes(of: format.pixel_stride) { Array($0.bindMemory(to: gint.self)) }
+        let subsampling = withUnsafeBytes(of: format.w_sub) { Array($0.bindMemory(to: guint.self)) }
+        let planeOf = withUnsafeBytes(of: format.plane) { Array($0.bindMemory(to: guint.self)) }
+        guard (0..<components).allSatisfy({ strides[$0] > 0 && subsampling[$0] <= 1 }) else { return nil }
+        let alignment = (0..<components).contains { subsampling[$0] == 1 } ? 2 : 1
+        var bytes = [Int?](repeating: nil, count: planes)
+        for component in 0..<components where bytes[Int(planeOf[component])] == nil {
+            bytes[Int(planeOf[component])] = (alignment >> Int(subsampling[component])) * Int(strides[component])
+        }
+        guard bytes.allSatisfy({ $0 != nil }) else { return nil }
+        self.alignment = alignment
+        self.planeBytesPerAlignment = bytes.map { $0! }
+    }
+
+    /// Blends `image` at (`x`, `y`) into the columns of `frame` it covers; false when GStreamer's
+    /// blender refuses. A placement wholly outside the frame is nothing to do.
+    func blend(_ image: OverlayImage, space: ColourSpace, x: Int, y: Int, into frame: UnsafeMutablePointer<GstVideoFrame>) -> Bool {
+        let width = Int(frame.pointee.info.width), height = Int(frame.pointee.info.height)
+        guard x < width, x + image.width > 0, y < height, y + image.height > 0 else { return true }
+        let first = max(0, x) / alignment
+        let end = min(width, (min(width, x + image.width) + alignment - 1) / alignment * alignment)
+        var view = frame.pointee
+        view.info.width = gint(end - first * alignment)
+        withUnsafeMutableBytes(of: &view.data) { data in
+            let pointers = data.bindMemory(to: gpointer?.self)
+            for plane in planeBytesPerAlignment.indices {
+                pointers[plane] = pointers[plane].map { $0 + first * planeBytesPerAlignment[plane] }
+            }
+        }
+        let buffer = image.buffer(for: space)
+        var info = GstVideoInfo()
+        let format: GstVideoFormat
+        if case .rgb = space { format = overlayRGBFormat } else { format = GST_VIDEO_FORMAT_AYUV }
+        guard gst_video_info_set_format(&info, format, guint(image.width), guint(image.height)) != 0 else { return false }
+        var pixels = GstVideoFrame()
+        guard gst_video_frame_map(&pixels, &info, buffer, GST_MAP_READ) != 0 else { return false }
+        defer { gst_video_frame_unmap(&pixels) }
+        return gst_video_blend(&view, &pixels, gint(x - first * alignment), gint(y), 1) != 0
     }
 }
 

@@ -7,12 +7,12 @@ enum Clips {
     /// `frames` frames of `pattern` at 320×240, 30 fps, H.264 with AAC, in MP4; `rotate` adds a
     /// phone's rotation tag (degrees), `created` a creation time.
     static func mp4(_ url: URL, frames: Int = 60, pattern: String = "smpte", rotate: Int? = nil, created: String? = nil,
-                    size: (Int, Int) = (320, 240)) throws {
+                    size: (Int, Int) = (320, 240), fps: Int = 30) throws {
         let plain = url.deletingLastPathComponent().appendingPathComponent(".plain-" + url.lastPathComponent)
         try tool("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=\(frames)", "pattern=\(pattern)", "foreground-color=0xff404040", "!",
-                                    "video/x-raw,width=\(size.0),height=\(size.1),framerate=30/1", "!", "x264enc", "speed-preset=ultrafast", "!",
+                                    "video/x-raw,width=\(size.0),height=\(size.1),framerate=\(fps)/1", "!", "x264enc", "speed-preset=ultrafast", "!",
                                     "h264parse", "!", "queue", "!", "mp4mux", "name=m", "!", "filesink", "location=\(plain.path)",
-                                    "audiotestsrc", "num-buffers=\(frames * 48000 / 30 / 1024)", "samplesperbuffer=1024", "!", "audioconvert", "!",
+                                    "audiotestsrc", "num-buffers=\(frames * 48000 / fps / 1024)", "samplesperbuffer=1024", "!", "audioconvert", "!",
                                     "avenc_aac", "!", "aacparse", "!", "queue", "!", "m."])
         var metadata: [String] = []
         if let rotate { metadata += ["-metadata:s:v", "rotate=\(rotate)"] }
@@ -116,6 +116,24 @@ enum Clips {
         var changed = 0
         for y in 290..<320 { for x in 0..<240 where abs(Int(marked[y][x]) - Int(reference[y][x])) > 40 { changed += 1 } }
         #expect(changed > 50, "no mark at the bottom of the upright frame")
+    }
+
+    /// A clip of few frames a second with sound (a time-lapse, a screen recording) is marked, its
+    /// sound copied: x264 holds back its first ~50 frames, 10 s of sound at 5 fps, which the
+    /// sound's queue must hold meanwhile (it held 3 s, and the clip stalled after 19 frames).
+    @Test func aClipOfFiveFramesASecondWithSoundIsMarked() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in/slow.mp4")
+        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Clips.mp4(input, frames: 75, fps: 5)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "{frame}"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let output = out.appendingPathComponent("slow.mp4")
+        #expect(try Clips.frameCount(output) == 75)
+        #expect(abs(try Clips.duration(output) - Clips.duration(input)) <= 1.0 / 5 + 0.001)
+        #expect(try Clips.audioMD5(output) == Clips.audioMD5(input))
     }
 
     /// The settings x264 ran with, as it writes them into the stream (an SEI): `cabac=1 ref=3 …`.

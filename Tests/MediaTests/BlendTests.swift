@@ -117,3 +117,53 @@ func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> Int {
         #expect(luma(frame, 8, 8) == 16)
     }
 }
+
+@Suite struct ColumnBlendTests {
+    /// A `width`×`height` frame of `format` filled with varied bytes (a fixed sequence), the
+    /// padding byte of BGRx/RGBx opaque as real sources write it.
+    static func busyFrame(_ width: Int, _ height: Int, _ format: PixelFormat) throws -> VideoFrame {
+        let frame = try VideoFrame(width: width, height: height, format: format)
+        var state: UInt32 = 12345
+        try frame.withMapped { mapped in
+            for index in 0..<mapped.planeCount {
+                let plane = mapped.plane(index)
+                for offset in 0..<plane.count {
+                    state = state &* 1_103_515_245 &+ 12345
+                    plane[offset] = UInt8(truncatingIfNeeded: state >> 16)
+                }
+                if format == .bgrx || format == .rgbx { for offset in stride(from: 3, to: plane.count, by: 4) { plane[offset] = 255 } }
+            }
+        }
+        return frame
+    }
+
+    static func bytes(_ frame: VideoFrame) throws -> [[UInt8]] {
+        try frame.withMapped { mapped in (0..<mapped.planeCount).map { [UInt8](mapped.plane($0)) } }
+    }
+
+    /// Blending into the columns a mark covers gives the bytes GStreamer's whole-row blend gives,
+    /// in every format, for marks at odd and even columns, half outside the frame on any side,
+    /// and translucent (straight and premultiplied edges alike).
+    @Test(arguments: PixelFormat.allCases)
+    func theColumnsBlendGivesTheWholeRowBlendsBytes(format: PixelFormat) throws {
+        let translucent = try solidOverlay(width: 13, height: 9, b: 40, g: 90, r: 120, a: 160)
+        let opaque = try solidOverlay(width: 10, height: 6, b: 255, g: 255, r: 255, a: 255)
+        let placements: [[OverlayComposition.Placement]] = [
+            [.init(image: translucent, x: 7, y: 3)], [.init(image: translucent, x: 8, y: 4)],
+            [.init(image: opaque, x: -5, y: -2), .init(image: translucent, x: 57, y: 43)],
+            [.init(image: translucent, x: 60, y: 10), .init(image: opaque, x: 63, y: 0), .init(image: opaque, x: 64, y: 5)],
+            [.init(image: opaque, x: 0, y: 0), .init(image: translucent, x: 1, y: 1)],
+        ]
+        for marks in placements {
+            let composition = OverlayComposition(marks)
+            let columns = try Self.busyFrame(64, 48, format), rows = try Self.busyFrame(64, 48, format)
+            try composition.blend(into: columns)
+            try composition.blendWholeRows(into: rows)
+            let blended = try Self.bytes(columns), reference = try Self.bytes(rows), untouched = try Self.bytes(Self.busyFrame(64, 48, format))
+            func differing(_ a: [[UInt8]], _ b: [[UInt8]]) -> Int { zip(a.joined(), b.joined()).filter { $0 != $1 }.count }
+            #expect(blended.map(\.count) == reference.map(\.count) && differing(blended, reference) == 0,
+                    "\(format) \(marks.map { ($0.x, $0.y) }): \(differing(blended, reference)) bytes differ from the whole-row blend")
+            #expect(differing(blended, untouched) > 0, "\(format): nothing blended")
+        }
+    }
+}

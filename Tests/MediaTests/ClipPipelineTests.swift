@@ -41,3 +41,65 @@ import Testing
         #expect(abs(Double(streams.duration ?? 0) / 1e9 - 1) < 0.1)
     }
 }
+
+@Suite struct ClipOrientationTests {
+    /// The shipped clip template, read from this checkout.
+    static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../pipelines/clip.pipeline").standardized
+
+    /// The probe reads a phone's rotation tag; only a clip with one gets a videoflip (which copies
+    /// every frame, turned or not), a clip without one an identity in its place.
+    @Test func onlyAClipWithARotationTagGetsAVideoflip() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-orient-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = folder.appendingPathComponent("plain.mp4"), turned = folder.appendingPathComponent("turned.mp4")
+        let pipeline = try Pipeline(PipelineTemplate("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}")
+            .render(["location": .quoted(plain.path)]))
+        try pipeline.setState(.playing)
+        #expect(pipeline.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
+        pipeline.stop()
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-v", "error", "-y", "-i", plain.path, "-c", "copy", "-metadata:s:v", "rotate=90", turned.path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        let plainStreams = try ClipStreams.probe(plain), turnedStreams = try ClipStreams.probe(turned)
+        #expect(!plainStreams.isTurned, "\(plainStreams.orientation ?? "no tag")")
+        // ffmpeg's rotate=90 is a matrix qtdemux reads as rotate-270: which way is the end-to-end test's to check.
+        #expect(["rotate-90", "rotate-270"].contains(turnedStreams.orientation) && turnedStreams.isTurned, "\(turnedStreams.orientation ?? "no tag")")
+        for (input, streams) in [(plain, plainStreams), (turned, turnedStreams)] {
+            let clip = try ClipPipeline(template: PipelineTemplate(contentsOf: Self.template), input: input,
+                                        output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
+                                        audio: .none, threads: 1, turned: streams.isTurned) { _, _, _ in nil }
+            let elements = clip.pipeline.elementSummary()
+            #expect(elements.contains("videoflip:orient") == streams.isTurned, "\(input.lastPathComponent): \(elements)")
+            #expect(elements.contains { $0.hasPrefix("videoflip") } == streams.isTurned, "\(input.lastPathComponent): \(elements)")
+        }
+    }
+}
+
+@Suite struct ClipCopyTests {
+    /// A 1080p frame reaches the marks ours alone, so blending in place copies nothing: the decoder
+    /// keeps each frame as a reference a few frames after it is out (frame threads, B-frame
+    /// reordering), and the queue after it holds enough frames for that (its default 10 MB, three
+    /// 1080p frames, let 89 of these 90 frames arrive shared and be copied whole; the first few
+    /// come before the queue fills).
+    @Test func framesReachTheMarksUnshared() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-copies-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.mp4")
+        let maker = try Pipeline(PipelineTemplate("videotestsrc num-buffers=90 pattern=smpte75 horizontal-speed=2 ! video/x-raw,width=1920,height=1080,framerate=30/1 ! x264enc speed-preset=medium bitrate=8000 ! h264parse ! mp4mux ! filesink location={location}")
+            .render(["location": .quoted(input.path)]))
+        try maker.setState(.playing)
+        #expect(maker.waitForEndOrError(timeout: .seconds(60)) == .endOfStream)
+        maker.stop()
+        let clip = try ClipPipeline(template: PipelineTemplate(contentsOf: ClipOrientationTests.template), input: input,
+                                    output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
+                                    audio: .none, threads: 0, turned: false) { _, _, _ in nil }
+        let frames = try clip.run(progress: { _ in }, cancelled: { false })
+        #expect(frames == 90)
+        #expect(clip.sharedFrames <= frames / 4, "\(clip.sharedFrames) of \(frames) frames reached the marks shared and were copied")
+    }
+}

@@ -145,7 +145,7 @@ final class ClipWorker {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let pipeline = try ClipPipeline(template: settings.template, input: item.input, output: temporary,
                                             codec: item.format.codec(sourceVideo: streams.video), container: item.format.output,
-                                            audio: audio, threads: settings.threads, mark: mark)
+                                            audio: audio, threads: settings.threads, turned: streams.isTurned, mark: mark)
             let began = ContinuousClock.now
             frames = try pipeline.run(progress: { position in
                 let elapsed = (ContinuousClock.now - began) / .seconds(1)
