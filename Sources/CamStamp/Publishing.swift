@@ -172,9 +172,9 @@ final class Publishing: @unchecked Sendable {
             }
         }
         // One video encode; the tee hands the same H.264 (SPS/PPS with every keyframe, so any
-        // branch can start anywhere) to every target. The frames come in at "mark" as in the
+        // branch can start anywhere) to every target. The frames come in at "pace" as in the
         // stream-*.pipeline templates (see there).
-        var launch = "identity name=mark sync=true signal-handoffs=false ! queue name=encodequeue ! videoconvert ! video/x-raw,format=I420 ! x264enc name=encoder speed-preset=veryfast tune=zerolatency bitrate=\(options.bitrate) key-int-max=\(max(fps, 1)) ! h264parse config-interval=-1 ! video/x-h264,stream-format=byte-stream,alignment=au ! tee name=video"
+        var launch = "identity name=pace sync=true signal-handoffs=false ! queue name=mark ! videoconvert ! video/x-raw,format=I420 ! x264enc name=encoder speed-preset=veryfast tune=zerolatency bitrate=\(options.bitrate) key-int-max=\(max(fps, 1)) ! h264parse config-interval=-1 ! video/x-h264,stream-format=byte-stream,alignment=au ! tee name=video"
         if let audio {
             // One sound capture, encoded once per codec the containers need (each converts for
             // itself: AAC takes planar floats, Opus interleaved integers).

@@ -84,7 +84,10 @@ public struct StreamJob {
     /// read by the job's thread.
     private final class Counts: @unchecked Sendable {
         struct State {
-            var written = 0, dropped = 0
+            /// Frames marked (and so encoded); taken for the encoder; left out because it was behind.
+            var written = 0, taken = 0, dropped = 0
+            /// The numbers (`{frame}`) of the frames taken and not marked yet, in order.
+            var numbers: [Int] = []
             /// The first frame's capture time (nanoseconds): the stream's zero.
             var firstTime: UInt64?
             /// The end of the last frame written, and one frame's length (from the caps' rate).
@@ -166,7 +169,21 @@ public struct StreamJob {
                               marker: Marker(preset: preset, variables: variables), snapshotWriter: snapshotWriter,
                               progress: report.progress)
         do {
-            try stream.start(mark: marking(session, interrupts: interrupts), accepts: acceptsFrames,
+            try stream.start(admit: admission(session), mark: marking(session, interrupts: interrupts),
+                             accepts: { [counts = session.counts, marker = session.marker] width, height, fps in
+                                 if let fps, fps > 0 { counts.withLock { $0.frameDuration = UInt64(1e9 / fps) } }
+                                 if let refusal = acceptsFrames(width: width, height: height) { return refusal }
+                                 // The marks are rendered now, before the first frame waits for the
+                                 // encoder: rendered by it, the first frame kept the encoder from the
+                                 // next ones long enough to drop a few. Only for the first format: no
+                                 // frame is being marked yet (the Marker is not shared across threads).
+                                 guard counts.withLock({ $0.firstTime == nil }) else { return nil }
+                                 do {
+                                     _ = try marker.composition(width: width, height: height,
+                                                                context: marker.context(width: width, height: height, frame: 0, fps: fps))
+                                 } catch { return error }
+                                 return nil
+                             },
                              ending: { [counts = session.counts] in stream.pipeline.endFileAudio(at: counts.withLock { $0.lastTime }) })
         } catch {
             session.abort()
@@ -179,40 +196,50 @@ public struct StreamJob {
         return session
     }
 
-    /// What the marks do with each frame (on the capture's streaming thread): leave it out past
-    /// `--duration` or when the encoder is behind (counted), else mark it, copy it for a snapshot
-    /// asked for, and count it written.
-    private func marking(_ session: Session, interrupts: Interrupts?) -> LiveStream.Mark {
+    /// Which frames go to the encoder (on the capture's thread): none past `--duration`, and none
+    /// while it is behind (counted as dropped). Each frame taken gets its number among all the
+    /// frames seen, for `{frame}`.
+    private func admission(_ session: Session) -> LiveStream.Admit {
         let limit = options.duration.map { UInt64($0 * 1e9) }
-        let counts = session.counts, marker = session.marker, stream = session.stream, snapshots = session.snapshotWriter
-        return { frame, index, pts in
-            let fps = frame.framesPerSecond
-            let admitted = counts.withLock { state -> UInt64? in
+        let counts = session.counts
+        return { pts, encoderIsBehind in
+            counts.withLock { state in
                 state.firstFrameAt = state.firstFrameAt ?? ContinuousClock.now
                 let capturedAt = pts ?? 0
                 let start = state.firstTime ?? capturedAt
                 state.firstTime = start
                 let time = capturedAt - min(start, capturedAt)
-                if state.ended { return nil }
+                if state.ended { return false }
                 if let limit, time >= limit {
                     state.ended = true
-                    return nil
+                    return false
                 }
-                if let fps, fps > 0 { state.frameDuration = UInt64(1e9 / fps) }
-                if stream.encoderIsBehind {
+                if encoderIsBehind {
                     state.dropped += 1
-                    return nil
+                    return false
                 }
-                return time
+                state.numbers.append(state.taken + state.dropped)
+                state.taken += 1
+                // What is taken is encoded (the queue never drops), so the end of the video is
+                // known here, before the frame waits for the encoder: `ending` cuts a file's
+                // sound there.
+                state.lastTime = time + state.frameDuration
+                return true
             }
-            guard let time = admitted else { return .drop }
-            let context = marker.context(width: frame.width, height: frame.height, captureDate: Date(), frame: index, fps: fps)
+        }
+    }
+
+    /// What the marks do with each frame taken (on the encoder's thread): mark it, copy it for a
+    /// snapshot asked for, count it written.
+    private func marking(_ session: Session, interrupts: Interrupts?) -> LiveStream.Mark {
+        let counts = session.counts, marker = session.marker, snapshots = session.snapshotWriter
+        return { frame, _, _ in
+            let number = counts.withLock { state in state.numbers.isEmpty ? state.written : state.numbers.removeFirst() }
+            let context = marker.context(width: frame.width, height: frame.height, captureDate: Date(), frame: number,
+                                         fps: frame.framesPerSecond)
             do { try marker.mark(frame, context: context) } catch { return .fail(error) }
             if interrupts?.takeSnapshotRequest() == true, let snapshots { snapshots.write(frame.copy()) }
-            counts.withLock { state in
-                state.written += 1
-                state.lastTime = time + state.frameDuration
-            }
+            counts.withLock { $0.written += 1 }
             return .pass
         }
     }

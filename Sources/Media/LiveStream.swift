@@ -4,39 +4,46 @@ internal import CGstVideo
 import Foundation
 
 /// A live stream in one pipeline: the capture (its template, `appsink name=frames` taken out)
-/// linked straight to the output (a template starting at `identity name=mark`, then a queue named
-/// `encodequeue` before the encoder). The marks are blended in place as each frame leaves `mark`,
-/// in a pad probe (`MarkProbe`, as for clips): no appsink → Swift → appsrc hop, no second
-/// pipeline, no frame held for Swift. Swift still owns what it must: the decision to drop a frame
-/// the encoder cannot take yet (counted), the marks, a snapshot copied on request, the end.
+/// linked straight to the output, a template that starts at `identity name=pace` and then waits
+/// for the encoder in `queue name=mark`. Swift owns what it must, in pad probes on `mark`, and
+/// no frame crosses into a Swift thread:
+///
+/// - as a frame enters `mark` (the capture's thread), whether it is taken: it is left out past
+///   the end, or when `backlog` frames already wait for the encoder (a live source is never held
+///   up by a slow encoder), so latency and memory stay bounded;
+/// - as it leaves `mark` (the encoder's thread), the marks are blended in place (`MarkProbe`, the
+///   clip's). By then the capture has let go of it (videorate holds the frame it pushes until the
+///   push returns: marked on the capture's thread, every frame was copied to be written).
 ///
 /// The capture and the output are bins of their own (`capture`, `output`), so an error says by its
 /// element path which side it came from (`isCapture`).
 public final class LiveStream: @unchecked Sendable {
     public let pipeline: Pipeline
     private let marking = MarkProbe()
+    private let admission = Admission()
     private let queue: Element
-    private let mark: Element
-    private let backlogLimit: UInt32
-    private let events = EventWatch()
+    private let pace: Element
     private var ended = false
 
-    /// Frame by frame, on the capture's streaming thread: the frame to draw on in place, its
-    /// 0-based number and its timestamp (ns on the pipeline's running time).
+    /// Frame by frame, on the encoder's thread: the frame to draw on in place, its 0-based number
+    /// among the frames taken, and its timestamp (ns on the pipeline's running time).
     public typealias Mark = (VideoFrame, Int, UInt64?) -> MarkVerdict
+    /// Frame by frame, on the capture's thread, before the encoder's queue: whether to take the
+    /// frame with this timestamp, knowing whether the encoder is behind (`backlog` frames wait).
+    public typealias Admit = (_ pts: UInt64?, _ encoderIsBehind: Bool) -> Bool
 
     /// `capture` ends in `appsink name=frames` (linked to the element before it when parsed);
-    /// `output` has `identity name=mark` (not linked upstream) and `queue name=encodequeue`.
-    /// `backlog` frames may wait before the encoder; while that many do, `encoderIsBehind`.
+    /// `output` starts with the element named `pace` (not linked upstream) and has the queue named
+    /// `mark` before the encoder, where `backlog` frames may wait.
     public init(capture: String, output: String, backlog: Int) throws(MediaError) {
         pipeline = try Pipeline(parts: ["capture": capture, "output": output])
-        mark = try pipeline.element(named: "mark")
-        queue = try pipeline.element(named: "encodequeue")
-        backlogLimit = UInt32(max(backlog, 1))
+        pace = try pipeline.element(named: "pace")
+        queue = try pipeline.element(named: "mark")
+        admission.backlog = UInt32(max(backlog, 1))
         // Counted in frames only (the default 10 MB and 1 s would drop or block on their own);
-        // one more than the backlog, so the queue never blocks the camera: frames are dropped
-        // before it, by the caller, and counted.
-        try queue.set("max-size-buffers", Int(backlogLimit) + 1)
+        // one more than the backlog, so the queue never blocks the camera: frames are left out
+        // before it, and counted.
+        try queue.set("max-size-buffers", backlog + 1)
         try queue.set("max-size-bytes", 0)
         try queue.set("max-size-time", 0)
         try splice()
@@ -48,7 +55,7 @@ public final class LiveStream: @unchecked Sendable {
         gst_object_unref(UnsafeMutableRawPointer(clock))
     }
 
-    /// Takes the capture's appsink out and links what fed it to `mark` (through ghost pads: the
+    /// Takes the capture's appsink out and links what fed it to `pace` (through ghost pads: the
     /// two are in different bins).
     private func splice() throws(MediaError) {
         let sink = try pipeline.element(named: "frames")
@@ -69,43 +76,36 @@ public final class LiveStream: @unchecked Sendable {
             gst_bin_remove(gcast(parent), sink.pointer)
             gst_object_unref(UnsafeMutableRawPointer(parent))
         }
-        let padName = objectName(gcast(upstream))
-        guard gst_element_link_pads(feeder, padName, mark.pointer, "sink") != 0 else {
-            throw .invalidTemplate("the capture's \(objectName(gcast(feeder))) cannot be linked to the marks")
+        guard gst_element_link_pads(feeder, objectName(gcast(upstream)), pace.pointer, "sink") != 0 else {
+            throw .invalidTemplate("the capture's \(objectName(gcast(feeder))) cannot be linked to the stream's output")
         }
     }
 
-    /// Starts the stream. `mark` is called for every frame (see `Mark`); `accepts` for every
-    /// format the capture settles on, before the encoder sees it (a refusal fails the stream
-    /// there, so no encoder error comes first); `ending` once, when the end of the stream passes
-    /// the marks (from the source, or from `finish`), before the encoder and muxers see it.
-    public func start(mark: @escaping Mark, accepts: @escaping (_ width: Int, _ height: Int) -> Error?,
+    /// Starts the stream. `admit` and `mark` are called for every frame (see their types);
+    /// `accepts` for every format the capture settles on, before the encoder sees it (a refusal
+    /// fails the stream there, so no encoder error comes first); `ending` once, when the end of
+    /// the stream reaches the encoder's queue (from the source, or from `finish`), before the
+    /// encoder and muxers see it.
+    public func start(admit: @escaping Admit, mark: @escaping Mark,
+                      accepts: @escaping (_ width: Int, _ height: Int, _ framesPerSecond: Double?) -> Error?,
                       ending: @escaping () -> Void) throws(MediaError) {
         marking.action = mark
         try marking.install(on: pipeline, element: "mark")
-        events.accepts = accepts
-        events.ending = ending
-        events.marking = marking
-        guard let pad = gst_element_get_static_pad(self.mark.pointer, "src") else {
+        admission.admit = admit
+        admission.accepts = accepts
+        admission.ending = ending
+        admission.marking = marking
+        admission.queue = queue
+        guard let pad = gst_element_get_static_pad(queue.pointer, "sink") else {
             throw .missingNamedElement(name: "mark", pipeline: pipeline.description)
         }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, eventProbe, Unmanaged.passRetained(events).toOpaque()) {
+        let types = GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+        gst_pad_add_probe(pad, types, admissionProbe, Unmanaged.passRetained(admission).toOpaque()) {
             if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
         }
         // Not waited for: the sinks of a live pipeline complete the change only with data.
         try pipeline.setState(.playing, wait: false)
-    }
-
-    /// Whether `backlog` frames already wait before the encoder: the next one should be dropped
-    /// (a live source is never held up by a slow encoder).
-    public var encoderIsBehind: Bool {
-        let object: UnsafeMutablePointer<GObject> = gcast(queue.pointer)
-        var value = GValue()
-        g_value_init(&value, gType(7))  // G_TYPE_UINT
-        defer { g_value_unset(&value) }
-        g_object_get_property(object, "current-level-buffers", &value)
-        return g_value_get_uint(&value) >= backlogLimit
     }
 
     /// The failure that stopped the marks (the action's, or a format refused), if any.
@@ -122,12 +122,12 @@ public final class LiveStream: @unchecked Sendable {
     public func isCapture(_ error: MediaError) -> Bool { error.isInside(part: "capture") }
 
     /// Ends the stream and waits (bounded) until every sink has it: the encoder drains, muxers
-    /// write their index. The end goes in at the marks, so it does not depend on the source (a
+    /// write their index. The end goes in at `pace`, so it does not depend on the source (a
     /// camera that failed still gets its recording finalised). Then the pipeline stops.
     public func finish(timeout: Duration) throws(MediaError) {
         defer { abort() }
         guard !ended else { return }
-        if let pad = gst_element_get_static_pad(mark.pointer, "sink") {
+        if let pad = gst_element_get_static_pad(pace.pointer, "sink") {
             // Refused (harmlessly) when the source's own end already passed.
             _ = gst_pad_send_event(pad, gst_event_new_eos())
             gst_object_unref(UnsafeMutableRawPointer(pad))
@@ -144,20 +144,41 @@ public final class LiveStream: @unchecked Sendable {
     public func abort() {
         pipeline.stop()
         marking.lock.withLock { marking.action = nil }
-        events.accepts = nil
-        events.ending = nil
+        admission.clear()
     }
 }
 
-/// What the event probe on `mark`'s source pad calls (streaming thread, or `finish`'s).
-private final class EventWatch: @unchecked Sendable {
-    var accepts: ((Int, Int) -> Error?)?
+/// What the probe on the sink pad of `mark` (the encoder's queue) does, on the capture's thread
+/// (or `finish`'s, for the end): frames taken or left out, formats checked, the end announced.
+private final class Admission: @unchecked Sendable {
+    var admit: LiveStream.Admit?
+    var accepts: ((Int, Int, Double?) -> Error?)?
     var ending: (() -> Void)?
     var marking: MarkProbe?
+    var queue: Element?
+    var backlog: UInt32 = 1
     private let lock = NSLock()
     private var endSeen = false
 
-    func handle(_ event: UnsafeMutablePointer<GstEvent>) -> GstPadProbeReturn {
+    /// Lets go of the caller's closures and of the queue (which holds this through its pad),
+    /// once the pipeline has stopped.
+    func clear() {
+        lock.withLock {
+            admit = nil
+            accepts = nil
+            ending = nil
+            queue = nil
+        }
+    }
+
+    func handle(_ info: UnsafeMutablePointer<GstPadProbeInfo>, _ data: UnsafeMutableRawPointer) -> GstPadProbeReturn {
+        if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0 {
+            let buffer = data.assumingMemoryBound(to: GstBuffer.self)
+            guard let (admit, queue) = lock.withLock({ admit.map { ($0, queue) } }) else { return GST_PAD_PROBE_DROP }
+            let pts = buffer.pointee.pts == GstClockTime.max ? nil : UInt64(buffer.pointee.pts)
+            return admit(pts, isBehind(queue)) ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
+        }
+        let event = data.assumingMemoryBound(to: GstEvent.self)
         switch event.pointee.type {
         case GST_EVENT_CAPS:
             var caps: UnsafeMutablePointer<GstCaps>?
@@ -166,7 +187,8 @@ private final class EventWatch: @unchecked Sendable {
             let refusal: Error?
             do {
                 let info = try rawVideoInfo(caps, at: "mark")
-                refusal = accepts?(Int(info.width), Int(info.height))
+                let fps = info.fps_n > 0 && info.fps_d > 0 ? Double(info.fps_n) / Double(info.fps_d) : nil
+                refusal = lock.withLock { accepts }?(Int(info.width), Int(info.height), fps)
             } catch {
                 refusal = error
             }
@@ -175,16 +197,30 @@ private final class EventWatch: @unchecked Sendable {
             // Kept from the encoder, which would fail on it with words of its own.
             return GST_PAD_PROBE_DROP
         case GST_EVENT_EOS:
-            let first = lock.withLock { () -> Bool in defer { endSeen = true }; return !endSeen }
-            if first { ending?() }
+            let ending = lock.withLock { () -> (() -> Void)? in
+                defer { endSeen = true }
+                return endSeen ? nil : self.ending
+            }
+            ending?()
             return GST_PAD_PROBE_OK
         default:
             return GST_PAD_PROBE_OK
         }
     }
+
+    /// Whether `backlog` frames already wait in `queue` for the encoder.
+    private func isBehind(_ queue: Element?) -> Bool {
+        guard let queue else { return false }
+        let object: UnsafeMutablePointer<GObject> = gcast(queue.pointer)
+        var value = GValue()
+        g_value_init(&value, gType(7))  // G_TYPE_UINT
+        defer { g_value_unset(&value) }
+        g_object_get_property(object, "current-level-buffers", &value)
+        return g_value_get_uint(&value) >= backlog
+    }
 }
 
-private let eventProbe: GstPadProbeCallback = { _, info, context in
+private let admissionProbe: GstPadProbeCallback = { _, info, context in
     guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
-    return Unmanaged<EventWatch>.fromOpaque(context).takeUnretainedValue().handle(data.assumingMemoryBound(to: GstEvent.self))
+    return Unmanaged<Admission>.fromOpaque(context).takeUnretainedValue().handle(info, data)
 }
