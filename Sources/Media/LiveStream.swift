@@ -18,6 +18,7 @@ import Foundation
 /// The capture and the output are bins of their own (`capture`, `output`), so an error says by its
 /// element path which side it came from (`isCapture`).
 public final class LiveStream: @unchecked Sendable {
+    /// The one pipeline: the bins `capture` and `output`, linked.
     public let pipeline: Pipeline
     private let marking = MarkProbe()
     private let admission = Admission()
