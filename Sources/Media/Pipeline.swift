@@ -249,17 +249,6 @@ public final class Element: @unchecked Sendable {
     public func set(_ property: String, _ value: Bool) throws(MediaError) { try set(property, value ? "true" : "false") }
 }
 
-extension Pipeline {
-    /// Nanoseconds since the pipeline started playing by its clock (the time a live source would
-    /// stamp now), or nil before it has a clock.
-    public func runningTime() -> UInt64? {
-        guard let clock = gst_element_get_clock(element) else { return nil }
-        defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
-        let now = gst_clock_get_time(clock), base = gst_element_get_base_time(element)
-        return now >= base ? UInt64(now - base) : 0
-    }
-}
-
 extension Element {
     /// Ends a source's stream (a live audio capture that would otherwise never stop).
     public func sendEndOfStream() {
