@@ -15,10 +15,9 @@ struct Camera {
     /// against the camera's own and set on it as it opens (v4l2src's `extra-controls`).
     init(spec: SourceSpec, size: FrameSize?, fps: Int?, pipeline: URL?, resources: Resources?,
          controls: [ExtraControl] = []) throws(CamStampError) {
-        source = try Self.captureSource(for: spec)
-        Verbosity.log("source: \(source)")
-        let modeParts = [size.map { "\($0.width)x\($0.height)" }, fps.map { "\($0) fps" }].compactMap { $0 }
-        mode = modeParts.isEmpty ? nil : modeParts.joined(separator: " at ")
+        let plan = try Plan(spec: spec, size: size, fps: fps, pipeline: pipeline, resources: resources)
+        source = plan.source
+        mode = plan.mode
         var extraControls: String?
         if !controls.isEmpty {
             guard case .v4l2(let device) = source else {
@@ -28,16 +27,40 @@ struct Camera {
             do { available = try CameraControls.list(device: device) } catch { throw Self.captureError(error, source: source) }
             extraControls = ExtraControl.structure(try Self.checked(controls, against: available, device: device))
         }
-        let template = try Templates.load(pipeline, builtIn: "capture", resources: resources)
         do {
-            frames = try FrameSource.capture(source, format: CaptureFormat(width: size?.width, height: size?.height, fps: fps),
-                                             template: template)
+            frames = try FrameSource(pipeline: Pipeline(plan.description), live: true, exclusiveFrames: true)
             if let extraControls {
                 try frames.pipeline.element(named: "camera").set("extra-controls", structure: extraControls)
             }
         } catch {
             throw Self.captureError(error, source: source, mode: mode)
         }
+    }
+
+    /// What a capture is built from: `--source` resolved, and the capture template (`--pipeline`
+    /// or the shipped one) filled in for it: the launch text of the capture pipeline (shoot, the
+    /// camera), or of the capture part of the stream's one pipeline.
+    struct Plan {
+        let source: CaptureSource
+        /// What was asked of the camera (`1280x720 at 30 fps`), for the message when it cannot.
+        let mode: String?
+        let description: String
+
+        init(spec: SourceSpec, size: FrameSize?, fps: Int?, pipeline: URL?, resources: Resources?) throws(CamStampError) {
+            source = try Camera.captureSource(for: spec)
+            Verbosity.log("source: \(source)")
+            let modeParts = [size.map { "\($0.width)x\($0.height)" }, fps.map { "\($0) fps" }].compactMap { $0 }
+            mode = modeParts.isEmpty ? nil : modeParts.joined(separator: " at ")
+            let template = try Templates.load(pipeline, builtIn: "capture", resources: resources)
+            do {
+                description = try source.capture(format: CaptureFormat(width: size?.width, height: size?.height, fps: fps), template: template)
+            } catch {
+                throw Camera.captureError(error, source: source, mode: mode)
+            }
+        }
+
+        /// A failure of this capture, worded for the user (see `Camera.captureError`).
+        func failure(_ error: MediaError) -> CamStampError { Camera.captureError(error, source: source, mode: mode) }
     }
 
     /// Sets V4L2 controls on the running camera (the page's controls): v4l2src applies a new

@@ -89,20 +89,28 @@ enum AudioInput {
     }
 }
 
-/// The composed output of a stream: the encoding pipeline (a `FrameOutput`) plus the pipelines,
-/// threads and server around it.
+/// The composed output of a stream: the output part of the stream's one pipeline (the encode, the
+/// tee, a branch per target) plus the pipelines, threads and server around it.
 final class Publishing: @unchecked Sendable {
-    let output: FrameOutput
     private let relays: [Relay]
     private let server: RTSPServer?
     private let serverTaps: [(tap: SampleTap, feed: String, isVideo: Bool)]
+    private let pipeline: Pipeline
     private var threads: [Thread] = []
     private let stopRequested = Atomic(false)
 
-    init(options: StreamOptions, rtpAddress: String?, audio: String?) throws(CamStampError) {
+    /// What the output part is made of, before the pipeline exists.
+    struct Plan {
+        /// Launch text of the output part: from `identity name=mark` to every target's sink.
+        let launch: String
+        fileprivate let relays: [(name: String, target: StreamTarget)]
+        fileprivate let serve: RTSPServe?
+        fileprivate let hasSound: Bool
+    }
+
+    /// The output part for `options`' targets; `audio` is the sound source's launch text.
+    static func plan(options: StreamOptions, rtpAddress: String?, audio: String?) throws(CamStampError) -> Plan {
         let fps = options.fps ?? 30
-        let description = options.targetDescription
-        func fail(_ error: MediaError) -> CamStampError { .failure("\(description): \(error)") }
 
         var needsAAC = false, needsOpus = false
         var branches: [String] = []
@@ -164,8 +172,9 @@ final class Publishing: @unchecked Sendable {
             }
         }
         // One video encode; the tee hands the same H.264 (SPS/PPS with every keyframe, so any
-        // branch can start anywhere) to every target.
-        var launch = "appsrc name=stamped ! videoconvert ! video/x-raw,format=I420 ! x264enc name=encoder speed-preset=veryfast tune=zerolatency bitrate=\(options.bitrate) key-int-max=\(max(fps, 1)) ! h264parse config-interval=-1 ! video/x-h264,stream-format=byte-stream,alignment=au ! tee name=video"
+        // branch can start anywhere) to every target. The frames come in at "pace" as in the
+        // stream-*.pipeline templates (see there).
+        var launch = "identity name=pace sync=true signal-handoffs=false ! queue name=mark ! videoconvert ! video/x-raw,format=I420 ! x264enc name=encoder speed-preset=veryfast tune=zerolatency bitrate=\(options.bitrate) key-int-max=\(max(fps, 1)) ! h264parse config-interval=-1 ! video/x-h264,stream-format=byte-stream,alignment=au ! tee name=video"
         if let audio {
             // One sound capture, encoded once per codec the containers need (each converts for
             // itself: AAC takes planar floats, Opus interleaved integers).
@@ -174,28 +183,31 @@ final class Publishing: @unchecked Sendable {
             if needsOpus { launch += " sound. ! queue ! audioconvert ! opusenc bitrate=96000 ! opusparse ! tee name=opus" }
         }
         launch += " " + branches.joined(separator: " ")
-        let pipeline: Pipeline
-        do {
-            pipeline = try Pipeline(launch)
-            output = try FrameOutput(pipeline: pipeline, maxBuffers: StreamJob.outputQueue, block: false, live: true)
-        } catch { throw fail(error) }
+        return Plan(launch: launch, relays: relayPlans, serve: serve, hasSound: audio != nil)
+    }
 
+    /// The relays and the RTSP server of `plan`, fed from the taps of `pipeline` (the stream's
+    /// one pipeline, built with `plan.launch` as its output part).
+    init(plan: Plan, pipeline: Pipeline, options: StreamOptions) throws(CamStampError) {
+        self.pipeline = pipeline
+        func fail(_ error: MediaError) -> CamStampError { .failure("\(options.targetDescription): \(error)") }
         var relays: [Relay] = []
-        for plan in relayPlans {
-            do { relays.append(try Relay(target: plan.target, tap: SampleTap(pipeline: pipeline, name: plan.name))) } catch { throw fail(error) }
+        for relay in plan.relays {
+            do { relays.append(try Relay(target: relay.target, tap: SampleTap(pipeline: pipeline, name: relay.name))) } catch { throw fail(error) }
         }
         self.relays = relays
-        if let serve {
+        if let serve = plan.serve {
+            let audio = plan.hasSound
             var feeds = ["video"], taps: [(SampleTap, String, Bool)] = []
             var media = "( appsrc name=video is-live=true do-timestamp=true format=time ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=-1"
-            if audio != nil {
+            if audio {
                 feeds.append("audio")
                 media += " appsrc name=audio is-live=true do-timestamp=true format=time ! aacparse ! rtpmp4gpay name=pay1 pt=97"
             }
             media += " )"
             do {
                 taps.append((try SampleTap(pipeline: pipeline, name: "rtspvideo"), "video", true))
-                if audio != nil { taps.append((try SampleTap(pipeline: pipeline, name: "rtspaudio"), "audio", false)) }
+                if audio { taps.append((try SampleTap(pipeline: pipeline, name: "rtspaudio"), "audio", false)) }
                 let video = taps[0].0
                 server = try RTSPServer(address: serve.address, port: serve.port, path: serve.path, launch: media, feeds: feeds,
                                         viewerJoins: { video.requestKeyframe() })
@@ -209,9 +221,8 @@ final class Publishing: @unchecked Sendable {
         }
     }
 
-    /// Starts the encoding pipeline and the threads that carry its output to the network.
-    func start() throws(MediaError) {
-        try output.start()
+    /// Starts the threads that carry the encode to the network (the pipeline is started by its owner).
+    func start() {
         for relay in relays {
             let thread = Thread { relay.run() }
             thread.name = "camstamp.relay"
@@ -238,15 +249,15 @@ final class Publishing: @unchecked Sendable {
     /// The RTSP server's shared medias so far (for tests and the bench: one however many viewers).
     var servedMedias: Int { server?.mediaCount ?? 0 }
 
-    /// Ends the stream: EOS from the pictures and the sound through every muxer (files get their
-    /// index, HLS its last segment and ENDLIST), then every relay sends what it has and stops.
-    func finish(timeout: Duration) throws(MediaError) {
-        // A live sound source never ends by itself; the muxers wait for every stream to end.
-        (try? output.pipeline.element(named: "soundsource"))?.sendEndOfStream()
-        do { try output.finish(timeout: timeout) } catch {
-            abort()
-            throw error
-        }
+    /// Ends the sound: a live sound source never ends by itself, and the muxers wait for every
+    /// stream to end. Before the pictures' end goes in.
+    func endSound() {
+        (try? pipeline.element(named: "soundsource"))?.sendEndOfStream()
+    }
+
+    /// Once the pipeline has ended (files got their index, HLS its last segment and ENDLIST):
+    /// every relay sends what it has and stops, and the server closes.
+    func finish() {
         waitForThreads(timeout: .seconds(10))
         stopRequested.store(true, ordering: .relaxed)
         relays.forEach { $0.requestStop() }
@@ -254,10 +265,10 @@ final class Publishing: @unchecked Sendable {
         server?.stop()
     }
 
+    /// Stops the relays and the server at once (the pipeline is stopped by its owner).
     func abort() {
         stopRequested.store(true, ordering: .relaxed)
         relays.forEach { $0.requestStop() }
-        output.abort()
         waitForThreads(timeout: .seconds(2))
         server?.stop()
     }

@@ -7,9 +7,11 @@ import Synchronization
 /// `camstamp stream`: a live, watermarked feed to an MP4 or MKV file or over RTP; to RTMP, SRT,
 /// HLS and camstamp's own RTSP server, several at once from one encode (Publishing.swift).
 ///
-/// One thread pulls frames from the capture pipeline, marks them in place and pushes them to the
-/// output pipeline. The output never blocks the camera: when the encoder falls behind, frames are
-/// dropped before it (and counted), so latency and memory stay bounded.
+/// One pipeline (`LiveStream`): the capture, then the marks, blended in place as each frame passes
+/// (a pad probe, the clip's), then the encoder and the outputs. The camera never waits for the
+/// encoder: when it falls behind, frames are dropped before it (and counted), so latency and
+/// memory stay bounded. No frame crosses into a Swift thread: one copied on SIGUSR1 for a
+/// snapshot, and the encoded data of network targets (their taps), are all Swift owns.
 public struct StreamJob {
     /// What to capture, what to stamp, and where the video goes.
     public let options: StreamOptions
@@ -50,51 +52,69 @@ public struct StreamJob {
     /// is finalised either way). On `report`: the SDP and each snapshot's path as results,
     /// warnings, the progress line.
     public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) -> Summary {
-        let session = try setUp(report: report)
-        defer { session.camera.stop() }
+        let session = try setUp(interrupts: interrupts, report: report)
+        defer { session.stream.abort() }
         defer { session.progress.finish() }
-        let tally = try loop(session, interrupts: interrupts, report: report)
-        return try finish(session, tally)
+        let ending = try loop(session, interrupts: interrupts, report: report)
+        return try finish(session, ending)
     }
 
-    /// What `setUp` starts: the camera and the outputs, and what marks and counts the frames.
+    /// What `setUp` starts: the one pipeline, what is around it, and what marks and counts the frames.
     private struct Session {
-        let camera: Camera
+        let capture: Camera.Plan
+        let stream: LiveStream
         /// The composed output (several targets, sound), or nil for one file or RTP address.
         let publishing: Publishing?
-        let output: FrameOutput
         /// The RTP host, resolved.
         let address: String?
         let marker: Marker
+        let counts = Counts()
         let snapshotWriter: SnapshotWriter?
         let progress: ProgressLine
         let started = ContinuousClock.now
 
-        /// Stops the output at once, unfinished (it is broken).
-        func abortOutput() { if let publishing { publishing.abort() } else { output.abort() } }
+        /// Stops everything at once, unfinished (the output is broken).
+        func abort() {
+            publishing?.abort()
+            stream.abort()
+        }
     }
 
-    /// The pull loop's counts and clocks.
-    private struct Tally {
-        var written = 0, dropped = 0
-        /// The first frame's capture time (nanoseconds): the stream's zero.
-        var firstTime: UInt64?
-        /// The end of the last frame written, and one frame's length (from the caps' rate).
-        var lastTime: UInt64 = 0, frameDuration: UInt64 = 33_333_333
-        /// The composed output is live (sound comes from a live source): its frames are stamped
-        /// on its clock, from where it stood at the first frame, so sound and pictures line up.
-        var origin: UInt64?
-        var sdpPrinted = false
-        var firstFrameAt: ContinuousClock.Instant?
+    /// The frames' counts and clocks: written by the marks (on the capture's streaming thread),
+    /// read by the job's thread.
+    private final class Counts: @unchecked Sendable {
+        struct State {
+            /// Frames marked (and so encoded); taken for the encoder; left out because it was behind.
+            var written = 0, taken = 0, dropped = 0
+            /// The numbers (`{frame}`) of the frames taken and not marked yet, in order.
+            var numbers: [Int] = []
+            /// The first frame's capture time (nanoseconds): the stream's zero.
+            var firstTime: UInt64?
+            /// The end of the last frame written, and one frame's length (from the caps' rate).
+            var lastTime: UInt64 = 0, frameDuration: UInt64 = 33_333_333
+            var firstFrameAt: ContinuousClock.Instant?
+            /// `--duration` is reached: later frames are left out.
+            var ended = false
+        }
+        private let lock = NSLock()
+        private var state = State()
+
+        func withLock<R>(_ body: (inout State) -> R) -> R { lock.withLock { body(&state) } }
+    }
+
+    /// How the loop ended, when not by the end of the stream itself.
+    private struct Ending {
         var interrupted = false
         /// A failure of the camera or of the marks: what was recorded so far is still finalised;
         /// only a broken output is abandoned (thrown at once).
         var failure: CamStampError?
+        /// The pipeline ended by itself (a file source played to its end, everything written).
+        var finished = false
     }
 
-    /// Checks what can be checked before the camera starts, then starts the outputs (first: they
-    /// must be ready before the first frame arrives) and the camera.
-    private func setUp(report: JobOutput) throws(CamStampError) -> Session {
+    /// Checks what can be checked before the camera starts, then builds the one pipeline and
+    /// starts it.
+    private func setUp(interrupts: Interrupts?, report: JobOutput) throws(CamStampError) -> Session {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
         // Snapshots asked for must be possible: a template that does not load is said now, not
@@ -118,147 +138,217 @@ public struct StreamJob {
         // A host that cannot be sent to is refused now, not discovered by a receiver that hears nothing.
         var address: String?
         if case .rtp(let host, let port) = rtpTarget { address = try RTPAddress.resolve(host: host, port: port) }
-        let camera = try Camera(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
-                                resources: resources)
-        let publishing: Publishing?
+        let capture = try Camera.Plan(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
+                                      resources: resources)
+        var plan: Publishing.Plan?
+        let output: String
         if options.isComposed {
             let audio = try AudioInput.launch(options.audio ?? (options.publishes ? .auto : .none), source: options.source,
                                               note: { report.warning($0) })
-            publishing = try Publishing(options: options, rtpAddress: address, audio: audio)
+            plan = try Publishing.plan(options: options, rtpAddress: address, audio: audio)
+            output = plan!.launch
         } else {
-            publishing = nil
+            output = try outputDescription(address: address, report: report)
         }
-        let output: FrameOutput
-        if let publishing { output = publishing.output } else { output = try makeOutput(address: address, report: report) }
-        let session = Session(
-            camera: camera, publishing: publishing, output: output,
-            address: address, marker: Marker(preset: preset, variables: variables),
-            snapshotWriter: snapshotWriter,
-            progress: report.progress)
-        func abandon() {
-            session.abortOutput()
-            discardRecordings()
+        Verbosity.log("output pipeline: \(output)")
+        let stream: LiveStream
+        do { stream = try LiveStream(capture: capture.description, output: output, backlog: Self.outputQueue) } catch {
+            // What is wrong with the capture template names the capture; anything else the target.
+            switch error {
+            case .parse(_, let text) where text == capture.description: throw capture.failure(error)
+            case .missingNamedElement("frames", _), .invalidTemplate: throw capture.failure(error)
+            default: throw .failure("\(options.targetDescription): \(error)")
+            }
         }
-        do {
-            if let publishing { try publishing.start() } else { try session.output.start() }
-        } catch {
-            abandon()
-            throw outputFailure(error)
-        }
-        do { try camera.start() } catch {
-            abandon()
+        let publishing: Publishing?
+        do { publishing = try plan.map { plan throws(CamStampError) in try Publishing(plan: plan, pipeline: stream.pipeline, options: options) } } catch {
+            stream.abort()
             throw error
         }
-        Verbosity.log("capture elements: \(camera.frames.pipeline.elementSummary().joined(separator: " "))")
-        Verbosity.log("output elements: \(session.output.pipeline.elementSummary().joined(separator: " "))")
+        let session = Session(capture: capture, stream: stream, publishing: publishing, address: address,
+                              marker: Marker(preset: preset, variables: variables), snapshotWriter: snapshotWriter,
+                              progress: report.progress)
+        do {
+            try stream.start(admit: admission(session), mark: marking(session, interrupts: interrupts),
+                             accepts: { [counts = session.counts, marker = session.marker] width, height, fps in
+                                 if let fps, fps > 0 { counts.withLock { $0.frameDuration = UInt64(1e9 / fps) } }
+                                 if let refusal = acceptsFrames(width: width, height: height) { return refusal }
+                                 // The marks are rendered now, before the first frame waits for the
+                                 // encoder: rendered by it, the first frame kept the encoder from the
+                                 // next ones long enough to drop a few. Only for the first format: no
+                                 // frame is being marked yet (the Marker is not shared across threads).
+                                 guard counts.withLock({ $0.firstTime == nil }) else { return nil }
+                                 do {
+                                     _ = try marker.composition(width: width, height: height,
+                                                                context: marker.context(width: width, height: height, frame: 0, fps: fps))
+                                 } catch { return error }
+                                 return nil
+                             },
+                             ending: { [counts = session.counts] in stream.pipeline.endFileAudio(at: counts.withLock { $0.lastTime }) })
+        } catch {
+            session.abort()
+            discardRecordings()
+            throw failure(error, session)
+        }
+        // After the start: a tap whose appsink is not playing yet says it has ended.
+        publishing?.start()
+        Verbosity.log("stream elements: \(stream.pipeline.elementSummary().joined(separator: " "))")
         return session
     }
 
-    /// Pulls, marks and pushes frames until the end of the source, `--duration`, an interrupt or
-    /// a failure. A broken output is thrown at once (abandoned); any other failure ends the loop
-    /// in `Tally.failure`, so what was recorded is still finalised.
-    private func loop(_ session: Session, interrupts: Interrupts?,
-                      report: JobOutput) throws(CamStampError) -> Tally {
-        var tally = Tally()
+    /// Which frames go to the encoder (on the capture's thread): none past `--duration`, and none
+    /// while it is behind (counted as dropped). Each frame taken gets its number among all the
+    /// frames seen, for `{frame}`.
+    private func admission(_ session: Session) -> LiveStream.Admit {
+        let limit = options.duration.map { UInt64($0 * 1e9) }
+        let counts = session.counts
+        return { pts, encoderIsBehind in
+            counts.withLock { state in
+                state.firstFrameAt = state.firstFrameAt ?? ContinuousClock.now
+                let capturedAt = pts ?? 0
+                let start = state.firstTime ?? capturedAt
+                state.firstTime = start
+                let time = capturedAt - min(start, capturedAt)
+                if state.ended { return false }
+                if let limit, time >= limit {
+                    state.ended = true
+                    return false
+                }
+                if encoderIsBehind {
+                    state.dropped += 1
+                    return false
+                }
+                state.numbers.append(state.taken + state.dropped)
+                state.taken += 1
+                // What is taken is encoded (the queue never drops), so the end of the video is
+                // known here, before the frame waits for the encoder: `ending` cuts a file's
+                // sound there.
+                state.lastTime = time + state.frameDuration
+                return true
+            }
+        }
+    }
+
+    /// What the marks do with each frame taken (on the encoder's thread): mark it, copy it for a
+    /// snapshot asked for, count it written.
+    private func marking(_ session: Session, interrupts: Interrupts?) -> LiveStream.Mark {
+        let counts = session.counts, marker = session.marker, snapshots = session.snapshotWriter
+        return { frame, _, _ in
+            let number = counts.withLock { state in state.numbers.isEmpty ? state.written : state.numbers.removeFirst() }
+            let context = marker.context(width: frame.width, height: frame.height, captureDate: Date(), frame: number,
+                                         fps: frame.framesPerSecond)
+            do { try marker.mark(frame, context: context) } catch { return .fail(error) }
+            if interrupts?.takeSnapshotRequest() == true, let snapshots { snapshots.write(frame.copy()) }
+            counts.withLock { $0.written += 1 }
+            return .pass
+        }
+    }
+
+    /// Without --size the source picks the size (a video file's own): x264 would refuse an odd
+    /// one with "Can not initialize x264 encoder". Asked of every format the capture settles on.
+    private func acceptsFrames(width: Int, height: Int) -> Error? {
+        guard options.size == nil else { return nil }
+        let size = FrameSize(width: width, height: height)
+        do { try H264Limits.check(size: size, subject: "the source's \(size) frames") } catch {
+            return CamStampError.failure("capture: \(error.message); ask for that with --size")
+        }
+        return nil
+    }
+
+    /// Watches the stream until its end, `--duration`, an interrupt or a failure, printing the SDP
+    /// and the progress line. A broken output is thrown at once (abandoned); any other failure
+    /// ends the loop in `Ending.failure`, so what was recorded is still finalised.
+    private func loop(_ session: Session, interrupts: Interrupts?, report: JobOutput) throws(CamStampError) -> Ending {
+        var ending = Ending()
         // --duration is also a hard stop in wall time: a source slower than real time (or frames
         // too large to make in time) would otherwise stretch a 10-second stream to minutes.
         let wallLimit = options.duration.map { Duration.nanoseconds(Int64($0 * 1e9)) }
+        var sdpPrinted = false
         while true {
-            if interrupts?.isRequested == true { tally.interrupted = true; break }
+            if interrupts?.isRequested == true {
+                ending.interrupted = true
+                return ending
+            }
+            let state = session.counts.withLock { $0 }
+            if state.ended { return ending }
             if let wallLimit {
                 let now = ContinuousClock.now
-                if let firstFrameAt = tally.firstFrameAt, now - firstFrameAt >= wallLimit { break }
-                if tally.firstFrameAt == nil, now - session.started >= wallLimit + Self.startupAllowance {
-                    tally.failure = .failure("capture: no frame from the source within \(Self.startupAllowance)")
-                    break
+                if let firstFrameAt = state.firstFrameAt, now - firstFrameAt >= wallLimit { return ending }
+                if state.firstFrameAt == nil, now - session.started >= wallLimit + Self.startupAllowance {
+                    ending.failure = .failure("capture: no frame from the source within \(Self.startupAllowance)")
+                    return ending
                 }
             }
-            let pulled: FrameSource.Pull
-            do { pulled = try session.camera.pull() } catch {
-                tally.failure = error
+            if let failure = session.stream.failure {
+                ending.failure = markFailure(failure)
+                return ending
+            }
+            switch session.stream.poll(timeout: .milliseconds(100)) {
+            case .endOfStream?:
+                ending.finished = true
+                return ending
+            case .error(let error)?:
+                // A frame refused by the marks explains what the encoder said of it.
+                if let failure = session.stream.failure {
+                    ending.failure = markFailure(failure)
+                    return ending
+                }
+                if session.stream.isCapture(error) {
+                    ending.failure = session.capture.failure(error)
+                    return ending
+                }
+                session.abort()
+                if state.written == 0 { discardRecordings() }
+                throw outputFailure(error)
+            case nil:
                 break
             }
-            switch pulled {
-            case .timeout:
-                continue
-            case .endOfStream:
-                return tally
-            case .frame(let frame):
-                guard try take(frame, session, &tally, interrupts: interrupts, report: report) else { return tally }
+            if !sdpPrinted, rtpTarget != nil, let sdp = sessionDescription(session.stream.pipeline, address: session.address) {
+                sdpPrinted = true
+                do { try publish(sdp: sdp, report: report) } catch {
+                    ending.failure = error
+                    return ending
+                }
             }
+            // fps as achieved (frames written over wall time), as ffmpeg reports it.
+            let elapsed = (ContinuousClock.now - session.started) / .seconds(1)
+            let achieved = elapsed > 0.5 ? Double(state.written) / elapsed : 1e9 / Double(state.frameDuration)
+            session.progress.update("frame=\(state.written) fps=\(String(format: "%.1f", achieved)) dropped=\(state.dropped) time=\(clockText(seconds: Double(state.lastTime) / 1e9, fraction: true))")
         }
-        return tally
     }
 
-    /// Marks one frame, stamps its time and pushes it; false when the stream ends here (the
-    /// duration is reached, or a failure is in `tally`).
-    private func take(_ frame: VideoFrame, _ session: Session, _ tally: inout Tally, interrupts: Interrupts?,
-                      report: JobOutput) throws(CamStampError) -> Bool {
-        // Without --size the source picks the size (a video file's own): x264 would refuse
-        // an odd one with "Can not initialize x264 encoder".
-        if tally.firstFrameAt == nil, options.size == nil {
-            let size = FrameSize(width: frame.width, height: frame.height)
-            do { try H264Limits.check(size: size, subject: "the source's \(size) frames") } catch {
-                tally.failure = .failure("capture: \(error.message); ask for that with --size")
-                return false
-            }
-        }
-        tally.firstFrameAt = tally.firstFrameAt ?? ContinuousClock.now
-        let capturedAt = frame.presentationTime ?? 0
-        let start = tally.firstTime ?? capturedAt
-        tally.firstTime = start
-        let time = capturedAt - min(start, capturedAt)
-        if let limit = options.duration.map({ UInt64($0 * 1e9) }), time >= limit { return false }
-        let fps = frame.framesPerSecond
-        if let fps, fps > 0 { tally.frameDuration = UInt64(1e9 / fps) }
-        let context = session.marker.context(width: frame.width, height: frame.height, captureDate: Date(),
-                                             frame: tally.written + tally.dropped, fps: fps)
-        do { try session.marker.mark(frame, context: context) } catch {
-            tally.failure = error
-            return false
-        }
-        // The output's clock starts at zero with the first frame.
-        if session.publishing != nil { tally.origin = tally.origin ?? session.output.pipeline.runningTime() ?? 0 }
-        frame.setTimestamps(pts: time + (tally.origin ?? 0), duration: tally.frameDuration)
-        if interrupts?.takeSnapshotRequest() == true, let snapshotWriter = session.snapshotWriter { snapshotWriter.write(frame.copy()) }
-        let accepted: Bool
-        do { accepted = try session.output.push(frame) } catch {
-            session.abortOutput()
-            throw outputFailure(error)
-        }
-        if accepted { tally.written += 1; tally.lastTime = time + tally.frameDuration } else { tally.dropped += 1 }
-        if !tally.sdpPrinted, rtpTarget != nil, let sdp = sessionDescription(session.output, address: session.address) {
-            tally.sdpPrinted = true
-            do { try publish(sdp: sdp, report: report) } catch {
-                tally.failure = error
-                return false
-            }
-        }
-        // fps as achieved (frames written over wall time), as ffmpeg reports it.
-        let elapsed = (ContinuousClock.now - session.started) / .seconds(1)
-        let achieved = elapsed > 0.5 ? Double(tally.written) / elapsed : fps ?? 0
-        session.progress.update("frame=\(tally.written) fps=\(String(format: "%.1f", achieved)) dropped=\(tally.dropped) time=\(clockText(seconds: Double(time) / 1e9, fraction: true))")
-        return true
+    /// A failure of the marks (or of a format they refused), as the job says it.
+    private func markFailure(_ error: Error) -> CamStampError {
+        error as? CamStampError ?? .failure("mark: \(error)")
     }
 
-    /// Ends the stream: EOS through the encoder and muxer (MP4 gets its index, MKV its cues), the
+    /// A failure of the pipeline, worded for the side it came from.
+    private func failure(_ error: MediaError, _ session: Session) -> CamStampError {
+        session.stream.isCapture(error) ? session.capture.failure(error) : outputFailure(error)
+    }
+
+    /// Ends the stream: EOS through the encoder and muxers (MP4 gets its index, MKV its cues), the
     /// snapshots written, then the summary, or the failure that ended the loop.
-    private func finish(_ session: Session, _ tally: Tally) throws(CamStampError) -> Summary {
+    private func finish(_ session: Session, _ ending: Ending) throws(CamStampError) -> Summary {
         session.progress.finish()
-        session.output.pipeline.endFileAudio(at: tally.lastTime)
-        do {
-            if let publishing = session.publishing { try publishing.finish(timeout: Self.finishGrace) } else { try session.output.finish(timeout: Self.finishGrace) }
-        } catch {
-            throw tally.failure ?? outputFailure(error)
+        if !ending.finished {
+            session.publishing?.endSound()
+            do { try session.stream.finish(timeout: Self.finishGrace) } catch {
+                session.abort()
+                if session.counts.withLock({ $0.written }) == 0 { discardRecordings() }
+                throw ending.failure ?? outputFailure(error)
+            }
         }
+        session.publishing?.finish()
         session.snapshotWriter?.waitUntilDone()
-        if let failure = tally.failure {
-            if tally.written == 0 { discardRecordings() }
+        let state = session.counts.withLock { $0 }
+        if let failure = ending.failure {
+            if state.written == 0 { discardRecordings() }
             throw failure
         }
-        let summary = Summary(framesWritten: tally.written, framesDropped: tally.dropped, duration: Double(tally.lastTime) / 1e9,
+        let summary = Summary(framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
                               snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
-        if tally.interrupted { throw .init(.interrupted, summaryLine(summary)) }
+        if ending.interrupted { throw .init(.interrupted, summaryLine(summary)) }
         return summary
     }
 
@@ -300,8 +390,9 @@ public struct StreamJob {
         options.targets.first { if case .rtp = $0 { true } else { false } }
     }
 
-    /// The output pipeline; `address` is the RTP host, resolved; `report` gets its warnings.
-    private func makeOutput(address: String?, report: JobOutput) throws(CamStampError) -> FrameOutput {
+    /// The output part of the pipeline for one file or RTP address, from its shipped template;
+    /// `address` is the RTP host, resolved; `report` gets its warnings.
+    private func outputDescription(address: String?, report: JobOutput) throws(CamStampError) -> String {
         let fps = options.fps ?? 30
         var values: [String: PipelineTemplate.Value] = ["bitrate": .integer(options.bitrate), "keyint": .integer(max(fps, 1))]
         let name: String
@@ -323,19 +414,15 @@ public struct StreamJob {
             if case .file(let clip) = options.source { throw .failure("--source file:\(clip.path): \(error)") }
             throw .failure("\(options.targetDescription): \(error)")
         }
-        do {
-            let description = try template.render(values) + audio
-            Verbosity.log("output pipeline: \(description)")
-            return try FrameOutput(pipeline: Pipeline(description), maxBuffers: Self.outputQueue, block: false)
-        } catch {
+        do { return try template.render(values) + audio } catch {
             throw .failure("\(options.targetDescription): \(error)")
         }
     }
 
     /// The SDP a receiver needs, once the payloader has settled its caps.
-    private func sessionDescription(_ output: FrameOutput, address: String?) -> String? {
+    private func sessionDescription(_ pipeline: Pipeline, address: String?) -> String? {
         guard case .rtp(let host, let port) = rtpTarget,
-              let payloader = try? output.pipeline.element(named: "pay"),
+              let payloader = try? pipeline.element(named: "pay"),
               let caps = payloader.currentCaps(pad: "src") else { return nil }
         return SessionDescription(host: address ?? host, port: port, capsFields: caps.fields).text
     }

@@ -39,8 +39,8 @@ struct AppSrcSettings {
     /// When full, drop the oldest buffer instead (a network relay that is still connecting).
     var leaky = false
 
-    static func frames(maxBuffers: Int, block: Bool, isLive: Bool? = nil) -> AppSrcSettings {
-        AppSrcSettings(maxBuffers: maxBuffers, block: block, isLive: isLive)
+    static func frames(maxBuffers: Int, block: Bool) -> AppSrcSettings {
+        AppSrcSettings(maxBuffers: maxBuffers, block: block, isLive: nil)
     }
     /// A network relay's feed: live, the oldest buffers leaked while a connection is made, so
     /// memory stays bounded.

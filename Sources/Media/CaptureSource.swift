@@ -55,18 +55,24 @@ public struct CaptureFormat: Sendable, Equatable {
     }
 }
 
+extension CaptureSource {
+    /// The capture pipeline's launch text: `template` filled in for this source and `format`.
+    public func capture(format: CaptureFormat, template: PipelineTemplate) throws(MediaError) -> String {
+        var format = format
+        // The test camera has no size of its own: give it a webcam-like default.
+        if self == .test {
+            if format.width == nil { format.width = 1280; format.height = 720 }
+            if format.fps == nil { format.fps = 30 }
+        }
+        return try template.render(["source": .fragment(fragment(for: format)), "caps": .fragment(format.caps)])
+    }
+}
+
 extension FrameSource {
     /// Builds (but does not start) the capture pipeline from `template`.
     public static func capture(_ source: CaptureSource, format: CaptureFormat,
                                template: PipelineTemplate) throws(MediaError) -> FrameSource {
-        var format = format
-        // The test camera has no size of its own: give it a webcam-like default.
-        if source == .test {
-            if format.width == nil { format.width = 1280; format.height = 720 }
-            if format.fps == nil { format.fps = 30 }
-        }
-        let description = try template.render(["source": .fragment(source.fragment(for: format)), "caps": .fragment(format.caps)])
-        return try FrameSource(pipeline: Pipeline(description), live: true, exclusiveFrames: true)
+        try FrameSource(pipeline: Pipeline(source.capture(format: format, template: template)), live: true, exclusiveFrames: true)
     }
 }
 

@@ -234,7 +234,7 @@ private let probePadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, Un
 /// when it turns nothing (1800 copies of 3 MB for a 60 s 1080p clip, and a pool of them faulted in).
 public final class ClipPipeline: @unchecked Sendable {
     public let pipeline: Pipeline
-    private let marking = ClipMarking()
+    private let marking = MarkProbe()
 
     /// Frame by frame: the frame to draw on in place, its 0-based number and its timestamp (ns).
     public typealias Mark = (VideoFrame, Int, UInt64?) -> Error?
@@ -266,15 +266,8 @@ public final class ClipPipeline: @unchecked Sendable {
             "muxer": .fragment(LaunchFragment("\(container.muxer) name=mux")), "audio": .fragment(branch),
         ])
         pipeline = try Pipeline(description)
-        let markElement = try pipeline.element(named: "mark")
-        guard let pad = gst_element_get_static_pad(markElement.pointer, "src") else {
-            throw .missingNamedElement(name: "mark", pipeline: pipeline.description)
-        }
-        marking.action = mark
-        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, clipMarkProbe, Unmanaged.passRetained(marking).toOpaque()) {
-            if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
-        }
-        gst_object_unref(UnsafeMutableRawPointer(pad))
+        marking.action = { frame, index, pts in mark(frame, index, pts).map { .fail($0) } ?? .pass }
+        try marking.install(on: pipeline, element: "mark")
     }
 
     /// How many frames reached the marks with their pixels still shared with the decoder (which
@@ -339,49 +332,6 @@ extension Pipeline {
         guard gst_element_query_position(element, GST_FORMAT_TIME, &position) != 0, position >= 0 else { return nil }
         return UInt64(position)
     }
-}
-
-/// What the probe calls, and what it found; guarded by its lock (streaming thread vs caller).
-private final class ClipMarking: @unchecked Sendable {
-    let lock = NSLock()
-    var action: ClipPipeline.Mark?
-    var failure: Error?
-    var frames = 0
-    /// Frames whose pixels reached the marks still shared with the decoder, so copied to be marked.
-    var shared = 0
-
-    /// Blends in place as a frame passes (streaming thread). Never throws or traps: a failure is
-    /// recorded, the frame dropped, and `run` reports it.
-    func mark(pad: UnsafeMutablePointer<GstPad>, info: UnsafeMutablePointer<GstPadProbeInfo>, data: UnsafeMutableRawPointer) -> GstPadProbeReturn {
-        guard let action = lock.withLock({ failure == nil ? self.action : nil }) else { return GST_PAD_PROBE_DROP }
-        // Ours alone once the queue after the decoder has held it (clip.pipeline); if not, this swaps
-        // in a writable copy, and mapping it to blend copies pixels the decoder still shares.
-        let buffer: UnsafeMutablePointer<GstBuffer> = gcast(gst_mini_object_make_writable(data.assumingMemoryBound(to: GstMiniObject.self)))
-        if gst_buffer_is_all_memory_writable(buffer) == 0 { lock.withLock { shared += 1 } }
-        info.pointee.data = UnsafeMutableRawPointer(buffer)
-        let index = lock.withLock { () -> Int in defer { frames += 1 }; return frames }
-        let pts = buffer.pointee.pts == GstClockTime.max ? nil : UInt64(buffer.pointee.pts)
-        // A frame that cannot be marked fails the clip, never goes out unmarked (as for photos).
-        var result: Error?
-        if let caps = gst_pad_get_current_caps(pad) {
-            do {
-                result = action(VideoFrame(borrowing: buffer, caps: caps, info: try rawVideoInfo(caps, at: "mark")), index, pts)
-            } catch {
-                result = error
-            }
-            gst_caps_unref(caps)
-        } else {
-            result = MediaError.notRawVideo(element: "mark", caps: "no caps")
-        }
-        guard let result else { return GST_PAD_PROBE_OK }
-        lock.withLock { failure = result }
-        return GST_PAD_PROBE_DROP
-    }
-}
-
-private let clipMarkProbe: GstPadProbeCallback = { pad, info, context in
-    guard let pad, let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
-    return Unmanaged<ClipMarking>.fromOpaque(context).takeUnretainedValue().mark(pad: pad, info: info, data: data)
 }
 
 extension ClipStreams {

@@ -14,15 +14,13 @@ public final class FrameOutput: @unchecked Sendable {
 
     /// `block: true` makes `push` wait when `maxBuffers` are queued (a file must get every frame);
     /// `block: false` drops the frame instead when the queue is full (live: `push` returns false,
-    /// so latency and memory stay bounded when the encoder falls behind). `live`: the appsrc is a
-    /// live source (frames stamped on the pipeline's clock); nil leaves the template's setting.
-    public init(pipeline: Pipeline, maxBuffers: Int = 4, block: Bool = true, live: Bool? = nil,
-                sourceName: String = "stamped") throws(MediaError) {
+    /// so latency and memory stay bounded when the encoder falls behind).
+    public init(pipeline: Pipeline, maxBuffers: Int = 4, block: Bool = true, sourceName: String = "stamped") throws(MediaError) {
         self.pipeline = pipeline
         blocking = block
         self.maxBuffers = UInt64(maxBuffers)
         source = try pipeline.element(named: sourceName)
-        try source.configure(AppSrcSettings.frames(maxBuffers: maxBuffers, block: block, isLive: live))
+        try source.configure(AppSrcSettings.frames(maxBuffers: maxBuffers, block: block))
         // A still's (or the preview's) jpegenc gets rows of whole blocks (see JPEGEncoderInput).
         if let encoder = try? pipeline.element(named: "encoder") { try JPEGEncoderInput.install(on: encoder) }
     }

@@ -155,6 +155,17 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether the element that failed is inside the bin `name` of a pipeline built from parts
+    /// (`Pipeline(parts:)`), by its path (`/GstPipeline:pipeline0/GstBin:capture/…`).
+    public func isInside(part name: String) -> Bool {
+        switch self {
+        case .stateChange(let element, _, _), .stream(let element, _, _, _, _):
+            element.split(separator: "/").dropFirst().contains { $0.hasSuffix(":\(name)") }
+        default:
+            false
+        }
+    }
+
     /// Debug strings are `file.c(123): function (): /path/to/element:\nreason`; the reason is what
     /// a person needs (e.g. "streaming stopped, reason not-negotiated (-4)").
     static func cause(inDebug debug: String) -> String {

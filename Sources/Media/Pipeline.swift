@@ -14,10 +14,43 @@ public final class Pipeline: @unchecked Sendable {
     public init(_ description: String) throws(MediaError) {
         try GStreamer.initialize()
         self.description = description
+        let parsed = try Self.parse(description, asBin: false)
+        // A single element comes back bare; wrap it so every Pipeline has a bus of its own.
+        if g_type_check_instance_is_a(UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GTypeInstance.self),
+                                      gst_pipeline_get_type()) != 0 {
+            element = parsed
+        } else {
+            let bin = gst_pipeline_new(nil)!
+            gst_bin_add(gcast(bin), parsed)
+            element = bin
+        }
+    }
+
+    /// One pipeline of several parts, each parsed from its own launch text into a bin named as
+    /// given (`capture`, `output`), not linked to each other yet: an error's element path says
+    /// which part it came from (`/GstPipeline:pipeline0/GstBin:capture/GstVideoTestSrc:camera`).
+    public init(parts: KeyValuePairs<String, String>) throws(MediaError) {
+        try GStreamer.initialize()
+        description = parts.map(\.value).joined(separator: "  ")
+        element = gst_pipeline_new(nil)!
+        for (name, text) in parts {
+            let bin: UnsafeMutablePointer<GstElement>
+            do { bin = try Self.parse(text, asBin: true) } catch {
+                gst_object_unref(UnsafeMutableRawPointer(element))
+                throw error
+            }
+            gst_object_set_name(gcast(bin), name)
+            gst_bin_add(gcast(element), bin)
+        }
+    }
+
+    /// Parses launch text into a pipeline, or a bin whose unlinked pads stay unlinked.
+    private static func parse(_ description: String, asBin: Bool) throws(MediaError) -> UnsafeMutablePointer<GstElement> {
         let context = gst_parse_context_new()
         defer { gst_parse_context_free(context) }
         var error: UnsafeMutablePointer<GError>?
-        let parsed = gst_parse_launch_full(description, context, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        let parsed = asBin ? gst_parse_bin_from_description_full(description, 0, context, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+            : gst_parse_launch_full(description, context, GST_PARSE_FLAG_FATAL_ERRORS, &error)
         if let error {
             defer { g_error_free(error) }
             if let parsed { gst_object_unref(UnsafeMutableRawPointer(parsed)) }
@@ -34,15 +67,7 @@ public final class Pipeline: @unchecked Sendable {
             throw .parse(message: String(cString: error.pointee.message), pipeline: description)
         }
         guard let parsed else { throw .parse(message: "empty pipeline", pipeline: description) }
-        // A single element comes back bare; wrap it so every Pipeline has a bus of its own.
-        if g_type_check_instance_is_a(UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GTypeInstance.self),
-                                      gst_pipeline_get_type()) != 0 {
-            element = parsed
-        } else {
-            let bin = gst_pipeline_new(nil)!
-            gst_bin_add(gcast(bin), parsed)
-            element = bin
-        }
+        return parsed
     }
 
     deinit {
@@ -119,7 +144,9 @@ public final class Pipeline: @unchecked Sendable {
 
     /// After a failed state change GStreamer has already posted why; show that, not "failed".
     private func failure(doing what: String) -> MediaError {
-        if let error = pendingError() {
+        // The element that failed may post its reason just after the change gave up (a decoder
+        // in a streaming thread): wait for it a little.
+        if let error = pendingError() ?? waitForError(timeout: .milliseconds(500)) {
             if case .stream(let element, _, _, let message, let debug) = error {
                 return .stateChange(element: element, message: message, debug: debug.map(MediaError.cause(inDebug:)))
             }
@@ -220,17 +247,6 @@ public final class Element: @unchecked Sendable {
 
     public func set(_ property: String, _ value: Int) throws(MediaError) { try set(property, String(value)) }
     public func set(_ property: String, _ value: Bool) throws(MediaError) { try set(property, value ? "true" : "false") }
-}
-
-extension Pipeline {
-    /// Nanoseconds since the pipeline started playing by its clock (the time a live source would
-    /// stamp now), or nil before it has a clock.
-    public func runningTime() -> UInt64? {
-        guard let clock = gst_element_get_clock(element) else { return nil }
-        defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
-        let now = gst_clock_get_time(clock), base = gst_element_get_base_time(element)
-        return now >= base ? UInt64(now - base) : 0
-    }
 }
 
 extension Element {

@@ -111,6 +111,10 @@ public final class VideoFrame: @unchecked Sendable {
     /// Whether the buffer can be written in place without a copy (no one else holds it).
     var isWritable: Bool { gst_mini_object_is_writable(gcast(buffer)) != 0 }
 
+    /// Whether its pixels, too, are the buffer's alone: a buffer of its own can still share its
+    /// memory with another (a shallow copy), and mapping it for writing then copies the pixels.
+    var pixelsAreExclusive: Bool { isWritable && gst_buffer_is_all_memory_writable(buffer) != 0 }
+
     /// Makes the buffer writable (copies only if someone else still holds it).
     func ensureWritable() {
         guard !isWritable else { return }

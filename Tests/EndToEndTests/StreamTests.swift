@@ -83,6 +83,27 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         try expectMarkBottomRight(video.kept)
     }
 
+    /// The marks are blended frame by frame inside the pipeline: `{frame}` differs from one frame
+    /// to the next (the frames' own numbers, not one mark rendered once), in the mark's corner only.
+    @Test func theFrameNumberIsMarkedOnEachFrame() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let template = try writeSolidCameraTemplate(in: folder)
+        let file = folder.appendingPathComponent("numbers.mkv")
+        let result = try camstamp(["stream", "--source", "test", "--pipeline", template.path, "--text", "{frame}",
+                                   "--size", "640x360", "--fps", "30", "--duration", "2", "--to", file.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let first = try #require(try decodeVideo(file: file, keep: 20).kept), next = try #require(try decodeVideo(file: file, keep: 21).kept)
+        try expectMarkBottomRight(first)
+        let (a, b) = (try lumaPlane(first), try lumaPlane(next))
+        var changed: [(x: Int, y: Int)] = []
+        for y in 0..<first.height {
+            for x in 0..<first.width where abs(Int(a[y][x]) - Int(b[y][x])) > 24 { changed.append((x, y)) }
+        }
+        #expect(changed.count > 20, "frames 20 and 21 look the same")
+        #expect(changed.allSatisfy { $0.x > first.width / 2 && $0.y > first.height * 3 / 4 }, "changes outside the mark")
+    }
+
     @Test func ctrlCFinalisesAPlayableMP4AndExits130() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -70,3 +70,41 @@ import Testing
         _ = try FrameSource.capture(.v4l2(device: "/dev/video0"), format: CaptureFormat(width: 640, height: 480, fps: 15), template: template)
     }
 }
+
+@Suite struct LiveStreamTests {
+    /// One pipeline, capture to output, with a consumer slower than the camera (40 ms a frame at
+    /// 30 fps): the marks see frames whose pixels are theirs alone, although the capture ends in
+    /// videorate (which holds the frame it pushes until the push returns: marked on the capture's
+    /// thread, every frame's pixels were copied before they could be written), and the camera is
+    /// never held up: frames the encoder cannot take yet are left out before its queue.
+    @Test func framesAreMarkedInPlaceAndASlowEncoderNeverHoldsUpTheCamera() throws {
+        let capture = "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! videorate drop-only=true ! video/x-raw,framerate=30/1 ! appsink name=frames"
+        let output = "identity name=pace ! queue name=mark ! identity sleep-time=40000 ! fakesink sync=false"
+        let stream = try LiveStream(capture: capture, output: output, backlog: 2)
+        let lock = NSLock()
+        var exclusive: [Bool] = [], seen = 0, behind = 0
+        try stream.start(admit: { _, encoderIsBehind in
+            lock.withLock {
+                seen += 1
+                if encoderIsBehind { behind += 1 }
+            }
+            return !encoderIsBehind
+        }, mark: { frame, _, _ in
+            lock.withLock { exclusive.append(frame.pixelsAreExclusive) }
+            return .pass
+        }, accepts: { _, _, _ in nil }, ending: {})
+        let deadline = ContinuousClock.now + .seconds(20)
+        while lock.withLock({ exclusive.count }) < 20 && ContinuousClock.now < deadline {
+            if let result = stream.poll(timeout: .milliseconds(100)) { Issue.record("\(result)"); break }
+        }
+        try stream.finish(timeout: .seconds(10))
+        lock.withLock {
+            // The first frames may find the queue empty and its thread waiting; after them, each
+            // frame waits for the one before it.
+            #expect(exclusive.count >= 20 && exclusive.dropFirst(2).allSatisfy { $0 }, "\(exclusive)")
+            // 20 frames marked at 25 a second took about 0.8 s, in which the camera made about
+            // 24: it went on at its own pace, and what the encoder could not take was left out.
+            #expect(behind > 0 && seen >= exclusive.count + behind, "seen \(seen), behind \(behind), marked \(exclusive.count)")
+        }
+    }
+}
