@@ -163,42 +163,44 @@ public struct ClipStreams: Sendable {
         return pads
     }
 
-    /// The `image-orientation` tag among the tag events stuck on `pad`.
-    private static func orientation(on pad: UnsafeMutablePointer<GstPad>) -> String? {
+    /// The first value `read` finds in the tag events stuck on `pad` (global and stream tags).
+    private static func firstTag<Value>(on pad: UnsafeMutablePointer<GstPad>,
+                                        _ read: (UnsafeMutablePointer<GstTagList>) -> Value?) -> Value? {
         var index: guint = 0
         while let event = gst_pad_get_sticky_event(pad, GST_EVENT_TAG, index) {
             defer { gst_event_unref(event) }
             index += 1
             var tags: UnsafeMutablePointer<GstTagList>?
             gst_event_parse_tag(event, &tags)
-            var value: UnsafeMutablePointer<gchar>?
-            guard let tags, gst_tag_list_get_string(tags, "image-orientation", &value) != 0, let value else { continue }
-            defer { g_free(value) }
-            return String(cString: value)
+            if let tags, let value = read(tags) { return value }
         }
         return nil
     }
 
-    /// The `datetime` tag among the tag events stuck on `pad` (global and stream tags).
+    /// The `image-orientation` tag (a phone's rotation).
+    private static func orientation(on pad: UnsafeMutablePointer<GstPad>) -> String? {
+        firstTag(on: pad) { tags in
+            var value: UnsafeMutablePointer<gchar>?
+            guard gst_tag_list_get_string(tags, "image-orientation", &value) != 0, let value else { return nil }
+            defer { g_free(value) }
+            return String(cString: value)
+        }
+    }
+
+    /// The `datetime` tag, when it is a real creation time.
     private static func creationDate(on pad: UnsafeMutablePointer<GstPad>) -> Date? {
-        var index: guint = 0
-        while let event = gst_pad_get_sticky_event(pad, GST_EVENT_TAG, index) {
-            defer { gst_event_unref(event) }
-            index += 1
-            var tags: UnsafeMutablePointer<GstTagList>?
-            gst_event_parse_tag(event, &tags)
+        firstTag(on: pad) { tags in
             var dateTime: OpaquePointer?
-            guard let tags, gst_tag_list_get_date_time(tags, "datetime", &dateTime) != 0, let dateTime else { continue }
+            guard gst_tag_list_get_date_time(tags, "datetime", &dateTime) != 0, let dateTime else { return nil }
             defer { gst_date_time_unref(dateTime) }
             // A date alone (no time of day) is not a creation time to count from.
-            guard gst_date_time_has_time(dateTime) != 0, let glib = gst_date_time_to_g_date_time(dateTime) else { continue }
+            guard gst_date_time_has_time(dateTime) != 0, let glib = gst_date_time_to_g_date_time(dateTime) else { return nil }
             defer { g_date_time_unref(glib) }
             let seconds = g_date_time_to_unix(glib)
             // MP4 writers that do not know the time write 0 (1904) or the Unix epoch.
-            guard seconds > 86_400 else { continue }
+            guard seconds > 86_400 else { return nil }
             return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(g_date_time_get_microsecond(glib)) / 1e6)
         }
-        return nil
     }
 }
 

@@ -2,6 +2,24 @@ import Foundation
 import Testing
 @testable import Media
 
+/// Runs `launch` (its `{location}` set to `file`) to the end: a clip made for a test.
+private func makeClip(_ launch: String, at file: URL, timeout: Int = 20) throws {
+    let pipeline = try Pipeline(PipelineTemplate(launch).render(["location": .quoted(file.path)]))
+    try pipeline.setState(.playing)
+    #expect(pipeline.waitForEndOrError(timeout: .seconds(timeout)) == .endOfStream)
+    pipeline.stop()
+}
+
+/// `ffmpeg -i input -c copy ARGUMENTS output`: the same streams with other container metadata.
+private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
+    let ffmpeg = Process()
+    ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+    ffmpeg.arguments = ["-v", "error", "-y", "-i", input.path, "-c", "copy"] + arguments + [output.path]
+    try ffmpeg.run()
+    ffmpeg.waitUntilExit()
+    #expect(ffmpeg.terminationStatus == 0)
+}
+
 @Suite struct ClipContainerTests {
     @Test func containersAreKnownByTheirFirstBytes() {
         func header(_ bytes: [UInt8], _ text: String = "") -> Data { Data(bytes + Array(text.utf8) + [UInt8](repeating: 0, count: 16)) }
@@ -23,16 +41,8 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let plain = folder.appendingPathComponent("plain.mp4"), dated = folder.appendingPathComponent("dated.mp4")
-        let pipeline = try Pipeline(PipelineTemplate("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! queue ! mp4mux name=m ! filesink location={location} audiotestsrc num-buffers=20 ! audioconvert ! avenc_aac ! aacparse ! queue ! m.")
-            .render(["location": .quoted(plain.path)]))
-        try pipeline.setState(.playing)
-        #expect(pipeline.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
-        pipeline.stop()
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-y", "-i", plain.path, "-c", "copy", "-metadata", "creation_time=2024-05-06T07:08:09Z", dated.path]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
+        try makeClip("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! queue ! mp4mux name=m ! filesink location={location} audiotestsrc num-buffers=20 ! audioconvert ! avenc_aac ! aacparse ! queue ! m.", at: plain)
+        try remux(plain, to: dated, ["-metadata", "creation_time=2024-05-06T07:08:09Z"])
         let streams = try ClipStreams.probe(dated)
         #expect(streams.video == "video/x-h264")
         #expect(streams.audioType == "audio/mpeg")
@@ -54,16 +64,8 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let plain = folder.appendingPathComponent("plain.mp4"), turned = folder.appendingPathComponent("turned.mp4")
-        let pipeline = try Pipeline(PipelineTemplate("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}")
-            .render(["location": .quoted(plain.path)]))
-        try pipeline.setState(.playing)
-        #expect(pipeline.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
-        pipeline.stop()
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-y", "-i", plain.path, "-c", "copy", "-metadata:s:v", "rotate=90", turned.path]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
+        try makeClip("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", at: plain)
+        try remux(plain, to: turned, ["-metadata:s:v", "rotate=90"])
         let plainStreams = try ClipStreams.probe(plain), turnedStreams = try ClipStreams.probe(turned)
         #expect(!plainStreams.isTurned, "\(plainStreams.orientation ?? "no tag")")
         // ffmpeg's rotate=90 is a matrix qtdemux reads as rotate-270: which way is the end-to-end test's to check.
@@ -90,11 +92,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.mp4")
-        let maker = try Pipeline(PipelineTemplate("videotestsrc num-buffers=90 pattern=smpte75 horizontal-speed=2 ! video/x-raw,width=1920,height=1080,framerate=30/1 ! x264enc speed-preset=medium bitrate=8000 ! h264parse ! mp4mux ! filesink location={location}")
-            .render(["location": .quoted(input.path)]))
-        try maker.setState(.playing)
-        #expect(maker.waitForEndOrError(timeout: .seconds(60)) == .endOfStream)
-        maker.stop()
+        try makeClip("videotestsrc num-buffers=90 pattern=smpte75 horizontal-speed=2 ! video/x-raw,width=1920,height=1080,framerate=30/1 ! x264enc speed-preset=medium bitrate=8000 ! h264parse ! mp4mux ! filesink location={location}", at: input, timeout: 60)
         let clip = try ClipPipeline(template: PipelineTemplate(contentsOf: ClipOrientationTests.template), input: input,
                                     output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
                                     audio: .none, threads: 0, turned: false) { _, _, _ in nil }
