@@ -216,6 +216,10 @@ struct Camera {
         if case .file(let url) = source, error.description.contains("not-linked") {
             return .failure("--source file:\(url.path): the file has no video stream camstamp can decode; give a video clip")
         }
+        // Anything else a clip's demuxer or decoder says is about that file (damaged data, say).
+        if case .file(let url) = source, let message = error.elementMessage {
+            return .failure("--source file:\(url.path): the clip cannot be played: \(message)")
+        }
         guard case .v4l2(let device) = source else { return .failure("capture: \(error)") }
         if let mode, error.description.contains("not-negotiated") {
             return .failure("\(device) does not offer \(mode); `camstamp devices` lists the sizes and rates it has")

@@ -155,6 +155,14 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// GStreamer's own message (without the element's path) for an error an element posted.
+    public var elementMessage: String? {
+        switch self {
+        case .stateChange(_, let message, _), .stream(_, _, _, let message, _): message
+        default: nil
+        }
+    }
+
     /// Whether the element that failed is inside the bin `name` of a pipeline built from parts
     /// (`Pipeline(parts:)`), by its path (`/GstPipeline:pipeline0/GstBin:capture/…`).
     public func isInside(part name: String) -> Bool {

@@ -252,6 +252,30 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
     /// A video file whose frames H.264 cannot take (an odd size; --size was not given to choose
     /// one): one line naming the size and the way out, and no recording without frames left
     /// behind (x264's "Can not initialize x264 encoder" and a file with no index were).
+    /// A clip whose video data is damaged (its frames zeroed, its headers intact) decodes to
+    /// nothing: the stream fails naming --source, and leaves no empty recording behind.
+    @Test func aClipWhoseFramesCannotBeDecodedNamesTheSourceAndLeavesNoFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("damaged.mp4")
+        let make = try Pipeline(PipelineTemplate("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}")
+            .render(["location": .quoted(clip.path)]))
+        try make.setState(.playing)
+        #expect(make.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
+        make.stop()
+        var bytes = [UInt8](try Data(contentsOf: clip))
+        let mdat = try #require((4..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("mdat".utf8) })
+        let size = bytes[(mdat - 4)..<mdat].reduce(0) { $0 << 8 | Int($1) }
+        for index in (mdat + 68)..<min(bytes.count, mdat - 4 + size) { bytes[index] = 0 }
+        try Data(bytes).write(to: clip)
+        let file = folder.appendingPathComponent("out.mp4")
+        let result = try camstamp(["stream", "--source", "file:" + clip.path, "--text", "x", "--to", file.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("camstamp: --source file:\(clip.path): the clip cannot be played: "), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && !result.stderr.contains("/GstPipeline"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     @Test func aSourceWithAnOddFrameSizeIsSaidAndLeavesNoFile() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
