@@ -110,8 +110,10 @@ enum Clips {
         let reference = try Clips.luma(input, at: 1, width: 240, height: 320)
         var differing = 0
         for y in stride(from: 4, to: 200, by: 8) { for x in stride(from: 4, to: 236, by: 8) where abs(Int(marked[y][x]) - Int(reference[y][x])) > 24 { differing += 1 } }
-        // Of 725 points, a turned or mirrored picture differs at hundreds; x264 may blur a bar edge or two.
-        #expect(differing <= 3, "\(differing) sample points differ from the upright input")
+        // Of 725 points, a mirrored picture differs at 475 and one turned the other way at 574 (ffmpeg
+        // transposes of this fixture). Points on a bar's edge may differ once x264 has coded the bars
+        // a second time: 4 of them in one CI run under load.
+        #expect(differing <= 12, "\(differing) sample points differ from the upright input")
         // The mark: pixels changed in the bottom rows, where the reference has none.
         var changed = 0
         for y in 290..<320 { for x in 0..<240 where abs(Int(marked[y][x]) - Int(reference[y][x])) > 40 { changed += 1 } }
