@@ -64,7 +64,7 @@ let package = Package(
 
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Presets"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
         .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets"]),

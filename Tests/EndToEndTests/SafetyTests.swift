@@ -7,11 +7,7 @@ import TestSupport
 
 /// A one-frame JPEG made by GStreamer, for a still image where a video is expected.
 func writeStillJPEG(_ file: URL) throws {
-    let make = try Pipeline(PipelineTemplate("videotestsrc num-buffers=1 ! video/x-raw,width=320,height=240 ! jpegenc ! filesink location={location}")
-        .render(["location": .quoted(file.path)]))
-    try make.setState(.playing)
-    #expect(make.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
-    make.stop()
+    try writeWithGStreamer("videotestsrc num-buffers=1 ! video/x-raw,width=320,height=240 ! jpegenc ! filesink location={location}", to: file)
 }
 
 /// The name a camstamp temporary file of process `pid` has on this machine (see TemporaryFiles).

@@ -203,11 +203,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         // A 1-second 320x240 clip made here, then used as the camera.
         let clip = folder.appendingPathComponent("clip with space.mkv")
-        let make = try Pipeline(PipelineTemplate("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! matroskamux ! filesink location={location}")
-            .render(["location": .quoted(clip.path)]))
-        try make.setState(.playing)
-        #expect(make.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
-        make.stop()
+        try writeWithGStreamer("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! matroskamux ! filesink location={location}", to: clip)
         let result = try camstamp(["shoot", "--source", "file:" + clip.path, "--text", "from file", "--warmup", "3", "-o", "still.jpg"], in: folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let frame = try decodeImage(folder.appendingPathComponent("still.jpg"))
@@ -220,11 +216,7 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("twelve.mkv")
-        let make = try Pipeline(PipelineTemplate("videotestsrc num-buffers=12 ! video/x-raw,width=160,height=120,framerate=30/1 ! x264enc ! matroskamux ! filesink location={location}")
-            .render(["location": .quoted(clip.path)]))
-        try make.setState(.playing)
-        #expect(make.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
-        make.stop()
+        try writeWithGStreamer("videotestsrc num-buffers=12 ! video/x-raw,width=160,height=120,framerate=30/1 ! x264enc ! matroskamux ! filesink location={location}", to: clip)
         let byDefault = try camstamp(["shoot", "--source", "file:" + clip.path, "--text", "x", "-o", "default.jpg"], in: folder)
         #expect(byDefault.status == 1)
         #expect(byDefault.stderr == "camstamp: capture: the source ended before a frame could be taken\n")

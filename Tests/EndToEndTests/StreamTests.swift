@@ -258,11 +258,7 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("damaged.mp4")
-        let make = try Pipeline(PipelineTemplate("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}")
-            .render(["location": .quoted(clip.path)]))
-        try make.setState(.playing)
-        #expect(make.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
-        make.stop()
+        try writeWithGStreamer("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: clip)
         var bytes = [UInt8](try Data(contentsOf: clip))
         let mdat = try #require((4..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("mdat".utf8) })
         let size = bytes[(mdat - 4)..<mdat].reduce(0) { $0 << 8 | Int($1) }
@@ -280,11 +276,7 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("odd.mkv")
-        let make = try Pipeline(PipelineTemplate("videotestsrc num-buffers=10 ! video/x-raw,width=321,height=241,framerate=30/1 ! matroskamux ! filesink location={location}")
-            .render(["location": .quoted(clip.path)]))
-        try make.setState(.playing)
-        #expect(make.waitForEndOrError(timeout: .seconds(20)) == .endOfStream)
-        make.stop()
+        try writeWithGStreamer("videotestsrc num-buffers=10 ! video/x-raw,width=321,height=241,framerate=30/1 ! matroskamux ! filesink location={location}", to: clip)
         let file = folder.appendingPathComponent("out.mp4")
         let result = try camstamp(["stream", "--source", "file:" + clip.path, "--text", "x", "--to", file.path])
         #expect(result.status == 1)

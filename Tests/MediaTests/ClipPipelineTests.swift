@@ -1,14 +1,7 @@
 import Foundation
 import Testing
 @testable import Media
-
-/// Runs `launch` (its `{location}` set to `file`) to the end: a clip made for a test.
-private func makeClip(_ launch: String, at file: URL, timeout: Int = 20) throws {
-    let pipeline = try Pipeline(PipelineTemplate(launch).render(["location": .quoted(file.path)]))
-    try pipeline.setState(.playing)
-    #expect(pipeline.waitForEndOrError(timeout: .seconds(timeout)) == .endOfStream)
-    pipeline.stop()
-}
+import TestSupport
 
 /// `ffmpeg -i input -c copy ARGUMENTS output`: the same streams with other container metadata.
 private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
@@ -41,7 +34,7 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let plain = folder.appendingPathComponent("plain.mp4"), dated = folder.appendingPathComponent("dated.mp4")
-        try makeClip("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! queue ! mp4mux name=m ! filesink location={location} audiotestsrc num-buffers=20 ! audioconvert ! avenc_aac ! aacparse ! queue ! m.", at: plain)
+        try writeWithGStreamer("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! queue ! mp4mux name=m ! filesink location={location} audiotestsrc num-buffers=20 ! audioconvert ! avenc_aac ! aacparse ! queue ! m.", to: plain)
         try remux(plain, to: dated, ["-metadata", "creation_time=2024-05-06T07:08:09Z"])
         let streams = try ClipStreams.probe(dated)
         #expect(streams.video == "video/x-h264")
@@ -64,7 +57,7 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let plain = folder.appendingPathComponent("plain.mp4"), turned = folder.appendingPathComponent("turned.mp4")
-        try makeClip("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", at: plain)
+        try writeWithGStreamer("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: plain)
         try remux(plain, to: turned, ["-metadata:s:v", "rotate=90"])
         let plainStreams = try ClipStreams.probe(plain), turnedStreams = try ClipStreams.probe(turned)
         #expect(!plainStreams.isTurned, "\(plainStreams.orientation ?? "no tag")")
@@ -92,7 +85,7 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.mp4")
-        try makeClip("videotestsrc num-buffers=90 pattern=smpte75 horizontal-speed=2 ! video/x-raw,width=1920,height=1080,framerate=30/1 ! x264enc speed-preset=medium bitrate=8000 ! h264parse ! mp4mux ! filesink location={location}", at: input, timeout: 60)
+        try writeWithGStreamer("videotestsrc num-buffers=90 pattern=smpte75 horizontal-speed=2 ! video/x-raw,width=1920,height=1080,framerate=30/1 ! x264enc speed-preset=medium bitrate=8000 ! h264parse ! mp4mux ! filesink location={location}", to: input, timeout: .seconds(60))
         let clip = try ClipPipeline(template: PipelineTemplate(contentsOf: ClipOrientationTests.template), input: input,
                                     output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
                                     audio: .none, threads: 0, turned: false) { _, _, _ in nil }

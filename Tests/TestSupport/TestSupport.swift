@@ -58,3 +58,19 @@ package func writeSolidCameraTemplate(in folder: URL, argb: String = "0xff404040
     """.write(to: url, atomically: true, encoding: .utf8)
     return url
 }
+
+/// A fixture that GStreamer could not write.
+package struct FixtureFailure: Error, CustomStringConvertible {
+    package let description: String
+}
+
+/// Runs `launch` (its `{location}` set to `file`) to its end: a fixture file made by GStreamer.
+package func writeWithGStreamer(_ launch: String, to file: URL, timeout: Duration = .seconds(20)) throws {
+    let pipeline = try Pipeline(PipelineTemplate(launch).render(["location": .quoted(file.path)]))
+    defer { pipeline.stop() }
+    try pipeline.setState(.playing)
+    let ending = pipeline.waitForEndOrError(timeout: timeout)
+    guard ending == .endOfStream else {
+        throw FixtureFailure(description: "\(file.lastPathComponent) not written: \(ending.map { "\($0)" } ?? "timed out") (\(launch))")
+    }
+}
