@@ -507,7 +507,7 @@ enum Commands {
         options.size = try values.get(size)
         options.fps = try values.get(fps)
         // What x264 cannot take is refused here rather than failing (or crawling) once running.
-        if let size = options.size { try H264Limits.check(size: size) }
+        if let size = options.size { try H264Limits.check(size: size, mp4: options.recordsMP4) }
         if let fps = options.fps, let size = options.size ?? (options.source == .test ? H264Limits.testCameraSize : nil) {
             try H264Limits.check(fps: fps, size: size)
         }

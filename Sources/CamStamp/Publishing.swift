@@ -23,6 +23,11 @@ extension StreamOptions {
     /// Every `--to` and `--serve`, in command-line order.
     public var targets: [StreamTarget] { [target] + moreTargets }
 
+    /// Whether a target is an MP4 file, which needs frames of at least 16x16.
+    public var recordsMP4: Bool {
+        targets.contains { if case .file(_, .mp4) = $0 { true } else { false } }
+    }
+
     /// Whether the stream needs the composed output: anything beyond one file or RTP address
     /// without sound, which keep their own templates (and exactly what they wrote before).
     var isComposed: Bool {

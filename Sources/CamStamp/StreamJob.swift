@@ -249,7 +249,7 @@ public struct StreamJob {
     private func acceptsFrames(width: Int, height: Int) -> Error? {
         guard options.size == nil else { return nil }
         let size = FrameSize(width: width, height: height)
-        do { try H264Limits.check(size: size, subject: "the source's \(size) frames") } catch {
+        do { try H264Limits.check(size: size, subject: "the source's \(size) frames", mp4: options.recordsMP4) } catch {
             return CamStampError.failure("capture: \(error.message); ask for that with --size")
         }
         return nil

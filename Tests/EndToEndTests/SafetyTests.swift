@@ -36,6 +36,8 @@ func temporaryName(pid: Int32, for name: String) -> String {
     @Test(arguments: [
         (["--size", "16384x16384"], "camstamp: '--size' 16384x16384 is too large for H.264: at most 139264 blocks of 16x16 pixels a frame, e.g. 8192x4320\n"),
         (["--size", "641x480"], "camstamp: '--size' 641x480 cannot be encoded: H.264 (4:2:0) needs an even width and height, e.g. 640x480\n"),
+        (["--size", "8x8"], "camstamp: '--size' 8x8 is too small for MP4: at least 16x16, e.g. 16x16; a .mkv file takes any size\n"),
+        (["--size", "640x14"], "camstamp: '--size' 640x14 is too small for MP4: at least 16x16, e.g. 640x16; a .mkv file takes any size\n"),
         (["--fps", "100000"], "camstamp: '--fps' 100000 is too fast for H.264 at 1280x720: at most 4642 frames a second at that size\n"),
         (["--size", "320x240", "--fps", "100000"], "camstamp: '--fps' 100000 is too fast for H.264 at 320x240: at most 55705 frames a second at that size\n"),
         (["--bitrate", "999999999"], "camstamp: '--bitrate' must be between 1 and 2048000 (got 999999999)\n"),
