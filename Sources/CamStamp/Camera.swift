@@ -167,8 +167,8 @@ struct Camera {
             guard FileManager.default.isReadableFile(atPath: url.path) else {
                 throw .usage("--source: cannot read \(url.path)")
             }
-            // A still image decodes to one frame with no rate, on which the capture pipeline's
-            // videorate waits for ever: refuse it (and anything else that is not a video) now.
+            // A still image decodes to one frame with no rate (with --fps, the capture's videorate
+            // would wait for ever for a second one): refuse it, and anything else not a video, now.
             let type: String
             do { type = try CaptureSource.mediaType(of: url) } catch {
                 var reason = error.description

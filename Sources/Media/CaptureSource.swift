@@ -53,6 +53,12 @@ public struct CaptureFormat: Sendable, Equatable {
         if let fps { caps += ",framerate=\(fps)/1" }
         return LaunchFragment(caps)
     }
+
+    /// The template's `{rate}`: frames that come faster than an asked rate are dropped; with none
+    /// asked, every frame the source gives is kept (see capture.pipeline).
+    var rate: LaunchFragment {
+        LaunchFragment(fps == nil ? "identity" : "videorate drop-only=true")
+    }
 }
 
 extension CaptureSource {
@@ -64,7 +70,8 @@ extension CaptureSource {
             if format.width == nil { format.width = 1280; format.height = 720 }
             if format.fps == nil { format.fps = 30 }
         }
-        return try template.render(["source": .fragment(fragment(for: format)), "caps": .fragment(format.caps)])
+        return try template.render(["source": .fragment(fragment(for: format)), "caps": .fragment(format.caps),
+                                     "rate": .fragment(format.rate)])
     }
 }
 

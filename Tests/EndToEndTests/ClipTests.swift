@@ -307,6 +307,25 @@ enum Clips {
         #expect(!FileManager.default.fileExists(atPath: recording.path))
     }
 
+    /// A Matroska clip keeps every frame: its timestamps are whole milliseconds (33 ms for a slot of
+    /// 33.33 ms), and the capture's videorate dropped the frame that came a hair early, uncounted
+    /// ("29 frames written, 0 dropped" for 30). Frames the live stream drops must be counted.
+    @Test func aMatroskaClipKeepsEveryFrame() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("clip.mkv")
+        try writeWithGStreamer("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! "
+                               + "matroskamux ! filesink location={location}", to: input)
+        #expect(try Clips.frameCount(input) == 30)
+        let output = folder.appendingPathComponent("out.mkv")
+        let result = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "x", "--to", output.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let match = try #require(result.stderr.firstMatch(of: try Regex(#"(\d+) frames written, (\d+) dropped"#)), "\(result.stderr)")
+        let written = Int(try #require(match.output[1].substring))!, dropped = Int(try #require(match.output[2].substring))!
+        #expect(written + dropped == 30, "\(result.stderr)")
+        #expect(try Clips.frameCount(output) == written)
+    }
+
     /// `stream --source file:clip.mp4` records the clip's AAC as it is, into MP4 and MKV; stopped
     /// early by --duration, the audio stops with the video (within the half-second queue).
     @Test func aFileSourceKeepsItsAudio() throws {
