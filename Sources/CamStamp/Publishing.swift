@@ -379,8 +379,11 @@ final class Relay: @unchecked Sendable {
             try pipeline.setState(.playing, wait: false)
             self.pipeline = pipeline
             origin = nil
-            startedAt = ContinuousClock.now
+            let now = ContinuousClock.now
+            startedAt = now
             confirmed = false
+            // Down until this connection is confirmed (then it is counted from when it was made).
+            lock.withLock { if downSince == nil { downSince = now } }
         } catch {
             feed = nil
             pipeline = nil
@@ -396,7 +399,7 @@ final class Relay: @unchecked Sendable {
             dropConnection()
             return
         }
-        if !confirmed, let startedAt, ContinuousClock.now - startedAt >= Self.confirmation {
+        if !confirmed, let startedAt, ContinuousClock.now - startedAt >= Self.confirmation, carriesTheStream {
             confirmed = true
             backoff = Self.firstBackoff
             lock.withLock {
@@ -409,6 +412,15 @@ final class Relay: @unchecked Sendable {
                 everUp = true
             }
         }
+    }
+
+    /// Whether the connection is carrying the stream, as far as the sink can tell. An SRT caller
+    /// retries its handshake inside srtsink for 3 s before it fails, without an error meanwhile:
+    /// its statistics count packets sent only once a listener answered. RTMP fails at once.
+    private var carriesTheStream: Bool {
+        guard case .srt(_, _, false) = target else { return true }
+        guard let out = try? pipeline?.element(named: "out") else { return false }
+        return out.structure("stats")?.fields["packets-sent"] != nil
     }
 
     private func dropConnection() {
@@ -429,7 +441,9 @@ final class Relay: @unchecked Sendable {
 
     private func close(endOfStream: Bool) {
         guard let pipeline else { return }
-        if endOfStream {
+        // The end waits for a connection that carries the stream; a caller still knocking would
+        // hold the end of the whole stream for as long as its handshake lasts.
+        if endOfStream && carriesTheStream {
             feed?.endOfStream()
             _ = pipeline.waitForEndOrError(timeout: .seconds(3))
         }

@@ -349,7 +349,24 @@ public struct StreamJob {
         let summary = Summary(framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
                               snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
         if ending.interrupted { throw .init(.interrupted, summaryLine(summary)) }
+        if let unreached = nothingDelivered(summary) { throw .failure(unreached) }
         return summary
+    }
+
+    /// When every target is a server camstamp calls (RTMP, an SRT caller) and none ever answered,
+    /// the stream reached nobody: that is a failure (exit 1), said as one, not a summary line.
+    private func nothingDelivered(_ summary: Summary) -> String? {
+        let called = options.targets.allSatisfy { target in
+            switch target {
+            case .rtmp, .srt(_, _, listener: false): true
+            default: false
+            }
+        }
+        let unreached = summary.outages.filter { !$0.everConnected }
+        guard called, unreached.count == options.targets.count else { return nil }
+        let seconds = unreached.map(\.seconds).max() ?? 0
+        return "\(unreached.map(\.target).joined(separator: ", ")): never connected in \(String(format: "%.1f", seconds)) s "
+            + "(\(summary.framesWritten) frames encoded, none delivered); check that the server is running and the address is right"
     }
 
     /// A recording that never got a frame is no recording: nothing is left in its place, for a

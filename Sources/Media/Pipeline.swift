@@ -232,6 +232,24 @@ public final class Element: @unchecked Sendable {
         guard let caps = gst_pad_get_current_caps(found) else { return nil }
         defer { gst_caps_unref(caps) }
         guard gst_caps_get_size(caps) > 0, let structure = gst_caps_get_structure(caps, 0) else { return nil }
+        return Self.fields(of: structure)
+    }
+
+    /// The fields of a structure-valued property (srtsink's `stats`), as strings; nil when it
+    /// is unset or not a structure.
+    public func structure(_ property: String) -> (name: String, fields: [String: String])? {
+        let object: UnsafeMutablePointer<GObject> = gcast(pointer)
+        guard let spec = g_object_class_find_property(UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class)
+            .assumingMemoryBound(to: GObjectClass.self), property), spec.pointee.value_type == gst_structure_get_type() else { return nil }
+        var value = GValue()
+        g_value_init(&value, spec.pointee.value_type)
+        defer { g_value_unset(&value) }
+        g_object_get_property(object, property, &value)
+        guard let structure = gst_value_get_structure(&value) else { return nil }
+        return Self.fields(of: structure)
+    }
+
+    private static func fields(of structure: UnsafePointer<GstStructure>) -> (name: String, fields: [String: String]) {
         var fields: [String: String] = [:]
         for index in 0..<gst_structure_n_fields(structure) {
             guard let name = gst_structure_nth_field_name(structure, guint(index)) else { continue }

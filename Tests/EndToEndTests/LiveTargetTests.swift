@@ -257,6 +257,28 @@ func framesWritten(_ stderr: String, expected: Int, sourceLocation: SourceLocati
         #expect(seconds >= 2.5 && seconds <= 8, "down \(seconds) s")
     }
 
+    /// A server that never answers is said the same way for RTMP and an SRT caller. Alone, it is
+    /// a failure: nothing reached anyone. An SRT caller retries its handshake for 3 s without an
+    /// error, and counted as connected after 1 s ("down 0.5 s, reconnected 1 time", or nothing).
+    @Test func aServerThatNeverAnswersIsSaidAndAloneIsAFailure() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let srt = "srt://127.0.0.1:\(try freePort(udp: true))", rtmp = "rtmp://127.0.0.1:\(try freePort())/live/nobody"
+        let alone = try startStream(folder, ["--to", srt], seconds: 3).finish(timeout: 40)
+        #expect(alone.status == 1, "stderr: \(alone.stderr)")
+        let lines = alone.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("camstamp: \(srt): never connected in ")
+                && lines[0].hasSuffix("check that the server is running and the address is right"), "\(alone.stderr)")
+
+        let recording = folder.appendingPathComponent("rec.mkv")
+        let result = try startStream(folder, ["--to", recording.path, "--to", rtmp, "--to", srt], seconds: 3).finish(timeout: 40)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        for target in [rtmp, srt] {
+            #expect(result.stderr.firstMatch(of: try Regex("; \(target) down \\d+\\.\\d s, never connected")) != nil, "\(result.stderr)")
+        }
+        #expect(try decodedFrames(recording) == (try framesWritten(result.stderr, expected: 90)))
+    }
+
     @Test func srtCallerToAListenerAndListenerToACaller() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
