@@ -108,8 +108,9 @@ final class Publishing: @unchecked Sendable {
         fileprivate let hasSound: Bool
     }
 
-    /// The output part for `options`' targets; `audio` is the sound source's launch text.
-    static func plan(options: StreamOptions, rtpAddress: String?, audio: String?) throws(CamStampError) -> Plan {
+    /// The output part for `options`' targets; `audio` is the sound source's launch text;
+    /// `recordings` where each file target is written until it has a frame (`Recordings`).
+    static func plan(options: StreamOptions, rtpAddress: String?, audio: String?, recordings: [URL: URL] = [:]) throws(CamStampError) -> Plan {
         let fps = options.fps ?? 30
 
         var needsAAC = false, needsOpus = false
@@ -124,7 +125,7 @@ final class Publishing: @unchecked Sendable {
             switch target {
             case .file(let url, let container):
                 let muxer = container == .mp4 ? "mp4mux name=\(mux) fragment-duration=1000" : "matroskamux name=\(mux)"
-                branches.append("video. ! \(fileQueue) ! h264parse ! \(muxer) ! filesink buffer-mode=unbuffered location=\(PipelineTemplate.quote(url.path))")
+                branches.append("video. ! \(fileQueue) ! h264parse ! \(muxer) ! filesink buffer-mode=unbuffered location=\(PipelineTemplate.quote((recordings[url] ?? url).path))")
                 if audio != nil {
                     if container == .mp4 { needsAAC = true } else { needsOpus = true }
                     branches.append("\(container == .mp4 ? "aac" : "opus"). ! \(fileQueue) ! \(mux).")
