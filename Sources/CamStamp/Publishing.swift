@@ -256,6 +256,13 @@ final class Publishing: @unchecked Sendable {
         (try? pipeline.element(named: "soundsource"))?.sendEndOfStream()
     }
 
+    /// Ends the network taps that have carried nothing yet (a server that was never reached, a
+    /// stop right after the start): their muxers, which have had no data, would never pass the
+    /// stream's end on (flvmux) or fail on it (mpegtsmux). Before the pictures' end goes in.
+    func endIdleTaps() {
+        relays.forEach { $0.endIfIdle() }
+    }
+
     /// Once the pipeline has ended (files got their index, HLS its last segment and ENDLIST):
     /// every relay sends what it has and stops, and the server closes.
     func finish() {
@@ -329,6 +336,9 @@ final class Relay: @unchecked Sendable {
     }
 
     func requestStop() { stopRequested.store(true, ordering: .relaxed) }
+
+    /// Ends the tap here if nothing came through it yet (see `Publishing.endIdleTaps`).
+    func endIfIdle() { tap.endIfNothingCame() }
 
     /// Time without a connection, if there was any.
     var outage: Outage? {

@@ -349,6 +349,7 @@ public struct StreamJob {
         session.progress.finish()
         if !ending.finished {
             session.publishing?.endSound()
+            session.publishing?.endIdleTaps()
             do { try session.stream.finish(timeout: Self.finishGrace) } catch {
                 throw ending.failure ?? outputFailure(error)
             }
