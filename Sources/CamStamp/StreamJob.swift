@@ -477,9 +477,12 @@ final class Recordings: @unchecked Sendable {
     var locations: [URL: URL] { Dictionary(entries.map { ($0.target, $0.temporary) }, uniquingKeysWith: { first, _ in first }) }
 
     /// Picks the temporaries (registered, so a second Ctrl-C removes them) and removes the stale
-    /// ones that killed runs left in their folders.
+    /// ones that killed runs left in their folders. A target that is there and no regular file
+    /// (a named pipe another program reads, a device) is written straight to, as it always was.
     func begin() {
         for target in targets {
+            var info = stat()
+            if stat(target.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG { continue }
             let folder = target.deletingLastPathComponent()
             TemporaryFiles.removeStale(in: folder)
             let temporary = TemporaryFiles.temporaryURL(in: folder, for: target.lastPathComponent)

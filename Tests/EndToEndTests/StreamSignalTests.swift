@@ -152,6 +152,26 @@ extension RunningCamstamp {
         #expect(now == old || (framesLeft(file) ?? 0) > 0, "\(now.count) bytes, neither the old file nor a playable one")
     }
 
+    /// A target that is no regular file (a named pipe another program reads) is written straight
+    /// to, not replaced by a file renamed over it.
+    @Test func aNamedPipeTargetIsWrittenStraightTo() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pipe = folder.appendingPathComponent("pipe.mkv"), copy = folder.appendingPathComponent("copy.mkv")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        reader.arguments = ["-c", "cat \"$0\" > \"$1\"", pipe.path, copy.path]
+        try reader.run()
+        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
+                                   "--overwrite", "--to", pipe.path], timeout: 30)
+        reader.waitUntilExit()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        var info = stat()
+        #expect(lstat(pipe.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the pipe was replaced")
+        #expect((framesLeft(copy) ?? 0) >= 20)
+    }
+
     /// Ctrl-C just after the start, with an RTMP or SRT target where nobody listens beside the
     /// file: the network branch has carried nothing yet, and its muxer never passed the end on
     /// (flvmux), or failed on it (mpegtsmux), so the stream "did not finish" after 10 s, exit 1.
