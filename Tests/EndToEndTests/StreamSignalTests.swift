@@ -152,6 +152,26 @@ extension RunningCamstamp {
         #expect(now == old || (framesLeft(file) ?? 0) > 0, "\(now.count) bytes, neither the old file nor a playable one")
     }
 
+    /// A file that appears under the recording's name while it starts (another program's) is
+    /// never replaced without --overwrite: the stream stops saying so, and leaves it as it was.
+    @Test func aFileThatAppearsUnderTheNameMeanwhileIsNeverReplaced() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("taken.mp4")
+        // Once the pipeline runs, before its first fragment is on disk (or, on a slow machine,
+        // before the start's own check: the same refusal).
+        let running = try start(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path], at: 0.15)
+        let theirs = Data("another program's file".utf8)
+        try theirs.write(to: file)
+        for _ in 0..<100 where running.process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+        running.send(SIGINT)
+        let result = running.finish(timeout: 20)
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr == "camstamp: \(file.path) already exists; use --overwrite to replace it\n")
+        #expect(try Data(contentsOf: file) == theirs)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["taken.mp4"])
+    }
+
     /// A target that is no regular file (a named pipe another program reads) is written straight
     /// to, not replaced by a file renamed over it.
     @Test func aNamedPipeTargetIsWrittenStraightTo() throws {
