@@ -360,13 +360,12 @@ public struct StreamJob {
         if let failure = ending.failure { throw failure }
         // A file finalised after its frames takes its name now (one that never got a frame, as
         // on a Ctrl-C before the first, is removed).
-        try session.recordings.settle(stream: session.stream)
+        try session.recordings.settle(stream: session.stream, finishedWithFrames: state.written > 0)
         let summary = Summary(framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
                               snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
         if ending.interrupted { throw .init(.interrupted, summaryLine(summary)) }
         return summary
     }
-
 
     /// A failure of the output, worded for a file that cannot be written (a full disk, a folder
     /// made read-only meanwhile); anything else as GStreamer said it.
@@ -500,12 +499,14 @@ final class Recordings: @unchecked Sendable {
     }
 
     /// Places each recording with a frame on disk, removes the others: every way a stream ends
-    /// goes through here. `stream` nil: it never started. A target that appeared meanwhile
-    /// (without --overwrite) is thrown, once every recording is settled.
-    func settle(stream: LiveStream?) throws(CamStampError) {
+    /// goes through here. `stream` nil: it never started. `finishedWithFrames`: the stream
+    /// ended at every sink after frames were written, so every file holds them, whatever its
+    /// muxer's buffers said. A target that appeared meanwhile (without --overwrite) is thrown,
+    /// once every recording is settled.
+    func settle(stream: LiveStream?, finishedWithFrames: Bool = false) throws(CamStampError) {
         var failure: CamStampError?
         for index in entries.indices where !entries[index].settled {
-            if let stream, stream.hasFrameOnDisk(location: entries[index].temporary.path) {
+            if let stream, finishedWithFrames || stream.hasFrameOnDisk(location: entries[index].temporary.path) {
                 do { try place(index) } catch { failure = failure ?? error }
             } else {
                 entries[index].settled = true

@@ -122,32 +122,7 @@ public final class LiveStream: @unchecked Sendable {
 
     /// Watches what every `filesink` of the pipeline writes (see `hasFrameOnDisk`).
     private func watchFileSinks() {
-        guard let iterator = gst_bin_iterate_recurse(gcast(pipeline.element)) else { return }
-        defer { gst_iterator_free(iterator) }
-        var value = GValue()
-        defer { g_value_unset(&value) }
-        var sinks: [UnsafeMutablePointer<GstElement>] = []
-        while true {
-            let result = gst_iterator_next(iterator, &value)
-            if result == GST_ITERATOR_RESYNC {
-                sinks.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) }
-                sinks.removeAll()
-                gst_iterator_resync(iterator)
-                continue
-            }
-            guard result == GST_ITERATOR_OK else { break }
-            if let object = g_value_get_object(&value) {
-                let element = object.assumingMemoryBound(to: GstElement.self)
-                if let factory = gst_element_get_factory(element),
-                   objectName(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self)) == "filesink" {
-                    gst_object_ref(UnsafeMutableRawPointer(element))
-                    sinks.append(element)
-                }
-            }
-            g_value_reset(&value)
-        }
-        for sink in sinks {
-            let element = Element(adopting: sink)
+        for element in pipeline.allElements() where Pipeline.factoryName(of: element.pointer) == "filesink" {
             guard let location = element.string("location"),
                   let pad = gst_element_get_static_pad(element.pointer, "sink") else { continue }
             defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
@@ -273,7 +248,7 @@ private final class Admission: @unchecked Sendable {
 }
 
 /// What a file sink was given so far (written on its streaming thread, read by the job's).
-private final class FileSinkWatch: @unchecked Sendable {
+private final class FileSinkWatch: Sendable {
     struct State {
         /// A buffer holding a frame (muxers give a frame's data its duration; headers, cluster
         /// and block headers have none) reached the sink.
