@@ -113,8 +113,9 @@ final class Publishing: @unchecked Sendable {
         fileprivate let hasSound: Bool
     }
 
-    /// The output part for `options`' targets; `audio` is the sound source's launch text.
-    static func plan(options: StreamOptions, rtpAddress: String?, audio: String?) throws(CamStampError) -> Plan {
+    /// The output part for `options`' targets; `audio` is the sound source's launch text;
+    /// `recordings` where each file target is written until it has a frame (`Recordings`).
+    static func plan(options: StreamOptions, rtpAddress: String?, audio: String?, recordings: [URL: URL] = [:]) throws(CamStampError) -> Plan {
         let fps = options.fps ?? 30
 
         var needsAAC = false, needsOpus = false
@@ -129,7 +130,7 @@ final class Publishing: @unchecked Sendable {
             switch target {
             case .file(let url, let container):
                 let muxer = container == .mp4 ? "mp4mux name=\(mux) fragment-duration=1000" : "matroskamux name=\(mux)"
-                branches.append("video. ! \(fileQueue) ! h264parse ! \(muxer) ! filesink buffer-mode=unbuffered location=\(PipelineTemplate.quote(url.path))")
+                branches.append("video. ! \(fileQueue) ! h264parse ! \(muxer) ! filesink buffer-mode=unbuffered location=\(PipelineTemplate.quote((recordings[url] ?? url).path))")
                 if audio != nil {
                     if container == .mp4 { needsAAC = true } else { needsOpus = true }
                     branches.append("\(container == .mp4 ? "aac" : "opus"). ! \(fileQueue) ! \(mux).")
@@ -260,6 +261,13 @@ final class Publishing: @unchecked Sendable {
         (try? pipeline.element(named: "soundsource"))?.sendEndOfStream()
     }
 
+    /// Ends the network taps that have carried nothing yet (a server that was never reached, a
+    /// stop right after the start): their muxers, which have had no data, would never pass the
+    /// stream's end on (flvmux) or fail on it (mpegtsmux). Before the pictures' end goes in.
+    func endIdleTaps() {
+        relays.forEach { $0.endIfIdle() }
+    }
+
     /// Once the pipeline has ended (files got their index, HLS its last segment and ENDLIST):
     /// every relay sends what it has and stops, and the server closes.
     func finish() {
@@ -333,6 +341,9 @@ final class Relay: @unchecked Sendable {
     }
 
     func requestStop() { stopRequested.store(true, ordering: .relaxed) }
+
+    /// Ends the tap here if nothing came through it yet (see `Publishing.endIdleTaps`).
+    func endIfIdle() { tap.endIfNothingCame() }
 
     /// Time without a connection, if there was any.
     var outage: Outage? {

@@ -52,17 +52,32 @@ public struct StreamJob {
     /// is finalised either way). On `report`: the SDP and each snapshot's path as results,
     /// warnings, the progress line.
     public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) -> Summary {
-        let session = try setUp(interrupts: interrupts, report: report)
+        let recordings = Recordings(options: options)
+        // However the run ends, each recording is settled: under its name if a frame of it is on
+        // disk, gone if not.
+        let session: Session
+        do { session = try setUp(recordings: recordings, interrupts: interrupts, report: report) } catch {
+            // What failed is said; a target that appeared meanwhile is not news.
+            try? recordings.settle(stream: nil)
+            throw error
+        }
         defer { session.stream.abort() }
         defer { session.progress.finish() }
-        let ending = try loop(session, interrupts: interrupts, report: report)
-        return try finish(session, ending)
+        do {
+            let ending = try loop(session, interrupts: interrupts, report: report)
+            return try finish(session, ending)
+        } catch {
+            session.abort()
+            try? recordings.settle(stream: session.stream)
+            throw error
+        }
     }
 
     /// What `setUp` starts: the one pipeline, what is around it, and what marks and counts the frames.
     private struct Session {
         let capture: Camera.Plan
         let stream: LiveStream
+        let recordings: Recordings
         /// The composed output (several targets, sound), or nil for one file or RTP address.
         let publishing: Publishing?
         /// The RTP host, resolved.
@@ -114,7 +129,7 @@ public struct StreamJob {
 
     /// Checks what can be checked before the camera starts, then builds the one pipeline and
     /// starts it.
-    private func setUp(interrupts: Interrupts?, report: JobOutput) throws(CamStampError) -> Session {
+    private func setUp(recordings: Recordings, interrupts: Interrupts?, report: JobOutput) throws(CamStampError) -> Session {
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
         // Snapshots asked for must be possible: a template that does not load is said now, not
@@ -135,6 +150,7 @@ public struct StreamJob {
         if case .file(let url, _) = options.target {
             try StillDestination.prepareFolder(url.deletingLastPathComponent(), option: "--to", create: false)
         }
+        recordings.begin()
         // A host that cannot be sent to is refused now, not discovered by a receiver that hears nothing.
         var address: String?
         if case .rtp(let host, let port) = rtpTarget { address = try RTPAddress.resolve(host: host, port: port) }
@@ -145,10 +161,10 @@ public struct StreamJob {
         if options.isComposed {
             let audio = try AudioInput.launch(options.audio ?? (options.publishes ? .auto : .none), source: options.source,
                                               note: { report.warning($0) })
-            plan = try Publishing.plan(options: options, rtpAddress: address, audio: audio)
+            plan = try Publishing.plan(options: options, rtpAddress: address, audio: audio, recordings: recordings.locations)
             output = plan!.launch
         } else {
-            output = try outputDescription(address: address, report: report)
+            output = try outputDescription(address: address, recordings: recordings, report: report)
         }
         Verbosity.log("output pipeline: \(output)")
         let stream: LiveStream
@@ -165,7 +181,7 @@ public struct StreamJob {
             stream.abort()
             throw error
         }
-        let session = Session(capture: capture, stream: stream, publishing: publishing, address: address,
+        let session = Session(capture: capture, stream: stream, recordings: recordings, publishing: publishing, address: address,
                               marker: Marker(preset: preset, variables: variables), snapshotWriter: snapshotWriter,
                               progress: report.progress)
         do {
@@ -187,7 +203,6 @@ public struct StreamJob {
                              ending: { [counts = session.counts] in stream.pipeline.endFileAudio(at: counts.withLock { $0.lastTime }) })
         } catch {
             session.abort()
-            discardRecordings()
             throw failure(error, session)
         }
         // After the start: a tap whose appsink is not playing yet says it has ended.
@@ -297,12 +312,13 @@ public struct StreamJob {
                     ending.failure = session.capture.failure(error)
                     return ending
                 }
-                session.abort()
-                if state.written == 0 { discardRecordings() }
                 throw outputFailure(error)
             case nil:
                 break
             }
+            // A recording takes its name once a frame of it is on disk: a hard kill from then on
+            // leaves a playable file there, one before leaves no frameless file in its place.
+            try session.recordings.placeThoseWithAFrame(stream: session.stream)
             if !sdpPrinted, rtpTarget != nil, let sdp = sessionDescription(session.stream.pipeline, address: session.address) {
                 sdpPrinted = true
                 do { try publish(sdp: sdp, report: report) } catch {
@@ -333,19 +349,18 @@ public struct StreamJob {
         session.progress.finish()
         if !ending.finished {
             session.publishing?.endSound()
+            session.publishing?.endIdleTaps()
             do { try session.stream.finish(timeout: Self.finishGrace) } catch {
-                session.abort()
-                if session.counts.withLock({ $0.written }) == 0 { discardRecordings() }
                 throw ending.failure ?? outputFailure(error)
             }
         }
         session.publishing?.finish()
         session.snapshotWriter?.waitUntilDone()
         let state = session.counts.withLock { $0 }
-        if let failure = ending.failure {
-            if state.written == 0 { discardRecordings() }
-            throw failure
-        }
+        if let failure = ending.failure { throw failure }
+        // A file finalised after its frames takes its name now (one that never got a frame, as
+        // on a Ctrl-C before the first, is removed).
+        try session.recordings.settle(stream: session.stream, finishedWithFrames: state.written > 0)
         let summary = Summary(framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
                               snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
         if ending.interrupted { throw .init(.interrupted, summaryLine(summary)) }
@@ -367,13 +382,6 @@ public struct StreamJob {
         let seconds = unreached.map(\.seconds).max() ?? 0
         return "\(unreached.map(\.target).joined(separator: ", ")): never connected in \(String(format: "%.1f", seconds)) s "
             + "(\(summary.framesWritten) frames encoded, none delivered); check that the server is running and the address is right"
-    }
-
-    /// A recording that never got a frame is no recording: nothing is left in its place, for a
-    /// stream that could not start as for one that failed before its first frame (a file it
-    /// replaced with --overwrite was already truncated when its sink opened it).
-    private func discardRecordings() {
-        for case .file(let url, _) in options.targets { try? FileManager.default.removeItem(at: url) }
     }
 
     /// A failure of the output, worded for a file that cannot be written (a full disk, a folder
@@ -409,7 +417,7 @@ public struct StreamJob {
 
     /// The output part of the pipeline for one file or RTP address, from its shipped template;
     /// `address` is the RTP host, resolved; `report` gets its warnings.
-    private func outputDescription(address: String?, report: JobOutput) throws(CamStampError) -> String {
+    private func outputDescription(address: String?, recordings: Recordings, report: JobOutput) throws(CamStampError) -> String {
         let fps = options.fps ?? 30
         var values: [String: PipelineTemplate.Value] = ["bitrate": .integer(options.bitrate), "keyint": .integer(max(fps, 1))]
         let name: String
@@ -418,7 +426,7 @@ public struct StreamJob {
             throw .failure("\(options.targetDescription): needs the composed output")
         case .file(let url, let container):
             name = "stream-\(container.rawValue)"
-            values["location"] = .quoted(url.path)
+            values["location"] = .quoted(recordings.locations[url]?.path ?? url.path)
         case .rtp(let host, let port):
             name = "stream-rtp"
             values["host"] = .quoted(address ?? host)
@@ -457,6 +465,79 @@ extension StreamOptions {
     /// The target as the user wrote it, for messages.
     var targetDescription: String {
         targets.map(\.description).joined(separator: ", ")
+    }
+}
+
+/// The stream's files, written under a temporary name in their folder until a frame of theirs is
+/// on disk, then moved to their name (link(2), or rename(2) with --overwrite, as shoot and batch
+/// place theirs). A recording that never got a frame is no recording: nothing is left in its place,
+/// whether the stream could not start, failed or was stopped (Ctrl-C, twice, SIGTERM) before its
+/// first frame; a hard kill then leaves only a hidden temporary that the next run into that
+/// folder removes. A file replaced with --overwrite stays as it was until then.
+final class Recordings: @unchecked Sendable {
+    private struct Entry {
+        let target: URL
+        let temporary: URL
+        var settled = false
+    }
+    private let overwrite: Bool
+    private let targets: [URL]
+    private var entries: [Entry] = []
+
+    init(options: StreamOptions) {
+        overwrite = options.overwrite
+        targets = options.targets.compactMap { if case .file(let url, _) = $0 { url } else { nil } }
+    }
+
+    /// Where each recording is written until it is placed, by its target.
+    var locations: [URL: URL] { Dictionary(entries.map { ($0.target, $0.temporary) }, uniquingKeysWith: { first, _ in first }) }
+
+    /// Picks the temporaries (registered, so a second Ctrl-C removes them) and removes the stale
+    /// ones that killed runs left in their folders. A target that is there and no regular file
+    /// (a named pipe another program reads, a device) is written straight to, as it always was.
+    func begin() {
+        for target in targets {
+            var info = stat()
+            if stat(target.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG { continue }
+            let folder = target.deletingLastPathComponent()
+            TemporaryFiles.removeStale(in: folder)
+            let temporary = TemporaryFiles.temporaryURL(in: folder, for: target.lastPathComponent)
+            TemporaryFiles.shared.add(temporary)
+            entries.append(Entry(target: target, temporary: temporary))
+        }
+    }
+
+    /// Moves each recording with a frame on disk to its name (a target that appeared meanwhile,
+    /// without --overwrite, is thrown).
+    func placeThoseWithAFrame(stream: LiveStream) throws(CamStampError) {
+        for index in entries.indices where !entries[index].settled && stream.hasFrameOnDisk(location: entries[index].temporary.path) {
+            try place(index)
+        }
+    }
+
+    /// Places each recording with a frame on disk, removes the others: every way a stream ends
+    /// goes through here. `stream` nil: it never started. `finishedWithFrames`: the stream
+    /// ended at every sink after frames were written, so every file holds them, whatever its
+    /// muxer's buffers said. A target that appeared meanwhile (without --overwrite) is thrown,
+    /// once every recording is settled.
+    func settle(stream: LiveStream?, finishedWithFrames: Bool = false) throws(CamStampError) {
+        var failure: CamStampError?
+        for index in entries.indices where !entries[index].settled {
+            if let stream, finishedWithFrames || stream.hasFrameOnDisk(location: entries[index].temporary.path) {
+                do { try place(index) } catch { failure = failure ?? error }
+            } else {
+                entries[index].settled = true
+                TemporaryFiles.shared.remove(entries[index].temporary)
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private func place(_ index: Int) throws(CamStampError) {
+        let entry = entries[index]
+        entries[index].settled = true
+        defer { TemporaryFiles.shared.remove(entry.temporary) }
+        try TemporaryFiles.place(entry.temporary, at: entry.target, replacing: overwrite, exists: StillDestination.exists(entry.target))
     }
 }
 

@@ -2,6 +2,7 @@ internal import CGStreamer
 internal import CGstApp
 internal import CGstVideo
 import Foundation
+import Synchronization
 
 /// A live stream in one pipeline: the capture (its template, `appsink name=frames` taken out)
 /// linked straight to the output, a template that starts at `identity name=pace` and then waits
@@ -22,6 +23,8 @@ public final class LiveStream: @unchecked Sendable {
     public let pipeline: Pipeline
     private let marking = MarkProbe()
     private let admission = Admission()
+    /// The file sinks' watches, by the location each writes.
+    private var files: [String: FileSinkWatch] = [:]
     private let queue: Element
     private let pace: Element
     private var ended = false
@@ -105,8 +108,31 @@ public final class LiveStream: @unchecked Sendable {
         gst_pad_add_probe(pad, types, admissionProbe, Unmanaged.passRetained(admission).toOpaque()) {
             if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
         }
+        watchFileSinks()
         // Not waited for: the sinks of a live pipeline complete the change only with data.
         try pipeline.setState(.playing, wait: false)
+    }
+
+    /// Whether the file sink writing `location` has a frame on disk: the muxer's output of a
+    /// frame went into the file, and something came after it (a filesink writes each buffer
+    /// before it takes the next, or the end). Until then the file is no recording (only headers).
+    public func hasFrameOnDisk(location: String) -> Bool {
+        files[location]?.lock.withLock { $0.frameOnDisk } ?? false
+    }
+
+    /// Watches what every `filesink` of the pipeline writes (see `hasFrameOnDisk`).
+    private func watchFileSinks() {
+        for element in pipeline.allElements() where Pipeline.factoryName(of: element.pointer) == "filesink" {
+            guard let location = element.string("location"),
+                  let pad = gst_element_get_static_pad(element.pointer, "sink") else { continue }
+            defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+            let watch = FileSinkWatch()
+            files[location] = watch
+            let types = GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+            gst_pad_add_probe(pad, types, fileSinkProbe, Unmanaged.passRetained(watch).toOpaque()) {
+                if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
+            }
+        }
     }
 
     /// The failure that stopped the marks (the action's, or a format refused), if any.
@@ -219,6 +245,30 @@ private final class Admission: @unchecked Sendable {
         g_object_get_property(object, "current-level-buffers", &value)
         return g_value_get_uint(&value) >= backlog
     }
+}
+
+/// What a file sink was given so far (written on its streaming thread, read by the job's).
+private final class FileSinkWatch: Sendable {
+    struct State {
+        /// A buffer holding a frame (muxers give a frame's data its duration; headers, cluster
+        /// and block headers have none) reached the sink.
+        var frameGiven = false
+        /// And the sink has taken something after it, so it is written.
+        var frameOnDisk = false
+    }
+    let lock = Mutex(State())
+}
+
+private let fileSinkProbe: GstPadProbeCallback = { _, info, context in
+    guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+    let watch = Unmanaged<FileSinkWatch>.fromOpaque(context).takeUnretainedValue()
+    let isBuffer = info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0
+    if !isBuffer && data.assumingMemoryBound(to: GstEvent.self).pointee.type != GST_EVENT_EOS { return GST_PAD_PROBE_OK }
+    watch.lock.withLock { state in
+        if state.frameGiven { state.frameOnDisk = true }
+        if isBuffer && data.assumingMemoryBound(to: GstBuffer.self).pointee.duration != GstClockTime.max { state.frameGiven = true }
+    }
+    return GST_PAD_PROBE_OK
 }
 
 private let admissionProbe: GstPadProbeCallback = { _, info, context in

@@ -8,16 +8,23 @@ extension Pipeline {
     /// the template), in the order GStreamer iterates them: what `-v` shows as the elements chosen,
     /// auto-plugged ones (decodebin's decoder) included once the pipeline has started.
     public func elementSummary() -> [String] {
+        allElements().map { Self.summary(of: $0.pointer) }
+    }
+
+    /// Every element in the pipeline and its bins, in the order `elementSummary` lists them.
+    func allElements() -> [Element] {
         guard let iterator = gst_bin_iterate_recurse(gcast(element)) else { return [] }
         defer { gst_iterator_free(iterator) }
         var value = GValue()
         defer { g_value_unset(&value) }
-        var found: [String] = []
+        var found: [Element] = []
         while true {
             switch gst_iterator_next(iterator, &value) {
             case GST_ITERATOR_OK:
                 if let object = g_value_get_object(&value) {
-                    found.append(Self.summary(of: object.assumingMemoryBound(to: GstElement.self)))
+                    // The GValue's ref goes with the reset: this one is the Element's.
+                    gst_object_ref(object)
+                    found.append(Element(adopting: object.assumingMemoryBound(to: GstElement.self)))
                 }
                 g_value_reset(&value)
             case GST_ITERATOR_RESYNC:
@@ -28,6 +35,12 @@ extension Pipeline {
                 return found.reversed()
             }
         }
+    }
+
+    /// The name of the factory that made `element` (`filesink`), nil for one made otherwise.
+    static func factoryName(of element: UnsafeMutablePointer<GstElement>) -> String? {
+        guard let factory = gst_element_get_factory(element) else { return nil }
+        return objectName(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self))
     }
 
     private static func summary(of element: UnsafeMutablePointer<GstElement>) -> String {

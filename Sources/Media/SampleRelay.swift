@@ -1,6 +1,7 @@
 internal import CGStreamer
 internal import CGstApp
 internal import CGstVideo
+import Synchronization
 
 /// GST_CLOCK_TIME_NONE, whose C spelling (-1 in an unsigned type) does not import.
 let noTime = GstClockTime.max
@@ -40,6 +41,50 @@ public final class SampleTap: @unchecked Sendable {
     public init(pipeline: Pipeline, name: String) throws(MediaError) {
         element = try pipeline.element(named: name)
         try element.configure(AppSinkSettings.tap)
+        // Notes the first buffer, then goes.
+        if let pad = gst_element_get_static_pad(element.pointer, "sink") {
+            gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, firstBufferProbe, Unmanaged.passRetained(received).toOpaque()) {
+                if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
+            }
+            gst_object_unref(UnsafeMutableRawPointer(pad))
+        }
+    }
+
+    /// Whether a buffer ever reached the appsink.
+    private let received = Flag()
+
+    /// Ends a tap that has received nothing yet, right here, and keeps the end from the element
+    /// that feeds it (its muxer): flvmux that got the end on every pad before any data spun on
+    /// it forever and never passed it on, so the stream's end never came. A tap that has carried
+    /// data ends with its branch, as it should. Returns whether it was ended here.
+    @discardableResult
+    public func endIfNothingCame() -> Bool {
+        guard !received.value.load(ordering: .acquiring),
+              let pad = gst_element_get_static_pad(element.pointer, "sink") else { return false }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        if let peer = gst_pad_get_peer(pad) {
+            if let feeder = gst_pad_get_parent_element(peer) {
+                holdEndOfStream(before: feeder)
+                gst_object_unref(UnsafeMutableRawPointer(feeder))
+            }
+            gst_object_unref(UnsafeMutableRawPointer(peer))
+        }
+        _ = gst_pad_send_event(pad, gst_event_new_eos())
+        return true
+    }
+
+    /// Drops the end on every sink pad of `element`.
+    private func holdEndOfStream(before element: UnsafeMutablePointer<GstElement>) {
+        guard let iterator = gst_element_iterate_sink_pads(element) else { return }
+        defer { gst_iterator_free(iterator) }
+        var value = GValue()
+        defer { g_value_unset(&value) }
+        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
+            if let object = g_value_get_object(&value) {
+                gst_pad_add_probe(object.assumingMemoryBound(to: GstPad.self), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, dropEndOfStream, nil, nil)
+            }
+            g_value_reset(&value)
+        }
     }
 
     public enum Pull: Sendable {
@@ -62,6 +107,22 @@ public final class SampleTap: @unchecked Sendable {
         }
         return gst_app_sink_is_eos(appsink) != 0 ? .endOfStream : .timeout
     }
+}
+
+/// A flag set on a streaming thread, read on another.
+private final class Flag: Sendable {
+    let value = Atomic(false)
+}
+
+private let firstBufferProbe: GstPadProbeCallback = { _, _, context in
+    guard let context else { return GST_PAD_PROBE_REMOVE }
+    Unmanaged<Flag>.fromOpaque(context).takeUnretainedValue().value.store(true, ordering: .releasing)
+    return GST_PAD_PROBE_REMOVE
+}
+
+private let dropEndOfStream: GstPadProbeCallback = { _, info, _ in
+    guard let info, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+    return data.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_EOS ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
 }
 
 /// The start of a publishing pipeline: `appsrc name=…` fed with samples from a `SampleTap`.

@@ -125,8 +125,10 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         let file = folder.appendingPathComponent("early.mkv")
         let running = try RunningCamstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path,
                                            "--snapshot-dir", folder.path])
-        // Both signals arrive while camstamp is still starting up.
-        Thread.sleep(forTimeInterval: 0.02)
+        // Both signals arrive while camstamp is still starting up: as soon as it takes them (20 ms
+        // after the spawn, still mapping its libraries, a SIGUSR1 would end it as the kernel's
+        // default does).
+        #expect(running.waitUntilSignalsAreTaken())
         running.send(SIGUSR1)
         running.send(SIGINT)
         let result = running.finish(timeout: 20)
