@@ -59,11 +59,15 @@ static void close_encoder(CamstampX264Enc *self) {
     }
 }
 
+static GstFlowReturn drain(CamstampX264Enc *self);
+
 static gboolean camstamp_x264enc_set_format(GstVideoEncoder *encoder, GstVideoCodecState *state) {
     CamstampX264Enc *self = (CamstampX264Enc *)encoder;
     GstVideoInfo *info = &state->info;
     x264_param_t param;
 
+    /* New caps mid-stream: the pictures x264 still holds go out first, then a new encoder. */
+    drain(self);
     close_encoder(self);
     if (self->input_state) gst_video_codec_state_unref(self->input_state);
     self->input_state = gst_video_codec_state_ref(state);
@@ -220,6 +224,7 @@ static gboolean camstamp_x264enc_stop(GstVideoEncoder *encoder) {
 static gboolean camstamp_x264enc_flush(GstVideoEncoder *encoder) {
     CamstampX264Enc *self = (CamstampX264Enc *)encoder;
     /* A flush drops what x264 holds: a new encoder from the same caps. */
+    close_encoder(self);
     if (self->input_state) {
         GstVideoCodecState *state = gst_video_codec_state_ref(self->input_state);
         gboolean ok = camstamp_x264enc_set_format(encoder, state);
