@@ -42,6 +42,10 @@ let package = Package(
         systemLibrary("CHeif", "libheif", "libheif-dev"),
         systemLibrary("CTIFF", "libtiff-4", "libtiff-dev"),
         systemLibrary("CGstRtspServer", "gstreamer-rtsp-server-1.0", "libgstrtspserver-1.0-dev"),
+        // libx264 behind a GstVideoEncoder that lets go of each frame once x264 has copied it
+        // (x264enc holds ~50): the marked clips' H.264 encoder, registered in-process.
+        systemLibrary("CX264", "x264", "libx264-dev"),
+        .target(name: "CX264Encoder", dependencies: ["CX264", "CGStreamer", "CGstVideo"]),
 
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
@@ -51,7 +55,7 @@ let package = Package(
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
-        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CV4L2", "CJPEGCoefficients", "CHeif", "CTIFF", "CGstRtspServer"]),
+        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CV4L2", "CJPEGCoefficients", "CHeif", "CTIFF", "CGstRtspServer", "CX264Encoder"]),
         // libsoup 3: the camera's HTTP server, MJPEG handed to multisocketsink.
         .target(name: "Viewfinder", dependencies: ["Media", "CSoup", "CViewfinderShim", "CGStreamer"]),
         // The jobs: shoot, batch, stream, camera.

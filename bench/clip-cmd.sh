@@ -12,7 +12,7 @@
 # Env: CAMSTAMP, OUTDIR (where the marked clip goes), AUTHOR.
 #
 # Both sides re-encode with libx264's defaults, which camstamp's clips use: speed preset medium,
-# CRF 23 (x264enc pass=qual quantizer=23 is x264's CRF 23), keyframes 250 frames apart, no VBV,
+# CRF 23 (camstamp's camstampx264enc sets x264's CRF 23 itself), keyframes 250 frames apart, no VBV,
 # x264's own thread count; 4:2:0, and copy the AAC. x264 writes the settings it ran with into each
 # output (bench/run.sh compares them: the same on both sides). The marks are those
 # of the stream part: "© AUTHOR 2026" in Noto Sans 34.6 px with an outline, bottom-right 32 px in;

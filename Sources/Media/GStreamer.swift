@@ -1,6 +1,7 @@
 internal import CGStreamer
 internal import CGstApp
 internal import CGstVideo
+internal import CX264Encoder
 import Foundation
 
 /// GStreamer's process-wide initialisation.
@@ -13,6 +14,8 @@ public enum GStreamer {
             if let error { g_error_free(error) }
             return .failure(.initialization(message))
         }
+        // The clips' H.264 encoder (ClipVideoCodec), in this process only.
+        guard camstamp_x264enc_register() != 0 else { return .failure(.initialization("cannot register the camstampx264enc element")) }
         return .success(())
     }()
 

@@ -35,6 +35,13 @@ final class MarkProbe: @unchecked Sendable {
     /// for a while), and so were copied whole to be marked: the queue before the marks is there to
     /// keep this near zero.
     var shared = 0
+    /// Marked frames alive downstream now, and the most at once: what the encoder holds. Each
+    /// frame carries a token (a parent-buffer meta on an empty buffer) that dies with the frame's
+    /// metas: when the frame is freed, or goes back to its pool, which clears them.
+    /// Counted only where the owner asks (the clip): a token per frame is an allocation more.
+    var countsHeld = false
+    var held = 0
+    var mostHeld = 0
     /// The video info of the caps last seen, parsed once per caps rather than once per frame.
     private var cachedCaps: UnsafeMutablePointer<GstCaps>?
     private var cachedInfo = GstVideoInfo()
@@ -75,6 +82,15 @@ final class MarkProbe: @unchecked Sendable {
         }
         switch verdict {
         case .pass:
+            if countsHeld, let token = gst_buffer_new() {
+                lock.withLock {
+                    held += 1
+                    mostHeld = max(mostHeld, held)
+                }
+                gst_mini_object_weak_ref(gcast(token), frameReleased, Unmanaged.passRetained(self).toOpaque())
+                _ = gst_buffer_add_parent_buffer_meta(buffer, token)
+                gst_mini_object_unref(gcast(token))
+            }
             return GST_PAD_PROBE_OK
         case .drop:
             return GST_PAD_PROBE_DROP
@@ -96,6 +112,13 @@ final class MarkProbe: @unchecked Sendable {
         }
         return cachedCaps!
     }
+}
+
+/// A marked frame's token is freed with its metas (any thread): one frame fewer held downstream.
+private let frameReleased: GstMiniObjectNotify = { context, _ in
+    guard let context else { return }
+    let probe = Unmanaged<MarkProbe>.fromOpaque(context).takeRetainedValue()
+    probe.lock.withLock { probe.held -= 1 }
 }
 
 private let markProbe: GstPadProbeCallback = { pad, info, context in

@@ -416,8 +416,8 @@ def clip(out, summary):
     lines = [
         "## 9. Video file: a 1080p30 clip of 60 s with AAC, marked and re-encoded",
         "",
-        "camstamp: `camstamp batch source.mp4 -o DIR --preset credit --preset logo --jobs 2` (x264enc with libx264's "
-        "defaults: medium, CRF 23; audio copied). ffmpeg: `-filter_complex overlay,drawtext` with the same logo and text, "
+        "camstamp: `camstamp batch source.mp4 -o DIR --preset credit --preset logo --jobs 2` (camstampx264enc, its "
+        "libx264 element, with libx264's defaults: medium, CRF 23; audio copied). ffmpeg: `-filter_complex overlay,drawtext` with the same logo and text, "
         "`-c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p -c:a copy`. Speed = seconds of clip per second of "
         f"wall time. {data['rounds']} rounds, medians (min–max).",
         "",

@@ -1,0 +1,3 @@
+// CX264: the C API of pkg-config package x264 (libx264), for the clip encoder element only.
+#include <stdint.h>
+#include <x264.h>
