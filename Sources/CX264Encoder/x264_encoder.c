@@ -38,7 +38,7 @@ G_DEFINE_TYPE(CamstampX264Enc, camstamp_x264enc, GST_TYPE_VIDEO_ENCODER)
 enum { PROP_0, PROP_SPEED_PRESET, PROP_CRF, PROP_KEY_INT_MAX, PROP_THREADS };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS("video/x-raw, format=(string)I420, width=(int)[16, 16384], height=(int)[16, 16384], "
+    GST_STATIC_CAPS("video/x-raw, format=(string)I420, width=(int)[1, 16384], height=(int)[1, 16384], "
                     "framerate=(fraction)[0/1, MAX]"));
 
 /* Annex B with the headers before every keyframe; h264parse turns it into what the muxer takes. */

@@ -90,6 +90,8 @@ public struct ClipStreams: Sendable {
     public var created: Date?
     /// Nanoseconds, when the container says.
     public var duration: UInt64?
+    /// The video's width and height as stored (before any rotation), when its caps say.
+    public var videoSize: (width: Int, height: Int)?
     /// The video's `image-orientation` tag (`rotate-90`, `flip-rotate-0`): a phone's rotation
     /// flag, which players apply and the clip's pixels do not; nil when the clip has none.
     public var orientation: String?
@@ -136,10 +138,17 @@ public struct ClipStreams: Sendable {
         streams.duration = pipeline.duration()
         for pad in srcPads(of: demux) {
             guard let caps = gst_pad_get_current_caps(pad) else { continue }
+            defer { gst_caps_unref(caps) }
             let text = takeGString(gst_caps_to_string(caps)) ?? ""
-            gst_caps_unref(caps)
             let type = String(text.prefix { $0 != "," })
-            if type.hasPrefix("video/"), streams.video == nil { streams.video = type }
+            if type.hasPrefix("video/"), streams.video == nil {
+                streams.video = type
+                let structure = gst_caps_get_structure(caps, 0)
+                var width: gint = 0, height: gint = 0
+                if gst_structure_get_int(structure, "width", &width) != 0, gst_structure_get_int(structure, "height", &height) != 0 {
+                    streams.videoSize = (Int(width), Int(height))
+                }
+            }
             if type.hasPrefix("audio/"), streams.audio == nil { streams.audio = text }
             if streams.created == nil { streams.created = creationDate(on: pad) }
             if type.hasPrefix("video/"), streams.orientation == nil { streams.orientation = orientation(on: pad) }

@@ -292,6 +292,32 @@ enum Clips {
 
     /// A clip GStreamer finds no playable stream in is the source's fault and says so (it was
     /// worded as the recording's).
+    /// A clip whose frames H.264 cannot take (odd sides; under 16 pixels into MP4) fails in one
+    /// line naming the size, not with the encoder's or demuxer's element path; a tiny MKV is marked.
+    @Test func aClipOfASizeH264CannotTakeIsSaidInOneLine() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cases = [("odd.mp4", "321x241", "its 321x241 frames cannot be encoded: H.264 (4:2:0) needs an even width and height"),
+                     ("tiny.mp4", "8x8", "its 8x8 frames are too small for MP4: at least 16x16"),
+                     ("tiny.mkv", "8x8", nil)]
+        for (name, size, message) in cases {
+            let input = folder.appendingPathComponent(name)
+            _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=30", "-t", "1",
+                                    "-c:v", "libx264", "-pix_fmt", "yuv444p", input.path])
+            let out = folder.appendingPathComponent("out-" + name)
+            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
+            if let message {
+                #expect(result.status == 1, "\(name): \(result.stderr)")
+                let lines = result.stderr.split(separator: "\n")
+                #expect(lines.first?.hasPrefix("camstamp: \(input.path): cannot mark the video: \(message)") == true, "\(result.stderr)")
+                #expect(!result.stderr.contains("Gst"), "\(result.stderr)")
+            } else {
+                #expect(result.status == 0, "\(name): \(result.stderr)")
+                #expect(try Clips.frameCount(out.appendingPathComponent(name)) == 30)
+            }
+        }
+    }
+
     @Test func aClipWithoutPlayableStreamsNamesTheSource() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -125,6 +125,15 @@ final class ClipWorker {
         let input = item.input
         let counter = item.counter
         var fps: Double?
+        let codec = item.format.codec(sourceVideo: streams.video), container = item.format.output
+        // What H.264 and HEVC (4:2:0) cannot take is said before the encoder fails on it with its
+        // element path (odd sides; under 16 pixels, which MP4 refuses).
+        if codec != .vp9, let (width, height) = streams.videoSize {
+            let size = FrameSize(width: width, height: height)
+            do { try H264Limits.check(size: size, subject: "its \(size) frames", mp4: container == .mp4) } catch {
+                return outcome(.failed, "cannot mark the video: \(error.message)")
+            }
+        }
         let mark: ClipPipeline.Mark = { frame, index, pts in
             fps = fps ?? frame.framesPerSecond
             let offset = pts.map { Double($0) / 1e9 } ?? Double(index) / (fps ?? 30)
@@ -144,7 +153,7 @@ final class ClipWorker {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let pipeline = try ClipPipeline(template: settings.template, input: item.input, output: temporary,
-                                            codec: item.format.codec(sourceVideo: streams.video), container: item.format.output,
+                                            codec: codec, container: container,
                                             audio: audio, threads: settings.threads, turned: streams.isTurned, mark: mark)
             let began = ContinuousClock.now
             frames = try pipeline.run(progress: { position in
