@@ -67,7 +67,7 @@ static gboolean camstamp_x264enc_set_format(GstVideoEncoder *encoder, GstVideoCo
     x264_param_t param;
 
     /* New caps mid-stream: the pictures x264 still holds go out first, then a new encoder. */
-    drain(self);
+    if (drain(self) != GST_FLOW_OK) return FALSE;
     close_encoder(self);
     if (self->input_state) gst_video_codec_state_unref(self->input_state);
     self->input_state = gst_video_codec_state_ref(state);
@@ -93,6 +93,11 @@ static gboolean camstamp_x264enc_set_format(GstVideoEncoder *encoder, GstVideoCo
         param.i_fps_den = GST_VIDEO_INFO_FPS_D(info);
     } else {
         param.b_vfr_input = 1;
+    }
+    /* Interlaced input is coded as fields (as x264enc does), so players know to deinterlace. */
+    if (GST_VIDEO_INFO_IS_INTERLACED(info)) {
+        param.b_interlaced = 1;
+        param.b_tff = GST_VIDEO_INFO_FIELD_ORDER(info) != GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST;
     }
     param.i_keyint_max = self->key_int_max;
     param.rc.i_rc_method = X264_RC_CRF;

@@ -216,10 +216,10 @@ public struct ClipStreams: Sendable {
 /// Each stream parsebin finds goes through a queue into a fakesink, so the pipeline prerolls with
 /// every stream's caps and tags (without the queue the first sink to preroll would block the
 /// demuxer's one thread before the other streams got a buffer).
-/// libav's video decoders in a clip decode with slice threads, not frame threads: the encoder is
-/// the clip's bottleneck (x264 medium takes ~8x a frame's decode at 1080p) and keeps every core
-/// busy, so frame threads only add their hand-offs: 2.0-2.1 s of CPU against 1.5-1.6 s to decode
-/// the bench's 60 s 1080p clip (`avdec_h264` alone), the last few percent against ffmpeg.
+/// libav's video decoders in a clip coded by x264 or x265 decode with slice threads, not frame
+/// threads: the encoder is the clip's bottleneck (x264 medium takes ~8x a frame's decode at
+/// 1080p) and keeps every core busy, so frame threads only add their hand-offs: 2.0-2.1 s of CPU
+/// against 1.5-1.6 s to decode the bench's 60 s 1080p clip (`avdec_h264` alone).
 private let decoderAdded: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<GstElement>?,
                                           gpointer?) -> Void = { _, _, element, _ in
     guard let element, let factory = gst_element_get_factory(element), objectName(UnsafeMutablePointer<GstObject>(factory)).hasPrefix("avdec_") else { return }
@@ -290,8 +290,11 @@ public final class ClipPipeline: @unchecked Sendable {
             "muxer": .fragment(LaunchFragment("\(container.muxer) name=mux")), "audio": .fragment(branch),
         ])
         pipeline = try Pipeline(description)
-        g_signal_connect_data(pipeline.element, "deep-element-added", unsafeBitCast(decoderAdded, to: GCallback.self), nil, nil,
-                              GConnectFlags(0))
+        // Not for VP9: its real-time encoder is fast enough that the decoder's speed counts.
+        if codec != .vp9 {
+            g_signal_connect_data(pipeline.element, "deep-element-added", unsafeBitCast(decoderAdded, to: GCallback.self), nil, nil,
+                                  GConnectFlags(0))
+        }
         marking.countsHeld = true
         marking.action = { frame, index, pts in mark(frame, index, pts).map { .fail($0) } ?? .pass }
         try marking.install(on: pipeline, element: "mark")

@@ -292,6 +292,25 @@ enum Clips {
 
     /// A clip GStreamer finds no playable stream in is the source's fault and says so (it was
     /// worded as the recording's).
+    /// An interlaced clip stays interlaced (coded as fields, top field first), so players
+    /// deinterlace it: camstampx264enc coded it as progressive frames, combed for good.
+    @Test func anInterlacedClipStaysInterlaced() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("interlaced.mp4")
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=720x576:r=25", "-t", "1", "-vf", "tinterlace=4,setfield=tff",
+                                "-c:v", "libx264", "-flags", "+ildct+ilme", input.path])
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let order = { (file: URL) throws -> String in
+            String(decoding: try tool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=field_order",
+                                                  "-of", "csv=p=0", file.path]), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try order(input) == "tt")
+        #expect(try order(out.appendingPathComponent("interlaced.mp4")) == "tt")
+    }
+
     /// A clip whose frames H.264 cannot take (odd sides; under 16 pixels into MP4) fails in one
     /// line naming the size, not with the encoder's or demuxer's element path; a tiny MKV is marked.
     @Test func aClipOfASizeH264CannotTakeIsSaidInOneLine() throws {
