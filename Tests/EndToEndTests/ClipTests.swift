@@ -292,6 +292,34 @@ enum Clips {
 
     /// A clip GStreamer finds no playable stream in is the source's fault and says so (it was
     /// worded as the recording's).
+    /// A clip cut short before its index, or one changing size mid-clip in an MKV, fails in GStreamer's
+    /// words without an element path or a dump of both caps (about 1 KB on one line).
+    @Test func aClipGStreamerCannotTakeIsSaidWithoutElementPaths() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = folder.appendingPathComponent("whole.mp4")
+        try Clips.mp4(whole, frames: 60)
+        let cut = folder.appendingPathComponent("cut.mp4")
+        try Data(try Data(contentsOf: whole).prefix(20_000)).write(to: cut)
+        var parts: [String] = []
+        for (name, size) in [("a.ts", "320x240"), ("b.ts", "640x480")] {
+            let part = folder.appendingPathComponent(name)
+            _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=30", "-t", "1",
+                                    "-c:v", "libx264", "-pix_fmt", "yuv420p", part.path])
+            parts.append(part.path)
+        }
+        let joined = folder.appendingPathComponent("joined.ts")
+        try Data(parts.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }.joined()).write(to: joined)
+        let resized = folder.appendingPathComponent("resized.mkv")
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-i", joined.path, "-c", "copy", resized.path])
+        for (input, said) in [(cut, "cannot read the video: "), (resized, "cannot mark the video: ")] {
+            let result = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("out").path, "--text", "x"])
+            #expect(result.status == 1, "\(result.stderr)")
+            let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(first.hasPrefix("camstamp: \(input.path): \(said)") && !first.contains("Gst") && first.count - input.path.count < 260, "\(first)")
+        }
+    }
+
     /// An interlaced clip stays interlaced (coded as fields, top field first), so players
     /// deinterlace it: camstampx264enc coded it as progressive frames, combed for good.
     @Test func anInterlacedClipStaysInterlaced() throws {

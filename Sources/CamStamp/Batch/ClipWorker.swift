@@ -65,6 +65,17 @@ struct ClipItem: Sendable {
 /// Marks one clip at a time for a batch worker: probes it, builds its pipeline and runs it into a
 /// temporary file that becomes the output only when the clip is complete.
 final class ClipWorker {
+    /// What GStreamer said of a clip, in its words without the element's path (and its debug
+    /// dump: a muxer refusing new caps printed both caps whole, about 1 KB).
+    static func said(_ error: Error) -> String {
+        guard let media = error as? MediaError, let message = media.elementMessage else { return "\(error)" }
+        if media.description.contains("Caps changes are not supported") {
+            return message + " The video changes size or format mid-clip, which Matroska cannot hold; remux the clip to MP4 first "
+                + "(ffmpeg -i IN -c copy OUT.mp4), whose marked copy can"
+        }
+        return message
+    }
+
     struct Settings {
         var existing: ExistingFilePolicy
         var template: PipelineTemplate
@@ -104,7 +115,7 @@ final class ClipWorker {
         if let (status, reason) = PhotoWorker.existingOutput(item.output, settings.existing) { return outcome(status, reason) }
         let streams: ClipStreams
         do { streams = try ClipStreams.probe(item.input) } catch {
-            return outcome(.failed, "cannot read the video: \(error)")
+            return outcome(.failed, "cannot read the video: \(Self.said(error))")
         }
         guard streams.video != nil else { return outcome(.failed, "the file has no video stream") }
         var notes: [String] = []
@@ -166,7 +177,7 @@ final class ClipWorker {
         } catch let error as CamStampError {
             return outcome(.failed, "cannot mark the video: \(error.message)")
         } catch {
-            return outcome(.failed, "cannot mark the video: \(error)")
+            return outcome(.failed, "cannot mark the video: \(Self.said(error))")
         }
         do {
             try TemporaryFiles.place(temporary, at: item.output, replacing: settings.existing == .overwrite, exists: .failure(PhotoWorker.alreadyExists(item.output)))
