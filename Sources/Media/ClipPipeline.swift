@@ -90,6 +90,9 @@ public struct ClipStreams: Sendable {
     public var created: Date?
     /// Nanoseconds, when the container says.
     public var duration: UInt64?
+    /// The video stream's own duration (ns), when its demuxer says: shorter than `duration` when
+    /// the sound runs on.
+    public var videoDuration: UInt64?
     /// The video's width and height as stored (before any rotation), when its caps say.
     public var videoSize: (width: Int, height: Int)?
     /// The video's `image-orientation` tag (`rotate-90`, `flip-rotate-0`): a phone's rotation
@@ -147,6 +150,10 @@ public struct ClipStreams: Sendable {
                 var width: gint = 0, height: gint = 0
                 if gst_structure_get_int(structure, "width", &width) != 0, gst_structure_get_int(structure, "height", &height) != 0 {
                     streams.videoSize = (Int(width), Int(height))
+                }
+                var nanoseconds: gint64 = 0
+                if gst_pad_query_duration(pad, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds > 0 {
+                    streams.videoDuration = UInt64(nanoseconds)
                 }
             }
             if type.hasPrefix("audio/"), streams.audio == nil { streams.audio = text }

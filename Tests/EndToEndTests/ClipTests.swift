@@ -320,6 +320,28 @@ enum Clips {
         }
     }
 
+    /// A faststart MP4 cut short in its media data (its index whole) is marked as far as it goes,
+    /// and said: it was "1 marked" with half the clip and no word.
+    @Test func aClipCutShortIsMarkedAndSaid() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = folder.appendingPathComponent("whole.mp4")
+        try Clips.mp4(whole, frames: 300)
+        let faststart = folder.appendingPathComponent("faststart.mp4")
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-i", whole.path, "-c", "copy", "-movflags", "+faststart", faststart.path])
+        let cut = folder.appendingPathComponent("cut.mp4")
+        let bytes = try Data(contentsOf: faststart)
+        try Data(bytes.prefix(bytes.count / 2)).write(to: cut)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", cut.path, faststart.path, "-o", out.path, "--text", "x"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("could be read") }
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("camstamp: \(cut.path): warning: only ")
+                && warnings[0].hasSuffix("s of video could be read: the file is cut short or damaged"), "\(result.stderr)")
+        let written = try Clips.frameCount(out.appendingPathComponent("cut.mp4"))
+        #expect(written > 30 && written < 270, "\(written) frames")
+    }
+
     /// An interlaced clip stays interlaced (coded as fields, top field first), so players
     /// deinterlace it: camstampx264enc coded it as progressive frames, combed for good.
     @Test func anInterlacedClipStaysInterlaced() throws {

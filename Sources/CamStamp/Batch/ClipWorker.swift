@@ -145,7 +145,9 @@ final class ClipWorker {
                 return outcome(.failed, "cannot mark the video: \(error.message)")
             }
         }
+        var lastTime: UInt64?
         let mark: ClipPipeline.Mark = { frame, index, pts in
+            if let pts { lastTime = pts }
             fps = fps ?? frame.framesPerSecond
             let offset = pts.map { Double($0) / 1e9 } ?? Double(index) / (fps ?? 30)
             var context = marker.context(width: frame.width, height: frame.height, captureDate: created.addingTimeInterval(offset),
@@ -178,6 +180,14 @@ final class ClipWorker {
             return outcome(.failed, "cannot mark the video: \(error.message)")
         } catch {
             return outcome(.failed, "cannot mark the video: \(Self.said(error))")
+        }
+        // A file cut short in its media data (its index whole, as a faststart MP4 copied halfway)
+        // plays to where the data ends: marked, but said.
+        if let videoDuration = streams.videoDuration, let lastTime {
+            let whole = Double(videoDuration) / 1e9, read = Double(lastTime) / 1e9
+            if whole - read > max(1, whole / 10) {
+                notes.append(String(format: "only %.1f s of its %.1f s of video could be read: the file is cut short or damaged", read, whole))
+            }
         }
         do {
             try TemporaryFiles.place(temporary, at: item.output, replacing: settings.existing == .overwrite, exists: .failure(PhotoWorker.alreadyExists(item.output)))
