@@ -155,10 +155,10 @@ public struct ClipStreams: Sendable {
                 if gst_pad_query_duration(pad, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds > 0 {
                     streams.videoDuration = UInt64(nanoseconds)
                 }
+                streams.orientation = orientation(on: pad)
             }
             if type.hasPrefix("audio/"), streams.audio == nil { streams.audio = text }
             if streams.created == nil { streams.created = creationDate(on: pad) }
-            if type.hasPrefix("video/"), streams.orientation == nil { streams.orientation = orientation(on: pad) }
         }
         return streams
     }
@@ -220,22 +220,21 @@ public struct ClipStreams: Sendable {
     }
 }
 
-/// Each stream parsebin finds goes through a queue into a fakesink, so the pipeline prerolls with
-/// every stream's caps and tags (without the queue the first sink to preroll would block the
-/// demuxer's one thread before the other streams got a buffer).
 /// libav's video decoders in a clip coded by x264 or x265 decode with slice threads, not frame
 /// threads: the encoder is the clip's bottleneck (x264 medium takes ~8x a frame's decode at
 /// 1080p) and keeps every core busy, so frame threads only add their hand-offs: 2.0-2.1 s of CPU
 /// against 1.5-1.6 s to decode the bench's 60 s 1080p clip (`avdec_h264` alone).
 private let decoderAdded: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<GstElement>?,
                                           gpointer?) -> Void = { _, _, element, _ in
-    guard let element, let factory = gst_element_get_factory(element), objectName(UnsafeMutablePointer<GstObject>(factory)).hasPrefix("avdec_") else { return }
-    let object: UnsafeMutablePointer<GObject> = gcast(element)
-    guard g_object_class_find_property(UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class)
-        .assumingMemoryBound(to: GObjectClass.self), "thread-type") != nil else { return }
-    gst_util_set_object_arg(object, "thread-type", "slice")
+    guard let element, Pipeline.factoryName(of: element)?.hasPrefix("avdec_") == true else { return }
+    gst_object_ref(UnsafeMutableRawPointer(element))
+    // An audio decoder (avdec_aac) has no thread-type: nothing to set.
+    try? Element(adopting: element).set("thread-type", "slice")
 }
 
+/// Each stream parsebin finds goes through a queue into a fakesink, so the pipeline prerolls with
+/// every stream's caps and tags (without the queue the first sink to preroll would block the
+/// demuxer's one thread before the other streams got a buffer).
 private let probePadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, bin in
     guard let pad, let bin, let queue = gst_element_factory_make("queue", nil) else { return }
     guard let sink = gst_element_factory_make("fakesink", nil) else {
@@ -302,7 +301,6 @@ public final class ClipPipeline: @unchecked Sendable {
             g_signal_connect_data(pipeline.element, "deep-element-added", unsafeBitCast(decoderAdded, to: GCallback.self), nil, nil,
                                   GConnectFlags(0))
         }
-        marking.countsHeld = true
         marking.action = { frame, index, pts in mark(frame, index, pts).map { .fail($0) } ?? .pass }
         try marking.install(on: pipeline, element: "mark")
     }
@@ -312,7 +310,12 @@ public final class ClipPipeline: @unchecked Sendable {
     var sharedFrames: Int { marking.lock.withLock { marking.shared } }
 
     /// The most marked frames alive at once downstream of the marks: those the encoder held.
+    /// Counted only once `countsFramesHeld` is set, before the run (a token per frame).
     var mostFramesHeld: Int { marking.lock.withLock { marking.mostHeld } }
+    var countsFramesHeld: Bool {
+        get { marking.countsHeld }
+        set { marking.countsHeld = newValue }
+    }
 
     /// What happens to the clip's audio.
     public enum AudioHandling: Sendable, Equatable {

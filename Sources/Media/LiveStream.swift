@@ -264,11 +264,13 @@ private let fileSinkProbe: GstPadProbeCallback = { _, info, context in
     let watch = Unmanaged<FileSinkWatch>.fromOpaque(context).takeUnretainedValue()
     let isBuffer = info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0
     if !isBuffer && data.assumingMemoryBound(to: GstEvent.self).pointee.type != GST_EVENT_EOS { return GST_PAD_PROBE_OK }
-    watch.lock.withLock { state in
+    let onDisk = watch.lock.withLock { state in
         if state.frameGiven { state.frameOnDisk = true }
         if isBuffer && data.assumingMemoryBound(to: GstBuffer.self).pointee.duration != GstClockTime.max { state.frameGiven = true }
+        return state.frameOnDisk
     }
-    return GST_PAD_PROBE_OK
+    // Known for good: no lock per buffer for the rest of the stream.
+    return onDisk ? GST_PAD_PROBE_REMOVE : GST_PAD_PROBE_OK
 }
 
 private let admissionProbe: GstPadProbeCallback = { _, info, context in

@@ -38,7 +38,7 @@ final class MarkProbe: @unchecked Sendable {
     /// Marked frames alive downstream now, and the most at once: what the encoder holds. Each
     /// frame carries a token (a parent-buffer meta on an empty buffer) that dies with the frame's
     /// metas: when the frame is freed, or goes back to its pool, which clears them.
-    /// Counted only where the owner asks (the clip): a token per frame is an allocation more.
+    /// Counted only where the owner asks (the clip's tests): a token per frame is an allocation more.
     var countsHeld = false
     var held = 0
     var mostHeld = 0

@@ -164,6 +164,7 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
         let clip = try ClipPipeline(template: PipelineTemplate(contentsOf: ClipOrientationTests.template), input: input,
                                     output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
                                     audio: .none, threads: 0, turned: false) { _, _, _ in nil }
+        clip.countsFramesHeld = true
         #expect(try clip.run(progress: { _ in }, cancelled: { false }) == 90)
         // The frame being coded, and the next on its way in.
         #expect(clip.mostFramesHeld <= 2, "the encoder held \(clip.mostFramesHeld) frames at once")
