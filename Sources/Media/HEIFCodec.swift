@@ -38,9 +38,12 @@ public final class HEIFFile: @unchecked Sendable {
         var handle: OpaquePointer?
         let primary = read.code == heif_error_Ok ? heif_context_get_primary_image_handle(context, &handle) : read
         guard primary.code == heif_error_Ok, let handle else {
+            // The message is the context's: read before the context goes (after, it read freed
+            // memory: "libheif: \u{FFFD}\t…" for a cut file, now and then).
+            let failure = HEIF.failure(primary)
             heif_context_free(context)
             bytes.deallocate()
-            throw HEIF.failure(primary)
+            throw failure
         }
         self.bytes = bytes
         self.context = context
@@ -206,7 +209,9 @@ enum HEIF {
     static func start() { _ = started }
 
     static func failure(_ error: heif_error) -> MediaError {
-        failure(error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)")
+        // One line: libheif ends some messages with a newline.
+        let message = error.message.map { String(cString: $0).split(whereSeparator: \.isNewline).joined(separator: " ") }
+        return failure(message.flatMap { $0.isEmpty ? nil : $0 } ?? "error \(error.code.rawValue)")
     }
 
     static func failure(_ message: String) -> MediaError {
