@@ -14,9 +14,13 @@
 # Both sides re-encode with libx264's defaults, which camstamp's clips use: speed preset medium,
 # CRF 23 (camstamp's camstampx264enc sets x264's CRF 23 itself), keyframes 250 frames apart, no VBV,
 # x264's own thread count; 4:2:0, and copy the AAC. x264 writes the settings it ran with into each
-# output (bench/run.sh compares them: the same on both sides). The marks are those
-# of the stream part: "© AUTHOR 2026" in Noto Sans 34.6 px with an outline, bottom-right 32 px in;
-# the camstamp logo 173x144 at 85 %, top-left 32 px in.
+# output (bench/run.sh compares them: the same on both sides). The marks look alike on both sides,
+# so that x264 codes the same picture (a heavier mark is more bits, and x264's time follows its
+# bits): "© AUTHOR 2026" as the credit preset draws it, white at 90 % in bold Noto Sans 34.6 px
+# with a dark outline and a drop shadow (drawtext's shadow is hard-edged, the preset's blurred),
+# bottom-right 32 px in; the camstamp logo 173x144 at 85 %, top-left 32 px in. With the
+# regular-weight, shadowless text of this script's first version, ffmpeg's output was 3 % fewer bits (132 against 136
+# kbit/s); with these, 135.4 against 136.2.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,7 +30,7 @@ assets=${2:?ASSETS}
 arg=${3:?FILE}
 author=${AUTHOR:-Example Studio}
 outdir=${OUTDIR:-/tmp}
-font="$repo/fonts/NotoSans-Regular.ttf"
+font="$repo/fonts/NotoSans-Bold.ttf"
 
 case $what in
     make)
@@ -41,7 +45,7 @@ case $what in
     camstamp)
         echo "\"${CAMSTAMP:?}\" batch \"$arg\" -o \"$outdir\" --preset credit --preset logo --var \"author=$author\" --jobs 2 --overwrite" ;;
     ffmpeg)
-        filter="[1:v]format=rgba,colorchannelmixer=aa=0.85[logo];[0:v][logo]overlay=32:32,drawtext=fontfile=$font:text='© $author 2026':fontsize=35:fontcolor=white:borderw=2:bordercolor=black@0.7:x=w-tw-32:y=h-th-32[v]"
+        filter="[1:v]format=rgba,colorchannelmixer=aa=0.85[logo];[0:v][logo]overlay=32:32,drawtext=fontfile=$font:text='© $author 2026':fontsize=35:fontcolor=white@0.9:borderw=2:bordercolor=black@0.6:shadowx=2:shadowy=2:shadowcolor=black@0.4:x=w-tw-32:y=h-th-32[v]"
         echo "ffmpeg -v error -y -i \"$arg\" -i \"$assets/logo-173.png\" -filter_complex \"$filter\" -map '[v]' -map '0:a?' -c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p -c:a copy \"$outdir/$(basename "$arg")\"" ;;
     x264)
         # grep reads the file itself: a reader that quits early would end a pipe with SIGPIPE.

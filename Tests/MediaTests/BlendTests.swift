@@ -141,18 +141,40 @@ func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> Int {
         try frame.withMapped { mapped in (0..<mapped.planeCount).map { [UInt8](mapped.plane($0)) } }
     }
 
-    /// Blending into the columns a mark covers gives the bytes GStreamer's whole-row blend gives,
-    /// in every format, for marks at odd and even columns, half outside the frame on any side,
-    /// and translucent (straight and premultiplied edges alike).
+    /// A `width`×`height` mark whose every pixel differs, as a text's antialiased edge does:
+    /// premultiplied, alpha running through 0 (clear), 255 (opaque) and all between, with clear
+    /// rows and clear columns at both ends.
+    static func speckledOverlay(width: Int, height: Int) throws -> OverlayImage {
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        var state: UInt32 = 777
+        for row in 1..<height - 1 {
+            for column in 2..<width - 1 {
+                state = state &* 1_103_515_245 &+ 12345
+                let alpha = [0, 255, Int(state >> 24)][Int(state >> 8) % 3]
+                let offset = (row * width + column) * 4
+                for channel in 0..<3 { pixels[offset + channel] = UInt8(alpha * Int((state >> (channel * 5)) & 255) / 255) }
+                pixels[offset + 3] = UInt8(alpha)
+            }
+        }
+        return try pixels.withUnsafeBytes { try OverlayImage(width: width, height: height, stride: width * 4, premultipliedBGRA: $0) }
+    }
+
+    /// Blending into the columns a mark covers (and into 4:2:0 planes directly) gives the bytes
+    /// GStreamer's whole-row blend gives, in every format, for marks at odd and even columns and
+    /// rows, half outside the frame on any side, and translucent (straight and premultiplied
+    /// edges alike, every pixel its own alpha).
     @Test(arguments: PixelFormat.allCases)
     func theColumnsBlendGivesTheWholeRowBlendsBytes(format: PixelFormat) throws {
         let translucent = try solidOverlay(width: 13, height: 9, b: 40, g: 90, r: 120, a: 160)
         let opaque = try solidOverlay(width: 10, height: 6, b: 255, g: 255, r: 255, a: 255)
+        let speckled = try Self.speckledOverlay(width: 23, height: 17)
         let placements: [[OverlayComposition.Placement]] = [
             [.init(image: translucent, x: 7, y: 3)], [.init(image: translucent, x: 8, y: 4)],
             [.init(image: opaque, x: -5, y: -2), .init(image: translucent, x: 57, y: 43)],
             [.init(image: translucent, x: 60, y: 10), .init(image: opaque, x: 63, y: 0), .init(image: opaque, x: 64, y: 5)],
             [.init(image: opaque, x: 0, y: 0), .init(image: translucent, x: 1, y: 1)],
+            [.init(image: speckled, x: 5, y: 7)], [.init(image: speckled, x: 10, y: 20), .init(image: speckled, x: 20, y: 25)],
+            [.init(image: speckled, x: -7, y: -3), .init(image: speckled, x: 51, y: 38), .init(image: speckled, x: 48, y: -16)],
         ]
         for marks in placements {
             let composition = OverlayComposition(marks)
