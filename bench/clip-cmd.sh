@@ -19,8 +19,8 @@
 # bits): "© AUTHOR 2026" as the credit preset draws it, white at 90 % in bold Noto Sans 34.6 px
 # with a dark outline and a drop shadow (drawtext's shadow is hard-edged, the preset's blurred),
 # bottom-right 32 px in; the camstamp logo 173x144 at 85 %, top-left 32 px in. With the
-# regular-weight, shadowless text of this script's first version, ffmpeg's output was 3 % fewer bits (132 against 136
-# kbit/s); with these, 135.4 against 136.2.
+# regular-weight, shadowless text of this script's first version, ffmpeg's output had 3 % fewer
+# bits (132 against 136 kbit/s); with these, 135.4 against 136.2.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
