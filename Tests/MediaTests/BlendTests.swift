@@ -176,16 +176,21 @@ func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> Int {
             [.init(image: speckled, x: 5, y: 7)], [.init(image: speckled, x: 10, y: 20), .init(image: speckled, x: 20, y: 25)],
             [.init(image: speckled, x: -7, y: -3), .init(image: speckled, x: 51, y: 38), .init(image: speckled, x: 48, y: -16)],
         ]
-        for marks in placements {
-            let composition = OverlayComposition(marks)
-            let columns = try Self.busyFrame(64, 48, format), rows = try Self.busyFrame(64, 48, format)
-            try composition.blend(into: columns)
-            try composition.blendWholeRows(into: rows)
-            let blended = try Self.bytes(columns), reference = try Self.bytes(rows), untouched = try Self.bytes(Self.busyFrame(64, 48, format))
-            func differing(_ a: [[UInt8]], _ b: [[UInt8]]) -> Int { zip(a.joined(), b.joined()).filter { $0 != $1 }.count }
-            #expect(blended.map(\.count) == reference.map(\.count) && differing(blended, reference) == 0,
-                    "\(format) \(marks.map { ($0.x, $0.y) }): \(differing(blended, reference)) bytes differ from the whole-row blend")
-            #expect(differing(blended, untouched) > 0, "\(format): nothing blended")
+        // An odd size too: the last chroma sample of a row and the last chroma row cover one
+        // pixel and one row.
+        for (width, height) in [(64, 48), (63, 47)] {
+            for marks in placements {
+                let composition = OverlayComposition(marks)
+                let columns = try Self.busyFrame(width, height, format), rows = try Self.busyFrame(width, height, format)
+                try composition.blend(into: columns)
+                try composition.blendWholeRows(into: rows)
+                let blended = try Self.bytes(columns), reference = try Self.bytes(rows)
+                let untouched = try Self.bytes(Self.busyFrame(width, height, format))
+                func differing(_ a: [[UInt8]], _ b: [[UInt8]]) -> Int { zip(a.joined(), b.joined()).filter { $0 != $1 }.count }
+                #expect(blended.map(\.count) == reference.map(\.count) && differing(blended, reference) == 0,
+                        "\(format) \(width)x\(height) \(marks.map { ($0.x, $0.y) }): \(differing(blended, reference)) bytes differ from the whole-row blend")
+                #expect(differing(blended, untouched) > 0, "\(format) \(width)x\(height): nothing blended")
+            }
         }
     }
 }
