@@ -296,6 +296,8 @@ public final class ClipPipeline: @unchecked Sendable {
             "muxer": .fragment(LaunchFragment("\(container.muxer) name=mux")), "audio": .fragment(branch),
         ])
         pipeline = try Pipeline(description)
+        ClipColour.install(on: pipeline.element)
+        ClipTimescale.install(on: pipeline)
         // Not for VP9: its real-time encoder is fast enough that the decoder's speed counts.
         if codec != .vp9 {
             g_signal_connect_data(pipeline.element, "deep-element-added", unsafeBitCast(decoderAdded, to: GCallback.self), nil, nil,

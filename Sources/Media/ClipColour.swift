@@ -1,0 +1,105 @@
+internal import CGStreamer
+internal import CGstVideo
+import Foundation
+
+/// A clip's colorimetry put right where GStreamer 1.22 loses a full-range (0-255) clip's range on
+/// its way to the marks and the encoder (which writes the range and colour fields the caps say
+/// into the output's VUI). Two places lose it:
+///
+/// - qtdemux turns an MP4/MOV `colr` box into a named colorimetry (`bt709`, `bt601`) that is always
+///   limited range: it drops nclx's full-range flag. h264parse and h265parse keep the container's
+///   colorimetry over their SPS's, and avdec takes each field upstream has over libav's. So for H.264
+///   and HEVC from qtdemux the range is made unknown: avdec then takes the SPS's (its VUI
+///   `video_full_range_flag`, what ffmpeg and players go by).
+/// - A clip that says full range and no matrix (a phone's `yuvj420p` without a colour description)
+///   decodes as `1:0:0:0`, which GstVideoInfo refuses for YUV and replaces whole with its default
+///   for the size: BT.601 or BT.709, limited. So the decoder's unknown matrix is given that default
+///   (what players assume for that size too) and its range kept.
+///
+/// Matroska says the range right (`1:3:5:1`), as do the parsers on their own.
+enum ClipColour {
+    /// Watches `bin` (the clip's pipeline) for the demuxer and decoders decodebin3 adds.
+    static func install(on bin: UnsafeMutablePointer<GstElement>) {
+        g_signal_connect_data(bin, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), nil, nil, GConnectFlags(0))
+    }
+
+    /// A colorimetry with an unknown range, so that the decoder takes the stream's own; nil when
+    /// `colorimetry`'s range is unknown already.
+    static func rangeLeftToTheStream(_ colorimetry: GstVideoColorimetry) -> GstVideoColorimetry? {
+        guard colorimetry.range != GST_VIDEO_COLOR_RANGE_UNKNOWN else { return nil }
+        var changed = colorimetry
+        changed.range = GST_VIDEO_COLOR_RANGE_UNKNOWN
+        return changed
+    }
+
+    /// `colorimetry` with its unknown matrix set to GStreamer's default for the frames of `caps`
+    /// (`gst_video_info_from_caps` fills in that default), its range and other fields kept; nil
+    /// when the matrix is known or the range is not (GStreamer's default is then what it was).
+    static func matrixFilledIn(_ colorimetry: GstVideoColorimetry, caps: UnsafeMutablePointer<GstCaps>) -> GstVideoColorimetry? {
+        guard colorimetry.matrix == GST_VIDEO_COLOR_MATRIX_UNKNOWN, colorimetry.range != GST_VIDEO_COLOR_RANGE_UNKNOWN else { return nil }
+        var info = GstVideoInfo()
+        guard gst_video_info_from_caps(&info, caps) != 0, info.finfo.pointee.flags.rawValue & GST_VIDEO_FORMAT_FLAG_YUV.rawValue != 0 else { return nil }
+        var changed = colorimetry
+        changed.matrix = info.colorimetry.matrix
+        return changed
+    }
+}
+
+/// decodebin3 adds its elements from its streaming threads: each is looked at once, here.
+private let elementAdded: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<GstElement>?,
+                                         gpointer?) -> Void = { _, _, element, _ in
+    guard let element else { return }
+    if Pipeline.factoryName(of: element) == "qtdemux" {
+        g_signal_connect_data(element, "pad-added", unsafeBitCast(demuxerPadAdded, to: GCallback.self), nil, nil, GConnectFlags(0))
+        return
+    }
+    guard let klass = gst_element_get_metadata(element, "klass").map({ String(cString: $0) }),
+          klass.contains("Decoder"), klass.contains("Video"), let pad = gst_element_get_static_pad(element, "src") else { return }
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, decodedCaps, nil, nil)
+    gst_object_unref(UnsafeMutableRawPointer(pad))
+}
+
+/// The pad is new and not linked yet: its caps go downstream after this, through the probe.
+private let demuxerPadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, _ in
+    guard let pad else { return }
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, demuxedCaps, nil, nil)
+}
+
+private let demuxedCaps: GstPadProbeCallback = { _, info, _ in
+    rewriteColorimetry(info, of: ["video/x-h264", "video/x-h265"]) { colorimetry, _ in ClipColour.rangeLeftToTheStream(colorimetry) }
+}
+
+private let decodedCaps: GstPadProbeCallback = { _, info, _ in
+    rewriteColorimetry(info, of: ["video/x-raw"]) { colorimetry, caps in ClipColour.matrixFilledIn(colorimetry, caps: caps) }
+}
+
+/// Replaces the caps event passing a probe by one whose `colorimetry` is `change`'s, when the caps
+/// are of one of `mediaTypes`, have a colorimetry and `change` gives a new one.
+private func rewriteColorimetry(_ info: UnsafeMutablePointer<GstPadProbeInfo>?, of mediaTypes: Set<String>,
+                                _ change: (GstVideoColorimetry, UnsafeMutablePointer<GstCaps>) -> GstVideoColorimetry?) -> GstPadProbeReturn {
+    guard let info, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+    let event = data.assumingMemoryBound(to: GstEvent.self)
+    guard event.pointee.type == GST_EVENT_CAPS else { return GST_PAD_PROBE_OK }
+    var parsed: UnsafeMutablePointer<GstCaps>?
+    gst_event_parse_caps(event, &parsed)
+    guard let caps = parsed, gst_caps_get_size(caps) == 1, let structure = gst_caps_get_structure(caps, 0),
+          mediaTypes.contains(String(cString: gst_structure_get_name(structure))),
+          let text = gst_structure_get_string(structure, "colorimetry") else { return GST_PAD_PROBE_OK }
+    var colorimetry = GstVideoColorimetry()
+    guard gst_video_colorimetry_from_string(&colorimetry, text) != 0, var changed = change(colorimetry, caps),
+          let newText = gst_video_colorimetry_to_string(&changed) else { return GST_PAD_PROBE_OK }
+    defer { g_free(newText) }
+    guard let fixed = gst_caps_copy(caps), let fixedStructure = gst_caps_get_structure(fixed, 0) else { return GST_PAD_PROBE_OK }
+    var value = GValue()
+    g_value_init(&value, gType(G_TYPE_STRING))
+    g_value_set_string(&value, newText)
+    gst_structure_take_value(fixedStructure, "colorimetry", &value)
+    let replacement = gst_event_new_caps(fixed)
+    gst_caps_unref(fixed)
+    guard let replacement else { return GST_PAD_PROBE_OK }
+    gst_event_set_seqnum(replacement, gst_event_get_seqnum(event))
+    // The probe's data is ours to replace: it holds the one ref of the event passing.
+    gst_event_unref(event)
+    info.pointee.data = UnsafeMutableRawPointer(replacement)
+    return GST_PAD_PROBE_OK
+}

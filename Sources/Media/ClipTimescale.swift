@@ -1,0 +1,51 @@
+internal import CGStreamer
+import Foundation
+
+/// The MP4/MOV muxer's video timescale: 90 kHz (the MPEG clock, what a camera's or a TS's clip
+/// counts in) where a frame is a whole number of its ticks, so that frames 1/90000 s apart stay
+/// apart. qtmux's own is ~100 ticks a frame (3000 Hz at 30 fps): x264 gives a variable-rate clip's
+/// frames 11 µs apart DTSs 11 µs apart, they became the same tick, a sample of zero duration,
+/// and the track and its edit list came out one frame short: players left out the last frame.
+/// Frame rates 90 kHz cannot count exactly (24000/1001, 60000/1001) keep qtmux's, which does.
+enum ClipTimescale {
+    static let mpegClock = 90_000
+
+    /// The timescale for frames at `numerator`/`denominator` per second (0/1: variable); nil to
+    /// leave qtmux's.
+    static func timescale(numerator: Int, denominator: Int) -> Int? {
+        guard numerator > 0, denominator > 0 else { return mpegClock }
+        return (mpegClock * denominator) % numerator == 0 ? mpegClock : nil
+    }
+
+    /// Sets the timescale of `pipeline`'s muxer `mux` (when it is qtmux or mp4mux) from the frame
+    /// rate of the caps reaching the element `encoder`, before they reach the muxer.
+    static func install(on pipeline: Pipeline) {
+        guard let mux = try? pipeline.element(named: "mux"), let encoder = try? pipeline.element(named: "encoder"),
+              ["mp4mux", "qtmux"].contains(Pipeline.factoryName(of: mux.pointer) ?? ""),
+              let pad = gst_element_get_static_pad(encoder.pointer, "sink") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        gst_object_ref(UnsafeMutableRawPointer(mux.pointer))
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, rawCaps, UnsafeMutableRawPointer(mux.pointer)) {
+            gst_object_unref($0)
+        }
+    }
+}
+
+/// On the encoder's sink pad: the muxer's pad takes its caps from the encoder's output after
+/// this, and reads its timescale then.
+private let rawCaps: GstPadProbeCallback = { _, info, mux in
+    guard let info, let mux, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+    let event = data.assumingMemoryBound(to: GstEvent.self)
+    guard event.pointee.type == GST_EVENT_CAPS else { return GST_PAD_PROBE_OK }
+    var caps: UnsafeMutablePointer<GstCaps>?
+    gst_event_parse_caps(event, &caps)
+    guard let caps, let structure = gst_caps_get_structure(caps, 0) else { return GST_PAD_PROBE_OK }
+    // No frame rate in the caps counts as variable (0/1).
+    var numerator: gint = 0, denominator: gint = 1
+    _ = gst_structure_get_fraction(structure, "framerate", &numerator, &denominator)
+    guard let timescale = ClipTimescale.timescale(numerator: Int(numerator), denominator: Int(denominator)),
+          let pad = gst_element_get_static_pad(mux.assumingMemoryBound(to: GstElement.self), "video_0") else { return GST_PAD_PROBE_OK }
+    gst_util_set_object_arg(UnsafeMutableRawPointer(pad).assumingMemoryBound(to: GObject.self), "trak-timescale", String(timescale))
+    gst_object_unref(UnsafeMutableRawPointer(pad))
+    return GST_PAD_PROBE_OK
+}
