@@ -69,6 +69,18 @@ enum Clips {
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last?.trimmingCharacters(in: .whitespaces)[...] }
     }
 
+    /// The first video timestamp less the first audio timestamp, in seconds, as ffprobe reads the
+    /// packets (edit lists applied): how far the picture starts after the sound.
+    static func videoAfterAudio(_ url: URL) throws -> Double {
+        func first(_ stream: String) throws -> Double {
+            let text = String(decoding: try tool("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "packet=pts_time",
+                                                            "-of", "csv=p=0", url.path]), as: UTF8.self)
+            return try #require(text.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }.min(),
+                                "\(url.lastPathComponent): no \(stream) packets")
+        }
+        return try first("v:0") - first("a:0")
+    }
+
     /// The luma of the frame at `seconds`, as ffmpeg shows it (rotation applied), as rows.
     static func luma(_ url: URL, at seconds: Double, width: Int, height: Int) throws -> [[UInt8]] {
         let data = try tool("ffmpeg", ["-v", "error", "-ss", String(seconds), "-i", url.path, "-frames:v", "1",
@@ -136,6 +148,31 @@ enum Clips {
         #expect(try Clips.frameCount(output) == 75)
         #expect(abs(try Clips.duration(output) - Clips.duration(input)) <= 1.0 / 5 + 0.001)
         #expect(try Clips.audioMD5(output) == Clips.audioMD5(input))
+    }
+
+    /// A clip whose sound starts before its picture keeps that offset (lip sync). ffmpeg's MKV
+    /// stores the first video block (B-frames: its decode time is earliest) before the first
+    /// audio block; matroskademux started every stream's segment at that first block, 54 ms in,
+    /// and moved the start back to 0 only when the audio came, after the first frame had gone
+    /// out: it came out at 0, 54 ms early. The MP4 (an empty edit before the video) kept it.
+    @Test func aClipWhoseSoundStartsFirstKeepsTheOffset() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mkv = folder.appendingPathComponent("late.mkv"), mp4 = folder.appendingPathComponent("late.mp4")
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-itsoffset", "0.023", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30",
+                                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "2",
+                                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", mkv.path])
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-i", mkv.path, "-c", "copy", mp4.path])
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", mkv.path, mp4.path, "-o", out.path, "--text", "x"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        for input in [mkv, mp4] {
+            let offset = try Clips.videoAfterAudio(input)
+            #expect(offset > 0.02, "\(input.lastPathComponent): the fixture's video starts \(offset) s after its audio")
+            let kept = try Clips.videoAfterAudio(out.appendingPathComponent(input.lastPathComponent))
+            #expect(abs(kept - offset) <= 0.001, "\(input.lastPathComponent): video \(offset) s after the audio, \(kept) s in the output")
+            #expect(try Clips.audioMD5(out.appendingPathComponent(input.lastPathComponent)) == Clips.audioMD5(input))
+        }
     }
 
     /// The settings x264 ran with, as it writes them into the stream (an SEI): `cabac=1 ref=3 …`.
