@@ -175,6 +175,38 @@ enum Clips {
         }
     }
 
+    /// An MP4 or MOV made by ffmpeg (or a phone) starts its AAC with a priming packet that its
+    /// edit list skips (media time 1024 samples) and ends with a packet past the movie's
+    /// duration. GStreamer 1.22 loses both, so the sound is not bit-identical (142 packets, 140
+    /// written): qtmux drops a buffer whose PTS is before its segment's start (the priming
+    /// packet, which qtdemux sends 21.3 ms before the segment it starts) and can write an edit's
+    /// media time only from a first PTS - DTS; qtdemux ends the stream once the next packet's
+    /// media time reaches the movie's duration (3.008 s ≥ 3.000 s), though it is presented at
+    /// 2.987 s. Open: recorded as a known issue, so that this test says when it is fixed.
+    @Test func anFFmpegMP4KeepsItsAACPrimingAndLastPacket() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        for name in ["phone.mp4", "phone.mov"] {
+            let input = folder.appendingPathComponent(name)
+            _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi",
+                                    "-i", "sine=frequency=440:sample_rate=48000", "-t", "3", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                                    "-c:a", "aac", input.path])
+            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let output = out.appendingPathComponent(name)
+            let written = try Clips.audioPacketHashes(output), source = try Clips.audioPacketHashes(input)
+            #expect(source.count == 142, "\(name): \(source.count) packets in the fixture")
+            // What is kept: the packets between, in order.
+            #expect(Array(source.dropFirst().prefix(written.count)) == written, "\(name)")
+            let (md5, sourceMD5) = (try Clips.audioMD5(output), try Clips.audioMD5(input))
+            withKnownIssue("GStreamer 1.22's qtdemux and qtmux lose an edit-listed AAC's priming and last packet") {
+                #expect(written.count == source.count, "\(name): \(written.count) of \(source.count) packets")
+                #expect(md5 == sourceMD5, "\(name)")
+            }
+        }
+    }
+
     /// The settings x264 ran with, as it writes them into the stream (an SEI): `cabac=1 ref=3 …`.
     static func x264Settings(_ url: URL) throws -> String {
         let bytes = try Data(contentsOf: url)
