@@ -332,8 +332,8 @@ public final class ClipPipeline: @unchecked Sendable {
     /// went out before that (ffmpeg stores the first video block first, its B-frames' decode time
     /// being the earliest) are a segment late, at running time 0, with the sound that started
     /// before them then at 0 too. A clip whose picture starts 54 ms after its sound came out with
-    /// both at 0 and a 88 ms first frame. So every segment reaching the muxer that starts after
-    /// `start`, the clip's first timestamp, is started at `start`: the running time of each packet
+    /// both at 0 and an 88 ms first frame. So every segment that starts after `start`, the clip's
+    /// first timestamp, is started at `start`: the running time of each packet
     /// is then its time from the clip's start, as the later segments have it. The video's segments
     /// are taken before the encoder, whose own may start 1000 hours on (room for B-frames' negative
     /// decode times); the sound's at the muxer.
