@@ -99,6 +99,10 @@ public struct ClipStreams: Sendable {
     /// flag, which players apply and the clip's pixels do not; nil when the clip has none.
     public var orientation: String?
 
+    /// The earliest timestamp of any stream's first packet (ns), as the demuxer gives it (absolute
+    /// stream time): where the clip starts, sound or picture.
+    public var start: UInt64?
+
     /// Whether the pixels must be turned (or mirrored) to come out upright: an orientation other
     /// than `rotate-0`.
     public var isTurned: Bool { orientation.map { $0 != "rotate-0" } ?? false }
@@ -139,6 +143,9 @@ public struct ClipStreams: Sendable {
         }
         var streams = ClipStreams()
         streams.duration = pipeline.duration()
+        // Each stream's fakesink has prerolled with its first packet.
+        streams.start = pipeline.allElements().filter { Pipeline.factoryName(of: $0.pointer) == "fakesink" }
+            .compactMap { firstTimestamp(of: $0) }.min()
         for pad in srcPads(of: demux) {
             guard let caps = gst_pad_get_current_caps(pad) else { continue }
             defer { gst_caps_unref(caps) }
@@ -161,6 +168,17 @@ public struct ClipStreams: Sendable {
             if streams.created == nil { streams.created = creationDate(on: pad) }
         }
         return streams
+    }
+
+    /// The timestamp (PTS, else DTS) of the packet a fakesink prerolled with, when it has one.
+    private static func firstTimestamp(of sink: Element) -> UInt64? {
+        var value = GValue()
+        g_value_init(&value, gst_sample_get_type())
+        defer { g_value_unset(&value) }
+        g_object_get_property(gcast(sink.pointer), "last-sample", &value)
+        guard let sample = g_value_get_boxed(&value), let buffer = gst_sample_get_buffer(OpaquePointer(sample)) else { return nil }
+        let time = buffer.pointee.pts != GstClockTime.max ? buffer.pointee.pts : buffer.pointee.dts
+        return time == GstClockTime.max ? nil : UInt64(time)
     }
 
     /// The element's source pads now (parsebin adds them from its streaming thread).
@@ -272,9 +290,12 @@ public final class ClipPipeline: @unchecked Sendable {
     /// `template` has `{input}`, `{output}`, `{stop}` (decodebin3's caps), `{orient}` (the element
     /// that turns the frames upright), `{encoder}`, `{muxer}` and `{audio}` (the audio branch, or
     /// nothing). `turned`: the clip has a rotation tag (`ClipStreams.isTurned`) for `{orient}` to apply;
-    /// when it has none `{orient}` is a pass-through `identity`.
+    /// when it has none `{orient}` is a pass-through `identity`. `matroskaStart`: for a Matroska or
+    /// WebM source, where it starts (`ClipStreams.start`), so that its picture keeps its place against
+    /// its sound (see `startSegments`).
     public init(template: PipelineTemplate, input: URL, output: URL, codec: ClipVideoCodec, container: ClipContainer,
-                audio: AudioHandling, threads: Int, turned: Bool = true, mark: @escaping Mark) throws(MediaError) {
+                audio: AudioHandling, threads: Int, turned: Bool = true, matroskaStart: UInt64? = nil,
+                mark: @escaping Mark) throws(MediaError) {
         var stop = "video/x-raw(ANY)"
         let branch: LaunchFragment
         switch audio {
@@ -305,6 +326,43 @@ public final class ClipPipeline: @unchecked Sendable {
         }
         marking.action = { frame, index, pts in mark(frame, index, pts).map { .fail($0) } ?? .pass }
         try marking.install(on: pipeline, element: "mark")
+        if let matroskaStart { try startSegments(at: matroskaStart) }
+    }
+
+    /// matroskademux starts every stream's segment at the first block it reads, and starts them
+    /// again earlier when a block of another stream comes with an earlier time: the frames that
+    /// went out before that (ffmpeg stores the first video block first, its B-frames' decode time
+    /// being the earliest) are a segment late, at running time 0, with the sound that started
+    /// before them then at 0 too. A clip whose picture starts 54 ms after its sound came out with
+    /// both at 0 and an 88 ms first frame. So every segment that starts after `start`, the clip's
+    /// first timestamp, is started at `start`: the running time of each packet
+    /// is then its time from the clip's start, as the later segments have it. The video's segments
+    /// are taken before the encoder, whose own may start 1000 hours on (room for B-frames' negative
+    /// decode times); the sound's at the muxer.
+    private func startSegments(at start: UInt64) throws(MediaError) {
+        let mux = try pipeline.element(named: "mux"), mark = try pipeline.element(named: "mark")
+        var pads: [UnsafeMutablePointer<GstPad>] = []
+        if let pad = gst_element_get_static_pad(mark.pointer, "sink") { pads.append(pad) }
+        let object: UnsafeMutablePointer<GstObject> = gcast(mux.pointer)
+        g_mutex_lock(&object.pointee.lock)
+        var list = mux.pointer.pointee.sinkpads
+        while let node = list {
+            let pad = node.pointee.data.assumingMemoryBound(to: GstPad.self)
+            if objectName(gcast(pad)).hasPrefix("audio") {
+                gst_object_ref(UnsafeMutableRawPointer(pad))
+                pads.append(pad)
+            }
+            list = node.pointee.next
+        }
+        g_mutex_unlock(&object.pointee.lock)
+        for pad in pads {
+            defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+            let context = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+            context.initialize(to: start)
+            gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, startSegmentProbe, context) {
+                $0?.assumingMemoryBound(to: UInt64.self).deallocate()
+            }
+        }
     }
 
     /// How many frames reached the marks with their pixels still shared with the decoder (which
@@ -365,6 +423,30 @@ public final class ClipPipeline: @unchecked Sendable {
             }
         }
     }
+}
+
+/// A time segment that starts after the clip's start (the context) is replaced by one starting
+/// there, its stream time moved back as far (not below 0).
+private let startSegmentProbe: GstPadProbeCallback = { _, info, context in
+    guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+    let event = data.assumingMemoryBound(to: GstEvent.self)
+    guard event.pointee.type == GST_EVENT_SEGMENT else { return GST_PAD_PROBE_OK }
+    let start = guint64(context.assumingMemoryBound(to: UInt64.self).pointee)
+    var parsed: UnsafePointer<GstSegment>?
+    gst_event_parse_segment(event, &parsed)
+    guard let parsed, parsed.pointee.format == GST_FORMAT_TIME, parsed.pointee.rate > 0, parsed.pointee.start > start else {
+        return GST_PAD_PROBE_OK
+    }
+    var segment = parsed.pointee
+    let late = segment.start - start
+    segment.start = start
+    segment.time = segment.time > late ? segment.time - late : 0
+    segment.position = start
+    guard let replacement = gst_event_new_segment(&segment) else { return GST_PAD_PROBE_OK }
+    gst_event_set_seqnum(replacement, gst_event_get_seqnum(event))
+    gst_event_unref(event)
+    info.pointee.data = UnsafeMutableRawPointer(replacement)
+    return GST_PAD_PROBE_OK
 }
 
 /// Thrown by `ClipPipeline.run` when its caller cancelled it.

@@ -69,6 +69,18 @@ enum Clips {
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last?.trimmingCharacters(in: .whitespaces)[...] }
     }
 
+    /// The first video timestamp less the first audio timestamp, in seconds, as ffprobe reads the
+    /// packets (edit lists applied): how far the picture starts after the sound.
+    static func videoAfterAudio(_ url: URL) throws -> Double {
+        func first(_ stream: String) throws -> Double {
+            let text = String(decoding: try tool("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "packet=pts_time",
+                                                            "-of", "csv=p=0", url.path]), as: UTF8.self)
+            return try #require(text.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }.min(),
+                                "\(url.lastPathComponent): no \(stream) packets")
+        }
+        return try first("v:0") - first("a:0")
+    }
+
     /// The luma of the frame at `seconds`, as ffmpeg shows it (rotation applied), as rows.
     static func luma(_ url: URL, at seconds: Double, width: Int, height: Int) throws -> [[UInt8]] {
         let data = try tool("ffmpeg", ["-v", "error", "-ss", String(seconds), "-i", url.path, "-frames:v", "1",
@@ -136,6 +148,63 @@ enum Clips {
         #expect(try Clips.frameCount(output) == 75)
         #expect(abs(try Clips.duration(output) - Clips.duration(input)) <= 1.0 / 5 + 0.001)
         #expect(try Clips.audioMD5(output) == Clips.audioMD5(input))
+    }
+
+    /// A clip whose sound starts before its picture keeps that offset (lip sync). ffmpeg's MKV
+    /// stores the first video block (B-frames: its decode time is earliest) before the first
+    /// audio block; matroskademux started every stream's segment at that first block, 54 ms in,
+    /// and moved the start back to 0 only when the audio came, after the first frame had gone
+    /// out: it came out at 0, 54 ms early. The MP4 (an empty edit before the video) kept it.
+    @Test func aClipWhoseSoundStartsFirstKeepsTheOffset() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mkv = folder.appendingPathComponent("late.mkv"), mp4 = folder.appendingPathComponent("late.mp4")
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-itsoffset", "0.023", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30",
+                                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "2",
+                                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", mkv.path])
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-i", mkv.path, "-c", "copy", mp4.path])
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", mkv.path, mp4.path, "-o", out.path, "--text", "x"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        for input in [mkv, mp4] {
+            let offset = try Clips.videoAfterAudio(input)
+            #expect(offset > 0.02, "\(input.lastPathComponent): the fixture's video starts \(offset) s after its audio")
+            let kept = try Clips.videoAfterAudio(out.appendingPathComponent(input.lastPathComponent))
+            #expect(abs(kept - offset) <= 0.001, "\(input.lastPathComponent): video \(offset) s after the audio, \(kept) s in the output")
+            #expect(try Clips.audioMD5(out.appendingPathComponent(input.lastPathComponent)) == Clips.audioMD5(input))
+        }
+    }
+
+    /// An MP4 or MOV made by ffmpeg (or a phone) starts its AAC with a priming packet that its
+    /// edit list skips (media time 1024 samples) and ends with a packet past the movie's
+    /// duration. GStreamer 1.22 loses both, so the sound is not bit-identical (142 packets, 140
+    /// written): qtmux drops a buffer whose PTS is before its segment's start (the priming
+    /// packet, which qtdemux sends 21.3 ms before the segment it starts) and can write an edit's
+    /// media time only from a first PTS - DTS; qtdemux ends the stream once the next packet's
+    /// media time reaches the movie's duration (3.008 s ≥ 3.000 s), though it is presented at
+    /// 2.987 s. Open: recorded as a known issue, so that this test says when it is fixed.
+    @Test func anFFmpegMP4KeepsItsAACPrimingAndLastPacket() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        for name in ["phone.mp4", "phone.mov"] {
+            let input = folder.appendingPathComponent(name)
+            _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi",
+                                    "-i", "sine=frequency=440:sample_rate=48000", "-t", "3", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                                    "-c:a", "aac", input.path])
+            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let output = out.appendingPathComponent(name)
+            let written = try Clips.audioPacketHashes(output), source = try Clips.audioPacketHashes(input)
+            #expect(source.count == 142, "\(name): \(source.count) packets in the fixture")
+            // What is kept: the packets between, in order.
+            #expect(Array(source.dropFirst().prefix(written.count)) == written, "\(name)")
+            let (md5, sourceMD5) = (try Clips.audioMD5(output), try Clips.audioMD5(input))
+            withKnownIssue("GStreamer 1.22's qtdemux and qtmux lose an edit-listed AAC's priming and last packet") {
+                #expect(written.count == source.count, "\(name): \(written.count) of \(source.count) packets")
+                #expect(md5 == sourceMD5, "\(name)")
+            }
+        }
     }
 
     /// The settings x264 ran with, as it writes them into the stream (an SEI): `cabac=1 ref=3 …`.

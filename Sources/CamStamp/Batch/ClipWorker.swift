@@ -167,7 +167,8 @@ final class ClipWorker {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let pipeline = try ClipPipeline(template: settings.template, input: item.input, output: temporary,
                                             codec: codec, container: container,
-                                            audio: audio, threads: settings.threads, turned: streams.isTurned, mark: mark)
+                                            audio: audio, threads: settings.threads, turned: streams.isTurned,
+                                            matroskaStart: [.mkv, .webm].contains(item.format.source) ? streams.start : nil, mark: mark)
             let began = ContinuousClock.now
             frames = try pipeline.run(progress: { position in
                 let elapsed = (ContinuousClock.now - began) / .seconds(1)
