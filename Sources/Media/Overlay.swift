@@ -22,11 +22,9 @@ public final class OverlayImage: @unchecked Sendable {
     let coveredColumns: [Range<Int>]
     private let conversions = Mutex<[ColourSpace: Converted]>([:])
 
-    /// The straight-alpha pixels for one colour space, as bytes and as the GstBuffer that
-    /// GStreamer's blender takes.
+    /// The straight-alpha pixels for one colour space, in the GstBuffer that GStreamer's blender
+    /// takes: AYUV or BGRA/ARGB (`overlayRGBFormat`) bytes, `width * 4` a row.
     struct Converted: @unchecked Sendable {
-        /// AYUV or BGRA/ARGB (`overlayRGBFormat`) bytes, `width * 4` a row.
-        let pixels: [UInt8]
         let box: GstBufferBox
         /// For YUV frames, each pixel's terms of the blend, `width` a row: Y × α, Cb × α, Cr × α
         /// and 255 − α, so that a blended sample is (term + frame × (255 − α)) / 255 (`Planes420`).
@@ -118,7 +116,7 @@ public final class OverlayImage: @unchecked Sendable {
             }
             weighted = (term(1), term(2), term(3), alphas.map { 255 - $0 })
         }
-        return Converted(pixels: pixels, box: GstBufferBox(buffer), weighted: weighted)
+        return Converted(box: GstBufferBox(buffer), weighted: weighted)
     }
 
     /// The pixel at `offset` with its alpha divided out, as (red, green, blue, alpha).
