@@ -254,9 +254,9 @@ enum Commands {
             }
         static let audio = Single<AudioChoice>(
             "audio", value: "SOURCE",
-            help: "auto (the test source's tone, or the microphone), none, or a PulseAudio source / ALSA "
-                + "device such as hw:1,0; AAC (Opus in MKV). Default: auto when publishing (RTMP, SRT, HLS, "
-                + "RTSP), none for files and RTP alone.") { try AudioChoice(parsing: $0, option: $1) }
+            help: "auto (the test source's tone, a clip's own sound, or the microphone), none, or a PulseAudio "
+                + "source / ALSA device such as hw:1,0; AAC (Opus in MKV). Default: auto when publishing (RTMP, "
+                + "SRT, HLS, RTSP) and for --source file:, none for a camera into files and RTP alone.") { try AudioChoice(parsing: $0, option: $1) }
         static let duration = Single<Double>(
             "duration", value: "SEC",
             help: "Stop by itself after SEC seconds of wall time, even when the source cannot keep up; "

@@ -29,13 +29,26 @@ extension StreamOptions {
     }
 
     /// Whether the stream needs the composed output: anything beyond one file or RTP address
-    /// without sound, which keep their own templates (and exactly what they wrote before).
+    /// without sound, which keep their own templates (and exactly what they wrote before). A
+    /// clip's own sound into one file is copied there by the file's template (`fileAudio`).
     var isComposed: Bool {
-        guard moreTargets.isEmpty, audio == nil || audio == AudioChoice.none else { return true }
+        guard moreTargets.isEmpty else { return true }
+        switch (audio, source) {
+        case (nil, _), (AudioChoice.none?, _), (.auto?, .file): break
+        default: return true
+        }
         switch target {
         case .file, .rtp: return false
         default: return true
         }
+    }
+
+    /// `--audio`, or its default: a clip's own sound for `--source file:`, and sound when a target
+    /// publishes to other people; none otherwise.
+    var audioChoice: AudioChoice {
+        if let audio { return audio }
+        if case .file = source { return .auto }
+        return publishes ? .auto : .none
     }
 
     /// Whether some target publishes to other people (where sound is expected by default).
@@ -79,8 +92,11 @@ enum AudioInput {
             case .test:
                 // The test camera's sound: a quiet 440 Hz tone, live like the pictures.
                 return "audiotestsrc is-live=true wave=sine freq=440 volume=0.2"
-            case .file:
-                return nil
+            case .file(let clip):
+                // The clip's own sound, decoded to be encoded as each target needs it.
+                do { return try ClipStreams.probe(clip).decodedAudio(from: clip) } catch {
+                    throw .failure("--source file:\(clip.path): \(error)")
+                }
             case .auto, .v4l2, .named:
                 let microphones: Int
                 do { microphones = try Devices.microphones() } catch { microphones = 0 }

@@ -159,7 +159,7 @@ public struct StreamJob {
         var plan: Publishing.Plan?
         let output: String
         if options.isComposed {
-            let audio = try AudioInput.launch(options.audio ?? (options.publishes ? .auto : .none), source: options.source,
+            let audio = try AudioInput.launch(options.audioChoice, source: options.source,
                                               note: { report.warning($0) })
             plan = try Publishing.plan(options: options, rtpAddress: address, audio: audio, recordings: recordings.locations)
             output = plan!.launch

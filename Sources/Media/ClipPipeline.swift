@@ -466,11 +466,23 @@ extension ClipStreams {
     /// the pipeline it is added to (nil when the file has no audio). Its queue, `fileaudio`, holds
     /// at most half a second: the muxer paces it to the video, and `Pipeline.endFileAudio` ends it.
     public func audioBranch(from file: URL) throws(MediaError) -> String? {
+        try parsedAudio(from: file).map { $0 + " ! mux.audio_0" }
+    }
+
+    /// Launch text that plays `file`'s audio decoded, at the pace of the pipeline's clock as a
+    /// microphone would give it, for a stream that encodes its sound once for all its targets
+    /// (nil when the file has no audio). It ends as `audioBranch`'s does (`Pipeline.endFileAudio`).
+    public func decodedAudio(from file: URL) throws(MediaError) -> String? {
+        try parsedAudio(from: file).map { $0 + " ! decodebin ! identity sync=true" }
+    }
+
+    /// `file`'s audio stream as parsebin gives it, through the queue named `fileaudio`.
+    private func parsedAudio(from file: URL) throws(MediaError) -> String? {
         guard let type = audioType else { return nil }
         guard type.hasPrefix("audio/"), type.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "/-.".unicodeScalars.contains($0) }) else {
             throw .invalidTemplate("unexpected audio media type '\(type)'")
         }
-        return try PipelineTemplate("filesrc location={location} ! parsebin ! {caps} ! queue name=fileaudio max-size-time=500000000 max-size-bytes=0 max-size-buffers=0 ! mux.audio_0")
+        return try PipelineTemplate("filesrc location={location} ! parsebin ! {caps} ! queue name=fileaudio max-size-time=500000000 max-size-bytes=0 max-size-buffers=0")
             .render(["location": .quoted(file.path), "caps": .fragment(LaunchFragment(type))])
     }
 }

@@ -55,7 +55,8 @@ enum Clips {
     static func frameCount(_ url: URL) throws -> Int {
         let text = String(decoding: try tool("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
                                                         "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", url.path]), as: UTF8.self)
-        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        // An MPEG-TS lists the stream once more under its program.
+        return text.split(whereSeparator: \.isNewline).first.flatMap { Int($0) } ?? -1
     }
 
     /// The MD5 of the audio packets as stored (no decoding).
@@ -520,6 +521,36 @@ enum Clips {
                                                          "-of", "csv=p=0", short.path]), as: UTF8.self)
         let last = audio.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }.max() ?? -1
         #expect(last > 1.5 && last < 2.8, "the audio ends at \(last) s of a 2 s recording")
+    }
+
+    /// With several targets (a recording and a publication, or two recordings) the clip's sound is
+    /// decoded once and encoded as each container needs it (AAC into MP4 and HLS, Opus into MKV),
+    /// as a microphone's would be: every target has the clip's tone, as long as its video. Every
+    /// output was silent, with no warning. `--audio none` leaves it out, even for one file.
+    @Test func aFileSourceKeepsItsSoundInEveryTarget() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("clip.mp4")
+        try Clips.mp4(input, frames: 90)
+        let (mp4, mkv, hls) = (folder.appendingPathComponent("rec.mp4"), folder.appendingPathComponent("rec.mkv"), folder.appendingPathComponent("hls"))
+        let result = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "{frame}", "--duration", "2",
+                                   "--to", mp4.path, "--to", mkv.path, "--to", "hls:\(hls.path)"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let segment = hls.appendingPathComponent("segment00000.ts")
+        for (output, codec) in [(mp4, "aac"), (mkv, "opus"), (segment, "aac")] {
+            #expect(try Clips.streams(output).map(\.codec) == ["h264", codec], "\(output.lastPathComponent)")
+            // The tone (audiotestsrc's sine at 0.8: RMS 0.57), not silence, for as long as the video.
+            let samples = try tool("ffmpeg", ["-v", "error", "-i", output.path, "-map", "0:a", "-ac", "1", "-ar", "8000", "-f", "f32le", "-"])
+                .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let rms = (samples.reduce(0) { $0 + Double($1 * $1) } / Double(max(samples.count, 1))).squareRoot()
+            #expect(rms > 0.3, "\(output.lastPathComponent): sound at RMS \(rms)")
+            let seconds = Double(samples.count) / 8000, video = Double(try Clips.frameCount(output)) / 30
+            #expect(abs(seconds - video) < 0.3, "\(output.lastPathComponent): \(seconds) s of sound for \(video) s of video")
+        }
+        let silent = folder.appendingPathComponent("silent.mp4")
+        let none = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "x", "--audio", "none", "--to", silent.path])
+        #expect(none.status == 0, "stderr: \(none.stderr)")
+        #expect(try Clips.streams(silent).map(\.codec) == ["h264"])
     }
 
     /// Sound MP4 cannot hold (PCM from an MKV) is left out with a warning: a warning, so `-q`
