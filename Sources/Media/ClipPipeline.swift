@@ -317,7 +317,7 @@ public final class ClipPipeline: @unchecked Sendable {
             "muxer": .fragment(LaunchFragment("\(container.muxer) name=mux")), "audio": .fragment(branch),
         ])
         pipeline = try Pipeline(description)
-        ClipColour.install(on: pipeline.element)
+        pipeline.keepColours(ofClip: input)
         ClipTimescale.install(on: pipeline)
         // Not for VP9: its real-time encoder is fast enough that the decoder's speed counts.
         if codec != .vp9 {
