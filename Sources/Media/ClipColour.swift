@@ -76,9 +76,9 @@ enum ClipColour {
 }
 
 extension Pipeline {
-    /// For a pipeline that decodes the video file `clip` (a batch's clip, a stream's `--source
-    /// file:`): its frames keep the clip's colours, its range above all (`ClipColour`). Before the
-    /// pipeline starts.
+    /// For a pipeline that decodes the video file `clip` (a batch's clip, the `--source file:` of a
+    /// stream, a shot or the camera): its frames keep the clip's colours, its range above all
+    /// (`ClipColour`). Before the pipeline starts.
     public func keepColours(ofClip clip: URL) {
         ClipColour.install(on: element, clip: clip)
     }

@@ -97,6 +97,25 @@ import TestSupport
         try Self.expectFullRange(output, from: input)
     }
 
+    /// `shoot --source file:CLIP` takes its photo from a full-range clip with the clip's greys:
+    /// its capture tagged the frames limited, and the JPEG (full range by its format) came out
+    /// with 32/224 stretched to 15/240.
+    @Test func aPhotoShotFromAFullRangeClipKeepsItsGreys() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("phone.mp4")
+        try Self.halves(input, size: (320, 240), options: ["-pix_fmt", "yuvj420p", "-colorspace", "bt709", "-color_primaries", "bt709",
+                                                           "-color_trc", "bt709"])
+        let photo = folder.appendingPathComponent("still.jpg")
+        let result = try camstamp(["shoot", "--source", "file:" + input.path, "--text", "x", "--warmup", "1", "-o", photo.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let before = try Self.rgb(input, width: 320, height: 240), after = try Self.rgb(photo, width: 320, height: 240)
+        for (x, y) in [(40, 40), (120, 100), (240, 40), (280, 100)] {
+            let (a, b) = (before(x, y), after(x, y))
+            #expect(zip(a, b).allSatisfy { abs($0 - $1) <= 3 }, "at (\(x),\(y)): \(b) where the source has \(a)")
+        }
+    }
+
     /// An MP4 whose `colr nclx` box says full range and whose H.264 SPS says no range (no VUI
     /// `video_signal_type`) is full range, as ffmpeg and players read it: qtdemux's caps never say
     /// full (it reads the flag from the matrix's byte), the decoder found no range in the stream,
