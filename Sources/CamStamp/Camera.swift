@@ -29,6 +29,8 @@ struct Camera {
         }
         do {
             frames = try FrameSource(pipeline: Pipeline(plan.description), live: true, exclusiveFrames: true)
+            // A clip played as the camera keeps its colours: GStreamer alone makes a phone's full range limited.
+            if case .file(let clip) = source { frames.pipeline.keepColours(ofClip: clip) }
             if let extraControls {
                 try frames.pipeline.element(named: "camera").set("extra-controls", structure: extraControls)
             }

@@ -176,6 +176,8 @@ public struct StreamJob {
             default: throw .failure("\(options.targetDescription): \(error)")
             }
         }
+        // A clip played as the camera keeps its colours: GStreamer alone makes a phone's full range limited.
+        if case .file(let clip) = capture.source { stream.pipeline.keepColours(ofClip: clip) }
         let publishing: Publishing?
         do { publishing = try plan.map { plan throws(CamStampError) in try Publishing(plan: plan, pipeline: stream.pipeline, options: options) } } catch {
             stream.abort()

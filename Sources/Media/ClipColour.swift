@@ -16,11 +16,30 @@ import Foundation
 ///   for the size: BT.601 or BT.709, limited. So the decoder's unknown matrix is given that default
 ///   (what players assume for that size too) and its range kept.
 ///
+/// - A stream whose SPS says no range (no VUI `video_signal_type`) in an MP4 whose `colr nclx`
+///   box says full range decodes with an unknown range, taken as limited downstream; ffmpeg and
+///   players take the box's when the SPS is silent. So the box is read from the file itself
+///   (`ContainerColour`: qtdemux's caps never say full) and its range given to a decoder's
+///   output that has none.
+///
 /// Matroska says the range right (`1:3:5:1`), as do the parsers on their own.
 enum ClipColour {
-    /// Watches `bin` (the clip's pipeline) for the demuxer and decoders decodebin3 adds.
-    static func install(on bin: UnsafeMutablePointer<GstElement>) {
-        g_signal_connect_data(bin, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), nil, nil, GConnectFlags(0))
+    /// Watches `bin` (the pipeline decoding `clip`, through decodebin or decodebin3) for the
+    /// demuxer and decoders it adds.
+    static func install(on bin: UnsafeMutablePointer<GstElement>, clip: URL) {
+        // A file that cannot be read says nothing of its range here; its pipeline says why it
+        // cannot be read, in GStreamer's words.
+        let range = (try? ContainerColour.fullRange(of: clip)).flatMap { $0 }
+            .map { $0 ? GST_VIDEO_COLOR_RANGE_0_255 : GST_VIDEO_COLOR_RANGE_16_235 }
+        let context = Unmanaged.passRetained(Clip(containerRange: range)).toOpaque()
+        g_signal_connect_data(bin, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), context,
+                              { context, _ in if let context { Unmanaged<Clip>.fromOpaque(context).release() } }, GConnectFlags(0))
+    }
+
+    /// What the callbacks know of the clip: the range its container's `colr` box says, if any.
+    final class Clip: @unchecked Sendable {
+        let containerRange: GstVideoColorRange?
+        init(containerRange: GstVideoColorRange?) { self.containerRange = containerRange }
     }
 
     /// A colorimetry with an unknown range, so that the decoder takes the stream's own; nil when
@@ -30,6 +49,17 @@ enum ClipColour {
         var changed = colorimetry
         changed.range = GST_VIDEO_COLOR_RANGE_UNKNOWN
         return changed
+    }
+
+    /// A decoder's output `colorimetry` (of frames `caps`) completed: an unknown range (the
+    /// stream said none) is `containerRange`, then an unknown matrix is filled in
+    /// (`matrixFilledIn`); nil when neither changes.
+    static func decoded(_ colorimetry: GstVideoColorimetry, caps: UnsafeMutablePointer<GstCaps>,
+                        containerRange: GstVideoColorRange?) -> GstVideoColorimetry? {
+        var completed = colorimetry
+        if completed.range == GST_VIDEO_COLOR_RANGE_UNKNOWN, let containerRange { completed.range = containerRange }
+        if let filled = matrixFilledIn(completed, caps: caps) { completed = filled }
+        return completed.range == colorimetry.range && completed.matrix == colorimetry.matrix ? nil : completed
     }
 
     /// `colorimetry` with its unknown matrix set to GStreamer's default for the frames of `caps`
@@ -45,17 +75,31 @@ enum ClipColour {
     }
 }
 
-/// decodebin3 adds its elements from its streaming threads: each is looked at once, here.
+extension Pipeline {
+    /// For a pipeline that decodes the video file `clip` (a batch's clip, the `--source file:` of a
+    /// stream, a shot or the camera): its frames keep the clip's colours, its range above all
+    /// (`ClipColour`). Before the pipeline starts.
+    public func keepColours(ofClip clip: URL) {
+        ClipColour.install(on: element, clip: clip)
+    }
+}
+
+/// decodebin and decodebin3 add their elements from their streaming threads: each is looked at
+/// once, here. The context is the `ClipColour.Clip`.
 private let elementAdded: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<GstElement>?,
-                                         gpointer?) -> Void = { _, _, element, _ in
-    guard let element else { return }
+                                         gpointer?) -> Void = { _, _, element, context in
+    guard let element, let context else { return }
     if Pipeline.factoryName(of: element) == "qtdemux" {
         g_signal_connect_data(element, "pad-added", unsafeBitCast(demuxerPadAdded, to: GCallback.self), nil, nil, GConnectFlags(0))
         return
     }
     guard let klass = gst_element_get_metadata(element, "klass").map({ String(cString: $0) }),
           klass.contains("Decoder"), klass.contains("Video"), let pad = gst_element_get_static_pad(element, "src") else { return }
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, decodedCaps, nil, nil)
+    // The probe holds the clip for as long as the decoder lives.
+    let clip = Unmanaged<ClipColour.Clip>.fromOpaque(context).retain().toOpaque()
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, decodedCaps, clip) {
+        if let clip = $0 { Unmanaged<ClipColour.Clip>.fromOpaque(clip).release() }
+    }
     gst_object_unref(UnsafeMutableRawPointer(pad))
 }
 
@@ -69,8 +113,12 @@ private let demuxedCaps: GstPadProbeCallback = { _, info, _ in
     rewriteColorimetry(info, of: ["video/x-h264", "video/x-h265"]) { colorimetry, _ in ClipColour.rangeLeftToTheStream(colorimetry) }
 }
 
-private let decodedCaps: GstPadProbeCallback = { _, info, _ in
-    rewriteColorimetry(info, of: ["video/x-raw"]) { colorimetry, caps in ClipColour.matrixFilledIn(colorimetry, caps: caps) }
+private let decodedCaps: GstPadProbeCallback = { _, info, context in
+    guard let context else { return GST_PAD_PROBE_OK }
+    let clip = Unmanaged<ClipColour.Clip>.fromOpaque(context).takeUnretainedValue()
+    return rewriteColorimetry(info, of: ["video/x-raw"]) { colorimetry, caps in
+        ClipColour.decoded(colorimetry, caps: caps, containerRange: clip.containerRange)
+    }
 }
 
 /// Replaces the caps event passing a probe by one whose `colorimetry` is `change`'s, when the caps

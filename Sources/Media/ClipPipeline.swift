@@ -292,9 +292,10 @@ public final class ClipPipeline: @unchecked Sendable {
     /// nothing). `turned`: the clip has a rotation tag (`ClipStreams.isTurned`) for `{orient}` to apply;
     /// when it has none `{orient}` is a pass-through `identity`. `matroskaStart`: for a Matroska or
     /// WebM source, where it starts (`ClipStreams.start`), so that its picture keeps its place against
-    /// its sound (see `startSegments`).
+    /// its sound (see `startSegments`). `duration`: the clip's (`ClipStreams.duration`); MP4/MOV
+    /// video gets a 90 kHz timescale only where that length is known to fit in it (`ClipTimescale`).
     public init(template: PipelineTemplate, input: URL, output: URL, codec: ClipVideoCodec, container: ClipContainer,
-                audio: AudioHandling, threads: Int, turned: Bool = true, matroskaStart: UInt64? = nil,
+                audio: AudioHandling, threads: Int, turned: Bool = true, matroskaStart: UInt64? = nil, duration: UInt64? = nil,
                 mark: @escaping Mark) throws(MediaError) {
         var stop = "video/x-raw(ANY)"
         let branch: LaunchFragment
@@ -317,8 +318,8 @@ public final class ClipPipeline: @unchecked Sendable {
             "muxer": .fragment(LaunchFragment("\(container.muxer) name=mux")), "audio": .fragment(branch),
         ])
         pipeline = try Pipeline(description)
-        ClipColour.install(on: pipeline.element)
-        ClipTimescale.install(on: pipeline)
+        pipeline.keepColours(ofClip: input)
+        ClipTimescale.install(on: pipeline, duration: duration)
         // Not for VP9: its real-time encoder is fast enough that the decoder's speed counts.
         if codec != .vp9 {
             g_signal_connect_data(pipeline.element, "deep-element-added", unsafeBitCast(decoderAdded, to: GCallback.self), nil, nil,

@@ -7,44 +7,66 @@ import Foundation
 /// frames 11 µs apart DTSs 11 µs apart, they became the same tick, a sample of zero duration,
 /// and the track and its edit list came out one frame short: players left out the last frame.
 /// Frame rates 90 kHz cannot count exactly (24000/1001, 60000/1001) keep qtmux's, which does.
+///
+/// qtmux (1.22) writes its `mvhd`, `tkhd`, `mdhd` and `elst` as version 0, 32-bit durations, in
+/// the track's timescale (`mdhd`) and a movie timescale it takes from the video track's: at
+/// 90 kHz those wrap past 2^32 ticks, 13 h 15 min, and the clip would say it lasts minutes. So a
+/// clip longer than that, or of a length not known, keeps qtmux's (3000 Hz at 30 fps: 16 days).
 enum ClipTimescale {
     static let mpegClock = 90_000
 
-    /// The timescale for frames at `numerator`/`denominator` per second (0/1: variable); nil to
-    /// leave qtmux's.
-    static func timescale(numerator: Int, denominator: Int) -> Int? {
+    /// The longest track 32 bits of 90 kHz ticks hold (ns): 13 h 15 min 21.9 s.
+    static let longest = UInt64(UInt32.max) * 1_000_000_000 / UInt64(mpegClock)
+
+    /// How much longer than its probed duration a clip's track may come out (its last frame's
+    /// length, a start moved to 0), so that 90 kHz is chosen only where it surely fits.
+    static let headroom: UInt64 = 60_000_000_000
+
+    /// The timescale for frames at `numerator`/`denominator` per second (0/1: variable) of a clip
+    /// lasting `duration` (ns, as probed; nil: not known); nil to leave qtmux's.
+    static func timescale(numerator: Int, denominator: Int, duration: UInt64?) -> Int? {
+        guard let duration, duration <= longest - headroom else { return nil }
         guard numerator > 0, denominator > 0 else { return mpegClock }
         return (mpegClock * denominator) % numerator == 0 ? mpegClock : nil
     }
 
     /// Sets the timescale of `pipeline`'s muxer `mux` (when it is qtmux or mp4mux) from the frame
-    /// rate of the caps reaching the element `encoder`, before they reach the muxer.
-    static func install(on pipeline: Pipeline) {
+    /// rate of the caps reaching the element `encoder`, before they reach the muxer, for a clip
+    /// lasting `duration` (ns, as probed).
+    static func install(on pipeline: Pipeline, duration: UInt64?) {
         guard let mux = try? pipeline.element(named: "mux"), let encoder = try? pipeline.element(named: "encoder"),
               ["mp4mux", "qtmux"].contains(Pipeline.factoryName(of: mux.pointer) ?? ""),
               let pad = gst_element_get_static_pad(encoder.pointer, "sink") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        gst_object_ref(UnsafeMutableRawPointer(mux.pointer))
-        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, rawCaps, UnsafeMutableRawPointer(mux.pointer)) {
-            gst_object_unref($0)
+        let target = Unmanaged.passRetained(Target(mux: mux, duration: duration)).toOpaque()
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, rawCaps, target) {
+            if let context = $0 { Unmanaged<Target>.fromOpaque(context).release() }
         }
+    }
+
+    /// What the probe needs: the muxer (held), and the clip's length.
+    fileprivate final class Target {
+        let mux: Element
+        let duration: UInt64?
+        init(mux: Element, duration: UInt64?) { self.mux = mux; self.duration = duration }
     }
 }
 
 /// On the encoder's sink pad: the muxer's pad takes its caps from the encoder's output after
 /// this, and reads its timescale then.
-private let rawCaps: GstPadProbeCallback = { _, info, mux in
-    guard let info, let mux, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+private let rawCaps: GstPadProbeCallback = { _, info, context in
+    guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
     let event = data.assumingMemoryBound(to: GstEvent.self)
     guard event.pointee.type == GST_EVENT_CAPS else { return GST_PAD_PROBE_OK }
     var caps: UnsafeMutablePointer<GstCaps>?
     gst_event_parse_caps(event, &caps)
     guard let caps, let structure = gst_caps_get_structure(caps, 0) else { return GST_PAD_PROBE_OK }
+    let target = Unmanaged<ClipTimescale.Target>.fromOpaque(context).takeUnretainedValue()
     // No frame rate in the caps counts as variable (0/1).
     var numerator: gint = 0, denominator: gint = 1
     _ = gst_structure_get_fraction(structure, "framerate", &numerator, &denominator)
-    guard let timescale = ClipTimescale.timescale(numerator: Int(numerator), denominator: Int(denominator)),
-          let pad = gst_element_get_static_pad(mux.assumingMemoryBound(to: GstElement.self), "video_0") else { return GST_PAD_PROBE_OK }
+    guard let timescale = ClipTimescale.timescale(numerator: Int(numerator), denominator: Int(denominator), duration: target.duration),
+          let pad = gst_element_get_static_pad(target.mux.pointer, "video_0") else { return GST_PAD_PROBE_OK }
     gst_util_set_object_arg(UnsafeMutableRawPointer(pad).assumingMemoryBound(to: GObject.self), "trak-timescale", String(timescale))
     gst_object_unref(UnsafeMutableRawPointer(pad))
     return GST_PAD_PROBE_OK

@@ -23,4 +23,28 @@ import TestSupport
         #expect(result.stdout.contains(#""frames":60"#), "\(result.stdout)")
         #expect(try Clips.frameCount(out.appendingPathComponent(name)) == 60, "\(name)")
     }
+
+    /// A clip whose 60 frames are all one 1/90000 s tick apart, streamed: played in real time as a
+    /// camera, its frames come at once, faster than the encoder takes them, and the stream drops
+    /// what its 3-frame queue cannot hold, as it would a camera's (by design: the source never
+    /// waits for the encoder; how many depends on the machine). Every frame is accounted for:
+    /// written (and in the file) or counted as dropped.
+    @Test(arguments: ["mp4", "mkv"])
+    func aBurstOfFramesStreamedIsWrittenOrCountedDropped(container: String) throws {
+        let folder = try temporaryFolder("\(#function)-\(container)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("burst.mp4")
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-frames:v", "60",
+                                "-vf", "settb=1/90000,setpts=N", "-fps_mode", "passthrough",
+                                "-enc_time_base", "1/90000", "-video_track_timescale", "90000", "-c:v", "libx264", input.path])
+        #expect(try Clips.frameCount(input) == 60)
+        let output = folder.appendingPathComponent("out.\(container)")
+        let result = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "{frame}", "--to", output.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let match = try #require(result.stderr.firstMatch(of: try Regex(#"(\d+) frames written, (\d+) dropped"#)), "\(result.stderr)")
+        let written = Int(try #require(match.output[1].substring))!, dropped = Int(try #require(match.output[2].substring))!
+        #expect(written + dropped == 60, "\(result.stderr)")
+        #expect(written >= 1)
+        #expect(try Clips.frameCount(output) == written, "\(container)")
+    }
 }

@@ -168,7 +168,8 @@ final class ClipWorker {
             let pipeline = try ClipPipeline(template: settings.template, input: item.input, output: temporary,
                                             codec: codec, container: container,
                                             audio: audio, threads: settings.threads, turned: streams.isTurned,
-                                            matroskaStart: [.mkv, .webm].contains(item.format.source) ? streams.start : nil, mark: mark)
+                                            matroskaStart: [.mkv, .webm].contains(item.format.source) ? streams.start : nil,
+                                            duration: streams.duration, mark: mark)
             let began = ContinuousClock.now
             frames = try pipeline.run(progress: { position in
                 let elapsed = (ContinuousClock.now - began) / .seconds(1)

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@testable import Media
+
+@Suite struct ClipTimescaleTests {
+    static let second: UInt64 = 1_000_000_000
+
+    /// 90 kHz where a frame is whole ticks of it (29.97 fps: 3003), variable rates too; qtmux's
+    /// own where it is not (23.976 fps).
+    @Test func ninetyKilohertzWhereAFrameIsWholeTicks() {
+        #expect(ClipTimescale.timescale(numerator: 30, denominator: 1, duration: 10 * Self.second) == 90_000)
+        #expect(ClipTimescale.timescale(numerator: 30_000, denominator: 1001, duration: 10 * Self.second) == 90_000)
+        #expect(ClipTimescale.timescale(numerator: 0, denominator: 1, duration: 2 * Self.second) == 90_000)
+        #expect(ClipTimescale.timescale(numerator: 24_000, denominator: 1001, duration: 10 * Self.second) == nil)
+    }
+
+    /// qtmux writes its durations in 32 bits (version-0 `mvhd`, `tkhd`, `mdhd`, `elst`), in the
+    /// 90 kHz of the track and the movie: a clip that would not fit, with room for its last frames
+    /// (13 h 15 min and more), or whose length is not known, keeps qtmux's timescale.
+    @Test func ninetyKilohertzOnlyWhereTheClipFitsIn32BitsOfIt() {
+        let longest = ClipTimescale.longest
+        #expect(longest * 90_000 / Self.second <= UInt64(UInt32.max))
+        #expect((longest + Self.second) * 90_000 / Self.second > UInt64(UInt32.max))
+        let fits = longest - ClipTimescale.headroom
+        #expect(ClipTimescale.timescale(numerator: 30, denominator: 1, duration: 13 * 3600 * Self.second) == 90_000)
+        #expect(ClipTimescale.timescale(numerator: 30, denominator: 1, duration: fits) == 90_000)
+        #expect(ClipTimescale.timescale(numerator: 30, denominator: 1, duration: fits + 1) == nil)
+        #expect(ClipTimescale.timescale(numerator: 0, denominator: 1, duration: (13 * 3600 + 15 * 60) * Self.second) == nil)
+        #expect(ClipTimescale.timescale(numerator: 30, denominator: 1, duration: 24 * 3600 * Self.second) == nil)
+        #expect(ClipTimescale.timescale(numerator: 30, denominator: 1, duration: .max) == nil)
+        #expect(ClipTimescale.timescale(numerator: 30, denominator: 1, duration: nil) == nil)
+    }
+}
