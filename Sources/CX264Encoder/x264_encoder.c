@@ -27,6 +27,9 @@ typedef struct {
     gdouble crf;
     guint key_int_max;
     guint threads;
+    /* What the coded pictures so far span: the first DTS, the earliest PTS and the latest end of
+     * one (PTS + duration), for the last picture's duration (see `push_picture`). */
+    GstClockTime first_dts, first_pts, end;
 } CamstampX264Enc;
 
 typedef struct {
@@ -57,6 +60,7 @@ static void close_encoder(CamstampX264Enc *self) {
         x264_encoder_close(self->x264);
         self->x264 = NULL;
     }
+    self->first_dts = self->first_pts = self->end = GST_CLOCK_TIME_NONE;
 }
 
 static GstFlowReturn drain(CamstampX264Enc *self);
@@ -134,8 +138,14 @@ static gboolean camstamp_x264enc_set_format(GstVideoEncoder *encoder, GstVideoCo
     return gst_video_encoder_negotiate(encoder);
 }
 
-/* Pushes the coded picture x264 let out (if any) as the frame it belongs to. */
-static GstFlowReturn push_picture(CamstampX264Enc *self, x264_nal_t *nal, int size, x264_picture_t *out) {
+/* Pushes the coded picture x264 let out (if any) as the frame it belongs to. The `last` one
+ * lasts until the end of the latest picture: an MP4 muxer sums its samples' decode durations
+ * (DTS to DTS, the last one's own) for the track and its edit, and with B-frames the DTSs run the
+ * reordering delay behind the PTSs. At a fixed rate the delay is the same at both ends and the
+ * sum comes out right; a clip that slows down (30 fps, then 10) has a delay of 10 fps frames at
+ * its end against 30 fps ones at its start, and the track came out 0.13 s short: players left
+ * its last frame out. */
+static GstFlowReturn push_picture(CamstampX264Enc *self, x264_nal_t *nal, int size, x264_picture_t *out, gboolean last) {
     if (size <= 0) return GST_FLOW_OK;
     GstVideoCodecFrame *frame = gst_video_encoder_get_frame(GST_VIDEO_ENCODER(self), GPOINTER_TO_INT(out->opaque));
     if (!frame) {
@@ -146,6 +156,14 @@ static GstFlowReturn push_picture(CamstampX264Enc *self, x264_nal_t *nal, int si
     frame->output_buffer = gst_buffer_new_memdup(nal[0].p_payload, (gsize)size);
     frame->pts = out->i_pts;
     frame->dts = out->i_dts;
+    if (!GST_CLOCK_TIME_IS_VALID(self->first_dts)) self->first_dts = frame->dts;
+    if (!GST_CLOCK_TIME_IS_VALID(self->first_pts) || frame->pts < self->first_pts) self->first_pts = frame->pts;
+    if (GST_CLOCK_TIME_IS_VALID(frame->duration) && (!GST_CLOCK_TIME_IS_VALID(self->end) || frame->pts + frame->duration > self->end))
+        self->end = frame->pts + frame->duration;
+    if (last && GST_CLOCK_TIME_IS_VALID(self->end) && frame->dts >= self->first_dts) {
+        GstClockTime decoded = frame->dts - self->first_dts, shown = self->end - self->first_pts;
+        if (shown > decoded) frame->duration = shown - decoded;
+    }
     if (out->b_keyframe) GST_VIDEO_CODEC_FRAME_SET_SYNC_POINT(frame);
     return gst_video_encoder_finish_frame(GST_VIDEO_ENCODER(self), frame);
 }
@@ -186,7 +204,7 @@ static GstFlowReturn camstamp_x264enc_handle_frame(GstVideoEncoder *encoder, Gst
         GST_ELEMENT_ERROR(self, STREAM, ENCODE, ("x264 failed to code a frame (%d)", size), (NULL));
         return GST_FLOW_ERROR;
     }
-    return push_picture(self, nal, size, &out);
+    return push_picture(self, nal, size, &out, FALSE);
 }
 
 /* Drains the pictures x264 still holds (end of stream). */
@@ -201,7 +219,7 @@ static GstFlowReturn drain(CamstampX264Enc *self) {
             GST_ELEMENT_ERROR(self, STREAM, ENCODE, ("x264 failed to code a frame (%d)", size), (NULL));
             return GST_FLOW_ERROR;
         }
-        ret = push_picture(self, nal, size, &out);
+        ret = push_picture(self, nal, size, &out, x264_encoder_delayed_frames(self->x264) == 0);
     }
     return ret;
 }
@@ -307,6 +325,7 @@ static void camstamp_x264enc_init(CamstampX264Enc *self) {
     self->crf = 23;
     self->key_int_max = 250;
     self->threads = 0;
+    self->first_dts = self->first_pts = self->end = GST_CLOCK_TIME_NONE;
 }
 
 gboolean camstamp_x264enc_register(void) {

@@ -1,12 +1,16 @@
 internal import CGStreamer
 import Foundation
+import Synchronization
 
 /// The MP4/MOV muxer's video timescale: 90 kHz (the MPEG clock, what a camera's or a TS's clip
 /// counts in) where a frame is a whole number of its ticks, so that frames 1/90000 s apart stay
 /// apart. qtmux's own is ~100 ticks a frame (3000 Hz at 30 fps): x264 gives a variable-rate clip's
 /// frames 11 µs apart DTSs 11 µs apart, they became the same tick, a sample of zero duration,
 /// and the track and its edit list came out one frame short: players left out the last frame.
-/// Frame rates 90 kHz cannot count exactly (24000/1001, 60000/1001) keep qtmux's, which does.
+/// A rate 90 kHz cannot count exactly is either an NTSC one (24000/1001, 60000/1001), which gets
+/// its own numerator (1001 ticks a frame), or no grid at all: a variable-rate clip's average
+/// (81/4 for 80 frames in 3.95 s), whose frames come on a camera's clock (600, 1000, 90000 Hz)
+/// that 90 kHz counts; qtmux's 2025 Hz for it merged two frames in one tick, as above.
 ///
 /// qtmux (1.22) writes its `mvhd`, `tkhd`, `mdhd` and `elst` as version 0, 32-bit durations, in
 /// the track's timescale (`mdhd`) and a movie timescale it takes from the video track's: at
@@ -15,19 +19,27 @@ import Foundation
 enum ClipTimescale {
     static let mpegClock = 90_000
 
-    /// The longest track 32 bits of 90 kHz ticks hold (ns): 13 h 15 min 21.9 s.
-    static let longest = UInt64(UInt32.max) * 1_000_000_000 / UInt64(mpegClock)
+    /// The longest track 32 bits of ticks at `timescale` hold (ns): 13 h 15 min 21.9 s at 90 kHz.
+    static func longest(at timescale: Int) -> UInt64 {
+        UInt64(UInt32.max) * 1_000_000_000 / UInt64(timescale)
+    }
 
     /// How much longer than its probed duration a clip's track may come out (its last frame's
-    /// length, a start moved to 0), so that 90 kHz is chosen only where it surely fits.
+    /// length, a start moved to 0), so that a timescale is chosen only where it surely fits.
     static let headroom: UInt64 = 60_000_000_000
 
     /// The timescale for frames at `numerator`/`denominator` per second (0/1: variable) of a clip
     /// lasting `duration` (ns, as probed; nil: not known); nil to leave qtmux's.
     static func timescale(numerator: Int, denominator: Int, duration: UInt64?) -> Int? {
-        guard let duration, duration <= longest - headroom else { return nil }
-        guard numerator > 0, denominator > 0 else { return mpegClock }
-        return (mpegClock * denominator) % numerator == 0 ? mpegClock : nil
+        guard let duration else { return nil }
+        var chosen = mpegClock
+        if numerator > 0, denominator == 1001, (mpegClock * denominator) % numerator != 0 {
+            guard numerator <= 1_000_000 else { return nil }
+            chosen = numerator
+        }
+        let limit = longest(at: chosen)
+        guard limit > headroom, duration <= limit - headroom else { return nil }
+        return chosen
     }
 
     /// Sets the timescale of `pipeline`'s muxer `mux` (when it is qtmux or mp4mux) from the frame
@@ -42,6 +54,31 @@ enum ClipTimescale {
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, rawCaps, target) {
             if let context = $0 { Unmanaged<Target>.fromOpaque(context).release() }
         }
+        keepDurations(from: encoder, to: mux)
+    }
+
+    /// The muxer takes the durations the encoder gave its pictures. The parser between them
+    /// (h264parse, byte-stream in) gives every picture the caps' frame duration instead, and qtmux
+    /// uses a buffer's duration for the last sample only (the others last until the next DTS):
+    /// that one must be the encoder's, which makes the track end where the last picture does
+    /// (`camstampx264enc`'s `push_picture`); at a variable rate the caps' is the average's.
+    private static func keepDurations(from encoder: Element, to mux: Element) {
+        guard let out = gst_element_get_static_pad(encoder.pointer, "src") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(out)) }
+        guard let into = gst_element_get_static_pad(mux.pointer, "video_0") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(into)) }
+        let durations = Unmanaged.passRetained(Durations())
+        gst_pad_add_probe(out, GST_PAD_PROBE_TYPE_BUFFER, encodedDuration, durations.toOpaque()) {
+            if let context = $0 { Unmanaged<Durations>.fromOpaque(context).release() }
+        }
+        gst_pad_add_probe(into, GST_PAD_PROBE_TYPE_BUFFER, muxedDuration, durations.retain().toOpaque()) {
+            if let context = $0 { Unmanaged<Durations>.fromOpaque(context).release() }
+        }
+    }
+
+    /// Each picture's duration as the encoder let it out, by PTS, until the muxer takes it.
+    fileprivate final class Durations: Sendable {
+        let byTime = Mutex<[UInt64: UInt64]>([:])
     }
 
     /// What the probe needs: the muxer (held), and the clip's length.
@@ -69,5 +106,27 @@ private let rawCaps: GstPadProbeCallback = { _, info, context in
           let pad = gst_element_get_static_pad(target.mux.pointer, "video_0") else { return GST_PAD_PROBE_OK }
     gst_util_set_object_arg(UnsafeMutableRawPointer(pad).assumingMemoryBound(to: GObject.self), "trak-timescale", String(timescale))
     gst_object_unref(UnsafeMutableRawPointer(pad))
+    return GST_PAD_PROBE_OK
+}
+
+private let encodedDuration: GstPadProbeCallback = { _, info, context in
+    guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+    let buffer = data.assumingMemoryBound(to: GstBuffer.self)
+    guard buffer.pointee.pts != GstClockTime.max, buffer.pointee.duration != GstClockTime.max else { return GST_PAD_PROBE_OK }
+    let durations = Unmanaged<ClipTimescale.Durations>.fromOpaque(context).takeUnretainedValue()
+    durations.byTime.withLock { $0[UInt64(buffer.pointee.pts)] = UInt64(buffer.pointee.duration) }
+    return GST_PAD_PROBE_OK
+}
+
+private let muxedDuration: GstPadProbeCallback = { _, info, context in
+    guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+    var buffer = data.assumingMemoryBound(to: GstBuffer.self)
+    guard buffer.pointee.pts != GstClockTime.max else { return GST_PAD_PROBE_OK }
+    let durations = Unmanaged<ClipTimescale.Durations>.fromOpaque(context).takeUnretainedValue()
+    guard let duration = durations.byTime.withLock({ $0.removeValue(forKey: UInt64(buffer.pointee.pts)) }),
+          duration != UInt64(buffer.pointee.duration) else { return GST_PAD_PROBE_OK }
+    buffer = gcast(gst_mini_object_make_writable(gcast(buffer)))
+    buffer.pointee.duration = GstClockTime(duration)
+    info.pointee.data = UnsafeMutableRawPointer(buffer)
     return GST_PAD_PROBE_OK
 }

@@ -24,6 +24,33 @@ import TestSupport
         #expect(try Clips.frameCount(out.appendingPathComponent(name)) == 60, "\(name)")
     }
 
+    /// A phone's low-light clip: 30 fps for 2 s, then 10 fps. qtdemux gives its average rate
+    /// (81/4), which 90 kHz does not count, and qtmux's own timescale for it (2025 Hz) put two
+    /// frames in one tick: players decoded 79 of the 80 frames, the track 3.816 s for 3.933 s.
+    @Test(arguments: ["lowlight.mp4", "lowlight.mov", "lowlight.mkv"])
+    func aClipThatSlowsDownKeepsEveryFrameAndItsTimes(name: String) throws {
+        let folder = try temporaryFolder("\(#function)-\(name)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent(name)
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=4",
+                                "-vf", "select='lt(n,60)+not(mod(n,3))',setpts='if(lt(N,60),N/30,2+(N-60)/10)/TB'",
+                                "-fps_mode", "passthrough", "-c:v", "libx264", "-preset", "ultrafast", input.path])
+        #expect(try Clips.frameCount(input) == 80)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "{frame}"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let output = out.appendingPathComponent(name)
+        #expect(try Clips.frameCount(output) == 80, "\(name)")
+        func times(_ url: URL) throws -> [Double] {
+            String(decoding: try tool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time",
+                                                  "-of", "csv=p=0", url.path]), as: UTF8.self)
+                .split(whereSeparator: \.isNewline).compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }
+        }
+        let (source, written) = (try times(input), try times(output))
+        #expect(source.count == written.count && zip(source, written).allSatisfy { abs($0 - $1) < 0.0015 },
+                "\(name): \(written.prefix(3))…\(written.suffix(3)) for \(source.prefix(3))…\(source.suffix(3))")
+    }
+
     /// A clip whose 60 frames are all one 1/90000 s tick apart, streamed: played in real time as a
     /// camera, its frames come at once, faster than the encoder takes them, and the stream drops
     /// what its 3-frame queue cannot hold, as it would a camera's (by design: the source never
