@@ -76,11 +76,13 @@ struct ClipAudioEdit: Equatable, Sendable {
     }
 
     /// Has qtdemux read the open entry in the edit's place: a probe on the source pad of the
-    /// pipeline's file source (on what is pulled, or pushed) rewrites those bytes in every buffer
-    /// that holds any of them. Returns what tells whether it did, or nil when the pipeline has
-    /// no file source (a user's template): the clip is then read as GStreamer reads it.
-    func install(on pipeline: Pipeline) -> Applied? {
-        guard let source = pipeline.allElements().first(where: { Pipeline.factoryName(of: $0.pointer) == "filesrc" }),
+    /// pipeline's file source reading `file` (on what is pulled, or pushed) rewrites those bytes
+    /// in every buffer that holds any of them. Returns what tells whether it did, or nil when no
+    /// file source reads `file` (a user's template): the clip is then read as GStreamer reads it.
+    func install(on pipeline: Pipeline, reading file: URL) -> Applied? {
+        guard let source = pipeline.allElements().first(where: {
+                  Pipeline.factoryName(of: $0.pointer) == "filesrc" && $0.string("location") == file.path
+              }),
               let pad = gst_element_get_static_pad(source.pointer, "src") else { return nil }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
         let applied = Applied(offset: entryOffset, bytes: openEntry)

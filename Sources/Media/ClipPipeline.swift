@@ -324,7 +324,7 @@ public final class ClipPipeline: @unchecked Sendable {
         self.output = output
         // Only MP4 and MOV can take the source's edit back; Matroska keeps GStreamer's reading.
         if case .passThrough = audio, [.mp4, .mov].contains(container), let edit = ClipAudioEdit.read(from: input),
-           let applied = edit.install(on: pipeline) {
+           let applied = edit.install(on: pipeline, reading: input) {
             audioEdit = (edit, applied)
         }
         ClipColour.install(on: pipeline.element)

@@ -168,6 +168,15 @@ private enum Movie {
         }
     }
 
+    /// The bytes are rewritten only in what the file source reading the clip reads: another file
+    /// source (a user's template reading an image) is left alone, and without one nothing is.
+    @Test func onlyTheClipsOwnFileSourceIsProbed() throws {
+        let edit = try #require(ClipAudioEdit(movie: Movie.ffmpeg(), at: 0))
+        let pipeline = try Pipeline("filesrc location=/tmp/logo.png ! fakesink filesrc location=/tmp/clip.mp4 ! fakesink")
+        #expect(edit.install(on: pipeline, reading: URL(fileURLWithPath: "/tmp/other.mp4")) == nil)
+        #expect(edit.install(on: pipeline, reading: URL(fileURLWithPath: "/tmp/clip.mp4"))?.isComplete == false)
+    }
+
     /// An output whose sound edit is not qtmux's is an error, not a clip played out of sync.
     @Test func anOutputItCannotReadIsAnError() throws {
         let folder = try temporaryFolder()
