@@ -86,6 +86,13 @@ enum Clips {
                                               "-of", "csv=p=0", url.path]), as: UTF8.self).split(separator: "\n")
     }
 
+    /// When each decoded frame is shown (s), as ffprobe gives it (edit lists applied).
+    static func videoFrameTimes(_ url: URL) throws -> [Double] {
+        String(decoding: try tool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0",
+                                              url.path]), as: UTF8.self)
+            .split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }
+    }
+
     /// The sound decoded by ffmpeg, as 16-bit samples.
     static func decodedAudio(_ url: URL) throws -> Data {
         try tool("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a", "-f", "s16le", "-"])
@@ -205,7 +212,9 @@ enum Clips {
     /// output's edit list is the source's: players skip the priming and stop where they did, the
     /// decoded sound is the source's sample for sample, and the picture keeps its place. So too
     /// in MOV, with the moov first (faststart), with the picture starting 50 ms after the sound,
-    /// and, unchanged, for a clip without edit lists and one whose sound plays its priming.
+    /// in a clip cut with `ffmpeg -ss 0.5 -c copy` (both edits start inside the media: 0.5 s of
+    /// its sound was lost, the rest 12 ms early), and, unchanged, for a clip without edit lists
+    /// and one whose sound plays its priming.
     @Test func anFFmpegMP4KeepsItsAACPrimingAndLastPacket() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -224,6 +233,7 @@ enum Clips {
             ("no-edits.mp4", ["-i", clip.path] + copy + ["-use_editlist", "0"]),
             ("late-picture.mp4", ["-i", clip.path, "-itsoffset", "0.05", "-i", clip.path, "-map", "1:v", "-map", "0:a", "-c", "copy"]),
             ("late-sound.mp4", ["-itsoffset", "0.05", "-i", clip.path, "-i", clip.path, "-map", "1:v", "-map", "0:a", "-c", "copy"]),
+            ("cut.mp4", ["-ss", "0.5", "-i", clip.path] + copy),
         ]
         for fixture in fixtures {
             let input = folder.appendingPathComponent(fixture.name)
@@ -232,7 +242,7 @@ enum Clips {
             #expect(result.status == 0, "stderr: \(result.stderr)")
             let output = out.appendingPathComponent(fixture.name)
             let written = try Clips.audioPacketHashes(output), source = try Clips.audioPacketHashes(input)
-            #expect(source.count >= 142, "\(fixture.name): \(source.count) packets in the fixture")
+            #expect(source.count >= 100, "\(fixture.name): \(source.count) packets in the fixture")
             #expect(written == source, "\(fixture.name): \(written.count) of \(source.count) packets, or not in order")
             #expect(try Clips.audioMD5(output) == Clips.audioMD5(input), "\(fixture.name)")
             // Played as the source plays: where each stream starts, how long the sound lasts, each
@@ -242,8 +252,19 @@ enum Clips {
             let (decoded, sourceDecoded) = (try Clips.decodedAudio(output), try Clips.decodedAudio(input))
             #expect(decoded.count == sourceDecoded.count && decoded == sourceDecoded,
                     "\(fixture.name): \(decoded.count) bytes of sound decoded, \(sourceDecoded.count) from the source")
-            let offset = try Clips.videoAfterAudio(input), kept = try Clips.videoAfterAudio(output)
-            #expect(abs(kept - offset) <= 0.001, "\(fixture.name): video \(offset) s after the audio, \(kept) s in the output")
+            // And each frame shown at its time: the picture in sync with that sound.
+            let (frames, sourceFrames) = (try Clips.videoFrameTimes(output), try Clips.videoFrameTimes(input))
+            if fixture.name == "no-edits.mp4" {
+                // Its picture starts at 67 ms (B-frames) with no edit list to move it to 0, and
+                // qtdemux ends the track at its media duration (3.0 s): the frames at 3.0 and 3.033 s
+                // are left out, as they were before. The frames kept are at their times.
+                #expect(Array(sourceFrames.prefix(frames.count)) == frames, "\(fixture.name)")
+                withKnownIssue("qtdemux drops a video track's last frames past its media duration when it has no edit list") {
+                    #expect(frames.count == sourceFrames.count, "\(fixture.name): \(frames.count) of \(sourceFrames.count) frames")
+                }
+            } else {
+                #expect(frames == sourceFrames, "\(fixture.name)")
+            }
         }
     }
 
