@@ -92,6 +92,17 @@ struct ClipAudioEdit: Equatable, Sendable {
         return applied
     }
 
+    /// Keeps GAP events from the encoder named `encoder`. With the edit opened, qtdemux sends the
+    /// sound before its media time first, and a picture that lags the sound by 3 s in its reckoning
+    /// (a clip cut 20 s into its media) gets a GAP event every 3 s of it, before its first frame;
+    /// the video encoder sends those on ahead of its segment, and qtmux, which has no use for a
+    /// gap, clips them in a segment it does not have yet (a GStreamer CRITICAL for each).
+    static func dropGaps(before encoder: Element) {
+        guard let pad = gst_element_get_static_pad(encoder.pointer, "sink") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, gapProbe, nil, nil)
+    }
+
     /// The bytes of the open entry that have gone out in place of the edit's, byte by byte: all
     /// of them once qtdemux has read the movie box.
     final class Applied: Sendable {
@@ -184,6 +195,11 @@ private let openEditProbe: GstPadProbeCallback = { _, info, context in
     guard start != UInt64.max else { return GST_PAD_PROBE_OK }
     info.pointee.data = UnsafeMutableRawPointer(applied.rewrite(buffer, from: UInt64(start)))
     return GST_PAD_PROBE_OK
+}
+
+private let gapProbe: GstPadProbeCallback = { _, info, _ in
+    guard let info, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+    return data.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_GAP ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
 }
 
 /// A file's `moov` box, whole, and where it starts.

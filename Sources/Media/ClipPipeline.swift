@@ -326,6 +326,7 @@ public final class ClipPipeline: @unchecked Sendable {
         if case .passThrough = audio, [.mp4, .mov].contains(container), let edit = ClipAudioEdit.read(from: input),
            let applied = edit.install(on: pipeline, reading: input) {
             audioEdit = (edit, applied)
+            if let encoder = try? pipeline.element(named: "encoder") { ClipAudioEdit.dropGaps(before: encoder) }
         }
         ClipColour.install(on: pipeline.element)
         ClipTimescale.install(on: pipeline)

@@ -213,8 +213,8 @@ enum Clips {
     /// decoded sound is the source's sample for sample, and the picture keeps its place. So too
     /// in MOV, with the moov first (faststart), with the picture starting 50 ms after the sound,
     /// in a clip cut with `ffmpeg -ss 0.5 -c copy` (both edits start inside the media: 0.5 s of
-    /// its sound was lost, the rest 12 ms early), and, unchanged, for a clip without edit lists
-    /// and one whose sound plays its priming.
+    /// its sound was lost, the rest 12 ms early) or 4 s in (GStreamer CRITICALs once its edit was
+    /// opened), and, unchanged, for a clip without edit lists and one whose sound plays its priming.
     @Test func anFFmpegMP4KeepsItsAACPrimingAndLastPacket() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -223,6 +223,12 @@ enum Clips {
         _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi",
                                 "-i", "sine=frequency=440:sample_rate=48000", "-t", "3", "-c:v", "libx264", "-pix_fmt", "yuv420p",
                                 "-c:a", "aac", clip.path])
+        // 8 s with one keyframe, to cut 4 s in: qtdemux then sends 4 s of sound before the first
+        // frame, and a GAP event on the picture for every 3 s of it.
+        let long = folder.appendingPathComponent("long.mp4")
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-f", "lavfi",
+                                "-i", "sine=frequency=440:sample_rate=48000", "-t", "8", "-g", "300", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                                "-c:a", "aac", long.path])
         // The same streams in other containers and layouts: (name, ffmpeg's arguments before the
         // output's name). The late picture has an empty edit of 50 ms before it; the late sound
         // one too, in which ffmpeg plays the priming (media time 0), so there is nothing to restore.
@@ -233,7 +239,7 @@ enum Clips {
             ("no-edits.mp4", ["-i", clip.path] + copy + ["-use_editlist", "0"]),
             ("late-picture.mp4", ["-i", clip.path, "-itsoffset", "0.05", "-i", clip.path, "-map", "1:v", "-map", "0:a", "-c", "copy"]),
             ("late-sound.mp4", ["-itsoffset", "0.05", "-i", clip.path, "-i", clip.path, "-map", "1:v", "-map", "0:a", "-c", "copy"]),
-            ("cut.mp4", ["-ss", "0.5", "-i", clip.path] + copy),
+            ("cut.mp4", ["-ss", "0.5", "-i", clip.path] + copy), ("cut-deep.mp4", ["-ss", "4", "-i", long.path] + copy),
         ]
         for fixture in fixtures {
             let input = folder.appendingPathComponent(fixture.name)
