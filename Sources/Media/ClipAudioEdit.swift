@@ -142,7 +142,7 @@ struct ClipAudioEdit: Equatable, Sendable {
     /// at media time 0) the source's edit: its media time and duration, in the output's
     /// timescales, with its track's and movie's durations grown or cut to match.
     func restore(in output: URL) throws(MediaError) {
-        func failure(_ reason: String) -> MediaError { .editList(file: output.lastPathComponent, reason: reason) }
+        func failure(_ reason: String) -> MediaError { .editList(reason: reason) }
         let handle: FileHandle
         do { handle = try FileHandle(forUpdating: output) } catch { throw failure("\(error.localizedDescription)") }
         defer { try? handle.close() }
@@ -197,6 +197,7 @@ private let openEditProbe: GstPadProbeCallback = { _, info, context in
     return GST_PAD_PROBE_OK
 }
 
+/// Drops GAP events on their way into the video encoder (see `ClipAudioEdit.dropGaps`).
 private let gapProbe: GstPadProbeCallback = { _, info, _ in
     guard let info, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
     return data.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_GAP ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
