@@ -7,7 +7,9 @@ import Synchronization
 /// its `elst` skips (media time 1024), and ends with a last packet of padding past the edit's
 /// duration. GStreamer 1.22 loses both packets: qtdemux sends the priming 21 ms before the
 /// segment it starts, so qtmux drops it, and ends the stream at the movie's duration, before the
-/// last packet. So the sound is not copied bit for bit.
+/// last packet. So the sound is not copied bit for bit. A clip cut with `ffmpeg -ss … -c copy`
+/// has edits starting seconds into the media: qtdemux ended its sound that much early (it compares
+/// a packet's media time, edit start included, with the movie's duration).
 ///
 /// Put right in two places, same-size byte edits both:
 /// - qtdemux is given the entry as media time 0 and a duration over the whole media (a pad probe
