@@ -283,6 +283,10 @@ private let probePadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, Un
 public final class ClipPipeline: @unchecked Sendable {
     public let pipeline: Pipeline
     private let marking = MarkProbe()
+    private let output: URL
+    /// The source's sound edit that qtdemux is given open, with what says it was: the output's
+    /// edit is then put back as the source has it (see `ClipAudioEdit`).
+    private var audioEdit: (edit: ClipAudioEdit, applied: ClipAudioEdit.Applied)?
 
     /// Frame by frame: the frame to draw on in place, its 0-based number and its timestamp (ns).
     public typealias Mark = (VideoFrame, Int, UInt64?) -> Error?
@@ -318,6 +322,13 @@ public final class ClipPipeline: @unchecked Sendable {
             "muxer": .fragment(LaunchFragment("\(container.muxer) name=mux")), "audio": .fragment(branch),
         ])
         pipeline = try Pipeline(description)
+        self.output = output
+        // Only MP4 and MOV can take the source's edit back; Matroska keeps GStreamer's reading.
+        if case .passThrough = audio, [.mp4, .mov].contains(container), let edit = ClipAudioEdit.read(from: input),
+           let applied = edit.install(on: pipeline, reading: input) {
+            audioEdit = (edit, applied)
+            if let encoder = try? pipeline.element(named: "encoder") { ClipAudioEdit.dropGaps(before: encoder) }
+        }
         pipeline.keepColours(ofClip: input)
         ClipTimescale.install(on: pipeline, duration: duration)
         // Not for VP9: its real-time encoder is fast enough that the decoder's speed counts.
@@ -408,6 +419,9 @@ public final class ClipPipeline: @unchecked Sendable {
             if let failure = marking.lock.withLock({ marking.failure }) { throw failure }
             switch result {
             case .endOfStream?:
+                // The file is closed at NULL: its edit is written after.
+                pipeline.stop()
+                if let audioEdit, audioEdit.applied.isComplete { try audioEdit.edit.restore(in: output) }
                 return marking.lock.withLock { marking.frames }
             case .error(let error)?:
                 throw error

@@ -52,6 +52,9 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     /// A picture library camstamp calls itself (`library`: libjpeg-turbo, libheif, libtiff, or the
     /// picture allocator) refused a picture, with its own message.
     case picture(library: String, message: String)
+    /// The sound's edit list (the priming it skips, its length) could not be written into the clip
+    /// the muxer wrote, for `reason`: left as it was, its sound would play out of sync.
+    case editList(reason: String)
 
     public var description: String {
         switch self {
@@ -96,6 +99,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
             "no media type recognised"
         case .picture(let library, let message):
             "\(library): \(message)"
+        case .editList(let reason):
+            "the sound's edit list could not be written into the output (its sound would play out of sync): \(reason)"
         case .stalled(let frames, let seconds):
             "the video stopped after \(frames) frame\(frames == 1 ? "" : "s") with neither an error nor its end (nothing moved for \(seconds) s): the file is probably cut short or damaged"
         }

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+@testable import Media
+import TestSupport
+
+/// Movie boxes built byte by byte, as ffmpeg and qtmux lay them out.
+private enum Movie {
+    static func be(_ value: UInt64, _ width: Int = 4) -> [UInt8] {
+        (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - $0))) }
+    }
+
+    static func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be(UInt64(8 + body.count)) + Array(type.utf8) + body }
+    static func box(_ type: String, _ children: [[UInt8]]) -> [UInt8] { box(type, children.flatMap { $0 }) }
+
+    static func mvhd(timescale: UInt64, duration: UInt64) -> [UInt8] {
+        box("mvhd", [0, 0, 0, 0] + be(0) + be(0) + be(timescale) + be(duration) + [UInt8](repeating: 0, count: 80))
+    }
+
+    static func tkhd(duration: UInt64, version: UInt8 = 0) -> [UInt8] {
+        version == 1
+            ? box("tkhd", [1, 0, 0, 7] + be(0, 8) + be(0, 8) + be(1) + be(0) + be(duration, 8) + [UInt8](repeating: 0, count: 60))
+            : box("tkhd", [0, 0, 0, 7] + be(0) + be(0) + be(1) + be(0) + be(duration) + [UInt8](repeating: 0, count: 60))
+    }
+
+    /// Entries as (duration, media time, rate): media time `nil` is an empty edit.
+    static func elst(_ entries: [(UInt64, UInt64?, UInt64)], version: UInt8 = 0) -> [UInt8] {
+        let width = version == 1 ? 8 : 4
+        let empty: UInt64 = version == 1 ? .max : UInt64(UInt32.max)
+        return box("elst", [version, 0, 0, 0] + be(UInt64(entries.count))
+            + entries.flatMap { be($0.0, width) + be($0.1 ?? empty, width) + be($0.2) })
+    }
+
+    static func track(handler: String, timescale: UInt64, mediaDuration: UInt64, trackDuration: UInt64,
+                      edits: [UInt8]?) -> [UInt8] {
+        let mdhd = box("mdhd", [0, 0, 0, 0] + be(0) + be(0) + be(timescale) + be(mediaDuration) + [0x55, 0xC4, 0, 0])
+        let hdlr = box("hdlr", [0, 0, 0, 0] + be(0) + Array(handler.utf8) + [UInt8](repeating: 0, count: 13))
+        let mdia = box("mdia", [mdhd, hdlr, box("minf", [UInt8]())])
+        return box("trak", [tkhd(duration: trackDuration)] + (edits.map { [box("edts", $0)] } ?? []) + [mdia])
+    }
+
+    /// ffmpeg's 3 s clip: video at 15360 Hz, AAC at 48 kHz whose edit skips 1024 samples of
+    /// priming over 3000 ms of its 145408 samples.
+    static func ffmpeg(sound: [UInt8]? = elst([(3000, 1024, 0x10000)]), extra: [[UInt8]] = []) -> [UInt8] {
+        box("moov", [mvhd(timescale: 1000, duration: 3000),
+                     track(handler: "vide", timescale: 15360, mediaDuration: 46080, trackDuration: 3000,
+                           edits: elst([(3000, 1024, 0x10000)])),
+                     track(handler: "soun", timescale: 48000, mediaDuration: 145408, trackDuration: 3000, edits: sound)] + extra)
+    }
+
+    static func write(_ bytes: [UInt8], in folder: URL, _ name: String) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    /// ftyp, an mdat with a 64-bit size, then `moov`.
+    static func file(moov: [UInt8]) -> [UInt8] {
+        let ftyp = box("ftyp", Array("isom".utf8) + be(512) + Array("isomiso2mp41".utf8))
+        let payload = [UInt8](repeating: 0xAB, count: 100)
+        let mdat = be(1) + Array("mdat".utf8) + be(UInt64(16 + payload.count), 8) + payload
+        return ftyp + mdat + moov
+    }
+}
+
+@Suite struct ClipAudioEditTests {
+    /// The entry found is the sound's (not the video's), with the source's values; qtdemux is
+    /// given it at media time 0 and long enough for the whole media (145408 samples: 3030 ms).
+    @Test func theSoundsPrimingEditIsFoundAndOpened() throws {
+        let movie = Movie.ffmpeg()
+        let edit = try #require(ClipAudioEdit(movie: movie, at: 5000))
+        #expect(edit.mediaTime == 1024 && edit.mediaTimescale == 48000)
+        #expect(edit.duration == 3000 && edit.movieTimescale == 1000)
+        let entry = Int(edit.entryOffset - 5000)
+        #expect(Array(movie[entry..<(entry + 12)]) == Movie.be(3000) + Movie.be(1024) + Movie.be(0x10000))
+        // Past the video's own entry, which has the same bytes.
+        #expect(entry > movie.count / 2)
+        #expect(edit.openEntry == Movie.be(3030) + Movie.be(0) + Movie.be(0x10000))
+    }
+
+    /// An empty edit before the media one (the sound starting after the picture) stays; a 64-bit
+    /// edit list (version 1) is read and opened in its own widths.
+    @Test func anEmptyEditBeforeAndA64BitListAreTaken() throws {
+        let late = try #require(ClipAudioEdit(movie: Movie.ffmpeg(sound: Movie.elst([(50, nil, 0x10000), (3000, 1024, 0x10000)])), at: 0))
+        #expect(late.mediaTime == 1024 && late.duration == 3000)
+        let wide = try #require(ClipAudioEdit(movie: Movie.ffmpeg(sound: Movie.elst([(3000, 1024, 0x10000)], version: 1)), at: 0))
+        #expect(wide.openEntry == Movie.be(3030, 8) + Movie.be(0, 8) + Movie.be(0x10000))
+    }
+
+    /// What is not one edit skipping the start of the media at rate 1 in one sound track is left
+    /// to GStreamer as it is.
+    @Test func editsItCannotRestoreAreLeftAlone() {
+        let cases: [(String, [UInt8])] = [
+            ("no edit list", Movie.ffmpeg(sound: nil)),
+            ("media time 0", Movie.ffmpeg(sound: Movie.elst([(3000, 0, 0x10000)]))),
+            ("two media edits", Movie.ffmpeg(sound: Movie.elst([(1000, 1024, 0x10000), (2000, 48000, 0x10000)]))),
+            ("an empty edit after", Movie.ffmpeg(sound: Movie.elst([(3000, 1024, 0x10000), (50, nil, 0x10000)]))),
+            ("rate 2", Movie.ffmpeg(sound: Movie.elst([(3000, 1024, 0x20000)]))),
+            ("duration 0", Movie.ffmpeg(sound: Movie.elst([(0, 1024, 0x10000)]))),
+            ("no entries", Movie.ffmpeg(sound: Movie.elst([]))),
+            ("two sound tracks", Movie.ffmpeg(extra: [Movie.track(handler: "soun", timescale: 48000, mediaDuration: 145408,
+                                                                  trackDuration: 3000, edits: Movie.elst([(3000, 1024, 0x10000)]))])),
+            ("entries past the box", Array(Movie.ffmpeg(sound: Movie.box("elst", [0, 0, 0, 0] + Movie.be(2) + Movie.be(3000)
+                                                                           + Movie.be(1024) + Movie.be(0x10000))))),
+            ("4 billion entries", Movie.ffmpeg(sound: Movie.box("elst", [0, 0, 0, 0] + Movie.be(UInt64(UInt32.max))))),
+            ("elst version 2", Movie.ffmpeg(sound: Movie.elst([(3000, 1024, 0x10000)], version: 2))),
+        ]
+        for (name, movie) in cases { #expect(ClipAudioEdit(movie: movie, at: 0) == nil, "\(name)") }
+    }
+
+    /// Sizes that point outside their parent, 64-bit sizes, cut boxes and flipped bytes never
+    /// trap or hang: the movie is read or left alone.
+    @Test func malformedMoviesNeverTrap() {
+        let movie = Movie.ffmpeg()
+        for length in 0..<movie.count { _ = ClipAudioEdit(movie: Array(movie.prefix(length)), at: 0) }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            var mutated = movie
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                mutated[Int.random(in: 0..<mutated.count, using: &generator)] = [0, 1, 0xFF, 8, 16, 0x7F][Int.random(in: 0..<6, using: &generator)]
+            }
+            _ = ClipAudioEdit(movie: mutated, at: 0)
+        }
+        // A child's size past its parent, and a 64-bit size past it too.
+        var past = movie
+        past.replaceSubrange(8..<12, with: Movie.be(UInt64(movie.count)))
+        #expect(ClipAudioEdit(movie: past, at: 0) == nil)
+        var wide = movie
+        wide.replaceSubrange(8..<12, with: Movie.be(1))
+        #expect(ClipAudioEdit(movie: wide, at: 0) == nil)
+    }
+
+    /// In a file: found past a 64-bit mdat; a moov whose size points past the end, a file that is
+    /// not ISO BMFF, and a missing file are left alone.
+    @Test func filesAreWalkedToTheirMovie() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = Movie.file(moov: Movie.ffmpeg())
+        let edit = try #require(ClipAudioEdit.read(from: try Movie.write(bytes, in: folder, "clip.mp4")))
+        #expect(Array(bytes[Int(edit.entryOffset)..<Int(edit.entryOffset + 12)]) == Movie.be(3000) + Movie.be(1024) + Movie.be(0x10000))
+        #expect(ClipAudioEdit.read(from: try Movie.write(Array(bytes.dropLast(10)), in: folder, "cut.mp4")) == nil)
+        #expect(ClipAudioEdit.read(from: try Movie.write([0x1A, 0x45, 0xDF, 0xA3] + [UInt8](repeating: 0x42, count: 60), in: folder, "x.mkv")) == nil)
+        #expect(ClipAudioEdit.read(from: folder.appendingPathComponent("none.mp4")) == nil)
+    }
+
+    /// qtmux's output (every packet, the sound's edit at media time 0 over all 3030 ms) gets the
+    /// source's edit: media time 1024, 3000 ms, and track and movie durations to match; an empty
+    /// edit qtmux wrote before it counts in the track's duration.
+    @Test func theOutputGetsTheSourcesEditBack() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try #require(ClipAudioEdit(movie: Movie.ffmpeg(), at: 0))
+        for (emptyEdit, expected) in [(nil, UInt64(3000)), (UInt64(50), 3050)] {
+            let edits = (emptyEdit.map { [($0, nil as UInt64?, UInt64(0x10000))] } ?? []) + [(UInt64(3030), UInt64(0) as UInt64?, UInt64(0x10000))]
+            let moov = Movie.box("moov", [Movie.mvhd(timescale: 1000, duration: 3030 + (emptyEdit ?? 0)),
+                                          Movie.track(handler: "vide", timescale: 90000, mediaDuration: 270000, trackDuration: 3000,
+                                                      edits: Movie.elst([(3000, 0, 0x10000)])),
+                                          Movie.track(handler: "soun", timescale: 48000, mediaDuration: 145408,
+                                                      trackDuration: 3030 + (emptyEdit ?? 0), edits: Movie.elst(edits))])
+            let url = try Movie.write(Movie.file(moov: moov), in: folder, "out.mp4")
+            try source.restore(in: url)
+            let restored = [UInt8](try Data(contentsOf: url))
+            let expectedMoov = Movie.box("moov", [Movie.mvhd(timescale: 1000, duration: expected),
+                                                  Movie.track(handler: "vide", timescale: 90000, mediaDuration: 270000, trackDuration: 3000,
+                                                              edits: Movie.elst([(3000, 0, 0x10000)])),
+                                                  Movie.track(handler: "soun", timescale: 48000, mediaDuration: 145408, trackDuration: expected,
+                                                              edits: Movie.elst(Array(edits.dropLast()) + [(3000, 1024, 0x10000)]))])
+            #expect(restored == Movie.file(moov: expectedMoov), "empty edit \(emptyEdit.map(String.init) ?? "none")")
+        }
+    }
+
+    /// The bytes are rewritten only in what the file source reading the clip reads: another file
+    /// source (a user's template reading an image) is left alone, and without one nothing is.
+    @Test func onlyTheClipsOwnFileSourceIsProbed() throws {
+        let edit = try #require(ClipAudioEdit(movie: Movie.ffmpeg(), at: 0))
+        let pipeline = try Pipeline("filesrc location=/tmp/logo.png ! fakesink filesrc location=/tmp/clip.mp4 ! fakesink")
+        #expect(edit.install(on: pipeline, reading: URL(fileURLWithPath: "/tmp/other.mp4")) == nil)
+        #expect(edit.install(on: pipeline, reading: URL(fileURLWithPath: "/tmp/clip.mp4"))?.isComplete == false)
+    }
+
+    /// An output whose sound edit is not qtmux's is an error, not a clip played out of sync.
+    @Test func anOutputItCannotReadIsAnError() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try #require(ClipAudioEdit(movie: Movie.ffmpeg(), at: 0))
+        let url = try Movie.write(Movie.file(moov: Movie.ffmpeg(sound: Movie.elst([(3000, 2048, 0x10000)]))), in: folder, "odd.mp4")
+        #expect(throws: MediaError.self) { try source.restore(in: url) }
+    }
+}
