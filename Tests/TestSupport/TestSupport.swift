@@ -68,7 +68,9 @@ package struct FixtureFailure: Error, CustomStringConvertible {
 package func writeWithGStreamer(_ launch: String, to file: URL, timeout: Duration = .seconds(20)) throws {
     let pipeline = try Pipeline(PipelineTemplate(launch).render(["location": .quoted(file.path)]))
     defer { pipeline.stop() }
-    try pipeline.setState(.playing)
+    // The caller's timeout covers the preroll too: a 1080p x264 medium fixture takes more than
+    // setState's 10 s to let out its first picture on a loaded 2-core machine.
+    try pipeline.setState(.playing, timeout: timeout)
     let ending = pipeline.waitForEndOrError(timeout: timeout)
     guard ending == .endOfStream else {
         throw FixtureFailure(description: "\(file.lastPathComponent) not written: \(ending.map { "\($0)" } ?? "timed out") (\(launch))")
