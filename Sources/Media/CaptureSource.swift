@@ -24,7 +24,10 @@ public enum CaptureSource: Sendable, Equatable {
                             + [format.cameraModes.map { LaunchFragment(element: "capsfilter", ["caps": $0]).text }].compactMap { $0 }
                             + ["decodebin"]).joined(separator: " ! "))
         case .file(let url):
-            LaunchFragment(LaunchFragment(element: "filesrc", ["name": "camera", "location": url.path]).text + " ! decodebin")
+            // A phone's clip with a rotation tag is turned upright as a batch turns it (`clip.pipeline`'s
+            // {orient}); one without keeps no videoflip, which would copy every frame for nothing.
+            LaunchFragment(LaunchFragment(element: "filesrc", ["name": "camera", "location": url.path]).text + " ! decodebin"
+                           + ((try? ClipStreams.probe(url))?.isTurned == true ? " ! videoflip video-direction=auto" : ""))
         }
     }
 }
