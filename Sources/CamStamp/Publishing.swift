@@ -443,11 +443,22 @@ final class Relay: @unchecked Sendable {
 
     /// Whether the connection is carrying the stream, as far as the sink can tell. An SRT caller
     /// retries its handshake inside srtsink for 3 s before it fails, without an error meanwhile:
-    /// its statistics count packets sent only once a listener answered. RTMP fails at once.
+    /// its statistics count packets sent only once a listener answered. An RTMP server that
+    /// takes the connection and never answers the handshake (another service on the port, a
+    /// proxy, `rtmps://` to a plain server) holds rtmp2sink without an error until its 5 s
+    /// timeout: a server that answered has sent bytes (the handshake's, its window size and
+    /// the publish's result). Nothing else fails silently.
     private var carriesTheStream: Bool {
-        guard case .srt(_, _, false) = target else { return true }
-        guard let out = try? pipeline?.element(named: "out") else { return false }
-        return out.structure("stats")?.fields["packets-sent"] != nil
+        switch target {
+        case .srt(_, _, false):
+            guard let out = try? pipeline?.element(named: "out") else { return false }
+            return out.structure("stats")?.fields["packets-sent"] != nil
+        case .rtmp:
+            guard let out = try? pipeline?.element(named: "out") else { return false }
+            return (out.structure("stats")?.fields["in-bytes-total"].flatMap { UInt64($0) } ?? 0) > 0
+        default:
+            return true
+        }
     }
 
     private func dropConnection() {

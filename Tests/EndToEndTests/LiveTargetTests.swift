@@ -7,10 +7,10 @@ import TestSupport
 // tests start on 127.0.0.1 (nginx with libnginx-mod-rtmp, srt-live-transmit, ffprobe/ffmpeg).
 
 /// A TCP or UDP port free on 127.0.0.1 right now (the kernel's pick, released at once).
-func freePort(udp: Bool = false) throws -> Int {
+/// A socket bound to a port the kernel chose on 127.0.0.1, and that port; the caller closes it.
+func boundSocket(udp: Bool = false) throws -> (fd: Int32, port: Int) {
     let fd = socket(AF_INET, Int32(udp ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw ToolFailure("socket: errno \(errno)") }
-    defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -21,8 +21,28 @@ func freePort(udp: Bool = false) throws -> Int {
             bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
         }
     }
-    guard bound else { throw ToolFailure("bind: errno \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
+    guard bound else {
+        close(fd)
+        throw ToolFailure("bind: errno \(errno)")
+    }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
+}
+
+func freePort(udp: Bool = false) throws -> Int {
+    let (fd, port) = try boundSocket(udp: udp)
+    close(fd)
+    return port
+}
+
+/// A TCP server on 127.0.0.1 that takes connections and never says a word (another service on
+/// the port, a stuck proxy): the kernel completes them, nobody reads. `close(fd)` ends it.
+func silentServer() throws -> (fd: Int32, port: Int) {
+    let server = try boundSocket()
+    guard listen(server.fd, 8) == 0 else {
+        close(server.fd)
+        throw ToolFailure("listen: errno \(errno)")
+    }
+    return server
 }
 
 
@@ -277,6 +297,20 @@ func framesWritten(_ stderr: String, expected: Int, sourceLocation: SourceLocati
             #expect(result.stderr.firstMatch(of: try Regex("; \(target) down \\d+\\.\\d s, never connected")) != nil, "\(result.stderr)")
         }
         #expect(try decodedFrames(recording) == (try framesWritten(result.stderr, expected: 90)))
+    }
+
+    /// An RTMP server that takes the connection and never answers the handshake (another service
+    /// on the port, `rtmps://` to a plain server) is not connected: it was counted as connected
+    /// after 1 s without an error (rtmp2sink waits 5 s), exit 0 with nothing published.
+    @Test func anRTMPServerThatNeverAnswersTheHandshakeIsNotConnected() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try silentServer()
+        defer { close(server.fd) }
+        let rtmp = "rtmp://127.0.0.1:\(server.port)/live/key"
+        let result = try startStream(folder, ["--to", rtmp], seconds: 3).finish(timeout: 40)
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("camstamp: \(rtmp): never connected in "), "\(result.stderr)")
     }
 
     @Test func srtCallerToAListenerAndListenerToACaller() throws {
