@@ -95,10 +95,9 @@ public struct PNGChunk: Sendable, Equatable {
         return try Zlib.inflate(Data(bytes[(nul + 2)...]), limit: maxICCBytes)
     }
 
-    /// An iCCP chunk for a raw ICC profile. The profile is wrapped in a zlib stream of stored
-    /// (uncompressed) deflate blocks, which needs no compressor and is valid for every decoder.
+    /// An iCCP chunk for a raw ICC profile: deflated, as PNG requires (compression method 0).
     static func iccp(_ profile: Data) -> PNGChunk {
-        PNGChunk(type: "iCCP", data: Data(Array("ICC Profile".utf8) + [0, 0] + zlibStored([UInt8](profile))))
+        PNGChunk(type: "iCCP", data: Data(Array("ICC Profile".utf8) + [0, 0] + Zlib.deflate([UInt8](profile))))
     }
 }
 

@@ -22,6 +22,21 @@ public enum ICCPError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// zlib itself, for the compressed profile a PNG keeps in its iCCP chunk.
 enum Zlib {
+    /// `bytes` as a zlib stream, deflated at the best compression (a profile is small and written
+    /// once). zlib fails here only for want of memory; stored (uncompressed) blocks need none and
+    /// hold the same profile, so they stand in then.
+    static func deflate(_ bytes: [UInt8]) -> [UInt8] {
+        var size = compressBound(uLong(bytes.count))
+        var out = [UInt8](repeating: 0, count: Int(size))
+        let code = out.withUnsafeMutableBufferPointer { target in
+            bytes.withUnsafeBufferPointer { source in
+                compress2(target.baseAddress, &size, source.baseAddress, uLong(source.count), Z_BEST_COMPRESSION)
+            }
+        }
+        guard code == Z_OK else { return zlibStored(bytes) }
+        return Array(out.prefix(Int(size)))
+    }
+
     /// The bytes of the zlib stream `data`, at most `limit` of them. Data after the stream's end is
     /// ignored, as libpng does.
     static func inflate(_ data: Data, limit: Int) throws(ICCPError) -> Data {

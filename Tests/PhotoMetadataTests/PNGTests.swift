@@ -104,6 +104,16 @@ import Testing
                 == "ICC profile left out: the PNG's compressed profile inflates to more than 16 MiB")
     }
 
+    /// A JPEG's (WebP's, HEIC's, TIFF's) profile goes into a PNG's iCCP deflated, and comes back
+    /// out of it byte for byte.
+    @Test func aProfileGoesIntoAPNGDeflated() throws {
+        let profile = Data((0..<20_000).map { UInt8($0 / 64 % 7) })
+        let chunk = PNGChunk.iccp(profile)
+        #expect(chunk.data.count < 2_000, "stored, not deflated: \(chunk.data.count) bytes")
+        #expect(try PNGChunk.iccProfile(iccp: chunk.data) == profile)
+        #expect(try PNGChunk.iccProfile(iccp: PNGChunk.iccp(Data()).data) == Data())
+    }
+
     /// A PNG may claim anything: inflating stops at the limit, whatever the stream would give.
     @Test func inflatingStopsAtTheLimit() throws {
         let stream = Data(zlibStored([UInt8](repeating: 0, count: 300_000)))
