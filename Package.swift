@@ -28,6 +28,7 @@ let package = Package(
         systemLibrary("CFontconfig", "fontconfig", "libfontconfig-dev"),
         systemLibrary("CTurboJPEG", "libturbojpeg", "libturbojpeg0-dev"),
         systemLibrary("CGexiv2", "gexiv2", "libgexiv2-dev"),
+        systemLibrary("CZlib", "zlib", "zlib1g-dev"),
         // linux/videodev2.h (linux-libc-dev, part of every C toolchain): camera controls by ioctl.
         .systemLibrary(name: "CV4L2"),
         // malloc.h (glibc): the batch command's allocator tuning.
@@ -50,8 +51,8 @@ let package = Package(
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
         // JPEG/PNG metadata read, edited and carried to outputs: EXIF, ICC and IPTC in Swift,
-        // XMP through exiv2 (gexiv2), which alone touches C here.
-        .target(name: "PhotoMetadata", dependencies: ["CGexiv2"]),
+        // XMP through exiv2 (gexiv2), a PNG's compressed ICC profile through zlib.
+        .target(name: "PhotoMetadata", dependencies: ["CGexiv2", "CZlib"]),
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.

@@ -9,9 +9,10 @@ import Foundation
 public struct ImageMetadata: Sendable {
     /// The EXIF block (JPEG APP1 `Exif\0\0`, PNG eXIf).
     public var exif: EXIF?
-    /// The ICC profile, raw (reassembled from a JPEG's APP2 chunks).
+    /// The ICC profile, raw (reassembled from a JPEG's APP2 chunks, inflated from a PNG's iCCP).
     public var icc: Data?
-    /// A PNG's iCCP chunk data as is (name, method, zlib-compressed profile).
+    /// A PNG's iCCP chunk data as is (name, method, zlib-compressed profile), for PNG outputs; set
+    /// only with `icc`, its profile inflated, for every other output.
     public var pngICCChunk: Data?
     /// The XMP packet (JPEG APP1 `http://ns.adobe.com/xap/1.0/\0`, PNG iTXt `XML:com.adobe.xmp`).
     public var xmp: Data?
@@ -62,17 +63,25 @@ public struct ImageMetadata: Sendable {
     }
 
     /// Reads the eXIf, iCCP and XMP iTXt chunks of a PNG. Throws only for a broken PNG structure
-    /// (or a bad CRC in a critical chunk); a damaged eXIf or ancillary chunk is left out.
+    /// (or a bad CRC in a critical chunk); a damaged eXIf or ancillary chunk, or an iCCP whose
+    /// profile does not inflate, is left out.
     public init(png: Data) throws(MetadataError) {
         let (chunks, skipped) = try PNGChunk.parse(png, skippingBadAncillary: true)
         readWarnings += skipped.map { .pngChunkSkipped(chunk: $0) }
-        var sawEXIF = false
+        var sawEXIF = false, sawICCP = false
         for chunk in chunks {
             switch chunk.type {
             case "eXIf" where !sawEXIF:
                 sawEXIF = true
                 readEXIF(block: chunk.data)
-            case "iCCP" where pngICCChunk == nil: pngICCChunk = chunk.data
+            case "iCCP" where !sawICCP:
+                sawICCP = true
+                do {
+                    icc = try PNGChunk.iccProfile(iccp: chunk.data)
+                    pngICCChunk = chunk.data
+                } catch {
+                    readWarnings.append(.iccpUnreadable(error))
+                }
             case "iTXt" where xmp == nil: xmp = chunk.xmpPacket
             default: break
             }
@@ -166,8 +175,6 @@ public struct ImageMetadata: Sendable {
             } else {
                 warnings.append(.iccTooLarge(bytes: icc.count))
             }
-        } else if pngICCChunk != nil {
-            warnings.append(.iccNotCarriedToJPEG)
         }
         switch xmpForOutput(size: size, stripGPS: stripGPS, edits: edits) {
         case .packet(let packet, let warning):

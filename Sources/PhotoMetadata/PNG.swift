@@ -81,10 +81,23 @@ public struct PNGChunk: Sendable, Equatable {
         return Data(b[pos...])
     }
 
-    /// An iCCP chunk for a raw ICC profile. The profile is wrapped in a zlib stream of stored
-    /// (uncompressed) deflate blocks, which needs no compressor and is valid for every decoder.
+    /// The most a PNG's profile may inflate to: more than a JPEG's 255 APP2 segments hold, and
+    /// far more than any real profile (Display P3's is under 1 KB, a printer's a few MB).
+    static let maxICCBytes = 16 << 20
+
+    /// The ICC profile of an iCCP chunk's `data`: a name of 1 to 79 bytes, NUL, compression method
+    /// 0, then the profile as a zlib stream, inflated here to at most `maxICCBytes`.
+    static func iccProfile(iccp data: Data) throws(ICCPError) -> Data {
+        let bytes = [UInt8](data)
+        guard let nul = bytes.prefix(80).firstIndex(of: 0), nul >= 1, nul + 1 < bytes.count, bytes[nul + 1] == 0 else {
+            throw .badHeader
+        }
+        return try Zlib.inflate(Data(bytes[(nul + 2)...]), limit: maxICCBytes)
+    }
+
+    /// An iCCP chunk for a raw ICC profile: deflated, as PNG requires (compression method 0).
     static func iccp(_ profile: Data) -> PNGChunk {
-        PNGChunk(type: "iCCP", data: Data(Array("ICC Profile".utf8) + [0, 0] + zlibStored([UInt8](profile))))
+        PNGChunk(type: "iCCP", data: Data(Array("ICC Profile".utf8) + [0, 0] + Zlib.deflate([UInt8](profile))))
     }
 }
 

@@ -78,10 +78,8 @@ public enum MetadataWarning: Sendable, Equatable, CustomStringConvertible {
     case iccTooLarge(bytes: Int)
     case xmpTooLarge(bytes: Int)
     case xmpNotUTF8
-    /// A PNG's ICC profile is zlib-compressed; a JPEG needs it inflated, which we do not do.
-    case iccNotCarriedToJPEG
-    /// A PNG's compressed ICC profile, not inflated for a WebP, HEIC or TIFF output.
-    case iccCompressedNotCarried
+    /// A PNG's iCCP chunk whose profile could not be taken out (its header, zlib data or size).
+    case iccpUnreadable(ICCPError)
     /// IPTC (a JPEG's APP13) has no place in a WebP, HEIC or TIFF output here; XMP carries its fields.
     case iptcNotCarried
     /// exiv2 could not read or rewrite the XMP packet.
@@ -101,8 +99,7 @@ public enum MetadataWarning: Sendable, Equatable, CustomStringConvertible {
         case .iccTooLarge(let n): "ICC profile left out: \(n) bytes need more than 255 JPEG segments"
         case .xmpTooLarge(let n): "XMP left out: \(n) bytes exceed the 65502 a JPEG segment can hold"
         case .xmpNotUTF8: "XMP left out: it is not UTF-8 text, so it cannot be edited"
-        case .iccNotCarriedToJPEG: "ICC profile left out: a PNG's compressed profile is not converted to JPEG"
-        case .iccCompressedNotCarried: "ICC profile left out: a PNG's compressed profile is not converted"
+        case .iccpUnreadable(let why): "ICC profile left out: \(why)"
         case .iptcNotCarried: "IPTC left out: this output format carries XMP and EXIF, not IPTC"
         case .xmpUnreadable(let error): "XMP left out: \(error)"
         case .iptcUnreadable(let error): "IPTC left out: \(error)"

@@ -109,7 +109,6 @@ extension ImageMetadata {
         -> (exifTIFF: Data?, icc: Data?, xmp: Data?, warnings: [MetadataWarning]) {
         var warnings = readWarnings
         let tiff = exifTIFFForOutput(width: size.width, height: size.height, stripGPS: stripGPS, edits: edits)
-        if icc == nil, pngICCChunk != nil { warnings.append(.iccCompressedNotCarried) }
         var packet: Data?
         switch xmpForOutput(size: size, stripGPS: stripGPS, edits: edits) {
         case .packet(let data, let warning): packet = data; warnings += warning.map { [$0] } ?? []

@@ -135,6 +135,33 @@ import Testing
         #expect(String(decoding: try Self.run("exiftool", ["-s", "-Creator", output.path]), as: UTF8.self).contains(": Bo"))
     }
 
+    /// A PNG's profile (a zlib-compressed iCCP) is carried into the JPEG and the PNG the library
+    /// writes, byte for byte, and the report says so.
+    @Test func aPNGsColourProfileIsCarriedAndReported() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // An ICC header with no tags (RGB display, v2.1) is all exiftool and camstamp need here.
+        var profile = [UInt8](repeating: 0, count: 132)
+        profile[3] = 132
+        profile.replaceSubrange(8..<12, with: [2, 0x10, 0, 0])
+        profile.replaceSubrange(12..<24, with: Array("mntrRGB XYZ ".utf8))
+        profile.replaceSubrange(36..<40, with: Array("acsp".utf8))
+        let profileFile = folder.appendingPathComponent("p.icc")
+        try Data(profile).write(to: profileFile)
+        // An RGB PNG (a grey one's profile must be grey, and is not carried into colour outputs).
+        let source = folder.appendingPathComponent("source.png")
+        try Self.run("convert", ["-size", "320x240", "xc:#404040", "png24:" + source.path])
+        try Self.run("exiftool", ["-q", "-overwrite_original", "-ICC_Profile<=\(profileFile.path)", source.path])
+        for format in [ImageFormat.jpg, .png] {
+            let result = try Stamper(presets: [.json(Self.boxPreset)], settings: .init(format: .convert(format))).stamp(contentsOf: source)
+            #expect(result.report.warnings.isEmpty, "\(format): \(result.report.warnings)")
+            #expect(result.report.metadata.icc, "\(format)")
+            let output = folder.appendingPathComponent("out-\(format)")
+            try result.data.write(to: output)
+            #expect(try Self.run("exiftool", ["-b", "-ICC_Profile", output.path]) == Data(profile), "\(format)")
+        }
+    }
+
     @Test func presetsByNameAndVariablesReachTheMark() throws {
         // The shipped `credit` preset, its {author} set by the caller: the text changes the pixels
         // bottom-right (where `credit` puts it), and nothing else.

@@ -62,10 +62,64 @@ import Testing
         #expect(try PNGChunk.parse(png.data)[1] == iccp, "a PNG's iCCP is carried as is")
 
         let jpeg = try m.insert(into: Data(tinyJPEG()), stripGPS: false)
-        #expect(jpeg.warnings == [.iccNotCarriedToJPEG])
+        #expect(jpeg.warnings.isEmpty)
         let back = try ImageMetadata(jpeg: jpeg.data)
+        #expect(back.icc == Data([1, 2, 3]), "a PNG's profile goes into a JPEG inflated")
         #expect(back.orientation == 1 && back.exifValues["Model"] == "Pixel 9")
         #expect(String(decoding: try #require(back.xmp), as: UTF8.self).contains(#"tiff:Orientation="1""#))
+    }
+
+    /// An iCCP's profile is inflated for every output but a PNG's; one that cannot be is left out
+    /// with one warning, the rest of the metadata kept.
+    @Test func anICCPProfileIsInflatedOrLeftOutWithAWarning() throws {
+        let profile = (0..<70_000).map { UInt8($0 % 251) }
+        let sound = PNGChunk(type: "iCCP", data: Data(Array("P3".utf8) + [0, 0] + zlibStored(profile)))
+        let m = try ImageMetadata(png: tinyPNG(extra: [sound]))
+        #expect(m.icc == Data(profile) && m.pngICCChunk == sound.data && m.readWarnings.isEmpty)
+        #expect(m.pieces(size: PixelSize(width: 1, height: 1), stripGPS: false).icc == Data(profile))
+
+        let stream = zlibStored(profile)
+        var badChecksum = stream
+        badChecksum[badChecksum.count - 1] ^= 1
+        let cases: [([UInt8], ICCPError)] = [
+            (Array("P3".utf8) + [0, 0] + Array("not zlib".utf8), .notInflated("incorrect header check")),
+            (Array("P3".utf8) + [0, 0] + stream.dropLast(10), .notInflated("the stream is cut short")),
+            (Array("P3".utf8) + [0, 0] + badChecksum, .notInflated("incorrect data check")),
+            (Array("P3".utf8) + [0, 1] + stream, .badHeader),  // compression method 1
+            ([0, 0] + stream, .badHeader),  // no name
+            ([UInt8](repeating: 0x41, count: 80) + [0, 0] + stream, .badHeader),  // name too long
+        ]
+        for (data, error) in cases {
+            let iccp = PNGChunk(type: "iCCP", data: Data(data))
+            let exif = PNGChunk(type: "eXIf", data: Data(cameraEXIF(bigEndian: true).build()))
+            let damaged = try ImageMetadata(png: tinyPNG(extra: [iccp, exif]))
+            #expect(damaged.icc == nil && damaged.pngICCChunk == nil, "\(error)")
+            #expect(damaged.readWarnings == [.iccpUnreadable(error)])
+            #expect(damaged.exif != nil, "the rest is kept")
+            let png = try damaged.insert(intoPNG: tinyPNG(), stripGPS: false)
+            #expect(try !PNGChunk.parse(png.data).contains { $0.type == "iCCP" }, "a damaged iCCP is not carried into a PNG")
+            #expect(png.warnings == [.iccpUnreadable(error)])
+        }
+        #expect(MetadataWarning.iccpUnreadable(.tooLarge(limit: PNGChunk.maxICCBytes)).description
+                == "ICC profile left out: the PNG's compressed profile inflates to more than 16 MiB")
+    }
+
+    /// A JPEG's (WebP's, HEIC's, TIFF's) profile goes into a PNG's iCCP deflated, and comes back
+    /// out of it byte for byte.
+    @Test func aProfileGoesIntoAPNGDeflated() throws {
+        let profile = Data((0..<20_000).map { UInt8($0 / 64 % 7) })
+        let chunk = PNGChunk.iccp(profile)
+        #expect(chunk.data.count < 2_000, "stored, not deflated: \(chunk.data.count) bytes")
+        #expect(try PNGChunk.iccProfile(iccp: chunk.data) == profile)
+        #expect(try PNGChunk.iccProfile(iccp: PNGChunk.iccp(Data()).data) == Data())
+    }
+
+    /// A PNG may claim anything: inflating stops at the limit, whatever the stream would give.
+    @Test func inflatingStopsAtTheLimit() throws {
+        let stream = Data(zlibStored([UInt8](repeating: 0, count: 300_000)))
+        #expect(try Zlib.inflate(stream, limit: 300_000).count == 300_000)
+        #expect(throws: ICCPError.tooLarge(limit: 100_000)) { try Zlib.inflate(stream, limit: 100_000) }
+        #expect(throws: ICCPError.notInflated("the stream is cut short")) { try Zlib.inflate(Data(), limit: 10) }
     }
 
     /// The IHDR facts batch marks a PNG by, read here and nowhere else.

@@ -139,6 +139,7 @@ struct PhotoFacts {
             let space = String(decoding: icc[icc.startIndex + 16..<icc.startIndex + 20], as: UTF8.self)
             if space == "CMYK" || space == "GRAY" {
                 metadata.icc = nil
+                metadata.pngICCChunk = nil
                 notes.append("its \(space == "CMYK" ? "CMYK" : "grey") colour profile is not carried (the output is in colour, RGB)")
             }
         }
