@@ -365,6 +365,24 @@ public final class ClipPipeline: @unchecked Sendable {
         }
     }
 
+    /// Writes `date` as a Matroska or WebM output's `DateUTC` (matroskamux's `creation-time`),
+    /// the source's creation time, where the muxer would write the time it ran. MP4 and MOV are
+    /// `ClipMetadata`'s: qtmux has no such setting. Call it before `run`.
+    public func keepCreationTime(_ date: Date) throws(MediaError) {
+        let mux = try pipeline.element(named: "mux")
+        guard ["matroskamux", "webmmux"].contains(Pipeline.factoryName(of: mux.pointer) ?? ""),
+              let whole = g_date_time_new_from_unix_utc(gint64(date.timeIntervalSince1970.rounded(.down))) else { return }
+        defer { g_date_time_unref(whole) }
+        let microseconds = (date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down)) * 1e6
+        guard let time = g_date_time_add(whole, GTimeSpan(microseconds.rounded())) else { return }
+        defer { g_date_time_unref(time) }
+        var value = GValue()
+        g_value_init(&value, g_date_time_get_type())
+        defer { g_value_unset(&value) }
+        g_value_set_boxed(&value, UnsafeRawPointer(time))
+        g_object_set_property(gcast(mux.pointer), "creation-time", &value)
+    }
+
     /// How many frames reached the marks with their pixels still shared with the decoder (which
     /// keeps a frame as a reference for a while), and so were copied whole to be marked.
     var sharedFrames: Int { marking.lock.withLock { marking.shared } }

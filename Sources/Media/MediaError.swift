@@ -52,6 +52,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     /// A picture library camstamp calls itself (`library`: libjpeg-turbo, libheif, libtiff, or the
     /// picture allocator) refused a picture, with its own message.
     case picture(library: String, message: String)
+    /// A clip's container metadata could not be carried into its output `file` (`ClipMetadata`).
+    case metadata(file: String, reason: String)
 
     public var description: String {
         switch self {
@@ -96,6 +98,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
             "no media type recognised"
         case .picture(let library, let message):
             "\(library): \(message)"
+        case .metadata(let file, let reason):
+            "\(file): cannot keep the clip's metadata: \(reason)"
         case .stalled(let frames, let seconds):
             "the video stopped after \(frames) frame\(frames == 1 ? "" : "s") with neither an error nor its end (nothing moved for \(seconds) s): the file is probably cut short or damaged"
         }
