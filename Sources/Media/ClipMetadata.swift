@@ -29,22 +29,25 @@ public enum ClipMetadata {
         do {
             let sourceMoov = try readMoov(source).data
             let extras = copiedBoxes(fromMoov: sourceMoov, keepLocation: keepLocation)
-            let (outputMoov, offset, isLast) = try readMoov(output)
+            let (outputMoov, offset, after) = try readMoov(output)
             var moov = outputMoov
             if let created { setCreationTimes(in: &moov, to: created) }
-            if !extras.userData.isEmpty || !extras.moov.isEmpty {
-                moov = adding(extras, to: moov)
-            } else if moov == outputMoov {
-                return
-            }
+            moov = adding(extras, to: moov)
+            guard moov != outputMoov else { return }
             let handle = try FileHandle(forUpdating: output)
             defer { try? handle.close() }
-            if isLast || moov.count == outputMoov.count {
+            if let after {
+                // Nothing after the moov that chunk offsets point into: moov and the rest follow
+                // one another as before (mp4mux puts its XMP uuid after the moov).
+                try handle.seek(toOffset: offset)
+                try handle.write(contentsOf: moov + after)
+                try handle.truncate(atOffset: offset + UInt64(moov.count + after.count))
+            } else if moov.count == outputMoov.count {
                 try handle.seek(toOffset: offset)
                 try handle.write(contentsOf: moov)
-                if isLast { try handle.truncate(atOffset: offset + UInt64(moov.count)) }
             } else {
-                // The old moov, not last, becomes free space and the new one goes at the end.
+                // Media data after the moov stays where it is: the old moov becomes free space and
+                // the new one goes at the end.
                 try handle.seek(toOffset: offset + 4)
                 try handle.write(contentsOf: Data("free".utf8))
                 try handle.seekToEnd()
@@ -107,29 +110,46 @@ public enum ClipMetadata {
         return data + Data(type.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) })
     }
 
-    /// The file's top-level `moov` (its bytes, re-based at 0), where it starts, and whether it is
-    /// the file's last box. Only box headers are read before it: the media data can be gigabytes.
-    static func readMoov(_ url: URL) throws -> (data: Data, offset: UInt64, isLast: Bool) {
+    /// Top-level boxes that may follow a moov and hold no media data, and the most of them moved
+    /// when the moov grows.
+    static let movableBoxes: Set<String> = ["uuid", "free", "skip", "wide", "udta", "meta"]
+    static let movableLimit: UInt64 = 16 << 20
+
+    /// The file's top-level `moov` (its bytes, re-based at 0), where it starts, and the bytes after
+    /// it when they are only `movableBoxes` (empty when it is last; nil when media data follows).
+    /// Only box headers are read before it: the media data can be gigabytes.
+    static func readMoov(_ url: URL) throws -> (data: Data, offset: UInt64, after: Data?) {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         let end = try handle.seekToEnd()
         var at: UInt64 = 0
+        var moov: (offset: UInt64, size: UInt64)?
+        var movable = true
         while at + 8 <= end {
             try handle.seek(toOffset: at)
             guard let head = try handle.read(upToCount: 16), head.count >= 8 else { break }
             let head0 = Data(head)
             var size = UInt64(uint32(head0, 0))
             if size == 1, head0.count == 16 { size = uint64(head0, 8) } else if size == 0 { size = end - at }
-            guard size >= 8, at + size <= end else { break }
-            if latin1(head0[4..<8]) == "moov" {
+            guard size >= 8, at + size <= end else {
+                movable = false
+                break
+            }
+            let type = latin1(head0[4..<8])
+            if moov == nil, type == "moov" {
                 guard size < UInt64(UInt32.max) else { throw MediaError.metadata(file: url.path, reason: "its moov box is over 4 GiB") }
-                try handle.seek(toOffset: at)
-                let data = Data(try handle.read(upToCount: Int(size)) ?? Data())
-                return (data, at, at + size == end)
+                moov = (at, size)
+            } else if moov != nil, !movableBoxes.contains(type) {
+                movable = false
             }
             at += size
         }
-        throw MediaError.metadata(file: url.path, reason: "no moov box (not a whole MP4 or MOV file)")
+        guard let moov else { throw MediaError.metadata(file: url.path, reason: "no moov box (not a whole MP4 or MOV file)") }
+        try handle.seek(toOffset: moov.offset)
+        let data = Data(try handle.read(upToCount: Int(moov.size)) ?? Data())
+        let rest = end - moov.offset - moov.size
+        guard movable, at == end, rest <= movableLimit else { return (data, moov.offset, nil) }
+        return (data, moov.offset, Data(try handle.read(upToCount: Int(rest)) ?? Data()))
     }
 
     // MARK: - Creation times
