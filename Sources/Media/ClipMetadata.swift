@@ -262,33 +262,6 @@ public enum ClipMetadata {
         return header("meta", payload: payload.count) + payload
     }
 
-    /// The tags naming the software that encoded a file: the source's, which GStreamer carries
-    /// over, though the output's video is camstamp's encoding.
-    static let encoderTags: Set<String> = ["\u{A9}too", "\u{A9}enc", "\u{A9}swr"]
-
-    /// The payload of a `udta` without `encoderTags`, in it or in its iTunes `meta`'s `ilst`.
-    static func withoutSourceEncoder(_ data: Data, _ userData: Box) -> Data {
-        var payload = Data()
-        for child in boxes(in: data, userData.payload) where !encoderTags.contains(child.type) {
-            // The iTunes meta qtmux writes is a full box: version and flags, then hdlr and ilst.
-            guard child.type == "meta", child.payload.count >= 4 else {
-                payload += data[child.range]
-                continue
-            }
-            var inner = Data(data[child.payload.lowerBound..<(child.payload.lowerBound + 4)])
-            for part in boxes(in: data, (child.payload.lowerBound + 4)..<child.range.upperBound) {
-                guard part.type == "ilst" else {
-                    inner += data[part.range]
-                    continue
-                }
-                let items = boxes(in: data, part.payload).filter { !encoderTags.contains($0.type) }.reduce(Data()) { $0 + data[$1.range] }
-                inner += header("ilst", payload: items.count) + items
-            }
-            payload += header("meta", payload: inner.count) + inner
-        }
-        return payload
-    }
-
     /// `moov` with `extras` added: user data boxes into its `udta` (made when it has none; a type
     /// it has already is left as the muxer wrote it), the rest at its end.
     static func adding(_ extras: Extras, to moov: Data) -> Data {
@@ -304,7 +277,7 @@ public enum ClipMetadata {
             hadUserData = true
             let present = Set(boxes(in: moov, child.payload).map(\.type))
             let added = extras.userData.filter { !present.contains($0.type) }.reduce(Data()) { $0 + $1.data }
-            let inner = withoutSourceEncoder(moov, child) + added
+            let inner = Data(moov[child.payload]) + added
             payload += header("udta", payload: inner.count) + inner
         }
         if !hadUserData, !extras.userData.isEmpty {

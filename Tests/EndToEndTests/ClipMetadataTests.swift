@@ -96,20 +96,62 @@ import TestSupport
         let output = try Self.mark(input)
         #expect(try Self.tags(output)["Matroska:DateTimeOriginal"] == "2024:05:06 07:08:09Z")
         #expect(try Self.creationTime(output) == Self.created)
+        // The title stays; the encoder named is the muxer's own, not the source's (ffmpeg's
+        // `Lavf…`). (exiftool reads a short clip's Tags, written after its clusters, only at times.)
+        let tags = String(decoding: try tool("ffprobe", ["-v", "error", "-show_entries", "format_tags=title,encoder", "-of", "csv=p=0",
+                                                         output.path]), as: UTF8.self)
+        #expect(tags.contains("Eiffel") && !tags.contains("Lavf"), "\(tags)")
     }
 
-    /// `--strip-gps` leaves a clip's location out (all three places a phone puts it), and keeps
-    /// the rest.
+    /// A clip with its location in every place a phone or an editor puts it: Apple's `mdta`
+    /// key, `loci`, `©xyz` and XMP (which GStreamer carries as tags).
+    static func locatedClip(in folder: URL) throws -> URL {
+        let made = folder.appendingPathComponent("made.mov"), input = folder.appendingPathComponent("clip.mov")
+        try Self.clip(made, ["-metadata", "location=+48.8584+002.2945/", "-metadata", "make=Apple", "-metadata", "title=Eiffel",
+                             "-movflags", "use_metadata_tags", "-f", "mov"])
+        _ = try exiftool(["-q", "-UserData:GPSCoordinates=48.8584, 2.2945", "-XMP-exif:GPSLatitude=48.8584", "-XMP-exif:GPSLongitude=2.2945",
+                          "-o", input.path, made.path])
+        let located = try Self.tags(input).keys.filter { $0.contains("GPS") || $0.contains("Location") }
+        #expect(Set(located).isSuperset(of: ["Keys:Location", "UserData:GPSCoordinates", "UserData:LocationInformation", "XMP-exif:GPSLatitude"]),
+                "the fixture: \(located)")
+        return input
+    }
+
+    /// `--strip-gps` leaves a clip's location out, wherever it was, and keeps the rest.
     @Test func stripGPSLeavesAClipsLocationOut() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let made = folder.appendingPathComponent("made.mov"), input = folder.appendingPathComponent("clip.mov")
-        try Self.clip(made, ["-metadata", "location=+48.8584+002.2945/", "-metadata", "make=Apple", "-movflags", "use_metadata_tags", "-f", "mov"])
-        _ = try exiftool(["-q", "-UserData:GPSCoordinates=48.8584, 2.2945", "-o", input.path, made.path])
-        let output = try Self.mark(input, ["--strip-gps"])
-        let tags = try Self.tags(output)
+        let kept = try Self.tags(Self.mark(try Self.locatedClip(in: folder)))
+        #expect(kept["XMP-exif:GPSLatitude"] != nil && kept["UserData:GPSCoordinates"] != nil, "without --strip-gps: \(kept)")
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("out"))
+        let tags = try Self.tags(Self.mark(folder.appendingPathComponent("clip.mov"), ["--strip-gps"]))
         #expect(tags["Keys:Make"] == "Apple" && tags["QuickTime:CreateDate"] == "2024:05:06 07:08:09", "\(tags)")
         let location = tags.filter { $0.key.contains("GPS") || $0.key.contains("Location") }
         #expect(location.isEmpty, "\(location)")
+    }
+
+    /// `--strip-metadata` keeps nothing the source said: no tags, no location, no creation time.
+    @Test func stripMetadataKeepsNoneOfIt() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tags = try Self.tags(Self.mark(try Self.locatedClip(in: folder), ["--strip-metadata"]))
+        let left = tags.filter { ["Keys", "UserData", "ItemList"].contains($0.key.split(separator: ":")[0]) || $0.key.hasPrefix("XMP")
+            || $0.value.contains("2024") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    /// An iPhone MOV named .mp4 is written by mp4mux, which wrote the `mdta` items qtdemux could
+    /// not name as unnamed iTunes items (`Unknown_0x0002: +48.8584+002.2945/`), even under
+    /// `--strip-gps`; they are named `mdta` keys again.
+    @Test func anIPhoneMOVNamedMP4HasNoUnnamedItems() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("IMG_0002.mp4")
+        try Self.clip(input, ["-metadata", "location=+48.8584+002.2945/", "-metadata", "model=iPhone 15", "-movflags", "use_metadata_tags", "-f", "mov"])
+        let output = try Self.mark(input)
+        let text = try exiftool(["-a", "-G1", "-s", "-U"], output)
+        #expect(!text.contains("Unknown_0x"), "\(text)")
+        let tags = try Self.tags(output)
+        #expect(tags["Keys:Location"] == "+48.8584+002.2945/" && tags["Keys:Model"] == "iPhone 15", "\(tags)")
     }
 }

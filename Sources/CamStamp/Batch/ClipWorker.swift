@@ -172,6 +172,7 @@ final class ClipWorker {
                                             codec: codec, container: container,
                                             audio: audio, threads: settings.threads, turned: streams.isTurned,
                                             matroskaStart: [.mkv, .webm].contains(item.format.source) ? streams.start : nil, mark: mark)
+            try pipeline.keepTags(location: settings.metadata == .keep, any: settings.metadata != .stripAll)
             if settings.metadata != .stripAll, let created = streams.created { try pipeline.keepCreationTime(created) }
             let began = ContinuousClock.now
             frames = try pipeline.run(progress: { position in
