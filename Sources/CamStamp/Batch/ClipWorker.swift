@@ -198,7 +198,9 @@ final class ClipWorker {
         do {
             try keepMetadata(of: item, in: temporary, created: streams.created)
         } catch {
-            return outcome(.failed, "\(error)")
+            // Its reason alone: the file it names is the temporary output.
+            guard case .metadata(_, let reason) = error else { return outcome(.failed, "cannot keep its metadata: \(error)") }
+            return outcome(.failed, "cannot keep its metadata: \(reason)")
         }
         do {
             try TemporaryFiles.place(temporary, at: item.output, replacing: settings.existing == .overwrite, exists: .failure(PhotoWorker.alreadyExists(item.output)))
