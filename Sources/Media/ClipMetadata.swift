@@ -11,7 +11,8 @@ import Foundation
 ///   in a `udta` without a `meta`, and qtmux writes `loci` only into 3GP files;
 /// - Apple's `mdta` keys (`com.apple.quicktime.location.ISO6709`, `...make`, `...model`,
 ///   `...creationdate`): qtdemux passes the `ilst` items on without the `keys` box that names them,
-///   and qtmux writes such items only into MP4, where, unnamed, they mean nothing;
+///   and mp4mux writes such items into MP4 as unnamed iTunes items (`ClipPipeline.keepTags`
+///   leaves them out; qtmux writes none);
 /// - `©mak`/`©mod` in a MOV's `udta`: qtmux writes make and model only into XMP.
 /// So the output's creation times are set to the source's, and these boxes are copied from the
 /// source's `moov` into the output's (its `moov` rewritten at the file's end; the media data does
