@@ -377,6 +377,44 @@ public final class ClipPipeline: @unchecked Sendable {
         }
     }
 
+    /// Writes `date` as a Matroska or WebM output's `DateUTC` (matroskamux's `creation-time`),
+    /// the source's creation time, where the muxer would write the time it ran. MP4 and MOV are
+    /// `ClipMetadata`'s: qtmux has no such setting. Call it before `run`.
+    public func keepCreationTime(_ date: Date) throws(MediaError) {
+        let mux = try pipeline.element(named: "mux")
+        guard ["matroskamux", "webmmux"].contains(Pipeline.factoryName(of: mux.pointer) ?? ""),
+              let whole = g_date_time_new_from_unix_utc(gint64(date.timeIntervalSince1970.rounded(.down))) else { return }
+        defer { g_date_time_unref(whole) }
+        let microseconds = (date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down)) * 1e6
+        guard let time = g_date_time_add(whole, GTimeSpan(microseconds.rounded())) else { return }
+        defer { g_date_time_unref(time) }
+        var value = GValue()
+        g_value_init(&value, g_date_time_get_type())
+        defer { g_value_unset(&value) }
+        g_value_set_boxed(&value, UnsafeRawPointer(time))
+        g_object_set_property(gcast(mux.pointer), "creation-time", &value)
+    }
+
+    /// Which of the source's tags (title, artist, comment, date, location...) GStreamer carries to
+    /// the muxer, which writes them: none when `any` is false (`--strip-metadata`), none of its
+    /// `geo-location-*` tags when `location` is false (`--strip-gps`). Never its encoder and
+    /// application name (the output's video is camstamp's encoding, not the source's), nor the
+    /// `private-qt-tag` atoms qtdemux could not name (an iPhone's `mdta` items, numbered, which
+    /// mp4mux would write as unnamed iTunes items: `ClipMetadata` copies them with their names).
+    public func keepTags(location: Bool, any: Bool) throws(MediaError) {
+        let mux = try pipeline.element(named: "mux")
+        let mode = !any ? TagFilter.none : location ? TagFilter.keep : TagFilter.noLocation
+        let object: UnsafeMutablePointer<GstObject> = gcast(mux.pointer)
+        g_mutex_lock(&object.pointee.lock)
+        defer { g_mutex_unlock(&object.pointee.lock) }
+        var list = mux.pointer.pointee.sinkpads
+        while let node = list {
+            gst_pad_add_probe(node.pointee.data.assumingMemoryBound(to: GstPad.self), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, tagFilterProbe,
+                              UnsafeMutableRawPointer(bitPattern: mode.rawValue), nil)
+            list = node.pointee.next
+        }
+    }
+
     /// How many frames reached the marks with their pixels still shared with the decoder (which
     /// keeps a frame as a reference for a while), and so were copied whole to be marked.
     var sharedFrames: Int { marking.lock.withLock { marking.shared } }
@@ -458,6 +496,55 @@ private let startSegmentProbe: GstPadProbeCallback = { _, info, context in
     segment.time = segment.time > late ? segment.time - late : 0
     segment.position = start
     guard let replacement = gst_event_new_segment(&segment) else { return GST_PAD_PROBE_OK }
+    gst_event_set_seqnum(replacement, gst_event_get_seqnum(event))
+    gst_event_unref(event)
+    info.pointee.data = UnsafeMutableRawPointer(replacement)
+    return GST_PAD_PROBE_OK
+}
+
+/// What `ClipPipeline.keepTags` lets through (a probe's context: nonzero).
+private enum TagFilter: Int {
+    case keep = 1, noLocation, none
+}
+
+/// Tags naming the software that made the source.
+private let sourceSoftwareTags: Set<String> = ["encoder", "encoder-version", "application-name"]
+
+/// On a muxer's sink pad: a tag event goes on without what `ClipPipeline.keepTags` leaves out.
+private let tagFilterProbe: GstPadProbeCallback = { _, info, context in
+    guard let info, let data = info.pointee.data, let mode = TagFilter(rawValue: Int(bitPattern: context)) else { return GST_PAD_PROBE_OK }
+    let event = data.assumingMemoryBound(to: GstEvent.self)
+    guard event.pointee.type == GST_EVENT_TAG else { return GST_PAD_PROBE_OK }
+    if mode == .none { return GST_PAD_PROBE_DROP }
+    var parsed: UnsafeMutablePointer<GstTagList>?
+    gst_event_parse_tag(event, &parsed)
+    guard let parsed, let tags = gst_tag_list_copy(parsed) else { return GST_PAD_PROBE_OK }
+    let names = (0..<max(0, gst_tag_list_n_tags(tags))).compactMap { gst_tag_list_nth_tag_name(tags, guint($0)).map { String(cString: $0) } }
+    for name in names where sourceSoftwareTags.contains(name) || (mode == .noLocation && name.hasPrefix("geo-location-")) {
+        gst_tag_list_remove_tag(tags, name)
+    }
+    let privateTag = "private-qt-tag"
+    if names.contains(privateTag) {
+        var kept: [GValue] = []
+        for index in 0..<gst_tag_list_get_tag_size(tags, privateTag) {
+            guard let value = gst_tag_list_get_value_index(tags, privateTag, index),
+                  let sample = g_value_get_boxed(value), let buffer = gst_sample_get_buffer(OpaquePointer(sample)) else { continue }
+            var type = [UInt8](repeating: 0, count: 4)
+            // An atom's type is printable; qtdemux's unnamed mdta items are numbered 1, 2, ...
+            guard gst_buffer_extract(buffer, 4, &type, 4) == 4, type[0] != 0,
+                  mode == .keep || !["\u{A9}xyz", "loci"].contains(String(decoding: type, as: UTF8.self)) else { continue }
+            var copy = GValue()
+            g_value_init(&copy, value.pointee.g_type)
+            g_value_copy(value, &copy)
+            kept.append(copy)
+        }
+        gst_tag_list_remove_tag(tags, privateTag)
+        for var value in kept {
+            gst_tag_list_add_value(tags, GST_TAG_MERGE_APPEND, privateTag, &value)
+            g_value_unset(&value)
+        }
+    }
+    guard let replacement = gst_event_new_tag(tags) else { return GST_PAD_PROBE_OK }
     gst_event_set_seqnum(replacement, gst_event_get_seqnum(event))
     gst_event_unref(event)
     info.pointee.data = UnsafeMutableRawPointer(replacement)

@@ -55,6 +55,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     /// The sound's edit list (the priming it skips, its length) could not be written into the clip
     /// the muxer wrote, for `reason`: left as it was, its sound would play out of sync.
     case editList(reason: String)
+    /// A clip's container metadata could not be carried into its output `file` (`ClipMetadata`).
+    case metadata(file: String, reason: String)
 
     public var description: String {
         switch self {
@@ -101,6 +103,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
             "\(library): \(message)"
         case .editList(let reason):
             "the sound's edit list could not be written into the output (its sound would play out of sync): \(reason)"
+        case .metadata(let file, let reason):
+            "\(file): cannot keep the clip's metadata: \(reason)"
         case .stalled(let frames, let seconds):
             "the video stopped after \(frames) frame\(frames == 1 ? "" : "s") with neither an error nor its end (nothing moved for \(seconds) s): the file is probably cut short or damaged"
         }

@@ -83,6 +83,9 @@ final class ClipWorker {
         /// `--jobs N` clips at once keep to the machine (x264 would otherwise take every core each).
         /// 0 for a worker alone: the encoder's own count (x264 runs 1.5 threads a core, as in ffmpeg).
         var threads: Int
+        /// What the clip keeps of its source's metadata (`--strip-gps` leaves its location out,
+        /// `--strip-metadata` adds nothing to what the muxer writes).
+        var metadata: MetadataPolicy = .keep
     }
 
     struct Outcome: Sendable {
@@ -170,6 +173,8 @@ final class ClipWorker {
                                             audio: audio, threads: settings.threads, turned: streams.isTurned,
                                             matroskaStart: [.mkv, .webm].contains(item.format.source) ? streams.start : nil,
                                             duration: streams.duration, mark: mark)
+            try pipeline.keepTags(location: settings.metadata == .keep, any: settings.metadata != .stripAll)
+            if settings.metadata != .stripAll, let created = streams.created { try pipeline.keepCreationTime(created) }
             let began = ContinuousClock.now
             frames = try pipeline.run(progress: { position in
                 let elapsed = (ContinuousClock.now - began) / .seconds(1)
@@ -192,11 +197,25 @@ final class ClipWorker {
             }
         }
         do {
+            try keepMetadata(of: item, in: temporary, created: streams.created)
+        } catch {
+            // Its reason alone: the file it names is the temporary output.
+            guard case .metadata(_, let reason) = error else { return outcome(.failed, "cannot keep its metadata: \(error)") }
+            return outcome(.failed, "cannot keep its metadata: \(reason)")
+        }
+        do {
             try TemporaryFiles.place(temporary, at: item.output, replacing: settings.existing == .overwrite, exists: .failure(PhotoWorker.alreadyExists(item.output)))
         } catch {
             return outcome(.failed, error.message)
         }
         return outcome(.marked, notes.isEmpty ? nil : notes.joined(separator: "; "), frames: frames)
+    }
+
+    /// Carries what the muxer cannot write of an MP4 or MOV source's metadata into the marked
+    /// `output` (its creation time, location, camera: `ClipMetadata`), as `settings.metadata` allows.
+    private func keepMetadata(of item: ClipItem, in output: URL, created: Date?) throws(MediaError) {
+        guard settings.metadata != .stripAll, [.mp4, .mov].contains(item.format.source), [.mp4, .mov].contains(item.format.output) else { return }
+        try ClipMetadata.carry(from: item.input, into: output, created: created, keepLocation: settings.metadata == .keep)
     }
 
     private func modificationDate(_ url: URL) -> Date? {

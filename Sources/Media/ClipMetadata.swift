@@ -1,0 +1,291 @@
+import Foundation
+
+/// What a marked MP4 or MOV clip keeps of its source's container metadata that GStreamer 1.22's
+/// qtmux/mp4mux cannot write, put into the finished output file.
+///
+/// GStreamer carries the tags qtdemux parses (title, artist, comment, ...) to the muxer itself. It
+/// cannot carry the rest:
+/// - the creation time: qtmux stamps `mvhd`, `tkhd` and `mdhd` with the time it runs
+///   (`atoms_get_current_qt_time`) and has neither a property nor a tag for it;
+/// - a phone's location: qtdemux does not parse `©xyz` (QuickTime, Android) and reads `loci` only
+///   in a `udta` without a `meta`, and qtmux writes `loci` only into 3GP files;
+/// - Apple's `mdta` keys (`com.apple.quicktime.location.ISO6709`, `...make`, `...model`,
+///   `...creationdate`): qtdemux passes the `ilst` items on without the `keys` box that names them,
+///   and mp4mux writes such items into MP4 as unnamed iTunes items (`ClipPipeline.keepTags`
+///   leaves them out; qtmux writes none);
+/// - `©mak`/`©mod` in a MOV's `udta`: qtmux writes make and model only into XMP.
+/// So the output's creation times are set to the source's, and these boxes are copied from the
+/// source's `moov` into the output's (its `moov` rewritten at the file's end; the media data does
+/// not move, so no chunk offset changes).
+public enum ClipMetadata {
+    /// `udta` boxes copied as they are: a location and the camera.
+    static let userDataBoxes: Set<String> = ["\u{A9}xyz", "loci", "\u{A9}mak", "\u{A9}mod"]
+    /// Of those, the location.
+    static let locationBoxes: Set<String> = ["\u{A9}xyz", "loci"]
+
+    /// Sets `output`'s creation times to `created` and copies `source`'s location, make/model
+    /// and `mdta` keys into it (without the location when `keepLocation` is false; the `encoder`
+    /// key never: the output's encoder is not the source's). Both are MP4 or MOV files.
+    public static func carry(from source: URL, into output: URL, created: Date?, keepLocation: Bool) throws(MediaError) {
+        do {
+            let sourceMoov = try readMoov(source).data
+            let extras = copiedBoxes(fromMoov: sourceMoov, keepLocation: keepLocation)
+            let (outputMoov, offset, after) = try readMoov(output)
+            var moov = outputMoov
+            if let created { setCreationTimes(in: &moov, to: created) }
+            moov = adding(extras, to: moov)
+            guard moov != outputMoov else { return }
+            let handle = try FileHandle(forUpdating: output)
+            defer { try? handle.close() }
+            if let after {
+                // Nothing after the moov that chunk offsets point into: moov and the rest follow
+                // one another as before (mp4mux puts its XMP uuid after the moov).
+                try handle.seek(toOffset: offset)
+                try handle.write(contentsOf: moov + after)
+                try handle.truncate(atOffset: offset + UInt64(moov.count + after.count))
+            } else if moov.count == outputMoov.count {
+                try handle.seek(toOffset: offset)
+                try handle.write(contentsOf: moov)
+            } else {
+                // Media data after the moov stays where it is: the old moov becomes free space and
+                // the new one goes at the end.
+                try handle.seek(toOffset: offset + 4)
+                try handle.write(contentsOf: Data("free".utf8))
+                try handle.seekToEnd()
+                try handle.write(contentsOf: moov)
+            }
+        } catch let error as MediaError {
+            throw error
+        } catch {
+            throw .metadata(file: output.path, reason: "\(error)")
+        }
+    }
+
+    // MARK: - Boxes
+
+    struct Box {
+        var type: String
+        /// The whole box, header included, within the data it was found in.
+        var range: Range<Int>
+        var headerSize: Int
+        var payload: Range<Int> { (range.lowerBound + headerSize)..<range.upperBound }
+    }
+
+    /// The boxes one after another in `data[range]` (32- and 64-bit sizes, 0: to the end).
+    static func boxes(in data: Data, _ range: Range<Int>) -> [Box] {
+        var result: [Box] = []
+        var at = range.lowerBound
+        while at + 8 <= range.upperBound {
+            var size = Int(uint32(data, at)), header = 8
+            if size == 1, at + 16 <= range.upperBound {
+                size = Int(clamping: uint64(data, at + 8))
+                header = 16
+            } else if size == 0 {
+                size = range.upperBound - at
+            }
+            guard size >= header, at + size <= range.upperBound else { break }
+            let type = latin1(data[(at + 4)..<(at + 8)])
+            result.append(Box(type: type, range: at..<(at + size), headerSize: header))
+            at += size
+        }
+        return result
+    }
+
+    /// Bytes as ISO 8859-1 text: a box type (`©xyz`).
+    static func latin1(_ bytes: Data) -> String {
+        String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
+
+    static func uint32(_ data: Data, _ at: Int) -> UInt32 {
+        data[at..<(at + 4)].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    static func uint64(_ data: Data, _ at: Int) -> UInt64 {
+        data[at..<(at + 8)].reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    static func header(_ type: String, payload: Int) -> Data {
+        var data = Data(count: 4)
+        let size = UInt32(8 + payload)
+        data[0] = UInt8(size >> 24); data[1] = UInt8(size >> 16 & 0xFF); data[2] = UInt8(size >> 8 & 0xFF); data[3] = UInt8(size & 0xFF)
+        return data + Data(type.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) })
+    }
+
+    /// Top-level boxes that may follow a moov and hold no media data, and the most of them moved
+    /// when the moov grows.
+    static let movableBoxes: Set<String> = ["uuid", "free", "skip", "wide", "udta", "meta"]
+    static let movableLimit: UInt64 = 16 << 20
+
+    /// The file's top-level `moov` (its bytes, re-based at 0), where it starts, and the bytes after
+    /// it when they are only `movableBoxes` (empty when it is last; nil when media data follows).
+    /// Only box headers are read before it: the media data can be gigabytes.
+    static func readMoov(_ url: URL) throws -> (data: Data, offset: UInt64, after: Data?) {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        let end = try handle.seekToEnd()
+        var at: UInt64 = 0
+        var moov: (offset: UInt64, size: UInt64)?
+        var movable = true
+        while at + 8 <= end {
+            try handle.seek(toOffset: at)
+            guard let head = try handle.read(upToCount: 16), head.count >= 8 else { break }
+            let head0 = Data(head)
+            var size = UInt64(uint32(head0, 0))
+            if size == 1, head0.count == 16 { size = uint64(head0, 8) } else if size == 0 { size = end - at }
+            guard size >= 8, at + size <= end else {
+                movable = false
+                break
+            }
+            let type = latin1(head0[4..<8])
+            if moov == nil, type == "moov" {
+                guard size < UInt64(UInt32.max) else { throw MediaError.metadata(file: url.path, reason: "its moov box is over 4 GiB") }
+                moov = (at, size)
+            } else if moov != nil, !movableBoxes.contains(type) {
+                movable = false
+            }
+            at += size
+        }
+        guard let moov else { throw MediaError.metadata(file: url.path, reason: "no moov box (not a whole MP4 or MOV file)") }
+        try handle.seek(toOffset: moov.offset)
+        let data = Data(try handle.read(upToCount: Int(moov.size)) ?? Data())
+        let rest = end - moov.offset - moov.size
+        guard movable, at == end, rest <= movableLimit else { return (data, moov.offset, nil) }
+        return (data, moov.offset, Data(try handle.read(upToCount: Int(rest)) ?? Data()))
+    }
+
+    // MARK: - Creation times
+
+    /// Seconds from 1904-01-01 (QuickTime's epoch) to 1970-01-01.
+    static let quickTimeEpoch: Double = 2_082_844_800
+
+    /// Sets the creation time of `mvhd`, and of each track's `tkhd` and `mdhd` (their modification
+    /// times stay the muxer's: when the clip was marked).
+    static func setCreationTimes(in moov: inout Data, to date: Date) {
+        let seconds = UInt64(max(0, (date.timeIntervalSince1970 + quickTimeEpoch).rounded(.down)))
+        func set(_ box: Box) {
+            let version = moov[box.payload.lowerBound], at = box.payload.lowerBound + 4
+            if version == 1 {
+                for index in 0..<8 { moov[at + index] = UInt8(seconds >> (56 - 8 * UInt64(index)) & 0xFF) }
+            } else if seconds <= UInt64(UInt32.max) {
+                for index in 0..<4 { moov[at + index] = UInt8(seconds >> (24 - 8 * UInt64(index)) & 0xFF) }
+            }
+        }
+        let top = boxes(in: moov, 0..<moov.count)
+        guard let root = top.first else { return }
+        for box in boxes(in: moov, root.payload) {
+            if box.type == "mvhd" { set(box) }
+            guard box.type == "trak" else { continue }
+            for child in boxes(in: moov, box.payload) {
+                if child.type == "tkhd" { set(child) }
+                if child.type == "mdia" { boxes(in: moov, child.payload).filter { $0.type == "mdhd" }.forEach(set) }
+            }
+        }
+    }
+
+    // MARK: - Copied boxes
+
+    struct Extras {
+        /// Whole boxes for the output's `moov/udta`.
+        var userData: [(type: String, data: Data)] = []
+        /// Whole boxes for the output's `moov` (the `mdta` meta).
+        var moov: [Data] = []
+    }
+
+    /// The boxes of a source's `moov` to copy: `userDataBoxes` from its `udta`, and its `mdta`
+    /// meta (in `moov`, as an iPhone writes it, or in `udta`, as ffmpeg does) without its
+    /// `encoder` key (and its location keys unless `keepLocation`).
+    static func copiedBoxes(fromMoov moov: Data, keepLocation: Bool) -> Extras {
+        var extras = Extras()
+        guard let root = boxes(in: moov, 0..<moov.count).first else { return extras }
+        for box in boxes(in: moov, root.payload) {
+            if box.type == "meta", let meta = keyedMeta(moov, box, keepLocation: keepLocation) { extras.moov.append(meta) }
+            guard box.type == "udta" else { continue }
+            for child in boxes(in: moov, box.payload) {
+                if child.type == "meta", let meta = keyedMeta(moov, child, keepLocation: keepLocation) { extras.moov.append(meta) }
+                guard userDataBoxes.contains(child.type), keepLocation || !locationBoxes.contains(child.type) else { continue }
+                extras.userData.append((child.type, Data(moov[child.range])))
+            }
+        }
+        return extras
+    }
+
+    /// A `meta` box with handler `mdta`, rebuilt with the keys kept (its `ilst` items renumbered
+    /// to match); nil for any other meta, or when no key is left.
+    static func keyedMeta(_ data: Data, _ meta: Box, keepLocation: Bool) -> Data? {
+        // QuickTime's meta is a plain box; ISO's a full box (4 bytes of version and flags first).
+        let start = meta.payload.lowerBound
+        let childStart = meta.payload.count >= 8 && latin1(data[(start + 4)..<(start + 8)]) == "hdlr"
+            ? start : start + 4
+        let children = boxes(in: data, childStart..<meta.range.upperBound)
+        guard let handler = children.first(where: { $0.type == "hdlr" }), handler.payload.count >= 12,
+              latin1(data[(handler.payload.lowerBound + 8)..<(handler.payload.lowerBound + 12)]) == "mdta",
+              let keys = children.first(where: { $0.type == "keys" }), keys.payload.count >= 8,
+              let items = children.first(where: { $0.type == "ilst" }) else { return nil }
+        // keys: version and flags, a count, then (size, namespace, name) entries, numbered from 1.
+        var entries: [Data] = []
+        var at = keys.payload.lowerBound + 8
+        while at + 8 <= keys.range.upperBound {
+            let size = Int(uint32(data, at))
+            guard size >= 8, at + size <= keys.range.upperBound else { break }
+            entries.append(Data(data[at..<(at + size)]))
+            at += size
+        }
+        var renumbered: [Int: UInt32] = [:]
+        var kept = Data()
+        for (index, entry) in entries.enumerated() {
+            let name = String(decoding: entry.dropFirst(8), as: UTF8.self)
+            if name == "encoder" || name == "com.apple.quicktime.software" { continue }
+            if !keepLocation, name.lowercased().contains("location") { continue }
+            renumbered[index + 1] = UInt32(renumbered.count + 1)
+            kept += entry
+        }
+        guard !renumbered.isEmpty else { return nil }
+        var keysPayload = Data(data[keys.payload.lowerBound..<(keys.payload.lowerBound + 4)])
+        let count = UInt32(renumbered.count)
+        keysPayload += Data([UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]) + kept
+        var itemsPayload = Data()
+        for item in boxes(in: data, items.payload) {
+            guard let number = renumbered[Int(uint32(data, item.range.lowerBound + 4))] else { continue }
+            var copy = Data(data[item.range])
+            for index in 0..<4 { copy[copy.startIndex + 4 + index] = UInt8(number >> (24 - 8 * UInt32(index)) & 0xFF) }
+            itemsPayload += copy
+        }
+        // Written as Apple writes it in `moov`: a plain box, which is what readers expect there
+        // (exiftool takes version and flags there for a terminator).
+        var payload = Data()
+        for child in children {
+            switch child.type {
+            case "keys": payload += header("keys", payload: keysPayload.count) + keysPayload
+            case "ilst": payload += header("ilst", payload: itemsPayload.count) + itemsPayload
+            default: payload += data[child.range]
+            }
+        }
+        return header("meta", payload: payload.count) + payload
+    }
+
+    /// `moov` with `extras` added: user data boxes into its `udta` (made when it has none; a type
+    /// it has already is left as the muxer wrote it), the rest at its end.
+    static func adding(_ extras: Extras, to moov: Data) -> Data {
+        guard let root = boxes(in: moov, 0..<moov.count).first else { return moov }
+        let children = boxes(in: moov, root.payload)
+        var payload = Data()
+        var hadUserData = false
+        for child in children {
+            guard child.type == "udta" else {
+                payload += moov[child.range]
+                continue
+            }
+            hadUserData = true
+            let present = Set(boxes(in: moov, child.payload).map(\.type))
+            let added = extras.userData.filter { !present.contains($0.type) }.reduce(Data()) { $0 + $1.data }
+            let inner = Data(moov[child.payload]) + added
+            payload += header("udta", payload: inner.count) + inner
+        }
+        if !hadUserData, !extras.userData.isEmpty {
+            let inner = extras.userData.reduce(Data()) { $0 + $1.data }
+            payload += header("udta", payload: inner.count) + inner
+        }
+        payload += extras.moov.reduce(Data(), +)
+        return header("moov", payload: payload.count) + payload
+    }
+}
