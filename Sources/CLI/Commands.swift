@@ -170,9 +170,11 @@ enum Commands {
                     try BatchFormat(parsing: $0, option: $1)
                 }
         static let quality = Single<Int>(
-            "quality", value: "Q", help: "JPEG quality, 1 to 100.",
-            default: "each JPEG's own, estimated from its quantisation tables and kept within 70 to 98; "
-                + "\(ShootOptions.defaultQuality) for PNG sources") { try NumberOption.quality($0, option: $1) }
+            "quality", value: "Q", help: "Quality, 1 to 100, of JPEG, WebP, HEIC and AVIF outputs.",
+            default: "each JPEG's own, estimated from its quantisation tables and kept within 70 to 98, and "
+                + "\(ShootOptions.defaultQuality) for a JPEG from a PNG; 90 for WebP, 80 for HEIC and AVIF") {
+                    try NumberOption.quality($0, option: $1)
+                }
         static let maxSize = Single<Int>(
             "max-size", value: "PX", help: "Scale each photo down (Lanczos3) so that its longer side is at most PX pixels.") {
                 try NumberOption.integer($0, option: $1, in: 1...Int.max)

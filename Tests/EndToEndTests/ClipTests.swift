@@ -447,6 +447,27 @@ enum Clips {
         #expect(!FileManager.default.fileExists(atPath: recording.path))
     }
 
+    /// A phone's folder holds voice memos (`.m4a`: an MP4 with sound and no picture) beside its
+    /// clips: found in a folder such a file is skipped and named, as a song is; it failed the whole
+    /// batch (exit 1). Named on the command line it still fails.
+    @Test func aSoundOnlyFileInAFolderIsSkippedAndNamed() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let memo = input.appendingPathComponent("memo.m4a")
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "aac", memo.path])
+        try Clips.mp4(input.appendingPathComponent("clip.mp4"), frames: 15)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("camstamp: \(memo.path): skipped: sound only, no picture to mark"), "\(result.stderr)")
+        #expect(result.stderr.contains("1 marked, 0 failed, 1 skipped"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("memo.m4a").path))
+        let named = try camstamp(["batch", memo.path, "-o", out.path, "--text", "x"])
+        #expect(named.status == 1 && named.stderr.contains("the file has no video stream"), "\(named.stderr)")
+    }
+
     /// A clip GStreamer finds no playable stream in is the source's fault and says so (it was
     /// worded as the recording's).
     /// A clip cut short before its index, or one changing size mid-clip in an MKV, fails in GStreamer's

@@ -70,7 +70,7 @@ public struct BatchJob {
                                             keepsFormat: options.format == .keep, strict: options.strict,
                                             existing: options.existing, metadata: options.metadata, templates: templates,
                                             setMetadata: metadataTemplates, reencode: options.reencode)
-        let reporter = BatchReporter(total: plan.items.count + plan.clips.count, json: options.json, report: report)
+        let reporter = BatchReporter(total: plan.items.count + plan.clips.count, clips: plan.clips.count, json: options.json, report: report)
         reporter.shard = options.shard
         for url in plan.skipped { reporter.skippedFile(url) }
         for (url, reason) in plan.refused { reporter.failedFile(url, reason: reason) }
@@ -136,11 +136,14 @@ final class BatchReporter: @unchecked Sendable {
     private let started = ContinuousClock.now
     private var summary = BatchJob.Summary()
     private var done = 0
+    /// What the progress line counts: "photos", "clips", or "files" for both.
+    private let noun: String
 
-    init(total: Int, json: Bool, report: JobOutput) {
+    init(total: Int, clips: Int = 0, json: Bool, report: JobOutput) {
         self.total = total
         self.json = json
         self.report = report
+        noun = clips == 0 ? "photos" : clips == total ? "clips" : "files"
     }
 
     private struct Line: Encodable {
@@ -200,6 +203,10 @@ final class BatchReporter: @unchecked Sendable {
     }
 
     func record(_ outcome: ClipWorker.Outcome) {
+        // Named on stderr as a file skipped in a folder is (one skipped under --skip-existing is not).
+        if outcome.status == .skipped, let reason = outcome.reason, reason == ClipWorker.soundOnly {
+            report.warning("\(outcome.item.input.path): skipped: \(reason)")
+        }
         record(input: outcome.item.input, output: outcome.item.output, status: outcome.status, reason: outcome.reason,
                milliseconds: outcome.milliseconds, frames: outcome.frames)
     }
@@ -233,7 +240,7 @@ final class BatchReporter: @unchecked Sendable {
             let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18 + Double((ContinuousClock.now - started).components.seconds)
             let rate = seconds > 0 ? Double(done) / seconds : 0
             let eta = rate > 0 ? Double(total - done) / rate : 0
-            progress.update("\(done)/\(total) photos · \(String(format: "%.1f", rate))/s · ETA \(clockText(seconds: eta).dropFirst(3))",
+            progress.update("\(done)/\(total) \(noun) · \(String(format: "%.1f", rate))/s · ETA \(clockText(seconds: eta).dropFirst(3))",
                             force: done == total)
         }
     }

@@ -121,7 +121,7 @@ struct BatchPlan {
                 let output = options.outputFolder.appendingPathComponent(folder, isDirectory: true)
                     .appendingPathComponent(name).appendingPathExtension(clip.fileExtension(for: url)).standardizedFileURL
                 try claim(output, for: url)
-                if Self.inShard(options.shard, folder, url) { clips.append(ClipItem(input: url, output: output, format: clip, counter: counter)) }
+                if Self.inShard(options.shard, folder, url) { clips.append(ClipItem(input: url, output: output, format: clip, counter: counter, explicit: explicit)) }
                 continue
             }
             guard let kind = sniffed ?? Self.photoExtensions[url.pathExtension.lowercased()] ?? (explicit ? .jpg : nil),

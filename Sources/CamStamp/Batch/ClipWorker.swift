@@ -9,6 +9,9 @@ struct ClipItem: Sendable {
     var format: Format
     /// 1-based position among all the batch's files, for `{counter}`.
     var counter: Int
+    /// Named on the command line, not found in a folder: a file with no picture then fails
+    /// instead of being skipped (a voice memo beside the clips of a phone's folder).
+    var explicit = true
 
     /// The source's container (by content) and what the output is written as.
     struct Format: Sendable, Equatable {
@@ -107,6 +110,9 @@ final class ClipWorker {
     /// Marks `item`; `progress` gets the fraction done (0…1, nil when the length is unknown) and
     /// the speed (seconds of clip per second of work); `cancelled` stops the clip and removes its
     /// temporary file, and the clip is then not done at all (nil: counted as not started).
+    /// Why a file found in a folder with sound and no picture is skipped.
+    static let soundOnly = "sound only, no picture to mark"
+
     func process(_ item: ClipItem, progress: (Double?, Double) -> Void, cancelled: @escaping () -> Bool) -> Outcome? {
         let start = ContinuousClock.now
         func outcome(_ status: PhotoWorker.Status, _ reason: String? = nil, frames: Int = 0) -> Outcome {
@@ -120,7 +126,9 @@ final class ClipWorker {
         do { streams = try ClipStreams.probe(item.input) } catch {
             return outcome(.failed, "cannot read the video: \(Self.said(error))")
         }
-        guard streams.video != nil else { return outcome(.failed, "the file has no video stream") }
+        guard streams.video != nil else {
+            return item.explicit ? outcome(.failed, "the file has no video stream") : outcome(.skipped, Self.soundOnly)
+        }
         var notes: [String] = []
         let audio: ClipPipeline.AudioHandling
         if let caps = streams.audio {
