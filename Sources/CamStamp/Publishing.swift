@@ -153,7 +153,7 @@ final class Publishing: @unchecked Sendable {
                 }
             case .rtp(let host, let port):
                 let name = options.targets.firstIndex(where: { if case .rtp = $0 { true } else { false } }) == index ? "pay" : "pay\(index)"
-                branches.append("video. ! \(leakyQueue) ! rtph264pay name=\(name) config-interval=-1 pt=96 ! udpsink host=\(PipelineTemplate.quote(rtpAddress ?? host)) port=\(port) sync=false async=false")
+                branches.append("video. ! \(leakyQueue) ! rtph264pay name=\(name) config-interval=0 pt=96 ! udpsink host=\(PipelineTemplate.quote(rtpAddress ?? host)) port=\(port) sync=false async=false")
             case .rtmp:
                 branches.append("video. ! \(leakyQueue) ! h264parse ! flvmux name=\(mux) streamable=true ! appsink name=relay\(index)")
                 if audio != nil {
@@ -221,7 +221,7 @@ final class Publishing: @unchecked Sendable {
         if let serve = plan.serve {
             let audio = plan.hasSound
             var feeds = ["video"], taps: [(SampleTap, String, Bool)] = []
-            var media = "( appsrc name=video is-live=true do-timestamp=true format=time ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=-1"
+            var media = "( appsrc name=video is-live=true do-timestamp=true format=time ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=0"
             if audio {
                 feeds.append("audio")
                 media += " appsrc name=audio is-live=true do-timestamp=true format=time ! aacparse ! rtpmp4gpay name=pay1 pt=97"
