@@ -155,7 +155,10 @@ final class Publishing: @unchecked Sendable {
                 let name = options.targets.firstIndex(where: { if case .rtp = $0 { true } else { false } }) == index ? "pay" : "pay\(index)"
                 branches.append("video. ! \(leakyQueue) ! rtph264pay name=\(name) config-interval=0 pt=96 ! udpsink host=\(PipelineTemplate.quote(rtpAddress ?? host)) port=\(port) sync=false async=false")
             case .rtmp:
-                branches.append("video. ! \(leakyQueue) ! h264parse ! flvmux name=\(mux) streamable=true ! appsink name=relay\(index)")
+                // flvmux waits up to 200 ms for each stream (its latency): a picture comes out of
+                // the encoder after sound captured later, and taken after it, got that sound's time
+                // (FLV's times only go forward), so RTMP viewers saw frames 22 to 43 ms apart.
+                branches.append("video. ! \(leakyQueue) ! h264parse ! flvmux name=\(mux) streamable=true latency=200000000 ! appsink name=relay\(index)")
                 if audio != nil {
                     needsAAC = true
                     branches.append("aac. ! \(leakyQueue) ! \(mux).")
