@@ -99,6 +99,20 @@ public struct ClipStreams: Sendable {
     /// flag, which players apply and the clip's pixels do not; nil when the clip has none.
     public var orientation: String?
 
+    /// How many sound streams the file has (only the first is carried into a marked clip).
+    public var audioStreams = 0
+
+    /// The video's profile as the demuxer says it (`high`, `main-10`; VP9: `0` to `3`), when it does.
+    public var videoProfile: String?
+
+    /// Whether the video has more than 8 bits a sample (by its profile: H.264 `high-10` and up,
+    /// HEVC `main-10`/`main-12`, VP9 `2` and `3`): a marked clip is coded in 8 bits.
+    public var isDeeperThan8Bits: Bool {
+        guard let videoProfile else { return false }
+        return videoProfile.contains("-10") || videoProfile.contains("-12") || videoProfile.contains("high-4:4:4")
+            || (video == "video/x-vp9" && ["2", "3"].contains(videoProfile))
+    }
+
     /// The earliest timestamp of any stream's first packet (ns), as the demuxer gives it (absolute
     /// stream time): where the clip starts, sound or picture.
     public var start: UInt64?
@@ -163,7 +177,9 @@ public struct ClipStreams: Sendable {
                     streams.videoDuration = UInt64(nanoseconds)
                 }
                 streams.orientation = orientation(on: pad)
+                streams.videoProfile = gst_structure_get_string(structure, "profile").map { String(cString: $0) }
             }
+            if type.hasPrefix("audio/") { streams.audioStreams += 1 }
             if type.hasPrefix("audio/"), streams.audio == nil { streams.audio = text }
             if streams.created == nil { streams.created = creationDate(on: pad) }
         }

@@ -182,6 +182,26 @@ enum Clips {
         #expect(differing <= 40, "\(differing) sample points differ from the upright input")
     }
 
+    /// What a marked clip cannot keep is said, not dropped silently: a second sound track (a
+    /// camera's second microphone, a commentary) and a video deeper than 8 bits (a phone's 10-bit
+    /// HDR HEVC), which comes out in 8.
+    @Test func aSecondSoundTrackAndTenBitVideoAreSaid() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("hdr.mp4")
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=1",
+                                "-f", "lavfi", "-i", "sine=duration=1", "-f", "lavfi", "-i", "sine=frequency=880:duration=1",
+                                "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx265", "-pix_fmt", "yuv420p10le",
+                                "-x265-params", "log-level=error", "-c:a", "aac", input.path])
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("warning: only its first of 2 sound tracks is kept; its main-10 video is written with 8 bits a sample"),
+                "\(result.stderr)")
+        let streams = try Clips.streams(out.appendingPathComponent("hdr.mp4"))
+        #expect(streams.map(\.codec) == ["h264", "aac"] && streams.first?.pixelFormat == "yuv420p", "\(streams)")
+    }
+
     /// A clip of few frames a second with sound (a time-lapse, a screen recording) is marked, its
     /// sound copied: x264 holds back its first ~50 frames, 10 s of sound at 5 fps, which the
     /// sound's queue must hold meanwhile (it held 3 s, and the clip stalled after 19 frames).

@@ -141,6 +141,12 @@ final class ClipWorker {
         } else {
             audio = .none
         }
+        if case .passThrough = audio, streams.audioStreams > 1 {
+            notes.append("only its first of \(streams.audioStreams) sound tracks is kept")
+        }
+        if streams.isDeeperThan8Bits {
+            notes.append("its \(streams.videoProfile ?? "deep") video is written with 8 bits a sample (an HDR picture loses its range)")
+        }
         // {time} counts from the clip's creation time, else from the file's modification time.
         let created = streams.created ?? modificationDate(item.input) ?? Date()
         let marker = self.marker
