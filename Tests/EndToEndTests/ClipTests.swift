@@ -200,6 +200,10 @@ enum Clips {
                 "\(result.stderr)")
         let streams = try Clips.streams(out.appendingPathComponent("hdr.mp4"))
         #expect(streams.map(\.codec) == ["h264", "aac"] && streams.first?.pixelFormat == "yuv420p", "\(streams)")
+        // Photo options with clips: said once (they were ignored in silence).
+        let sized = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("sized").path, "--text", "x", "--max-size", "100"])
+        #expect(sized.status == 0 && sized.stderr.contains("camstamp: --max-size applies to photos only: clips keep their size"),
+                "\(sized.stderr)")
     }
 
     /// A clip of few frames a second with sound (a time-lapse, a screen recording) is marked, its

@@ -74,6 +74,13 @@ public struct BatchJob {
         reporter.shard = options.shard
         for url in plan.skipped { reporter.skippedFile(url) }
         for (url, reason) in plan.refused { reporter.failedFile(url, reason: reason) }
+        // Photo options a clip does not take: said once, not ignored in silence.
+        let photoOnly = [options.maxSize.map { _ in "--max-size" }, options.quality.map { _ in "--quality" },
+                         options.format == .keep ? nil : "--format"].compactMap { $0 }
+        if !plan.clips.isEmpty, !photoOnly.isEmpty {
+            report.warning("\(photoOnly.joined(separator: ", ")) \(photoOnly.count == 1 ? "applies" : "apply") to photos only: "
+                           + "clips keep their size and container (--video-codec chooses their codec)")
+        }
 
         let next = Atomic<Int>(0)
         let items = plan.items
