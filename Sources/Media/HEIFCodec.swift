@@ -16,6 +16,9 @@ public final class HEIFFile: @unchecked Sendable {
     public let width: Int
     public let height: Int
     public let hasAlpha: Bool
+    /// The top-level pictures the file holds (a burst, a Live Photo's frames): its primary one is
+    /// the picture read here.
+    public let pictures: Int
     /// The EXIF block as TIFF (header `II*\0`/`MM\0*` first), without HEIF's 4-byte offset.
     public private(set) var exif: Data?
     /// The XMP packet (a `mime` item of type `application/rdf+xml`).
@@ -51,6 +54,7 @@ public final class HEIFFile: @unchecked Sendable {
         width = Int(heif_image_handle_get_width(handle))
         height = Int(heif_image_handle_get_height(handle))
         hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+        pictures = Int(heif_context_get_number_of_top_level_images(context))
         exif = metadata(type: "Exif").flatMap(Self.tiff(inExifItem:))
         xmp = metadata(type: "mime", contentType: "application/rdf+xml")
         let size = heif_image_handle_get_raw_color_profile_size(handle)

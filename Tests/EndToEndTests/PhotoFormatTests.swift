@@ -197,6 +197,21 @@ import TestSupport
         }
     }
 
+    /// A HEIC holding more than one picture (a burst) has its main one marked, and says the others
+    /// are left out, as a multi-page TIFF does (they were dropped in silence).
+    @Test func aHEICOfSeveralPicturesSaysTheOthersAreLeftOut() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (red, blue) = (folder.appendingPathComponent("red.png"), folder.appendingPathComponent("blue.png"))
+        try tool("convert", ["-size", "64x48", "xc:red", red.path])
+        try tool("convert", ["-size", "64x48", "xc:blue", blue.path])
+        let burst = folder.appendingPathComponent("burst.heic")
+        try tool("heif-enc", ["-q", "80", red.path, blue.path, "-o", burst.path])
+        let result = try camstamp(["batch", burst.path, "-o", folder.appendingPathComponent("out").path, "--text", "x"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("warning: its main picture of 2 marked; the others are not in the output"), "\(result.stderr)")
+    }
+
     @Test func tiffsMultiPageTurnedAndGreyAreMarkedAndAWebPWithAlphaKeepsIt() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -96,6 +96,7 @@ struct PhotoFacts {
             }
             heif = file
             (width, height, hasAlpha) = (file.width, file.height, file.hasAlpha)
+            if file.pictures > 1 { notes.append("its main picture of \(file.pictures) marked; the others are not in the output") }
             // A picture that says "P3" only in its nclx box gets a P3 profile: decoded to RGB it would
             // otherwise be taken for sRGB and look washed out.
             let icc = file.icc ?? (file.nclxPrimaries == 12 ? ICCProfile.displayP3 : nil)
