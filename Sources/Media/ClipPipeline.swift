@@ -105,11 +105,13 @@ public struct ClipStreams: Sendable {
     /// The video's profile as the demuxer says it (`high`, `main-10`; VP9: `0` to `3`), when it does.
     public var videoProfile: String?
 
-    /// Whether the video has more than 8 bits a sample (by its profile: H.264 `high-10` and up,
-    /// HEVC `main-10`/`main-12`, VP9 `2` and `3`): a marked clip is coded in 8 bits.
+    /// Whether the video has more than 8 bits a sample, by its profile (H.264 `high-10`, HEVC
+    /// `main-10`, `main-12`, `main-422-10`…, VP9 `2` and `3`): a marked clip is coded in 8 bits.
     public var isDeeperThan8Bits: Bool {
         guard let videoProfile else { return false }
-        return videoProfile.contains("-10") || videoProfile.contains("-12") || videoProfile.contains("high-4:4:4")
+        // Profiles that allow more but are mostly coded in 8 bits (H.264 high-4:4:4, high-4:2:2) are
+        // not counted: the profile alone cannot tell.
+        return videoProfile.hasSuffix("-10") || videoProfile.hasSuffix("-12") || videoProfile.contains("-10-") || videoProfile.contains("-12-")
             || (video == "video/x-vp9" && ["2", "3"].contains(videoProfile))
     }
 

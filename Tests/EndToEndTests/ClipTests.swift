@@ -677,7 +677,8 @@ enum Clips {
             let rms = (samples.reduce(0) { $0 + Double($1 * $1) } / Double(max(samples.count, 1))).squareRoot()
             #expect(rms > 0.3, "\(output.lastPathComponent): sound at RMS \(rms)")
             let seconds = Double(samples.count) / 8000, video = Double(try Clips.frameCount(output)) / 30
-            #expect(abs(seconds - video) < 0.3, "\(output.lastPathComponent): \(seconds) s of sound for \(video) s of video")
+            // (The clip's whole 3 s of sound would be 1 s over; a loaded machine drops a few frames.)
+            #expect(abs(seconds - video) < 0.5, "\(output.lastPathComponent): \(seconds) s of sound for \(video) s of video")
         }
         let silent = folder.appendingPathComponent("silent.mp4")
         let none = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "x", "--audio", "none", "--to", silent.path])
