@@ -34,9 +34,6 @@ struct ClipAudioEdit: Equatable, Sendable {
     var entryOffset: UInt64
     var openEntry: [UInt8]
 
-    /// The largest `moov` read: a long clip's sample tables are a few MB.
-    static let largestMovie = 64 << 20
-
     /// The sound's edit in `file`, when there is one to put right (see the type); nil otherwise,
     /// including when the file cannot be read or its boxes are malformed.
     static func read(from file: URL) -> ClipAudioEdit? {
@@ -205,68 +202,6 @@ private let gapProbe: GstPadProbeCallback = { _, info, _ in
     return data.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_GAP ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
 }
 
-/// A file's `moov` box, whole, and where it starts.
-private struct MovieBox {
-    var offset: UInt64
-    var bytes: [UInt8]
-
-    /// Walks the file's top-level boxes to `moov`; nil when there is none, it is larger than
-    /// `ClipAudioEdit.largestMovie`, or a box's size points outside the file.
-    static func read(from handle: FileHandle) -> MovieBox? {
-        guard let end = try? handle.seekToEnd() else { return nil }
-        var offset: UInt64 = 0
-        while offset + 8 <= end {
-            guard (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16),
-                  let box = MP4Box.header([UInt8](header), at: 0, within: Int(clamping: end - offset)) else { return nil }
-            if box.type == "moov" {
-                guard box.size <= ClipAudioEdit.largestMovie, (try? handle.seek(toOffset: offset)) != nil,
-                      let data = try? handle.read(upToCount: box.size), data.count == box.size else { return nil }
-                return MovieBox(offset: offset, bytes: [UInt8](data))
-            }
-            offset += UInt64(box.size)
-        }
-        return nil
-    }
-}
-
-/// An ISO BMFF box in a byte array: its type, where it starts, its size and where its body lies.
-struct MP4Box {
-    var type: String
-    var start: Int
-    var size: Int
-    var body: Range<Int>
-
-    /// The box whose header starts at `start` of `bytes`, when its size fits in `limit` bytes
-    /// from there (a 64-bit size too; 0: to the limit).
-    static func header(_ bytes: [UInt8], at start: Int, within limit: Int) -> MP4Box? {
-        guard let size32 = bytes.uint(at: start, 4), let typeBytes = bytes.slice(at: start + 4, 4) else { return nil }
-        var size = Int(size32), headerSize = 8
-        if size32 == 1 {
-            guard let size64 = bytes.uint(at: start + 8, 8), size64 <= UInt64(Int.max) else { return nil }
-            size = Int(size64)
-            headerSize = 16
-        } else if size32 == 0 {
-            size = limit
-        }
-        guard size >= headerSize, size <= limit else { return nil }
-        let type = String(decoding: typeBytes.map { $0 < 0x20 || $0 > 0x7E ? 0x3F : $0 }, as: UTF8.self)
-        return MP4Box(type: type, start: start, size: size, body: (start + headerSize)..<(start + size))
-    }
-
-    /// The boxes laid one after another in `range` of `bytes`; nil when one does not fit in it.
-    static func children(of bytes: [UInt8], in range: Range<Int>) -> [MP4Box]? {
-        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
-        var boxes: [MP4Box] = []
-        var start = range.lowerBound
-        while start < range.upperBound {
-            guard let box = header(bytes, at: start, within: range.upperBound - start) else { return nil }
-            boxes.append(box)
-            start += box.size
-        }
-        return boxes
-    }
-}
-
 /// One entry of an `elst`: where it lies in the movie box, and its fields.
 struct EditEntry {
     var offset: Int
@@ -341,7 +276,7 @@ struct MovieTracks {
               let mdia = children.first(where: { $0.type == "mdia" }),
               let media = MP4Box.children(of: bytes, in: mdia.body),
               let mdhd = media.first(where: { $0.type == "mdhd" }), let hdlr = media.first(where: { $0.type == "hdlr" }),
-              let handler = bytes.slice(at: hdlr.body.lowerBound + 8, 4), hdlr.body.count >= 12,
+              hdlr.body.count >= 12, case let handler = bytes[(hdlr.body.lowerBound + 8)..<(hdlr.body.lowerBound + 12)],
               let (mediaTimescale, mediaDuration, _) = timing(bytes, mdhd, timescaleAt: (12, 20), durationAt: (16, 24)),
               let (_, duration, field) = timing(bytes, tkhd, timescaleAt: nil, durationAt: (20, 28)) else { return nil }
         var edits: (version: UInt8, entries: [EditEntry])?
@@ -360,14 +295,14 @@ struct MovieTracks {
     /// version 0 and 1, and where its duration is written.
     private static func timing(_ bytes: [UInt8], _ box: MP4Box, timescaleAt: (Int, Int)?, durationAt: (Int, Int))
         -> (timescale: UInt64, duration: UInt64, field: DurationField)? {
-        guard let version = bytes.uint(at: box.body.lowerBound, 1), version <= 1 else { return nil }
+        guard let version = bytes.bigEndian(at: box.body.lowerBound, 1), version <= 1 else { return nil }
         let wide = version == 1, width = wide ? 8 : 4
         let durationOffset = box.body.lowerBound + (wide ? durationAt.1 : durationAt.0)
-        guard durationOffset + width <= box.body.upperBound, let duration = bytes.uint(at: durationOffset, width) else { return nil }
+        guard durationOffset + width <= box.body.upperBound, let duration = bytes.bigEndian(at: durationOffset, width) else { return nil }
         var timescale: UInt64 = 0
         if let timescaleAt {
             let offset = box.body.lowerBound + (wide ? timescaleAt.1 : timescaleAt.0)
-            guard offset + 4 <= box.body.upperBound, let value = bytes.uint(at: offset, 4) else { return nil }
+            guard offset + 4 <= box.body.upperBound, let value = bytes.bigEndian(at: offset, 4) else { return nil }
             timescale = value
         }
         return (timescale, duration, DurationField(offset: durationOffset, width: width))
@@ -376,15 +311,15 @@ struct MovieTracks {
     /// An `elst`'s version and entries; nil when its count does not fit its size.
     private static func editList(_ bytes: [UInt8], _ elst: MP4Box) -> (version: UInt8, entries: [EditEntry])? {
         let body = elst.body
-        guard let version = bytes.uint(at: body.lowerBound, 1), version <= 1,
-              let count = bytes.uint(at: body.lowerBound + 4, 4), count <= UInt64(mostEdits) else { return nil }
+        guard let version = bytes.bigEndian(at: body.lowerBound, 1), version <= 1,
+              let count = bytes.bigEndian(at: body.lowerBound + 4, 4), count <= UInt64(mostEdits) else { return nil }
         let width = version == 1 ? 8 : 4, entrySize = 2 * width + 4
         guard body.lowerBound + 8 + Int(count) * entrySize <= body.upperBound else { return nil }
         var entries: [EditEntry] = []
         for index in 0..<Int(count) {
             let offset = body.lowerBound + 8 + index * entrySize
-            guard let duration = bytes.uint(at: offset, width), let time = bytes.uint(at: offset + width, width),
-                  let rate = bytes.uint(at: offset + 2 * width, 4) else { return nil }
+            guard let duration = bytes.bigEndian(at: offset, width), let time = bytes.bigEndian(at: offset + width, width),
+                  let rate = bytes.bigEndian(at: offset + 2 * width, 4) else { return nil }
             let mediaTime: Int64 = width == 4 ? Int64(Int32(bitPattern: UInt32(time))) : Int64(bitPattern: time)
             entries.append(EditEntry(offset: offset, duration: duration, mediaTime: mediaTime, rate: UInt32(rate)))
         }
@@ -395,17 +330,4 @@ struct MovieTracks {
 /// `value`'s low `width` bytes, big-endian.
 private func bigEndian(_ value: UInt64, _ width: Int) -> [UInt8] {
     (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - $0))) }
-}
-
-extension [UInt8] {
-    /// `count` bytes from `offset`, when they are all there.
-    fileprivate func slice(at offset: Int, _ count: Int) -> ArraySlice<UInt8>? {
-        guard offset >= 0, count >= 0, offset <= self.count - count else { return nil }
-        return self[offset..<(offset + count)]
-    }
-
-    /// The big-endian unsigned integer of `width` bytes at `offset`, when they are all there.
-    fileprivate func uint(at offset: Int, _ width: Int) -> UInt64? {
-        slice(at: offset, width)?.reduce(0) { $0 << 8 | UInt64($1) }
-    }
 }

@@ -63,32 +63,11 @@ public enum ClipMetadata {
 
     // MARK: - Boxes
 
-    struct Box {
-        var type: String
-        /// The whole box, header included, within the data it was found in.
-        var range: Range<Int>
-        var headerSize: Int
-        var payload: Range<Int> { (range.lowerBound + headerSize)..<range.upperBound }
-    }
+    typealias Box = MP4Box
 
-    /// The boxes one after another in `data[range]` (32- and 64-bit sizes, 0: to the end).
+    /// The boxes one after another in `data[range]`, up to the first that does not fit.
     static func boxes(in data: Data, _ range: Range<Int>) -> [Box] {
-        var result: [Box] = []
-        var at = range.lowerBound
-        while at + 8 <= range.upperBound {
-            var size = Int(uint32(data, at)), header = 8
-            if size == 1, at + 16 <= range.upperBound {
-                size = Int(clamping: uint64(data, at + 8))
-                header = 16
-            } else if size == 0 {
-                size = range.upperBound - at
-            }
-            guard size >= header, at + size <= range.upperBound else { break }
-            let type = latin1(data[(at + 4)..<(at + 8)])
-            result.append(Box(type: type, range: at..<(at + size), headerSize: header))
-            at += size
-        }
-        return result
+        MP4Box.leadingChildren(of: data, in: range)
     }
 
     /// Bytes as ISO 8859-1 text: a box type (`©xyz`).
@@ -97,11 +76,7 @@ public enum ClipMetadata {
     }
 
     static func uint32(_ data: Data, _ at: Int) -> UInt32 {
-        data[at..<(at + 4)].reduce(0) { $0 << 8 | UInt32($1) }
-    }
-
-    static func uint64(_ data: Data, _ at: Int) -> UInt64 {
-        data[at..<(at + 8)].reduce(0) { $0 << 8 | UInt64($1) }
+        UInt32(truncatingIfNeeded: data.bigEndian(at: at, 4) ?? 0)
     }
 
     static func header(_ type: String, payload: Int) -> Data {
@@ -129,14 +104,11 @@ public enum ClipMetadata {
         while at + 8 <= end {
             try handle.seek(toOffset: at)
             guard let head = try handle.read(upToCount: 16), head.count >= 8 else { break }
-            let head0 = Data(head)
-            var size = UInt64(uint32(head0, 0))
-            if size == 1, head0.count == 16 { size = uint64(head0, 8) } else if size == 0 { size = end - at }
-            guard size >= 8, at + size <= end else {
+            guard let box = MP4Box.header([UInt8](head), at: 0, within: Int(clamping: end - at)) else {
                 movable = false
                 break
             }
-            let type = latin1(head0[4..<8])
+            let (size, type) = (UInt64(box.size), box.type)
             if moov == nil, type == "moov" {
                 guard size < UInt64(UInt32.max) else { throw MediaError.metadata(file: url.path, reason: "its moov box is over 4 GiB") }
                 moov = (at, size)
@@ -163,7 +135,7 @@ public enum ClipMetadata {
     static func setCreationTimes(in moov: inout Data, to date: Date) {
         let seconds = UInt64(max(0, (date.timeIntervalSince1970 + quickTimeEpoch).rounded(.down)))
         func set(_ box: Box) {
-            let version = moov[box.payload.lowerBound], at = box.payload.lowerBound + 4
+            let version = moov[box.body.lowerBound], at = box.body.lowerBound + 4
             if version == 1 {
                 for index in 0..<8 { moov[at + index] = UInt8(seconds >> (56 - 8 * UInt64(index)) & 0xFF) }
             } else if seconds <= UInt64(UInt32.max) {
@@ -172,12 +144,12 @@ public enum ClipMetadata {
         }
         let top = boxes(in: moov, 0..<moov.count)
         guard let root = top.first else { return }
-        for box in boxes(in: moov, root.payload) {
+        for box in boxes(in: moov, root.body) {
             if box.type == "mvhd" { set(box) }
             guard box.type == "trak" else { continue }
-            for child in boxes(in: moov, box.payload) {
+            for child in boxes(in: moov, box.body) {
                 if child.type == "tkhd" { set(child) }
-                if child.type == "mdia" { boxes(in: moov, child.payload).filter { $0.type == "mdhd" }.forEach(set) }
+                if child.type == "mdia" { boxes(in: moov, child.body).filter { $0.type == "mdhd" }.forEach(set) }
             }
         }
     }
@@ -197,10 +169,10 @@ public enum ClipMetadata {
     static func copiedBoxes(fromMoov moov: Data, keepLocation: Bool) -> Extras {
         var extras = Extras()
         guard let root = boxes(in: moov, 0..<moov.count).first else { return extras }
-        for box in boxes(in: moov, root.payload) {
+        for box in boxes(in: moov, root.body) {
             if box.type == "meta", let meta = keyedMeta(moov, box, keepLocation: keepLocation) { extras.moov.append(meta) }
             guard box.type == "udta" else { continue }
-            for child in boxes(in: moov, box.payload) {
+            for child in boxes(in: moov, box.body) {
                 if child.type == "meta", let meta = keyedMeta(moov, child, keepLocation: keepLocation) { extras.moov.append(meta) }
                 guard userDataBoxes.contains(child.type), keepLocation || !locationBoxes.contains(child.type) else { continue }
                 extras.userData.append((child.type, Data(moov[child.range])))
@@ -213,17 +185,17 @@ public enum ClipMetadata {
     /// to match); nil for any other meta, or when no key is left.
     static func keyedMeta(_ data: Data, _ meta: Box, keepLocation: Bool) -> Data? {
         // QuickTime's meta is a plain box; ISO's a full box (4 bytes of version and flags first).
-        let start = meta.payload.lowerBound
-        let childStart = meta.payload.count >= 8 && latin1(data[(start + 4)..<(start + 8)]) == "hdlr"
+        let start = meta.body.lowerBound
+        let childStart = meta.body.count >= 8 && latin1(data[(start + 4)..<(start + 8)]) == "hdlr"
             ? start : start + 4
         let children = boxes(in: data, childStart..<meta.range.upperBound)
-        guard let handler = children.first(where: { $0.type == "hdlr" }), handler.payload.count >= 12,
-              latin1(data[(handler.payload.lowerBound + 8)..<(handler.payload.lowerBound + 12)]) == "mdta",
-              let keys = children.first(where: { $0.type == "keys" }), keys.payload.count >= 8,
+        guard let handler = children.first(where: { $0.type == "hdlr" }), handler.body.count >= 12,
+              latin1(data[(handler.body.lowerBound + 8)..<(handler.body.lowerBound + 12)]) == "mdta",
+              let keys = children.first(where: { $0.type == "keys" }), keys.body.count >= 8,
               let items = children.first(where: { $0.type == "ilst" }) else { return nil }
         // keys: version and flags, a count, then (size, namespace, name) entries, numbered from 1.
         var entries: [Data] = []
-        var at = keys.payload.lowerBound + 8
+        var at = keys.body.lowerBound + 8
         while at + 8 <= keys.range.upperBound {
             let size = Int(uint32(data, at))
             guard size >= 8, at + size <= keys.range.upperBound else { break }
@@ -240,11 +212,11 @@ public enum ClipMetadata {
             kept += entry
         }
         guard !renumbered.isEmpty else { return nil }
-        var keysPayload = Data(data[keys.payload.lowerBound..<(keys.payload.lowerBound + 4)])
+        var keysPayload = Data(data[keys.body.lowerBound..<(keys.body.lowerBound + 4)])
         let count = UInt32(renumbered.count)
         keysPayload += Data([UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]) + kept
         var itemsPayload = Data()
-        for item in boxes(in: data, items.payload) {
+        for item in boxes(in: data, items.body) {
             guard let number = renumbered[Int(uint32(data, item.range.lowerBound + 4))] else { continue }
             var copy = Data(data[item.range])
             for index in 0..<4 { copy[copy.startIndex + 4 + index] = UInt8(number >> (24 - 8 * UInt32(index)) & 0xFF) }
@@ -267,7 +239,7 @@ public enum ClipMetadata {
     /// it has already is left as the muxer wrote it), the rest at its end.
     static func adding(_ extras: Extras, to moov: Data) -> Data {
         guard let root = boxes(in: moov, 0..<moov.count).first else { return moov }
-        let children = boxes(in: moov, root.payload)
+        let children = boxes(in: moov, root.body)
         var payload = Data()
         var hadUserData = false
         for child in children {
@@ -276,9 +248,9 @@ public enum ClipMetadata {
                 continue
             }
             hadUserData = true
-            let present = Set(boxes(in: moov, child.payload).map(\.type))
+            let present = Set(boxes(in: moov, child.body).map(\.type))
             let added = extras.userData.filter { !present.contains($0.type) }.reduce(Data()) { $0 + $1.data }
-            let inner = Data(moov[child.payload]) + added
+            let inner = Data(moov[child.body]) + added
             payload += header("udta", payload: inner.count) + inner
         }
         if !hadUserData, !extras.userData.isEmpty {
