@@ -145,9 +145,6 @@ private func rewriteColorimetry(_ info: UnsafeMutablePointer<GstPadProbeInfo>?, 
     let replacement = gst_event_new_caps(fixed)
     gst_caps_unref(fixed)
     guard let replacement else { return GST_PAD_PROBE_OK }
-    gst_event_set_seqnum(replacement, gst_event_get_seqnum(event))
-    // The probe's data is ours to replace: it holds the one ref of the event passing.
-    gst_event_unref(event)
-    info.pointee.data = UnsafeMutableRawPointer(replacement)
+    replaceProbeEvent(info, with: replacement)
     return GST_PAD_PROBE_OK
 }

@@ -514,9 +514,7 @@ private let startSegmentProbe: GstPadProbeCallback = { _, info, context in
     segment.time = segment.time > late ? segment.time - late : 0
     segment.position = start
     guard let replacement = gst_event_new_segment(&segment) else { return GST_PAD_PROBE_OK }
-    gst_event_set_seqnum(replacement, gst_event_get_seqnum(event))
-    gst_event_unref(event)
-    info.pointee.data = UnsafeMutableRawPointer(replacement)
+    replaceProbeEvent(info, with: replacement)
     return GST_PAD_PROBE_OK
 }
 
@@ -563,9 +561,7 @@ private let tagFilterProbe: GstPadProbeCallback = { _, info, context in
         }
     }
     guard let replacement = gst_event_new_tag(tags) else { return GST_PAD_PROBE_OK }
-    gst_event_set_seqnum(replacement, gst_event_get_seqnum(event))
-    gst_event_unref(event)
-    info.pointee.data = UnsafeMutableRawPointer(replacement)
+    replaceProbeEvent(info, with: replacement)
     return GST_PAD_PROBE_OK
 }
 

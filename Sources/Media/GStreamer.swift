@@ -38,3 +38,12 @@ public enum GStreamer {
         return true
     }
 }
+
+/// Puts `replacement` in place of the event passing a pad probe (`info`'s data, whose one
+/// reference the probe holds): the same sequence number, the old event let go.
+func replaceProbeEvent(_ info: UnsafeMutablePointer<GstPadProbeInfo>, with replacement: UnsafeMutablePointer<GstEvent>) {
+    guard let old = info.pointee.data?.assumingMemoryBound(to: GstEvent.self) else { return }
+    gst_event_set_seqnum(replacement, gst_event_get_seqnum(old))
+    gst_event_unref(old)
+    info.pointee.data = UnsafeMutableRawPointer(replacement)
+}
