@@ -281,8 +281,9 @@ final class Publishing: @unchecked Sendable {
     }
 
     /// Ends the network taps that have carried nothing yet (a server that was never reached, a
-    /// stop right after the start): their muxers, which have had no data, would never pass the
-    /// stream's end on (flvmux) or fail on it (mpegtsmux). Before the pictures' end goes in.
+    /// stop right after the start) and cuts their muxers off (`SampleTap.endIfNothingCame`):
+    /// these would never pass the stream's end on (flvmux) or fail on what still comes
+    /// (mpegtsmux). Before the sound's end and the pictures' go in.
     func endIdleTaps() {
         relays.forEach { $0.endIfIdle() }
     }

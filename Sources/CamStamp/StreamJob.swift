@@ -350,8 +350,10 @@ public struct StreamJob {
     private func finish(_ session: Session, _ ending: Ending) throws(CamStampError) -> Summary {
         session.progress.finish()
         if !ending.finished {
-            session.publishing?.endSound()
+            // Idle taps first: a sound that ends before its encoder made anything leaves the
+            // muxers' sound pads without caps, and its end must not reach an idle tap's muxer.
             session.publishing?.endIdleTaps()
+            session.publishing?.endSound()
             do { try session.stream.finish(timeout: Self.finishGrace) } catch {
                 throw ending.failure ?? outputFailure(error)
             }

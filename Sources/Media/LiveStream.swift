@@ -201,11 +201,17 @@ private final class Admission: @unchecked Sendable {
     func handle(_ info: UnsafeMutablePointer<GstPadProbeInfo>, _ data: UnsafeMutableRawPointer) -> GstPadProbeReturn {
         if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0 {
             let buffer = data.assumingMemoryBound(to: GstBuffer.self)
-            guard let (admit, queue) = lock.withLock({ admit.map { ($0, queue) } }) else { return GST_PAD_PROBE_DROP }
+            guard let (admit, queue) = lock.withLock({ endSeen ? nil : admit.map { ($0, queue) } }) else { return GST_PAD_PROBE_DROP }
             let pts = buffer.pointee.pts == GstClockTime.max ? nil : UInt64(buffer.pointee.pts)
             return admit(pts, isBehind(queue)) ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
         }
         let event = data.assumingMemoryBound(to: GstEvent.self)
+        // Nothing after the end: a capture that starts only once `finish` has sent it (a Ctrl-C
+        // while the camera opens) sends its stream-start, which reopens every pad the end went
+        // through, and frames the muxers, already finished, never write; counted as written,
+        // they kept a recording with no frame (the end passed before any frame, and the job
+        // took "frames written, then the end" for "every file holds them").
+        if event.pointee.type != GST_EVENT_EOS, lock.withLock({ endSeen }) { return GST_PAD_PROBE_DROP }
         switch event.pointee.type {
         case GST_EVENT_CAPS:
             var caps: UnsafeMutablePointer<GstCaps>?

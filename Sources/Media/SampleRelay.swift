@@ -53,10 +53,15 @@ public final class SampleTap: @unchecked Sendable {
     /// Whether a buffer ever reached the appsink.
     private let received = Flag()
 
-    /// Ends a tap that has received nothing yet, right here, and keeps the end from the element
-    /// that feeds it (its muxer): flvmux that got the end on every pad before any data spun on
-    /// it forever and never passed it on, so the stream's end never came. A tap that has carried
-    /// data ends with its branch, as it should. Returns whether it was ended here.
+    /// Ends a tap that has received nothing yet, right here, and cuts off the element that feeds
+    /// it (its muxer): from then on its sink pads drop the data and the end (formats still pass).
+    /// The end alone: flvmux that got it on every pad before any data spun forever and never
+    /// passed it on. The data: pictures still on their way when the stream ends reached a muxer
+    /// whose sound had ended before its encoder made anything (no caps on that pad), and
+    /// mpegtsmux failed on them ("Could not create handler for stream"), flvmux pushed them into
+    /// this ended appsink and the queue before it stopped ("Internal data stream error"): either
+    /// failed the whole stream. A tap that has carried data ends with its branch, as it should.
+    /// Returns whether it was ended here.
     @discardableResult
     public func endIfNothingCame() -> Bool {
         guard !received.value.load(ordering: .acquiring),
@@ -64,7 +69,7 @@ public final class SampleTap: @unchecked Sendable {
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
         if let peer = gst_pad_get_peer(pad) {
             if let feeder = gst_pad_get_parent_element(peer) {
-                holdEndOfStream(before: feeder)
+                cutOff(feeder)
                 gst_object_unref(UnsafeMutableRawPointer(feeder))
             }
             gst_object_unref(UnsafeMutableRawPointer(peer))
@@ -73,15 +78,18 @@ public final class SampleTap: @unchecked Sendable {
         return true
     }
 
-    /// Drops the end on every sink pad of `element`.
-    private func holdEndOfStream(before element: UnsafeMutablePointer<GstElement>) {
+    /// Drops the data and the end on every sink pad of `element`, before its own handling: what
+    /// it refuses or fails on never reaches the queues that feed it (they take a drop as a push).
+    private func cutOff(_ element: UnsafeMutablePointer<GstElement>) {
         guard let iterator = gst_element_iterate_sink_pads(element) else { return }
         defer { gst_iterator_free(iterator) }
         var value = GValue()
         defer { g_value_unset(&value) }
         while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
             if let object = g_value_get_object(&value) {
-                gst_pad_add_probe(object.assumingMemoryBound(to: GstPad.self), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, dropEndOfStream, nil, nil)
+                let types = GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue
+                                            | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+                gst_pad_add_probe(object.assumingMemoryBound(to: GstPad.self), types, dropDataAndEnd, nil, nil)
             }
             g_value_reset(&value)
         }
@@ -120,9 +128,13 @@ private let firstBufferProbe: GstPadProbeCallback = { _, _, context in
     return GST_PAD_PROBE_REMOVE
 }
 
-private let dropEndOfStream: GstPadProbeCallback = { _, info, _ in
+/// Buffers, lists, gaps (which an aggregator takes as data) and the end are dropped; the other
+/// events (caps, segment) pass, so whatever the muxer already holds still finds its formats.
+private let dropDataAndEnd: GstPadProbeCallback = { _, info, _ in
     guard let info, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
-    return data.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_EOS ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
+    guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue != 0 else { return GST_PAD_PROBE_DROP }
+    let type = data.assumingMemoryBound(to: GstEvent.self).pointee.type
+    return type == GST_EVENT_EOS || type == GST_EVENT_GAP ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
 }
 
 /// The start of a publishing pipeline: `appsrc name=…` fed with samples from a `SampleTap`.

@@ -1,3 +1,4 @@
+import CGStreamer
 import Foundation
 import Testing
 @testable import Media
@@ -105,6 +106,39 @@ import Testing
             // 20 frames marked at 25 a second took about 0.8 s, in which the camera made about
             // 24: it went on at its own pace, and what the encoder could not take was left out.
             #expect(behind > 0 && seen >= exclusive.count + behind, "seen \(seen), behind \(behind), marked \(exclusive.count)")
+        }
+    }
+}
+
+@Suite struct LiveStreamEndTests {
+    /// The end goes in (Ctrl-C) before the capture has sent anything (a camera still opening,
+    /// held here at `gate`); then the capture starts: its stream-start reopens the pads the end
+    /// went through, and its first frame reached the marks, was counted as written and never
+    /// written (the muxers had finished), so the job kept a recording with no frame. Nothing
+    /// after the end reaches the marks. (The encoder after `mark`, as in the stream: with a sink
+    /// right after it, the queue refused the new stream's events by itself.)
+    @Test func noFrameReachesTheMarksAfterTheEnd() throws {
+        let capture = "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! valve name=gate drop=true ! appsink name=frames"
+        let output = "identity name=pace sync=true ! queue name=mark ! videoconvert ! x264enc tune=zerolatency ! fakesink sync=false"
+        let stream = try LiveStream(capture: capture, output: output, backlog: 2)
+        defer { stream.abort() }
+        let lock = NSLock()
+        var marked = 0, ends = 0
+        try stream.start(admit: { _, _ in true }, mark: { _, _, _ in
+            lock.withLock { marked += 1 }
+            return .pass
+        }, accepts: { _, _, _ in nil }, ending: { lock.withLock { ends += 1 } })
+        // The end as `finish` sends it, at pace's sink pad, without its wait and stop.
+        let pace = try stream.pipeline.element(named: "pace")
+        let pad = try #require(gst_element_get_static_pad(pace.pointer, "sink"))
+        _ = gst_pad_send_event(pad, gst_event_new_eos())
+        gst_object_unref(UnsafeMutableRawPointer(pad))
+        #expect(stream.poll(timeout: .seconds(5)) == .endOfStream)
+        try stream.pipeline.element(named: "gate").set("drop", false)
+        Thread.sleep(forTimeInterval: 0.5)
+        lock.withLock {
+            #expect(ends == 1)
+            #expect(marked == 0, "\(marked) frames marked after the end")
         }
     }
 }
