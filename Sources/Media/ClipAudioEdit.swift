@@ -215,7 +215,7 @@ struct EditEntry {
     /// An entry's bytes: version 0 in 32-bit fields, version 1 in 64-bit ones.
     static func bytes(version: UInt8, duration: UInt64, mediaTime: UInt64, rate: UInt32) -> [UInt8] {
         let width = version == 1 ? 8 : 4
-        return bigEndian(duration, width) + bigEndian(mediaTime, width) + bigEndian(UInt64(rate), 4)
+        return bigEndianBytes(duration, width) + bigEndianBytes(mediaTime, width) + bigEndianBytes(UInt64(rate), 4)
     }
 }
 
@@ -226,7 +226,7 @@ struct DurationField {
 
     /// The field's bytes for `value`; nil when it does not fit.
     func bytes(_ value: UInt64) -> [UInt8]? {
-        width == 8 || value <= UInt64(UInt32.max) ? bigEndian(value, width) : nil
+        width == 8 || value <= UInt64(UInt32.max) ? bigEndianBytes(value, width) : nil
     }
 }
 
@@ -325,9 +325,4 @@ struct MovieTracks {
         }
         return (version: UInt8(version), entries: entries)
     }
-}
-
-/// `value`'s low `width` bytes, big-endian.
-private func bigEndian(_ value: UInt64, _ width: Int) -> [UInt8] {
-    (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - $0))) }
 }

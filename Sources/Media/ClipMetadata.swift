@@ -80,10 +80,7 @@ public enum ClipMetadata {
     }
 
     static func header(_ type: String, payload: Int) -> Data {
-        var data = Data(count: 4)
-        let size = UInt32(8 + payload)
-        data[0] = UInt8(size >> 24); data[1] = UInt8(size >> 16 & 0xFF); data[2] = UInt8(size >> 8 & 0xFF); data[3] = UInt8(size & 0xFF)
-        return data + Data(type.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) })
+        Data(bigEndianBytes(UInt64(8 + payload), 4) + type.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) })
     }
 
     /// Top-level boxes that may follow a moov and hold no media data, and the most of them moved
@@ -98,30 +95,18 @@ public enum ClipMetadata {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         let end = try handle.seekToEnd()
-        var at: UInt64 = 0
-        var moov: (offset: UInt64, size: UInt64)?
-        var movable = true
-        while at + 8 <= end {
-            try handle.seek(toOffset: at)
-            guard let head = try handle.read(upToCount: 16), head.count >= 8 else { break }
-            guard let box = MP4Box.header([UInt8](head), at: 0, within: Int(clamping: end - at)) else {
-                movable = false
-                break
-            }
-            let (size, type) = (UInt64(box.size), box.type)
-            if moov == nil, type == "moov" {
-                guard size < UInt64(UInt32.max) else { throw MediaError.metadata(file: url.path, reason: "its moov box is over 4 GiB") }
-                moov = (at, size)
-            } else if moov != nil, !movableBoxes.contains(type) {
-                movable = false
-            }
-            at += size
+        let top = TopLevelBox.all(in: handle)
+        guard let index = top.boxes.firstIndex(where: { $0.type == "moov" }) else {
+            throw MediaError.metadata(file: url.path, reason: "no moov box (not a whole MP4 or MOV file)")
         }
-        guard let moov else { throw MediaError.metadata(file: url.path, reason: "no moov box (not a whole MP4 or MOV file)") }
+        let moov = top.boxes[index]
+        guard moov.size < UInt64(UInt32.max) else { throw MediaError.metadata(file: url.path, reason: "its moov box is over 4 GiB") }
         try handle.seek(toOffset: moov.offset)
         let data = Data(try handle.read(upToCount: Int(moov.size)) ?? Data())
         let rest = end - moov.offset - moov.size
-        guard movable, at == end, rest <= movableLimit else { return (data, moov.offset, nil) }
+        guard top.whole, top.boxes[(index + 1)...].allSatisfy({ movableBoxes.contains($0.type) }), rest <= movableLimit else {
+            return (data, moov.offset, nil)
+        }
         return (data, moov.offset, Data(try handle.read(upToCount: Int(rest)) ?? Data()))
     }
 
@@ -136,11 +121,9 @@ public enum ClipMetadata {
         let seconds = UInt64(max(0, (date.timeIntervalSince1970 + quickTimeEpoch).rounded(.down)))
         func set(_ box: Box) {
             let version = moov[box.body.lowerBound], at = box.body.lowerBound + 4
-            if version == 1 {
-                for index in 0..<8 { moov[at + index] = UInt8(seconds >> (56 - 8 * UInt64(index)) & 0xFF) }
-            } else if seconds <= UInt64(UInt32.max) {
-                for index in 0..<4 { moov[at + index] = UInt8(seconds >> (24 - 8 * UInt64(index)) & 0xFF) }
-            }
+            let width = version == 1 ? 8 : 4
+            guard width == 8 || seconds <= UInt64(UInt32.max) else { return }
+            moov.replaceSubrange(at..<(at + width), with: bigEndianBytes(seconds, width))
         }
         let top = boxes(in: moov, 0..<moov.count)
         guard let root = top.first else { return }
@@ -214,12 +197,12 @@ public enum ClipMetadata {
         guard !renumbered.isEmpty else { return nil }
         var keysPayload = Data(data[keys.body.lowerBound..<(keys.body.lowerBound + 4)])
         let count = UInt32(renumbered.count)
-        keysPayload += Data([UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]) + kept
+        keysPayload += Data(bigEndianBytes(UInt64(count), 4)) + kept
         var itemsPayload = Data()
         for item in boxes(in: data, items.body) {
             guard let number = renumbered[Int(uint32(data, item.range.lowerBound + 4))] else { continue }
             var copy = Data(data[item.range])
-            for index in 0..<4 { copy[copy.startIndex + 4 + index] = UInt8(number >> (24 - 8 * UInt32(index)) & 0xFF) }
+            copy.replaceSubrange((copy.startIndex + 4)..<(copy.startIndex + 8), with: bigEndianBytes(UInt64(number), 4))
             itemsPayload += copy
         }
         // Written as Apple writes it in `moov`: a plain box, which is what readers expect there

@@ -62,6 +62,31 @@ struct MP4Box {
     }
 }
 
+/// A box at the top level of a file, known by its header alone.
+struct TopLevelBox {
+    var type: String
+    var offset: UInt64
+    var size: UInt64
+
+    /// More top-level boxes than this is no MP4's layout (a handful: ftyp, mdat, moov, free…).
+    static let most = 4096
+
+    /// `handle`'s top-level boxes, by their headers alone (the media data can be gigabytes), up
+    /// to the first whose header does not fit in the file; `whole` when they end where the file does.
+    static func all(in handle: FileHandle) -> (boxes: [TopLevelBox], whole: Bool) {
+        guard let end = try? handle.seekToEnd() else { return ([], false) }
+        var boxes: [TopLevelBox] = []
+        var offset: UInt64 = 0
+        while offset + 8 <= end, boxes.count < most {
+            guard (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16),
+                  let box = MP4Box.header([UInt8](header), at: 0, within: Int(clamping: end - offset)) else { break }
+            boxes.append(TopLevelBox(type: box.type, offset: offset, size: UInt64(box.size)))
+            offset += UInt64(box.size)
+        }
+        return (boxes, offset == end)
+    }
+}
+
 /// A file's `moov` box, whole, and where it starts.
 struct MovieBox {
     var offset: UInt64
@@ -70,23 +95,19 @@ struct MovieBox {
     /// The largest `moov` read: a long clip's sample tables are a few MB.
     static let largest = 64 << 20
 
-    /// Walks the file's top-level boxes to `moov`, reading only their headers; nil when there is
-    /// none, it is larger than `largest`, or a box's size points outside the file.
+    /// The file's `moov`; nil when there is none among its top-level boxes, or it is larger than
+    /// `largest`.
     static func read(from handle: FileHandle) -> MovieBox? {
-        guard let end = try? handle.seekToEnd() else { return nil }
-        var offset: UInt64 = 0
-        while offset + 8 <= end {
-            guard (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16),
-                  let box = MP4Box.header([UInt8](header), at: 0, within: Int(clamping: end - offset)) else { return nil }
-            if box.type == "moov" {
-                guard box.size <= largest, (try? handle.seek(toOffset: offset)) != nil,
-                      let data = try? handle.read(upToCount: box.size), data.count == box.size else { return nil }
-                return MovieBox(offset: offset, bytes: [UInt8](data))
-            }
-            offset += UInt64(box.size)
-        }
-        return nil
+        guard let moov = TopLevelBox.all(in: handle).boxes.first(where: { $0.type == "moov" }), moov.size <= largest,
+              (try? handle.seek(toOffset: moov.offset)) != nil,
+              let data = try? handle.read(upToCount: Int(moov.size)), data.count == Int(moov.size) else { return nil }
+        return MovieBox(offset: moov.offset, bytes: [UInt8](data))
     }
+}
+
+/// `value`'s low `width` bytes, big-endian, as a box's fields are written.
+func bigEndianBytes(_ value: UInt64, _ width: Int) -> [UInt8] {
+    (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - $0))) }
 }
 
 extension RandomAccessCollection where Element == UInt8, Index == Int {
