@@ -201,17 +201,8 @@ public struct ClipStreams: Sendable {
 
     /// The element's source pads now (parsebin adds them from its streaming thread).
     private static func srcPads(of element: Element) -> [UnsafeMutablePointer<GstPad>] {
-        gst_object_ref(UnsafeMutableRawPointer(element.pointer))
-        defer { gst_object_unref(UnsafeMutableRawPointer(element.pointer)) }
-        let object: UnsafeMutablePointer<GstObject> = gcast(element.pointer)
-        g_mutex_lock(&object.pointee.lock)
-        defer { g_mutex_unlock(&object.pointee.lock) }
         var pads: [UnsafeMutablePointer<GstPad>] = []
-        var list = element.pointer.pointee.srcpads
-        while let node = list {
-            pads.append(node.pointee.data.assumingMemoryBound(to: GstPad.self))
-            list = node.pointee.next
-        }
+        forEachPad(of: element.pointer, sink: false) { pads.append($0) }
         return pads
     }
 
@@ -371,27 +362,19 @@ public final class ClipPipeline: @unchecked Sendable {
     /// decode times); the sound's at the muxer.
     private func startSegments(at start: UInt64) throws(MediaError) {
         let mux = try pipeline.element(named: "mux"), mark = try pipeline.element(named: "mark")
-        var pads: [UnsafeMutablePointer<GstPad>] = []
-        if let pad = gst_element_get_static_pad(mark.pointer, "sink") { pads.append(pad) }
-        let object: UnsafeMutablePointer<GstObject> = gcast(mux.pointer)
-        g_mutex_lock(&object.pointee.lock)
-        var list = mux.pointer.pointee.sinkpads
-        while let node = list {
-            let pad = node.pointee.data.assumingMemoryBound(to: GstPad.self)
-            if objectName(gcast(pad)).hasPrefix("audio") {
-                gst_object_ref(UnsafeMutableRawPointer(pad))
-                pads.append(pad)
-            }
-            list = node.pointee.next
-        }
-        g_mutex_unlock(&object.pointee.lock)
-        for pad in pads {
-            defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        func startSegments(on pad: UnsafeMutablePointer<GstPad>) {
             let context = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
             context.initialize(to: start)
             gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, startSegmentProbe, context) {
                 $0?.assumingMemoryBound(to: UInt64.self).deallocate()
             }
+        }
+        if let pad = gst_element_get_static_pad(mark.pointer, "sink") {
+            startSegments(on: pad)
+            gst_object_unref(UnsafeMutableRawPointer(pad))
+        }
+        forEachPad(of: mux.pointer, sink: true) { pad in
+            if objectName(gcast(pad)).hasPrefix("audio") { startSegments(on: pad) }
         }
     }
 
@@ -422,14 +405,8 @@ public final class ClipPipeline: @unchecked Sendable {
     public func keepTags(location: Bool, any: Bool) throws(MediaError) {
         let mux = try pipeline.element(named: "mux")
         let mode = !any ? TagFilter.none : location ? TagFilter.keep : TagFilter.noLocation
-        let object: UnsafeMutablePointer<GstObject> = gcast(mux.pointer)
-        g_mutex_lock(&object.pointee.lock)
-        defer { g_mutex_unlock(&object.pointee.lock) }
-        var list = mux.pointer.pointee.sinkpads
-        while let node = list {
-            gst_pad_add_probe(node.pointee.data.assumingMemoryBound(to: GstPad.self), GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, tagFilterProbe,
-                              UnsafeMutableRawPointer(bitPattern: mode.rawValue), nil)
-            list = node.pointee.next
+        forEachPad(of: mux.pointer, sink: true) {
+            gst_pad_add_probe($0, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, tagFilterProbe, UnsafeMutableRawPointer(bitPattern: mode.rawValue), nil)
         }
     }
 

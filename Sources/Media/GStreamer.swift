@@ -47,3 +47,24 @@ func replaceProbeEvent(_ info: UnsafeMutablePointer<GstPadProbeInfo>, with repla
     gst_event_unref(old)
     info.pointee.data = UnsafeMutableRawPointer(replacement)
 }
+
+/// Calls `body` with each sink (or source) pad `element` has now, each held meanwhile: the list is
+/// read under the element's lock and the calls made after it (parsebin and the muxers add pads
+/// from their streaming threads).
+func forEachPad(of element: UnsafeMutablePointer<GstElement>, sink: Bool, _ body: (UnsafeMutablePointer<GstPad>) -> Void) {
+    let object: UnsafeMutablePointer<GstObject> = gcast(element)
+    var pads: [UnsafeMutablePointer<GstPad>] = []
+    g_mutex_lock(&object.pointee.lock)
+    var list = sink ? element.pointee.sinkpads : element.pointee.srcpads
+    while let node = list {
+        let pad = node.pointee.data.assumingMemoryBound(to: GstPad.self)
+        gst_object_ref(UnsafeMutableRawPointer(pad))
+        pads.append(pad)
+        list = node.pointee.next
+    }
+    g_mutex_unlock(&object.pointee.lock)
+    for pad in pads {
+        body(pad)
+        gst_object_unref(UnsafeMutableRawPointer(pad))
+    }
+}

@@ -81,18 +81,9 @@ public final class SampleTap: @unchecked Sendable {
     /// Drops the data and the end on every sink pad of `element`, before its own handling: what
     /// it refuses or fails on never reaches the queues that feed it (they take a drop as a push).
     private func cutOff(_ element: UnsafeMutablePointer<GstElement>) {
-        guard let iterator = gst_element_iterate_sink_pads(element) else { return }
-        defer { gst_iterator_free(iterator) }
-        var value = GValue()
-        defer { g_value_unset(&value) }
-        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
-            if let object = g_value_get_object(&value) {
-                let types = GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue
-                                            | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
-                gst_pad_add_probe(object.assumingMemoryBound(to: GstPad.self), types, dropDataAndEnd, nil, nil)
-            }
-            g_value_reset(&value)
-        }
+        let types = GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue
+                                    | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+        forEachPad(of: element, sink: true) { gst_pad_add_probe($0, types, dropDataAndEnd, nil, nil) }
     }
 
     public enum Pull: Sendable {
