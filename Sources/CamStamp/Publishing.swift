@@ -224,10 +224,10 @@ final class Publishing: @unchecked Sendable {
         if let serve = plan.serve {
             let audio = plan.hasSound
             var feeds = ["video"], taps: [(SampleTap, String, Bool)] = []
-            var media = "( appsrc name=video is-live=true do-timestamp=true format=time ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=0"
+            var media = "( appsrc name=video is-live=true format=time ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=0"
             if audio {
                 feeds.append("audio")
-                media += " appsrc name=audio is-live=true do-timestamp=true format=time ! aacparse ! rtpmp4gpay name=pay1 pt=97"
+                media += " appsrc name=audio is-live=true format=time ! aacparse ! rtpmp4gpay name=pay1 pt=97"
             }
             media += " )"
             do {

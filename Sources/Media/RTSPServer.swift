@@ -19,6 +19,9 @@ public final class RTSPServer: @unchecked Sendable {
     private var feeds: [String: SampleFeed] = [:]
     /// Until a keyframe has gone into the current media, video waits (a viewer cannot start on a delta).
     private var waitingForKeyframe = true
+    /// Where the current media's times start: the running time of its first keyframe in the
+    /// encoding pipeline, and the media's running time when that keyframe went in (see `push`).
+    private var origin: (encoder: UInt64, media: UInt64)?
     /// How many medias were configured: one while viewers share it.
     private var configured = 0
     /// Called when a viewer asks to play: a keyframe is wanted, so it need not wait for the next.
@@ -100,11 +103,23 @@ public final class RTSPServer: @unchecked Sendable {
             waitingForKeyframe = false
         }
         if !isVideo && waitingForKeyframe { return }
-        // The media's appsrc stamps buffers with its own clock (do-timestamp).
-        if !target.push(sample, timeOrigin: nil) {
+        // The viewers get the encoder's times, moved to start where the media's clock was when its
+        // first keyframe went in. Stamped as they came out of the tap instead (appsrc's
+        // do-timestamp), pictures 33 ms apart reached viewers 0 to 170 ms apart on a loaded
+        // machine, the sound likewise: a viewer played them unevenly, and recorded them so.
+        guard let time = sample.time, let running = sample.runningTime else { return }
+        let origin = self.origin ?? (encoder: running, media: target.runningTime ?? 0)
+        self.origin = origin
+        // Sound from before the first picture has no place in this media.
+        guard running >= origin.encoder else { return }
+        // Out goes running - origin.encoder + origin.media, from times whose segments differ (x264enc's
+        // run 1000 hours ahead of the sound's): time - from + to, both kept at zero or more.
+        let from = Int64(time) - Int64(running) + Int64(origin.encoder)
+        if !target.push(sample, timeOrigin: UInt64(max(from, 0)), start: origin.media + UInt64(max(-from, 0))) {
             // The last viewer left: that media is gone; the next viewer gets a new one.
             feeds = [:]
             waitingForKeyframe = true
+            self.origin = nil
         }
     }
 
@@ -130,6 +145,7 @@ public final class RTSPServer: @unchecked Sendable {
         lock.withLock {
             feeds = found
             waitingForKeyframe = true
+            origin = nil
             configured += 1
         }
     }

@@ -29,6 +29,14 @@ public final class EncodedSample: @unchecked Sendable {
         let time = buffer.pointee.pts != noTime ? buffer.pointee.pts : buffer.pointee.dts
         return time == noTime ? nil : UInt64(time)
     }
+
+    /// `time` as a running time, by the sample's segment: comparable between the taps of one
+    /// pipeline, where the times themselves need not be (x264enc's start 1000 hours on).
+    var runningTime: UInt64? {
+        guard let time, let segment = gst_sample_get_segment(sample), segment.pointee.format == GST_FORMAT_TIME else { return nil }
+        let running = gst_segment_to_running_time(segment, GST_FORMAT_TIME, GstClockTime(time))
+        return running == noTime ? nil : UInt64(running)
+    }
 }
 
 /// The end of a branch of the encoding pipeline: `appsink name=…` whose buffers are taken one by one.
@@ -149,18 +157,19 @@ public final class SampleFeed: @unchecked Sendable {
         try element.set("format", "time")
     }
 
-    /// Pushes a sample's buffer. `timeOrigin` is subtracted from its times (a publishing pipeline
-    /// restarted mid-stream starts again from zero); nil clears them, for an appsrc that stamps
-    /// buffers itself (`do-timestamp`). Returns false when the pipeline no longer takes data.
+    /// Pushes a sample's buffer. `timeOrigin` is subtracted from its times and `start` added (a
+    /// publishing pipeline restarted mid-stream starts again from zero; a viewer's media from where
+    /// its clock is); nil clears them, for an appsrc that stamps buffers itself (`do-timestamp`).
+    /// Returns false when the pipeline no longer takes data.
     @discardableResult
-    public func push(_ sample: EncodedSample, timeOrigin: UInt64?) -> Bool {
+    public func push(_ sample: EncodedSample, timeOrigin: UInt64?, start: UInt64 = 0) -> Bool {
         guard let source = sample.buffer else { return true }
         if let sampleCaps = sample.caps { caps.update(sampleCaps, on: appsrc) }
         // A shallow copy: the memory is shared, only the times differ from the other branches'.
         guard let buffer = gst_buffer_copy(source) else { return true }
         func shifted(_ time: GstClockTime) -> GstClockTime {
             guard let timeOrigin, time != noTime else { return noTime }
-            return UInt64(time) >= timeOrigin ? time - GstClockTime(timeOrigin) : 0
+            return (UInt64(time) >= timeOrigin ? time - GstClockTime(timeOrigin) : 0) + GstClockTime(start)
         }
         buffer.pointee.pts = shifted(buffer.pointee.pts)
         buffer.pointee.dts = shifted(buffer.pointee.dts)
@@ -169,5 +178,14 @@ public final class SampleFeed: @unchecked Sendable {
 
     public func endOfStream() {
         gst_app_src_end_of_stream(appsrc)
+    }
+
+    /// The running time of the appsrc's pipeline now (its clock's time less its base time); nil
+    /// before it has a clock (not playing yet).
+    var runningTime: UInt64? {
+        guard let clock = gst_element_get_clock(element.pointer) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
+        let now = gst_clock_get_time(clock), base = gst_element_get_base_time(element.pointer)
+        return now != noTime && now >= base ? UInt64(now - base) : nil
     }
 }
