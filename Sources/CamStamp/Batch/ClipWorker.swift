@@ -163,15 +163,22 @@ final class ClipWorker {
             }
         }
         var lastTime: UInt64?
+        // {timecode} starts at the clip's own timecode; a tag's rate is the video's, known at its first frame.
+        var timecode: Timecode?, timecodeRead = false
         let mark: ClipPipeline.Mark = { frame, index, pts in
             if let pts { lastTime = pts }
             fps = fps ?? frame.framesPerSecond
+            if !timecodeRead {
+                timecode = streams.timecode.flatMap { Timecode($0, videoRate: fps) }
+                timecodeRead = true
+            }
             let offset = pts.map { Double($0) / 1e9 } ?? Double(index) / (fps ?? 30)
             var context = marker.context(width: frame.width, height: frame.height, captureDate: created.addingTimeInterval(offset),
                                          frame: index, fps: fps)
             context.filename = input.lastPathComponent
             context.stem = input.deletingPathExtension().lastPathComponent
             context.counter = counter
+            context.timecode = timecode
             do { try marker.mark(frame, context: context) } catch { return error }
             return nil
         }
@@ -234,5 +241,21 @@ final class ClipWorker {
 
     private func modificationDate(_ url: URL) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+    }
+}
+
+extension Timecode {
+    /// The timecode `clip` records, for video at `videoRate` frames a second; nil when its values
+    /// make no sense (a damaged or hostile file: `{timecode}` then counts from 00:00:00:00).
+    init?(_ clip: ClipTimecode, videoRate: Double?) {
+        switch clip {
+        case .track(let frame, let flags, let timescale, let frameDuration, let framesPerSecond):
+            guard timescale > 0, frameDuration > 0 else { return nil }
+            self.init(start: Int(frame), framesPerSecond: Int(framesPerSecond), dropFrame: flags & 0x1 != 0,
+                      wrapsAt24Hours: flags & 0x2 != 0, rate: Double(timescale) / Double(frameDuration))
+        case .tag(let text):
+            guard let videoRate else { return nil }
+            self.init(parsing: text, rate: videoRate)
+        }
     }
 }
