@@ -5,7 +5,7 @@ import Foundation
 /// values make sense is the template's to decide (`Presets.Timecode`).
 public enum ClipTimecode: Sendable, Equatable {
     /// A QuickTime timecode track (`tmcd`, MOV and MP4): its first sample, a frame number, and
-    /// its sample description's flags (drop-frame 0x1, 24-hour wrap 0x2, negative 0x4),
+    /// its sample description's flags (drop-frame 0x1, 24-hour wrap 0x2, negative 0x4, counter 0x8),
     /// timescale, frame duration and frame numbers a second.
     case track(frame: UInt32, flags: UInt32, timescale: UInt32, frameDuration: UInt32, framesPerSecond: UInt8)
     /// A `TIMECODE` tag as written (Matroska from ffmpeg: `01:02:03:04`, `;` before the frames

@@ -5,7 +5,7 @@ import Media
 import Presets
 
 /// What a clip's recorded timecode becomes for `{timecode}`: its track's fields taken as they
-/// say, and hostile ones (a rate of 0 or 255, no timescale, past a day) left out.
+/// say, and hostile ones (a rate of 0 or 255, no timescale, past a day, a counter) left out.
 @Suite struct ClipTimecodeTemplateTests {
     func track(frame: UInt32 = 93079, flags: UInt32 = 0, timescale: UInt32 = 12800, duration: UInt32 = 512, count: UInt8 = 25) -> ClipTimecode {
         .track(frame: frame, flags: flags, timescale: timescale, frameDuration: duration, framesPerSecond: count)
@@ -31,6 +31,7 @@ import Presets
         #expect(Timecode(track(frame: UInt32(24 * 3600 * 25)), videoRate: 25) == nil)
         #expect(Timecode(track(frame: .max), videoRate: 25) == nil)
         #expect(Timecode(track(flags: 1), videoRate: 25) == nil)
+        #expect(Timecode(track(flags: 8), videoRate: 25) == nil)
         #expect(Timecode(track(timescale: 1, duration: .max), videoRate: 25) == nil)
     }
 }

@@ -250,7 +250,8 @@ extension Timecode {
     init?(_ clip: ClipTimecode, videoRate: Double?) {
         switch clip {
         case .track(let frame, let flags, let timescale, let frameDuration, let framesPerSecond):
-            guard timescale > 0, frameDuration > 0 else { return nil }
+            // 0x8: a counter track, whose samples count something else than frames.
+            guard timescale > 0, frameDuration > 0, flags & 0x8 == 0 else { return nil }
             self.init(start: Int(frame), framesPerSecond: Int(framesPerSecond), dropFrame: flags & 0x1 != 0,
                       wrapsAt24Hours: flags & 0x2 != 0, rate: Double(timescale) / Double(frameDuration))
         case .tag(let text):
