@@ -212,7 +212,7 @@ public struct ClipStreams: Sendable {
 
     /// The first value `read` finds in the tag events stuck on `pad` (global and stream tags).
     static func firstTag<Value>(on pad: UnsafeMutablePointer<GstPad>,
-                                        _ read: (UnsafeMutablePointer<GstTagList>) -> Value?) -> Value? {
+                                _ read: (UnsafeMutablePointer<GstTagList>) -> Value?) -> Value? {
         var index: guint = 0
         while let event = gst_pad_get_sticky_event(pad, GST_EVENT_TAG, index) {
             defer { gst_event_unref(event) }
