@@ -122,6 +122,9 @@ public struct Template: Hashable, Sendable {
         parts.contains { if case .date = $0 { true } else { false } }
     }
 
+    /// Whether the text shows `{timecode}` (a clip's own timecode is then looked for).
+    public var showsTimecode: Bool { parts.contains(.timecode) }
+
     /// Whether the text depends on the frame's size (`{width}`, `{height}`), unknown before a
     /// frame is taken.
     public var dependsOnSize: Bool {

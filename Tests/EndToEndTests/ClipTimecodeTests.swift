@@ -89,4 +89,47 @@ import TestSupport
         let same = Self.differing(dropped, try Self.frame(expected, 2)), otherwise = Self.differing(dropped, try Self.frame(notDropped, 2))
         #expect(same < 30 && otherwise > 60, "drop-frame's third frame: \(same) pixels differ from 00:01:00;02, \(otherwise) from 00:01:00;00")
     }
+
+    /// A timecode track whose rate is 0 or 255 frames a second is left out: the clip is marked,
+    /// `{timecode}` counts from 00:00:00:00, and the clip's line says why (only when a mark shows
+    /// the timecode).
+    @Test func aTimecodeTrackThatMakesNoSenseIsLeftOutAndSaid() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        let source = folder.appendingPathComponent("tc.mov"), plain = inputs.appendingPathComponent("plain.mov")
+        try Self.flatClip(source, rate: "25", frames: 10, timecode: "01:02:03:04")
+        try Self.flatClip(plain, rate: "25", frames: 10)
+        // The tmcd sample entry (the last "tmcd" in the file): its frames-a-second byte is 24 bytes into its body.
+        let bytes = [UInt8](try Data(contentsOf: source))
+        let entry = try #require((0..<(bytes.count - 4)).last { bytes[$0..<($0 + 4)].elementsEqual("tmcd".utf8) })
+        #expect(bytes[entry + 28] == 25)
+        var hostile: [URL] = []
+        for rate: UInt8 in [0, 255] {
+            var copy = bytes
+            copy[entry + 28] = rate
+            let url = inputs.appendingPathComponent("rate\(rate).mov")
+            try Data(copy).write(to: url)
+            hostile.append(url)
+        }
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch"] + hostile.map(\.path) + ["-o", out.path, "--preset", Self.preset("{timecode}", in: folder).path, "--json"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        for url in hostile {
+            let line = lines.first { $0["input"] as? String == url.path }
+            #expect(line?["status"] as? String == "marked", "\(result.stdout)")
+            #expect((line?["reason"] as? String)?.hasPrefix("its timecode track makes no sense (frame 93079, ") == true, "\(result.stdout)")
+            #expect((line?["reason"] as? String)?.hasSuffix("{timecode} counts from 00:00:00:00") == true, "\(result.stdout)")
+        }
+        let zero = try Self.mark([plain], Self.preset("00:00:00:00", in: folder), into: folder.appendingPathComponent("zero"))[0]
+        for url in hostile {
+            let differing = Self.differing(try Self.frame(out.appendingPathComponent(url.lastPathComponent), 0), try Self.frame(zero, 0))
+            #expect(differing < 30, "\(url.lastPathComponent): \(differing) pixels differ from 00:00:00:00")
+        }
+        // Nothing is said when no mark shows the timecode.
+        let quiet = try camstamp(["batch", hostile[0].path, "-o", folder.appendingPathComponent("quiet").path, "--text", "x", "--json"])
+        #expect(quiet.status == 0 && !quiet.stdout.contains("reason") && !quiet.stderr.contains("timecode"), "\(quiet.stdout) \(quiet.stderr)")
+    }
 }

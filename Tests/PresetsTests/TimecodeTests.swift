@@ -96,5 +96,7 @@ import Testing
         #expect(template.expand(context, escapingMarkup: false) == "[01:02:05:00]")
         context.timecode = nil
         #expect(template.expand(context, escapingMarkup: false) == "[00:00:01:21]")
+        #expect(template.showsTimecode)
+        #expect(try !Template("{time} {frame}", variables: []).showsTimecode)
     }
 }

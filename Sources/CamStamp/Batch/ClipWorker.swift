@@ -165,13 +165,15 @@ final class ClipWorker {
         var lastTime: UInt64?
         // {timecode} starts at the clip's own timecode; a tag's rate is the video's, known at its first frame.
         var timecode: Timecode?, timecodeRead = false
+        let showsTimecode = marker.preset.showsTimecode
         let mark: ClipPipeline.Mark = { frame, index, pts in
             if let pts { lastTime = pts }
             fps = fps ?? frame.framesPerSecond
-            if !timecodeRead {
-                timecode = streams.timecode.flatMap { Timecode($0, videoRate: fps) }
-                timecodeRead = true
+            if !timecodeRead, let recorded = streams.timecode {
+                timecode = Timecode(recorded, videoRate: fps)
+                if timecode == nil, showsTimecode { notes.append(Self.unusable(recorded, videoRate: fps)) }
             }
+            timecodeRead = true
             let offset = pts.map { Double($0) / 1e9 } ?? Double(index) / (fps ?? 30)
             var context = marker.context(width: frame.width, height: frame.height, captureDate: created.addingTimeInterval(offset),
                                          frame: index, fps: fps)
@@ -230,6 +232,19 @@ final class ClipWorker {
             return outcome(.failed, error.message)
         }
         return outcome(.marked, notes.isEmpty ? nil : notes.joined(separator: "; "), frames: frames)
+    }
+
+    /// Why `{timecode}` does not start at `recorded` (a timecode that makes no sense) on video
+    /// at `videoRate` frames a second.
+    static func unusable(_ recorded: ClipTimecode, videoRate: Double?) -> String {
+        switch recorded {
+        case .track(let frame, let flags, let timescale, let frameDuration, let framesPerSecond):
+            return "its timecode track makes no sense (frame \(frame), \(framesPerSecond) frames a second, \(timescale)/\(frameDuration), "
+                + "flags \(flags)); {timecode} counts from 00:00:00:00"
+        case .tag(let text):
+            let rate = videoRate.map { String(format: " at %.2f frames a second", $0) } ?? " at an unknown frame rate"
+            return "its TIMECODE tag '\(text)' is no timecode\(rate); {timecode} counts from 00:00:00:00"
+        }
     }
 
     /// Carries what the muxer cannot write of an MP4 or MOV source's metadata into the marked
