@@ -88,6 +88,8 @@ public struct ClipStreams: Sendable {
     public var audio: String?
     /// The creation time the container records (MP4 `mvhd`, Matroska `DateUTC`), as a GstDateTime tag.
     public var created: Date?
+    /// The clip's own timecode (a MOV/MP4 `tmcd` track, a Matroska `TIMECODE` tag), when it has one.
+    public var timecode: ClipTimecode?
     /// Nanoseconds, when the container says.
     public var duration: UInt64?
     /// The video stream's own duration (ns), when its demuxer says: shorter than `duration` when
@@ -184,7 +186,9 @@ public struct ClipStreams: Sendable {
             if type.hasPrefix("audio/") { streams.audioStreams += 1 }
             if type.hasPrefix("audio/"), streams.audio == nil { streams.audio = text }
             if streams.created == nil { streams.created = creationDate(on: pad) }
+            if streams.timecode == nil { streams.timecode = timecodeTag(on: pad) }
         }
+        streams.timecode = ClipTimecode.track(in: file) ?? streams.timecode
         return streams
     }
 
@@ -207,8 +211,8 @@ public struct ClipStreams: Sendable {
     }
 
     /// The first value `read` finds in the tag events stuck on `pad` (global and stream tags).
-    private static func firstTag<Value>(on pad: UnsafeMutablePointer<GstPad>,
-                                        _ read: (UnsafeMutablePointer<GstTagList>) -> Value?) -> Value? {
+    static func firstTag<Value>(on pad: UnsafeMutablePointer<GstPad>,
+                                _ read: (UnsafeMutablePointer<GstTagList>) -> Value?) -> Value? {
         var index: guint = 0
         while let event = gst_pad_get_sticky_event(pad, GST_EVENT_TAG, index) {
             defer { gst_event_unref(event) }

@@ -2,8 +2,8 @@ import Foundation
 
 /// An ISO BMFF box (MP4, MOV, HEIF's container) in bytes held in memory: its type, where it
 /// starts, its size and where its body lies. The one reader of box headers that the clip's
-/// edit lists (`ClipAudioEdit`), colours (`ContainerColour`) and metadata (`ClipMetadata`) walk
-/// their files with: 32- and 64-bit sizes, 0 for "to the end of its container", and no size
+/// edit lists (`ClipAudioEdit`), colours (`ContainerColour`), metadata (`ClipMetadata`) and
+/// timecode (`ClipTimecode`) walk their files with: 32- and 64-bit sizes, 0 for "to the end of its container", and no size
 /// that points outside what holds it.
 struct MP4Box {
     /// The four bytes of its type as ISO 8859-1 (`moov`, `©xyz`).
@@ -59,6 +59,49 @@ struct MP4Box {
             start += box.size
         }
         return boxes
+    }
+}
+
+extension MP4Box {
+    /// The first box of `type` among this box's children in `bytes` (those that fit in it).
+    func child<Bytes: RandomAccessCollection<UInt8>>(_ type: String, in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
+        MP4Box.leadingChildren(of: bytes, in: body).first { $0.type == type }
+    }
+
+    /// A `trak`'s handler type (`vide`, `soun`, `tmcd`: its `mdia/hdlr`), when it has one.
+    func handlerType<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> String? where Bytes.Index == Int {
+        // hdlr: version and flags, pre_defined, then handler_type.
+        guard let handler = child("mdia", in: bytes)?.child("hdlr", in: bytes), handler.body.count >= 12 else { return nil }
+        let at = handler.body.lowerBound + 8
+        return String(String.UnicodeScalarView(bytes[at..<(at + 4)].map { Unicode.Scalar($0) }))
+    }
+
+    /// A `trak`'s sample table (`mdia/minf/stbl`), when it has one.
+    func sampleTable<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
+        child("mdia", in: bytes)?.child("minf", in: bytes)?.child("stbl", in: bytes)
+    }
+
+    /// A sample table's (`stbl`) first sample entry (in its `stsd`), when it fits.
+    func firstSampleEntry<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
+        // stsd: version and flags, entry_count, then the entries.
+        guard let descriptions = child("stsd", in: bytes), descriptions.body.count > 8 else { return nil }
+        return MP4Box.leadingChildren(of: bytes, in: (descriptions.body.lowerBound + 8)..<descriptions.body.upperBound).first
+    }
+
+    /// Where a sample table's (`stbl`) first sample lies in the file, and its size: the first
+    /// chunk's offset (`stco` or `co64`; a chunk starts with its first sample) and the first
+    /// size in `stsz`. Nil when a table is missing, empty or cut short.
+    func firstSample<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> (offset: UInt64, size: UInt64)? where Bytes.Index == Int {
+        // stsz: version and flags, sample_size (0: each has its own), sample_count, then the sizes.
+        guard let sizes = child("stsz", in: bytes).map({ bytes[$0.body] }),
+              let common = sizes.bigEndian(at: sizes.startIndex + 4, 4),
+              let count = sizes.bigEndian(at: sizes.startIndex + 8, 4), count > 0,
+              let size = common != 0 ? common : sizes.bigEndian(at: sizes.startIndex + 12, 4) else { return nil }
+        // stco and co64: version and flags, entry_count, then 32- or 64-bit offsets.
+        let chunks = child("stco", in: bytes).map { (bytes[$0.body], 4) } ?? child("co64", in: bytes).map { (bytes[$0.body], 8) }
+        guard let (offsets, width) = chunks, let entries = offsets.bigEndian(at: offsets.startIndex + 4, 4), entries > 0,
+              let offset = offsets.bigEndian(at: offsets.startIndex + 8, width) else { return nil }
+        return (offset, size)
     }
 }
 

@@ -26,6 +26,8 @@ public struct TemplateContext: Sendable {
     public var frame: Int?
     /// Video only: the frame rate, for `{fps}`.
     public var fps: Double?
+    /// Video only: the clip's own timecode, where `{timecode}` starts; nil counts from 00:00:00:00.
+    public var timecode: Timecode?
     /// Preset `variables` merged with `--var` values (see `Preset.variables(overriddenBy:)`).
     public var variables: [String: String]
 
@@ -59,7 +61,7 @@ public struct Template: Hashable, Sendable {
         case literal(String)
         case date(Clock, Strftime)
         case filename, stem, width, height, hostname, frame, fps
-        /// `{timecode}`: HH:MM:SS:FF of the frame, from its number and the frame rate.
+        /// `{timecode}`: HH:MM:SS:FF of the frame, from the clip's own timecode or from 00:00:00:00.
         case timecode
         /// `{counter}` or `{counter:N}` zero-padded to N digits.
         case counter(digits: Int)
@@ -120,6 +122,9 @@ public struct Template: Hashable, Sendable {
         parts.contains { if case .date = $0 { true } else { false } }
     }
 
+    /// Whether the text shows `{timecode}` (a clip's own timecode is then looked for).
+    public var showsTimecode: Bool { parts.contains(.timecode) }
+
     /// Whether the text depends on the frame's size (`{width}`, `{height}`), unknown before a
     /// frame is taken.
     public var dependsOnSize: Bool {
@@ -160,7 +165,9 @@ public struct Template: Hashable, Sendable {
         case .frame: return context.frame.map(String.init) ?? ""
         case .fps: return context.fps.map(Self.formatFPS) ?? ""
         case .timecode:
-            guard let frame = context.frame, let fps = context.fps else { return "" }
+            guard let frame = context.frame else { return "" }
+            if let timecode = context.timecode { return timecode.label(videoFrame: frame, videoRate: context.fps) }
+            guard let fps = context.fps else { return "" }
             return Self.timecode(frame: frame, fps: fps)
         case .counter(let digits):
             guard let counter = context.counter else { return "" }
@@ -176,10 +183,7 @@ public struct Template: Hashable, Sendable {
     /// `HH:MM:SS:FF` for frame `frame` at `fps` (non-drop-frame: 29.97 counts 30 frames a second,
     /// as editors label such footage without drop-frame).
     static func timecode(frame: Int, fps: Double) -> String {
-        let base = max(1, Int(fps.rounded()))
-        let frames = max(0, frame)
-        let seconds = frames / base
-        return String(format: "%02d:%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60, frames % base)
+        Timecode.clock(max(0, frame), framesPerSecond: fps.isFinite ? max(1, Int(min(fps.rounded(), 1e9))) : 1, dropFrame: false)
     }
 
     /// "30", "29.97", "12.5".

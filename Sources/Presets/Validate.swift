@@ -46,6 +46,9 @@ extension Preset {
 
     /// Whether any mark's text changes with the clock (a live stream re-expands it as time passes).
     public var dependsOnTime: Bool { marks.contains { $0.template?.dependsOnTime ?? false } }
+
+    /// Whether any mark's text shows `{timecode}`.
+    public var showsTimecode: Bool { marks.contains { $0.template?.showsTimecode ?? false } }
 }
 
 extension Mark {

@@ -163,15 +163,24 @@ final class ClipWorker {
             }
         }
         var lastTime: UInt64?
+        // {timecode} starts at the clip's own timecode; a tag's rate is the video's, known at its first frame.
+        var timecode: Timecode?, timecodeRead = false
+        let showsTimecode = marker.preset.showsTimecode
         let mark: ClipPipeline.Mark = { frame, index, pts in
             if let pts { lastTime = pts }
             fps = fps ?? frame.framesPerSecond
+            if !timecodeRead, let recorded = streams.timecode {
+                timecode = Timecode(recorded, videoRate: fps)
+                if timecode == nil, showsTimecode { notes.append(Self.unusable(recorded, videoRate: fps)) }
+            }
+            timecodeRead = true
             let offset = pts.map { Double($0) / 1e9 } ?? Double(index) / (fps ?? 30)
             var context = marker.context(width: frame.width, height: frame.height, captureDate: created.addingTimeInterval(offset),
                                          frame: index, fps: fps)
             context.filename = input.lastPathComponent
             context.stem = input.deletingPathExtension().lastPathComponent
             context.counter = counter
+            context.timecode = timecode
             do { try marker.mark(frame, context: context) } catch { return error }
             return nil
         }
@@ -225,6 +234,19 @@ final class ClipWorker {
         return outcome(.marked, notes.isEmpty ? nil : notes.joined(separator: "; "), frames: frames)
     }
 
+    /// Why `{timecode}` does not start at `recorded` (a timecode that makes no sense) on video
+    /// at `videoRate` frames a second.
+    static func unusable(_ recorded: ClipTimecode, videoRate: Double?) -> String {
+        switch recorded {
+        case .track(let frame, let flags, let timescale, let frameDuration, let framesPerSecond):
+            return "its timecode track makes no sense (frame \(frame), \(framesPerSecond) frames a second, \(timescale)/\(frameDuration), "
+                + "flags \(flags)); {timecode} counts from 00:00:00:00"
+        case .tag(let text):
+            let rate = videoRate.map { String(format: " at %.2f frames a second", $0) } ?? " at an unknown frame rate"
+            return "its TIMECODE tag '\(text)' is no timecode\(rate); {timecode} counts from 00:00:00:00"
+        }
+    }
+
     /// Carries what the muxer cannot write of an MP4 or MOV source's metadata into the marked
     /// `output` (its creation time, location, camera: `ClipMetadata`), as `settings.metadata` allows.
     private func keepMetadata(of item: ClipItem, in output: URL, created: Date?) throws(MediaError) {
@@ -234,5 +256,22 @@ final class ClipWorker {
 
     private func modificationDate(_ url: URL) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+    }
+}
+
+extension Timecode {
+    /// The timecode `clip` records, for video at `videoRate` frames a second; nil when its values
+    /// make no sense (a damaged or hostile file: `{timecode}` then counts from 00:00:00:00).
+    init?(_ clip: ClipTimecode, videoRate: Double?) {
+        switch clip {
+        case .track(let frame, let flags, let timescale, let frameDuration, let framesPerSecond):
+            // 0x8: a counter track, whose samples count something else than frames.
+            guard timescale > 0, frameDuration > 0, flags & 0x8 == 0 else { return nil }
+            self.init(start: Int(frame), framesPerSecond: Int(framesPerSecond), dropFrame: flags & 0x1 != 0,
+                      wrapsAt24Hours: flags & 0x2 != 0, rate: Double(timescale) / Double(frameDuration))
+        case .tag(let text):
+            guard let videoRate else { return nil }
+            self.init(parsing: text, rate: videoRate)
+        }
     }
 }
