@@ -345,9 +345,37 @@ public final class ClipPipeline: @unchecked Sendable {
             g_signal_connect_data(pipeline.element, "deep-element-added", unsafeBitCast(decoderAdded, to: GCallback.self), nil, nil,
                                   GConnectFlags(0))
         }
+        Self.passStreamEnds(in: pipeline)
         marking.action = { frame, index, pts in mark(frame, index, pts).map { .fail($0) } ?? .pass }
         try marking.install(on: pipeline, element: "mark")
         if let matroskaStart { try startSegments(at: matroskaStart) }
+    }
+
+    /// decodebin3 (GStreamer 1.22) holds back the end of each stream it outputs until every one
+    /// has ended: the end qtdemux sends for a sound that stops before the picture is turned into
+    /// decodebin3's own and dropped where the stream leaves its multiqueue. qtmux waits for a
+    /// packet or the end on every pad, so once the sound was over the pictures piled up in the
+    /// queues until they were full, and the clip stopped with nothing moving: a sound that ends
+    /// 4 s or more before the picture (a picture starting that late after its sound, sound and
+    /// picture alike long), 264 of 300 frames. So each stream's end is passed on as it leaves the
+    /// multiqueue, from that stream's own thread after its last packet, ahead of decodebin3's
+    /// probe (added to the pad after ours, as its slot is made): the one decodebin3 sends when all
+    /// have ended then finds the pad ended, and is dropped there.
+    private static func passStreamEnds(in pipeline: Pipeline) {
+        for bin in pipeline.allElements() where Pipeline.factoryName(of: bin.pointer) == "decodebin3" {
+            // decodebin3 makes its multiqueue as it is made, before any stream: a child already.
+            let object: UnsafeMutablePointer<GstObject> = gcast(bin.pointer)
+            g_mutex_lock(&object.pointee.lock)
+            var list = gcast(bin.pointer, to: GstBin.self).pointee.children
+            while let node = list {
+                let child = node.pointee.data.assumingMemoryBound(to: GstElement.self)
+                if Pipeline.factoryName(of: child) == "multiqueue" {
+                    g_signal_connect_data(child, "pad-added", unsafeBitCast(multiqueuePadAdded, to: GCallback.self), nil, nil, GConnectFlags(0))
+                }
+                list = node.pointee.next
+            }
+            g_mutex_unlock(&object.pointee.lock)
+        }
     }
 
     /// matroskademux starts every stream's segment at the first block it reads, and starts them
@@ -492,6 +520,24 @@ private let startSegmentProbe: GstPadProbeCallback = { _, info, context in
     segment.position = start
     guard let replacement = gst_event_new_segment(&segment) else { return GST_PAD_PROBE_OK }
     replaceProbeEvent(info, with: replacement)
+    return GST_PAD_PROBE_OK
+}
+
+/// A source pad of decodebin3's multiqueue: its stream's end is passed on (`passStreamEnds`).
+private let multiqueuePadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, _ in
+    guard let pad, gst_pad_get_direction(pad) == GST_PAD_SRC else { return }
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, streamEndProbe, nil, nil)
+}
+
+/// On a stream's way out of decodebin3's multiqueue: an end (decodebin3's own, which its probe
+/// after this one drops) goes to the pad's peer as a plain end, after the stream's last packet.
+private let streamEndProbe: GstPadProbeCallback = { pad, info, _ in
+    guard let pad, let info, let data = info.pointee.data,
+          data.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_EOS,
+          let peer = gst_pad_get_peer(pad) else { return GST_PAD_PROBE_OK }
+    defer { gst_object_unref(UnsafeMutableRawPointer(peer)) }
+    // Refused (false) when the peer has ended already: the end that follows from decodebin3.
+    _ = gst_pad_send_event(peer, gst_event_new_eos())
     return GST_PAD_PROBE_OK
 }
 

@@ -74,4 +74,43 @@ import TestSupport
         #expect(written >= 1)
         #expect(try Clips.frameCount(output) == written, "\(container)")
     }
+
+    /// A clip whose sound ends seconds before its picture: its picture starts that late after
+    /// its sound (`ffmpeg -itsoffset 4 -i picture.mp4 -i sound.m4a -c copy`, a screen recording,
+    /// an edit with a black gap taken out), 4, 8 and 30 s, in MP4 and MOV; and the other way, its
+    /// sound 8 s after its picture. decodebin3 held back the sound's end until the picture's, and
+    /// qtmux waited for sound, so the pictures after the sound's end piled up in the queues and
+    /// the clip stopped with nothing moving ("nothing moved for 20 s"): every late picture here.
+    /// The output has every frame and every sound packet, each at its time: the offset kept. The
+    /// picture lasts 8 s (160x120, as many pixels as 2 s of 320x240): a shorter one fits in the
+    /// queues whole, and never stopped.
+    @Test(arguments: ["late4.mp4", "late8.mp4", "late30.mp4", "late4.mov", "late8.mov", "late30.mov", "soundlate8.mp4", "soundlate8.mov"])
+    func aSoundThatEndsBeforeThePictureIsAllKeptInSync(name: String) throws {
+        let folder = try temporaryFolder("\(#function)-\(name)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let picture = folder.appendingPathComponent("picture.mp4"), sound = folder.appendingPathComponent("sound.m4a")
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-t", "8",
+                                "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", picture.path])
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "8",
+                                "-c:a", "aac", sound.path])
+        let late = name.hasPrefix("soundlate"), seconds = String(name.drop { !$0.isNumber }.prefix { $0.isNumber })
+        let input = folder.appendingPathComponent(name)
+        let inputs = late ? ["-i", picture.path, "-itsoffset", seconds, "-i", sound.path] : ["-itsoffset", seconds, "-i", picture.path, "-i", sound.path]
+        _ = try tool("ffmpeg", ["-v", "error", "-y"] + inputs + ["-map", "0:v", "-map", "1:a", "-c", "copy", input.path])
+        let sourceFrames = try Clips.videoFrameTimes(input)
+        #expect(sourceFrames.count == 240, "\(name): \(sourceFrames.count) frames in the fixture")
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "{frame}", "--json"])
+        #expect(result.status == 0, "\(name): \(result.stderr)")
+        #expect(result.stdout.contains(#""frames":240"#), "\(name): \(result.stdout)")
+        let output = out.appendingPathComponent(name)
+        // Each stream starts where it did (ffprobe's start_time), each frame at its time, and the
+        // sound packet for packet at the same times.
+        #expect(try Clips.streamTiming(output) == Clips.streamTiming(input), "\(name)")
+        let frames = try Clips.videoFrameTimes(output)
+        #expect(frames == sourceFrames, "\(name): \(frames.count) frames, \(frames.prefix(2))…\(frames.suffix(2)) for \(sourceFrames.prefix(2))…\(sourceFrames.suffix(2))")
+        let packets = try Clips.audioPacketHashes(output), sourcePackets = try Clips.audioPacketHashes(input)
+        #expect(sourcePackets.count >= 370 && packets == sourcePackets, "\(name): \(packets.count) of \(sourcePackets.count) sound packets")
+        #expect(try Clips.audioPacketTimes(output) == Clips.audioPacketTimes(input), "\(name)")
+    }
 }
