@@ -90,8 +90,8 @@ public struct ClipStreams: Sendable {
     public var created: Date?
     /// Nanoseconds, when the container says.
     public var duration: UInt64?
-    /// The video stream's own duration (ns), when its demuxer says: shorter than `duration` when
-    /// the sound runs on.
+    /// The video stream's own duration (ns): an MP4/MOV's video track's media duration (qtdemux
+    /// says the movie's), else what its demuxer says; shorter than `duration` when the sound runs on.
     public var videoDuration: UInt64?
     /// The video's width and height as stored (before any rotation), when its caps say.
     public var videoSize: (width: Int, height: Int)?
@@ -142,6 +142,9 @@ public struct ClipStreams: Sendable {
             .render(["location": .quoted(file.path)])
         let pipeline = try Pipeline(description)
         defer { pipeline.stop() }
+        // Read as the clip's pipeline reads it: a short track not taken for a preview.
+        let durations = ClipMediaDurations.read(from: file)
+        durations.install(on: pipeline, reading: file)
         let demux = try pipeline.element(named: "demux")
         let bin = UnsafeMutableRawPointer(pipeline.element)
         g_signal_connect_data(demux.pointer, "pad-added", unsafeBitCast(probePadAdded, to: GCallback.self), bin, nil, GConnectFlags(0))
@@ -175,7 +178,9 @@ public struct ClipStreams: Sendable {
                     streams.videoSize = (Int(width), Int(height))
                 }
                 var nanoseconds: gint64 = 0
-                if gst_pad_query_duration(pad, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds > 0 {
+                if let own = durations.videoDuration {
+                    streams.videoDuration = own
+                } else if gst_pad_query_duration(pad, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds > 0 {
                     streams.videoDuration = UInt64(nanoseconds)
                 }
                 streams.orientation = orientation(on: pad)
@@ -338,6 +343,7 @@ public final class ClipPipeline: @unchecked Sendable {
             audioEdit = (edit, applied)
             if let encoder = try? pipeline.element(named: "encoder") { ClipAudioEdit.dropGaps(before: encoder) }
         }
+        ClipMediaDurations.read(from: input).install(on: pipeline, reading: input)
         pipeline.keepColours(ofClip: input)
         ClipTimescale.install(on: pipeline, duration: duration)
         // Not for VP9: its real-time encoder is fast enough that the decoder's speed counts.
