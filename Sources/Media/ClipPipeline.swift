@@ -362,8 +362,9 @@ public final class ClipPipeline: @unchecked Sendable {
     /// decodebin3's own and dropped where the stream leaves its multiqueue. qtmux waits for a
     /// packet or the end on every pad, so once the sound was over the pictures piled up in the
     /// queues until they were full, and the clip stopped with nothing moving: a sound that ends
-    /// 4 s or more before the picture (a picture starting that late after its sound, sound and
-    /// picture alike long), 264 of 300 frames. So each stream's end is passed on as it leaves the
+    /// 4 s or more before the picture, as when a picture starts that late after a sound as long
+    /// (10 s of picture 8 s after 14 s of sound: 264 of 300 frames, then nothing for 20 s; a
+    /// shorter tail fits in the queues). So each stream's end is passed on as it leaves the
     /// multiqueue, from that stream's own thread after its last packet, ahead of decodebin3's
     /// probe (added to the pad after ours, as its slot is made): the one decodebin3 sends when all
     /// have ended then finds the pad ended, and is dropped there.
