@@ -79,12 +79,20 @@ struct ClipAudioEdit: Equatable, Sendable {
     /// in every buffer that holds any of them. Returns what tells whether it did, or nil when no
     /// file source reads `file` (a user's template): the clip is then read as GStreamer reads it.
     func install(on pipeline: Pipeline, reading file: URL) -> Applied? {
+        Self.rewrite(entryOffset, with: openEntry, on: pipeline, reading: file)
+    }
+
+    /// Has the pipeline's file source reading `file` hand on `bytes` in place of the file's at
+    /// `offset`, in every buffer that holds any of them (a pad probe: on what is pulled, or
+    /// pushed); the file itself is not touched. Returns what tells whether it did, or nil when no
+    /// file source reads `file` (a user's template).
+    static func rewrite(_ offset: UInt64, with bytes: [UInt8], on pipeline: Pipeline, reading file: URL) -> Applied? {
         guard let source = pipeline.allElements().first(where: {
                   Pipeline.factoryName(of: $0.pointer) == "filesrc" && $0.string("location") == file.path
               }),
               let pad = gst_element_get_static_pad(source.pointer, "src") else { return nil }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        let applied = Applied(offset: entryOffset, bytes: openEntry)
+        let applied = Applied(offset: offset, bytes: bytes)
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, openEditProbe, Unmanaged.passRetained(applied).toOpaque()) {
             if let context = $0 { Unmanaged<Applied>.fromOpaque(context).release() }
         }
@@ -293,7 +301,7 @@ struct MovieTracks {
 
     /// A full box's timescale (absent for `tkhd`) and duration, at the body offsets given for
     /// version 0 and 1, and where its duration is written.
-    private static func timing(_ bytes: [UInt8], _ box: MP4Box, timescaleAt: (Int, Int)?, durationAt: (Int, Int))
+    static func timing(_ bytes: [UInt8], _ box: MP4Box, timescaleAt: (Int, Int)?, durationAt: (Int, Int))
         -> (timescale: UInt64, duration: UInt64, field: DurationField)? {
         guard let version = bytes.bigEndian(at: box.body.lowerBound, 1), version <= 1 else { return nil }
         let wide = version == 1, width = wide ? 8 : 4
@@ -309,7 +317,7 @@ struct MovieTracks {
     }
 
     /// An `elst`'s version and entries; nil when its count does not fit its size.
-    private static func editList(_ bytes: [UInt8], _ elst: MP4Box) -> (version: UInt8, entries: [EditEntry])? {
+    static func editList(_ bytes: [UInt8], _ elst: MP4Box) -> (version: UInt8, entries: [EditEntry])? {
         let body = elst.body
         guard let version = bytes.bigEndian(at: body.lowerBound, 1), version <= 1,
               let count = bytes.bigEndian(at: body.lowerBound + 4, 4), count <= UInt64(mostEdits) else { return nil }

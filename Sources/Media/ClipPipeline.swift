@@ -92,8 +92,8 @@ public struct ClipStreams: Sendable {
     public var timecode: ClipTimecode?
     /// Nanoseconds, when the container says.
     public var duration: UInt64?
-    /// The video stream's own duration (ns), when its demuxer says: shorter than `duration` when
-    /// the sound runs on.
+    /// The video stream's own duration (ns): an MP4/MOV's video track's media duration (qtdemux
+    /// says the movie's), else what its demuxer says; shorter than `duration` when the sound runs on.
     public var videoDuration: UInt64?
     /// The video's width and height as stored (before any rotation), when its caps say.
     public var videoSize: (width: Int, height: Int)?
@@ -144,6 +144,9 @@ public struct ClipStreams: Sendable {
             .render(["location": .quoted(file.path)])
         let pipeline = try Pipeline(description)
         defer { pipeline.stop() }
+        // Read as the clip's pipeline reads it: a short track not taken for a preview.
+        let durations = ClipMediaDurations.read(from: file)
+        durations.install(on: pipeline, reading: file)
         let demux = try pipeline.element(named: "demux")
         let bin = UnsafeMutableRawPointer(pipeline.element)
         g_signal_connect_data(demux.pointer, "pad-added", unsafeBitCast(probePadAdded, to: GCallback.self), bin, nil, GConnectFlags(0))
@@ -177,7 +180,9 @@ public struct ClipStreams: Sendable {
                     streams.videoSize = (Int(width), Int(height))
                 }
                 var nanoseconds: gint64 = 0
-                if gst_pad_query_duration(pad, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds > 0 {
+                if let own = durations.videoDuration {
+                    streams.videoDuration = own
+                } else if gst_pad_query_duration(pad, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds > 0 {
                     streams.videoDuration = UInt64(nanoseconds)
                 }
                 streams.orientation = orientation(on: pad)
@@ -342,6 +347,7 @@ public final class ClipPipeline: @unchecked Sendable {
             audioEdit = (edit, applied)
             if let encoder = try? pipeline.element(named: "encoder") { ClipAudioEdit.dropGaps(before: encoder) }
         }
+        ClipMediaDurations.read(from: input).install(on: pipeline, reading: input)
         pipeline.keepColours(ofClip: input)
         ClipTimescale.install(on: pipeline, duration: duration)
         // Not for VP9: its real-time encoder is fast enough that the decoder's speed counts.
@@ -349,9 +355,38 @@ public final class ClipPipeline: @unchecked Sendable {
             g_signal_connect_data(pipeline.element, "deep-element-added", unsafeBitCast(decoderAdded, to: GCallback.self), nil, nil,
                                   GConnectFlags(0))
         }
+        Self.passStreamEnds(in: pipeline)
         marking.action = { frame, index, pts in mark(frame, index, pts).map { .fail($0) } ?? .pass }
         try marking.install(on: pipeline, element: "mark")
         if let matroskaStart { try startSegments(at: matroskaStart) }
+    }
+
+    /// decodebin3 (GStreamer 1.22) holds back the end of each stream it outputs until every one
+    /// has ended: the end qtdemux sends for a sound that stops before the picture is turned into
+    /// decodebin3's own and dropped where the stream leaves its multiqueue. qtmux waits for a
+    /// packet or the end on every pad, so once the sound was over the pictures piled up in the
+    /// queues until they were full, and the clip stopped with nothing moving: a sound that ends
+    /// 4 s or more before the picture, as when a picture starts that late after a sound as long
+    /// (10 s of picture 8 s after 14 s of sound: 264 of 300 frames, then nothing for 20 s; a
+    /// shorter tail fits in the queues). So each stream's end is passed on as it leaves the
+    /// multiqueue, from that stream's own thread after its last packet, ahead of decodebin3's
+    /// probe (added to the pad after ours, as its slot is made): the one decodebin3 sends when all
+    /// have ended then finds the pad ended, and is dropped there.
+    private static func passStreamEnds(in pipeline: Pipeline) {
+        for bin in pipeline.allElements() where Pipeline.factoryName(of: bin.pointer) == "decodebin3" {
+            // decodebin3 makes its multiqueue as it is made, before any stream: a child already.
+            let object: UnsafeMutablePointer<GstObject> = gcast(bin.pointer)
+            g_mutex_lock(&object.pointee.lock)
+            var list = gcast(bin.pointer, to: GstBin.self).pointee.children
+            while let node = list {
+                let child = node.pointee.data.assumingMemoryBound(to: GstElement.self)
+                if Pipeline.factoryName(of: child) == "multiqueue" {
+                    g_signal_connect_data(child, "pad-added", unsafeBitCast(multiqueuePadAdded, to: GCallback.self), nil, nil, GConnectFlags(0))
+                }
+                list = node.pointee.next
+            }
+            g_mutex_unlock(&object.pointee.lock)
+        }
     }
 
     /// matroskademux starts every stream's segment at the first block it reads, and starts them
@@ -496,6 +531,24 @@ private let startSegmentProbe: GstPadProbeCallback = { _, info, context in
     segment.position = start
     guard let replacement = gst_event_new_segment(&segment) else { return GST_PAD_PROBE_OK }
     replaceProbeEvent(info, with: replacement)
+    return GST_PAD_PROBE_OK
+}
+
+/// A source pad of decodebin3's multiqueue: its stream's end is passed on (`passStreamEnds`).
+private let multiqueuePadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, _ in
+    guard let pad, gst_pad_get_direction(pad) == GST_PAD_SRC else { return }
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, streamEndProbe, nil, nil)
+}
+
+/// On a stream's way out of decodebin3's multiqueue: an end (decodebin3's own, which its probe
+/// after this one drops) goes to the pad's peer as a plain end, after the stream's last packet.
+private let streamEndProbe: GstPadProbeCallback = { pad, info, _ in
+    guard let pad, let info, let data = info.pointee.data,
+          data.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_EOS,
+          let peer = gst_pad_get_peer(pad) else { return GST_PAD_PROBE_OK }
+    defer { gst_object_unref(UnsafeMutableRawPointer(peer)) }
+    // Refused (false) when the peer has ended already: the end that follows from decodebin3.
+    _ = gst_pad_send_event(peer, gst_event_new_eos())
     return GST_PAD_PROBE_OK
 }
 

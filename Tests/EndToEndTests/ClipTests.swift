@@ -259,7 +259,8 @@ enum Clips {
     /// in MOV, with the moov first (faststart), with the picture starting 50 ms after the sound,
     /// in a clip cut with `ffmpeg -ss 0.5 -c copy` (both edits start inside the media: 0.5 s of
     /// its sound was lost, the rest 12 ms early) or 4 s in (GStreamer CRITICALs once its edit was
-    /// opened), and, unchanged, for a clip without edit lists and one whose sound plays its priming.
+    /// opened), and, unchanged, for a clip without edit lists (every frame of its B-frame video:
+    /// its last 2 were lost) and one whose sound plays its priming.
     @Test func anFFmpegMP4KeepsItsAACPrimingAndLastPacket() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -305,17 +306,10 @@ enum Clips {
                     "\(fixture.name): \(decoded.count) bytes of sound decoded, \(sourceDecoded.count) from the source")
             // And each frame shown at its time: the picture in sync with that sound.
             let (frames, sourceFrames) = (try Clips.videoFrameTimes(output), try Clips.videoFrameTimes(input))
-            if fixture.name == "no-edits.mp4" {
-                // Its picture starts at 67 ms (B-frames) with no edit list to move it to 0, and
-                // qtdemux ends the track at its media duration (3.0 s): the frames at 3.0 and 3.033 s
-                // are left out, as they were before. The frames kept are at their times.
-                #expect(Array(sourceFrames.prefix(frames.count)) == frames, "\(fixture.name)")
-                withKnownIssue("qtdemux drops a video track's last frames past its media duration when it has no edit list") {
-                    #expect(frames.count == sourceFrames.count, "\(fixture.name): \(frames.count) of \(sourceFrames.count) frames")
-                }
-            } else {
-                #expect(frames == sourceFrames, "\(fixture.name)")
-            }
+            // no-edits.mp4's picture starts at 67 ms (B-frames) with no edit list to move it to 0,
+            // and qtdemux ended the track at its media duration (3.0 s): the frames at 3.0 and
+            // 3.033 s were left out (`ClipMediaDurations`).
+            #expect(frames == sourceFrames, "\(fixture.name): \(frames.count) of \(sourceFrames.count) frames")
         }
     }
 

@@ -74,4 +74,64 @@ import TestSupport
         #expect(written >= 1)
         #expect(try Clips.frameCount(output) == written, "\(container)")
     }
+
+    /// A clip whose sound ends seconds before its picture: its picture starts that late after
+    /// its sound (`ffmpeg -itsoffset 4 -i picture.mp4 -i sound.m4a -c copy`, a screen recording,
+    /// an edit with a black gap taken out), 4, 8 and 30 s, in MP4 and MOV; and the other way, its
+    /// sound 8 s after its picture. decodebin3 held back the sound's end until the picture's, and
+    /// qtmux waited for sound, so the pictures after the sound's end piled up in the queues and
+    /// the clip stopped with nothing moving ("nothing moved for 20 s"): every late picture here.
+    /// The output has every frame and every sound packet, each at its time: the offset kept. The
+    /// picture lasts 8 s (160x120, as many pixels as 2 s of 320x240): a shorter one fits in the
+    /// queues whole, and never stopped.
+    @Test(arguments: ["late4.mp4", "late8.mp4", "late30.mp4", "late4.mov", "late8.mov", "late30.mov", "soundlate8.mp4", "soundlate8.mov"])
+    func aSoundThatEndsBeforeThePictureIsAllKeptInSync(name: String) throws {
+        let folder = try temporaryFolder("\(#function)-\(name)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.checkOffsetClip(name, in: folder, picture: (seconds: 8, size: "160x120"), sound: 8)
+    }
+
+    /// A short picture under a long sound: 2 s of picture 30 s after 2 s of sound, in MP4 and
+    /// MOV, and 2 s of picture 4 s into 12 s of sound. qtdemux leaves out a track shorter than a
+    /// fifth of the movie (a preview picture, it takes it for): the first had no playable stream
+    /// at all, the second no video ("the file has no video stream"). Both are marked whole, in
+    /// sync, with no warning (the picture was said to be cut short: 2.0 s of 12.0 s).
+    @Test(arguments: ["late30.mp4", "late30.mov", "late4-under12.mp4"])
+    func aShortPictureUnderALongSoundIsKept(name: String) throws {
+        let folder = try temporaryFolder("\(#function)-\(name)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.checkOffsetClip(name, in: folder, picture: (seconds: 2, size: "320x240"), sound: name.contains("under12") ? 12 : 2)
+    }
+
+    /// Makes `name` of a picture (`picture.seconds` long) and a sound (`sound` seconds), one late
+    /// by the seconds its name says (`late4`: the picture 4 s late; `soundlate8`: the sound 8 s),
+    /// marks it, and checks the output against it: every frame and every sound packet, each at
+    /// its time, each stream starting where it did; and nothing said.
+    static func checkOffsetClip(_ name: String, in folder: URL, picture: (seconds: Int, size: String), sound: Int) throws {
+        let pictureFile = folder.appendingPathComponent("picture.mp4"), soundFile = folder.appendingPathComponent("sound.m4a")
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(picture.size):rate=30", "-t", "\(picture.seconds)",
+                                "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", pictureFile.path])
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "\(sound)",
+                                "-c:a", "aac", soundFile.path])
+        let late = name.hasPrefix("soundlate"), seconds = String(name.drop { !$0.isNumber }.prefix { $0.isNumber })
+        let input = folder.appendingPathComponent(name)
+        let inputs = late ? ["-i", pictureFile.path, "-itsoffset", seconds, "-i", soundFile.path]
+            : ["-itsoffset", seconds, "-i", pictureFile.path, "-i", soundFile.path]
+        _ = try tool("ffmpeg", ["-v", "error", "-y"] + inputs + ["-map", "0:v", "-map", "1:a", "-c", "copy", input.path])
+        let sourceFrames = try Clips.videoFrameTimes(input), count = picture.seconds * 30
+        #expect(sourceFrames.count == count, "\(name): \(sourceFrames.count) frames in the fixture")
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "{frame}", "--json"])
+        #expect(result.status == 0 && !result.stderr.contains("warning"), "\(name): \(result.stderr)")
+        #expect(result.stdout.contains(#""frames":\#(count)"#), "\(name): \(result.stdout)")
+        let output = out.appendingPathComponent(name)
+        // Each stream starts where it did (ffprobe's start_time), each frame at its time, and the
+        // sound packet for packet at the same times.
+        #expect(try Clips.streamTiming(output) == Clips.streamTiming(input), "\(name)")
+        let frames = try Clips.videoFrameTimes(output)
+        #expect(frames == sourceFrames, "\(name): \(frames.count) frames, \(frames.prefix(2))…\(frames.suffix(2)) for \(sourceFrames.prefix(2))…\(sourceFrames.suffix(2))")
+        let packets = try Clips.audioPacketHashes(output), sourcePackets = try Clips.audioPacketHashes(input)
+        #expect(sourcePackets.count >= sound * 46 && packets == sourcePackets, "\(name): \(packets.count) of \(sourcePackets.count) sound packets")
+        #expect(try Clips.audioPacketTimes(output) == Clips.audioPacketTimes(input), "\(name)")
+    }
 }

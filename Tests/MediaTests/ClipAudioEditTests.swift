@@ -186,3 +186,63 @@ private enum Movie {
         #expect(throws: MediaError.self) { try source.restore(in: url) }
     }
 }
+
+@Suite struct ClipMediaDurationsTests {
+    /// A video track as ffmpeg writes it with `-use_editlist 0`: no edit list, B-frames' offsets
+    /// in a `ctts` (up to 1536 ticks: 3 frames at 30 fps in 15360 Hz).
+    static func video(edits: [UInt8]? = nil, mediaDuration: UInt64 = 46080, offsets: [UInt64] = [512, 1536, 0, 512]) -> [UInt8] {
+        let mdhd = Movie.box("mdhd", [0, 0, 0, 0] + Movie.be(0) + Movie.be(0) + Movie.be(15360) + Movie.be(mediaDuration) + [0x55, 0xC4, 0, 0])
+        let hdlr = Movie.box("hdlr", [0, 0, 0, 0] + Movie.be(0) + Array("vide".utf8) + [UInt8](repeating: 0, count: 13))
+        let ctts = Movie.box("ctts", [0, 0, 0, 0] + Movie.be(UInt64(offsets.count)) + offsets.flatMap { Movie.be(1) + Movie.be($0) })
+        let minf = Movie.box("minf", [Movie.box("stbl", [ctts])])
+        return Movie.box("trak", [Movie.tkhd(duration: 3000)] + (edits.map { [Movie.box("edts", $0)] } ?? []) + [Movie.box("mdia", [mdhd, hdlr, minf])])
+    }
+
+    static func movie(duration: UInt64 = 3000, _ tracks: [[UInt8]]) -> [UInt8] {
+        Movie.box("moov", [Movie.mvhd(timescale: 1000, duration: duration)] + tracks)
+    }
+
+    static func sound(mediaDuration: UInt64 = 144000) -> [UInt8] {
+        Movie.track(handler: "soun", timescale: 48000, mediaDuration: mediaDuration, trackDuration: 3000, edits: nil)
+    }
+
+    /// With no edit list, the video is given its largest composition offset more (46080 + 1536);
+    /// with one, or with no offsets, nothing changes.
+    @Test func aBFrameVideoWithoutEditsIsGivenItsLastFramesTimes() throws {
+        let movie = Self.movie([Self.video(), Self.sound()])
+        let durations = ClipMediaDurations(movie: movie, at: 100)
+        #expect(durations.changes.map { $0.bytes } == [Movie.be(46080 + 1536)])
+        let change = try #require(durations.changes.first)
+        #expect(Array(movie[(Int(change.offset) - 100)..<(Int(change.offset) - 96)]) == Movie.be(46080))
+        #expect(durations.videoDuration == 3_000_000_000)
+        #expect(ClipMediaDurations(movie: Self.movie([Self.video(edits: Movie.elst([(3000, 1024, 0x10000)])), Self.sound()]), at: 0).changes.isEmpty)
+        #expect(ClipMediaDurations(movie: Self.movie([Self.video(offsets: []), Self.sound()]), at: 0).changes.isEmpty)
+        // An offset longer than the track is no B-frame's.
+        #expect(ClipMediaDurations(movie: Self.movie([Self.video(offsets: [0xFFFF_FC00]), Self.sound()]), at: 0).changes.isEmpty)
+    }
+
+    /// A track under a fifth of the movie is given a fifth (qtdemux would leave it out): 2 s of
+    /// video in 32 s (30720 ticks of 15360 Hz → 6.4 s: 98304), and 2 s of sound too; not when the
+    /// file has a second video track (a preview, maybe).
+    @Test func aShortTrackIsGivenAFifthOfTheMovie() {
+        let short = Self.video(edits: Movie.elst([(30000, nil, 0x10000), (2000, 0, 0x10000)]), mediaDuration: 30720, offsets: [])
+        let durations = ClipMediaDurations(movie: Self.movie(duration: 32000, [short, Self.sound(mediaDuration: 96000)]), at: 0)
+        #expect(durations.changes.map { $0.bytes } == [Movie.be(98304), Movie.be(307200)])
+        let two = ClipMediaDurations(movie: Self.movie(duration: 32000, [short, short, Self.sound(mediaDuration: 1_536_000)]), at: 0)
+        #expect(two.changes.isEmpty && two.videoDuration == nil)
+    }
+
+    /// Cut and flipped bytes never trap or hang.
+    @Test func malformedMoviesNeverTrap() {
+        let movie = Self.movie([Self.video(), Self.sound()])
+        for length in 0..<movie.count { _ = ClipMediaDurations(movie: Array(movie.prefix(length)), at: 0) }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            var mutated = movie
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                mutated[Int.random(in: 0..<mutated.count, using: &generator)] = [0, 1, 0xFF, 8, 16, 0x7F][Int.random(in: 0..<6, using: &generator)]
+            }
+            _ = ClipMediaDurations(movie: mutated, at: 0)
+        }
+    }
+}
