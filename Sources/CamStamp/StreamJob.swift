@@ -143,6 +143,10 @@ public struct StreamJob {
         // The recordings and the SDP file follow one rule: an existing file stays unless --overwrite.
         let outputFiles = options.targets.compactMap { target -> URL? in if case .file(let url, _) = target { url } else { nil } }
             + (options.sdp.map { [$0] } ?? [])
+        // A file source is never written over, --overwrite or not (batch refuses it likewise).
+        if case .file(let source) = options.source, let url = outputFiles.first(where: { TargetPath.of($0) == TargetPath.input(source) }) {
+            throw .usage("\(url.path) would replace the --source file; choose another name for the recording")
+        }
         for url in outputFiles where !options.overwrite && FileManager.default.fileExists(atPath: url.path) {
             throw StillDestination.exists(url)
         }

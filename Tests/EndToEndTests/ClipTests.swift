@@ -680,6 +680,25 @@ enum Clips {
         #expect(try Clips.streams(silent).map(\.codec) == ["h264"])
     }
 
+    /// A recording never replaces the clip it plays, --overwrite or not, named as it is or through
+    /// a link to its folder: `--to clip.mp4 --overwrite` replaced the 3 s clip with 1 s of itself.
+    @Test func aFileSourceIsNeverItsOwnRecording() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("clip.mp4")
+        try Clips.mp4(input, frames: 60)
+        let before = try Data(contentsOf: input)
+        let link = folder.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder)
+        for target in [input.path, link.appendingPathComponent("clip.mp4").path, folder.path + "/./clip.mp4"] {
+            let result = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "x", "--duration", "1",
+                                       "--to", target, "--overwrite"])
+            #expect(result.status == 64, "\(target): stderr: \(result.stderr)")
+            #expect(result.stderr.contains("would replace the --source file"), "\(result.stderr)")
+            #expect(try Data(contentsOf: input) == before, "\(target): the clip was written over")
+        }
+    }
+
     /// Sound MP4 cannot hold (PCM from an MKV) is left out with a warning: a warning, so `-q`
     /// keeps it off stderr like every other job's warnings (it was written to stderr directly).
     @Test func soundLeftOutIsAWarningThatQuietSilences() throws {
