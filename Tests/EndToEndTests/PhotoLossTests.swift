@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What a photo keeps, or says it loses, on its way through (acceptance pass 8's photo rows):
+/// TIFF alpha kept straight, transparency and colour descriptions kept or said to be left out.
+/// Fixtures are made here by ImageMagick and heif-enc; outputs are decoded back by ImageMagick
+/// and read by exiftool.
+@Suite struct PhotoLossTests {
+    /// The 8-bit RGBA at (x, y) of `file` (its first picture), as ImageMagick decodes it.
+    static func pixel(_ file: URL, _ x: Int, _ y: Int) throws -> [Int] {
+        try tool("convert", [file.path + "[0]", "-alpha", "set", "-crop", "1x1+\(x)+\(y)", "-depth", "8", "rgba:-"]).map(Int.init)
+    }
+
+    static func close(_ got: [Int], _ expected: [Int], within: Int = 1) -> Bool {
+        got.count == expected.count && zip(got, expected).allSatisfy { abs($0 - $1) <= within }
+    }
+
+    /// A TIFF whose alpha is straight (ExtraSamples 2) came out with its colours multiplied by it:
+    /// libtiff's RGBA reader premultiplies, and the result was taken for straight. (144,36,120) at
+    /// 50 % became (72,18,60) in TIFF and PNG outputs; associated alpha (ExtraSamples 1) was
+    /// darkened the same way, its stored (multiplied) colours taken for straight ones.
+    @Test func aTIFFsAlphaStraightOrAssociatedKeepsItsColours() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Top half 50 % transparent, bottom half opaque; the mark goes bottom right.
+        let made = ["-size", "320x240", "xc:rgb(144,36,120)", "-alpha", "set", "-channel", "A", "-fx", "j<120?0.5:1", "+channel"]
+        let inputs = [("straight8.tif", ["-depth", "8"]), ("straight16.tif", ["-depth", "16"]),
+                      ("associated8.tif", ["-depth", "8", "-define", "tiff:alpha=associated"])]
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("in"), withIntermediateDirectories: true)
+        for (name, options) in inputs {
+            try tool("convert", made + options + [folder.appendingPathComponent("in/\(name)").path])
+        }
+        let kinds = try exiftool(["-s", "-s", "-s", "-ExtraSamples"], folder.appendingPathComponent("in"))
+        #expect(kinds.contains("Unassociated Alpha") && kinds.contains("Associated Alpha"), "fixtures: \(kinds)")
+        for format in ["keep", "png"] {
+            let out = folder.appendingPathComponent("out-\(format)")
+            let result = try camstamp(["batch", folder.appendingPathComponent("in").path, "-o", out.path, "--text", "MARK", "--format", format])
+            #expect(result.status == 0, "\(format): \(result.stderr)")
+            for (name, _) in inputs {
+                let file = out.appendingPathComponent(format == "keep" ? name : name.replacingOccurrences(of: ".tif", with: ".png"))
+                // Associated colours are stored rounded at 50 %: 144 comes back 143 or 144.
+                let half = try Self.pixel(file, 10, 10), opaque = try Self.pixel(file, 10, 200)
+                #expect(Self.close(half, [144, 36, 120, 128]), "\(format) \(name) at 50 %: \(half)")
+                #expect(Self.close(opaque, [144, 36, 120, 255], within: 0), "\(format) \(name) opaque: \(opaque)")
+            }
+        }
+    }
+}
