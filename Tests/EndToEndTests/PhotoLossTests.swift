@@ -46,4 +46,38 @@ import TestSupport
             }
         }
     }
+
+    /// A PNG with transparency (an alpha channel, or a palette's tRNS) written as JPEG lost it
+    /// without the note TIFF and WebP sources get, and written as TIFF (or HEIC) lost it in
+    /// silence: the PNG was never said to have alpha. An opaque PNG gets no note.
+    @Test func aPNGsTransparencyIsKeptInTIFFAndSaidToBeLostInJPEG() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Top half transparent, bottom half opaque red.
+        let alpha = folder.appendingPathComponent("in/alpha.png")
+        let palette = folder.appendingPathComponent("in/palette.png")
+        let opaque = folder.appendingPathComponent("in/opaque.png")
+        try FileManager.default.createDirectory(at: alpha.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let half = ["-size", "64x48", "xc:red", "-alpha", "set", "-channel", "A", "-fx", "j<24?0:1", "+channel"]
+        try tool("convert", half + ["png32:" + alpha.path])
+        try tool("convert", half + ["png8:" + palette.path])
+        try tool("convert", ["-size", "64x48", "xc:red", "png24:" + opaque.path])
+        let types = try exiftool(["-s", "-s", "-s", "-ColorType"], alpha.deletingLastPathComponent())
+        #expect(types.contains("RGB with Alpha") && types.contains("Palette"), "fixtures: \(types)")
+        let jpg = folder.appendingPathComponent("out-jpg")
+        let result = try camstamp(["batch", alpha.deletingLastPathComponent().path, "-o", jpg.path, "--text", "M", "--format", "jpg"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for file in [alpha, palette] {
+            #expect(result.stderr.contains("\(file.path): warning: its transparency is not kept (a JPEG has none)"), "\(result.stderr)")
+        }
+        #expect(!result.stderr.contains("opaque.png"), "\(result.stderr)")
+        let tiff = folder.appendingPathComponent("out-tiff")
+        let toTIFF = try camstamp(["batch", alpha.deletingLastPathComponent().path, "-o", tiff.path, "--text", "M", "--format", "tiff"])
+        #expect(toTIFF.status == 0 && !toTIFF.stderr.contains("warning"), "\(toTIFF.stderr)")
+        for name in ["alpha.tif", "palette.tif"] {
+            let file = tiff.appendingPathComponent(name)
+            #expect(try Self.pixel(file, 10, 10)[3] == 0, "\(name): the transparent half is opaque")
+            #expect(Self.close(try Self.pixel(file, 10, 40), [255, 0, 0, 255], within: 0), "\(name): the opaque half")
+        }
+    }
 }

@@ -25,7 +25,7 @@ struct PhotoFacts {
     /// A PNG with 16-bit samples and colour or alpha (types 2, 4, 6): GStreamer 1.22's pngdec
     /// decodes these shifted by one sample, so they are decoded apart (see `PhotoPNGDecoder`).
     var isWidePNG = false
-    /// A picture with an alpha channel (PNG with alpha is left to pngdec/pngenc's negotiation).
+    /// A picture with an alpha channel (for a PNG: or a tRNS chunk, which pngdec makes one of).
     var hasAlpha = false
     /// A lossless WebP (VP8L): written back lossless under --format keep.
     var isLosslessWebP = false
@@ -124,7 +124,7 @@ struct PhotoFacts {
                 metadata = ImageMetadata()
                 metadataDamage = ["metadata not carried: \(error.description)"]
             }
-            (width, height, isGrey) = (png.width, png.height, png.isGrey)
+            (width, height, isGrey, hasAlpha) = (png.width, png.height, png.isGrey, png.hasTransparency)
             isWidePNG = png.bitDepth == 16 && png.colourType != 0
             // A grey PNG's profile is grey (PNG requires it): it does not describe the colour
             // output, which libpng and viewers then warn about or refuse (as with a grey JPEG's).
