@@ -80,4 +80,35 @@ import TestSupport
             #expect(Self.close(try Self.pixel(file, 10, 40), [255, 0, 0, 255], within: 0), "\(name): the opaque half")
         }
     }
+
+    /// A PNG's gAMA chunk (here 1.0, linear, as Blender or a scanner writes) was dropped without a
+    /// word: a viewer then showed the output with another tone curve. A PNG output now carries it
+    /// (with cHRM), as the pixels keep their values; other formats have no place for it and say
+    /// so. A PNG whose gAMA is sRGB's (ImageMagick writes 0.45455 to every PNG) gets no note.
+    @Test func aPNGsGammaIsCarriedIntoPNGAndSaidToBeLeftOutOfJPEG() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let linear = folder.appendingPathComponent("in/linear.png")
+        let usual = folder.appendingPathComponent("in/usual.png")
+        try FileManager.default.createDirectory(at: linear.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try tool("convert", ["-size", "64x48", "xc:rgb(200,50,50)", "-set", "gamma", "1.0", "png24:" + linear.path])
+        try tool("convert", ["-size", "64x48", "xc:rgb(200,50,50)", "png24:" + usual.path])
+        #expect(try exiftool(["-s", "-s", "-s", "-Gamma"], linear) == "1\n" && exiftool(["-s", "-s", "-s", "-Gamma"], usual) == "2.2\n",
+                "fixtures")
+        let png = folder.appendingPathComponent("out-png")
+        let kept = try camstamp(["batch", linear.deletingLastPathComponent().path, "-o", png.path, "--text", "M"])
+        #expect(kept.status == 0 && !kept.stderr.contains("warning"), "\(kept.stderr)")
+        for name in ["linear.png", "usual.png"] {
+            let source = try exiftool(["-s", "-Gamma", "-WhitePointX", "-RedX"], folder.appendingPathComponent("in/\(name)"))
+            #expect(try exiftool(["-s", "-Gamma", "-WhitePointX", "-RedX"], png.appendingPathComponent(name)) == source, "\(name)")
+        }
+        // Shown the same: ImageMagick decodes through the gAMA chunk, so the same pixels come back.
+        #expect(try Self.pixel(png.appendingPathComponent("linear.png"), 5, 5) == Self.pixel(linear, 5, 5))
+        let jpg = folder.appendingPathComponent("out-jpg")
+        let converted = try camstamp(["batch", linear.deletingLastPathComponent().path, "-o", jpg.path, "--text", "M", "--format", "jpg"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stderr.contains("\(linear.path): warning: its PNG gamma (gAMA 1.0; sRGB's is 0.45455) is not carried into JPEG"),
+                "\(converted.stderr)")
+        #expect(!converted.stderr.contains("usual.png"), "\(converted.stderr)")
+    }
 }

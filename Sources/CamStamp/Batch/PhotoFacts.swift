@@ -41,6 +41,9 @@ struct PhotoFacts {
 
     static let maxPixels = BatchOptions.maxPixels
 
+    /// A PNG's own gamma that only a PNG output carries (see `ImageMetadata.pngGammaApartFromSRGB`).
+    var pngGamma: Double? { metadata.pngGammaApartFromSRGB }
+
     init(_ data: Data) throws(CamStampError) {
         guard !data.isEmpty else { throw .failure("empty file") }
         if let sniffed = ImageFormat.sniff(data) {
