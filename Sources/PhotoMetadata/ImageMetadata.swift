@@ -79,8 +79,10 @@ public struct ImageMetadata: Sendable {
                 readEXIF(block: chunk.data)
             case "iCCP" where !sawICCP:
                 sawICCP = true
-                do {
-                    icc = try PNGChunk.iccProfile(iccp: chunk.data)
+                do throws(ICCPError) {
+                    let profile = try PNGChunk.iccProfile(iccp: chunk.data)
+                    guard ICCProfile.hasProfileHeader(profile) else { throw .notAProfile }
+                    icc = profile
                     pngICCChunk = chunk.data
                 } catch {
                     readWarnings.append(.iccpUnreadable(error))

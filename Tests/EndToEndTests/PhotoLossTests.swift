@@ -111,4 +111,25 @@ import TestSupport
                 "\(converted.stderr)")
         #expect(!converted.stderr.contains("usual.png"), "\(converted.stderr)")
     }
+
+    /// A PNG's iCCP that inflates to something that is no ICC profile was carried as is (into a
+    /// PNG) or inflated (into a JPEG): garbage a viewer refuses or misreads. It is left out with
+    /// the warning a profile that does not inflate gets.
+    @Test func aPNGsProfileThatIsNoProfileIsLeftOutWithAWarning() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("in/garbage.png")
+        try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let garbage = try tool("python3", ["-c", "import sys, zlib; sys.stdout.buffer.write(zlib.compress(b'not a profile ' * 40))"])
+        try PNGProfileTests.basePNG(source, iccp: Data("ICC Profile".utf8 + [0, 0]) + garbage)
+        #expect(try tool("exiftool", ["-b", "-ICC_Profile", source.path]).count == 14 * 40, "the fixture's profile does not inflate")
+        for (format, name) in [("jpg", "garbage.jpg"), ("png", "garbage.png")] {
+            let out = folder.appendingPathComponent("out-\(format)")
+            let result = try camstamp(["batch", source.path, "-o", out.path, "--text", "M", "--format", format])
+            #expect(result.status == 0, "\(format): \(result.stderr)")
+            #expect(result.stderr.contains("\(source.path): warning: ICC profile left out: the PNG's iCCP chunk inflates to something that is "
+                + "not an ICC profile"), "\(format): \(result.stderr)")
+            #expect(try tool("exiftool", ["-b", "-ICC_Profile", out.appendingPathComponent(name).path]).isEmpty, "\(format): carried")
+        }
+    }
 }
