@@ -132,4 +132,33 @@ import TestSupport
             #expect(try tool("exiftool", ["-b", "-ICC_Profile", out.appendingPathComponent(name).path]).isEmpty, "\(format): carried")
         }
     }
+
+    /// A 10- or 12-bit HEIC was written as 8-bit without a word (a 16-bit TIFF says so); an
+    /// 8-bit one gets no note.
+    @Test func aDeepHEICSaysItIsWrittenAt8Bits() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (deep, plain) = (folder.appendingPathComponent("deep.png"), folder.appendingPathComponent("plain.png"))
+        try tool("convert", ["-size", "64x48", "gradient:red-blue", "-depth", "16", "png48:" + deep.path])
+        try tool("convert", ["-size", "64x48", "gradient:red-blue", "-depth", "8", "png24:" + plain.path])
+        let input = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        for bits in [10, 12] {
+            try tool("heif-enc", ["-b", "\(bits)", deep.path, "-o", input.appendingPathComponent("b\(bits).heic").path])
+        }
+        try tool("heif-enc", [plain.path, "-o", input.appendingPathComponent("b8.heic").path])
+        for bits in [8, 10, 12] {
+            let depth = try exiftool(["-s", "-s", "-s", "-BitDepthLuma"], input.appendingPathComponent("b\(bits).heic"))
+            #expect(depth == "\(bits)\n", "fixture b\(bits).heic is \(depth)")
+        }
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "M"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for bits in [10, 12] {
+            let file = input.appendingPathComponent("b\(bits).heic")
+            #expect(result.stderr.contains("\(file.path): warning: its \(bits)-bit samples are marked and written as 8-bit"), "\(result.stderr)")
+            #expect(try exiftool(["-s", "-s", "-s", "-BitDepthLuma"], out.appendingPathComponent("b\(bits).heic")) == "8\n")
+        }
+        #expect(!result.stderr.contains("b8.heic"), "\(result.stderr)")
+    }
 }

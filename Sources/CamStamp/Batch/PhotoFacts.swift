@@ -100,6 +100,7 @@ struct PhotoFacts {
             heif = file
             (width, height, hasAlpha) = (file.width, file.height, file.hasAlpha)
             if file.pictures > 1 { notes.append("its main picture of \(file.pictures) marked; the others are not in the output") }
+            if let note = Self.deepSamplesNote(file.bitsPerSample) { notes.append(note) }
             // A picture that says "P3" only in its nclx box gets a P3 profile: decoded to RGB it would
             // otherwise be taken for sRGB and look washed out.
             let icc = file.icc ?? (file.nclxPrimaries == 12 ? ICCProfile.displayP3 : nil)
@@ -113,7 +114,7 @@ struct PhotoFacts {
             (width, height, hasAlpha, isGrey) = (file.width, file.height, file.hasAlpha, file.isGrey)
             metadata = ImageMetadata(exifTIFF: EXIF.block(ofTIFFFile: data), icc: file.icc, xmp: file.xmp)
             if file.pages > 1 { notes.append("page 1 of \(file.pages) marked; the other pages are not in the output") }
-            if file.bitsPerSample > 8 { notes.append("its \(file.bitsPerSample)-bit samples are marked and written as 8-bit") }
+            if let note = Self.deepSamplesNote(file.bitsPerSample) { notes.append(note) }
         case .png:
             guard let png = PNGPicture(data) else { throw .failure("truncated image (the file ends before the picture does)") }
             do { metadata = try ImageMetadata(png: data) } catch {
@@ -165,6 +166,12 @@ struct PhotoFacts {
         }
         dateTaken = metadata.dateTimeOriginal()
         exifValues = metadata.exifValues
+    }
+
+    /// What is said of a picture with more than 8 bits a sample (a 16-bit TIFF, a 10-bit HEIC):
+    /// it is decoded, marked and written at 8.
+    static func deepSamplesNote(_ bits: Int) -> String? {
+        bits > 8 ? "its \(bits)-bit samples are marked and written as 8-bit" : nil
     }
 
     /// The JPEG quality to re-encode at: the source's own, estimated from its quantisation
