@@ -20,6 +20,8 @@ public final class TIFFFile: @unchecked Sendable {
     private let extraSamples: [UInt16]
     public let bitsPerSample: Int
     public let isGrey: Bool
+    /// CMYK (Photometric 5, separated): libtiff's RGBA reader takes it at 8 bits a sample only.
+    public let isCMYK: Bool
     public let icc: Data?
     public let xmp: Data?
     /// Whether the page has an EXIF directory (tag 34665).
@@ -36,6 +38,7 @@ public final class TIFFFile: @unchecked Sendable {
         bitsPerSample = Int(Self.get(tiff, TIFFTAG_BITSPERSAMPLE, UInt16.self) ?? 8)
         let photometric = Int32(Self.get(tiff, TIFFTAG_PHOTOMETRIC, UInt16.self) ?? 2)
         isGrey = photometric == PHOTOMETRIC_MINISBLACK || photometric == PHOTOMETRIC_MINISWHITE
+        isCMYK = photometric == PHOTOMETRIC_SEPARATED
         var extraCount: UInt16 = 0
         var extraTypes: UnsafeMutablePointer<UInt16>?
         _ = withVaList([withUnsafeMutablePointer(to: &extraCount) { $0 }, withUnsafeMutablePointer(to: &extraTypes) { $0 }]) {

@@ -112,27 +112,6 @@ import TestSupport
         #expect(!converted.stderr.contains("usual.png"), "\(converted.stderr)")
     }
 
-    /// A PNG's iCCP that inflates to something that is no ICC profile was carried as is (into a
-    /// PNG) or inflated (into a JPEG): garbage a viewer refuses or misreads. It is left out with
-    /// the warning a profile that does not inflate gets.
-    @Test func aPNGsProfileThatIsNoProfileIsLeftOutWithAWarning() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent("in/garbage.png")
-        try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let garbage = try tool("python3", ["-c", "import sys, zlib; sys.stdout.buffer.write(zlib.compress(b'not a profile ' * 40))"])
-        try PNGProfileTests.basePNG(source, iccp: Data("ICC Profile".utf8 + [0, 0]) + garbage)
-        #expect(try tool("exiftool", ["-b", "-ICC_Profile", source.path]).count == 14 * 40, "the fixture's profile does not inflate")
-        for (format, name) in [("jpg", "garbage.jpg"), ("png", "garbage.png")] {
-            let out = folder.appendingPathComponent("out-\(format)")
-            let result = try camstamp(["batch", source.path, "-o", out.path, "--text", "M", "--format", format])
-            #expect(result.status == 0, "\(format): \(result.stderr)")
-            #expect(result.stderr.contains("\(source.path): warning: ICC profile left out: the PNG's iCCP chunk inflates to something that is "
-                + "not an ICC profile"), "\(format): \(result.stderr)")
-            #expect(try tool("exiftool", ["-b", "-ICC_Profile", out.appendingPathComponent(name).path]).isEmpty, "\(format): carried")
-        }
-    }
-
     /// A 10- or 12-bit HEIC was written as 8-bit without a word (a 16-bit TIFF says so); an
     /// 8-bit one gets no note.
     @Test func aDeepHEICSaysItIsWrittenAt8Bits() throws {
@@ -160,5 +139,42 @@ import TestSupport
             #expect(try exiftool(["-s", "-s", "-s", "-BitDepthLuma"], out.appendingPathComponent("b\(bits).heic")) == "8\n")
         }
         #expect(!result.stderr.contains("b8.heic"), "\(result.stderr)")
+    }
+
+    /// A PNG's iCCP that inflates to something that is no ICC profile was carried as is (into a
+    /// PNG) or inflated (into a JPEG): garbage a viewer refuses or misreads. It is left out with
+    /// the warning a profile that does not inflate gets.
+    @Test func aPNGsProfileThatIsNoProfileIsLeftOutWithAWarning() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("in/garbage.png")
+        try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let garbage = try tool("python3", ["-c", "import sys, zlib; sys.stdout.buffer.write(zlib.compress(b'not a profile ' * 40))"])
+        try PNGProfileTests.basePNG(source, iccp: Data("ICC Profile".utf8 + [0, 0]) + garbage)
+        #expect(try tool("exiftool", ["-b", "-ICC_Profile", source.path]).count == 14 * 40, "the fixture's profile does not inflate")
+        for (format, name) in [("jpg", "garbage.jpg"), ("png", "garbage.png")] {
+            let out = folder.appendingPathComponent("out-\(format)")
+            let result = try camstamp(["batch", source.path, "-o", out.path, "--text", "M", "--format", format])
+            #expect(result.status == 0, "\(format): \(result.stderr)")
+            #expect(result.stderr.contains("\(source.path): warning: ICC profile left out: the PNG's iCCP chunk inflates to something that is "
+                + "not an ICC profile"), "\(format): \(result.stderr)")
+            #expect(try tool("exiftool", ["-b", "-ICC_Profile", out.appendingPathComponent(name).path]).isEmpty, "\(format): carried")
+        }
+    }
+
+    /// A 16-bit CMYK TIFF was refused in libtiff's bare words ("Sorry, can not handle image"):
+    /// one line of ours now says what the file is, why, and what to do. 8-bit CMYK is marked.
+    @Test func a16BitCMYKTIFFIsRefusedInOneLineThatSaysWhy() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (deep, plain) = (folder.appendingPathComponent("in/cmyk16.tif"), folder.appendingPathComponent("in/cmyk8.tif"))
+        try FileManager.default.createDirectory(at: deep.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try tool("convert", ["-size", "64x48", "xc:red", "-colorspace", "CMYK", "-depth", "16", deep.path])
+        try tool("convert", ["-size", "64x48", "xc:red", "-colorspace", "CMYK", "-depth", "8", plain.path])
+        let result = try camstamp(["batch", deep.path, plain.path, "-o", folder.appendingPathComponent("out").path, "--text", "M"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr == "camstamp: \(deep.path): cannot read a 16-bit CMYK TIFF (libtiff reads CMYK at 8 bits a sample only); "
+            + "convert it to 8 bits first, e.g. convert in.tif -depth 8 out.tif\n1 marked, 1 failed, 0 skipped\n", "\(result.stderr)")
+        #expect(Self.close(try Self.pixel(folder.appendingPathComponent("out/cmyk8.tif"), 5, 5), [255, 0, 0, 255], within: 2))
     }
 }

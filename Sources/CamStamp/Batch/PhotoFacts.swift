@@ -110,6 +110,11 @@ struct PhotoFacts {
             do { file = try TIFFFile(data) } catch {
                 throw .failure("cannot read the TIFF file (\(error.description))")
             }
+            // libtiff would refuse it only when decoding, in words that say neither what nor why.
+            if file.isCMYK, file.bitsPerSample != 8 {
+                throw .failure("cannot read a \(file.bitsPerSample)-bit CMYK TIFF (libtiff reads CMYK at 8 bits a sample only); "
+                    + "convert it to 8 bits first, e.g. convert in.tif -depth 8 out.tif")
+            }
             tiff = file
             (width, height, hasAlpha, isGrey) = (file.width, file.height, file.hasAlpha, file.isGrey)
             metadata = ImageMetadata(exifTIFF: EXIF.block(ofTIFFFile: data), icc: file.icc, xmp: file.xmp)
