@@ -16,6 +16,8 @@ public final class HEIFFile: @unchecked Sendable {
     public let width: Int
     public let height: Int
     public let hasAlpha: Bool
+    /// Bits per sample of the coded picture (8, or 10 and 12 for HDR); it is decoded at 8.
+    public let bitsPerSample: Int
     /// The top-level pictures the file holds (a burst, a Live Photo's frames): its primary one is
     /// the picture read here.
     public let pictures: Int
@@ -54,6 +56,8 @@ public final class HEIFFile: @unchecked Sendable {
         width = Int(heif_image_handle_get_width(handle))
         height = Int(heif_image_handle_get_height(handle))
         hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+        // -1 when the file does not say: taken for 8.
+        bitsPerSample = max(8, Int(heif_image_handle_get_luma_bits_per_pixel(handle)))
         pictures = Int(heif_context_get_number_of_top_level_images(context))
         exif = metadata(type: "Exif").flatMap(Self.tiff(inExifItem:))
         xmp = metadata(type: "mime", contentType: "application/rdf+xml")

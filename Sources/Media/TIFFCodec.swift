@@ -13,8 +13,15 @@ public final class TIFFFile: @unchecked Sendable {
     public let orientation: Int
     public let pages: Int
     public let hasAlpha: Bool
+    /// Whether the alpha is associated (ExtraSamples 1: colours stored multiplied by alpha);
+    /// false for straight alpha (ExtraSamples 2) or none.
+    public let alphaIsAssociated: Bool
+    /// The kinds of the extra samples (TIFF ExtraSamples), first the alpha's when there is one.
+    private let extraSamples: [UInt16]
     public let bitsPerSample: Int
     public let isGrey: Bool
+    /// CMYK (Photometric 5, separated): libtiff's RGBA reader takes it at 8 bits a sample only.
+    public let isCMYK: Bool
     public let icc: Data?
     public let xmp: Data?
     /// Whether the page has an EXIF directory (tag 34665).
@@ -31,12 +38,15 @@ public final class TIFFFile: @unchecked Sendable {
         bitsPerSample = Int(Self.get(tiff, TIFFTAG_BITSPERSAMPLE, UInt16.self) ?? 8)
         let photometric = Int32(Self.get(tiff, TIFFTAG_PHOTOMETRIC, UInt16.self) ?? 2)
         isGrey = photometric == PHOTOMETRIC_MINISBLACK || photometric == PHOTOMETRIC_MINISWHITE
+        isCMYK = photometric == PHOTOMETRIC_SEPARATED
         var extraCount: UInt16 = 0
         var extraTypes: UnsafeMutablePointer<UInt16>?
         _ = withVaList([withUnsafeMutablePointer(to: &extraCount) { $0 }, withUnsafeMutablePointer(to: &extraTypes) { $0 }]) {
             TIFFVGetField(tiff, UInt32(TIFFTAG_EXTRASAMPLES), $0)
         }
-        hasAlpha = extraCount > 0 && extraTypes.map { $0[0] != UInt16(EXTRASAMPLE_UNSPECIFIED) } ?? false
+        extraSamples = extraTypes.map { Array(UnsafeBufferPointer(start: $0, count: Int(extraCount))) } ?? []
+        hasAlpha = extraSamples.first.map { $0 != UInt16(EXTRASAMPLE_UNSPECIFIED) } ?? false
+        alphaIsAssociated = extraSamples.first == UInt16(EXTRASAMPLE_ASSOCALPHA)
         icc = Self.bytes(tiff, TIFFTAG_ICCPROFILE)
         xmp = Self.bytes(tiff, TIFFTAG_XMLPACKET)
         hasEXIF = Self.get(tiff, TIFFTAG_EXIFIFD, UInt64.self) != nil
@@ -50,6 +60,19 @@ public final class TIFFFile: @unchecked Sendable {
     /// Orientation tag is left to the caller, as EXIF's is for a JPEG.
     public func decode() throws(MediaError) -> DecodedPicture {
         try GStreamer.initialize()
+        // libtiff's RGBA reader multiplies straight alpha's colours by it (8 bits, rounded down:
+        // 144 at 50 % comes out 72) and hands associated alpha's on as stored. Told (in memory
+        // only) that straight alpha is associated, it hands every colour on as stored; associated
+        // colours are divided by their alpha below. Either way the picture is straight, as
+        // GStreamer's RGBA is, and straight colours come out exact.
+        if hasAlpha, !alphaIsAssociated {
+            var kinds = extraSamples
+            kinds[0] = UInt16(EXTRASAMPLE_ASSOCALPHA)
+            let set = kinds.withUnsafeMutableBufferPointer { pointer in
+                withVaList([Int32(pointer.count), pointer.baseAddress!]) { TIFFVSetField(tiff, UInt32(TIFFTAG_EXTRASAMPLES), $0) }
+            }
+            guard set != 0 else { throw Self.failure(stream.messages.first ?? "libtiff cannot read the picture's straight alpha") }
+        }
         var raster = [UInt32](repeating: 0, count: width * height)
         // Asking for the file's own orientation makes libtiff flip nothing: rows come as stored.
         let ok = raster.withUnsafeMutableBufferPointer {
@@ -59,6 +82,7 @@ public final class TIFFFile: @unchecked Sendable {
         // Each pixel is ABGR in a native word: bytes R, G, B, A in memory on a little-endian CPU.
         let warning = stream.messages.isEmpty ? nil : stream.messages.joined(separator: "; ")
         if hasAlpha {
+            if alphaIsAssociated { raster.withUnsafeMutableBytes(Self.unpremultiply) }
             return try raster.withUnsafeBytes { bytes in
                 Result { () throws(MediaError) in
                     try DecodedPicture.packed(width: width, height: height, alpha: true, warning: warning) { bytes.baseAddress! + $0 * width * 4 }
@@ -78,6 +102,16 @@ public final class TIFFFile: @unchecked Sendable {
                 try DecodedPicture.packed(width: width, height: height, alpha: false, warning: warning) { bytes.baseAddress! + $0 * width * 3 }
             }
         }.get()
+    }
+
+    /// Packed RGBA with colours multiplied by alpha made straight: each colour divided by its
+    /// alpha, rounded; a transparent pixel keeps its (black) colours.
+    private static func unpremultiply(_ pixels: UnsafeMutableRawBufferPointer) {
+        for i in stride(from: 0, to: pixels.count - 3, by: 4) {
+            let alpha = Int(pixels[i + 3])
+            guard alpha > 0, alpha < 255 else { continue }
+            for c in i..<i + 3 { pixels[c] = UInt8(min(255, (Int(pixels[c]) * 255 + alpha / 2) / alpha)) }
+        }
     }
 
     /// `image` as an 8-bit RGB(A) TIFF, LZW-compressed with the horizontal predictor, upright

@@ -2,6 +2,15 @@ import Foundation
 
 /// Colour profiles camstamp writes itself.
 public enum ICCProfile {
+    /// Whether `data` starts as an ICC profile does: a 128-byte header and a tag count, the file
+    /// signature `acsp` at byte 36, and a size (its first four bytes) that the data holds.
+    static func hasProfileHeader(_ data: Data) -> Bool {
+        guard data.count >= 132 else { return false }
+        let bytes = [UInt8](data.prefix(40))
+        let size = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        return bytes[36..<40].elementsEqual("acsp".utf8) && (132...data.count).contains(size)
+    }
+
     /// An ICC v2 display profile for Display P3: the P3 primaries with a D65 white, adapted to the
     /// ICC's D50 as Apple's own profile is, and the sRGB tone curve (P3's, as HEIF's nclx
     /// "primaries 12, transfer 13" says). For pictures that describe their colours as P3 without

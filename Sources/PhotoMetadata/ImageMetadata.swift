@@ -14,6 +14,9 @@ public struct ImageMetadata: Sendable {
     /// A PNG's iCCP chunk data as is (name, method, zlib-compressed profile), for PNG outputs; set
     /// only with `icc`, its profile inflated, for every other output.
     public var pngICCChunk: Data?
+    /// A PNG's colour description besides its profile (gAMA, cHRM, sRGB), as is, for PNG outputs:
+    /// the pixels keep their values, so the chunks still describe them.
+    public var pngColourChunks: [PNGChunk] = []
     /// The XMP packet (JPEG APP1 `http://ns.adobe.com/xap/1.0/\0`, PNG iTXt `XML:com.adobe.xmp`).
     public var xmp: Data?
     /// A JPEG's APP13 `Photoshop 3.0` payload (IPTC in its resource blocks), joined when split over
@@ -76,16 +79,32 @@ public struct ImageMetadata: Sendable {
                 readEXIF(block: chunk.data)
             case "iCCP" where !sawICCP:
                 sawICCP = true
-                do {
-                    icc = try PNGChunk.iccProfile(iccp: chunk.data)
+                do throws(ICCPError) {
+                    let profile = try PNGChunk.iccProfile(iccp: chunk.data)
+                    guard ICCProfile.hasProfileHeader(profile) else { throw .notAProfile }
+                    icc = profile
                     pngICCChunk = chunk.data
                 } catch {
                     readWarnings.append(.iccpUnreadable(error))
                 }
             case "iTXt" where xmp == nil: xmp = chunk.xmpPacket
+            case "gAMA", "cHRM", "sRGB":
+                if !pngColourChunks.contains(where: { $0.type == chunk.type }) { pngColourChunks.append(chunk) }
             default: break
             }
         }
+    }
+
+    /// The gamma a PNG's gAMA chunk gives, when that is its only tone curve (no iCCP, no sRGB
+    /// chunk) and it is not sRGB's (about 1/2.2, which every viewer assumes without one): what a
+    /// format with no gAMA loses. nil otherwise.
+    public var pngGammaApartFromSRGB: Double? {
+        guard icc == nil, !pngColourChunks.contains(where: { $0.type == "sRGB" }),
+              let chunk = pngColourChunks.first(where: { $0.type == "gAMA" }), chunk.data.count == 4 else { return nil }
+        let stored = chunk.data.reduce(0) { $0 << 8 | Int($1) }
+        // PNG writers give sRGB as 45455 (some 45454 or 45000): ±1000 is still sRGB's curve.
+        guard stored > 0, abs(stored - 45455) > 1000 else { return nil }
+        return Double(stored) / 100_000
     }
 
     /// Reads a JPEG or a PNG, told apart by their signatures.
@@ -225,6 +244,9 @@ public struct ImageMetadata: Sendable {
         } else if let icc {
             added.append(.iccp(icc))
         }
+        // sRGB and iCCP exclude each other.
+        let addsICCP = added.contains { $0.type == "iCCP" }
+        added += pngColourChunks.filter { $0.type != "sRGB" || !addsICCP }
         if let tiff = exifTIFFForOutput(width: width, height: height, stripGPS: stripGPS, edits: edits) {
             added.append(PNGChunk(type: "eXIf", data: tiff))
         }
@@ -235,9 +257,10 @@ public struct ImageMetadata: Sendable {
         }
 
         let addedTypes = Set(added.map(\.type))
-        // An iCCP excludes sRGB; a second eXIf or XMP iTXt would contradict ours.
+        // An iCCP excludes sRGB; a second eXIf, XMP iTXt or colour chunk would contradict ours.
         let kept = chunks.dropFirst().filter { c in
             !(addedTypes.contains("iCCP") && (c.type == "iCCP" || c.type == "sRGB"))
+                && !(["gAMA", "cHRM", "sRGB"].contains(c.type) && addedTypes.contains(c.type))
                 && !(addedTypes.contains("eXIf") && c.type == "eXIf")
                 && !(addedTypes.contains("iTXt") && c.xmpPacket != nil)
         }

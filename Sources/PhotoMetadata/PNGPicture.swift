@@ -12,6 +12,10 @@ public struct PNGPicture: Sendable, Equatable {
     /// IHDR's colour type: 0 grey, 2 RGB, 3 palette, 4 grey and alpha, 6 RGB and alpha.
     public let colourType: Int
 
+    /// Whether some pixels may be transparent: an alpha channel (colour types 4 and 6) or a tRNS
+    /// chunk (a palette's alphas, or one colour that stands for transparent).
+    public let hasTransparency: Bool
+
     /// Grey, with or without alpha.
     public var isGrey: Bool { colourType == 0 || colourType == 4 }
 
@@ -26,6 +30,15 @@ public struct PNGPicture: Sendable, Equatable {
         func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
         (width, height) = (word(16), word(20))
         (bitDepth, colourType) = (Int(bytes[24]), Int(bytes[25]))
+        // tRNS comes before the first IDAT: only the chunk headers up to there are read.
+        var position = 8, sawTRNS = false
+        while position + 8 <= bytes.count {
+            let type = bytes[position + 4..<position + 8]
+            if type.elementsEqual("IDAT".utf8) { break }
+            if type.elementsEqual("tRNS".utf8) { sawTRNS = true; break }
+            position += 12 + word(position)
+        }
+        hasTransparency = colourType == 4 || colourType == 6 || sawTRNS
     }
 
     /// True when `data` could be the beginning of a PNG: a file cut inside the signature.

@@ -10,12 +10,16 @@ public enum ICCPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// It inflates to more than `limit` bytes: a PNG may claim anything, and a few kilobytes of
     /// deflated zeros would otherwise take all the memory there is.
     case tooLarge(limit: Int)
+    /// It inflates, but to something that is not an ICC profile (no header, or its size or
+    /// `acsp` signature wrong): carried, it would be garbage a viewer refuses or misreads.
+    case notAProfile
 
     public var description: String {
         switch self {
         case .badHeader: "the PNG's iCCP chunk has no profile name or an unknown compression method"
         case .notInflated(let why): "the PNG's compressed profile does not inflate (\(why))"
         case .tooLarge(let limit): "the PNG's compressed profile inflates to more than \(limit >> 20) MiB"
+        case .notAProfile: "the PNG's iCCP chunk inflates to something that is not an ICC profile (no valid profile header)"
         }
     }
 }

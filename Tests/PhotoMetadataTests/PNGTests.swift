@@ -21,7 +21,7 @@ import Testing
     @Test func jpegMetadataGoesIntoAPNGAfterIHDR() throws {
         let source = Data(tinyJPEG(extra: [
             app1EXIF(cameraEXIF(bigEndian: true).build()),
-            appSegment(0xE2, Array("ICC_PROFILE".utf8) + [0, 1, 1] + Array("fake-icc".utf8)),
+            appSegment(0xE2, Array("ICC_PROFILE".utf8) + [0, 1, 1] + iccProfileBytes(Array("fake-icc".utf8))),
             appSegment(0xE1, Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(InsertTests.xmp.utf8)),
         ]))
         let encoded = tinyPNG(width: 6, height: 4)
@@ -49,7 +49,8 @@ import Testing
         b.ifd0 = [b.ascii(0x0110, "Pixel 9"), b.short(0x0112, [3])]
         let xmpPacket = Data(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="3"/></rdf:RDF></x:xmpmeta>"#.utf8)
         let xmpChunk = PNGChunk.xmp(xmpPacket)
-        let iccp = PNGChunk(type: "iCCP", data: Data(Array("sRGB".utf8) + [0, 0] + zlibStored([1, 2, 3])))
+        let profile = iccProfileBytes([1, 2, 3])
+        let iccp = PNGChunk(type: "iCCP", data: Data(Array("sRGB".utf8) + [0, 0] + zlibStored(profile)))
         let source = tinyPNG(extra: [iccp, PNGChunk(type: "eXIf", data: Data(b.build())), xmpChunk])
         let m = try ImageMetadata(imageData: source)
         #expect(m.orientation == 3)
@@ -64,7 +65,7 @@ import Testing
         let jpeg = try m.insert(into: Data(tinyJPEG()), stripGPS: false)
         #expect(jpeg.warnings.isEmpty)
         let back = try ImageMetadata(jpeg: jpeg.data)
-        #expect(back.icc == Data([1, 2, 3]), "a PNG's profile goes into a JPEG inflated")
+        #expect(back.icc == Data(profile), "a PNG's profile goes into a JPEG inflated")
         #expect(back.orientation == 1 && back.exifValues["Model"] == "Pixel 9")
         #expect(String(decoding: try #require(back.xmp), as: UTF8.self).contains(#"tiff:Orientation="1""#))
     }
@@ -72,7 +73,7 @@ import Testing
     /// An iCCP's profile is inflated for every output but a PNG's; one that cannot be is left out
     /// with one warning, the rest of the metadata kept.
     @Test func anICCPProfileIsInflatedOrLeftOutWithAWarning() throws {
-        let profile = (0..<70_000).map { UInt8($0 % 251) }
+        let profile = iccProfileBytes((0..<70_000).map { UInt8($0 % 251) })
         let sound = PNGChunk(type: "iCCP", data: Data(Array("P3".utf8) + [0, 0] + zlibStored(profile)))
         let m = try ImageMetadata(png: tinyPNG(extra: [sound]))
         #expect(m.icc == Data(profile) && m.pngICCChunk == sound.data && m.readWarnings.isEmpty)
@@ -88,6 +89,10 @@ import Testing
             (Array("P3".utf8) + [0, 1] + stream, .badHeader),  // compression method 1
             ([0, 0] + stream, .badHeader),  // no name
             ([UInt8](repeating: 0x41, count: 80) + [0, 0] + stream, .badHeader),  // name too long
+            // Inflates, but not to a profile: no header, or one whose size or signature is wrong.
+            (Array("P3".utf8) + [0, 0] + zlibStored(Array(profile.dropFirst(132))), .notAProfile),
+            (Array("P3".utf8) + [0, 0] + zlibStored(Array(profile.prefix(70_000))), .notAProfile),
+            (Array("P3".utf8) + [0, 0] + zlibStored(Array(profile[..<36]) + Array("ascp".utf8) + profile[40...]), .notAProfile),
         ]
         for (data, error) in cases {
             let iccp = PNGChunk(type: "iCCP", data: Data(data))

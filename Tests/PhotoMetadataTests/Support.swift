@@ -163,3 +163,14 @@ func tinyPNG(width w: Int = 4, height h: Int = 2, extra: [PNGChunk] = []) -> Dat
 extension Data {
     func contains(_ needle: [UInt8]) -> Bool { range(of: Data(needle)) != nil }
 }
+
+/// `body` behind the 132 bytes an ICC profile starts with (header and tag count: its size, RGB
+/// display class, `acsp`): what camstamp checks before it carries a PNG's profile.
+func iccProfileBytes(_ body: [UInt8]) -> [UInt8] {
+    var header = [UInt8](repeating: 0, count: 132)
+    let size = header.count + body.count
+    header.replaceSubrange(0..<4, with: (0..<4).map { UInt8(size >> (24 - 8 * $0) & 0xFF) })
+    header.replaceSubrange(12..<24, with: Array("mntrRGB XYZ ".utf8))
+    header.replaceSubrange(36..<40, with: Array("acsp".utf8))
+    return header + body
+}

@@ -25,7 +25,7 @@ struct PhotoFacts {
     /// A PNG with 16-bit samples and colour or alpha (types 2, 4, 6): GStreamer 1.22's pngdec
     /// decodes these shifted by one sample, so they are decoded apart (see `PhotoPNGDecoder`).
     var isWidePNG = false
-    /// A picture with an alpha channel (PNG with alpha is left to pngdec/pngenc's negotiation).
+    /// A picture with an alpha channel (for a PNG: or a tRNS chunk, which pngdec makes one of).
     var hasAlpha = false
     /// A lossless WebP (VP8L): written back lossless under --format keep.
     var isLosslessWebP = false
@@ -40,6 +40,9 @@ struct PhotoFacts {
     private(set) var notes: [String] = []
 
     static let maxPixels = BatchOptions.maxPixels
+
+    /// A PNG's own gamma that only a PNG output carries (see `ImageMetadata.pngGammaApartFromSRGB`).
+    var pngGamma: Double? { metadata.pngGammaApartFromSRGB }
 
     init(_ data: Data) throws(CamStampError) {
         guard !data.isEmpty else { throw .failure("empty file") }
@@ -97,6 +100,7 @@ struct PhotoFacts {
             heif = file
             (width, height, hasAlpha) = (file.width, file.height, file.hasAlpha)
             if file.pictures > 1 { notes.append("its main picture of \(file.pictures) marked; the others are not in the output") }
+            if let note = Self.deepSamplesNote(file.bitsPerSample) { notes.append(note) }
             // A picture that says "P3" only in its nclx box gets a P3 profile: decoded to RGB it would
             // otherwise be taken for sRGB and look washed out.
             let icc = file.icc ?? (file.nclxPrimaries == 12 ? ICCProfile.displayP3 : nil)
@@ -106,11 +110,16 @@ struct PhotoFacts {
             do { file = try TIFFFile(data) } catch {
                 throw .failure("cannot read the TIFF file (\(error.description))")
             }
+            // libtiff would refuse it only when decoding, in words that say neither what nor why.
+            if file.isCMYK, file.bitsPerSample != 8 {
+                throw .failure("cannot read a \(file.bitsPerSample)-bit CMYK TIFF (libtiff reads CMYK at 8 bits a sample only); "
+                    + "convert it to 8 bits first, e.g. convert in.tif -depth 8 out.tif")
+            }
             tiff = file
             (width, height, hasAlpha, isGrey) = (file.width, file.height, file.hasAlpha, file.isGrey)
             metadata = ImageMetadata(exifTIFF: EXIF.block(ofTIFFFile: data), icc: file.icc, xmp: file.xmp)
             if file.pages > 1 { notes.append("page 1 of \(file.pages) marked; the other pages are not in the output") }
-            if file.bitsPerSample > 8 { notes.append("its \(file.bitsPerSample)-bit samples are marked and written as 8-bit") }
+            if let note = Self.deepSamplesNote(file.bitsPerSample) { notes.append(note) }
         case .png:
             guard let png = PNGPicture(data) else { throw .failure("truncated image (the file ends before the picture does)") }
             do { metadata = try ImageMetadata(png: data) } catch {
@@ -124,7 +133,7 @@ struct PhotoFacts {
                 metadata = ImageMetadata()
                 metadataDamage = ["metadata not carried: \(error.description)"]
             }
-            (width, height, isGrey) = (png.width, png.height, png.isGrey)
+            (width, height, isGrey, hasAlpha) = (png.width, png.height, png.isGrey, png.hasTransparency)
             isWidePNG = png.bitDepth == 16 && png.colourType != 0
             // A grey PNG's profile is grey (PNG requires it): it does not describe the colour
             // output, which libpng and viewers then warn about or refuse (as with a grey JPEG's).
@@ -162,6 +171,12 @@ struct PhotoFacts {
         }
         dateTaken = metadata.dateTimeOriginal()
         exifValues = metadata.exifValues
+    }
+
+    /// What is said of a picture with more than 8 bits a sample (a 16-bit TIFF, a 10-bit HEIC):
+    /// it is decoded, marked and written at 8.
+    static func deepSamplesNote(_ bits: Int) -> String? {
+        bits > 8 ? "its \(bits)-bit samples are marked and written as 8-bit" : nil
     }
 
     /// The JPEG quality to re-encode at: the source's own, estimated from its quantisation

@@ -39,6 +39,11 @@ extension PhotoWorker {
             notes.append("written as JPEG: this machine's libheif has no \(photo.kind.name) encoder")
         }
         if photo.hasAlpha, outputKind == .jpg { notes.append("its transparency is not kept (a JPEG has none)") }
+        // A PNG output carries the gAMA chunk; other formats have no place for it.
+        if let gamma = photo.pngGamma, outputKind != .png, settings.metadata != .stripAll {
+            notes.append("its PNG gamma (gAMA \(gamma); sRGB's is 0.45455) is not carried into \(outputKind.name): "
+                + "viewers show it with sRGB's tone curve, lighter or darker than the PNG; --format png keeps it")
+        }
         if data[photo.pictureBytes.upperBound...].contains(where: { $0 != 0 && $0 != 0xFF }) {
             notes.append("\(data.count - photo.pictureBytes.upperBound) bytes after the picture's end (such as a motion photo's video) are not carried to the output")
         }
