@@ -145,6 +145,7 @@ public struct ClipStreams: Sendable {
         let demux = try pipeline.element(named: "demux")
         let bin = UnsafeMutableRawPointer(pipeline.element)
         g_signal_connect_data(demux.pointer, "pad-added", unsafeBitCast(probePadAdded, to: GCallback.self), bin, nil, GConnectFlags(0))
+        g_signal_connect_data(demux.pointer, "element-added", unsafeBitCast(holdFirstPullWhilePlugged, to: GCallback.self), nil, nil, GConnectFlags(0))
         // parsebin exposes its streams together once it has parsed their caps; the pipeline has
         // no sink before that, so PAUSED comes at once. Wait for streams with caps whose
         // fakesinks have prerolled.
@@ -257,6 +258,29 @@ private let decoderAdded: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutabl
     gst_object_ref(UnsafeMutableRawPointer(element))
     // An audio decoder (avdec_aac) has no thread-type: nothing to set.
     try? Element(adopting: element).set("thread-type", "slice")
+}
+
+/// parsebin drops the errors of an element it is still plugging in (from adding it until it is
+/// PAUSED and linked), and a demuxer that pulls (qtdemux, matroskademux) starts reading in that
+/// window: a file cut before its moov had qtdemux's "no playable streams" dropped about one probe
+/// in two, and the probe waited 20 s for streams that would never come. So each element parsebin
+/// adds waits, before its first pull, until parsebin hands it its state, which parsebin does just
+/// after it stops dropping its errors (gstparsebin.c, connect_pad). The wait is capped at 1 s
+/// in case parsebin gives the element up instead: a slower failure, never a hang.
+private let holdFirstPullWhilePlugged: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, element, _ in
+    guard let element else { return }
+    forEachPad(of: element, sink: true) { pad in
+        // A pull probe: an element that is pushed to (a parser) never calls it.
+        _ = gst_pad_add_probe(pad, GstPadProbeType(GST_PAD_PROBE_TYPE_PULL.rawValue | GST_PAD_PROBE_TYPE_BLOCK.rawValue),
+                              untilPlugged, UnsafeMutableRawPointer(element), nil)
+    }
+}
+
+private let untilPlugged: GstPadProbeCallback = { _, _, element in
+    guard let element = element?.assumingMemoryBound(to: GstElement.self) else { return GST_PAD_PROBE_REMOVE }
+    let deadline = ContinuousClock.now + .seconds(1)
+    while gst_element_is_locked_state(element) != 0, ContinuousClock.now < deadline { g_usleep(200) }
+    return GST_PAD_PROBE_REMOVE
 }
 
 /// Each stream parsebin finds goes through a queue into a fakesink, so the pipeline prerolls with
