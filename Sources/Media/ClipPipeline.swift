@@ -102,6 +102,20 @@ public struct ClipStreams: Sendable {
     /// How many sound streams the file has (only the first is carried into a marked clip).
     public var audioStreams = 0
 
+    /// The media types of its streams that are neither picture nor sound, in order: subtitles
+    /// (`text/x-raw`, `application/x-ssa`, `subpicture/x-pgs`) or data, none of which a marked
+    /// clip carries.
+    public var otherStreams: [String] = []
+    /// How many files the container carries attached (a Matroska's fonts), which a marked clip
+    /// leaves out.
+    public var attachments = 0
+    /// Whether the video has a transparency channel beside its picture (WebM's VP9 `alpha_mode`,
+    /// said in the caps as `codec-alpha`): a marked clip is opaque.
+    public var videoHasAlpha = false
+    /// The turn (clockwise degrees) an MP4/MOV video track's matrix asks players for when it is
+    /// no quarter turn: not applied (see `ContainerMatrix`).
+    public var unappliedTurn: Double?
+
     /// The video's profile as the demuxer says it (`high`, `main-10`; VP9: `0` to `3`), when it does.
     public var videoProfile: String?
 
@@ -181,12 +195,28 @@ public struct ClipStreams: Sendable {
                 }
                 streams.orientation = orientation(on: pad)
                 streams.videoProfile = gst_structure_get_string(structure, "profile").map { String(cString: $0) }
+                var alpha: gboolean = 0
+                streams.videoHasAlpha = gst_structure_get_boolean(structure, "codec-alpha", &alpha) != 0 && alpha != 0
             }
+            if !type.hasPrefix("video/") && !type.hasPrefix("audio/") { streams.otherStreams.append(type) }
+            // The container's tags (attachments among them) come on every stream: counted once.
+            streams.attachments = max(streams.attachments, attachmentCount(on: pad))
             if type.hasPrefix("audio/") { streams.audioStreams += 1 }
             if type.hasPrefix("audio/"), streams.audio == nil { streams.audio = text }
             if streams.created == nil { streams.created = creationDate(on: pad) }
         }
+        streams.unappliedTurn = ContainerMatrix.unappliedTurn(of: file)
         return streams
+    }
+
+    /// How many `attachment` tags the tag events on `pad` hold (the largest of its tag lists).
+    private static func attachmentCount(on pad: UnsafeMutablePointer<GstPad>) -> Int {
+        var most = 0
+        _ = firstTag(on: pad) { tags -> Bool? in
+            most = max(most, Int(gst_tag_list_get_tag_size(tags, "attachment")))
+            return nil
+        }
+        return most
     }
 
     /// The timestamp (PTS, else DTS) of the packet a fakesink prerolled with, when it has one.

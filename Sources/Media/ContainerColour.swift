@@ -15,14 +15,8 @@ enum ContainerColour {
         defer { try? handle.close() }
         guard let movie = MovieBox.read(from: handle)?.bytes,
               let moov = MP4Box.header(movie, at: 0, within: movie.count) else { return nil }
-        /// The first box of `type` inside `box`.
-        func child(_ type: String, of box: MP4Box) -> MP4Box? {
-            MP4Box.leadingChildren(of: movie, in: box.body).first { $0.type == type }
-        }
-        for track in MP4Box.leadingChildren(of: movie, in: moov.body) where track.type == "trak" {
-            // version and flags, pre_defined, then handler_type.
-            guard let media = child("mdia", of: track), let handler = child("hdlr", of: media), handler.body.count >= 12,
-                  Array(movie[(handler.body.lowerBound + 8)..<(handler.body.lowerBound + 12)]) == Array("vide".utf8) else { continue }
+        func child(_ type: String, of box: MP4Box) -> MP4Box? { MovieBox.child(type, of: box, in: movie) }
+        if let track = MovieBox.firstVideoTrack(of: movie, in: moov), let media = child("mdia", of: track) {
             guard let information = child("minf", of: media), let table = child("stbl", of: information),
                   let descriptions = child("stsd", of: table), descriptions.body.count > 8,
                   // version and flags, entry_count, then the first sample entry.
