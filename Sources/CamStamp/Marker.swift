@@ -21,7 +21,12 @@ public final class Marker {
         var width: Int
         var height: Int
     }
-    private var overlays: [Key: (rendered: RenderedMark, image: OverlayImage?)] = [:]
+    private var overlays: [Key: Overlay] = [:]
+    /// A rendered mark cut to what the frame shows of it, and where each copy of it goes.
+    private struct Overlay {
+        var image: OverlayImage?
+        var origins: [(x: Int, y: Int)]
+    }
     private var lastKey: [Key] = []
     private var lastComposition = OverlayComposition([])
     /// How many overlays were rendered (not served from the cache), for tests and stats.
@@ -48,8 +53,8 @@ public final class Marker {
         for entryKey in key {
             let entry = try overlay(for: entryKey)
             guard let image = entry.image else { continue }
-            for origin in entry.rendered.origins {
-                placements.append(.init(image: image, x: Int(origin.x), y: Int(origin.y)))
+            for origin in entry.origins {
+                placements.append(.init(image: image, x: origin.x, y: origin.y))
             }
         }
         lastKey = key
@@ -63,7 +68,7 @@ public final class Marker {
         do { try composition.blend(into: frame) } catch { throw .failure("mark: \(error)") }
     }
 
-    private func overlay(for key: Key) throws(CamStampError) -> (rendered: RenderedMark, image: OverlayImage?) {
+    private func overlay(for key: Key) throws(CamStampError) -> Overlay {
         if let cached = overlays[key] { return cached }
         let rendered: RenderedMark
         do {
@@ -72,16 +77,18 @@ public final class Marker {
             throw .usage("preset '\(preset.name)': \(error)")
         }
         renderCount += 1
-        var image: OverlayImage?
+        var overlay = Overlay(image: nil, origins: [])
         let bitmap = rendered.bitmap
-        if !bitmap.isEmpty {
+        if !bitmap.isEmpty, let shown = Self.shownPart(of: bitmap, at: rendered.origins, frameWidth: key.width, frameHeight: key.height) {
             do {
-                image = try bitmap.pixels.withUnsafeBytes {
-                    try OverlayImage(width: bitmap.width, height: bitmap.height, stride: bitmap.stride, premultipliedBGRA: $0)
+                overlay.image = try bitmap.pixels.withUnsafeBytes { pixels throws(MediaError) in
+                    let start = UnsafeRawBufferPointer(rebasing: pixels[(shown.y * bitmap.stride + shown.x * 4)...])
+                    return try OverlayImage(width: shown.width, height: shown.height, stride: bitmap.stride, premultipliedBGRA: start)
                 }
             } catch {
                 throw .failure("overlay: \(error)")
             }
+            overlay.origins = rendered.origins.map { (x: Int($0.x) + shown.x, y: Int($0.y) + shown.y) }
         }
         // A clock makes a new key every second: keep the cache from growing without bound, but
         // keep what the current frame shows (a logo beside the clock is not rendered again).
@@ -89,7 +96,26 @@ public final class Marker {
             let current = Set(lastKey)
             overlays = overlays.filter { current.contains($0.key) }
         }
-        overlays[key] = (rendered, image)
-        return (rendered, image)
+        overlays[key] = overlay
+        return overlay
+    }
+
+    /// The smallest rectangle of `bitmap` holding every pixel that lands on the
+    /// `frameWidth`×`frameHeight` frame when the bitmap is placed at each of `origins`; nil when
+    /// none does. Only that part is converted and blended, and a mark is converted again each time
+    /// its text changes (`{frame}`): a wide outline or a big text reaching far past the frame cost
+    /// its whole image, mostly off the frame, every frame (a 100% outline on a 360p clip: ~55x the
+    /// CPU of the plain mark).
+    static func shownPart(of bitmap: Bitmap, at origins: [Point], frameWidth: Int, frameHeight: Int)
+        -> (x: Int, y: Int, width: Int, height: Int)? {
+        var union: (x0: Int, y0: Int, x1: Int, y1: Int)?
+        for origin in origins {
+            let x = Int(origin.x), y = Int(origin.y)
+            let x0 = max(0, -x), y0 = max(0, -y)
+            let x1 = min(bitmap.width, frameWidth - x), y1 = min(bitmap.height, frameHeight - y)
+            guard x0 < x1, y0 < y1 else { continue }
+            union = union.map { (min($0.x0, x0), min($0.y0, y0), max($0.x1, x1), max($0.y1, y1)) } ?? (x0, y0, x1, y1)
+        }
+        return union.map { (x: $0.x0, y: $0.y0, width: $0.x1 - $0.x0, height: $0.y1 - $0.y0) }
     }
 }

@@ -104,6 +104,20 @@ public struct ClipStreams: Sendable {
     /// How many sound streams the file has (only the first is carried into a marked clip).
     public var audioStreams = 0
 
+    /// The media types of its streams that are neither picture nor sound, in order: subtitles
+    /// (`text/x-raw`, `application/x-ssa`, `subpicture/x-pgs`) or data, none of which a marked
+    /// clip carries.
+    public var otherStreams: [String] = []
+    /// How many files the container carries attached (a Matroska's fonts), which a marked clip
+    /// leaves out.
+    public var attachments = 0
+    /// Whether the video has a transparency channel beside its picture (WebM's VP9 `alpha_mode`,
+    /// said in the caps as `codec-alpha`): a marked clip is opaque.
+    public var videoHasAlpha = false
+    /// The turn (clockwise degrees) an MP4/MOV video track's matrix asks players for when it is
+    /// no quarter turn: not applied (see `ContainerMatrix`).
+    public var unappliedTurn: Double?
+
     /// The video's profile as the demuxer says it (`high`, `main-10`; VP9: `0` to `3`), when it does.
     public var videoProfile: String?
 
@@ -150,6 +164,7 @@ public struct ClipStreams: Sendable {
         let demux = try pipeline.element(named: "demux")
         let bin = UnsafeMutableRawPointer(pipeline.element)
         g_signal_connect_data(demux.pointer, "pad-added", unsafeBitCast(probePadAdded, to: GCallback.self), bin, nil, GConnectFlags(0))
+        g_signal_connect_data(demux.pointer, "element-added", unsafeBitCast(holdFirstPullWhilePlugged, to: GCallback.self), nil, nil, GConnectFlags(0))
         // parsebin exposes its streams together once it has parsed their caps; the pipeline has
         // no sink before that, so PAUSED comes at once. Wait for streams with caps whose
         // fakesinks have prerolled.
@@ -187,14 +202,30 @@ public struct ClipStreams: Sendable {
                 }
                 streams.orientation = orientation(on: pad)
                 streams.videoProfile = gst_structure_get_string(structure, "profile").map { String(cString: $0) }
+                var alpha: gboolean = 0
+                streams.videoHasAlpha = gst_structure_get_boolean(structure, "codec-alpha", &alpha) != 0 && alpha != 0
             }
+            if !type.hasPrefix("video/") && !type.hasPrefix("audio/") { streams.otherStreams.append(type) }
+            // The container's tags (attachments among them) come on every stream: counted once.
+            streams.attachments = max(streams.attachments, attachmentCount(on: pad))
             if type.hasPrefix("audio/") { streams.audioStreams += 1 }
             if type.hasPrefix("audio/"), streams.audio == nil { streams.audio = text }
             if streams.created == nil { streams.created = creationDate(on: pad) }
             if streams.timecode == nil { streams.timecode = timecodeTag(on: pad) }
         }
         streams.timecode = ClipTimecode.track(in: file) ?? streams.timecode
+        streams.unappliedTurn = ContainerMatrix.unappliedTurn(of: file)
         return streams
+    }
+
+    /// How many `attachment` tags the tag events on `pad` hold (the largest of its tag lists).
+    private static func attachmentCount(on pad: UnsafeMutablePointer<GstPad>) -> Int {
+        var most = 0
+        _ = firstTag(on: pad) { tags -> Bool? in
+            most = max(most, Int(gst_tag_list_get_tag_size(tags, "attachment")))
+            return nil
+        }
+        return most
     }
 
     /// The timestamp (PTS, else DTS) of the packet a fakesink prerolled with, when it has one.
@@ -266,6 +297,29 @@ private let decoderAdded: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutabl
     gst_object_ref(UnsafeMutableRawPointer(element))
     // An audio decoder (avdec_aac) has no thread-type: nothing to set.
     try? Element(adopting: element).set("thread-type", "slice")
+}
+
+/// parsebin drops the errors of an element it is still plugging in (from adding it until it is
+/// PAUSED and linked), and a demuxer that pulls (qtdemux, matroskademux) starts reading in that
+/// window: a file cut before its moov had qtdemux's "no playable streams" dropped about one probe
+/// in two, and the probe waited 20 s for streams that would never come. So each element parsebin
+/// adds waits, before its first pull, until parsebin hands it its state, which parsebin does just
+/// after it stops dropping its errors (gstparsebin.c, connect_pad). The wait is capped at 1 s
+/// in case parsebin gives the element up instead: a slower failure, never a hang.
+private let holdFirstPullWhilePlugged: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, element, _ in
+    guard let element else { return }
+    forEachPad(of: element, sink: true) { pad in
+        // A pull probe: an element that is pushed to (a parser) never calls it.
+        _ = gst_pad_add_probe(pad, GstPadProbeType(GST_PAD_PROBE_TYPE_PULL.rawValue | GST_PAD_PROBE_TYPE_BLOCK.rawValue),
+                              untilPlugged, UnsafeMutableRawPointer(element), nil)
+    }
+}
+
+private let untilPlugged: GstPadProbeCallback = { _, _, element in
+    guard let element = element?.assumingMemoryBound(to: GstElement.self) else { return GST_PAD_PROBE_REMOVE }
+    let deadline = ContinuousClock.now + .seconds(1)
+    while gst_element_is_locked_state(element) != 0, ContinuousClock.now < deadline { g_usleep(200) }
+    return GST_PAD_PROBE_REMOVE
 }
 
 /// Each stream parsebin finds goes through a queue into a fakesink, so the pipeline prerolls with

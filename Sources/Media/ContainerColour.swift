@@ -15,7 +15,7 @@ enum ContainerColour {
         defer { try? handle.close() }
         guard let movie = MovieBox.read(from: handle)?.bytes,
               let moov = MP4Box.header(movie, at: 0, within: movie.count) else { return nil }
-        for track in MP4Box.leadingChildren(of: movie, in: moov.body) where track.type == "trak" && track.handlerType(in: movie) == "vide" {
+        if let track = moov.firstTrack(handledBy: "vide", in: movie) {
             guard let entry = track.sampleTable(in: movie)?.firstSampleEntry(in: movie) else { return nil }
             // A visual sample entry's own fields (§12.1.3: 8 of SampleEntry, 70 of VisualSampleEntry), then its boxes.
             let fields = 78

@@ -68,6 +68,11 @@ extension MP4Box {
         MP4Box.leadingChildren(of: bytes, in: body).first { $0.type == type }
     }
 
+    /// A `moov`'s first track whose handler is `handler` (`vide`, `soun`, `tmcd`).
+    func firstTrack<Bytes: RandomAccessCollection<UInt8>>(handledBy handler: String, in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
+        MP4Box.leadingChildren(of: bytes, in: body).first { $0.type == "trak" && $0.handlerType(in: bytes) == handler }
+    }
+
     /// A `trak`'s handler type (`vide`, `soun`, `tmcd`: its `mdia/hdlr`), when it has one.
     func handlerType<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> String? where Bytes.Index == Int {
         // hdlr: version and flags, pre_defined, then handler_type.

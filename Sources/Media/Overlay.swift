@@ -34,9 +34,10 @@ public final class OverlayImage: @unchecked Sendable {
     /// Copies `pixels`: Cairo ARGB32, premultiplied, native-endian (B,G,R,A bytes in memory on
     /// little-endian), rows `stride` bytes apart. GStreamer is not initialised here but when the
     /// image is first blended into a frame: a JPEG stamped in its coefficients never needs it.
-    /// (Throws nothing now; it stays `throws` so that callers do not change.)
+    /// (Throws nothing now; it stays `throws` so that callers do not change.) `pixels` may be a
+    /// window into a larger image (its last row then ends at the window's right edge).
     public init(width: Int, height: Int, stride: Int, premultipliedBGRA pixels: UnsafeRawBufferPointer) throws(MediaError) {
-        precondition(width > 0 && height > 0 && stride >= width * 4 && pixels.count >= stride * height,
+        precondition(width > 0 && height > 0 && stride >= width * 4 && pixels.count >= stride * (height - 1) + width * 4,
                      "overlay pixels do not match \(width)x\(height) with stride \(stride)")
         self.width = width
         self.height = height

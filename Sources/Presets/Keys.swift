@@ -64,15 +64,15 @@ extension Mark {
 extension Outline {
     static let keys: [PresetKey<Outline>] = [
         .value("color", .all, \.color, .color),
-        .length("width", .all, \.width, .markPart(.nonNegative)),
+        .length("width", .all, \.width, .reach(.nonNegative)),
     ]
 }
 
 extension Shadow {
     static let keys: [PresetKey<Shadow>] = [
         .value("color", .all, \.color, .color),
-        .pair("offset", .all, \.offset, single: false, .markPart(.any)),
-        .length("blur", .all, \.blur, .markPart(.nonNegative)),
+        .pair("offset", .all, \.offset, single: false, .reach(.any)),
+        .length("blur", .all, \.blur, .reach(.nonNegative)),
     ]
 }
 
@@ -247,6 +247,14 @@ struct LengthLimit: Sendable {
 
     /// Sizes of one mark's parts (font size, outline, blur, padding): at most the short side.
     static func markPart(_ sign: Sign) -> LengthLimit { LengthLimit(sign: sign, maxPercent: 100, maxPixels: 8192) }
+    /// How far a text's outline and shadow reach past its glyphs (outline width, shadow offset and
+    /// blur): at most `reachPercent` of the short side, and 1024 pixels (10% of a 10240-pixel
+    /// side). The mark's image grows by twice the reach on each side and is drawn again for each
+    /// new text: a 100% outline made a `{frame}` mark on a clip ~55 times as costly as the plain one.
+    static func reach(_ sign: Sign) -> LengthLimit { LengthLimit(sign: sign, maxPercent: reachPercent, maxPixels: 1024) }
+    /// The most an outline or shadow reaches, in percent of the short side; pixel values past it on
+    /// a small picture are drawn at it (`Mark.resolved`).
+    static let reachPercent = 10.0
     /// Positions and extents on the picture (margin, offset, gap, wrap width, image size): ten
     /// short sides, and never more pixels than Cairo can draw on one side.
     static func placement(_ sign: Sign) -> LengthLimit { LengthLimit(sign: sign, maxPercent: 1000, maxPixels: 32767) }

@@ -113,6 +113,10 @@ extension Mark {
     public func resolved(width: Int, height: Int, expandedText text: String) -> ResolvedMark {
         let short = Double(min(width, height))
         func px(_ length: Length) -> Double { length.pixels(shortSide: short) }
+        // An outline or shadow given in pixels reaches at most as far as a percentage may
+        // (LengthLimit.reach): what a picture this small can show of it, at a bounded cost.
+        let most = short * LengthLimit.reachPercent / 100
+        func reach(_ length: Length) -> Double { min(max(px(length), -most), most) }
         let resolvedContent: ResolvedMark.Content = switch content {
         case .text: .text(text, markup: markup)
         case .image(let url): .image(url)
@@ -120,8 +124,8 @@ extension Mark {
         return ResolvedMark(
             content: resolvedContent, fontFamily: font, fontFile: fontFile, weight: weight.value,
             fontSize: px(size), color: color,
-            outline: outline.map { .init(color: $0.color, width: px($0.width)) },
-            shadow: shadow.map { .init(color: $0.color, dx: px($0.offset.x), dy: px($0.offset.y), blur: px($0.blur)) },
+            outline: outline.map { .init(color: $0.color, width: reach($0.width)) },
+            shadow: shadow.map { .init(color: $0.color, dx: reach($0.offset.x), dy: reach($0.offset.y), blur: reach($0.blur)) },
             box: box.map { .init(color: $0.color, padding: px($0.padding), radius: px($0.radius)) },
             align: align, maxWidth: maxWidth.map(px),
             imageWidth: self.width.map(px), imageHeight: self.height.map(px),

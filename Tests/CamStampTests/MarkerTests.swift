@@ -1,5 +1,5 @@
 import Foundation
-import Media
+@testable import Media
 import Presets
 import Testing
 @testable import CamStamp
@@ -58,6 +58,36 @@ import Testing
         try marker.mark(frame(240, 320), context: marker.context(width: 240, height: 320))
         try marker.mark(frame(320, 240), context: marker.context(width: 320, height: 240))
         #expect(marker.renderCount == 2)
+    }
+
+    /// A mark reaching far past the frame (a wide outline round a big text) is cut to what the
+    /// frame shows before it is converted and blended: its image was the whole mark, three times
+    /// the frame here, converted again for each new text. The frame still gets the mark.
+    @Test func aMarkLargerThanTheFrameIsCutToTheFrame() throws {
+        var mark = Mark(content: .text("BIG {frame}"))
+        mark.size = .percent(60)
+        mark.outline = Outline(color: Color(hex: "#000000")!, width: .percent(10))
+        mark.anchor = .center
+        let marker = Marker(preset: Preset(name: "p", marks: [mark]), variables: [:])
+        let frame = try frame(320, 240)
+        try frame.withMapped { mapped in
+            let luma = mapped.plane(0)
+            for index in 0..<(mapped.stride(0) * 240) { luma[index] = 128 }
+        }
+        let composition = try marker.composition(width: 320, height: 240, context: marker.context(width: 320, height: 240, frame: 7))
+        #expect(!composition.placements.isEmpty)
+        for placement in composition.placements {
+            #expect(placement.x >= 0 && placement.y >= 0, "at (\(placement.x), \(placement.y))")
+            #expect(placement.x + placement.image.width <= 320 && placement.y + placement.image.height <= 240,
+                    "\(placement.image.width)x\(placement.image.height) at (\(placement.x), \(placement.y)) on 320x240")
+        }
+        try marker.mark(frame, context: marker.context(width: 320, height: 240, frame: 7))
+        // The outline covers the frame's middle (black), the text's fill is white: both are drawn.
+        let rows = try frame.withMapped { mapped in
+            (0..<240).map { y in Array(mapped.plane(0)[(y * mapped.stride(0))..<(y * mapped.stride(0) + 320)]) }
+        }
+        let values = rows.joined()
+        #expect(values.contains { $0 < 40 } && values.contains { $0 > 200 })
     }
 
     @Test func varsOverridePresetVariables() {

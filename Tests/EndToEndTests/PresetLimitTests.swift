@@ -24,7 +24,7 @@ import TestSupport
             (#"{"marks": [{"text": "a",\#n "margin": "99999999999999999999999%"}]}"#,
              "FILE:2: margin must be at most 1000% of the short side at $.marks[0].margin"),
             (#"{"marks": [{"text": "a", "shadow": {"blur": 1e19}}]}"#,
-             "FILE:1: blur must be at most 8192 pixels at $.marks[0].shadow.blur; \(px)"),
+             "FILE:1: blur must be at most 1024 pixels at $.marks[0].shadow.blur; \(px)"),
             (#"{"marks": [{"text": "a", "outline": {"width": "1e300"}}]}"#,
              #"FILE:1: width must be a length like 24, "24px" or "4%" at $.marks[0].outline.width"#),
             (#"{"marks": [{"text": "a", "box": {"padding": 1e300}}]}"#,
@@ -47,6 +47,40 @@ import TestSupport
             expectOneLine(batch, expected)
             #expect(listing(output).isEmpty)
         }
+    }
+
+    /// The adversarial pass's preset, an outline "100%" round a `{frame}` mark, made a 3 s 360p
+    /// clip cost ~55 times the plain mark's CPU (a mark image three times the frame's, drawn and
+    /// converted each frame, and looked hung). It is refused at load now, one line naming the key
+    /// and the range; the widest outline and shadow allowed (10%) mark a clip, the job ends (a
+    /// hang guard, not a timing goal), and the outline and the fill are on its frames.
+    @Test func aHundredPercentOutlineIsRefusedAndTheWidestAllowedMarksAClip() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("in/clip.mp4")
+        try FileManager.default.createDirectory(at: clip.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Clips.mp4(clip, frames: 30, pattern: "solid-color")
+        let hostile = try put(Data(##"{ "name": "o", "marks": [ { "text": "BIG {frame}", "size": "4%", "color": "#FFFFFF", "outline": {"color":"#000000","width":"100%"} } ] }"##.utf8),
+                              "outline.json", in: folder)
+        let refused = try camstamp(["batch", clip.path, "-o", folder.appendingPathComponent("refused").path, "--preset", hostile.path])
+        #expect(refused.status == 64 && refused.stdout.isEmpty)
+        expectOneLine(refused, "\(hostile.path):1: width must be at most 10% of the short side at $.marks[0].outline.width")
+        #expect(listing(folder.appendingPathComponent("refused")).isEmpty)
+
+        let widest = try put(Data(##"""
+            { "marks": [ { "text": "BIG {frame}", "size": "10%", "color": "#FFFFFF", "anchor": "center",
+                           "outline": {"color": "#000000", "width": "10%"},
+                           "shadow": {"color": "#000000", "offset": ["10%", "10%"], "blur": "10%"} } ] }
+            """##.utf8), "widest.json", in: folder)
+        let output = folder.appendingPathComponent("out")
+        let started = ContinuousClock.now
+        let marked = try camstamp(["batch", clip.path, "-o", output.path, "--preset", widest.path])
+        #expect(ContinuousClock.now - started < .seconds(120))
+        #expect(marked.status == 0, "\(marked.stderr)")
+        let frame = try Clips.luma(output.appendingPathComponent("clip.mp4"), at: 0.5, width: 320, height: 240)
+        let values = frame.joined()
+        // The clip is a flat grey (luma ~70): the black outline and the white fill are both drawn.
+        #expect(values.contains { $0 < 30 } && values.contains { $0 > 200 })
     }
 
     @Test func renderLimitsAreCaughtByCheckAndAtBatchLoad() throws {

@@ -113,6 +113,25 @@ final class ClipWorker {
     /// Why a file found in a folder with sound and no picture is skipped.
     static let soundOnly = "sound only, no picture to mark"
 
+    /// What of a clip a marked copy leaves out beyond its extra sound tracks, one note each:
+    /// subtitles and data tracks, attached files, a transparency channel, a tilt its player shows.
+    static func leftOut(_ streams: ClipStreams) -> [String] {
+        var notes: [String] = []
+        /// "its 1 subtitle track is" / "its 2 subtitle tracks are".
+        func its(_ number: Int, _ noun: String) -> String { number == 1 ? "its 1 \(noun) is" : "its \(number) \(noun)s are" }
+        let subtitlePrefixes = ["text/", "subpicture/", "subtitle/", "closedcaption/", "application/x-ssa", "application/x-ass", "application/x-subtitle"]
+        let subtitles = streams.otherStreams.filter { type in subtitlePrefixes.contains(where: type.hasPrefix) }
+        let data = streams.otherStreams.filter { type in !subtitlePrefixes.contains(where: type.hasPrefix) }
+        if !subtitles.isEmpty { notes.append("\(its(subtitles.count, "subtitle track")) left out") }
+        if !data.isEmpty { notes.append("\(its(data.count, "data track")) left out (\(data.joined(separator: ", ")))") }
+        if streams.attachments > 0 { notes.append("\(its(streams.attachments, "attached file")) left out (fonts and such)") }
+        if streams.videoHasAlpha { notes.append("its transparency (alpha channel) is left out: the marked video is opaque") }
+        if let turn = streams.unappliedTurn {
+            notes.append("its \(String(format: "%g", turn))° turn (clockwise, from its track's matrix) is not applied: only quarter turns are")
+        }
+        return notes
+    }
+
     func process(_ item: ClipItem, progress: (Double?, Double) -> Void, cancelled: @escaping () -> Bool) -> Outcome? {
         let start = ContinuousClock.now
         func outcome(_ status: PhotoWorker.Status, _ reason: String? = nil, frames: Int = 0) -> Outcome {
@@ -144,6 +163,7 @@ final class ClipWorker {
         if case .passThrough = audio, streams.audioStreams > 1 {
             notes.append("only its first of \(streams.audioStreams) sound tracks is kept")
         }
+        notes += Self.leftOut(streams)
         if streams.isDeeperThan8Bits {
             notes.append("its \(streams.videoProfile ?? "deep") video is written with 8 bits a sample (an HDR picture loses its range)")
         }
