@@ -71,14 +71,12 @@ public final class RecordedSoundEdit: Sendable {
         let input: FileHandle
         do { input = try FileHandle(forReadingFrom: recording) } catch { throw failure(error.localizedDescription) }
         defer { try? input.close() }
-        let (boxes, whole) = TopLevelBox.all(in: input)
-        guard whole, let movie = MovieBox.read(from: input), let tracks = MovieTracks(movie: movie.bytes) else {
-            throw failure("the recording's boxes could not be read")
+        guard let movie = MovieBox.read(from: input), let tracks = MovieTracks(movie: movie.bytes) else {
+            throw failure("the recording's movie box could not be read")
         }
         guard tracks.sound.edits == nil, tracks.sound.mediaTimescale > 0, tracks.movieTimescale > 0 else {
             throw failure("the recording's sound already has an edit list")
         }
-        guard !boxes.contains(where: { $0.type == "sidx" }) else { throw failure("the recording has a segment index") }
         let edts = try editBox(movieTimescale: tracks.movieTimescale, mediaTimescale: tracks.sound.mediaTimescale)
         let grown = try Self.movie(movie.bytes, adding: edts)
         let shift = UInt64(edts.count)
@@ -87,8 +85,20 @@ public final class RecordedSoundEdit: Sendable {
         guard descriptor >= 0 else { throw failure("\(output.path): \(String(cString: strerror(errno)))") }
         let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
-            for box in boxes {
+            // Box by box to the end (not `TopLevelBox.all`: an hour's recording has thousands of fragments).
+            let end = try input.seekToEnd()
+            var offset: UInt64 = 0
+            while offset < end {
+                try input.seek(toOffset: offset)
+                guard let header = try input.read(upToCount: 16),
+                      let parsed = MP4Box.header([UInt8](header), at: 0, within: Int(clamping: end - offset)) else {
+                    throw failure("the recording's boxes could not be read")
+                }
+                let box = TopLevelBox(type: parsed.type, offset: offset, size: UInt64(parsed.size))
+                offset += box.size
                 switch box.type {
+                case "sidx":
+                    throw failure("the recording has a segment index")
                 case "moov":
                     guard box.offset == movie.offset else { throw failure("the recording has two movie boxes") }
                     try file.write(contentsOf: grown)
