@@ -205,8 +205,10 @@ public struct StreamJob {
                                  return nil
                              },
                              ending: { [counts = session.counts, soundEdit = session.soundEdit] in
-                                 // The clip's sound runs `late` with its edit opened: its packets up to the video's end come that much after it.
-                                 stream.pipeline.endFileAudio(at: counts.withLock { $0.lastTime } + (soundEdit?.late ?? 0))
+                                 // The clip's sound runs `late` with its edit opened: its packets up to the video's end
+                                 // come that much after it (none without a video: no recording of sound before its edit).
+                                 let end = counts.withLock { $0.lastTime }
+                                 stream.pipeline.endFileAudio(at: end > 0 ? end + (soundEdit?.late ?? 0) : 0)
                              })
         } catch {
             session.abort()
@@ -370,7 +372,7 @@ public struct StreamJob {
         // A file finalised after its frames takes its name now (one that never got a frame, as
         // on a Ctrl-C before the first, is removed).
         try session.recordings.settle(stream: session.stream, finishedWithFrames: state.written > 0)
-        try keepSoundEdit(session.soundEdit)
+        if state.written > 0 { try keepSoundEdit(session.soundEdit) }
         let summary = Summary(framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
                               snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
         if ending.interrupted { throw .init(.interrupted, summaryLine(summary)) }
