@@ -19,3 +19,29 @@ extension StreamJob {
         return try streams.audioBranch(from: clip).map { " " + $0 } ?? ""
     }
 }
+
+extension StreamJob {
+    /// The clip's sound, copied by `fileAudio` into one MP4 recording, read whole (its priming and
+    /// last packet, which GStreamer alone loses) to have its edit list put back once the recording
+    /// is finished (`keepSoundEdit`); nil for anything else, and for a clip without such an edit.
+    func soundEdit(on pipeline: Pipeline) -> RecordedSoundEdit? {
+        guard !options.isComposed, case .file(let clip) = options.source, case .file(_, .mp4) = options.target,
+              options.audio != AudioChoice.none else { return nil }
+        return RecordedSoundEdit.install(on: pipeline, clip: clip)
+    }
+
+    /// Writes the finished recording again with its sound's edit list (see `RecordedSoundEdit`),
+    /// and renames it into its place: a failure leaves the recording as mp4mux wrote it.
+    func keepSoundEdit(_ soundEdit: RecordedSoundEdit?) throws(CamStampError) {
+        guard let soundEdit, soundEdit.isNeeded, case .file(let url, _) = options.target else { return }
+        var info = stat()
+        guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+        let temporary = TemporaryFiles.temporaryURL(in: url.deletingLastPathComponent(), for: url.lastPathComponent)
+        TemporaryFiles.shared.add(temporary)
+        defer { TemporaryFiles.shared.remove(temporary) }
+        do { try soundEdit.write(url, to: temporary) } catch {
+            throw .failure("\(url.path): \(error)")
+        }
+        try TemporaryFiles.place(temporary, at: url, replacing: true, exists: StillDestination.exists(url))
+    }
+}

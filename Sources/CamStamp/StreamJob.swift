@@ -86,6 +86,8 @@ public struct StreamJob {
         let counts = Counts()
         let snapshotWriter: SnapshotWriter?
         let progress: ProgressLine
+        /// The clip's sound copied into one MP4 recording, its edit list to put back (`soundEdit`).
+        let soundEdit: RecordedSoundEdit?
         let started = ContinuousClock.now
 
         /// Stops everything at once, unfinished (the output is broken).
@@ -189,7 +191,7 @@ public struct StreamJob {
         }
         let session = Session(capture: capture, stream: stream, recordings: recordings, publishing: publishing, address: address,
                               marker: Marker(preset: preset, variables: variables), snapshotWriter: snapshotWriter,
-                              progress: report.progress)
+                              progress: report.progress, soundEdit: soundEdit(on: stream.pipeline))
         do {
             try stream.start(admit: admission(session), mark: marking(session, interrupts: interrupts),
                              accepts: { [counts = session.counts, marker = session.marker] width, height, fps in
@@ -206,7 +208,12 @@ public struct StreamJob {
                                  } catch { return error }
                                  return nil
                              },
-                             ending: { [counts = session.counts] in stream.pipeline.endFileAudio(at: counts.withLock { $0.lastTime }) })
+                             ending: { [counts = session.counts, soundEdit = session.soundEdit] in
+                                 // The clip's sound runs `late` with its edit opened: its packets up to the video's end
+                                 // come that much after it (none without a video: no recording of sound before its edit).
+                                 let end = counts.withLock { $0.lastTime }
+                                 stream.pipeline.endFileAudio(at: end > 0 ? end + (soundEdit?.late ?? 0) : 0)
+                             })
         } catch {
             session.abort()
             throw failure(error, session)
@@ -369,6 +376,7 @@ public struct StreamJob {
         // A file finalised after its frames takes its name now (one that never got a frame, as
         // on a Ctrl-C before the first, is removed).
         try session.recordings.settle(stream: session.stream, finishedWithFrames: state.written > 0)
+        if state.written > 0 { try keepSoundEdit(session.soundEdit) }
         let summary = Summary(framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
                               snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
         if ending.interrupted { throw .init(.interrupted, summaryLine(summary)) }

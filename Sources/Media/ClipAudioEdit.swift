@@ -33,6 +33,8 @@ struct ClipAudioEdit: Equatable, Sendable {
     /// The file offset of the media edit's entry, and what qtdemux is given there instead.
     var entryOffset: UInt64
     var openEntry: [UInt8]
+    /// Whether empty edits come before the media edit (the sound starts after the picture).
+    var startsLate: Bool
 
     /// The sound's edit in `file`, when there is one to put right (see the type); nil otherwise,
     /// including when the file cannot be read or its boxes are malformed.
@@ -54,6 +56,7 @@ struct ClipAudioEdit: Equatable, Sendable {
         mediaTimescale = tracks.sound.mediaTimescale
         movieTimescale = tracks.movieTimescale
         entryOffset = offset + UInt64(media.offset)
+        startsLate = edit.entries.count > 1
         // Long enough for the priming and the edit, and for the whole media (its last packet).
         guard let priming = Self.scale(mediaTime, movieTimescale, mediaTimescale, roundingUp: true),
               let whole = Self.scale(tracks.sound.mediaDuration, movieTimescale, mediaTimescale, roundingUp: true) else { return nil }
@@ -78,17 +81,19 @@ struct ClipAudioEdit: Equatable, Sendable {
     /// pipeline's file source reading `file` (on what is pulled, or pushed) rewrites those bytes
     /// in every buffer that holds any of them. Returns what tells whether it did, or nil when no
     /// file source reads `file` (a user's template): the clip is then read as GStreamer reads it.
-    func install(on pipeline: Pipeline, reading file: URL) -> Applied? {
-        Self.rewrite(entryOffset, with: openEntry, on: pipeline, reading: file)
+    /// `source`: the file source's name, when another one reads the same file (a stream's pictures).
+    func install(on pipeline: Pipeline, reading file: URL, source name: String? = nil) -> Applied? {
+        Self.rewrite(entryOffset, with: openEntry, on: pipeline, reading: file, source: name)
     }
 
-    /// Has the pipeline's file source reading `file` hand on `bytes` in place of the file's at
-    /// `offset`, in every buffer that holds any of them (a pad probe: on what is pulled, or
-    /// pushed); the file itself is not touched. Returns what tells whether it did, or nil when no
-    /// file source reads `file` (a user's template).
-    static func rewrite(_ offset: UInt64, with bytes: [UInt8], on pipeline: Pipeline, reading file: URL) -> Applied? {
+    /// Has the pipeline's file source reading `file` (the one named `name`, when given) hand on
+    /// `bytes` in place of the file's at `offset`, in every buffer that holds any of them (a pad
+    /// probe: on what is pulled, or pushed); the file itself is not touched. Returns what tells
+    /// whether it did, or nil when no file source reads `file` (a user's template).
+    static func rewrite(_ offset: UInt64, with bytes: [UInt8], on pipeline: Pipeline, reading file: URL,
+                        source name: String? = nil) -> Applied? {
         guard let source = pipeline.allElements().first(where: {
-                  Pipeline.factoryName(of: $0.pointer) == "filesrc" && $0.string("location") == file.path
+                  Pipeline.factoryName(of: $0.pointer) == "filesrc" && $0.string("location") == file.path && (name == nil || $0.name == name)
               }),
               let pad = gst_element_get_static_pad(source.pointer, "src") else { return nil }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
