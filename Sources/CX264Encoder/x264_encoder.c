@@ -165,6 +165,9 @@ static GstFlowReturn push_picture(CamstampX264Enc *self, x264_nal_t *nal, int si
         if (shown > decoded) frame->duration = shown - decoded;
     }
     if (out->b_keyframe) GST_VIDEO_CODEC_FRAME_SET_SYNC_POINT(frame);
+    /* The input frame's timecode, kept on the frame (see `handle_frame`), for qtmux's tmcd track. */
+    GstVideoTimeCode *timecode = gst_video_codec_frame_get_user_data(frame);
+    if (timecode) gst_buffer_add_video_time_code_meta(frame->output_buffer, timecode);
     return gst_video_encoder_finish_frame(GST_VIDEO_ENCODER(self), frame);
 }
 
@@ -196,7 +199,11 @@ static GstFlowReturn camstamp_x264enc_handle_frame(GstVideoEncoder *encoder, Gst
     int nals = 0;
     int size = x264_encoder_encode(self->x264, &nal, &nals, &in, &out);
     /* x264 has copied the picture into a frame of its own: the buffer goes back to its pool now,
-     * not when this frame's coded picture comes out ~50 frames later. */
+     * not when this frame's coded picture comes out ~50 frames later. Its timecode (the source's,
+     * ClipWorker's) is the one meta a coded picture needs: a copy goes with the frame. */
+    GstVideoTimeCodeMeta *timecode = gst_buffer_get_video_time_code_meta(frame->input_buffer);
+    if (timecode)
+        gst_video_codec_frame_set_user_data(frame, gst_video_time_code_copy(&timecode->tc), (GDestroyNotify)gst_video_time_code_free);
     gst_video_frame_unmap(&video);
     gst_buffer_replace(&frame->input_buffer, NULL);
     gst_video_codec_frame_unref(frame);
@@ -316,7 +323,8 @@ static void camstamp_x264enc_class_init(CamstampX264EncClass *klass) {
     encoder_class->handle_frame = camstamp_x264enc_handle_frame;
     encoder_class->finish = camstamp_x264enc_finish;
     encoder_class->flush = camstamp_x264enc_flush;
-    /* The input buffer is gone by the time a picture comes out: no metas to carry over. */
+    /* The input buffer is gone by the time a picture comes out: no metas to carry over, but for
+     * its timecode, which the frame keeps (`handle_frame`). */
     encoder_class->transform_meta = NULL;
 }
 

@@ -57,6 +57,9 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     case editList(reason: String)
     /// A clip's container metadata could not be carried into its output `file` (`ClipMetadata`).
     case metadata(file: String, reason: String)
+    /// GStreamer took `timecode` (`HH:MM:SS:FF` at `rate`) for no valid timecode, so it cannot
+    /// label a frame for the muxer's timecode track.
+    case timecode(String, rate: String)
 
     public var description: String {
         switch self {
@@ -105,6 +108,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
             "the sound's edit list could not be written into the output (its sound would play out of sync): \(reason)"
         case .metadata(let file, let reason):
             "\(file): cannot keep the clip's metadata: \(reason)"
+        case .timecode(let timecode, let rate):
+            "the timecode \(timecode) at \(rate) frames a second is none GStreamer can write"
         case .stalled(let frames, let seconds):
             "the video stopped after \(frames) frame\(frames == 1 ? "" : "s") with neither an error nor its end (nothing moved for \(seconds) s): the file is probably cut short or damaged"
         }

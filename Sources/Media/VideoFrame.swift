@@ -131,6 +131,29 @@ public final class VideoFrame: @unchecked Sendable {
         }
     }
 
+    /// Labels the frame with its SMPTE timecode (a GstVideoTimeCodeMeta): qtmux writes the first
+    /// one it gets as the MOV's timecode track. `rate` is the count's (30000/1001 for 29.97);
+    /// `dropFrame` skips numbers as at 29.97 drop-frame. Throws `MediaError.timecode` when
+    /// GStreamer takes it for no timecode (24 hours or more, a frame number past the rate).
+    public func setTimecode(hours: Int, minutes: Int, seconds: Int, frames: Int, rate: (numerator: Int, denominator: Int),
+                            dropFrame: Bool) throws(MediaError) {
+        let label = String(format: "%02d:%02d:%02d%@%02d", hours, minutes, seconds, dropFrame ? ";" : ":", frames)
+        let fields = [hours, minutes, seconds, frames]
+        guard fields.allSatisfy({ (0...Int(UInt32.max)).contains($0) }), (1...Int(Int32.max)).contains(rate.numerator),
+              (1...Int(Int32.max)).contains(rate.denominator) else {
+            throw .timecode(label, rate: "\(rate.numerator)/\(rate.denominator)")
+        }
+        ensureWritable()
+        // One timecode a frame: a decoder's (from the stream's SEI) gives way to the source's.
+        if let old = gst_buffer_get_meta(buffer, gst_video_time_code_meta_api_get_type()) { _ = gst_buffer_remove_meta(buffer, old) }
+        let flags = dropFrame ? GST_VIDEO_TIME_CODE_FLAGS_DROP_FRAME : GST_VIDEO_TIME_CODE_FLAGS_NONE
+        // gst_buffer_add_video_time_code_meta_full checks the timecode and adds nothing when it is none.
+        guard gst_buffer_add_video_time_code_meta_full(buffer, guint(rate.numerator), guint(rate.denominator), nil, flags,
+                                                       guint(hours), guint(minutes), guint(seconds), guint(frames), 0) != nil else {
+            throw .timecode(label, rate: "\(rate.numerator)/\(rate.denominator)")
+        }
+    }
+
     /// A new reference to the buffer, for pushing downstream (transfer full).
     func bufferReference() -> UnsafeMutablePointer<GstBuffer> { gst_buffer_ref(buffer) }
 

@@ -63,6 +63,18 @@ public struct Timecode: Hashable, Sendable {
     /// drop-frame (SMPTE 12M: the frame numbers 0 and 1, or 0 to 3 at 60, are skipped at the
     /// start of each minute but every tenth).
     public func label(count: Int) -> String {
+        Self.clock(number(count: count), framesPerSecond: framesPerSecond, dropFrame: dropFrame)
+    }
+
+    /// The hours, minutes, seconds and frame number of the frame `count` frames from 00:00:00:00,
+    /// as `label(count:)` writes them (hours past 23 only for a count that does not wrap).
+    public func fields(count: Int) -> (hours: Int, minutes: Int, seconds: Int, frames: Int) {
+        let number = number(count: count), seconds = number / framesPerSecond
+        return (seconds / 3600, seconds / 60 % 60, seconds % 60, number % framesPerSecond)
+    }
+
+    /// The frame number (dropped numbers counted) of the frame `count` frames from 00:00:00:00.
+    private func number(count: Int) -> Int {
         var count = max(0, count)
         if wrapsAt24Hours { count %= framesPerDay }
         if dropFrame {
@@ -70,7 +82,7 @@ public struct Timecode: Hashable, Sendable {
             let tens = count / perTenMinutes, rest = count % perTenMinutes
             count += dropped * 9 * tens + (rest > dropped ? dropped * ((rest - dropped) / perMinute) : 0)
         }
-        return Self.clock(count, framesPerSecond: framesPerSecond, dropFrame: dropFrame)
+        return count
     }
 
     /// `HH:MM:SS:FF` (`;` before the frames for drop-frame) of frame number `count` (dropped
@@ -85,10 +97,24 @@ public struct Timecode: Hashable, Sendable {
     /// count advances a frame a frame, or by the time passed when the footage runs at another
     /// rate than the count (59.94 fps under a 29.97 timecode).
     public func label(videoFrame index: Int, videoRate: Double?) -> String {
-        guard let rate, let videoRate, videoRate > 0, abs(rate / videoRate - 1) >= 0.01 else {
-            return label(count: start + max(0, index))
-        }
+        label(count: count(videoFrame: index, videoRate: videoRate))
+    }
+
+    /// The count (frames from 00:00:00:00) of video frame `index` (from 0) of footage at
+    /// `videoRate` frames a second, which `label(videoFrame:videoRate:)` writes.
+    public func count(videoFrame index: Int, videoRate: Double?) -> Int {
+        guard let rate, let videoRate, videoRate > 0, abs(rate / videoRate - 1) >= 0.01 else { return start + max(0, index) }
         let passed = (Double(max(0, index)) * rate / videoRate + 1e-6).rounded(.down)
-        return label(count: start + Int(min(passed, 1e15)))
+        return start + Int(min(passed, 1e15))
+    }
+
+    /// The count's rate as a fraction, as a timecode track states it: 30000/1001 for drop-frame
+    /// and for a count that labels footage at 29.97 (23.976, 59.94), else whole frames a second.
+    public var frameRate: (numerator: Int, denominator: Int) {
+        let ntsc = Double(framesPerSecond) * 1000 / 1001
+        if dropFrame || rate.map({ abs($0 - ntsc) < abs($0 - Double(framesPerSecond)) }) == true {
+            return (framesPerSecond * 1000, 1001)
+        }
+        return (framesPerSecond, 1)
     }
 }

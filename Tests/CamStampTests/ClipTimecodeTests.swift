@@ -34,4 +34,20 @@ import Presets
         #expect(Timecode(track(flags: 8), videoRate: 25) == nil)
         #expect(Timecode(track(timescale: 1, duration: .max), videoRate: 25) == nil)
     }
+
+    /// The timecode a frame carries into the marked MOV is the one `{timecode}` shows on it, at
+    /// the rate its track states (30000/1001 for 29.97, drop-frame or not).
+    @Test func aFramesTimecodeFieldsAreItsLabel() throws {
+        let drop = try #require(Timecode(track(frame: 1798, flags: 3, timescale: 30000, duration: 1001, count: 30), videoRate: 30000.0 / 1001))
+        for index in 0..<40 {
+            let fields = drop.fields(count: drop.count(videoFrame: index, videoRate: 30000.0 / 1001))
+            #expect(String(format: "%02d:%02d:%02d;%02d", fields.hours, fields.minutes, fields.seconds, fields.frames)
+                    == drop.label(videoFrame: index, videoRate: 30000.0 / 1001))
+        }
+        #expect(drop.frameRate == (30000, 1001))
+        #expect(try #require(Timecode(track(), videoRate: 25)).frameRate == (25, 1))
+        #expect(try #require(Timecode(track(timescale: 24000, duration: 1001, count: 24), videoRate: 24000.0 / 1001)).frameRate == (24000, 1001))
+        #expect(try #require(Timecode(track(timescale: 2997, duration: 100, count: 30), videoRate: 29.97)).frameRate == (30000, 1001))
+        #expect(try #require(Timecode(track(timescale: 30, duration: 1, count: 30), videoRate: 30)).frameRate == (30, 1))
+    }
 }

@@ -132,4 +132,44 @@ import TestSupport
         let quiet = try camstamp(["batch", hostile[0].path, "-o", folder.appendingPathComponent("quiet").path, "--text", "x", "--json"])
         #expect(quiet.status == 0 && !quiet.stdout.contains("reason") && !quiet.stderr.contains("timecode"), "\(quiet.stdout) \(quiet.stderr)")
     }
+
+    /// The streams of `url` as ffprobe reads them: each one's type, tag (`tmcd`), duration and
+    /// `timecode` tag.
+    static func streams(_ url: URL) throws -> [(type: String, tag: String, duration: String?, timecode: String?)] {
+        let json = try tool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_tag_string,duration:stream_tags=timecode",
+                                        "-of", "json", url.path])
+        let streams = try #require((try JSONSerialization.jsonObject(with: json) as? [String: Any])?["streams"] as? [[String: Any]])
+        return streams.map { stream in
+            (stream["codec_type"] as? String ?? "", stream["codec_tag_string"] as? String ?? "", stream["duration"] as? String,
+             (stream["tags"] as? [String: Any])?["timecode"] as? String)
+        }
+    }
+
+    /// A marked MOV carries its source's timecode on as a `tmcd` track (qtmux writes it from the
+    /// frames' timecodes, which the encoder passes on), lasting as long as the video, non-drop and
+    /// drop-frame, whether or not a mark shows it; a clip without a timecode gets none.
+    @Test func aMarkedMOVCarriesItsSourcesTimecode() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        let clips = [("tc.mov", "25", "01:02:03:04"), ("drop.mov", "30000/1001", "01:02:03;04"), ("late.mov", "30000/1001", "23:59:59;29"),
+                     ("plain.mov", "25", nil)]
+        for (name, rate, timecode) in clips { try Self.flatClip(inputs.appendingPathComponent(name), rate: rate, frames: 30, timecode: timecode) }
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", inputs.path, "-o", out.path, "--text", "{frame}"])
+        // 23:59:59;29 without the 24-hour flag counts on to 24:00:00;00, which needs no word.
+        #expect(result.status == 0 && !result.stderr.contains("timecode"), "stderr: \(result.stderr)")
+        for (name, _, timecode) in clips {
+            let streams = try Self.streams(out.appendingPathComponent(name))
+            let tracks = streams.filter { $0.tag == "tmcd" }, video = streams.first { $0.type == "video" }
+            guard let timecode else {
+                #expect(tracks.isEmpty && video?.timecode == nil, "\(name) has no timecode, yet: \(streams)")
+                continue
+            }
+            #expect(tracks.count == 1 && tracks.first?.type == "data" && tracks.first?.timecode == timecode, "\(name): \(streams)")
+            #expect(video?.timecode == timecode, "\(name): \(streams)")
+            #expect(tracks.first?.duration != nil && tracks.first?.duration == video?.duration, "\(name): \(streams)")
+        }
+    }
 }

@@ -186,6 +186,8 @@ final class ClipWorker {
         // {timecode} starts at the clip's own timecode; a tag's rate is the video's, known at its first frame.
         var timecode: Timecode?, timecodeRead = false
         let showsTimecode = marker.preset.showsTimecode
+        // The muxer writes the timecode track from the frames' timecodes (MOV only: see `label`).
+        var carriesTimecode = container == .mov
         let mark: ClipPipeline.Mark = { frame, index, pts in
             if let pts { lastTime = pts }
             fps = fps ?? frame.framesPerSecond
@@ -202,6 +204,7 @@ final class ClipWorker {
             context.counter = counter
             context.timecode = timecode
             do { try marker.mark(frame, context: context) } catch { return error }
+            if let timecode, carriesTimecode { carriesTimecode = Self.label(frame, index: index, fps: fps, with: timecode, notes: &notes) }
             return nil
         }
         let folder = item.output.deletingLastPathComponent()
@@ -252,6 +255,26 @@ final class ClipWorker {
             return outcome(.failed, error.message)
         }
         return outcome(.marked, notes.isEmpty ? nil : notes.joined(separator: "; "), frames: frames)
+    }
+
+    /// Labels `frame` (number `index`) with the count `{timecode}` shows on it, for qtmux to write
+    /// the marked MOV's timecode track from (qtmux takes the first frame's); false, with a note,
+    /// when GStreamer cannot take it (a rate it has no timecode for, 48 at 47.952), after which no
+    /// frame is labelled.
+    static func label(_ frame: VideoFrame, index: Int, fps: Double?, with timecode: Timecode, notes: inout [String]) -> Bool {
+        let fields = timecode.fields(count: timecode.count(videoFrame: index, videoRate: fps))
+        // A count that does not wrap runs on past 23:59:59, where GStreamer's timecodes stop: those
+        // frames go unlabelled, and the track keeps the first frame's.
+        guard fields.hours < 24 else { return true }
+        do {
+            try frame.setTimecode(hours: fields.hours, minutes: fields.minutes, seconds: fields.seconds, frames: fields.frames,
+                                  rate: timecode.frameRate, dropFrame: timecode.dropFrame)
+            return true
+        } catch {
+            notes.append(index == 0 ? "its timecode is not carried into the marked file: \(error)"
+                         : "its frames from \(index) on carry no timecode of their own (the timecode track is kept): \(error)")
+            return false
+        }
     }
 
     /// Why `{timecode}` does not start at `recorded` (a timecode that makes no sense) on video
