@@ -130,6 +130,7 @@ public struct StreamJob {
     /// Checks what can be checked before the camera starts, then builds the one pipeline and
     /// starts it.
     private func setUp(recordings: Recordings, interrupts: Interrupts?, report: JobOutput) throws(CamStampError) -> Session {
+        try Self.refuseSharedFiles(options)
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
         // Snapshots asked for must be possible: a template that does not load is said now, not
@@ -211,6 +212,28 @@ public struct StreamJob {
         publishing?.start()
         Verbosity.log("stream elements: \(stream.pipeline.elementSummary().joined(separator: " "))")
         return session
+    }
+
+    /// Two targets that are one file (`d.mp4` and `./d.mp4`, a link to it, an `--sdp` file that is a
+    /// recording) would write over each other: refused before anything is written.
+    private static func refuseSharedFiles(_ options: StreamOptions) throws(CamStampError) {
+        var claimed: [String: String] = [:]
+        let written = options.targets.compactMap { target -> (option: String, text: String, url: URL)? in
+            switch target {
+            case .file(let url, _): ("--to", target.description, url)
+            case .hls(let folder): ("--to", target.description, folder)
+            default: nil
+            }
+        } + (options.sdp.map { [("--sdp", $0.path, $0)] } ?? [])
+        for (option, text, url) in written {
+            let resolved = OutputPath.resolved(url)
+            guard let other = claimed[resolved] else {
+                claimed[resolved] = text
+                continue
+            }
+            if other == text { throw .usage("\(option) \(text) is given twice; give each target once") }
+            throw .usage("\(option) \(text): \(other) is the same file (\(resolved)); give each target once")
+        }
     }
 
     /// Which frames go to the encoder (on the capture's thread): none past `--duration`, and none

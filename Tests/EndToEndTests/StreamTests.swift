@@ -227,6 +227,34 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         #expect(result.stderr.hasPrefix("camstamp: ") && result.stderr.split(separator: "\n").count == 1)
     }
 
+    /// Two targets that are one file (the same name twice, `./` before it, through a linked folder,
+    /// a link to it) are refused in one line naming --to and the file, before anything is
+    /// written: both recordings ran into one name, failed with "No such file or directory" or
+    /// "already exists" and left a partial d.mp4.
+    @Test(arguments: ["d.mp4", "./d.mp4", "linked/d.mp4", "l.mp4"])
+    func oneFileGivenAsTwoTargetsIsRefusedBeforeAnythingIsWritten(second: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("linked").path, withDestinationPath: ".")
+        var extra: [String] = []
+        if second == "l.mp4" {
+            // A link is followed to the file it names, which is there already: hence --overwrite.
+            try Data("old".utf8).write(to: folder.appendingPathComponent("d.mp4"))
+            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("l.mp4").path, withDestinationPath: "d.mp4")
+            extra = ["--overwrite"]
+        }
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--duration", "1", "--to", "d.mp4", "--to", second] + extra,
+                                  in: folder)
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        let line = result.stderr.split(separator: "\n")
+        #expect(line.count == 1 && line[0].hasPrefix("camstamp: --to ") && line[0].hasSuffix("; give each target once"), "\(result.stderr)")
+        #expect(result.stderr.contains(folder.resolvingSymlinksInPath().appendingPathComponent("d.mp4").path)
+                || result.stderr.contains(folder.appendingPathComponent("d.mp4").path), "\(result.stderr)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)) == before)
+        if second == "l.mp4" { #expect(try Data(contentsOf: folder.appendingPathComponent("d.mp4")) == Data("old".utf8)) }
+    }
+
     /// A folder the user cannot write into is refused before the camera starts, in the words
     /// shoot uses, not with GStreamer's element path and source file.
     @Test func anUnwritableTargetFolderFailsBeforeAnythingStarts() throws {

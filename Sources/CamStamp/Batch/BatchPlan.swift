@@ -101,7 +101,7 @@ struct BatchPlan {
         // Refused before any work: an output that would replace an input, or two inputs that
         // would write the same output.
         func claim(_ output: URL, for url: URL) throws(CamStampError) {
-            let resolved = output.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(output.lastPathComponent).path
+            let resolved = OutputPath.resolved(output)
             if inputPaths.contains(resolved) {
                 throw .usage("\(output.path) would replace an input photo; choose another -o folder or a --name pattern such as '{stem}-marked'")
             }
