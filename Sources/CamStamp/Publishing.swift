@@ -146,7 +146,7 @@ final class Publishing: @unchecked Sendable {
             switch target {
             case .file(let url, let container):
                 let muxer = container == .mp4 ? "mp4mux name=\(mux) fragment-duration=1000" : "matroskamux name=\(mux)"
-                branches.append("video. ! \(fileQueue) ! h264parse ! \(muxer) ! filesink buffer-mode=unbuffered location=\(PipelineTemplate.quote((recordings[url] ?? url).path))")
+                branches.append("video. ! \(fileQueue) ! h264parse ! \(muxer) ! filesink name=file\(index) buffer-mode=unbuffered location=\(PipelineTemplate.quote((recordings[url] ?? url).path))")
                 if audio != nil {
                     if container == .mp4 { needsAAC = true } else { needsOpus = true }
                     branches.append("\(container == .mp4 ? "aac" : "opus"). ! \(fileQueue) ! \(mux).")

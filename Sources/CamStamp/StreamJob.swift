@@ -125,6 +125,8 @@ public struct StreamJob {
         var failure: CamStampError?
         /// The pipeline ended by itself (a file source played to its end, everything written).
         var finished = false
+        /// The target that could not be written (`failure` names it); the others are finalised.
+        var lostTarget: StreamTarget?
     }
 
     /// Checks what can be checked before the camera starts, then builds the one pipeline and
@@ -337,6 +339,14 @@ public struct StreamJob {
                     ending.failure = session.capture.failure(error)
                     return ending
                 }
+                // One target of several that cannot be written (a full disk) stops the encode for
+                // every target (its error goes up through the tee), and the end follows the error
+                // down to the others: they are finalised, and it alone is named.
+                if options.targets.count > 1, let target = failedTarget(error) {
+                    ending.failure = outputFailure(error)
+                    ending.lostTarget = target
+                    return ending
+                }
                 throw outputFailure(error)
             case nil:
                 break
@@ -377,7 +387,17 @@ public struct StreamJob {
             // muxers' sound pads without caps, and its end must not reach an idle tap's muxer.
             session.publishing?.endIdleTaps()
             session.publishing?.endSound()
-            do { try session.stream.finish(timeout: Self.finishGrace) } catch {
+            // What the lost target set off (its muxer's and the queues' "Internal data stream
+            // error") is passed over; another target failing is not.
+            if let lost = ending.lostTarget, let index = options.targets.firstIndex(of: lost) {
+                // Its sink as `Publishing.plan` names it: a file's filesink, or the hlssink2.
+                let sink: String = if case .file = lost { "file\(index)" } else { "mux\(index)" }
+                session.stream.endBranches(of: "video", afterLosing: sink)
+            }
+            let passingOver = { [self] (error: MediaError) in
+                ending.lostTarget != nil && (failedTarget(error).map { $0 == ending.lostTarget } ?? true)
+            }
+            do { try session.stream.finish(timeout: Self.finishGrace, passingOver: passingOver) } catch {
                 throw ending.failure ?? outputFailure(error)
             }
         }
@@ -419,11 +439,31 @@ public struct StreamJob {
             return .failure("--audio \(device): the sound source cannot be opened: \(reason) "
                 + "(PulseAudio sources: `pactl list short sources`; ALSA devices: `arecord -L`)")
         }
-        if case .file = options.target,
-           let unwritable = CamStampError.unwritable(error, path: options.targetDescription, what: "the recording", option: "--to") {
-            return unwritable
+        let target = failedTarget(error) ?? (options.targets.count == 1 ? options.target : nil)
+        switch target {
+        case .file?:
+            if let unwritable = CamStampError.unwritable(error, path: target!.description, what: "the recording", option: "--to") { return unwritable }
+        case .hls?:
+            if let unwritable = CamStampError.unwritable(error, path: target!.description, what: "the segments", option: "--to") { return unwritable }
+        default:
+            break
         }
-        return .failure("\(options.targetDescription): \(error)")
+        return .failure("\(target?.description ?? options.targetDescription): \(error)")
+    }
+
+    /// The file or HLS target whose branch `error` came from (its muxer `muxN`, its sink `fileN`,
+    /// named in `Publishing.plan`), when the composed output has one.
+    private func failedTarget(_ error: Error) -> StreamTarget? {
+        guard options.isComposed, let error = error as? MediaError else { return nil }
+        for (index, target) in options.targets.enumerated() {
+            switch target {
+            case .file, .hls:
+                if error.isInside(part: "file\(index)") || error.isInside(part: "mux\(index)") { return target }
+            default:
+                continue
+            }
+        }
+        return nil
     }
 
     /// `out.mp4: 90 frames, 0 dropped, 00:00:03.00`; a network target that was down says for how

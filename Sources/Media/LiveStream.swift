@@ -150,8 +150,10 @@ public final class LiveStream: @unchecked Sendable {
 
     /// Ends the stream and waits (bounded) until every sink has it: the encoder drains, muxers
     /// write their index. The end goes in at `pace`, so it does not depend on the source (a
-    /// camera that failed still gets its recording finalised). Then the pipeline stops.
-    public func finish(timeout: Duration) throws(MediaError) {
+    /// camera that failed still gets its recording finalised). Then the pipeline stops. Errors
+    /// `passingOver` says are known already (what one failed output set off on its way up)
+    /// are passed over while the others finish.
+    public func finish(timeout: Duration, passingOver: (MediaError) -> Bool = { _ in false }) throws(MediaError) {
         defer { abort() }
         guard !ended else { return }
         if let pad = gst_element_get_static_pad(pace.pointer, "sink") {
@@ -159,10 +161,34 @@ public final class LiveStream: @unchecked Sendable {
             _ = gst_pad_send_event(pad, gst_event_new_eos())
             gst_object_unref(UnsafeMutableRawPointer(pad))
         }
-        switch pipeline.waitForEndOrError(timeout: timeout) {
-        case .endOfStream: ended = true
-        case .error(let error): throw error
-        case nil: throw .timeout("the stream did not finish within \(timeout)")
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            switch pipeline.waitForEndOrError(timeout: max(deadline - ContinuousClock.now, .zero)) {
+            case .endOfStream:
+                ended = true
+                return
+            case .error(let error) where passingOver(error): continue
+            case .error(let error): throw error
+            case nil: throw .timeout("the stream did not finish within \(timeout)")
+            }
+        }
+    }
+
+    /// After the branch of tee `tee` that ends in `lost` failed (a file on a full disk): ends
+    /// every branch of the tee, and `lost` itself, by hand. The end that follows a flow error up
+    /// and down the pipeline does not always come (a queue the error stopped refuses it), and
+    /// the pipeline ends only once every sink has, the lost one included.
+    public func endBranches(of tee: String, afterLosing lost: String) {
+        if let tee = try? pipeline.element(named: tee) {
+            forEachPad(of: tee.pointer, sink: false) { pad in
+                guard let peer = gst_pad_get_peer(pad) else { return }
+                // Refused (harmlessly) by a branch the end already reached.
+                _ = gst_pad_send_event(peer, gst_event_new_eos())
+                gst_object_unref(UnsafeMutableRawPointer(peer))
+            }
+        }
+        if let sink = try? pipeline.element(named: lost) {
+            forEachPad(of: sink.pointer, sink: true) { _ = gst_pad_send_event($0, gst_event_new_eos()) }
         }
     }
 

@@ -279,6 +279,30 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         #expect(result.stderr == "camstamp: \(file.path): cannot write the recording (the disk is full); free some space or choose another --to\n")
     }
 
+    /// A full disk under one of two recordings: the line names that one alone (both were said
+    /// to be on a full disk), and the one on the healthy disk is finalised (it was stopped
+    /// unfinished: no duration in its header). Needs a small tmpfs (root, as `make test` runs
+    /// here); without one nothing is checked.
+    @Test func aFullDiskUnderOneRecordingNamesItAndFinalisesTheOther() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let small = folder.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path])) != nil else { return }
+        defer { _ = try? tool("umount", [small.path]) }
+        // About 100 kB left: a few seconds of the test pattern.
+        try Data(count: 1_048_576 - 100_000).write(to: small.appendingPathComponent("filler"))
+        let full = small.appendingPathComponent("x.mp4"), healthy = folder.appendingPathComponent("y.mkv")
+        let result = try camstamp(["stream", "--source", "test", "--text", "LIVE {frame}", "--size", "640x360", "--duration", "20",
+                                   "--to", full.path, "--to", healthy.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(full.path): cannot write the recording (the disk is full); free some space or choose another --to\n",
+                "\(result.stderr)")
+        #expect(try decodeVideo(file: healthy).frames >= 30)
+        let duration = String(decoding: try tool("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", healthy.path]), as: UTF8.self)
+        #expect(Double(duration.trimmingCharacters(in: .whitespacesAndNewlines)).map { $0 > 1 } == true, "duration: \(duration)")
+    }
+
     /// A video file whose frames H.264 cannot take (an odd size; --size was not given to choose
     /// one): one line naming the size and the way out, and no recording without frames left
     /// behind (x264's "Can not initialize x264 encoder" and a file with no index were).
