@@ -303,6 +303,25 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         #expect(Double(duration.trimmingCharacters(in: .whitespacesAndNewlines)).map { $0 > 1 } == true, "duration: \(duration)")
     }
 
+    /// HLS segments on a full disk: one line naming the hls: target and what to do, as a file
+    /// target says it (it was GStreamer's element path and "No space left on the resource.").
+    /// Needs a small tmpfs (root, as `make test` runs here); without one nothing is checked.
+    @Test func hlsOnAFullDiskIsOneLineNamingTheTarget() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let small = folder.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path])) != nil else { return }
+        defer { _ = try? tool("umount", [small.path]) }
+        try Data(count: 1_048_576 - 100_000).write(to: small.appendingPathComponent("filler"))
+        let hls = small.appendingPathComponent("live")
+        let result = try camstamp(["stream", "--source", "test", "--text", "LIVE {frame}", "--size", "640x360", "--duration", "30",
+                                   "--to", "hls:" + hls.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: hls:\(hls.path): cannot write the segments (the disk is full); free some space or choose another --to\n",
+                "\(result.stderr)")
+    }
+
     /// A video file whose frames H.264 cannot take (an odd size; --size was not given to choose
     /// one): one line naming the size and the way out, and no recording without frames left
     /// behind (x264's "Can not initialize x264 encoder" and a file with no index were).
