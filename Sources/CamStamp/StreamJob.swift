@@ -503,7 +503,7 @@ public struct StreamJob {
         // The clip's streams are the source's business: what is wrong with them names --source.
         let audio: String
         do { audio = try fileAudio(report: report) } catch {
-            if case .file(let clip) = options.source { throw .failure("--source file:\(clip.path): \(error)") }
+            if case .file(let clip) = options.source { throw Camera.captureError(error, source: .file(clip)) }
             throw .failure("\(options.targetDescription): \(error)")
         }
         do { return try template.render(values) + audio } catch {
