@@ -109,6 +109,7 @@ public final class LiveStream: @unchecked Sendable {
             if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
         }
         watchFileSinks()
+        hideDurationsFromMuxers()
         // Not waited for: the sinks of a live pipeline complete the change only with data.
         try pipeline.setState(.playing, wait: false)
     }
@@ -131,6 +132,18 @@ public final class LiveStream: @unchecked Sendable {
             let types = GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
             gst_pad_add_probe(pad, types, fileSinkProbe, Unmanaged.passRetained(watch).toOpaque()) {
                 if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
+            }
+        }
+    }
+
+    /// A live stream has no length until it ends: a clip played as the camera answered the
+    /// muxers' duration query with its own, and matroskamux wrote it in the header, so a killed
+    /// recording of 2.6 s said 10 s. Each file muxer's sink pads fail that query now, as with a
+    /// camera (the length is written when the recording is finalised).
+    private func hideDurationsFromMuxers() {
+        for element in pipeline.allElements() where ["matroskamux", "mp4mux", "qtmux"].contains(Pipeline.factoryName(of: element.pointer) ?? "") {
+            forEachPad(of: element.pointer, sink: true) { pad in
+                gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_UPSTREAM, durationQueryProbe, nil, nil)
             }
         }
     }
@@ -289,6 +302,13 @@ private final class FileSinkWatch: Sendable {
         var frameOnDisk = false
     }
     let lock = Mutex(State())
+}
+
+/// Fails a duration query (dropped unanswered: the asking muxer gets false), lets any other pass.
+private let durationQueryProbe: GstPadProbeCallback = { _, info, _ in
+    guard let info, let data = info.pointee.data,
+          data.assumingMemoryBound(to: GstQuery.self).pointee.type == GST_QUERY_DURATION else { return GST_PAD_PROBE_OK }
+    return GST_PAD_PROBE_DROP
 }
 
 private let fileSinkProbe: GstPadProbeCallback = { _, info, context in

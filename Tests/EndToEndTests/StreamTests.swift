@@ -170,6 +170,24 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         #expect(video.frames >= 30, "only \(video.frames) frames playable after SIGKILL")
     }
 
+    /// A clip played as the camera, killed mid-recording: the MKV's header says no duration, as a
+    /// camera's killed recording does; it said the clip's whole 10 s while it held about 2
+    /// (players showed a 10 s bar that stopped short).
+    @Test func aKilledRecordingOfAClipDoesNotClaimTheClipsDuration() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("ten.mp4"), file = folder.appendingPathComponent("crash.mkv")
+        try writeWithGStreamer("videotestsrc num-buffers=300 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: clip)
+        let running = try RunningCamstamp(["stream", "--source", "file:" + clip.path, "--text", "x", "--to", file.path])
+        Thread.sleep(forTimeInterval: 2.5)
+        running.send(SIGKILL)
+        _ = running.finish(timeout: 10)
+        #expect(try decodeVideo(file: file).frames >= 10)
+        let duration = String(decoding: try tool("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file.path]), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(duration == "N/A", "the killed recording says it lasts \(duration) s")
+    }
+
     @Test func rtpOnLoopbackIsReceivedAndDecodedWithTheMark() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
