@@ -127,6 +127,9 @@ public struct StreamJob {
         var finished = false
         /// The target that could not be written (`failure` names it); the others are finalised.
         var lostTarget: StreamTarget?
+        /// Targets that could not be written and were let go while the others went on, with
+        /// what failed (the stream's failure once it has ended, `lostFailure`).
+        var letGo: [(target: StreamTarget, error: Error)] = []
     }
 
     /// Checks what can be checked before the camera starts, then builds the one pipeline and
@@ -178,6 +181,10 @@ public struct StreamJob {
             case .missingNamedElement("frames", _), .invalidTemplate: throw capture.failure(error)
             default: throw .failure("\(options.targetDescription): \(error)")
             }
+        }
+        // Several targets: one whose disk fills is let go while the others go on.
+        if options.isComposed && options.targets.count > 1 {
+            stream.letFailAlone(branches.map { LiveStream.Branch(parts: $0.parts, heads: $0.heads) })
         }
         // A clip played as the camera keeps its colours: GStreamer alone makes a phone's full range limited.
         if case .file(let clip) = capture.source { stream.pipeline.keepColours(ofClip: clip) }
@@ -339,11 +346,18 @@ public struct StreamJob {
                     ending.failure = session.capture.failure(error)
                     return ending
                 }
-                // One target of several that cannot be written (a full disk) stops the encode for
-                // every target (its error goes up through the tee), and the end follows the error
-                // down to the others: they are finalised, and it alone is named.
-                if options.targets.count > 1, let target = failedTarget(error) {
-                    ending.failure = outputFailure(error)
+                // One target of several that cannot be written (a full disk) is let go (its
+                // branch drops what comes, `letFailAlone`) and the others go on, until every one
+                // is gone.
+                if options.targets.count > 1, let target = failedTarget(error), session.stream.hasLetGo(branchWith: sinkName(target)) {
+                    if !ending.letGo.contains(where: { $0.target == target }) { ending.letGo.append((target, error)) }
+                    if ending.letGo.count < options.targets.count { continue }
+                }
+                // Otherwise its error went up through the tee and stopped the encode for every
+                // target, and the end follows the error down to the others: they are
+                // finalised, and it alone is named.
+                if options.targets.count > 1, let target = failedTarget(error) ?? ending.letGo.first?.target {
+                    ending.failure = lostFailure(ending.letGo) ?? outputFailure(error)
                     ending.lostTarget = target
                     return ending
                 }
@@ -389,16 +403,17 @@ public struct StreamJob {
             session.publishing?.endSound()
             // What the lost target set off (its muxer's and the queues' "Internal data stream
             // error") is passed over; another target failing is not.
-            if let lost = ending.lostTarget, let index = options.targets.firstIndex(of: lost) {
-                // Its sink as `Publishing.plan` names it: a file's filesink, or the hlssink2.
-                let sink: String = if case .file = lost { "file\(index)" } else { "mux\(index)" }
-                session.stream.endBranches(of: "video", afterLosing: sink)
+            if let lost = ending.lostTarget {
+                session.stream.endBranches(of: "video", afterLosing: sinkName(lost))
             }
+            // The targets let go get no end from upstream: their sinks are ended by hand.
+            for lost in ending.letGo where lost.target != ending.lostTarget { session.stream.endSink(named: sinkName(lost.target)) }
             let passingOver = { [self] (error: MediaError) in
-                ending.lostTarget != nil && (failedTarget(error).map { $0 == ending.lostTarget } ?? true)
+                if let target = failedTarget(error), ending.letGo.contains(where: { $0.target == target }) { return true }
+                return ending.lostTarget != nil && (failedTarget(error).map { $0 == ending.lostTarget } ?? true)
             }
             do { try session.stream.finish(timeout: Self.finishGrace, passingOver: passingOver) } catch {
-                throw ending.failure ?? outputFailure(error)
+                throw ending.failure ?? lostFailure(ending.letGo) ?? outputFailure(error)
             }
         }
         session.publishing?.finish()
@@ -410,6 +425,8 @@ public struct StreamJob {
         try session.recordings.settle(stream: session.stream, finishedWithFrames: state.written > 0)
         let summary = Summary(framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
                               snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
+        // The others are recorded and placed; the target let go is the news (exit 1).
+        if let lost = lostFailure(ending.letGo) { throw lost }
         if ending.interrupted { throw .init(.interrupted, summaryLine(summary)) }
         if let unreached = nothingDelivered(summary) { throw .failure(unreached) }
         return summary
@@ -451,19 +468,40 @@ public struct StreamJob {
         return .failure("\(target?.description ?? options.targetDescription): \(error)")
     }
 
-    /// The file or HLS target whose branch `error` came from (its muxer `muxN`, its sink `fileN`,
-    /// named in `Publishing.plan`), when the composed output has one.
+    /// The targets let go, said in one line: `x.mp4: cannot write the recording (the disk is
+    /// full); …`, or for several `x.mp4, y.mkv: …` as the first said it; nil for none.
+    private func lostFailure(_ letGo: [(target: StreamTarget, error: Error)]) -> CamStampError? {
+        guard let first = letGo.first else { return nil }
+        var failure = outputFailure(first.error)
+        let named = first.target.description + ": "
+        if letGo.count > 1, failure.message.hasPrefix(named) {
+            failure.message = letGo.map(\.target.description).joined(separator: ", ") + ": " + failure.message.dropFirst(named.count)
+        }
+        return failure
+    }
+
+    /// The file or HLS target whose branch `error` came from, when the composed output has one.
     private func failedTarget(_ error: Error) -> StreamTarget? {
         guard options.isComposed, let error = error as? MediaError else { return nil }
-        for (index, target) in options.targets.enumerated() {
-            switch target {
-            case .file, .hls:
-                if error.isInside(part: "file\(index)") || error.isInside(part: "mux\(index)") { return target }
-            default:
-                continue
+        return branches.first { branch in branch.parts.contains { error.isInside(part: $0) } }.map { options.targets[$0.index] }
+    }
+
+    /// The file and HLS targets' branches, by the names `Publishing.plan` gives their elements
+    /// (queues inN and inNa, muxer muxN, sink fileN), N the target's index.
+    private var branches: [(index: Int, parts: [String], heads: [String])] {
+        options.targets.indices.compactMap { index in
+            switch options.targets[index] {
+            case .file, .hls: (index, ["in\(index)", "in\(index)a", "mux\(index)", "file\(index)"], ["in\(index)", "in\(index)a"])
+            default: nil
             }
         }
-        return nil
+    }
+
+    /// A file or HLS target's sink as `Publishing.plan` names it: a file's filesink, or the hlssink2.
+    private func sinkName(_ target: StreamTarget) -> String {
+        let index = options.targets.firstIndex(of: target) ?? 0
+        if case .file = target { return "file\(index)" }
+        return "mux\(index)"
     }
 
     /// `out.mp4: 90 frames, 0 dropped, 00:00:03.00`; a network target that was down says for how

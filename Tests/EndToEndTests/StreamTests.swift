@@ -297,28 +297,36 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
         #expect(result.stderr == "camstamp: \(file.path): cannot write the recording (the disk is full); free some space or choose another --to\n")
     }
 
-    /// A full disk under one of two recordings: the line names that one alone (both were said
-    /// to be on a full disk), and the one on the healthy disk is finalised (it was stopped
-    /// unfinished: no duration in its header). Needs a small tmpfs (root, as `make test` runs
-    /// here); without one nothing is checked.
-    @Test func aFullDiskUnderOneRecordingNamesItAndFinalisesTheOther() throws {
+    /// A full disk under one of two recordings: that one is let go and the other goes on to the
+    /// end, finalised; the line names the full one alone. Before, the full disk stopped both
+    /// (the healthy one left unfinished, no duration in its header) and the line said both were
+    /// on a full disk. Needs a small tmpfs (root, as `make test` runs here); without one nothing
+    /// is checked.
+    @Test func aFullDiskUnderOneRecordingNamesItAndTheOtherGoesOn() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let small = folder.appendingPathComponent("small")
         try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
         guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path])) != nil else { return }
         defer { _ = try? tool("umount", [small.path]) }
-        // About 100 kB left: a few seconds of the test pattern.
+        // About 100 kB left: a few seconds of the test pattern (and tone).
         try Data(count: 1_048_576 - 100_000).write(to: small.appendingPathComponent("filler"))
         let full = small.appendingPathComponent("x.mp4"), healthy = folder.appendingPathComponent("y.mkv")
-        let result = try camstamp(["stream", "--source", "test", "--text", "LIVE {frame}", "--size", "640x360", "--duration", "20",
-                                   "--to", full.path, "--to", healthy.path])
+        let result = try camstamp(["stream", "--source", "test", "--text", "LIVE {frame}", "--size", "640x360", "--duration", "8",
+                                   "--audio", "auto", "--to", full.path, "--to", healthy.path])
         #expect(result.status == 1)
         #expect(result.stderr == "camstamp: \(full.path): cannot write the recording (the disk is full); free some space or choose another --to\n",
                 "\(result.stderr)")
-        #expect(try decodeVideo(file: healthy).frames >= 30)
-        let duration = String(decoding: try tool("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", healthy.path]), as: UTF8.self)
-        #expect(Double(duration.trimmingCharacters(in: .whitespacesAndNewlines)).map { $0 > 1 } == true, "duration: \(duration)")
+        func duration(_ file: URL) throws -> Double? {
+            Double(String(decoding: try tool("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file.path]), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        // The full one holds what fitted; the healthy one all 8 s, sound included, and its length.
+        let cut = try #require(try duration(full)), whole = try #require(try duration(healthy))
+        #expect(cut < 6 && whole > 7.5, "full disk: \(cut) s, healthy disk: \(whole) s")
+        #expect(try decodeVideo(file: healthy).frames > (try decodeVideo(file: full).frames) + 30)
+        let streams = String(decoding: try tool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", healthy.path]), as: UTF8.self)
+        #expect(streams.contains("audio"), "\(streams)")
     }
 
     /// HLS segments on a full disk: one line naming the hls: target and what to do, as a file
