@@ -407,7 +407,11 @@ public struct StreamJob {
                 session.stream.endBranches(of: "video", afterLosing: sinkName(lost))
             }
             // The targets let go get no end from upstream: their sinks are ended by hand.
-            for lost in ending.letGo where lost.target != ending.lostTarget { session.stream.endSink(named: sinkName(lost.target)) }
+            for lost in ending.letGo where lost.target != ending.lostTarget {
+                // A file's sink ends (its muxer's error left it as it was); hlssink2 takes no end
+                // after a write error, and is taken out.
+                if case .hls = lost.target { session.stream.removeSink(named: sinkName(lost.target)) } else { session.stream.endSink(named: sinkName(lost.target)) }
+            }
             let passingOver = { [self] (error: MediaError) in
                 if let target = failedTarget(error), ending.letGo.contains(where: { $0.target == target }) { return true }
                 return ending.lostTarget != nil && (failedTarget(error).map { $0 == ending.lostTarget } ?? true)
@@ -483,7 +487,9 @@ public struct StreamJob {
     /// The file or HLS target whose branch `error` came from, when the composed output has one.
     private func failedTarget(_ error: Error) -> StreamTarget? {
         guard options.isComposed, let error = error as? MediaError else { return nil }
-        return branches.first { branch in branch.parts.contains { error.isInside(part: $0) } }.map { options.targets[$0.index] }
+        // An element taken out of the pipeline (`removeSink`) has no parents left in its path.
+        return branches.first { branch in branch.parts.contains { error.isInside(part: $0) || error.reason(ofElement: $0) != nil } }
+            .map { options.targets[$0.index] }
     }
 
     /// The file and HLS targets' branches, by the names `Publishing.plan` gives their elements

@@ -254,6 +254,25 @@ public final class LiveStream: @unchecked Sendable {
         }
     }
 
+    /// Takes the sink (or sink bin) named `name` out of the pipeline, stopped: a failed one that
+    /// never ends (hlssink2 after a write error takes no end) would keep the pipeline's end from
+    /// coming; the bin ends once the others have.
+    public func removeSink(named name: String) {
+        guard let sink = try? pipeline.element(named: name) else { return }
+        forEachPad(of: sink.pointer, sink: true) { pad in
+            guard let peer = gst_pad_get_peer(pad) else { return }
+            _ = gst_pad_unlink(peer, pad)
+            gst_object_unref(UnsafeMutableRawPointer(peer))
+        }
+        gst_object_ref(UnsafeMutableRawPointer(sink.pointer))
+        defer { gst_object_unref(UnsafeMutableRawPointer(sink.pointer)) }
+        _ = gst_element_set_state(sink.pointer, GST_STATE_NULL)
+        if let parent = gst_object_get_parent(gcast(sink.pointer)) {
+            gst_bin_remove(gcast(parent), sink.pointer)
+            gst_object_unref(UnsafeMutableRawPointer(parent))
+        }
+    }
+
     /// After the branch of tee `tee` that ends in `lost` failed (a file on a full disk): ends
     /// every branch of the tee, and `lost` itself, by hand. The end that follows a flow error up
     /// and down the pipeline does not always come (a queue the error stopped refuses it), and
