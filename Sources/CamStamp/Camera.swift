@@ -220,8 +220,10 @@ struct Camera {
         }
         // Anything else a clip's demuxer or decoder says is about that file (damaged data, say).
         if case .file(let url) = source, let message = error.elementMessage {
-            return .failure("--source file:\(url.path): the clip cannot be played: \(message)")
+            let reason = message.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+            return .failure("--source file:\(url.path): the clip cannot be played: \(reason); give another video file")
         }
+        if case .file(let url) = source { return .failure("--source file:\(url.path): \(error)") }
         guard case .v4l2(let device) = source else { return .failure("capture: \(error)") }
         if let mode, error.description.contains("not-negotiated") {
             return .failure("\(device) does not offer \(mode); `camstamp devices` lists the sizes and rates it has")

@@ -95,7 +95,7 @@ enum AudioInput {
             case .file(let clip):
                 // The clip's own sound, decoded to be encoded as each target needs it.
                 do { return try ClipStreams.probe(clip).decodedAudio(from: clip) } catch {
-                    throw .failure("--source file:\(clip.path): \(error)")
+                    throw Camera.captureError(error, source: .file(clip))
                 }
             case .auto, .v4l2, .named:
                 let microphones: Int
@@ -139,6 +139,8 @@ final class Publishing: @unchecked Sendable {
         var relayPlans: [(name: String, target: StreamTarget)] = []
         var serve: RTSPServe?
         // A branch for a file takes every frame; one for the network never holds the others up.
+        // A file's or HLS's elements are named by the target's index (queues inN and inNa, muxer
+        // muxN, sink fileN): a failure is told apart by them (StreamJob.branches).
         let fileQueue = "queue max-size-buffers=0 max-size-bytes=0 max-size-time=3000000000"
         let leakyQueue = "queue leaky=downstream max-size-buffers=0 max-size-bytes=0 max-size-time=2000000000"
         for (index, target) in options.targets.enumerated() {
@@ -146,10 +148,10 @@ final class Publishing: @unchecked Sendable {
             switch target {
             case .file(let url, let container):
                 let muxer = container == .mp4 ? "mp4mux name=\(mux) fragment-duration=1000" : "matroskamux name=\(mux)"
-                branches.append("video. ! \(fileQueue) ! h264parse ! \(muxer) ! filesink buffer-mode=unbuffered location=\(PipelineTemplate.quote((recordings[url] ?? url).path))")
+                branches.append("video. ! \(fileQueue) name=in\(index) ! h264parse ! \(muxer) ! filesink name=file\(index) buffer-mode=unbuffered location=\(PipelineTemplate.quote((recordings[url] ?? url).path))")
                 if audio != nil {
                     if container == .mp4 { needsAAC = true } else { needsOpus = true }
-                    branches.append("\(container == .mp4 ? "aac" : "opus"). ! \(fileQueue) ! \(mux).")
+                    branches.append("\(container == .mp4 ? "aac" : "opus"). ! \(fileQueue) name=in\(index)a ! \(mux).")
                 }
             case .rtp(let host, let port):
                 let name = options.targets.firstIndex(where: { if case .rtp = $0 { true } else { false } }) == index ? "pay" : "pay\(index)"
@@ -181,10 +183,10 @@ final class Publishing: @unchecked Sendable {
                 // folder the last 12, so a long stream does not fill the disk.
                 let segments = PipelineTemplate.quote(folder.appendingPathComponent("segment%05d.ts").path)
                 let playlist = PipelineTemplate.quote(folder.appendingPathComponent("index.m3u8").path)
-                branches.append("video. ! \(fileQueue) ! h264parse ! hlssink2 name=\(mux) target-duration=2 playlist-length=6 max-files=12 location=\(segments) playlist-location=\(playlist)")
+                branches.append("video. ! \(fileQueue) name=in\(index) ! h264parse ! hlssink2 name=\(mux) target-duration=2 playlist-length=6 max-files=12 location=\(segments) playlist-location=\(playlist)")
                 if audio != nil {
                     needsAAC = true
-                    branches.append("aac. ! \(fileQueue) ! \(mux).audio")
+                    branches.append("aac. ! \(fileQueue) name=in\(index)a ! \(mux).audio")
                 }
             case .serve(let address):
                 guard serve == nil else { throw .usage("--serve: one RTSP server per stream") }

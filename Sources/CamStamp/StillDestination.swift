@@ -201,3 +201,14 @@ enum OutputName {
         return name
     }
 }
+
+/// The one rule for whether two outputs (or an output and an input) are one file: the path with
+/// its folder's links resolved (`./`, `..`, a linked folder), then the file's own link followed
+/// when it is one. A file not there yet keeps its name: only its folder can be resolved.
+enum OutputPath {
+    static func resolved(_ url: URL) -> String {
+        let standard = url.standardizedFileURL
+        let folder = standard.deletingLastPathComponent().resolvingSymlinksInPath()
+        return folder.appendingPathComponent(standard.lastPathComponent).resolvingSymlinksInPath().path
+    }
+}

@@ -127,11 +127,17 @@ public struct StreamJob {
         var failure: CamStampError?
         /// The pipeline ended by itself (a file source played to its end, everything written).
         var finished = false
+        /// The target that could not be written (`failure` names it); the others are finalised.
+        var lostTarget: StreamTarget?
+        /// Targets that could not be written and were let go while the others went on, with
+        /// what failed (the stream's failure once it has ended, `lostFailure`).
+        var letGo: [(target: StreamTarget, error: Error)] = []
     }
 
     /// Checks what can be checked before the camera starts, then builds the one pipeline and
     /// starts it.
     private func setUp(recordings: Recordings, interrupts: Interrupts?, report: JobOutput) throws(CamStampError) -> Session {
+        try Self.refuseSharedFiles(options)
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
         // Snapshots asked for must be possible: a template that does not load is said now, not
@@ -146,7 +152,7 @@ public struct StreamJob {
         let outputFiles = options.targets.compactMap { target -> URL? in if case .file(let url, _) = target { url } else { nil } }
             + (options.sdp.map { [$0] } ?? [])
         // A file source is never written over, --overwrite or not (batch refuses it likewise).
-        if case .file(let source) = options.source, let url = outputFiles.first(where: { TargetPath.of($0) == TargetPath.input(source) }) {
+        if case .file(let source) = options.source, let url = outputFiles.first(where: { OutputPath.resolved($0) == OutputPath.resolved(source) }) {
             throw .usage("\(url.path) would replace the --source file; choose another name for the recording")
         }
         for url in outputFiles where !options.overwrite && FileManager.default.fileExists(atPath: url.path) {
@@ -181,6 +187,10 @@ public struct StreamJob {
             case .missingNamedElement("frames", _), .invalidTemplate: throw capture.failure(error)
             default: throw .failure("\(options.targetDescription): \(error)")
             }
+        }
+        // Several targets: one whose disk fills is let go while the others go on.
+        if options.isComposed && options.targets.count > 1 {
+            stream.letFailAlone(branches.map { LiveStream.Branch(parts: $0.parts, heads: $0.heads) })
         }
         // A clip played as the camera keeps its colours: GStreamer alone makes a phone's full range limited.
         if case .file(let clip) = capture.source { stream.pipeline.keepColours(ofClip: clip) }
@@ -222,6 +232,28 @@ public struct StreamJob {
         publishing?.start()
         Verbosity.log("stream elements: \(stream.pipeline.elementSummary().joined(separator: " "))")
         return session
+    }
+
+    /// Two targets that are one file (`d.mp4` and `./d.mp4`, a link to it, an `--sdp` file that is a
+    /// recording) would write over each other: refused before anything is written.
+    private static func refuseSharedFiles(_ options: StreamOptions) throws(CamStampError) {
+        var claimed: [String: String] = [:]
+        let written = options.targets.compactMap { target -> (option: String, text: String, url: URL)? in
+            switch target {
+            case .file(let url, _): ("--to", target.description, url)
+            case .hls(let folder): ("--to", target.description, folder)
+            default: nil
+            }
+        } + (options.sdp.map { [("--sdp", $0.path, $0)] } ?? [])
+        for (option, text, url) in written {
+            let resolved = OutputPath.resolved(url)
+            guard let other = claimed[resolved] else {
+                claimed[resolved] = text
+                continue
+            }
+            if other == text { throw .usage("\(option) \(text) is given twice; give each target once") }
+            throw .usage("\(option) \(text): \(other) is the same file (\(resolved)); give each target once")
+        }
     }
 
     /// Which frames go to the encoder (on the capture's thread): none past `--duration`, and none
@@ -325,6 +357,21 @@ public struct StreamJob {
                     ending.failure = session.capture.failure(error)
                     return ending
                 }
+                // One target of several that cannot be written (a full disk) is let go (its
+                // branch drops what comes, `letFailAlone`) and the others go on, until every one
+                // is gone.
+                if options.targets.count > 1, let target = failedTarget(error), session.stream.hasLetGo(branchWith: sinkName(target)) {
+                    if !ending.letGo.contains(where: { $0.target == target }) { ending.letGo.append((target, error)) }
+                    if ending.letGo.count < options.targets.count { continue }
+                }
+                // Otherwise its error went up through the tee and stopped the encode for every
+                // target, and the end follows the error down to the others: they are
+                // finalised, and it alone is named.
+                if options.targets.count > 1, let target = failedTarget(error) ?? ending.letGo.first?.target {
+                    ending.failure = lostFailure(ending.letGo) ?? outputFailure(error)
+                    ending.lostTarget = target
+                    return ending
+                }
                 throw outputFailure(error)
             case nil:
                 break
@@ -365,8 +412,23 @@ public struct StreamJob {
             // muxers' sound pads without caps, and its end must not reach an idle tap's muxer.
             session.publishing?.endIdleTaps()
             session.publishing?.endSound()
-            do { try session.stream.finish(timeout: Self.finishGrace) } catch {
-                throw ending.failure ?? outputFailure(error)
+            // What the lost target set off (its muxer's and the queues' "Internal data stream
+            // error") is passed over; another target failing is not.
+            if let lost = ending.lostTarget {
+                session.stream.endBranches(of: "video", afterLosing: sinkName(lost))
+            }
+            // The targets let go get no end from upstream: their sinks are ended by hand.
+            for lost in ending.letGo where lost.target != ending.lostTarget {
+                // A file's sink ends (its muxer's error left it as it was); hlssink2 takes no end
+                // after a write error, and is taken out.
+                if case .hls = lost.target { session.stream.removeSink(named: sinkName(lost.target)) } else { session.stream.endSink(named: sinkName(lost.target)) }
+            }
+            let passingOver = { [self] (error: MediaError) in
+                if let target = failedTarget(error), ending.letGo.contains(where: { $0.target == target }) { return true }
+                return ending.lostTarget != nil && (failedTarget(error).map { $0 == ending.lostTarget } ?? true)
+            }
+            do { try session.stream.finish(timeout: Self.finishGrace, passingOver: passingOver) } catch {
+                throw ending.failure ?? lostFailure(ending.letGo) ?? outputFailure(error)
             }
         }
         session.publishing?.finish()
@@ -379,6 +441,8 @@ public struct StreamJob {
         if state.written > 0 { try keepSoundEdit(session.soundEdit) }
         let summary = Summary(framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
                               snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
+        // The others are recorded and placed; the target let go is the news (exit 1).
+        if let lost = lostFailure(ending.letGo) { throw lost }
         if ending.interrupted { throw .init(.interrupted, summaryLine(summary)) }
         if let unreached = nothingDelivered(summary) { throw .failure(unreached) }
         return summary
@@ -408,11 +472,54 @@ public struct StreamJob {
             return .failure("--audio \(device): the sound source cannot be opened: \(reason) "
                 + "(PulseAudio sources: `pactl list short sources`; ALSA devices: `arecord -L`)")
         }
-        if case .file = options.target,
-           let unwritable = CamStampError.unwritable(error, path: options.targetDescription, what: "the recording", option: "--to") {
-            return unwritable
+        let target = failedTarget(error) ?? (options.targets.count == 1 ? options.target : nil)
+        switch target {
+        case .file?:
+            if let unwritable = CamStampError.unwritable(error, path: target!.description, what: "the recording", option: "--to") { return unwritable }
+        case .hls?:
+            if let unwritable = CamStampError.unwritable(error, path: target!.description, what: "the segments", option: "--to") { return unwritable }
+        default:
+            break
         }
-        return .failure("\(options.targetDescription): \(error)")
+        return .failure("\(target?.description ?? options.targetDescription): \(error)")
+    }
+
+    /// The targets let go, said in one line: `x.mp4: cannot write the recording (the disk is
+    /// full); …`, or for several `x.mp4, y.mkv: …` as the first said it; nil for none.
+    private func lostFailure(_ letGo: [(target: StreamTarget, error: Error)]) -> CamStampError? {
+        guard let first = letGo.first else { return nil }
+        var failure = outputFailure(first.error)
+        let named = first.target.description + ": "
+        if letGo.count > 1, failure.message.hasPrefix(named) {
+            failure.message = letGo.map(\.target.description).joined(separator: ", ") + ": " + failure.message.dropFirst(named.count)
+        }
+        return failure
+    }
+
+    /// The file or HLS target whose branch `error` came from, when the composed output has one.
+    private func failedTarget(_ error: Error) -> StreamTarget? {
+        guard options.isComposed, let error = error as? MediaError else { return nil }
+        // An element taken out of the pipeline (`removeSink`) has no parents left in its path.
+        return branches.first { branch in branch.parts.contains { error.isInside(part: $0) || error.reason(ofElement: $0) != nil } }
+            .map { options.targets[$0.index] }
+    }
+
+    /// The file and HLS targets' branches, by the names `Publishing.plan` gives their elements
+    /// (queues inN and inNa, muxer muxN, sink fileN), N the target's index.
+    private var branches: [(index: Int, parts: [String], heads: [String])] {
+        options.targets.indices.compactMap { index in
+            switch options.targets[index] {
+            case .file, .hls: (index, ["in\(index)", "in\(index)a", "mux\(index)", "file\(index)"], ["in\(index)", "in\(index)a"])
+            default: nil
+            }
+        }
+    }
+
+    /// A file or HLS target's sink as `Publishing.plan` names it: a file's filesink, or the hlssink2.
+    private func sinkName(_ target: StreamTarget) -> String {
+        let index = options.targets.firstIndex(of: target) ?? 0
+        if case .file = target { return "file\(index)" }
+        return "mux\(index)"
     }
 
     /// `out.mp4: 90 frames, 0 dropped, 00:00:03.00`; a network target that was down says for how
@@ -452,7 +559,7 @@ public struct StreamJob {
         // The clip's streams are the source's business: what is wrong with them names --source.
         let audio: String
         do { audio = try fileAudio(report: report) } catch {
-            if case .file(let clip) = options.source { throw .failure("--source file:\(clip.path): \(error)") }
+            if case .file(let clip) = options.source { throw Camera.captureError(error, source: .file(clip)) }
             throw .failure("\(options.targetDescription): \(error)")
         }
         do { return try template.render(values) + audio } catch {

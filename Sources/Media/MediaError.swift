@@ -127,8 +127,10 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         }
         // A failure while starting comes as a state change that kept only the debug text.
         if case .stateChange(_, _, let debug) = self { return debug.flatMap(Self.problem(inDebug:)) }
-        guard case .stream(_, let domain, let code, _, let debug) = self, domain == "gst-resource-error-quark" else { return nil }
-        if let problem = debug.flatMap(Self.problem(inDebug:)) { return problem }
+        guard case .stream(_, let domain, let code, let message, let debug) = self, domain == "gst-resource-error-quark" else { return nil }
+        // hlssink2 puts the system's reason in its message ("Failed to write playlist 'Error
+        // writing to file: No space left on device'"), with a plain write error's code.
+        if let problem = debug.flatMap(Self.problem(inDebug:)) ?? Self.problem(inDebug: message) { return problem }
         switch GstResourceError(rawValue: UInt32(code)) {
         case GST_RESOURCE_ERROR_NOT_FOUND: return .notFound
         case GST_RESOURCE_ERROR_BUSY: return .busy
@@ -155,6 +157,7 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         if debug.contains("Permission denied") { return .permissionDenied }
         if debug.contains("Device or resource busy") { return .busy }
         if debug.contains("No such file or directory") { return .notFound }
+        if debug.contains("No space left on device") { return .noSpaceLeft }
         return nil
     }
 

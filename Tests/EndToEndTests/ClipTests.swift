@@ -444,6 +444,29 @@ enum Clips {
         #expect(listing() == [], "left behind: \(listing())")
         #expect(result.stderr.hasSuffix("interrupted: 0 marked, 0 failed, 0 skipped, 1 not started\n"), "\(result.stderr)")
     }
+
+    /// A marked clip that does not fit on the output's disk is said as a photo is, naming the
+    /// output and what to do (it said "cannot mark the video: No space left on the resource.",
+    /// GStreamer's words, as if the video were at fault), and leaves nothing there. Needs a small
+    /// tmpfs (root, as `make test` runs here); without one nothing is checked.
+    @Test func aClipOnAFullDiskNamesTheOutputAndWhatToDo() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("snow.mp4")
+        // Noise: its marked copy is far larger than what is left on the disk.
+        try writeWithGStreamer("videotestsrc pattern=snow num-buffers=60 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: clip)
+        let small = folder.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path])) != nil else { return }
+        defer { _ = try? tool("umount", [small.path]) }
+        try Data(count: 1_048_576 - 100_000).write(to: small.appendingPathComponent("filler"))
+        let out = small.appendingPathComponent("out")
+        let result = try camstamp(["batch", clip.path, "-o", out.path, "--text", "x"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "camstamp: \(clip.path): cannot write \(out.appendingPathComponent("snow.mp4").path) (the disk is full); "
+            + "free some space or choose another -o folder\n0 marked, 1 failed, 0 skipped\n", "\(result.stderr)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [] == [])
+    }
 }
 
 @Suite(.serialized) struct StreamFileAudioTests {

@@ -97,11 +97,11 @@ struct BatchPlan {
             throw .usage("--format heic: this machine's libheif has no HEVC encoder (Debian's libheif1 has x265); use --format jpg")
         }
         var seenOutputs: [String: URL] = [:]
-        let inputPaths = Set(found.map { TargetPath.input($0.url) })
+        let inputPaths = Set(found.map { OutputPath.resolved($0.url) })
         // Refused before any work: an output that would replace an input, or two inputs that
         // would write the same output.
         func claim(_ output: URL, for url: URL) throws(CamStampError) {
-            let resolved = TargetPath.of(output)
+            let resolved = OutputPath.resolved(output)
             if inputPaths.contains(resolved) {
                 throw .usage("\(output.path) would replace an input photo; choose another -o folder or a --name pattern such as '{stem}-marked'")
             }

@@ -232,6 +232,8 @@ final class ClipWorker {
         } catch let error as CamStampError {
             return outcome(.failed, "cannot mark the video: \(error.message)")
         } catch {
+            // The output's disk, not the video, is at fault: said as a photo's is.
+            if (error as? MediaError)?.resourceProblem == .noSpaceLeft { return outcome(.failed, PhotoWorker.diskFull(item.output)) }
             return outcome(.failed, "cannot mark the video: \(Self.said(error))")
         }
         // A file cut short in its media data (its index whole, as a faststart MP4 copied halfway)

@@ -372,6 +372,11 @@ final class PhotoWorker {
         return pipeline
     }
 
+    /// What a photo or clip whose output `target` did not fit on its disk says.
+    static func diskFull(_ target: URL) -> String {
+        "cannot write \(target.path) (the disk is full); free some space or choose another -o folder"
+    }
+
     /// Writes `data` to a temporary file beside `target` and moves it into place, so a crash or
     /// Ctrl-C never leaves half a photo; without --overwrite an existing file is never replaced.
     private func write(_ data: Data, to target: URL) throws(CamStampError) {
@@ -384,7 +389,7 @@ final class PhotoWorker {
             try TemporaryFiles.write(data, to: temporary)
         } catch {
             let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace || (error as? POSIXError)?.code == .ENOSPC
-            if full { throw .failure("cannot write \(target.path) (the disk is full); free some space or choose another -o folder") }
+            if full { throw .failure(Self.diskFull(target)) }
             let reason = (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? error.localizedDescription
             throw .failure("cannot write \(target.path): \(reason)")
         }
