@@ -1,4 +1,6 @@
 internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 import Foundation
 
 /// A clip's own timecode as its container records it, read and not yet judged: whether its
