@@ -455,11 +455,8 @@ enum Clips {
         let clip = folder.appendingPathComponent("snow.mp4")
         // Noise: its marked copy is far larger than what is left on the disk.
         try writeWithGStreamer("videotestsrc pattern=snow num-buffers=60 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: clip)
-        let small = folder.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
-        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path])) != nil else { return }
+        guard let small = try nearlyFullDisk(in: folder) else { return }
         defer { _ = try? tool("umount", [small.path]) }
-        try Data(count: 1_048_576 - 100_000).write(to: small.appendingPathComponent("filler"))
         let out = small.appendingPathComponent("out")
         let result = try camstamp(["batch", clip.path, "-o", out.path, "--text", "x"])
         #expect(result.status == 1)

@@ -308,12 +308,8 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
     func aFullDiskUnderOneTargetNamesItAndTheOtherGoesOn(fullTarget: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let small = folder.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
-        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path])) != nil else { return }
+        guard let small = try nearlyFullDisk(in: folder) else { return }
         defer { _ = try? tool("umount", [small.path]) }
-        // About 100 kB left: a few seconds of the test pattern (and tone).
-        try Data(count: 1_048_576 - 100_000).write(to: small.appendingPathComponent("filler"))
         let full = small.appendingPathComponent(fullTarget == "hls" ? "live" : fullTarget), healthy = folder.appendingPathComponent("y.mkv")
         let target = fullTarget == "hls" ? "hls:" + full.path : full.path
         let result = try camstamp(["stream", "--source", "test", "--text", "LIVE {frame}", "--size", "640x360", "--duration", "8",
@@ -343,11 +339,8 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
     @Test func hlsOnAFullDiskIsOneLineNamingTheTarget() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let small = folder.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
-        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path])) != nil else { return }
+        guard let small = try nearlyFullDisk(in: folder) else { return }
         defer { _ = try? tool("umount", [small.path]) }
-        try Data(count: 1_048_576 - 100_000).write(to: small.appendingPathComponent("filler"))
         let hls = small.appendingPathComponent("live")
         let result = try camstamp(["stream", "--source", "test", "--text", "LIVE {frame}", "--size", "640x360", "--duration", "30",
                                    "--to", "hls:" + hls.path])

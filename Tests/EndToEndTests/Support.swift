@@ -137,3 +137,19 @@ func tool(_ name: String, _ arguments: [String], stdin: Data? = nil) throws -> D
     }
     return output
 }
+
+/// A disk of 1 MiB with about 100 kB left (a few seconds of the test pattern and its tone),
+/// mounted as `small` in `folder`; nil where a tmpfs cannot be mounted (not root), and the
+/// caller then checks nothing. The caller unmounts it (`umount`).
+func nearlyFullDisk(in folder: URL) throws -> URL? {
+    let small = folder.appendingPathComponent("small")
+    try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+    guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path])) != nil else { return nil }
+    do {
+        try Data(count: 1_048_576 - 100_000).write(to: small.appendingPathComponent("filler"))
+    } catch {
+        _ = try? tool("umount", [small.path])
+        throw error
+    }
+    return small
+}
