@@ -120,9 +120,10 @@ public enum ClipMetadata {
     static func setCreationTimes(in moov: inout Data, to date: Date) {
         let seconds = UInt64(max(0, (date.timeIntervalSince1970 + quickTimeEpoch).rounded(.down)))
         func set(_ box: Box) {
+            guard !box.body.isEmpty else { return }
             let version = moov[box.body.lowerBound], at = box.body.lowerBound + 4
             let width = version == 1 ? 8 : 4
-            guard width == 8 || seconds <= UInt64(UInt32.max) else { return }
+            guard box.body.count >= 4 + width, width == 8 || seconds <= UInt64(UInt32.max) else { return }
             moov.replaceSubrange(at..<(at + width), with: bigEndianBytes(seconds, width))
         }
         let top = boxes(in: moov, 0..<moov.count)
@@ -168,6 +169,8 @@ public enum ClipMetadata {
     /// to match); nil for any other meta, or when no key is left.
     static func keyedMeta(_ data: Data, _ meta: Box, keepLocation: Bool) -> Data? {
         // QuickTime's meta is a plain box; ISO's a full box (4 bytes of version and flags first).
+        // A body too short for either holds no keys (and `start + 4` would pass its end).
+        guard meta.body.count >= 4 else { return nil }
         let start = meta.body.lowerBound
         let childStart = meta.body.count >= 8 && latin1(data[(start + 4)..<(start + 8)]) == "hdlr"
             ? start : start + 4
