@@ -129,7 +129,7 @@ struct ClipMediaDurations: Equatable {
         private static func largestOffset(_ bytes: [UInt8], _ ctts: MP4Box) -> UInt64? {
             let body = ctts.body
             guard let version = bytes.bigEndian(at: body.lowerBound, 1), version <= 1,
-                  let count = bytes.bigEndian(at: body.lowerBound + 4, 4), count <= UInt64(body.count / 8) else { return nil }
+                  let count = bytes.bigEndian(at: body.lowerBound + 4, 4), count <= UInt64(max(0, body.count - 8) / 8) else { return nil }
             var largest: UInt64 = 0
             for index in 0..<Int(count) {
                 guard let offset = bytes.bigEndian(at: body.lowerBound + 8 + index * 8 + 4, 4) else { return nil }
