@@ -125,13 +125,19 @@ struct TopLevelBox {
         guard let end = try? handle.seekToEnd() else { return ([], false) }
         var boxes: [TopLevelBox] = []
         var offset: UInt64 = 0
-        while offset + 8 <= end, boxes.count < most {
-            guard (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16),
-                  let box = MP4Box.header([UInt8](header), at: 0, within: Int(clamping: end - offset)) else { break }
-            boxes.append(TopLevelBox(type: box.type, offset: offset, size: UInt64(box.size)))
-            offset += UInt64(box.size)
+        while offset + 8 <= end, boxes.count < most, let box = at(offset, in: handle, end: end) {
+            boxes.append(box)
+            offset += box.size
         }
         return (boxes, offset == end)
+    }
+
+    /// The box whose header is at `offset` of `handle`, a file `end` bytes long; nil when its
+    /// header cannot be read or its size does not fit in what is left.
+    static func at(_ offset: UInt64, in handle: FileHandle, end: UInt64) -> TopLevelBox? {
+        guard offset < end, (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16),
+              let box = MP4Box.header([UInt8](header), at: 0, within: Int(clamping: end - offset)) else { return nil }
+        return TopLevelBox(type: box.type, offset: offset, size: UInt64(box.size))
     }
 }
 

@@ -91,12 +91,7 @@ public final class RecordedSoundEdit: Sendable {
             let end = try input.seekToEnd()
             var offset: UInt64 = 0
             while offset < end {
-                try input.seek(toOffset: offset)
-                guard let header = try input.read(upToCount: 16),
-                      let parsed = MP4Box.header([UInt8](header), at: 0, within: Int(clamping: end - offset)) else {
-                    throw failure("the recording's boxes could not be read")
-                }
-                let box = TopLevelBox(type: parsed.type, offset: offset, size: UInt64(parsed.size))
+                guard let box = TopLevelBox.at(offset, in: input, end: end) else { throw failure("the recording's boxes could not be read") }
                 offset += box.size
                 switch box.type {
                 case "sidx":
