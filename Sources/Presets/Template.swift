@@ -183,7 +183,7 @@ public struct Template: Hashable, Sendable {
     /// `HH:MM:SS:FF` for frame `frame` at `fps` (non-drop-frame: 29.97 counts 30 frames a second,
     /// as editors label such footage without drop-frame).
     static func timecode(frame: Int, fps: Double) -> String {
-        Timecode.clock(max(0, frame), framesPerSecond: fps.isFinite ? max(1, Int(min(fps.rounded(), 1e9))) : 1, dropFrame: false)
+        Timecode.clock(max(0, frame), framesPerSecond: fps.isFinite ? Int(min(max(fps.rounded(), 1), 1e9)) : 1, dropFrame: false)
     }
 
     /// "30", "29.97", "12.5".
