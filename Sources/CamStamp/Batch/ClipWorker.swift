@@ -107,9 +107,6 @@ final class ClipWorker {
         self.marker = marker
     }
 
-    /// Marks `item`; `progress` gets the fraction done (0…1, nil when the length is unknown) and
-    /// the speed (seconds of clip per second of work); `cancelled` stops the clip and removes its
-    /// temporary file, and the clip is then not done at all (nil: counted as not started).
     /// Why a file found in a folder with sound and no picture is skipped.
     static let soundOnly = "sound only, no picture to mark"
 
@@ -132,6 +129,9 @@ final class ClipWorker {
         return notes
     }
 
+    /// Marks `item`; `progress` gets the fraction done (0…1, nil when the length is unknown) and
+    /// the speed (seconds of clip per second of work); `cancelled` stops the clip and removes its
+    /// temporary file, and the clip is then not done at all (nil: counted as not started).
     func process(_ item: ClipItem, progress: (Double?, Double) -> Void, cancelled: @escaping () -> Bool) -> Outcome? {
         let start = ContinuousClock.now
         func outcome(_ status: PhotoWorker.Status, _ reason: String? = nil, frames: Int = 0) -> Outcome {
