@@ -103,19 +103,20 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 
 func formatted(_ value: Double) -> String { String(format: "%.4f", value) }
 
-/// Sets up the marker and frames, warms up, times, prints.
-func measure(_ settings: Settings) {
-    let marker: Marker
+/// The marker for `settings`' marks; exits on a preset error.
+func makeMarker(_ settings: Settings) -> Marker {
     do {
         let setup = try MarkSetup.preset(names: settings.presets, text: settings.text, variables: settings.variables,
                                          resources: Resources.locate())
-        marker = Marker(preset: setup.preset, variables: setup.variables)
+        return Marker(preset: setup.preset, variables: setup.variables)
     } catch {
         fail("\(error)")
     }
+}
 
-    // A small pool of frames with some content (a luma ramp that differs per frame, grey chroma), so
-    // the blend reads and writes real memory rather than one hot frame.
+/// A small pool of frames with some content (a luma ramp that differs per frame, grey chroma), so
+/// the blend reads and writes real memory rather than one hot frame.
+func makeFramePool(_ settings: Settings) -> [VideoFrame] {
     var pool: [VideoFrame] = []
     do {
         for index in 0..<settings.ring {
@@ -134,7 +135,23 @@ func measure(_ settings: Settings) {
     } catch {
         fail("cannot make a \(settings.width)x\(settings.height) \(settings.format.rawValue) frame: \(error)")
     }
+    return pool
+}
 
+/// Per-frame times in milliseconds, and the run's totals.
+struct Timings {
+    var wall: [Double] = []
+    var cpu: [Double] = []
+    var totalWall = 0.0
+    var totalCPU = 0.0
+    var rendersInWarmup = 0
+    var rendersTimed = 0
+}
+
+/// Sets up the marker and frames, warms up, times, prints.
+func measure(_ settings: Settings) {
+    let marker = makeMarker(settings)
+    let pool = makeFramePool(settings)
     // Fixed capture date: a date in the mark must not roll over between warm-up and timing.
     let captureDate = Date(timeIntervalSince1970: 1_780_000_000)
     let fps = 30.0
@@ -151,38 +168,40 @@ func measure(_ settings: Settings) {
     }
 
     for number in 0..<settings.warmup { markOne(number) }
-    let rendersAfterWarmup = marker.renderCount
-
-    var wall: [Double] = []
-    var cpu: [Double] = []
-    wall.reserveCapacity(settings.frames)
-    cpu.reserveCapacity(settings.frames)
+    var t = Timings(rendersInWarmup: marker.renderCount)
+    t.wall.reserveCapacity(settings.frames)
+    t.cpu.reserveCapacity(settings.frames)
     let runWall0 = seconds(CLOCK_MONOTONIC)
     let runCPU0 = seconds(CLOCK_THREAD_CPUTIME_ID)
     for number in settings.warmup..<(settings.warmup + settings.frames) {
         let w0 = seconds(CLOCK_MONOTONIC), c0 = seconds(CLOCK_THREAD_CPUTIME_ID)
         markOne(number)
         let c1 = seconds(CLOCK_THREAD_CPUTIME_ID), w1 = seconds(CLOCK_MONOTONIC)
-        wall.append((w1 - w0) * 1000)
-        cpu.append((c1 - c0) * 1000)
+        t.wall.append((w1 - w0) * 1000)
+        t.cpu.append((c1 - c0) * 1000)
     }
-    let totalWall = (seconds(CLOCK_MONOTONIC) - runWall0) * 1000
-    let totalCPU = (seconds(CLOCK_THREAD_CPUTIME_ID) - runCPU0) * 1000
-    let rerendered = marker.renderCount - rendersAfterWarmup
+    t.totalWall = (seconds(CLOCK_MONOTONIC) - runWall0) * 1000
+    t.totalCPU = (seconds(CLOCK_THREAD_CPUTIME_ID) - runCPU0) * 1000
+    t.rendersTimed = marker.renderCount - t.rendersInWarmup
+    report(t, settings)
+}
 
-    let sortedWall = wall.sorted(), sortedCPU = cpu.sorted()
+/// One JSON line (`--json`, read by bench/run.sh) or three lines for a person.
+func report(_ t: Timings, _ settings: Settings) {
+    let sortedWall = t.wall.sorted(), sortedCPU = t.cpu.sorted()
+    let frames = Double(settings.frames)
     let label = settings.presets.joined(separator: "+") + (settings.text.map { " --text \($0)" } ?? "")
     if settings.json {
-        // One JSON object on one line; keys are stable for bench/run.sh.
+        // Keys are stable for bench/run.sh.
         let fields: [String: Any] = [
             "marks": label, "width": settings.width, "height": settings.height,
             "format": settings.format.rawValue, "frames": settings.frames, "warmup": settings.warmup,
-            "ring": settings.ring, "renders_in_warmup": rendersAfterWarmup, "renders_timed": rerendered,
-            "wall_ms_mean": totalWall / Double(settings.frames),
+            "ring": settings.ring, "renders_in_warmup": t.rendersInWarmup, "renders_timed": t.rendersTimed,
+            "wall_ms_mean": t.totalWall / frames,
             "wall_ms_median": percentile(sortedWall, 0.5),
             "wall_ms_p90": percentile(sortedWall, 0.9),
             "wall_ms_min": sortedWall.first ?? 0,
-            "cpu_ms_mean": totalCPU / Double(settings.frames),
+            "cpu_ms_mean": t.totalCPU / frames,
             "cpu_ms_median": percentile(sortedCPU, 0.5),
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else {
@@ -192,10 +211,11 @@ func measure(_ settings: Settings) {
     } else {
         print("""
             marks \(label) on \(settings.width)x\(settings.height) \(settings.format.rawValue), \
-            \(settings.frames) frames after \(settings.warmup) warm-up (\(renderNote(rendersAfterWarmup, rerendered)))
-            wall ms/frame: mean \(formatted(totalWall / Double(settings.frames))) median \(formatted(percentile(sortedWall, 0.5))) \
+            \(settings.frames) frames after \(settings.warmup) warm-up \
+            (\(renderNote(t.rendersInWarmup, t.rendersTimed)))
+            wall ms/frame: mean \(formatted(t.totalWall / frames)) median \(formatted(percentile(sortedWall, 0.5))) \
             p90 \(formatted(percentile(sortedWall, 0.9))) min \(formatted(sortedWall.first ?? .nan))
-            cpu  ms/frame: mean \(formatted(totalCPU / Double(settings.frames))) median \(formatted(percentile(sortedCPU, 0.5)))
+            cpu  ms/frame: mean \(formatted(t.totalCPU / frames)) median \(formatted(percentile(sortedCPU, 0.5)))
             """)
     }
 }
