@@ -21,11 +21,12 @@ DEBS = pkg-config \
        libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium python3-pil \
        libheif-dev libheif-examples libtiff-dev webp \
        libgstrtspserver-1.0-dev gstreamer1.0-rtsp nginx libnginx-mod-rtmp srt-tools ffmpeg \
-       pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev
+       pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release demo test bench clean install install-build install-files uninstall deb deb-check
+.PHONY: all deps build release demo test check-tracked bench clean install install-build install-files uninstall \
+        deb deb-check
 
 all: build
 
@@ -67,7 +68,12 @@ demo: build
 	echo "camstamp: demo clip: $(CURDIR)/$(DEMO_DIR)/clip.mp4 (3 s, H.264)" && \
 	scripts/camera-demo.sh $(CAMSTAMP) $$src $(DEMO_DIR)/camera
 
-test: build
+# No media outside Tests/, docs/images/ and presets/logos/, no generated files: a second, cheap
+# look at what .gitignore should have kept out (scripts/check-tracked-files.sh says why each fails).
+check-tracked: deps
+	scripts/check-tracked-files.sh
+
+test: check-tracked build
 	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) $(SWIFT) test -c $(CONFIG)
 	$(MAKE) docs example
 

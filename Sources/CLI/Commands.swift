@@ -1,6 +1,7 @@
 // The command tables of camstamp and the raw-arguments → validated-options step.
 //
-// Flag names here are a contract (docs/product.md): tests outside the project type them.
+// Flag names here are a contract (documented in docs/, one page per command): scripts and tests
+// outside the project type them.
 import CamStamp
 import Presets
 import Foundation

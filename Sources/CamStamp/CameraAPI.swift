@@ -3,7 +3,7 @@ internal import Media
 import Presets
 internal import Viewfinder
 
-/// The camera's HTTP API (docs/product.md): `GET /` the page, `GET /stream.mjpg`, `GET /api/state`,
+/// The camera's HTTP API (docs/camera.md, "HTTP API"): `GET /` the page, `GET /stream.mjpg`, `GET /api/state`,
 /// `POST /api/shoot`, `POST /api/settings`, `GET /shots/NAME`. Runs on the web server's thread.
 struct CameraAPI: Sendable {
     let session: CameraSession

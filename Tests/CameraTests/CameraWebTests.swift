@@ -282,7 +282,7 @@ extension CameraTests { @Suite struct Web {
         #expect(run.status == 0, "\(run.output)")
         let shot = try decodeImage(screenshot)
         #expect(shot.width > 600, "screenshot \(shot.width)x\(shot.height)")
-        // CAMSTAMP_SCREENSHOT=docs/camera-page.png keeps it (how the README's picture is made).
+        // CAMSTAMP_SCREENSHOT=docs/images/camera-page.png keeps it (how docs/camera.md's picture is made).
         if let keep = ProcessInfo.processInfo.environment["CAMSTAMP_SCREENSHOT"] {
             try? FileManager.default.removeItem(atPath: keep)
             try FileManager.default.copyItem(at: screenshot, to: URL(fileURLWithPath: keep))

@@ -31,7 +31,7 @@ extension RunningCamstamp {
     }
 
     /// Whether `signal` (SIGINT or SIGTERM) stopped it as it should: camstamp's own 130 once it
-    /// takes signals (README: "Ctrl-C or SIGTERM finishes the file properly (exit 130)"), or the
+    /// takes signals (docs/stream.md: "Ctrl-C or SIGTERM finishes the file properly (exit 130)"), or the
     /// kernel's default action, death by that signal, before (the shell says 130 or 143).
     func stopped(by signal: Int32, _ result: RunResult) -> Bool {
         process.terminationReason == .uncaughtSignal ? result.status == signal : result.status == 130

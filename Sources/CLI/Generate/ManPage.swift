@@ -51,7 +51,7 @@ enum ManPage {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The environment variables camstamp reads, for the man page and the README.
+    /// The environment variables camstamp reads, for the man page (docs/install.md says the same).
     static let environment: [(String, String)] = [
         (Resources.environmentVariable, "The folder holding presets/, pipelines/ and fonts/. When set, only it is used. "
             + "Otherwise camstamp looks beside its executable and in the folders above it (and their share/camstamp), "
