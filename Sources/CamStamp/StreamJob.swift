@@ -583,10 +583,3 @@ public struct StreamJob {
         }
     }
 }
-
-extension StreamOptions {
-    /// The target as the user wrote it, for messages.
-    var targetDescription: String {
-        targets.map(\.description).joined(separator: ", ")
-    }
-}
