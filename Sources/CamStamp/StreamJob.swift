@@ -78,7 +78,9 @@ public struct StreamJob {
         let capture: Camera.Plan
         let stream: LiveStream
         let recordings: Recordings
-        /// The composed output (several targets, sound), or nil for one file or RTP address.
+        /// The output part: what it launched, and each target's elements.
+        let output: StreamOutput
+        /// The relays and the RTSP server of a composed output; nil for one file or RTP address.
         let publishing: Publishing?
         /// The RTP host, resolved.
         let address: String?
@@ -168,19 +170,16 @@ public struct StreamJob {
         if case .rtp(let host, let port) = rtpTarget { address = try RTPAddress.resolve(host: host, port: port) }
         let capture = try Camera.Plan(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
                                       resources: resources)
-        var plan: Publishing.Plan?
-        let output: String
-        if options.isComposed {
-            let audio = try AudioInput.launch(options.audioChoice, source: options.source,
-                                              note: { report.warning($0) })
-            plan = try Publishing.plan(options: options, rtpAddress: address, audio: audio, recordings: recordings.locations)
-            output = plan!.launch
-        } else {
-            output = try outputDescription(address: address, recordings: recordings, report: report)
+        let output = try StreamOutput.plan(options: options, rtpAddress: address, recordings: recordings.locations,
+                                           resources: resources) { () throws(CamStampError) -> String? in
+            if options.isComposed {
+                return try AudioInput.launch(options.audioChoice, source: options.source, note: { report.warning($0) })
+            }
+            return try copiedAudio(report: report)
         }
-        Verbosity.log("output pipeline: \(output)")
+        Verbosity.log("output pipeline: \(output.launch)")
         let stream: LiveStream
-        do { stream = try LiveStream(capture: capture.description, output: output, backlog: Self.outputQueue) } catch {
+        do { stream = try LiveStream(capture: capture.description, output: output.launch, backlog: Self.outputQueue) } catch {
             // What is wrong with the capture template names the capture; anything else the target.
             switch error {
             case .parse(_, let text) where text == capture.description: throw capture.failure(error)
@@ -190,16 +189,17 @@ public struct StreamJob {
         }
         // Several targets: one whose disk fills is let go while the others go on.
         if options.isComposed && options.targets.count > 1 {
-            stream.letFailAlone(branches.map { LiveStream.Branch(parts: $0.parts, heads: $0.heads) })
+            stream.letFailAlone(output.branches.filter { !$0.heads.isEmpty }.map { LiveStream.Branch(parts: $0.parts, heads: $0.heads) })
         }
         // A clip played as the camera keeps its colours: GStreamer alone makes a phone's full range limited.
         if case .file(let clip) = capture.source { stream.pipeline.keepColours(ofClip: clip) }
         let publishing: Publishing?
-        do { publishing = try plan.map { plan throws(CamStampError) in try Publishing(plan: plan, pipeline: stream.pipeline, options: options) } } catch {
+        do { publishing = options.isComposed ? try Publishing(output: output, pipeline: stream.pipeline, options: options) : nil } catch {
             stream.abort()
             throw error
         }
-        let session = Session(capture: capture, stream: stream, recordings: recordings, publishing: publishing, address: address,
+        let session = Session(capture: capture, stream: stream, recordings: recordings, output: output, publishing: publishing,
+                              address: address,
                               marker: Marker(preset: preset, variables: variables), snapshotWriter: snapshotWriter,
                               progress: report.progress, soundEdit: soundEdit(on: stream.pipeline))
         do {
@@ -360,26 +360,27 @@ public struct StreamJob {
                 // One target of several that cannot be written (a full disk) is let go (its
                 // branch drops what comes, `letFailAlone`) and the others go on, until every one
                 // is gone.
-                if options.targets.count > 1, let target = failedTarget(error), session.stream.hasLetGo(branchWith: sinkName(target)) {
+                if options.targets.count > 1, let target = failedTarget(error, session.output),
+                   session.stream.hasLetGo(branchWith: session.output.sink(of: target)) {
                     if !ending.letGo.contains(where: { $0.target == target }) { ending.letGo.append((target, error)) }
                     if ending.letGo.count < options.targets.count { continue }
                 }
                 // Otherwise its error went up through the tee and stopped the encode for every
                 // target, and the end follows the error down to the others: they are
                 // finalised, and it alone is named.
-                if options.targets.count > 1, let target = failedTarget(error) ?? ending.letGo.first?.target {
-                    ending.failure = lostFailure(ending.letGo) ?? outputFailure(error)
+                if options.targets.count > 1, let target = failedTarget(error, session.output) ?? ending.letGo.first?.target {
+                    ending.failure = lostFailure(ending.letGo, session.output) ?? outputFailure(error, session.output)
                     ending.lostTarget = target
                     return ending
                 }
-                throw outputFailure(error)
+                throw outputFailure(error, session.output)
             case nil:
                 break
             }
             // A recording takes its name once a frame of it is on disk: a hard kill from then on
             // leaves a playable file there, one before leaves no frameless file in its place.
             try session.recordings.placeThoseWithAFrame(stream: session.stream)
-            if !sdpPrinted, rtpTarget != nil, let sdp = sessionDescription(session.stream.pipeline, address: session.address) {
+            if !sdpPrinted, rtpTarget != nil, let sdp = sessionDescription(session) {
                 sdpPrinted = true
                 do { try publish(sdp: sdp, report: report) } catch {
                     ending.failure = error
@@ -400,7 +401,7 @@ public struct StreamJob {
 
     /// A failure of the pipeline, worded for the side it came from.
     private func failure(_ error: MediaError, _ session: Session) -> CamStampError {
-        session.stream.isCapture(error) ? session.capture.failure(error) : outputFailure(error)
+        session.stream.isCapture(error) ? session.capture.failure(error) : outputFailure(error, session.output)
     }
 
     /// Ends the stream: EOS through the encoder and muxers (MP4 gets its index, MKV its cues), the
@@ -415,20 +416,22 @@ public struct StreamJob {
             // What the lost target set off (its muxer's and the queues' "Internal data stream
             // error") is passed over; another target failing is not.
             if let lost = ending.lostTarget {
-                session.stream.endBranches(of: "video", afterLosing: sinkName(lost))
+                session.stream.endBranches(of: StreamOutput.videoTee, afterLosing: session.output.sink(of: lost))
             }
             // The targets let go get no end from upstream: their sinks are ended by hand.
             for lost in ending.letGo where lost.target != ending.lostTarget {
                 // A file's sink ends (its muxer's error left it as it was); hlssink2 takes no end
                 // after a write error, and is taken out.
-                if case .hls = lost.target { session.stream.removeSink(named: sinkName(lost.target)) } else { session.stream.endSink(named: sinkName(lost.target)) }
+                let sink = session.output.sink(of: lost.target)
+                if case .hls = lost.target { session.stream.removeSink(named: sink) } else { session.stream.endSink(named: sink) }
             }
             let passingOver = { [self] (error: MediaError) in
-                if let target = failedTarget(error), ending.letGo.contains(where: { $0.target == target }) { return true }
-                return ending.lostTarget != nil && (failedTarget(error).map { $0 == ending.lostTarget } ?? true)
+                let target = failedTarget(error, session.output)
+                if let target, ending.letGo.contains(where: { $0.target == target }) { return true }
+                return ending.lostTarget != nil && (target.map { $0 == ending.lostTarget } ?? true)
             }
             do { try session.stream.finish(timeout: Self.finishGrace, passingOver: passingOver) } catch {
-                throw ending.failure ?? lostFailure(ending.letGo) ?? outputFailure(error)
+                throw ending.failure ?? lostFailure(ending.letGo, session.output) ?? outputFailure(error, session.output)
             }
         }
         session.publishing?.finish()
@@ -442,7 +445,7 @@ public struct StreamJob {
         let summary = Summary(framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
                               snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
         // The others are recorded and placed; the target let go is the news (exit 1).
-        if let lost = lostFailure(ending.letGo) { throw lost }
+        if let lost = lostFailure(ending.letGo, session.output) { throw lost }
         if ending.interrupted { throw .init(.interrupted, summaryLine(summary)) }
         if let unreached = nothingDelivered(summary) { throw .failure(unreached) }
         return summary
@@ -466,13 +469,13 @@ public struct StreamJob {
 
     /// A failure of the output, worded for a file that cannot be written (a full disk, a folder
     /// made read-only meanwhile); anything else as GStreamer said it.
-    private func outputFailure(_ error: Error) -> CamStampError {
+    private func outputFailure(_ error: Error, _ output: StreamOutput) -> CamStampError {
         // A sound source that cannot be opened is the --audio value's fault, said in its words.
-        if case .device(let device)? = options.audio, let media = error as? MediaError, let reason = media.reason(ofElement: "soundsource") {
+        if case .device(let device)? = options.audio, let media = error as? MediaError, let reason = media.reason(ofElement: StreamOutput.soundSource) {
             return .failure("--audio \(device): the sound source cannot be opened: \(reason) "
                 + "(PulseAudio sources: `pactl list short sources`; ALSA devices: `arecord -L`)")
         }
-        let target = failedTarget(error) ?? (options.targets.count == 1 ? options.target : nil)
+        let target = failedTarget(error, output) ?? (options.targets.count == 1 ? options.target : nil)
         switch target {
         case .file?:
             if let unwritable = CamStampError.unwritable(error, path: target!.description, what: "the recording", option: "--to") { return unwritable }
@@ -486,9 +489,9 @@ public struct StreamJob {
 
     /// The targets let go, said in one line: `x.mp4: cannot write the recording (the disk is
     /// full); …`, or for several `x.mp4, y.mkv: …` as the first said it; nil for none.
-    private func lostFailure(_ letGo: [(target: StreamTarget, error: Error)]) -> CamStampError? {
+    private func lostFailure(_ letGo: [(target: StreamTarget, error: Error)], _ output: StreamOutput) -> CamStampError? {
         guard let first = letGo.first else { return nil }
-        var failure = outputFailure(first.error)
+        var failure = outputFailure(first.error, output)
         let named = first.target.description + ": "
         if letGo.count > 1, failure.message.hasPrefix(named) {
             failure.message = letGo.map(\.target.description).joined(separator: ", ") + ": " + failure.message.dropFirst(named.count)
@@ -496,30 +499,12 @@ public struct StreamJob {
         return failure
     }
 
-    /// The file or HLS target whose branch `error` came from, when the composed output has one.
-    private func failedTarget(_ error: Error) -> StreamTarget? {
-        guard options.isComposed, let error = error as? MediaError else { return nil }
+    /// The target whose branch of `output` `error` came from, when it has one.
+    private func failedTarget(_ error: Error, _ output: StreamOutput) -> StreamTarget? {
+        guard let error = error as? MediaError else { return nil }
         // An element taken out of the pipeline (`removeSink`) has no parents left in its path.
-        return branches.first { branch in branch.parts.contains { error.isInside(part: $0) || error.reason(ofElement: $0) != nil } }
-            .map { options.targets[$0.index] }
-    }
-
-    /// The file and HLS targets' branches, by the names `Publishing.plan` gives their elements
-    /// (queues inN and inNa, muxer muxN, sink fileN), N the target's index.
-    private var branches: [(index: Int, parts: [String], heads: [String])] {
-        options.targets.indices.compactMap { index in
-            switch options.targets[index] {
-            case .file, .hls: (index, ["in\(index)", "in\(index)a", "mux\(index)", "file\(index)"], ["in\(index)", "in\(index)a"])
-            default: nil
-            }
-        }
-    }
-
-    /// A file or HLS target's sink as `Publishing.plan` names it: a file's filesink, or the hlssink2.
-    private func sinkName(_ target: StreamTarget) -> String {
-        let index = options.targets.firstIndex(of: target) ?? 0
-        if case .file = target { return "file\(index)" }
-        return "mux\(index)"
+        return output.branches.first { branch in branch.parts.contains { error.isInside(part: $0) || error.reason(ofElement: $0) != nil } }?
+            .target
     }
 
     /// `out.mp4: 90 frames, 0 dropped, 00:00:03.00`; a network target that was down says for how
@@ -538,41 +523,13 @@ public struct StreamJob {
         options.targets.first { if case .rtp = $0 { true } else { false } }
     }
 
-    /// The output part of the pipeline for one file or RTP address, from its shipped template;
-    /// `address` is the RTP host, resolved; `report` gets its warnings.
-    private func outputDescription(address: String?, recordings: Recordings, report: JobOutput) throws(CamStampError) -> String {
-        let fps = options.fps ?? 30
-        var values: [String: PipelineTemplate.Value] = ["bitrate": .integer(options.bitrate), "keyint": .integer(max(fps, 1))]
-        let name: String
-        switch options.target {
-        case .rtmp, .srt, .hls, .serve:
-            throw .failure("\(options.targetDescription): needs the composed output")
-        case .file(let url, let container):
-            name = "stream-\(container.rawValue)"
-            values["location"] = .quoted(recordings.locations[url]?.path ?? url.path)
-        case .rtp(let host, let port):
-            name = "stream-rtp"
-            values["host"] = .quoted(address ?? host)
-            values["port"] = .integer(Int(port))
-        }
-        let template = try Templates.load(nil, builtIn: name, resources: resources)
-        // The clip's streams are the source's business: what is wrong with them names --source.
-        let audio: String
-        do { audio = try fileAudio(report: report) } catch {
-            if case .file(let clip) = options.source { throw Camera.captureError(error, source: .file(clip)) }
-            throw .failure("\(options.targetDescription): \(error)")
-        }
-        do { return try template.render(values) + audio } catch {
-            throw .failure("\(options.targetDescription): \(error)")
-        }
-    }
-
-    /// The SDP a receiver needs, once the payloader has settled its caps.
-    private func sessionDescription(_ pipeline: Pipeline, address: String?) -> String? {
-        guard case .rtp(let host, let port) = rtpTarget,
-              let payloader = try? pipeline.element(named: "pay"),
+    /// The SDP a receiver needs, once the first RTP target's payloader has settled its caps.
+    private func sessionDescription(_ session: Session) -> String? {
+        guard let branch = session.output.branches.first(where: { if case .rtp = $0.target { true } else { false } }),
+              case .rtp(let host, let port) = branch.target, let name = branch.payloader,
+              let payloader = try? session.stream.pipeline.element(named: name),
               let caps = payloader.currentCaps(pad: "src") else { return nil }
-        return SessionDescription(host: address ?? host, port: port, capsFields: caps.fields).text
+        return SessionDescription(host: session.address ?? host, port: port, capsFields: caps.fields).text
     }
 
     private func publish(sdp: String, report: JobOutput) throws(CamStampError) {

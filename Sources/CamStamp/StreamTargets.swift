@@ -22,9 +22,9 @@ extension StreamOptions {
         targets.contains { if case .file(_, .mp4) = $0 { true } else { false } }
     }
 
-    /// Whether the stream needs the composed output: anything beyond one file or RTP address
-    /// without sound, which keep their own templates (and exactly what they wrote before). A
-    /// clip's own sound into one file is copied there by the file's template (`fileAudio`).
+    /// Whether the stream needs the composed output (`StreamOutput`): anything beyond one file or
+    /// RTP address without sound, which keep their own templates. A clip's own sound into one
+    /// file is copied there after the file's template (`fileAudio`).
     var isComposed: Bool {
         guard moreTargets.isEmpty else { return true }
         switch (audio, source) {
