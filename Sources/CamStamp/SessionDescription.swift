@@ -1,4 +1,5 @@
 import Foundation
+internal import Media
 
 /// An SDP for H.264 over RTP (RFC 6184), built from the payloader's caps.
 struct SessionDescription {
@@ -23,5 +24,29 @@ struct SessionDescription {
         a=fmtp:\(payload) \(fmtp.joined(separator: ";"))
 
         """
+    }
+}
+
+extension StreamJob {
+    /// The first RTP target, whose SDP is printed.
+    var rtpTarget: StreamTarget? {
+        options.targets.first { if case .rtp = $0 { true } else { false } }
+    }
+
+    /// The SDP a receiver needs, once the first RTP target's payloader has settled its caps.
+    func sessionDescription(_ session: Session) -> String? {
+        guard let branch = session.output.branches.first(where: { if case .rtp = $0.target { true } else { false } }),
+              case .rtp(let host, let port) = branch.target, let name = branch.payloader,
+              let payloader = try? session.stream.pipeline.element(named: name),
+              let caps = payloader.currentCaps(pad: "src") else { return nil }
+        return SessionDescription(host: session.address ?? host, port: port, capsFields: caps.fields).text
+    }
+
+    func publish(sdp: String, report: JobOutput) throws(CamStampError) {
+        report.result(sdp)
+        guard let file = options.sdp else { return }
+        do { try sdp.write(to: file, atomically: true, encoding: .utf8) } catch {
+            throw .failure("--sdp \(file.path): \(error.localizedDescription)")
+        }
     }
 }
