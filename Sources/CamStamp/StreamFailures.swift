@@ -39,14 +39,14 @@ extension StreamJob {
         return .failure("\(target?.description ?? options.targetDescription): \(error)")
     }
 
-    /// The targets let go, said in one line: `x.mp4: cannot write the recording (the disk is
+    /// The targets isolated after they failed, said in one line: `x.mp4: cannot write the recording (the disk is
     /// full); …`, or for several `x.mp4, y.mkv: …` as the first said it; nil for none.
-    func lostFailure(_ letGo: [(target: StreamTarget, error: Error)], _ output: StreamOutput) -> CamStampError? {
-        guard let first = letGo.first else { return nil }
+    func lostFailure(_ isolated: [(target: StreamTarget, error: Error)], _ output: StreamOutput) -> CamStampError? {
+        guard let first = isolated.first else { return nil }
         var failure = outputFailure(first.error, output)
         let named = first.target.description + ": "
-        if letGo.count > 1, failure.message.hasPrefix(named) {
-            failure.message = letGo.map(\.target.description).joined(separator: ", ") + ": " + failure.message.dropFirst(named.count)
+        if isolated.count > 1, failure.message.hasPrefix(named) {
+            failure.message = isolated.map(\.target.description).joined(separator: ", ") + ": " + failure.message.dropFirst(named.count)
         }
         return failure
     }

@@ -131,9 +131,9 @@ public struct StreamJob {
         var finished = false
         /// The target that could not be written (`failure` names it); the others are finalised.
         var lostTarget: StreamTarget?
-        /// Targets that could not be written and were let go while the others went on, with
+        /// Targets that could not be written and were isolated while the others went on, with
         /// what failed (the stream's failure once it has ended, `lostFailure`).
-        var letGo: [(target: StreamTarget, error: Error)] = []
+        var isolated: [(target: StreamTarget, error: Error)] = []
     }
 
     /// Checks what can be checked before the camera starts, then builds the one pipeline and
@@ -216,9 +216,9 @@ public struct StreamJob {
             default: throw .failure("\(options.targetDescription): \(error)")
             }
         }
-        // Several targets: one whose disk fills is let go while the others go on.
+        // Several targets: one whose disk fills is isolated while the others go on.
         if options.isComposed && options.targets.count > 1 {
-            stream.letFailAlone(output.branches.filter { !$0.heads.isEmpty }.map { LiveStream.Branch(parts: $0.parts, heads: $0.heads) })
+            stream.isolateFailedBranches(output.branches.filter { !$0.heads.isEmpty }.map { LiveStream.Branch(parts: $0.parts, heads: $0.heads) })
         }
         // A clip played as the camera keeps its colours: GStreamer alone makes a phone's full range limited.
         if case .file(let clip) = capture.source { stream.pipeline.keepColours(ofClip: clip) }

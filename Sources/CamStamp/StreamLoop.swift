@@ -45,19 +45,19 @@ extension StreamJob {
                     ending.failure = session.capture.failure(error)
                     return ending
                 }
-                // One target of several that cannot be written (a full disk) is let go (its
-                // branch drops what comes, `letFailAlone`) and the others go on, until every one
+                // One target of several that cannot be written (a full disk) is isolated (its
+                // branch drops what comes, `isolateFailedBranches`) and the others go on, until every one
                 // is gone.
                 if options.targets.count > 1, let target = failedTarget(error, session.output),
-                   session.stream.hasLetGo(branchWith: session.output.sink(of: target)) {
-                    if !ending.letGo.contains(where: { $0.target == target }) { ending.letGo.append((target, error)) }
-                    if ending.letGo.count < options.targets.count { continue }
+                   session.stream.hasIsolated(branchWith: session.output.sink(of: target)) {
+                    if !ending.isolated.contains(where: { $0.target == target }) { ending.isolated.append((target, error)) }
+                    if ending.isolated.count < options.targets.count { continue }
                 }
                 // Otherwise its error went up through the tee and stopped the encode for every
                 // target, and the end follows the error down to the others: they are
                 // finalised, and it alone is named.
-                if options.targets.count > 1, let target = failedTarget(error, session.output) ?? ending.letGo.first?.target {
-                    ending.failure = lostFailure(ending.letGo, session.output) ?? outputFailure(error, session.output)
+                if options.targets.count > 1, let target = failedTarget(error, session.output) ?? ending.isolated.first?.target {
+                    ending.failure = lostFailure(ending.isolated, session.output) ?? outputFailure(error, session.output)
                     ending.lostTarget = target
                     return ending
                 }
@@ -102,24 +102,24 @@ extension StreamJob {
             session.publishing?.endIdleTaps()
             session.publishing?.endSound()
             // What the lost target set off (its muxer's and the queues' "Internal data stream
-            // error") is passed over; another target failing is not.
+            // error") is ignored; another target failing is not.
             if let lost = ending.lostTarget {
                 session.stream.endBranches(of: StreamOutput.videoTee, afterLosing: session.output.sink(of: lost))
             }
-            // The targets let go get no end from upstream: their sinks are ended by hand.
-            for lost in ending.letGo where lost.target != ending.lostTarget {
+            // The targets isolated get no end from upstream: their sinks are ended by hand.
+            for lost in ending.isolated where lost.target != ending.lostTarget {
                 // A file's sink ends (its muxer's error left it as it was); hlssink2 takes no end
                 // after a write error, and is taken out.
                 let sink = session.output.sink(of: lost.target)
                 if case .hls = lost.target { session.stream.removeSink(named: sink) } else { session.stream.endSink(named: sink) }
             }
-            let passingOver = { [self] (error: MediaError) in
+            let isKnown = { [self] (error: MediaError) in
                 let target = failedTarget(error, session.output)
-                if let target, ending.letGo.contains(where: { $0.target == target }) { return true }
+                if let target, ending.isolated.contains(where: { $0.target == target }) { return true }
                 return ending.lostTarget != nil && (target.map { $0 == ending.lostTarget } ?? true)
             }
-            do { try session.stream.finish(timeout: Self.finishGrace, passingOver: passingOver) } catch {
-                throw ending.failure ?? lostFailure(ending.letGo, session.output) ?? outputFailure(error, session.output)
+            do { try session.stream.finish(timeout: Self.finishGrace, ignoringErrors: isKnown) } catch {
+                throw ending.failure ?? lostFailure(ending.isolated, session.output) ?? outputFailure(error, session.output)
             }
         }
         session.publishing?.finish()
@@ -132,8 +132,8 @@ extension StreamJob {
         if state.written > 0 { try keepSoundEdit(session.soundEdit) }
         let summary = Summary(framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
                               snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
-        // The others are recorded and placed; the target let go is the news (exit 1).
-        if let lost = lostFailure(ending.letGo, session.output) { throw lost }
+        // The others are recorded and placed; the target isolated is the news (exit 1).
+        if let lost = lostFailure(ending.isolated, session.output) { throw lost }
         if ending.interrupted { throw .init(.interrupted, summaryLine(summary)) }
         if let unreached = nothingDelivered(summary) { throw .failure(unreached) }
         return summary
