@@ -25,7 +25,9 @@ final class Publishing: @unchecked Sendable {
         var relays: [Relay] = []
         for branch in output.branches {
             guard let tap = branch.tap else { continue }
-            do { relays.append(try Relay(target: branch.target, tap: SampleTap(pipeline: pipeline, name: tap))) } catch { throw fail(error) }
+            do { relays.append(try Relay(target: branch.target, tap: SampleTap(pipeline: pipeline, name: tap))) } catch {
+                throw fail(error)
+            }
         }
         self.relays = relays
         if let serve = output.serve {
@@ -39,7 +41,9 @@ final class Publishing: @unchecked Sendable {
             media += " )"
             do {
                 taps.append((try SampleTap(pipeline: pipeline, name: StreamOutput.rtspVideoTap), "video", true))
-                if audio { taps.append((try SampleTap(pipeline: pipeline, name: StreamOutput.rtspAudioTap), "audio", false)) }
+                if audio {
+                    taps.append((try SampleTap(pipeline: pipeline, name: StreamOutput.rtspAudioTap), "audio", false))
+                }
                 let video = taps[0].0
                 server = try RTSPServer(address: serve.address, port: serve.port, path: serve.path, launch: media, feeds: feeds,
                                         viewerJoins: { video.requestKeyframe() })

@@ -23,7 +23,8 @@ extension StreamJob {
     /// made read-only meanwhile); anything else as GStreamer said it.
     func outputFailure(_ error: Error, _ output: StreamOutput) -> CamStampError {
         // A sound source that cannot be opened is the --audio value's fault, said in its words.
-        if case .device(let device)? = options.audio, let media = error as? MediaError, let reason = media.reason(ofElement: StreamOutput.soundSource) {
+        if case .device(let device)? = options.audio, let media = error as? MediaError,
+           let reason = media.reason(ofElement: StreamOutput.soundSource) {
             return .failure("--audio \(device): the sound source cannot be opened: \(reason) "
                 + "(PulseAudio sources: `pactl list short sources`; ALSA devices: `arecord -L`)")
         }
@@ -55,8 +56,10 @@ extension StreamJob {
     func failedTarget(_ error: Error, _ output: StreamOutput) -> StreamTarget? {
         guard let error = error as? MediaError else { return nil }
         // An element taken out of the pipeline (`removeSink`) has no parents left in its path.
-        return output.branches.first { branch in branch.parts.contains { error.isInside(part: $0) || error.reason(ofElement: $0) != nil } }?
-            .target
+        let branch = output.branches.first { branch in
+            branch.parts.contains { error.isInside(part: $0) || error.reason(ofElement: $0) != nil }
+        }
+        return branch?.target
     }
 
     /// `out.mp4: 90 frames, 0 dropped, 00:00:03.00`; a network target that was down says for how

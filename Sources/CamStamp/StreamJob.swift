@@ -5,7 +5,7 @@ import Presets
 import Synchronization
 
 /// `camstamp stream`: a live, watermarked feed to an MP4 or MKV file or over RTP; to RTMP, SRT,
-/// HLS and camstamp's own RTSP server, several at once from one encode (Publishing.swift).
+/// HLS and camstamp's own RTSP server, several at once from one encode (StreamOutput.swift).
 ///
 /// One pipeline (`LiveStream`): the capture, then the marks, blended in place as each frame passes
 /// (a pad probe, the clip's), then the encoder and the outputs. The camera never waits for the
@@ -157,7 +157,9 @@ public struct StreamJob {
         }
         let stream = try makeStream(capture: capture, output: output)
         let publishing: Publishing?
-        do { publishing = options.isComposed ? try Publishing(output: output, pipeline: stream.pipeline, options: options) : nil } catch {
+        do {
+            publishing = options.isComposed ? try Publishing(output: output, pipeline: stream.pipeline, options: options) : nil
+        } catch {
             stream.abort()
             throw error
         }
@@ -218,7 +220,8 @@ public struct StreamJob {
         }
         // Several targets: one whose disk fills is isolated while the others go on.
         if options.isComposed && options.targets.count > 1 {
-            stream.isolateFailedBranches(output.branches.filter { !$0.heads.isEmpty }.map { LiveStream.Branch(parts: $0.parts, heads: $0.heads) })
+            let isolable = output.branches.filter { !$0.heads.isEmpty }
+            stream.isolateFailedBranches(isolable.map { LiveStream.Branch(parts: $0.parts, heads: $0.heads) })
         }
         // A clip played as the camera keeps its colours: GStreamer alone makes a phone's full range limited.
         if case .file(let clip) = capture.source { stream.pipeline.keepColours(ofClip: clip) }

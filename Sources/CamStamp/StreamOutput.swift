@@ -66,14 +66,18 @@ struct StreamOutput {
         }
         let audio = try sound()
         let encode = try encodeHead(options: options, resources: resources)
-        return try composed(options: options, encode: encode, rtpAddress: rtpAddress, audio: audio, recordings: recordings)
+        return try composed(options: options, encode: encode, rtpAddress: rtpAddress, audio: audio,
+                            recordings: recordings)
     }
 
     /// The encode head, filled in: the frames from `pace`, the queue `mark`, the encoder.
-    private static func encodeHead(options: StreamOptions, resources: Resources?) throws(CamStampError) -> LaunchFragment {
+    private static func encodeHead(options: StreamOptions,
+                                   resources: Resources?) throws(CamStampError) -> LaunchFragment {
         let fps = options.fps ?? 30
         let template = try Templates.load(nil, builtIn: "stream-encode", resources: resources)
-        do { return try template.fragment(["bitrate": .integer(options.bitrate), "keyint": .integer(max(fps, 1))]) } catch {
+        let values: [String: PipelineTemplate.Value] = ["bitrate": .integer(options.bitrate),
+                                                        "keyint": .integer(max(fps, 1))]
+        do { return try template.fragment(values) } catch {
             throw .failure("\(options.targetDescription): \(error)")
         }
     }
@@ -81,8 +85,9 @@ struct StreamOutput {
     /// One file or RTP address, from its shipped template (`{encode}` is the head; a template
     /// of the user's own under CAMSTAMP_HOME may write the head out instead). Its elements are
     /// the ones the template promises: `mux` and `out` (a file), `pay` and `out` (RTP).
-    private static func oneTarget(options: StreamOptions, encode: LaunchFragment, rtpAddress: String?, recordings: [URL: URL],
-                                  resources: Resources?, copiedAudio: () throws(CamStampError) -> String?)
+    private static func oneTarget(options: StreamOptions, encode: LaunchFragment, rtpAddress: String?,
+                                  recordings: [URL: URL], resources: Resources?,
+                                  copiedAudio: () throws(CamStampError) -> String?)
         throws(CamStampError) -> StreamOutput {
         var values: [String: PipelineTemplate.Value] = ["encode": .fragment(encode)]
         let fps = options.fps ?? 30
@@ -108,7 +113,8 @@ struct StreamOutput {
         let template = try Templates.load(nil, builtIn: name, resources: resources)
         let audio = try copiedAudio() ?? ""
         do {
-            return StreamOutput(launch: try template.render(values) + audio, branches: [branch], serve: nil, hasSound: false)
+            let launch = try template.render(values) + audio
+            return StreamOutput(launch: launch, branches: [branch], serve: nil, hasSound: false)
         } catch {
             throw .failure("\(options.targetDescription): \(error)")
         }
@@ -118,7 +124,8 @@ struct StreamOutput {
 extension StreamOutput {
     /// A branch for a file takes every frame; one for the network never holds the others up.
     private static let fileQueue = "queue max-size-buffers=0 max-size-bytes=0 max-size-time=3000000000"
-    private static let leakyQueue = "queue leaky=downstream max-size-buffers=0 max-size-bytes=0 max-size-time=2000000000"
+    private static let leakyQueue =
+        "queue leaky=downstream max-size-buffers=0 max-size-bytes=0 max-size-time=2000000000"
 
     /// What the branches ask of the sound: the codecs to encode it in.
     private struct Codecs {
@@ -141,7 +148,8 @@ extension StreamOutput {
             }
             let firstRTP = options.targets.firstIndex(where: { if case .rtp = $0 { true } else { false } }) == index
             let (branch, launch) = try composedBranch(target, index: index, sound: audio != nil, codecs: &codecs,
-                                                      rtpAddress: rtpAddress, firstRTP: firstRTP, recordings: recordings)
+                                                      rtpAddress: rtpAddress, firstRTP: firstRTP,
+                                                      recordings: recordings)
             branches.append(branch)
             launches.append(launch)
         }
@@ -156,9 +164,14 @@ extension StreamOutput {
         if let audio {
             // One sound capture, encoded once per codec the containers need (each converts for
             // itself: AAC takes planar floats, Opus interleaved integers).
-            launch += " \(audio) name=\(soundSource) ! audioconvert ! audioresample ! audio/x-raw,rate=48000,channels=2 ! tee name=sound"
-            if codecs.aac { launch += " sound. ! queue ! audioconvert ! avenc_aac bitrate=128000 ! aacparse ! tee name=aac" }
-            if codecs.opus { launch += " sound. ! queue ! audioconvert ! opusenc bitrate=96000 ! opusparse ! tee name=opus" }
+            launch += " \(audio) name=\(soundSource) ! audioconvert ! audioresample"
+                + " ! audio/x-raw,rate=48000,channels=2 ! tee name=sound"
+            if codecs.aac {
+                launch += " sound. ! queue ! audioconvert ! avenc_aac bitrate=128000 ! aacparse ! tee name=aac"
+            }
+            if codecs.opus {
+                launch += " sound. ! queue ! audioconvert ! opusenc bitrate=96000 ! opusparse ! tee name=opus"
+            }
         }
         launch += " " + launches.joined(separator: " ")
         return StreamOutput(launch: launch, branches: branches, serve: serve, hasSound: audio != nil)
@@ -166,8 +179,9 @@ extension StreamOutput {
 
     /// `target`'s branch of the composed output, fed from the tees `video.` (and `aac.` or
     /// `opus.` when there is `sound`, which it marks in `codecs`).
-    private static func composedBranch(_ target: StreamTarget, index: Int, sound: Bool, codecs: inout Codecs, rtpAddress: String?,
-                                       firstRTP: Bool, recordings: [URL: URL]) throws(CamStampError) -> (Branch, String) {
+    private static func composedBranch(_ target: StreamTarget, index: Int, sound: Bool, codecs: inout Codecs,
+                                       rtpAddress: String?, firstRTP: Bool,
+                                       recordings: [URL: URL]) throws(CamStampError) -> (Branch, String) {
         var branch = Branch(target: target, index: index)
         var launch: [String] = []
         let mux = "mux\(index)", input = "in\(index)", soundInput = "in\(index)a"
@@ -189,7 +203,8 @@ extension StreamOutput {
         case .rtp(let host, let port):
             let name = firstRTP ? "pay" : "pay\(index)"
             launch.append("video. ! \(leakyQueue) ! rtph264pay name=\(name) config-interval=0 pt=96 ! "
-                          + "udpsink host=\(PipelineTemplate.quote(rtpAddress ?? host)) port=\(port) sync=false async=false")
+                          + "udpsink host=\(PipelineTemplate.quote(rtpAddress ?? host)) port=\(port) "
+                          + "sync=false async=false")
             branch.payloader = name
         case .rtmp:
             // flvmux waits up to 200 ms for each stream (its latency): a picture comes out of
@@ -203,7 +218,8 @@ extension StreamOutput {
                 launch.append("aac. ! \(leakyQueue) ! \(mux).")
             }
         case .srt:
-            launch.append("video. ! \(leakyQueue) ! h264parse ! mpegtsmux name=\(mux) alignment=7 ! appsink name=relay\(index)")
+            launch.append("video. ! \(leakyQueue) ! h264parse ! mpegtsmux name=\(mux) alignment=7 ! "
+                          + "appsink name=relay\(index)")
             branch.tap = "relay\(index)"
             if sound {
                 codecs.aac = true

@@ -166,8 +166,9 @@ final class ClipWorker {
         let frames: Int
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            frames = try encode(item, streams: streams, codec: codec, audio: audio, into: temporary,
-                                mark: mark(item, streams: streams, marking: marking), progress: progress, cancelled: cancelled)
+            let mark = mark(item, streams: streams, marking: marking)
+            frames = try encode(item, streams: streams, codec: codec, audio: audio, into: temporary, mark: mark,
+                                progress: progress, cancelled: cancelled)
         } catch is ClipPipelineCancelled {
             return nil
         } catch let error as CamStampError {
@@ -199,7 +200,8 @@ final class ClipWorker {
     }
 
     /// What happens to the clip's audio in `container`, and the notes on what of the clip is left out.
-    private static func audio(of streams: ClipStreams, into container: ClipContainer) -> (ClipPipeline.AudioHandling, [String]) {
+    private static func audio(of streams: ClipStreams,
+                              into container: ClipContainer) -> (ClipPipeline.AudioHandling, [String]) {
         var notes: [String] = []
         let audio: ClipPipeline.AudioHandling
         if let caps = streams.audio {
@@ -259,9 +261,9 @@ final class ClipWorker {
     }
 
     /// Builds `item`'s pipeline into `temporary` and runs it; the frames written.
-    private func encode(_ item: ClipItem, streams: ClipStreams, codec: ClipVideoCodec, audio: ClipPipeline.AudioHandling,
-                        into temporary: URL, mark: @escaping ClipPipeline.Mark, progress: (Double?, Double) -> Void,
-                        cancelled: @escaping () -> Bool) throws -> Int {
+    private func encode(_ item: ClipItem, streams: ClipStreams, codec: ClipVideoCodec,
+                        audio: ClipPipeline.AudioHandling, into temporary: URL, mark: @escaping ClipPipeline.Mark,
+                        progress: (Double?, Double) -> Void, cancelled: @escaping () -> Bool) throws -> Int {
         let pipeline = try ClipPipeline(template: settings.template, input: item.input, output: temporary,
                                         codec: codec, container: item.format.output,
                                         audio: audio, threads: settings.threads, turned: streams.isTurned,
