@@ -5,6 +5,6 @@ extension PipelineTemplate {
     /// head (`stream-encode.pipeline`) goes into each one-target template's `{encode}` and into the
     /// composed output. Validated as `render` validates: only checked values went in.
     public func fragment(_ values: [String: Value]) throws(MediaError) -> LaunchFragment {
-        LaunchFragment(try render(values))
+        LaunchFragment(try render(values).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
