@@ -21,6 +21,15 @@ extension StreamJob {
 }
 
 extension StreamJob {
+    /// `fileAudio`, said as the job says it: what is wrong with the clip's streams is the
+    /// source's business, and names --source.
+    func copiedAudio(report: JobOutput) throws(CamStampError) -> String {
+        do { return try fileAudio(report: report) } catch {
+            if case .file(let clip) = options.source { throw Camera.captureError(error, source: .file(clip)) }
+            throw .failure("\(options.targetDescription): \(error)")
+        }
+    }
+
     /// The clip's sound, copied by `fileAudio` into one MP4 recording, read whole (its priming and
     /// last packet, which GStreamer alone loses) to have its edit list put back once the recording
     /// is finished (`keepSoundEdit`); nil for anything else, and for a clip without such an edit.

@@ -5,7 +5,7 @@ import Presets
 import Synchronization
 
 /// `camstamp stream`: a live, watermarked feed to an MP4 or MKV file or over RTP; to RTMP, SRT,
-/// HLS and camstamp's own RTSP server, several at once from one encode (Publishing.swift).
+/// HLS and camstamp's own RTSP server, several at once from one encode (StreamOutput.swift).
 ///
 /// One pipeline (`LiveStream`): the capture, then the marks, blended in place as each frame passes
 /// (a pad probe, the clip's), then the encoder and the outputs. The camera never waits for the
@@ -74,11 +74,13 @@ public struct StreamJob {
     }
 
     /// What `setUp` starts: the one pipeline, what is around it, and what marks and counts the frames.
-    private struct Session {
+    struct Session {
         let capture: Camera.Plan
         let stream: LiveStream
         let recordings: Recordings
-        /// The composed output (several targets, sound), or nil for one file or RTP address.
+        /// The output part: what it launched, and each target's elements.
+        let output: StreamOutput
+        /// The relays and the RTSP server of a composed output; nil for one file or RTP address.
         let publishing: Publishing?
         /// The RTP host, resolved.
         let address: String?
@@ -99,7 +101,7 @@ public struct StreamJob {
 
     /// The frames' counts and clocks: written by the marks (on the capture's streaming thread),
     /// read by the job's thread.
-    private final class Counts: @unchecked Sendable {
+    final class Counts: @unchecked Sendable {
         struct State {
             /// Frames marked (and so encoded); taken for the encoder; left out because it was behind.
             var written = 0, taken = 0, dropped = 0
@@ -120,7 +122,7 @@ public struct StreamJob {
     }
 
     /// How the loop ended, when not by the end of the stream itself.
-    private struct Ending {
+    struct Ending {
         var interrupted = false
         /// A failure of the camera or of the marks: what was recorded so far is still finalised;
         /// only a broken output is abandoned (thrown at once).
@@ -129,9 +131,9 @@ public struct StreamJob {
         var finished = false
         /// The target that could not be written (`failure` names it); the others are finalised.
         var lostTarget: StreamTarget?
-        /// Targets that could not be written and were let go while the others went on, with
+        /// Targets that could not be written and were isolated while the others went on, with
         /// what failed (the stream's failure once it has ended, `lostFailure`).
-        var letGo: [(target: StreamTarget, error: Error)] = []
+        var isolated: [(target: StreamTarget, error: Error)] = []
     }
 
     /// Checks what can be checked before the camera starts, then builds the one pipeline and
@@ -140,6 +142,44 @@ public struct StreamJob {
         try Self.refuseSharedFiles(options)
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
+        let snapshotWriter = try prepareOutputs(recordings: recordings, report: report)
+        // A host that cannot be sent to is refused now, not discovered by a receiver that hears nothing.
+        var address: String?
+        if case .rtp(let host, let port) = rtpTarget { address = try RTPAddress.resolve(host: host, port: port) }
+        let capture = try Camera.Plan(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
+                                      resources: resources)
+        let output = try StreamOutput.plan(options: options, rtpAddress: address, recordings: recordings.locations,
+                                           resources: resources) { () throws(CamStampError) -> String? in
+            if options.isComposed {
+                return try AudioInput.launch(options.audioChoice, source: options.source, note: { report.warning($0) })
+            }
+            return try copiedAudio(report: report)
+        }
+        let stream = try makeStream(capture: capture, output: output)
+        let publishing: Publishing?
+        do {
+            publishing = options.isComposed ? try Publishing(output: output, pipeline: stream.pipeline, options: options) : nil
+        } catch {
+            stream.abort()
+            throw error
+        }
+        let session = Session(capture: capture, stream: stream, recordings: recordings, output: output, publishing: publishing,
+                              address: address,
+                              marker: Marker(preset: preset, variables: variables), snapshotWriter: snapshotWriter,
+                              progress: report.progress, soundEdit: soundEdit(on: stream.pipeline))
+        do { try start(session, interrupts: interrupts) } catch {
+            session.abort()
+            throw failure(error, session)
+        }
+        // After the start: a tap whose appsink is not playing yet says it has ended.
+        publishing?.start()
+        Verbosity.log("stream elements: \(stream.pipeline.elementSummary().joined(separator: " "))")
+        return session
+    }
+
+    /// Checks the snapshot folder and the files to be written, and picks the recordings'
+    /// temporary names; the snapshot writer when snapshots are asked for.
+    private func prepareOutputs(recordings: Recordings, report: JobOutput) throws(CamStampError) -> SnapshotWriter? {
         // Snapshots asked for must be possible: a template that does not load is said now, not
         // found out by a SIGUSR1 that writes nothing.
         var snapshotWriter: SnapshotWriter?
@@ -163,24 +203,14 @@ public struct StreamJob {
             try StillDestination.prepareFolder(url.deletingLastPathComponent(), option: "--to", create: false)
         }
         recordings.begin()
-        // A host that cannot be sent to is refused now, not discovered by a receiver that hears nothing.
-        var address: String?
-        if case .rtp(let host, let port) = rtpTarget { address = try RTPAddress.resolve(host: host, port: port) }
-        let capture = try Camera.Plan(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
-                                      resources: resources)
-        var plan: Publishing.Plan?
-        let output: String
-        if options.isComposed {
-            let audio = try AudioInput.launch(options.audioChoice, source: options.source,
-                                              note: { report.warning($0) })
-            plan = try Publishing.plan(options: options, rtpAddress: address, audio: audio, recordings: recordings.locations)
-            output = plan!.launch
-        } else {
-            output = try outputDescription(address: address, recordings: recordings, report: report)
-        }
-        Verbosity.log("output pipeline: \(output)")
+        return snapshotWriter
+    }
+
+    /// The one pipeline: the capture linked to `output`.
+    private func makeStream(capture: Camera.Plan, output: StreamOutput) throws(CamStampError) -> LiveStream {
+        Verbosity.log("output pipeline: \(output.launch)")
         let stream: LiveStream
-        do { stream = try LiveStream(capture: capture.description, output: output, backlog: Self.outputQueue) } catch {
+        do { stream = try LiveStream(capture: capture.description, output: output.launch, backlog: Self.outputQueue) } catch {
             // What is wrong with the capture template names the capture; anything else the target.
             switch error {
             case .parse(_, let text) where text == capture.description: throw capture.failure(error)
@@ -188,50 +218,40 @@ public struct StreamJob {
             default: throw .failure("\(options.targetDescription): \(error)")
             }
         }
-        // Several targets: one whose disk fills is let go while the others go on.
+        // Several targets: one whose disk fills is isolated while the others go on.
         if options.isComposed && options.targets.count > 1 {
-            stream.letFailAlone(branches.map { LiveStream.Branch(parts: $0.parts, heads: $0.heads) })
+            let isolable = output.branches.filter { !$0.heads.isEmpty }
+            stream.isolateFailedBranches(isolable.map { LiveStream.Branch(parts: $0.parts, heads: $0.heads) })
         }
         // A clip played as the camera keeps its colours: GStreamer alone makes a phone's full range limited.
         if case .file(let clip) = capture.source { stream.pipeline.keepColours(ofClip: clip) }
-        let publishing: Publishing?
-        do { publishing = try plan.map { plan throws(CamStampError) in try Publishing(plan: plan, pipeline: stream.pipeline, options: options) } } catch {
-            stream.abort()
-            throw error
-        }
-        let session = Session(capture: capture, stream: stream, recordings: recordings, publishing: publishing, address: address,
-                              marker: Marker(preset: preset, variables: variables), snapshotWriter: snapshotWriter,
-                              progress: report.progress, soundEdit: soundEdit(on: stream.pipeline))
-        do {
-            try stream.start(admit: admission(session), mark: marking(session, interrupts: interrupts),
-                             accepts: { [counts = session.counts, marker = session.marker] width, height, fps in
-                                 if let fps, fps > 0 { counts.withLock { $0.frameDuration = UInt64(1e9 / fps) } }
-                                 if let refusal = acceptsFrames(width: width, height: height) { return refusal }
-                                 // The marks are rendered now, before the first frame waits for the
-                                 // encoder: rendered by it, the first frame kept the encoder from the
-                                 // next ones long enough to drop a few. Only for the first format: no
-                                 // frame is being marked yet (the Marker is not shared across threads).
-                                 guard counts.withLock({ $0.firstTime == nil }) else { return nil }
-                                 do {
-                                     _ = try marker.composition(width: width, height: height,
-                                                                context: marker.context(width: width, height: height, frame: 0, fps: fps))
-                                 } catch { return error }
-                                 return nil
-                             },
-                             ending: { [counts = session.counts, soundEdit = session.soundEdit] in
-                                 // The clip's sound runs `late` with its edit opened: its packets up to the video's end
-                                 // come that much after it (none without a video: no recording of sound before its edit).
-                                 let end = counts.withLock { $0.lastTime }
-                                 stream.pipeline.endFileAudio(at: end > 0 ? end + (soundEdit?.late ?? 0) : 0)
-                             })
-        } catch {
-            session.abort()
-            throw failure(error, session)
-        }
-        // After the start: a tap whose appsink is not playing yet says it has ended.
-        publishing?.start()
-        Verbosity.log("stream elements: \(stream.pipeline.elementSummary().joined(separator: " "))")
-        return session
+        return stream
+    }
+
+    /// Starts `session`'s stream with what marks, counts and ends its frames.
+    private func start(_ session: Session, interrupts: Interrupts?) throws(MediaError) {
+        let stream = session.stream
+        try stream.start(admit: admission(session), mark: marking(session, interrupts: interrupts),
+                         accepts: { [counts = session.counts, marker = session.marker] width, height, fps in
+                             if let fps, fps > 0 { counts.withLock { $0.frameDuration = UInt64(1e9 / fps) } }
+                             if let refusal = acceptsFrames(width: width, height: height) { return refusal }
+                             // The marks are rendered now, before the first frame waits for the
+                             // encoder: rendered by it, the first frame kept the encoder from the
+                             // next ones long enough to drop a few. Only for the first format: no
+                             // frame is being marked yet (the Marker is not shared across threads).
+                             guard counts.withLock({ $0.firstTime == nil }) else { return nil }
+                             do {
+                                 _ = try marker.composition(width: width, height: height,
+                                                            context: marker.context(width: width, height: height, frame: 0, fps: fps))
+                             } catch { return error }
+                             return nil
+                         },
+                         ending: { [counts = session.counts, soundEdit = session.soundEdit] in
+                             // The clip's sound runs `late` with its edit opened: its packets up to the video's end
+                             // come that much after it (none without a video: no recording of sound before its edit).
+                             let end = counts.withLock { $0.lastTime }
+                             stream.pipeline.endFileAudio(at: end > 0 ? end + (soundEdit?.late ?? 0) : 0)
+                         })
     }
 
     /// Two targets that are one file (`d.mp4` and `./d.mp4`, a link to it, an `--sdp` file that is a
@@ -255,477 +275,4 @@ public struct StreamJob {
             throw .usage("\(option) \(text): \(other) is the same file (\(resolved)); give each target once")
         }
     }
-
-    /// Which frames go to the encoder (on the capture's thread): none past `--duration`, and none
-    /// while it is behind (counted as dropped). Each frame taken gets its number among all the
-    /// frames seen, for `{frame}`.
-    private func admission(_ session: Session) -> LiveStream.Admit {
-        let limit = options.duration.map { UInt64($0 * 1e9) }
-        let counts = session.counts
-        return { pts, encoderIsBehind in
-            counts.withLock { state in
-                state.firstFrameAt = state.firstFrameAt ?? ContinuousClock.now
-                let capturedAt = pts ?? 0
-                let start = state.firstTime ?? capturedAt
-                state.firstTime = start
-                let time = capturedAt - min(start, capturedAt)
-                if state.ended { return false }
-                if let limit, time >= limit {
-                    state.ended = true
-                    return false
-                }
-                if encoderIsBehind {
-                    state.dropped += 1
-                    return false
-                }
-                state.numbers.append(state.taken + state.dropped)
-                state.taken += 1
-                // What is taken is encoded (the queue never drops), so the end of the video is
-                // known here, before the frame waits for the encoder: `ending` cuts a file's
-                // sound there.
-                state.lastTime = time + state.frameDuration
-                return true
-            }
-        }
-    }
-
-    /// What the marks do with each frame taken (on the encoder's thread): mark it, copy it for a
-    /// snapshot asked for, count it written.
-    private func marking(_ session: Session, interrupts: Interrupts?) -> LiveStream.Mark {
-        let counts = session.counts, marker = session.marker, snapshots = session.snapshotWriter
-        return { frame, _, _ in
-            let number = counts.withLock { state in state.numbers.isEmpty ? state.written : state.numbers.removeFirst() }
-            let context = marker.context(width: frame.width, height: frame.height, captureDate: Date(), frame: number,
-                                         fps: frame.framesPerSecond)
-            do { try marker.mark(frame, context: context) } catch { return .fail(error) }
-            if interrupts?.takeSnapshotRequest() == true, let snapshots { snapshots.write(frame.copy()) }
-            counts.withLock { $0.written += 1 }
-            return .pass
-        }
-    }
-
-    /// Without --size the source picks the size (a video file's own): x264 would refuse an odd
-    /// one with "Can not initialize x264 encoder". Asked of every format the capture settles on.
-    private func acceptsFrames(width: Int, height: Int) -> Error? {
-        guard options.size == nil else { return nil }
-        let size = FrameSize(width: width, height: height)
-        do { try H264Limits.check(size: size, subject: "the source's \(size) frames", mp4: options.recordsMP4) } catch {
-            return CamStampError.failure("capture: \(error.message); ask for that with --size")
-        }
-        return nil
-    }
-
-    /// Watches the stream until its end, `--duration`, an interrupt or a failure, printing the SDP
-    /// and the progress line. A broken output is thrown at once (abandoned); any other failure
-    /// ends the loop in `Ending.failure`, so what was recorded is still finalised.
-    private func loop(_ session: Session, interrupts: Interrupts?, report: JobOutput) throws(CamStampError) -> Ending {
-        var ending = Ending()
-        // --duration is also a hard stop in wall time: a source slower than real time (or frames
-        // too large to make in time) would otherwise stretch a 10-second stream to minutes.
-        let wallLimit = options.duration.map { Duration.nanoseconds(Int64($0 * 1e9)) }
-        var sdpPrinted = false
-        while true {
-            if interrupts?.isRequested == true {
-                ending.interrupted = true
-                return ending
-            }
-            let state = session.counts.withLock { $0 }
-            if state.ended { return ending }
-            if let wallLimit {
-                let now = ContinuousClock.now
-                if let firstFrameAt = state.firstFrameAt, now - firstFrameAt >= wallLimit { return ending }
-                if state.firstFrameAt == nil, now - session.started >= wallLimit + Self.startupAllowance {
-                    ending.failure = .failure("capture: no frame from the source within \(Self.startupAllowance)")
-                    return ending
-                }
-            }
-            if let failure = session.stream.failure {
-                ending.failure = markFailure(failure)
-                return ending
-            }
-            switch session.stream.poll(timeout: .milliseconds(100)) {
-            case .endOfStream?:
-                ending.finished = true
-                return ending
-            case .error(let error)?:
-                // A frame refused by the marks explains what the encoder said of it.
-                if let failure = session.stream.failure {
-                    ending.failure = markFailure(failure)
-                    return ending
-                }
-                if session.stream.isCapture(error) {
-                    ending.failure = session.capture.failure(error)
-                    return ending
-                }
-                // One target of several that cannot be written (a full disk) is let go (its
-                // branch drops what comes, `letFailAlone`) and the others go on, until every one
-                // is gone.
-                if options.targets.count > 1, let target = failedTarget(error), session.stream.hasLetGo(branchWith: sinkName(target)) {
-                    if !ending.letGo.contains(where: { $0.target == target }) { ending.letGo.append((target, error)) }
-                    if ending.letGo.count < options.targets.count { continue }
-                }
-                // Otherwise its error went up through the tee and stopped the encode for every
-                // target, and the end follows the error down to the others: they are
-                // finalised, and it alone is named.
-                if options.targets.count > 1, let target = failedTarget(error) ?? ending.letGo.first?.target {
-                    ending.failure = lostFailure(ending.letGo) ?? outputFailure(error)
-                    ending.lostTarget = target
-                    return ending
-                }
-                throw outputFailure(error)
-            case nil:
-                break
-            }
-            // A recording takes its name once a frame of it is on disk: a hard kill from then on
-            // leaves a playable file there, one before leaves no frameless file in its place.
-            try session.recordings.placeThoseWithAFrame(stream: session.stream)
-            if !sdpPrinted, rtpTarget != nil, let sdp = sessionDescription(session.stream.pipeline, address: session.address) {
-                sdpPrinted = true
-                do { try publish(sdp: sdp, report: report) } catch {
-                    ending.failure = error
-                    return ending
-                }
-            }
-            // fps as achieved (frames written over wall time), as ffmpeg reports it.
-            let elapsed = (ContinuousClock.now - session.started) / .seconds(1)
-            let achieved = elapsed > 0.5 ? Double(state.written) / elapsed : 1e9 / Double(state.frameDuration)
-            session.progress.update("frame=\(state.written) fps=\(String(format: "%.1f", achieved)) dropped=\(state.dropped) time=\(clockText(seconds: Double(state.lastTime) / 1e9, fraction: true))")
-        }
-    }
-
-    /// A failure of the marks (or of a format they refused), as the job says it.
-    private func markFailure(_ error: Error) -> CamStampError {
-        error as? CamStampError ?? .failure("mark: \(error)")
-    }
-
-    /// A failure of the pipeline, worded for the side it came from.
-    private func failure(_ error: MediaError, _ session: Session) -> CamStampError {
-        session.stream.isCapture(error) ? session.capture.failure(error) : outputFailure(error)
-    }
-
-    /// Ends the stream: EOS through the encoder and muxers (MP4 gets its index, MKV its cues), the
-    /// snapshots written, then the summary, or the failure that ended the loop.
-    private func finish(_ session: Session, _ ending: Ending) throws(CamStampError) -> Summary {
-        session.progress.finish()
-        if !ending.finished {
-            // Idle taps first: a sound that ends before its encoder made anything leaves the
-            // muxers' sound pads without caps, and its end must not reach an idle tap's muxer.
-            session.publishing?.endIdleTaps()
-            session.publishing?.endSound()
-            // What the lost target set off (its muxer's and the queues' "Internal data stream
-            // error") is passed over; another target failing is not.
-            if let lost = ending.lostTarget {
-                session.stream.endBranches(of: "video", afterLosing: sinkName(lost))
-            }
-            // The targets let go get no end from upstream: their sinks are ended by hand.
-            for lost in ending.letGo where lost.target != ending.lostTarget {
-                // A file's sink ends (its muxer's error left it as it was); hlssink2 takes no end
-                // after a write error, and is taken out.
-                if case .hls = lost.target { session.stream.removeSink(named: sinkName(lost.target)) } else { session.stream.endSink(named: sinkName(lost.target)) }
-            }
-            let passingOver = { [self] (error: MediaError) in
-                if let target = failedTarget(error), ending.letGo.contains(where: { $0.target == target }) { return true }
-                return ending.lostTarget != nil && (failedTarget(error).map { $0 == ending.lostTarget } ?? true)
-            }
-            do { try session.stream.finish(timeout: Self.finishGrace, passingOver: passingOver) } catch {
-                throw ending.failure ?? lostFailure(ending.letGo) ?? outputFailure(error)
-            }
-        }
-        session.publishing?.finish()
-        session.snapshotWriter?.waitUntilDone()
-        let state = session.counts.withLock { $0 }
-        if let failure = ending.failure { throw failure }
-        // A file finalised after its frames takes its name now (one that never got a frame, as
-        // on a Ctrl-C before the first, is removed).
-        try session.recordings.settle(stream: session.stream, finishedWithFrames: state.written > 0)
-        if state.written > 0 { try keepSoundEdit(session.soundEdit) }
-        let summary = Summary(framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
-                              snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
-        // The others are recorded and placed; the target let go is the news (exit 1).
-        if let lost = lostFailure(ending.letGo) { throw lost }
-        if ending.interrupted { throw .init(.interrupted, summaryLine(summary)) }
-        if let unreached = nothingDelivered(summary) { throw .failure(unreached) }
-        return summary
-    }
-
-    /// When every target is a server camstamp calls (RTMP, an SRT caller) and none ever answered,
-    /// the stream reached nobody: that is a failure (exit 1), said as one, not a summary line.
-    private func nothingDelivered(_ summary: Summary) -> String? {
-        let called = options.targets.allSatisfy { target in
-            switch target {
-            case .rtmp, .srt(_, _, listener: false): true
-            default: false
-            }
-        }
-        let unreached = summary.outages.filter { !$0.everConnected }
-        guard called, unreached.count == options.targets.count else { return nil }
-        let seconds = unreached.map(\.seconds).max() ?? 0
-        return "\(unreached.map(\.target).joined(separator: ", ")): never connected in \(String(format: "%.1f", seconds)) s "
-            + "(\(summary.framesWritten) frames encoded, none delivered); check that the server is running and the address is right"
-    }
-
-    /// A failure of the output, worded for a file that cannot be written (a full disk, a folder
-    /// made read-only meanwhile); anything else as GStreamer said it.
-    private func outputFailure(_ error: Error) -> CamStampError {
-        // A sound source that cannot be opened is the --audio value's fault, said in its words.
-        if case .device(let device)? = options.audio, let media = error as? MediaError, let reason = media.reason(ofElement: "soundsource") {
-            return .failure("--audio \(device): the sound source cannot be opened: \(reason) "
-                + "(PulseAudio sources: `pactl list short sources`; ALSA devices: `arecord -L`)")
-        }
-        let target = failedTarget(error) ?? (options.targets.count == 1 ? options.target : nil)
-        switch target {
-        case .file?:
-            if let unwritable = CamStampError.unwritable(error, path: target!.description, what: "the recording", option: "--to") { return unwritable }
-        case .hls?:
-            if let unwritable = CamStampError.unwritable(error, path: target!.description, what: "the segments", option: "--to") { return unwritable }
-        default:
-            break
-        }
-        return .failure("\(target?.description ?? options.targetDescription): \(error)")
-    }
-
-    /// The targets let go, said in one line: `x.mp4: cannot write the recording (the disk is
-    /// full); …`, or for several `x.mp4, y.mkv: …` as the first said it; nil for none.
-    private func lostFailure(_ letGo: [(target: StreamTarget, error: Error)]) -> CamStampError? {
-        guard let first = letGo.first else { return nil }
-        var failure = outputFailure(first.error)
-        let named = first.target.description + ": "
-        if letGo.count > 1, failure.message.hasPrefix(named) {
-            failure.message = letGo.map(\.target.description).joined(separator: ", ") + ": " + failure.message.dropFirst(named.count)
-        }
-        return failure
-    }
-
-    /// The file or HLS target whose branch `error` came from, when the composed output has one.
-    private func failedTarget(_ error: Error) -> StreamTarget? {
-        guard options.isComposed, let error = error as? MediaError else { return nil }
-        // An element taken out of the pipeline (`removeSink`) has no parents left in its path.
-        return branches.first { branch in branch.parts.contains { error.isInside(part: $0) || error.reason(ofElement: $0) != nil } }
-            .map { options.targets[$0.index] }
-    }
-
-    /// The file and HLS targets' branches, by the names `Publishing.plan` gives their elements
-    /// (queues inN and inNa, muxer muxN, sink fileN), N the target's index.
-    private var branches: [(index: Int, parts: [String], heads: [String])] {
-        options.targets.indices.compactMap { index in
-            switch options.targets[index] {
-            case .file, .hls: (index, ["in\(index)", "in\(index)a", "mux\(index)", "file\(index)"], ["in\(index)", "in\(index)a"])
-            default: nil
-            }
-        }
-    }
-
-    /// A file or HLS target's sink as `Publishing.plan` names it: a file's filesink, or the hlssink2.
-    private func sinkName(_ target: StreamTarget) -> String {
-        let index = options.targets.firstIndex(of: target) ?? 0
-        if case .file = target { return "file\(index)" }
-        return "mux\(index)"
-    }
-
-    /// `out.mp4: 90 frames, 0 dropped, 00:00:03.00`; a network target that was down says for how
-    /// long: `; rtmp://h/live/key down 4.2 s, reconnected 1 time`.
-    public func summaryLine(_ summary: Summary) -> String {
-        var line = "\(options.targetDescription): \(summary.framesWritten) frames written, \(summary.framesDropped) dropped, \(clockText(seconds: summary.duration, fraction: true))"
-        for outage in summary.outages {
-            line += "; \(outage.target) down \(String(format: "%.1f", outage.seconds)) s, "
-                + (outage.everConnected ? "reconnected \(outage.reconnections) time\(outage.reconnections == 1 ? "" : "s")" : "never connected")
-        }
-        return line
-    }
-
-    /// The first RTP target, whose SDP is printed.
-    private var rtpTarget: StreamTarget? {
-        options.targets.first { if case .rtp = $0 { true } else { false } }
-    }
-
-    /// The output part of the pipeline for one file or RTP address, from its shipped template;
-    /// `address` is the RTP host, resolved; `report` gets its warnings.
-    private func outputDescription(address: String?, recordings: Recordings, report: JobOutput) throws(CamStampError) -> String {
-        let fps = options.fps ?? 30
-        var values: [String: PipelineTemplate.Value] = ["bitrate": .integer(options.bitrate), "keyint": .integer(max(fps, 1))]
-        let name: String
-        switch options.target {
-        case .rtmp, .srt, .hls, .serve:
-            throw .failure("\(options.targetDescription): needs the composed output")
-        case .file(let url, let container):
-            name = "stream-\(container.rawValue)"
-            values["location"] = .quoted(recordings.locations[url]?.path ?? url.path)
-        case .rtp(let host, let port):
-            name = "stream-rtp"
-            values["host"] = .quoted(address ?? host)
-            values["port"] = .integer(Int(port))
-        }
-        let template = try Templates.load(nil, builtIn: name, resources: resources)
-        // The clip's streams are the source's business: what is wrong with them names --source.
-        let audio: String
-        do { audio = try fileAudio(report: report) } catch {
-            if case .file(let clip) = options.source { throw Camera.captureError(error, source: .file(clip)) }
-            throw .failure("\(options.targetDescription): \(error)")
-        }
-        do { return try template.render(values) + audio } catch {
-            throw .failure("\(options.targetDescription): \(error)")
-        }
-    }
-
-    /// The SDP a receiver needs, once the payloader has settled its caps.
-    private func sessionDescription(_ pipeline: Pipeline, address: String?) -> String? {
-        guard case .rtp(let host, let port) = rtpTarget,
-              let payloader = try? pipeline.element(named: "pay"),
-              let caps = payloader.currentCaps(pad: "src") else { return nil }
-        return SessionDescription(host: address ?? host, port: port, capsFields: caps.fields).text
-    }
-
-    private func publish(sdp: String, report: JobOutput) throws(CamStampError) {
-        report.result(sdp)
-        guard let file = options.sdp else { return }
-        do { try sdp.write(to: file, atomically: true, encoding: .utf8) } catch {
-            throw .failure("--sdp \(file.path): \(error.localizedDescription)")
-        }
-    }
-}
-
-extension StreamOptions {
-    /// The target as the user wrote it, for messages.
-    var targetDescription: String {
-        targets.map(\.description).joined(separator: ", ")
-    }
-}
-
-/// The stream's files, written under a temporary name in their folder until a frame of theirs is
-/// on disk, then moved to their name (link(2), or rename(2) with --overwrite, as shoot and batch
-/// place theirs). A recording that never got a frame is no recording: nothing is left in its place,
-/// whether the stream could not start, failed or was stopped (Ctrl-C, twice, SIGTERM) before its
-/// first frame; a hard kill then leaves only a hidden temporary that the next run into that
-/// folder removes. A file replaced with --overwrite stays as it was until then.
-final class Recordings: @unchecked Sendable {
-    private struct Entry {
-        let target: URL
-        let temporary: URL
-        var settled = false
-    }
-    private let overwrite: Bool
-    private let targets: [URL]
-    private var entries: [Entry] = []
-
-    init(options: StreamOptions) {
-        overwrite = options.overwrite
-        targets = options.targets.compactMap { if case .file(let url, _) = $0 { url } else { nil } }
-    }
-
-    /// Where each recording is written until it is placed, by its target.
-    var locations: [URL: URL] { Dictionary(entries.map { ($0.target, $0.temporary) }, uniquingKeysWith: { first, _ in first }) }
-
-    /// Picks the temporaries (registered, so a second Ctrl-C removes them) and removes the stale
-    /// ones that killed runs left in their folders. A target that is there and no regular file
-    /// (a named pipe another program reads, a device) is written straight to, as it always was.
-    func begin() {
-        for target in targets {
-            var info = stat()
-            if stat(target.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG { continue }
-            let folder = target.deletingLastPathComponent()
-            TemporaryFiles.removeStale(in: folder)
-            let temporary = TemporaryFiles.temporaryURL(in: folder, for: target.lastPathComponent)
-            TemporaryFiles.shared.add(temporary)
-            entries.append(Entry(target: target, temporary: temporary))
-        }
-    }
-
-    /// Moves each recording with a frame on disk to its name (a target that appeared meanwhile,
-    /// without --overwrite, is thrown).
-    func placeThoseWithAFrame(stream: LiveStream) throws(CamStampError) {
-        for index in entries.indices where !entries[index].settled && stream.hasFrameOnDisk(location: entries[index].temporary.path) {
-            try place(index)
-        }
-    }
-
-    /// Places each recording with a frame on disk, removes the others: every way a stream ends
-    /// goes through here. `stream` nil: it never started. `finishedWithFrames`: the stream
-    /// ended at every sink after frames were written, so every file holds them, whatever its
-    /// muxer's buffers said. A target that appeared meanwhile (without --overwrite) is thrown,
-    /// once every recording is settled.
-    func settle(stream: LiveStream?, finishedWithFrames: Bool = false) throws(CamStampError) {
-        var failure: CamStampError?
-        for index in entries.indices where !entries[index].settled {
-            if let stream, finishedWithFrames || stream.hasFrameOnDisk(location: entries[index].temporary.path) {
-                do { try place(index) } catch { failure = failure ?? error }
-            } else {
-                entries[index].settled = true
-                TemporaryFiles.shared.remove(entries[index].temporary)
-            }
-        }
-        if let failure { throw failure }
-    }
-
-    private func place(_ index: Int) throws(CamStampError) {
-        let entry = entries[index]
-        entries[index].settled = true
-        defer { TemporaryFiles.shared.remove(entry.temporary) }
-        try TemporaryFiles.place(entry.temporary, at: entry.target, replacing: overwrite, exists: StillDestination.exists(entry.target))
-    }
-}
-
-/// An SDP for H.264 over RTP (RFC 6184), built from the payloader's caps.
-struct SessionDescription {
-    let host: String
-    let port: UInt16
-    let capsFields: [String: String]
-
-    var text: String {
-        let family = host.contains(":") ? "IP6" : "IP4"
-        let payload = capsFields["payload"].flatMap { Int($0) } ?? 96
-        var fmtp = ["packetization-mode=\(capsFields["packetization-mode"] ?? "1")"]
-        if let profile = capsFields["profile-level-id"] { fmtp.append("profile-level-id=\(profile)") }
-        if let sets = capsFields["sprop-parameter-sets"] { fmtp.append("sprop-parameter-sets=\(sets)") }
-        return """
-        v=0
-        o=- 0 0 IN \(family) \(host)
-        s=camstamp
-        c=IN \(family) \(host)
-        t=0 0
-        m=video \(port) RTP/AVP \(payload)
-        a=rtpmap:\(payload) H264/90000
-        a=fmtp:\(payload) \(fmtp.joined(separator: ";"))
-
-        """
-    }
-}
-
-/// Encodes snapshot frames to JPEG off the streaming thread, each written atomically.
-final class SnapshotWriter: @unchecked Sendable {
-    private let folder: URL
-    private let template: PipelineTemplate
-    private let queue = DispatchQueue(label: "camstamp.snapshots")
-    private let report: JobOutput
-    private let lock = NSLock()
-    private var files: [URL] = []
-
-    init(folder: URL, template: PipelineTemplate, report: JobOutput) {
-        self.folder = folder
-        self.template = template
-        self.report = report
-    }
-
-    var written: [URL] { lock.withLock { files } }
-
-    func write(_ frame: VideoFrame) {
-        queue.async { [self] in
-            do {
-                let destination = try StillDestination(output: folder, format: .jpg, prefix: "snapshot")
-                let file = try destination.write { (temporary: URL) throws(CamStampError) in
-                    do {
-                        try StillDestination.encode(frame, template: template, quality: 92, to: temporary)
-                    } catch {
-                        throw CamStampError.unwritable(error, path: folder.path, what: "the snapshot", option: "--snapshot-dir")
-                            ?? .failure("snapshot: \(error)")
-                    }
-                }
-                lock.withLock { files.append(file) }
-                report.result(file.path)
-            } catch {
-                report.error("\(error)")
-            }
-        }
-    }
-
-    func waitUntilDone() { queue.sync {} }
 }

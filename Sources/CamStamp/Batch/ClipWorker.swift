@@ -148,31 +148,7 @@ final class ClipWorker {
         guard streams.video != nil else {
             return item.explicit ? outcome(.failed, "the file has no video stream") : outcome(.skipped, Self.soundOnly)
         }
-        var notes: [String] = []
-        let audio: ClipPipeline.AudioHandling
-        if let caps = streams.audio {
-            if streams.audioFits(item.format.output) {
-                audio = .passThrough(caps)
-            } else {
-                audio = .drop
-                notes.append("its audio (\(streams.audioType ?? "?")) cannot go into \(item.format.output.rawValue.uppercased()) without re-encoding; left out")
-            }
-        } else {
-            audio = .none
-        }
-        if case .passThrough = audio, streams.audioStreams > 1 {
-            notes.append("only its first of \(streams.audioStreams) sound tracks is kept")
-        }
-        notes += Self.leftOut(streams)
-        if streams.isDeeperThan8Bits {
-            notes.append("its \(streams.videoProfile ?? "deep") video is written with 8 bits a sample (an HDR picture loses its range)")
-        }
-        // {time} counts from the clip's creation time, else from the file's modification time.
-        let created = streams.created ?? modificationDate(item.input) ?? Date()
-        let marker = self.marker
-        let input = item.input
-        let counter = item.counter
-        var fps: Double?
+        let (audio, notes) = Self.audio(of: streams, into: item.format.output)
         let codec = item.format.codec(sourceVideo: streams.video), container = item.format.output
         // What H.264 and HEVC (4:2:0) cannot take is said before the encoder fails on it with its
         // element path (odd sides; under 16 pixels, which MP4 refuses).
@@ -182,31 +158,7 @@ final class ClipWorker {
                 return outcome(.failed, "cannot mark the video: \(error.message)")
             }
         }
-        var lastTime: UInt64?
-        // {timecode} starts at the clip's own timecode; a tag's rate is the video's, known at its first frame.
-        var timecode: Timecode?, timecodeRead = false
-        let showsTimecode = marker.preset.showsTimecode
-        // The muxer writes the timecode track from the frames' timecodes (MOV only: see `label`).
-        var carriesTimecode = container == .mov
-        let mark: ClipPipeline.Mark = { frame, index, pts in
-            if let pts { lastTime = pts }
-            fps = fps ?? frame.framesPerSecond
-            if !timecodeRead, let recorded = streams.timecode {
-                timecode = Timecode(recorded, videoRate: fps)
-                if timecode == nil, showsTimecode { notes.append(Self.unusable(recorded, videoRate: fps)) }
-            }
-            timecodeRead = true
-            let offset = pts.map { Double($0) / 1e9 } ?? Double(index) / (fps ?? 30)
-            var context = marker.context(width: frame.width, height: frame.height, captureDate: created.addingTimeInterval(offset),
-                                         frame: index, fps: fps)
-            context.filename = input.lastPathComponent
-            context.stem = input.deletingPathExtension().lastPathComponent
-            context.counter = counter
-            context.timecode = timecode
-            do { try marker.mark(frame, context: context) } catch { return error }
-            if let timecode, carriesTimecode { carriesTimecode = Self.label(frame, index: index, fps: fps, with: timecode, notes: &notes) }
-            return nil
-        }
+        let marking = Marking(notes: notes)
         let folder = item.output.deletingLastPathComponent()
         let temporary = TemporaryFiles.temporaryURL(in: folder, for: item.output.lastPathComponent)
         TemporaryFiles.shared.add(temporary)
@@ -214,19 +166,9 @@ final class ClipWorker {
         let frames: Int
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let pipeline = try ClipPipeline(template: settings.template, input: item.input, output: temporary,
-                                            codec: codec, container: container,
-                                            audio: audio, threads: settings.threads, turned: streams.isTurned,
-                                            matroskaStart: [.mkv, .webm].contains(item.format.source) ? streams.start : nil,
-                                            duration: streams.duration, mark: mark)
-            try pipeline.keepTags(location: settings.metadata == .keep, any: settings.metadata != .stripAll)
-            if settings.metadata != .stripAll, let created = streams.created { try pipeline.keepCreationTime(created) }
-            let began = ContinuousClock.now
-            frames = try pipeline.run(progress: { position in
-                let elapsed = (ContinuousClock.now - began) / .seconds(1)
-                let fraction = streams.duration.flatMap { $0 > 0 ? min(1, Double(position) / Double($0)) : nil }
-                progress(fraction, elapsed > 0 ? Double(position) / 1e9 / elapsed : 0)
-            }, cancelled: cancelled)
+            let mark = mark(item, streams: streams, marking: marking)
+            frames = try encode(item, streams: streams, codec: codec, audio: audio, into: temporary, mark: mark,
+                                progress: progress, cancelled: cancelled)
         } catch is ClipPipelineCancelled {
             return nil
         } catch let error as CamStampError {
@@ -236,27 +178,133 @@ final class ClipWorker {
             if (error as? MediaError)?.resourceProblem == .noSpaceLeft { return outcome(.failed, PhotoWorker.diskFull(item.output)) }
             return outcome(.failed, "cannot mark the video: \(Self.said(error))")
         }
-        // A file cut short in its media data (its index whole, as a faststart MP4 copied halfway)
-        // plays to where the data ends: marked, but said.
-        if let videoDuration = streams.videoDuration, let lastTime {
-            let whole = Double(videoDuration) / 1e9, read = Double(lastTime) / 1e9
-            if whole - read > max(1, whole / 10) {
-                notes.append(String(format: "only %.1f s of its %.1f s of video could be read: the file is cut short or damaged", read, whole))
+        if let cutShort = Self.cutShort(streams, lastTime: marking.lastTime) { marking.notes.append(cutShort) }
+        if let failure = place(item, from: temporary, created: streams.created) { return outcome(.failed, failure) }
+        return outcome(.marked, marking.notes.isEmpty ? nil : marking.notes.joined(separator: "; "), frames: frames)
+    }
+
+    /// What a clip's marks carry from frame to frame (on the encoder's thread, read once the run is over).
+    private final class Marking {
+        /// What the clip's outcome says beside its marks.
+        var notes: [String]
+        /// The last frame's timestamp (ns).
+        var lastTime: UInt64?
+        var fps: Double?
+        /// `{timecode}`, from the clip's own timecode once the first frame gave its rate.
+        var timecode: Timecode?
+        var timecodeRead = false
+        /// Whether the frames are labelled with their timecodes (MOV only: see `label`).
+        var carriesTimecode = false
+
+        init(notes: [String]) { self.notes = notes }
+    }
+
+    /// What happens to the clip's audio in `container`, and the notes on what of the clip is left out.
+    private static func audio(of streams: ClipStreams,
+                              into container: ClipContainer) -> (ClipPipeline.AudioHandling, [String]) {
+        var notes: [String] = []
+        let audio: ClipPipeline.AudioHandling
+        if let caps = streams.audio {
+            if streams.audioFits(container) {
+                audio = .passThrough(caps)
+            } else {
+                audio = .drop
+                notes.append("its audio (\(streams.audioType ?? "?")) cannot go into \(container.rawValue.uppercased()) without re-encoding; left out")
             }
+        } else {
+            audio = .none
         }
+        if case .passThrough = audio, streams.audioStreams > 1 {
+            notes.append("only its first of \(streams.audioStreams) sound tracks is kept")
+        }
+        notes += leftOut(streams)
+        if streams.isDeeperThan8Bits {
+            notes.append("its \(streams.videoProfile ?? "deep") video is written with 8 bits a sample (an HDR picture loses its range)")
+        }
+        return (audio, notes)
+    }
+
+    /// What the marks do with each frame of `item`: the context (time, frame, timecode), the
+    /// marks, and the frame's timecode label for a MOV.
+    private func mark(_ item: ClipItem, streams: ClipStreams, marking: Marking) -> ClipPipeline.Mark {
+        // {time} counts from the clip's creation time, else from the file's modification time.
+        let created = streams.created ?? modificationDate(item.input) ?? Date()
+        let marker = self.marker
+        let input = item.input
+        let counter = item.counter
+        // {timecode} starts at the clip's own timecode; a tag's rate is the video's, known at its first frame.
+        let showsTimecode = marker.preset.showsTimecode
+        // The muxer writes the timecode track from the frames' timecodes (MOV only: see `label`).
+        marking.carriesTimecode = item.format.output == .mov
+        return { frame, index, pts in
+            if let pts { marking.lastTime = pts }
+            marking.fps = marking.fps ?? frame.framesPerSecond
+            let fps = marking.fps
+            if !marking.timecodeRead, let recorded = streams.timecode {
+                marking.timecode = Timecode(recorded, videoRate: fps)
+                if marking.timecode == nil, showsTimecode { marking.notes.append(Self.unusable(recorded, videoRate: fps)) }
+            }
+            marking.timecodeRead = true
+            let offset = pts.map { Double($0) / 1e9 } ?? Double(index) / (fps ?? 30)
+            var context = marker.context(width: frame.width, height: frame.height, captureDate: created.addingTimeInterval(offset),
+                                         frame: index, fps: fps)
+            context.filename = input.lastPathComponent
+            context.stem = input.deletingPathExtension().lastPathComponent
+            context.counter = counter
+            context.timecode = marking.timecode
+            do { try marker.mark(frame, context: context) } catch { return error }
+            if let timecode = marking.timecode, marking.carriesTimecode {
+                marking.carriesTimecode = Self.label(frame, index: index, fps: fps, with: timecode, notes: &marking.notes)
+            }
+            return nil
+        }
+    }
+
+    /// Builds `item`'s pipeline into `temporary` and runs it; the frames written.
+    private func encode(_ item: ClipItem, streams: ClipStreams, codec: ClipVideoCodec,
+                        audio: ClipPipeline.AudioHandling, into temporary: URL, mark: @escaping ClipPipeline.Mark,
+                        progress: (Double?, Double) -> Void, cancelled: @escaping () -> Bool) throws -> Int {
+        let pipeline = try ClipPipeline(template: settings.template, input: item.input, output: temporary,
+                                        codec: codec, container: item.format.output,
+                                        audio: audio, threads: settings.threads, turned: streams.isTurned,
+                                        matroskaStart: [.mkv, .webm].contains(item.format.source) ? streams.start : nil,
+                                        duration: streams.duration, mark: mark)
+        try pipeline.keepTags(location: settings.metadata == .keep, any: settings.metadata != .stripAll)
+        if settings.metadata != .stripAll, let created = streams.created { try pipeline.keepCreationTime(created) }
+        let began = ContinuousClock.now
+        return try pipeline.run(progress: { position in
+            let elapsed = (ContinuousClock.now - began) / .seconds(1)
+            let fraction = streams.duration.flatMap { $0 > 0 ? min(1, Double(position) / Double($0)) : nil }
+            progress(fraction, elapsed > 0 ? Double(position) / 1e9 / elapsed : 0)
+        }, cancelled: cancelled)
+    }
+
+    /// A file cut short in its media data (its index whole, as a faststart MP4 copied halfway)
+    /// plays to where the data ends: marked, but said.
+    private static func cutShort(_ streams: ClipStreams, lastTime: UInt64?) -> String? {
+        guard let videoDuration = streams.videoDuration, let lastTime else { return nil }
+        let whole = Double(videoDuration) / 1e9, read = Double(lastTime) / 1e9
+        guard whole - read > max(1, whole / 10) else { return nil }
+        return String(format: "only %.1f s of its %.1f s of video could be read: the file is cut short or damaged", read, whole)
+    }
+
+    /// Keeps the source's metadata in the marked `temporary` and moves it to `item`'s output;
+    /// the failure's reason, or nil.
+    private func place(_ item: ClipItem, from temporary: URL, created: Date?) -> String? {
         do {
-            try keepMetadata(of: item, in: temporary, created: streams.created)
+            try keepMetadata(of: item, in: temporary, created: created)
         } catch {
             // Its reason alone: the file it names is the temporary output.
-            guard case .metadata(_, let reason) = error else { return outcome(.failed, "cannot keep its metadata: \(error)") }
-            return outcome(.failed, "cannot keep its metadata: \(reason)")
+            guard case .metadata(_, let reason) = error else { return "cannot keep its metadata: \(error)" }
+            return "cannot keep its metadata: \(reason)"
         }
         do {
-            try TemporaryFiles.place(temporary, at: item.output, replacing: settings.existing == .overwrite, exists: .failure(PhotoWorker.alreadyExists(item.output)))
+            try TemporaryFiles.place(temporary, at: item.output, replacing: settings.existing == .overwrite,
+                                     exists: .failure(PhotoWorker.alreadyExists(item.output)))
         } catch {
-            return outcome(.failed, error.message)
+            return error.message
         }
-        return outcome(.marked, notes.isEmpty ? nil : notes.joined(separator: "; "), frames: frames)
+        return nil
     }
 
     /// Labels `frame` (number `index`) with the count `{timecode}` shows on it, for qtmux to write
