@@ -1,4 +1,5 @@
 import CamStamp
+import CLI
 import Foundation
 import Testing
 
