@@ -2,6 +2,7 @@ internal import CGStreamer
 internal import CGstApp
 internal import CGstVideo
 import Foundation
+internal import ISOBMFF
 
 /// The video codec a clip is re-encoded with.
 public enum ClipVideoCodec: String, Sendable, CaseIterable {

@@ -6,11 +6,11 @@ import Foundation
 /// whose top bit is the full-range flag; QuickTime's `nclc` has no flag.
 ///
 /// Only the `moov` is read (`MovieBox`), the top-level boxes before it by their headers.
-enum ContainerColour {
+package enum ContainerColour {
     /// Whether the `colr nclx` box of `file`'s first video track says full range (true) or
     /// limited (false); nil when `file` is no MP4/MOV, or its video has no `nclx` box. Throws
     /// what opening the file threw.
-    static func fullRange(of file: URL) throws -> Bool? {
+    package static func fullRange(of file: URL) throws -> Bool? {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         guard let movie = MovieBox.read(from: handle)?.bytes,
