@@ -426,8 +426,10 @@ public final class ClipPipeline: @unchecked Sendable {
     /// shorter tail fits in the queues). So each stream's end is passed on as it leaves the
     /// multiqueue, from that stream's own thread after its last packet, ahead of decodebin3's
     /// probe (added to the pad after ours, as its slot is made): the one decodebin3 sends when all
-    /// have ended then finds the pad ended, and is dropped there.
+    /// have ended then finds the pad ended, and is dropped there. Not on a GStreamer whose
+    /// decodebin3 passes each end on itself (`UpstreamFix.decodebin3HoldsStreamEnds`).
     private static func passStreamEnds(in pipeline: Pipeline) {
+        guard !UpstreamFix.decodebin3HoldsStreamEnds.isFixed else { return }
         for bin in pipeline.allElements() where Pipeline.factoryName(of: bin.pointer) == "decodebin3" {
             // decodebin3 makes its multiqueue as it is made, before any stream: a child already.
             let object: UnsafeMutablePointer<GstObject> = gcast(bin.pointer)
