@@ -21,7 +21,8 @@ import Foundation
 ///
 /// Only an edit list of empty edits followed by one edit that plays the media at rate 1 from a
 /// media time after 0 is taken, in the file's one sound track; anything else, or a file whose
-/// boxes do not add up, leaves the clip as GStreamer reads it.
+/// boxes do not add up, leaves the clip as GStreamer reads it. No upstream fix found
+/// (docs/gstreamer-workarounds.md).
 package struct ClipAudioEdit: Equatable, Sendable {
     /// The media edit's start in the sound's media (in `mediaTimescale`) and its length (in
     /// `movieTimescale`), as the source has them.

@@ -16,6 +16,7 @@ import Foundation
 /// Same-size byte edits of the `mdhd` as the file is read (Media's `install`): the file is
 /// not touched. The frames' own times and the edit lists are left as they are: qtmux writes the
 /// output's durations from the frames it gets. A file whose boxes do not add up gets none.
+/// No upstream fix found for either (docs/gstreamer-workarounds.md).
 package struct ClipMediaDurations: Equatable {
     /// Where a track's `mdhd` duration is in the file, and what qtdemux is given there.
     package struct Change: Equatable {

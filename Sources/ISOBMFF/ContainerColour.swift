@@ -3,7 +3,8 @@ import Foundation
 /// What an MP4/MOV file's `colr` box says of its video's range, read from the box itself:
 /// qtdemux (1.22) reads nclx's full-range flag from the wrong byte (the matrix's low byte), so its
 /// caps always say limited. ISO/IEC 14496-12 §12.1.5: a `colr` of type `nclx` ends in one byte
-/// whose top bit is the full-range flag; QuickTime's `nclc` has no flag.
+/// whose top bit is the full-range flag; QuickTime's `nclc` has no flag. Fixed upstream in 1.24.3
+/// and 1.22.12 (cd95d02032), still read here: see docs/gstreamer-workarounds.md for why.
 ///
 /// Only the `moov` is read (`MovieBox`), the top-level boxes before it by their headers.
 package enum ContainerColour {

@@ -32,8 +32,8 @@ package struct TimecodeTrack: Equatable {
                   let end = try? handle.seekToEnd(), end >= 4, sample.offset <= end - 4,
                   (try? handle.seek(toOffset: sample.offset)) != nil,
                   let data = try? handle.read(upToCount: 4), let frame = [UInt8](data).bigEndian(at: 0, 4) else { return nil }
-            return TimecodeTrack(frame: UInt32(frame), flags: UInt32(flags), timescale: UInt32(timescale), frameDuration: UInt32(duration),
-                                 framesPerSecond: UInt8(count))
+            return TimecodeTrack(frame: UInt32(frame), flags: UInt32(flags), timescale: UInt32(timescale),
+                                 frameDuration: UInt32(duration), framesPerSecond: UInt8(count))
         }
         return nil
     }

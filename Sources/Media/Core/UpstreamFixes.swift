@@ -50,7 +50,8 @@ package enum UpstreamFix: CaseIterable, Sendable {
     package func isFixed(in version: GStreamer.Version) -> Bool {
         switch self {
         case .decodebin3HoldsStreamEnds: version >= (1, 26, 0)
-        case .pngdecWideRGB: version >= (1, 24, 0) || (version.major == 1 && version.minor == 22 && version >= (1, 22, 4))
+        case .pngdecWideRGB:
+            version >= (1, 24, 0) || (version.major == 1 && version.minor == 22 && version >= (1, 22, 4))
         }
     }
 
