@@ -55,8 +55,12 @@ let package = Package(
         .target(name: "PhotoMetadata", dependencies: ["CGexiv2", "CZlib"]),
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
+        // Pure Swift: ISO BMFF (MP4/MOV) boxes read and rewritten where GStreamer 1.22's qtdemux,
+        // qtmux and mp4mux lose a clip's sound, frames, tracks, colours or metadata
+        // (docs/gstreamer-workarounds.md). Media's only; tested without GStreamer.
+        .target(name: "ISOBMFF"),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
-        .target(name: "Media", dependencies: ["CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CV4L2", "CJPEGCoefficients", "CHeif", "CTIFF", "CGstRtspServer", "CX264Encoder"]),
+        .target(name: "Media", dependencies: ["ISOBMFF", "CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CV4L2", "CJPEGCoefficients", "CHeif", "CTIFF", "CGstRtspServer", "CX264Encoder"]),
         // libsoup 3: the camera's HTTP server, MJPEG handed to multisocketsink.
         .target(name: "Viewfinder", dependencies: ["Media", "CSoup", "CViewfinderShim", "CGStreamer"]),
         // The jobs: shoot, batch, stream, camera.
@@ -69,13 +73,16 @@ let package = Package(
 
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Presets"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
+        .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MovieFixtures"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "ISOBMFF", "MovieFixtures", "TestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
         .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets"]),
         // Fixtures/: real camera photos, found through #filePath.
         // What the end-to-end and camera suites share (the binary, scratch folders, pixel checks).
         .target(name: "TestSupport", dependencies: ["Media"], path: "Tests/TestSupport"),
+        // MP4 movie boxes built byte by byte, for the tests of ISOBMFF and of Media's clip probes.
+        .target(name: "MovieFixtures", path: "Tests/MovieFixtures"),
         .testTarget(name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata", "TestSupport"], exclude: ["Fixtures"]),
         // `camstamp camera` over HTTP, in Chromium and in an X11 window; Scripts/ are run by the tests.
         .testTarget(name: "CameraTests", dependencies: ["Media", "TestSupport"], exclude: ["Scripts"]),

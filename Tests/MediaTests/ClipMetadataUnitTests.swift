@@ -23,17 +23,6 @@ import TestSupport
                                         "-preset", "ultrafast"] + arguments + [url.path])
     }
 
-    /// A `meta` too short to hold even its version and flags (an 8-byte box, in the moov or in
-    /// its udta) is no keyed metadata: left out, never a trap (its children's range ran
-    /// backwards).
-    @Test func aMetaBoxTooShortForItsHeaderIsLeftOut() {
-        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { bigEndianBytes(UInt64(8 + body.count), 4) + Array(type.utf8) + body }
-        for body in [[], [0], [0, 0, 0]] as [[UInt8]] {
-            let moov = Data(box("moov", box("meta", body) + box("udta", box("meta", body))))
-            #expect(ClipMetadata.copiedBoxes(fromMoov: moov, keepLocation: true).moov.isEmpty)
-        }
-    }
-
     /// A moov before the media data (a "faststart" file) cannot grow in place: it becomes free
     /// space and the grown one goes after the media data, whose chunk offsets stay right.
     @Test func aMoovBeforeTheMediaDataIsRewrittenAtTheEnd() throws {

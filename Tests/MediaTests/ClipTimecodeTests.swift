@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ISOBMFF
 @testable import Media
 import TestSupport
 

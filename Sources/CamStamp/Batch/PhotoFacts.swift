@@ -23,7 +23,8 @@ struct PhotoFacts {
     /// A grey picture (JPEG with one component, PNG colour type 0 or 4, grey TIFF).
     var isGrey = false
     /// A PNG with 16-bit samples and colour or alpha (types 2, 4, 6): GStreamer 1.22's pngdec
-    /// decodes these shifted by one sample, so they are decoded apart (see `PhotoPNGDecoder`).
+    /// decodes these shifted by one sample, so they are decoded apart (see `PhotoPNGDecoder`;
+    /// type 2 only on a GStreamer without `UpstreamFix.pngdecWideRGB`).
     var isWidePNG = false
     /// A picture with an alpha channel (for a PNG: or a tRNS chunk, which pngdec makes one of).
     var hasAlpha = false
@@ -134,7 +135,9 @@ struct PhotoFacts {
                 metadataDamage = ["metadata not carried: \(error.description)"]
             }
             (width, height, isGrey, hasAlpha) = (png.width, png.height, png.isGrey, png.hasTransparency)
-            isWidePNG = png.bitDepth == 16 && png.colourType != 0
+            // pngdec's 16-bit RGB is right from 1.22.4 and 1.24 on; grey and alpha kinds, not known.
+            let rgbFixed = png.colourType == 2 && UpstreamFix.pngdecWideRGB.isFixed
+            isWidePNG = png.bitDepth == 16 && png.colourType != 0 && !rgbFixed
             // A grey PNG's profile is grey (PNG requires it): it does not describe the colour
             // output, which libpng and viewers then warn about or refuse (as with a grey JPEG's).
             if isGrey, metadata.pngICCChunk != nil || metadata.icc != nil {

@@ -1,6 +1,7 @@
 internal import CGStreamer
 internal import CGstVideo
 import Foundation
+internal import ISOBMFF
 
 /// A clip's colorimetry put right where GStreamer 1.22 loses a full-range (0-255) clip's range on
 /// its way to the marks and the encoder (which writes the range and colour fields the caps say

@@ -2,6 +2,7 @@ internal import CGStreamer
 internal import CGstApp
 internal import CGstVideo
 import Foundation
+internal import ISOBMFF
 
 /// libav's video decoders in a clip coded by x264 or x265 decode with slice threads, not frame
 /// threads: the encoder is the clip's bottleneck (x264 medium takes ~8x a frame's decode at
@@ -96,8 +97,10 @@ public final class ClipPipeline: @unchecked Sendable {
     /// shorter tail fits in the queues). So each stream's end is passed on as it leaves the
     /// multiqueue, from that stream's own thread after its last packet, ahead of decodebin3's
     /// probe (added to the pad after ours, as its slot is made): the one decodebin3 sends when all
-    /// have ended then finds the pad ended, and is dropped there.
+    /// have ended then finds the pad ended, and is dropped there. Not on a GStreamer whose
+    /// decodebin3 passes each end on itself (`UpstreamFix.decodebin3HoldsStreamEnds`).
     private static func passStreamEnds(in pipeline: Pipeline) {
+        guard !UpstreamFix.decodebin3HoldsStreamEnds.isFixed else { return }
         for bin in pipeline.allElements() where Pipeline.factoryName(of: bin.pointer) == "decodebin3" {
             // decodebin3 makes its multiqueue as it is made, before any stream: a child already.
             let object: UnsafeMutablePointer<GstObject> = gcast(bin.pointer)

@@ -2,6 +2,7 @@ internal import CGStreamer
 internal import CGstApp
 internal import CGstVideo
 import Foundation
+internal import ISOBMFF
 
 /// A clip's own timecode as its container records it, read and not yet judged: whether its
 /// values make sense is the template's to decide (`Presets.Timecode`).
@@ -14,31 +15,13 @@ public enum ClipTimecode: Sendable, Equatable {
     /// for drop-frame).
     case tag(String)
 
-    /// The largest first sample read: a timecode sample is 4 bytes (a counter track's 4 or 8).
-    static let largestSample: UInt64 = 16
-
-    /// The first timecode track of an MP4/MOV `file` (only its `moov` and 4 bytes of its media
-    /// data are read); nil when it has none, or the track's boxes or sample are cut short.
+    /// The first timecode track of an MP4/MOV `file` (`TimecodeTrack`); nil when it has none, or
+    /// the track's boxes or sample are cut short.
     static func track(in file: URL) -> ClipTimecode? {
-        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
-        defer { try? handle.close() }
-        guard let movie = MovieBox.read(from: handle)?.bytes, let moov = MP4Box.header(movie, at: 0, within: movie.count) else { return nil }
-        for track in MP4Box.leadingChildren(of: movie, in: moov.body) where track.type == "trak" {
-            guard let table = track.sampleTable(in: movie), let entry = table.firstSampleEntry(in: movie), entry.type == "tmcd" else { continue }
-            // SampleEntry (6 reserved, data_reference_index), reserved, then flags, timescale,
-            // frame duration and the frame numbers a second (QuickTime File Format, "Timecode
-            // sample description").
-            let fields = movie[entry.body]
-            guard let flags = fields.bigEndian(at: fields.startIndex + 12, 4), let timescale = fields.bigEndian(at: fields.startIndex + 16, 4),
-                  let duration = fields.bigEndian(at: fields.startIndex + 20, 4), let count = fields.bigEndian(at: fields.startIndex + 24, 1),
-                  let sample = table.firstSample(in: movie), (4...largestSample).contains(sample.size),
-                  let end = try? handle.seekToEnd(), end >= 4, sample.offset <= end - 4,
-                  (try? handle.seek(toOffset: sample.offset)) != nil,
-                  let data = try? handle.read(upToCount: 4), let frame = [UInt8](data).bigEndian(at: 0, 4) else { return nil }
-            return .track(frame: UInt32(frame), flags: UInt32(flags), timescale: UInt32(timescale), frameDuration: UInt32(duration),
-                          framesPerSecond: UInt8(count))
+        TimecodeTrack.first(in: file).map {
+            .track(frame: $0.frame, flags: $0.flags, timescale: $0.timescale, frameDuration: $0.frameDuration,
+                   framesPerSecond: $0.framesPerSecond)
         }
-        return nil
     }
 }
 

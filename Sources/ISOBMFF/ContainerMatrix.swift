@@ -3,11 +3,11 @@ import Foundation
 /// The turn an MP4/MOV video track's display matrix (`tkhd`, ISO/IEC 14496-12 §8.3.2) asks
 /// players for when it is not a quarter turn: qtdemux (1.22) tags only quarter turns
 /// (`image-orientation`), so a clip tilted by 45° came out upright as stored, without a word.
-enum ContainerMatrix {
+package enum ContainerMatrix {
     /// The clockwise angle in degrees (-180…180) of `file`'s first video track's matrix, when it
     /// is a rotation and no multiple of 90°; nil for a quarter turn (or none), a matrix that is
     /// no rotation (a scale), or a file that is no MP4/MOV.
-    static func unappliedTurn(of file: URL) -> Double? {
+    package static func unappliedTurn(of file: URL) -> Double? {
         guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
         defer { try? handle.close() }
         guard let movie = MovieBox.read(from: handle)?.bytes, let moov = MP4Box.header(movie, at: 0, within: movie.count),
@@ -25,7 +25,7 @@ enum ContainerMatrix {
     }
 
     /// The clockwise angle of the matrix (a b; c d) when it is a rotation by no multiple of 90°.
-    static func turn(a: Double, b: Double, c: Double, d: Double) -> Double? {
+    package static func turn(a: Double, b: Double, c: Double, d: Double) -> Double? {
         let quarter: Set<Double> = [0, 1, -1]
         guard !(quarter.contains(a) && quarter.contains(b) && quarter.contains(c) && quarter.contains(d)) else { return nil }
         // A rotation: (cos, sin; -sin, cos), to the precision of 16.16 fixed point.

@@ -3,14 +3,15 @@ import Foundation
 /// What an MP4/MOV file's `colr` box says of its video's range, read from the box itself:
 /// qtdemux (1.22) reads nclx's full-range flag from the wrong byte (the matrix's low byte), so its
 /// caps always say limited. ISO/IEC 14496-12 §12.1.5: a `colr` of type `nclx` ends in one byte
-/// whose top bit is the full-range flag; QuickTime's `nclc` has no flag.
+/// whose top bit is the full-range flag; QuickTime's `nclc` has no flag. Fixed upstream in 1.24.3
+/// and 1.22.12 (cd95d02032), still read here: see docs/gstreamer-workarounds.md for why.
 ///
 /// Only the `moov` is read (`MovieBox`), the top-level boxes before it by their headers.
-enum ContainerColour {
+package enum ContainerColour {
     /// Whether the `colr nclx` box of `file`'s first video track says full range (true) or
     /// limited (false); nil when `file` is no MP4/MOV, or its video has no `nclx` box. Throws
     /// what opening the file threw.
-    static func fullRange(of file: URL) throws -> Bool? {
+    package static func fullRange(of file: URL) throws -> Bool? {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         guard let movie = MovieBox.read(from: handle)?.bytes,

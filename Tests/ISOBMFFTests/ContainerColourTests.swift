@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import Media
-import TestSupport
+@testable import ISOBMFF
+import MovieFixtures
 
 /// The range an MP4's `colr` box says, read from files built box by box.
 @Suite struct ContainerColourTests {
@@ -22,7 +22,7 @@ import TestSupport
     static func nclx(full: Bool) -> [UInt8] { box("colr", Array("nclx".utf8) + [0, 1, 0, 1, 0, 1, full ? 0x80 : 0]) }
 
     static func file(_ bytes: [UInt8], _ name: String = #function) throws -> URL {
-        let url = try temporaryFolder(name).appendingPathComponent("clip.mp4")
+        let url = try temporaryMovieFolder(name).appendingPathComponent("clip.mp4")
         try Data(bytes).write(to: url)
         return url
     }

@@ -5,19 +5,19 @@ import Foundation
 /// edit lists (`ClipAudioEdit`), colours (`ContainerColour`), metadata (`ClipMetadata`) and
 /// timecode (`ClipTimecode`) walk their files with: 32- and 64-bit sizes, 0 for "to the end of its container", and no size
 /// that points outside what holds it.
-struct MP4Box {
+package struct MP4Box {
     /// The four bytes of its type as ISO 8859-1 (`moov`, `©xyz`).
-    var type: String
-    var start: Int
-    var size: Int
-    var body: Range<Int>
+    package var type: String
+    package var start: Int
+    package var size: Int
+    package var body: Range<Int>
 
     /// The whole box, header included.
-    var range: Range<Int> { start..<(start + size) }
+    package var range: Range<Int> { start..<(start + size) }
 
     /// The box whose header starts at `start` of `bytes`, when its size fits in `limit` bytes
     /// from there (a 64-bit size too; 0: to the limit).
-    static func header<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at start: Int, within limit: Int) -> MP4Box?
+    package static func header<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at start: Int, within limit: Int) -> MP4Box?
     where Bytes.Index == Int {
         guard let size32 = bytes.bigEndian(at: start, 4), start + 8 <= bytes.endIndex else { return nil }
         var size = Int(size32), headerSize = 8
@@ -34,7 +34,7 @@ struct MP4Box {
     }
 
     /// The boxes laid one after another in `range` of `bytes`; nil when one does not fit in it.
-    static func children<Bytes: RandomAccessCollection<UInt8>>(of bytes: Bytes, in range: Range<Int>) -> [MP4Box]?
+    package static func children<Bytes: RandomAccessCollection<UInt8>>(of bytes: Bytes, in range: Range<Int>) -> [MP4Box]?
     where Bytes.Index == Int {
         guard range.lowerBound >= bytes.startIndex, range.upperBound <= bytes.endIndex else { return nil }
         var boxes: [MP4Box] = []
@@ -49,7 +49,7 @@ struct MP4Box {
 
     /// The boxes laid one after another in `range` of `bytes`, up to the first that does not fit
     /// in it (for a reader that takes what it can of a damaged file).
-    static func leadingChildren<Bytes: RandomAccessCollection<UInt8>>(of bytes: Bytes, in range: Range<Int>) -> [MP4Box]
+    package static func leadingChildren<Bytes: RandomAccessCollection<UInt8>>(of bytes: Bytes, in range: Range<Int>) -> [MP4Box]
     where Bytes.Index == Int {
         guard range.lowerBound >= bytes.startIndex, range.upperBound <= bytes.endIndex else { return [] }
         var boxes: [MP4Box] = []
@@ -64,17 +64,17 @@ struct MP4Box {
 
 extension MP4Box {
     /// The first box of `type` among this box's children in `bytes` (those that fit in it).
-    func child<Bytes: RandomAccessCollection<UInt8>>(_ type: String, in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
+    package func child<Bytes: RandomAccessCollection<UInt8>>(_ type: String, in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
         MP4Box.leadingChildren(of: bytes, in: body).first { $0.type == type }
     }
 
     /// A `moov`'s first track whose handler is `handler` (`vide`, `soun`, `tmcd`).
-    func firstTrack<Bytes: RandomAccessCollection<UInt8>>(handledBy handler: String, in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
+    package func firstTrack<Bytes: RandomAccessCollection<UInt8>>(handledBy handler: String, in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
         MP4Box.leadingChildren(of: bytes, in: body).first { $0.type == "trak" && $0.handlerType(in: bytes) == handler }
     }
 
     /// A `trak`'s handler type (`vide`, `soun`, `tmcd`: its `mdia/hdlr`), when it has one.
-    func handlerType<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> String? where Bytes.Index == Int {
+    package func handlerType<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> String? where Bytes.Index == Int {
         // hdlr: version and flags, pre_defined, then handler_type.
         guard let handler = child("mdia", in: bytes)?.child("hdlr", in: bytes), handler.body.count >= 12 else { return nil }
         let at = handler.body.lowerBound + 8
@@ -82,12 +82,12 @@ extension MP4Box {
     }
 
     /// A `trak`'s sample table (`mdia/minf/stbl`), when it has one.
-    func sampleTable<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
+    package func sampleTable<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
         child("mdia", in: bytes)?.child("minf", in: bytes)?.child("stbl", in: bytes)
     }
 
     /// A sample table's (`stbl`) first sample entry (in its `stsd`), when it fits.
-    func firstSampleEntry<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
+    package func firstSampleEntry<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
         // stsd: version and flags, entry_count, then the entries.
         guard let descriptions = child("stsd", in: bytes), descriptions.body.count > 8 else { return nil }
         return MP4Box.leadingChildren(of: bytes, in: (descriptions.body.lowerBound + 8)..<descriptions.body.upperBound).first
@@ -96,7 +96,7 @@ extension MP4Box {
     /// Where a sample table's (`stbl`) first sample lies in the file, and its size: the first
     /// chunk's offset (`stco` or `co64`; a chunk starts with its first sample) and the first
     /// size in `stsz`. Nil when a table is missing, empty or cut short.
-    func firstSample<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> (offset: UInt64, size: UInt64)? where Bytes.Index == Int {
+    package func firstSample<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> (offset: UInt64, size: UInt64)? where Bytes.Index == Int {
         // stsz: version and flags, sample_size (0: each has its own), sample_count, then the sizes.
         guard let sizes = child("stsz", in: bytes).map({ bytes[$0.body] }),
               let common = sizes.bigEndian(at: sizes.startIndex + 4, 4),
@@ -111,17 +111,17 @@ extension MP4Box {
 }
 
 /// A box at the top level of a file, known by its header alone.
-struct TopLevelBox {
-    var type: String
-    var offset: UInt64
-    var size: UInt64
+package struct TopLevelBox {
+    package var type: String
+    package var offset: UInt64
+    package var size: UInt64
 
     /// More top-level boxes than this is no MP4's layout (a handful: ftyp, mdat, moov, free…).
-    static let most = 4096
+    package static let most = 4096
 
     /// `handle`'s top-level boxes, by their headers alone (the media data can be gigabytes), up
     /// to the first whose header does not fit in the file; `whole` when they end where the file does.
-    static func all(in handle: FileHandle) -> (boxes: [TopLevelBox], whole: Bool) {
+    package static func all(in handle: FileHandle) -> (boxes: [TopLevelBox], whole: Bool) {
         guard let end = try? handle.seekToEnd() else { return ([], false) }
         var boxes: [TopLevelBox] = []
         var offset: UInt64 = 0
@@ -134,7 +134,7 @@ struct TopLevelBox {
 
     /// The box whose header is at `offset` of `handle`, a file `end` bytes long; nil when its
     /// header cannot be read or its size does not fit in what is left.
-    static func at(_ offset: UInt64, in handle: FileHandle, end: UInt64) -> TopLevelBox? {
+    package static func at(_ offset: UInt64, in handle: FileHandle, end: UInt64) -> TopLevelBox? {
         guard offset < end, (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16),
               let box = MP4Box.header([UInt8](header), at: 0, within: Int(clamping: end - offset)) else { return nil }
         return TopLevelBox(type: box.type, offset: offset, size: UInt64(box.size))
@@ -142,16 +142,16 @@ struct TopLevelBox {
 }
 
 /// A file's `moov` box, whole, and where it starts.
-struct MovieBox {
-    var offset: UInt64
-    var bytes: [UInt8]
+package struct MovieBox {
+    package var offset: UInt64
+    package var bytes: [UInt8]
 
     /// The largest `moov` read: a long clip's sample tables are a few MB.
-    static let largest = 64 << 20
+    package static let largest = 64 << 20
 
     /// The file's `moov`; nil when there is none among its top-level boxes, or it is larger than
     /// `largest`.
-    static func read(from handle: FileHandle) -> MovieBox? {
+    package static func read(from handle: FileHandle) -> MovieBox? {
         guard let moov = TopLevelBox.all(in: handle).boxes.first(where: { $0.type == "moov" }), moov.size <= largest,
               (try? handle.seek(toOffset: moov.offset)) != nil,
               let data = try? handle.read(upToCount: Int(moov.size)), data.count == Int(moov.size) else { return nil }
@@ -160,13 +160,13 @@ struct MovieBox {
 }
 
 /// `value`'s low `width` bytes, big-endian, as a box's fields are written.
-func bigEndianBytes(_ value: UInt64, _ width: Int) -> [UInt8] {
+package func bigEndianBytes(_ value: UInt64, _ width: Int) -> [UInt8] {
     (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - $0))) }
 }
 
 extension RandomAccessCollection where Element == UInt8, Index == Int {
     /// The big-endian unsigned integer of `width` bytes at `offset`, when they are all there.
-    func bigEndian(at offset: Int, _ width: Int) -> UInt64? {
+    package func bigEndian(at offset: Int, _ width: Int) -> UInt64? {
         guard offset >= startIndex, width >= 0, offset <= endIndex - width else { return nil }
         return self[offset..<(offset + width)].reduce(0) { $0 << 8 | UInt64($1) }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Media
+@testable import ISOBMFF
 
 @Suite struct ClipTimescaleTests {
     static let second: UInt64 = 1_000_000_000
