@@ -1,5 +1,8 @@
 internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 import Foundation
+internal import ISOBMFF
 
 /// What a clip holds, seen by parsing (not decoding) it up to its first frames.
 public struct ClipStreams: Sendable {

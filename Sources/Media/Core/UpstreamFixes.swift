@@ -1,4 +1,6 @@
 internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 
 extension GStreamer {
     /// A GStreamer release, as `gst_version` gives it.

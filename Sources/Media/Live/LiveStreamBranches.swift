@@ -1,4 +1,6 @@
 internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 import Foundation
 import Synchronization
 
