@@ -59,7 +59,8 @@ static int build(const JHUFF_TBL *source, table *t, int ac) {
                 for (uint32_t k = code << (LOOK - length); k < (code + 1) << (LOOK - length); k++)
                     t->look[k] = (uint16_t)(length << 8 | symbol);
         }
-        if (code > (1u << length)) return -1;
+        // libjpeg's jpeg_make_d_derived_tbl: no code may be all ones.
+        if (code >= (1u << length)) return -1;
         t->maxcode[length] = source->bits[length] ? (int32_t)code - 1 : -1;
         code <<= 1;
     }
@@ -152,6 +153,24 @@ static const table *built_table(table_cache *cache, const JHUFF_TBL *source, int
     victim->used = 1;
     victim->call = cache->call;
     return &victim->built;
+}
+
+// Whether libjpeg's decoder takes `t` as it is (jdhuff.c, jpeg_make_d_derived_tbl): at most 256
+// symbols, no length with more codes than it has room for (an all-ones code is never one), DC
+// symbols 0-15. Any decoder refuses a file whose scan uses a table it refuses, so such a photo is
+// not spliced: the output would be a file nothing opens.
+static int valid_table(const JHUFF_TBL *t, int ac) {
+    int total = 0;
+    uint32_t code = 0;
+    for (int length = 1; length <= 16; length++) {
+        total += t->bits[length];
+        code += t->bits[length];
+        if (total > 256 || code >= (1u << length)) return 0;
+        code <<= 1;
+    }
+    for (int i = 0; !ac && i < total; i++)
+        if (t->huffval[i] > 15) return 0;
+    return 1;
 }
 
 // Whether a changed block may need `symbol`: DC sizes 0-11; AC end of block, 16 zeros, and each
@@ -278,7 +297,7 @@ static int decode_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int
         if (block) block[0] = (int16_t)pred[c];
         const table *ac = mcu->ac[b];
         for (int k = 1; k < 64;) {
-            if (left < 27) REFILL();
+            if (left < 31) REFILL();
             int rs = symbol(ac, w, &length);
             if (!length) return -1;
             int r = rs >> 4;
@@ -332,8 +351,9 @@ static int skip_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int p
                 k += (int)(entry >> 5);
                 continue;
             }
-            // One code at a time: a longer one, or a group that would run past the block.
-            if (left < 27) REFILL();
+            // One code at a time: a longer one, or a group that would run past the block. An AC
+            // code and its value bits take 31 bits at most (16 + 15: libjpeg accepts sizes to 15).
+            if (left < 31) REFILL();
             int rs = symbol(ac, w, &length);
             if (!length) return -1;
             s = rs & 15;
@@ -521,13 +541,25 @@ static int read_header(const unsigned char *input, size_t length, header *h, tab
                                           / (8u * (unsigned)info.max_h_samp_factor));
         frame->height_in_blocks[c] = (int)((info.image_height * (unsigned)component->v_samp_factor + 8u * (unsigned)info.max_v_samp_factor - 1)
                                            / (8u * (unsigned)info.max_v_samp_factor));
+        // libjpeg reads these selectors (a byte, a nibble each) without checking them against
+        // its four slots: it does that as it starts decoding, which is never done here.
+        if (component->quant_tbl_no < 0 || component->quant_tbl_no >= NUM_QUANT_TBLS || component->dc_tbl_no < 0
+            || component->dc_tbl_no >= NUM_HUFF_TBLS || component->ac_tbl_no < 0 || component->ac_tbl_no >= NUM_HUFF_TBLS) {
+            snprintf(text, JMSG_LENGTH_MAX, "a table selector out of range");
+            status = CS_SPLICE_DAMAGED;
+            break;
+        }
         JQUANT_TBL *quant = info.quant_tbl_ptrs[component->quant_tbl_no];
         JHUFF_TBL *dc = info.dc_huff_tbl_ptrs[component->dc_tbl_no], *ac = info.ac_huff_tbl_ptrs[component->ac_tbl_no];
         int slots[2] = {component->dc_tbl_no, component->ac_tbl_no};
         JHUFF_TBL *read_tables[2] = {dc, ac};
         for (int k = 0; k < 2 && dc && ac; k++) {
             int slot = slots[k];
-            if (slot < 0 || slot >= NUM_HUFF_TBLS) { dc = NULL; break; }
+            if (!valid_table(read_tables[k], k)) {
+                snprintf(text, JMSG_LENGTH_MAX, "Bogus Huffman table definition");
+                status = CS_SPLICE_DAMAGED;
+                break;
+            }
             if (!h->read[k][slot]) {
                 h->source[k][slot] = *read_tables[k];
                 h->read[k][slot] = 1;
@@ -538,6 +570,7 @@ static int read_header(const unsigned char *input, size_t length, header *h, tab
             dc = &h->source[0][slots[0]];
             ac = &h->source[1][slots[1]];
         }
+        if (status) break;
         if (!quant || !dc || !ac || !(h->dc[c] = built_table(tables, dc, 0)) || !(h->ac[c] = built_table(tables, ac, 1))) {
             snprintf(text, JMSG_LENGTH_MAX, "a missing or invalid table");
             status = CS_SPLICE_DAMAGED;
@@ -754,7 +787,7 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
     int *predictors = NULL;
     kept_rows kept = {0};
     static __thread int16_t scratch[10][64];
-    uint8_t *decode = NULL, *changed = NULL;
+    uint8_t *changed = NULL;
     int16_t *coefficients = NULL, *original = NULL;
     int status;
     if (!h) {
@@ -792,6 +825,13 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
     const int restart = h->frame.restart_interval;
     const size_t per_interval = restart ? (size_t)restart : mcus;
     const int intervals = (int)((mcus + per_interval - 1) / per_interval);
+    // Every block takes two bits at least (a DC and an end-of-block code): a frame larger than
+    // its scan can hold is damaged, and would cost memory by the MCU for nothing.
+    if (mcus > (input_length - h->scan_start) * 4 / (size_t)h->mcu.blocks + 1) {
+        snprintf(text, sizeof text, "a frame of %zu MCUs in %zu bytes of scan", mcus, input_length - h->scan_start);
+        status = CS_SPLICE_DAMAGED;
+        goto out;
+    }
     if ((status = read_scan(input, input_length, h->scan_start, intervals, &s, text))) goto out;
 
     // The coefficients kept: in each MCU row the marks reach, the MCU columns they reach there.
@@ -828,24 +868,18 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
     starts = malloc(sizeof(uint64_t) * (mcus + 1));
     ends = malloc(sizeof(uint64_t) * (size_t)intervals);
     predictors = malloc(sizeof(int) * mcus * (size_t)components);
-    decode = calloc((size_t)intervals, 1);
     changed = calloc(mcus + 1, 1);
     kept.coefficients = coefficients = malloc(sizeof(int16_t) * 64 * (kept_blocks ? kept_blocks : 1));
     original = malloc(sizeof(int16_t) * 64 * (kept_blocks ? kept_blocks : 1));
-    if (!starts || !ends || !predictors || !decode || !changed || !coefficients || !original) {
+    if (!starts || !ends || !predictors || !changed || !coefficients || !original) {
         snprintf(text, sizeof text, "out of memory");
         status = CS_SPLICE_DAMAGED;
         goto out;
     }
-    // An interval is walked when it holds an MCU of a row the marks reach.
+    // 1. The walk: where each MCU starts, its DC predictors, the kept MCUs' coefficients. Every
+    // interval is walked, those the marks miss too, and copied only if whole: a decoder would
+    // warn about damage there (a bad code, bytes left over), and the photo's note must say so.
     for (int k = 0; k < intervals; k++) {
-        size_t first = (size_t)k * per_interval, last = first + per_interval < mcus ? first + per_interval : mcus;
-        for (size_t y = first / (size_t)mcus_x; y <= (last - 1) / (size_t)mcus_x && !decode[k]; y++) decode[k] = kept.end[y] > 0;
-    }
-
-    // 1. The walk: where each MCU starts, its DC predictors, the kept MCUs' coefficients.
-    for (int k = 0; k < intervals; k++) {
-        if (!decode[k]) continue;
         size_t first = (size_t)k * per_interval, last = first + per_interval < mcus ? first + per_interval : mcus;
         uint64_t pos = (uint64_t)s.start[k] * 8, limit = (uint64_t)s.end[k] * 8;
         int pred[CS_MAX_COMPONENTS] = {0};
@@ -964,7 +998,7 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
     for (int k = 0; k < intervals; k++) {
         size_t first = (size_t)k * per_interval, last = first + per_interval < mcus ? first + per_interval : mcus;
         int any = 0;
-        for (size_t i = first; i < last && decode[k] && !any; i++) any = changed[i];
+        for (size_t i = first; i < last && !any; i++) any = changed[i];
         if (reserve(&w, (any ? 0 : s.source_end[k] - s.source_start[k]) + 64)) {
             snprintf(text, sizeof text, "out of memory");
             status = CS_SPLICE_DAMAGED;
@@ -1039,7 +1073,7 @@ out:
     if (status && status != 2) snprintf(message, CS_MESSAGE_LENGTH, "%s", text);
     free(w.data);
     free_scan(&s);
-    free(h); free(starts); free(ends); free(predictors); free(decode); free(changed);
+    free(h); free(starts); free(ends); free(predictors); free(changed);
     free(kept.first); free(kept.end); free(kept.offset);
     free(coefficients); free(original);
     return status;

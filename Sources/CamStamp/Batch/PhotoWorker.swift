@@ -150,10 +150,11 @@ final class PhotoWorker {
     /// The photo stamped in its DCT coefficients (a bare JPEG, stored orientation kept), when
     /// that path applies: JPEG to JPEG, no --reencode, no --quality, nothing to scale. nil sends
     /// the photo down the re-encoding path; a photo that could not be stamped so (arithmetic
-    /// coding, 12-bit, CMYK/YCCK, damaged data) gets a note saying why.
+    /// coding, 12-bit, CMYK/YCCK) gets a note saying why; damaged data (libjpeg's warning) goes
+    /// in `damage` instead, for the photo's damage warning, which --strict fails.
     func stampInCoefficients(_ data: Data, photo: PhotoFacts, outputKind: ImageFormat,
-                                     context: (Int, Int) -> TemplateContext,
-                                     notes: inout [String]) throws(CamStampError) -> (data: Data, path: WritePath)? {
+                             context: (Int, Int) -> TemplateContext, notes: inout [String],
+                             damage: inout String?) throws(CamStampError) -> (data: Data, path: WritePath)? {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         // A picture cut short is damaged: the decoder's warning on the other path says so.
         guard photo.kind == .jpg, outputKind == .jpg, !settings.reencode, settings.quality == nil,
@@ -170,7 +171,9 @@ final class PhotoWorker {
                                            splice: settings.splice)
             return (result.data, result.spliced ? .spliced : .coefficients)
         } catch {
-            notes.append("re-encoded, not stamped in its DCT coefficients: \(error.description)")
+            if let warning = error.damage { damage = warning } else {
+                notes.append("re-encoded, not stamped in its DCT coefficients: \(error.description)")
+            }
             return nil
         }
     }

@@ -58,8 +58,14 @@ extension PhotoWorker {
             context.exif = photo.exifValues
             return context
         }
-        let coefficients = try stampInCoefficients(data, photo: photo, outputKind: outputKind, context: context, notes: &notes)
-        let decoded: (output: PipelineOutput, warning: String?)
+        var found: String?
+        let coefficients = try stampInCoefficients(data, photo: photo, outputKind: outputKind, context: context, notes: &notes,
+                                                   damage: &found)
+        if settings.strict, let found {
+            // Said as the decoding path says it, without decoding a photo that fails anyway.
+            throw .failure((["the picture data is damaged (\(found))"] + damage).joined(separator: "; ") + "; not stamped (\(strictOption))")
+        }
+        var decoded: (output: PipelineOutput, warning: String?)
         if let coefficients {
             decoded = (.encoded(coefficients.data), nil)
         } else {
@@ -69,6 +75,9 @@ extension PhotoWorker {
                 return nil
             }
         }
+        // jpegdec decodes damaged data without a word: libjpeg's warning from the coefficient
+        // path says it then.
+        decoded.warning = decoded.warning ?? found
         if let warning = decoded.warning { damage.insert("the picture data is damaged (\(warning))", at: 0) }
         if settings.strict, !damage.isEmpty {
             throw .failure(damage.joined(separator: "; ") + "; not stamped (\(strictOption))")

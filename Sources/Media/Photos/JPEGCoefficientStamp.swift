@@ -4,6 +4,14 @@ internal import CJPEGCoefficients
 /// Why a JPEG could not be stamped in its DCT coefficients; the caller then re-encodes it.
 public struct CoefficientStampError: Error, Sendable, CustomStringConvertible {
     public let description: String
+    /// libjpeg's warning when the data is damaged (a bad code, bytes left over in a restart
+    /// interval, a table no decoder takes): the photo's warning says it, and --strict fails it.
+    public var damage: String?
+
+    init(description: String, damage: String? = nil) {
+        self.description = description
+        self.damage = damage
+    }
 }
 
 /// Stamps a JPEG without re-encoding it: libjpeg reads the quantised DCT coefficients, and only
@@ -89,7 +97,7 @@ public final class JPEGCoefficientStamp {
         guard status == 0, let output else {
             if let failure = job.failure { throw CoefficientStampError(description: failure) }
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw CoefficientStampError(description: "the picture data is damaged (\(text))")
+            throw CoefficientStampError(description: "the picture data is damaged (\(text))", damage: text)
         }
         return Result(data: Data(bytesNoCopy: output, count: length, deallocator: .free),
                       blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
