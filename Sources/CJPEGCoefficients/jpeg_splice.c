@@ -899,7 +899,9 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
         }
         // What is left is the padding to a byte: more would be data a decoder warns about.
         if (limit - pos >= 8) {
-            snprintf(text, sizeof text, "%llu bits after the last MCU of restart interval %d", (unsigned long long)(limit - pos), k);
+            // libjpeg's words, though libjpeg-turbo says nothing when its look-ahead met the marker.
+            snprintf(text, sizeof text, "Corrupt JPEG data: %llu extraneous bytes before marker 0x%02x",
+                     (unsigned long long)((limit - pos) / 8), k + 1 < intervals ? 0xD0 + k % 8 : 0xD9);
             status = CS_SPLICE_DAMAGED;
             goto out;
         }

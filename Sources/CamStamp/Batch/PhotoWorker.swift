@@ -119,6 +119,9 @@ final class PhotoWorker {
         }
     }
 
+    /// How a failure of the marks starts, told apart from the decoders' failures.
+    static let cannotMark = "cannot mark the image"
+
     /// An error from the marks, kept apart from decoder failures (which retry with libjpeg-turbo).
     struct MarkFailure: Error, CustomStringConvertible {
         var error: Error
@@ -164,11 +167,12 @@ final class PhotoWorker {
             composition = try marker.composition(width: upright.width, height: upright.height,
                                                  context: context(upright.width, upright.height))
         } catch {
-            throw .failure("cannot mark the image: \(error)")
+            throw .failure("\(Self.cannotMark): \(error)")
         }
         do {
             let result = try stamper.stamp(data[photo.pictureBytes], composition: composition, orientation: photo.orientation,
                                            splice: settings.splice)
+            if let warning = result.damage { damage = warning }
             return (result.data, result.spliced ? .spliced : .coefficients)
         } catch {
             if let warning = error.damage { damage = warning } else {
@@ -287,7 +291,7 @@ final class PhotoWorker {
                 try pipeline.processToRaw(picture, request: request, mark: mark)
             }, nil)
         } catch let failure as MarkFailure {
-            throw .failure("cannot mark the image: \(failure.error)")
+            throw .failure("\(Self.cannotMark): \(failure.error)")
         } catch {
             guard photo.kind == .jpg else { throw .failure("cannot decode, mark or encode the image: \(error)") }
             return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
@@ -336,7 +340,7 @@ final class PhotoWorker {
                 try pipeline.processToRaw(picture, request: request, mark: mark)
             }, warning)
         } catch let failure as MarkFailure {
-            throw .failure("cannot mark the image: \(failure.error)")
+            throw .failure("\(Self.cannotMark): \(failure.error)")
         } catch {
             throw .failure("cannot mark or encode the image: \(error)")
         }

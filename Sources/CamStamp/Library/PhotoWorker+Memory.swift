@@ -69,10 +69,16 @@ extension PhotoWorker {
         if let coefficients {
             decoded = (.encoded(coefficients.data), nil)
         } else {
-            // Runs on the pipeline's streaming thread, while this thread waits for the result.
-            decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
-                do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch { return MarkFailure(error: error) }
-                return nil
+            do {
+                // Runs on the pipeline's streaming thread, while this thread waits for the result.
+                decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
+                    do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch { return MarkFailure(error: error) }
+                    return nil
+                }
+            } catch where found != nil && !error.message.hasPrefix(Self.cannotMark) {
+                // libjpeg saw the damage (a frame larger than its data, say) that the decoders
+                // then fail on, each in its own words (GStreamer's "Internal data stream error").
+                throw .failure("the picture data is damaged beyond repair (\(found ?? ""))")
             }
         }
         // jpegdec decodes damaged data without a word: libjpeg's warning from the coefficient

@@ -36,6 +36,10 @@ public final class JPEGCoefficientStamp {
         /// The splice was not done because the file's Huffman tables lack a code the changed
         /// blocks need (tier 1 then rebuilds the tables).
         public var tablesLackedACode = false
+        /// Damage the splice saw that libjpeg let pass (bytes left over in a restart interval,
+        /// which libjpeg-turbo does not warn about when its look-ahead met the marker first):
+        /// tier 1 wrote the photo, and its warning should say it.
+        public var damage: String?
     }
 
     /// The marks in each component's plane, by what they depend on: a batch of photos of one size
@@ -77,6 +81,7 @@ public final class JPEGCoefficientStamp {
         var result = try stamp(jpeg, composition: composition, orientation: orientation)
         result.spliceSkipped = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         result.tablesLackedACode = status == CS_SPLICE_MISSING_CODE
+        if status == CS_SPLICE_DAMAGED { result.damage = result.spliceSkipped }
         return result
     }
 
