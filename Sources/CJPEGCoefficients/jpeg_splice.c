@@ -512,6 +512,10 @@ static int read_header(const unsigned char *input, size_t length, header *h, tab
         || info.comps_in_scan != info.num_components) {
         snprintf(text, JMSG_LENGTH_MAX, "not one sequential Huffman scan");
         status = CS_SPLICE_NOT_BASELINE;
+    } else if (info.Ss != 0 || info.Se != DCTSIZE2 - 1 || info.Ah != 0 || info.Al != 0) {
+        // What libjpeg warns about only once it starts decoding (jdhuff.c), in its words.
+        snprintf(text, JMSG_LENGTH_MAX, "Invalid SOS parameters for sequential JPEG");
+        status = CS_SPLICE_DAMAGED;
     }
     memset(&h->frame, 0, sizeof h->frame);
     cs_frame *frame = &h->frame;
