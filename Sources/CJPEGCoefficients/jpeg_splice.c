@@ -163,5 +163,6 @@ int cs_splice_coefficients(const unsigned char *input, size_t input_length, cs_p
     free(sp->kept.offset);
     free(sp->kept.coefficients);
     free(sp->original);
+    free(sp);
     return status;
 }
