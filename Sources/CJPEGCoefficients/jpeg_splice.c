@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+int out_of_memory(char *text) { return splice_failure(text, CS_SPLICE_DAMAGED, "out of memory"); }
+
 int splice_failure(char *text, int status, const char *format, ...) {
     va_list arguments;
     va_start(arguments, format);
@@ -25,7 +27,7 @@ static int plan_kept(splice *sp, cs_wants_row wants, void *context) {
     kept->first = malloc(sizeof(int) * (size_t)mcus_y);
     kept->end = calloc((size_t)mcus_y, sizeof(int));
     kept->offset = malloc(sizeof(size_t) * (size_t)mcus_y);
-    if (!kept->first || !kept->end || !kept->offset) return splice_failure(sp->text, CS_SPLICE_DAMAGED, "out of memory");
+    if (!kept->first || !kept->end || !kept->offset) return out_of_memory(sp->text);
     for (int y = 0; y < mcus_y; y++) kept->first[y] = mcus_x;
     for (int c = 0; c < h->frame.components; c++)
         for (int row = 0; row < h->frame.height_in_blocks[c]; row++) {
@@ -62,7 +64,7 @@ static int allocate_walk(splice *sp) {
     sp->kept.coefficients = malloc(sizeof(int16_t) * 64 * kept);
     sp->original = malloc(sizeof(int16_t) * 64 * kept);
     if (!sp->starts || !sp->ends || !sp->predictors || !sp->changed || !sp->kept.coefficients || !sp->original)
-        return splice_failure(sp->text, CS_SPLICE_DAMAGED, "out of memory");
+        return out_of_memory(sp->text);
     return 0;
 }
 
@@ -80,8 +82,8 @@ static int filter_row(splice *sp, int y, cs_wants_row wants, cs_filter_window fi
             int count = (int)width * h->h[c];
             if (column + count > h->frame.width_in_blocks[c]) count = h->frame.width_in_blocks[c] - column;
             if (count <= 0) continue;
-            int16_t *start = kept->coefficients
-                + 64 * (kept->offset[y] + width * (size_t)kept->component_offset[c] + (size_t)by * width * (size_t)h->h[c]);
+            size_t block = kept->offset[y] + width * ((size_t)kept->component_offset[c] + (size_t)by * (size_t)h->h[c]);
+            int16_t *start = kept->coefficients + 64 * block;
             if (filter(context, c, row, column, start, count) != 0) return 2;
         }
     return 0;
@@ -110,23 +112,26 @@ static int apply_marks(splice *sp, cs_wants_row wants, cs_filter_window filter, 
 // status with sp->text saying why.
 static int run_splice(splice *sp, cs_prepare prepare, cs_wants_row wants, cs_filter_window filter, void *context) {
     table_cache *tables = thread_tables();
-    if (!(sp->h = calloc(1, sizeof *sp->h)) || !tables) return splice_failure(sp->text, CS_SPLICE_DAMAGED, "out of memory");
+    if (!(sp->h = calloc(1, sizeof *sp->h)) || !tables) return out_of_memory(sp->text);
     int status = read_header(sp->input, sp->input_length, sp->h, tables, sp->text);
-    if (!status) status = check_codes(sp->h, sp->text);
     if (status) return status;
-    if (prepare(context, &sp->h->frame) != 0) return 2;
     const header *h = sp->h;
     sp->mcus = (size_t)h->mcus_x * (size_t)h->mcus_y;
     sp->per_interval = h->frame.restart_interval ? (size_t)h->frame.restart_interval : sp->mcus;
     sp->intervals = (int)((sp->mcus + sp->per_interval - 1) / sp->per_interval);
     // Every block takes two bits at least (a DC and an end-of-block code): a frame larger than its
-    // scan can hold is damaged, and would cost memory by the MCU for nothing.
+    // scan can hold is damaged (whatever prepare makes of the photo), and would cost memory by
+    // the MCU for nothing.
     const size_t scan_bytes = sp->input_length - h->scan_start;
     if (sp->mcus > scan_bytes * 4 / (size_t)h->mcu.blocks + 1)
-        return splice_failure(sp->text, CS_SPLICE_DAMAGED, "a frame of %zu MCUs in %zu bytes of scan", sp->mcus, scan_bytes);
-    if ((status = read_scan(sp->input, sp->input_length, h->scan_start, sp->intervals, &sp->s, sp->text))) return status;
-    if ((status = plan_kept(sp, wants, context)) || (status = allocate_walk(sp)) || (status = walk_scan(sp))) return status;
-    if ((status = apply_marks(sp, wants, filter, context))) return status;
+        return splice_failure(sp->text, CS_SPLICE_DAMAGED, "the header gives a %d×%d picture, more than its %zu bytes "
+                              "of data can hold", h->frame.width, h->frame.height, scan_bytes);
+    if ((status = check_codes(sp->h, sp->text))) return status;
+    if (prepare(context, &sp->h->frame) != 0) return 2;
+    if ((status = read_scan(sp->input, sp->input_length, h->scan_start, sp->intervals, &sp->s, sp->text))
+        || (status = plan_kept(sp, wants, context)) || (status = allocate_walk(sp)) || (status = walk_scan(sp))
+        || (status = apply_marks(sp, wants, filter, context)))
+        return status;
     return write_output(sp);
 }
 

@@ -14,8 +14,10 @@
 
 // Zigzag position -> natural (row-major) index, ITU T.81 figure A.6.
 static const uint8_t natural[64] = {
-    0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
-    35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
+    0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5,
+    12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
+    35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51,
+    58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
 
 #define LOOK 9
 // 14 bits: the AC tables of a 4:2:0 photo (two of 32 KiB) stay near the core, and the walk's
@@ -104,7 +106,8 @@ typedef struct {
     int intervals;
     size_t *start, *end;    // each interval's destuffed bytes
     size_t *source_start, *source_end; // and its bytes in the input (end: its RST or the EOI)
-    size_t *skip_at, *skip_extra;      // input offset of destuffed byte d: scan_start + d + extra of the last skip_at <= d
+    // The input offset of destuffed byte d: scan_start + d + the skip_extra of the last skip_at <= d.
+    size_t *skip_at, *skip_extra;
     size_t skips;
 } scan;
 
@@ -155,6 +158,8 @@ static inline size_t interval_end(const splice *sp, int k) {
 
 // Sets `text` (printf-style) and returns `status`.
 int splice_failure(char *text, int status, const char *format, ...) __attribute__((format(printf, 3, 4)));
+// splice_failure(text, CS_SPLICE_DAMAGED, "out of memory").
+int out_of_memory(char *text);
 
 // splice_tables.c
 table_cache *thread_tables(void);

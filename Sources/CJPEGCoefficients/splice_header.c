@@ -38,14 +38,17 @@ static int component_tables(struct jpeg_decompress_struct *info, header *h, tabl
         return splice_failure(text, CS_SPLICE_DAMAGED, "a missing or invalid table");
     for (int k = 0; k < 2; k++) {
         int slot = slots[k];
-        if (!valid_table(read_tables[k], k)) return splice_failure(text, CS_SPLICE_DAMAGED, "Bogus Huffman table definition");
+        if (!valid_table(read_tables[k], k))
+            return splice_failure(text, CS_SPLICE_DAMAGED, "Bogus Huffman table definition");
         if (!h->read[k][slot]) {
             h->source[k][slot] = *read_tables[k];
             h->read[k][slot] = 1;
             h->extended[k][slot] = extend_table(&h->source[k][slot], k) > 0;
         }
     }
-    if (!(h->dc[c] = built_table(tables, &h->source[0][slots[0]], 0)) || !(h->ac[c] = built_table(tables, &h->source[1][slots[1]], 1)))
+    h->dc[c] = built_table(tables, &h->source[0][slots[0]], 0);
+    h->ac[c] = h->dc[c] ? built_table(tables, &h->source[1][slots[1]], 1) : NULL;
+    if (!h->ac[c])
         return splice_failure(text, CS_SPLICE_DAMAGED, "a missing or invalid table");
     for (int k = 0; k < 64; k++) h->frame.quant[c][k] = quant->quantval[k];
     return 0;
@@ -69,8 +72,8 @@ static int read_frame(struct jpeg_decompress_struct *info, header *h, table_cach
     h->x_density = info->X_density;
     h->y_density = info->Y_density;
     h->scan_components = info->comps_in_scan;
-    if (info->progressive_mode || info->arith_code || info->data_precision != 8 || info->num_components > CS_MAX_COMPONENTS
-        || info->comps_in_scan != info->num_components)
+    if (info->progressive_mode || info->arith_code || info->data_precision != 8
+        || info->num_components > CS_MAX_COMPONENTS || info->comps_in_scan != info->num_components)
         return splice_failure(text, CS_SPLICE_NOT_BASELINE, "not one sequential Huffman scan");
     // What libjpeg warns about only once it starts decoding (jdhuff.c), in its words.
     if (info->Ss != 0 || info->Se != DCTSIZE2 - 1 || info->Ah != 0 || info->Al != 0)
@@ -82,8 +85,9 @@ static int read_frame(struct jpeg_decompress_struct *info, header *h, table_cach
             return splice_failure(text, CS_SPLICE_NOT_BASELINE, "scan components out of frame order");
         frame->h[c] = h->h[c] = component->h_samp_factor;
         frame->v[c] = h->v[c] = component->v_samp_factor;
-        frame->width_in_blocks[c] = (int)((info->image_width * (unsigned)component->h_samp_factor + 8u * max_h - 1) / (8u * max_h));
-        frame->height_in_blocks[c] = (int)((info->image_height * (unsigned)component->v_samp_factor + 8u * max_v - 1) / (8u * max_v));
+        const unsigned h_factor = (unsigned)component->h_samp_factor, v_factor = (unsigned)component->v_samp_factor;
+        frame->width_in_blocks[c] = (int)((info->image_width * h_factor + 8u * max_h - 1) / (8u * max_h));
+        frame->height_in_blocks[c] = (int)((info->image_height * v_factor + 8u * max_v - 1) / (8u * max_v));
         int status = component_tables(info, h, tables, c, text);
         if (status) return status;
     }
@@ -147,7 +151,9 @@ int read_header(const unsigned char *input, size_t length, header *h, table_cach
 int check_codes(const header *h, char *text) {
     for (int c = 0; c < h->frame.components; c++)
         for (int symbol = 0; symbol < 256; symbol++)
-            if ((symbol <= 11 && !h->dc[c]->size[symbol]) || ((symbol == 0x00 || symbol == 0xF0) && !h->ac[c]->size[symbol]))
-                return splice_failure(text, CS_SPLICE_MISSING_CODE, "the Huffman tables lack codes a changed block may need");
+            if ((symbol <= 11 && !h->dc[c]->size[symbol])
+                || ((symbol == 0x00 || symbol == 0xF0) && !h->ac[c]->size[symbol]))
+                return splice_failure(text, CS_SPLICE_MISSING_CODE,
+                                      "the Huffman tables lack codes a changed block may need");
     return 0;
 }

@@ -242,13 +242,16 @@ static int walk_interval(splice *sp, int k) {
         int keep = mx >= kept->first[my] && mx < kept->end[my];
         if (keep)
             for (int b = 0; b < h->mcu.blocks; b++) blocks[b] = kept_block(kept, mx, my, b);
-        if ((keep ? decode_mcu(sp->s.data, &pos, &h->mcu, pred, blocks) : skip_mcu(sp->s.data, &pos, &h->mcu, pred)) || pos > limit)
+        const uint8_t *data = sp->s.data;
+        int bad = keep ? decode_mcu(data, &pos, &h->mcu, pred, blocks) : skip_mcu(data, &pos, &h->mcu, pred);
+        if (bad || pos > limit)
             return splice_failure(sp->text, CS_SPLICE_DAMAGED, "an invalid Huffman code in MCU %zu", i);
     }
     // What is left is the padding to a byte: more would be data a decoder warns about (libjpeg's
     // words, though libjpeg-turbo says nothing when its look-ahead met the marker first).
     if (limit - pos >= 8)
-        return splice_failure(sp->text, CS_SPLICE_DAMAGED, "Corrupt JPEG data: %llu extraneous bytes before marker 0x%02x",
+        return splice_failure(sp->text, CS_SPLICE_DAMAGED,
+                              "Corrupt JPEG data: %llu extraneous bytes before marker 0x%02x",
                               (unsigned long long)((limit - pos) / 8), k + 1 < sp->intervals ? 0xD0 + k % 8 : 0xD9);
     sp->ends[k] = pos;
     return 0;

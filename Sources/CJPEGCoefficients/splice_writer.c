@@ -90,13 +90,15 @@ static int encode_block(writer *w, const int16_t *block, int pred, const table *
 
 // Copies destuffed bits [from, to) of one interval; byte for byte when both sides are aligned.
 // 0, or -1 out of memory.
-static int copy_bits(writer *w, const scan *s, size_t scan_start, const unsigned char *input, uint64_t from, uint64_t to) {
+static int copy_bits(writer *w, const scan *s, size_t scan_start, const unsigned char *input, uint64_t from,
+                     uint64_t to) {
     // A shifted copy can meet a 0xFF more often than the source did: twice the bytes at most.
     if (to <= from) return 0;
     if (reserve(w, (size_t)((to - from) / 4) + 16)) return -1;
     if (w->count == 0 && (from & 7) == 0 && to - from >= 64) {
         // Through the input byte of the last whole destuffed byte, and its stuffed zero if any.
-        size_t a = source_offset(s, scan_start, (size_t)(from >> 3)), last = source_offset(s, scan_start, (size_t)(to >> 3) - 1);
+        size_t a = source_offset(s, scan_start, (size_t)(from >> 3));
+        size_t last = source_offset(s, scan_start, (size_t)(to >> 3) - 1);
         size_t b = last + 1 + (input[last] == 0xFF);
         append(w, input + a, b - a);
         from = to & ~(uint64_t)7;
@@ -206,14 +208,16 @@ static int code_mcu_again(splice *sp, size_t i, int pred[]) {
         if (decode_mcu(sp->s.data, &at, &h->mcu, again_pred, blocks))
             return splice_failure(sp->text, CS_SPLICE_DAMAGED, "an invalid Huffman code in MCU %zu", i);
     }
-    if (reserve(&sp->w, 2 * 10 * 64 * 4 + 64)) return splice_failure(sp->text, CS_SPLICE_DAMAGED, "out of memory");
+    if (reserve(&sp->w, 2 * 10 * 64 * 4 + 64)) return out_of_memory(sp->text);
     for (int b = 0; b < h->mcu.blocks; b++) {
         int c = h->mcu.component[b];
         const int16_t *block = blocks[b];
         int result = encode_block(&sp->w, block, pred[c], h->mcu.dc[b], h->mcu.ac[b]);
         if (result == -2)
-            return splice_failure(sp->text, CS_SPLICE_MISSING_CODE, "the Huffman tables lack a code the changed blocks need");
-        if (result) return splice_failure(sp->text, CS_SPLICE_MISSING_CODE, "a changed coefficient beyond baseline coding");
+            return splice_failure(sp->text, CS_SPLICE_MISSING_CODE,
+                                  "the Huffman tables lack a code the changed blocks need");
+        if (result)
+            return splice_failure(sp->text, CS_SPLICE_MISSING_CODE, "a changed coefficient beyond baseline coding");
         pred[c] = block[0];
     }
     return 0;
@@ -232,7 +236,7 @@ static int splice_interval(splice *sp, int k) {
             continue;
         }
         if (copy_bits(&sp->w, &sp->s, sp->h->scan_start, sp->input, copied, sp->starts[i]))
-            return splice_failure(sp->text, CS_SPLICE_DAMAGED, "out of memory");
+            return out_of_memory(sp->text);
         if (!previous) memcpy(pred, sp->predictors + i * components, sizeof(int) * components);
         int status = code_mcu_again(sp, i, pred);
         if (status) return status;
@@ -240,20 +244,20 @@ static int splice_interval(splice *sp, int k) {
         copied = i + 1 < last ? sp->starts[i + 1] : sp->ends[k];
     }
     if (copy_bits(&sp->w, &sp->s, sp->h->scan_start, sp->input, copied, sp->ends[k]) || reserve(&sp->w, 16))
-        return splice_failure(sp->text, CS_SPLICE_DAMAGED, "out of memory");
+        return out_of_memory(sp->text);
     pad(&sp->w);
     return 0;
 }
 
 int write_output(splice *sp) {
     writer *w = &sp->w;
-    if (reserve(w, sp->input_length + sp->input_length / 16 + 65536)) return splice_failure(sp->text, CS_SPLICE_DAMAGED, "out of memory");
+    if (reserve(w, sp->input_length + sp->input_length / 16 + 65536)) return out_of_memory(sp->text);
     write_headers(w, sp->h, sp->input);
     for (int k = 0; k < sp->intervals; k++) {
         int any = 0;
         for (size_t i = interval_first(sp, k); i < interval_end(sp, k) && !any; i++) any = sp->changed[i];
         size_t length = sp->s.source_end[k] - sp->s.source_start[k];
-        if (reserve(w, (any ? 0 : length) + 64)) return splice_failure(sp->text, CS_SPLICE_DAMAGED, "out of memory");
+        if (reserve(w, (any ? 0 : length) + 64)) return out_of_memory(sp->text);
         if (!any) {
             append(w, sp->input + sp->s.source_start[k], length);
         } else {

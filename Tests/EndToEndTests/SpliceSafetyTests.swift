@@ -1,19 +1,23 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 21 §2: the JPEG fast path (tier 2, the entropy splice) never crashes on what a header
 /// says, never writes a file no decoder opens, and never copies damage without the photo's
 /// damage warning (which --strict fails).
 @Suite struct SpliceSafetyTests {
     /// A grainy 64×256 4:2:0 JPEG from cjpeg, one MCU row a restart interval.
-    static func cleanJPEG(in folder: URL, width: Int = 64, height: Int = 256, options: [String] = ["-restart", "1"]) throws -> Data {
+    static func cleanJPEG(in folder: URL, width: Int = 64, height: Int = 256, options: [String] = ["-restart", "1"])
+        throws -> Data
+    {
         var generator = BatchFuzzTests.SeededGenerator(state: 21)
         var pixels = [UInt8]()
         for y in 0..<height {
             for x in 0..<width {
-                pixels += [UInt8((x * 3 + Int(generator.next() % 40)) % 256), UInt8((y + Int(generator.next() % 40)) % 256),
-                           UInt8((x + y) % 256)]
+                pixels += [
+                    UInt8((x * 3 + Int(generator.next() % 40)) % 256), UInt8((y + Int(generator.next() % 40)) % 256),
+                    UInt8((x + y) % 256),
+                ]
             }
         }
         let ppm = folder.appendingPathComponent("source-\(width)x\(height).ppm")
@@ -35,7 +39,8 @@ import TestSupport
     func checkMarkedOutputsDecode(_ result: RunResult) throws {
         for line in result.stdout.split(separator: "\n") {
             guard let item = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  item["status"] as? String == "marked", let output = item["output"] as? String else { continue }
+                item["status"] as? String == "marked", let output = item["output"] as? String
+            else { continue }
             #expect(throws: Never.self, "\(output), called marked (\(item["path"] ?? "")), does not decode") {
                 try tool("djpeg", ["-outfile", "/dev/null", output])
             }
@@ -60,14 +65,18 @@ import TestSupport
                 names.append(name)
             }
         }
-        let result = try camstamp(["batch", folder.appendingPathComponent("in").path, "-o", folder.appendingPathComponent("out").path,
-                                   "--text", "Proof", "--json"])
+        let result = try camstamp([
+            "batch", folder.appendingPathComponent("in").path, "-o", folder.appendingPathComponent("out").path,
+            "--text", "Proof", "--json",
+        ])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.hasSuffix("0 marked, \(names.count) failed, 0 skipped\n"), "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == names.count + 1, "one line a photo, then the summary: \(result.stderr)")
         for name in names {
-            #expect(lines.contains { $0.hasPrefix("camstamp: \(folder.path)/in/\(name): the picture data is damaged") }, "\(name)")
+            #expect(
+                lines.contains { $0.hasPrefix("camstamp: \(folder.path)/in/\(name): the picture data is damaged") },
+                "\(name)")
         }
     }
 
@@ -80,25 +89,32 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let clean = try Self.cleanJPEG(in: folder, width: 17, height: 9, options: [])
         try put(clean, "in/clean.jpg", in: folder)
-        try put(try Self.withDCTable(of: clean) { bits, values in
-            // One more code at the longest length: the all-ones code, which no JPEG may use.
-            let longest = try #require(bits.lastIndex { $0 > 0 })
-            bits[longest] += 1
-            values.append(12)
-        }, "in/all-ones.jpg", in: folder)
-        try put(try Self.withDCTable(of: clean) { _, values in values[values.count - 1] = 0x1F }, "in/symbol.jpg", in: folder)
+        try put(
+            try Self.withDCTable(of: clean) { bits, values in
+                // One more code at the longest length: the all-ones code, which no JPEG may use.
+                let longest = try #require(bits.lastIndex { $0 > 0 })
+                bits[longest] += 1
+                values.append(12)
+            }, "in/all-ones.jpg", in: folder)
+        try put(
+            try Self.withDCTable(of: clean) { _, values in values[values.count - 1] = 0x1F }, "in/symbol.jpg",
+            in: folder)
         for name in ["all-ones.jpg", "symbol.jpg"] {
             #expect(throws: ToolFailure.self, "\(name) must be a file djpeg refuses") {
                 try tool("djpeg", ["-outfile", "/dev/null", folder.appendingPathComponent("in/\(name)").path])
             }
         }
-        let result = try camstamp(["batch", folder.appendingPathComponent("in").path, "-o", folder.appendingPathComponent("out").path,
-                                   "--text", "Proof", "--json"])
+        let result = try camstamp([
+            "batch", folder.appendingPathComponent("in").path, "-o", folder.appendingPathComponent("out").path,
+            "--text", "Proof", "--json",
+        ])
         try checkMarkedOutputsDecode(result)
         #expect(result.status == 1 && result.stderr.hasSuffix("1 marked, 2 failed, 0 skipped\n"), "\(result.stderr)")
         for name in ["all-ones.jpg", "symbol.jpg"] {
-            #expect(result.stderr.contains("camstamp: \(folder.path)/in/\(name): the picture data is damaged beyond repair ("
-                + "Bogus Huffman table definition)\n"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "camstamp: \(folder.path)/in/\(name): the picture data is damaged beyond repair ("
+                        + "Bogus Huffman table definition)\n"), "\(result.stderr)")
         }
     }
 
@@ -118,14 +134,30 @@ import TestSupport
             names.append("sof\(offset)-\(String(value, radix: 16)).jpg")
             try put(bad, "in/\(names.last ?? "")", in: folder)
         }
-        let result = try camstamp(["batch", folder.appendingPathComponent("in").path, "-o", folder.appendingPathComponent("out").path,
-                                   "--text", "Proof"])
+        let result = try camstamp([
+            "batch", folder.appendingPathComponent("in").path, "-o", folder.appendingPathComponent("out").path,
+            "--text", "Proof",
+        ])
         #expect(result.status == 1 && result.stderr.hasSuffix("0 marked, 3 failed, 0 skipped\n"), "\(result.stderr)")
         #expect(!result.stderr.contains("Gst") && result.stderr.split(separator: "\n").count == 4, "\(result.stderr)")
         for name in names {
-            #expect(result.stderr.contains("camstamp: \(folder.path)/in/\(name): the picture data is damaged beyond repair ("),
-                    "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "camstamp: \(folder.path)/in/\(name): the picture data is damaged beyond repair ("),
+                "\(result.stderr)")
         }
+        // A grey photo under a coloured mark (the logo), which the coefficient path refuses
+        // before it reads the data: the damage is still found and said.
+        var grey = try Self.cleanJPEG(in: folder, options: ["-grayscale"])
+        grey[try #require(Self.segment(0xC0, in: grey)) + 5] = 0xFF
+        let input = try put(grey, "grey/tall.jpg", in: folder)
+        let logo = try camstamp([
+            "batch", input.path, "-o", folder.appendingPathComponent("grey-out").path, "--preset", "logo",
+        ])
+        #expect(logo.status == 1, "\(logo.stderr)")
+        #expect(
+            logo.stderr.hasPrefix("camstamp: \(input.path): the picture data is damaged beyond repair (")
+                && logo.stderr.split(separator: "\n").count == 2, "\(logo.stderr)")
     }
 
     /// `jpeg` with its first DHT's first table (cjpeg's DC luminance table) changed by `edit`
@@ -158,13 +190,19 @@ import TestSupport
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "Proof", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("camstamp: \(input.path): warning: the picture data is damaged (Corrupt JPEG data: "
-            + "3 extraneous bytes before marker 0xd6); stamped as far as it decodes\n"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix(
+                "camstamp: \(input.path): warning: the picture data is damaged (Corrupt JPEG data: "
+                    + "3 extraneous bytes before marker 0xd6); stamped as far as it decodes\n"), "\(result.stderr)")
         try checkMarkedOutputsDecode(result)
-        let strict = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("strict").path, "--text", "Proof",
-                                   "--strict"])
+        let strict = try camstamp([
+            "batch", input.path, "-o", folder.appendingPathComponent("strict").path, "--text", "Proof",
+            "--strict",
+        ])
         #expect(strict.status == 1, "\(strict.stderr)")
-        #expect(strict.stderr == "camstamp: \(input.path): the picture data is damaged (Corrupt JPEG data: 3 extraneous bytes "
-            + "before marker 0xd6); not stamped (--strict)\n0 marked, 1 failed, 0 skipped\n", "\(strict.stderr)")
+        #expect(
+            strict.stderr
+                == "camstamp: \(input.path): the picture data is damaged (Corrupt JPEG data: 3 extraneous bytes "
+                + "before marker 0xd6); not stamped (--strict)\n0 marked, 1 failed, 0 skipped\n", "\(strict.stderr)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Media
 
 /// Issue 21 §2: a seeded mutation fuzz of the splice's header reader and scan walker, through
@@ -25,10 +26,15 @@ import Testing
         var ppm = Data("P6 \(width) \(height) 255\n".utf8)
         for y in 0..<height {
             for x in 0..<width {
-                ppm += [UInt8((x * 3 + Int(rng.next() % 40)) % 256), UInt8((y * 5 + Int(rng.next() % 40)) % 256), UInt8((x + y) * 2 % 256)]
+                ppm += [
+                    UInt8((x * 3 + Int(rng.next() % 40)) % 256), UInt8((y * 5 + Int(rng.next() % 40)) % 256),
+                    UInt8((x + y) * 2 % 256),
+                ]
             }
         }
-        let process = Process(), input = Pipe(), output = Pipe()
+        let process = Process()
+        let input = Pipe()
+        let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/cjpeg")
         process.arguments = ["-quality", "85"] + options
         process.standardInput = input
@@ -45,14 +51,21 @@ import Testing
 
     /// Sizes, samplings, restart intervals and optimal tables the splice takes.
     static func bases() throws -> [Data] {
-        try [(17, 9, []), (64, 48, ["-restart", "1"]), (40, 40, ["-sample", "1x1"]), (48, 40, ["-restart", "2B", "-sample", "2x1"]),
-             (40, 32, ["-grayscale", "-restart", "1"]), (64, 40, ["-optimize"]), (48, 48, ["-restart", "3B", "-optimize"])]
-            .enumerated().map { index, base in try cjpeg(width: base.0, height: base.1, options: base.2, seed: UInt64(index)) }
+        try [
+            (17, 9, []), (64, 48, ["-restart", "1"]), (40, 40, ["-sample", "1x1"]),
+            (48, 40, ["-restart", "2B", "-sample", "2x1"]),
+            (40, 32, ["-grayscale", "-restart", "1"]), (64, 40, ["-optimize"]),
+            (48, 48, ["-restart", "3B", "-optimize"]),
+        ]
+        .enumerated().map { index, base in
+            try cjpeg(width: base.0, height: base.1, options: base.2, seed: UInt64(index))
+        }
     }
 
     /// The header segments up to and with the SOS: (marker, offset of its 0xFF, length field).
     static func segments(_ jpeg: [UInt8]) -> [(marker: UInt8, at: Int, length: Int)] {
-        var found: [(UInt8, Int, Int)] = [], p = 2
+        var found: [(UInt8, Int, Int)] = []
+        var p = 2
         while p + 4 <= jpeg.count, jpeg[p] == 0xFF {
             let length = Int(jpeg[p + 2]) << 8 | Int(jpeg[p + 3])
             found.append((jpeg[p + 1], p, length))
@@ -74,7 +87,11 @@ import Testing
         case 0:
             guard let sof = pick([0xC0, 0xC1]) else { break }
             let at = sof.at + 4 + Int.random(in: 0..<(sof.length - 2), using: &rng)
-            d[at] = [0, 0x40, 0x80, 0xFF, UInt8.random(in: 0...255, using: &rng), d[at] ^ (1 << UInt8.random(in: 0..<8, using: &rng))]
+            d[at] =
+                [
+                    0, 0x40, 0x80, 0xFF, UInt8.random(in: 0...255, using: &rng),
+                    d[at] ^ (1 << UInt8.random(in: 0..<8, using: &rng)),
+                ]
                 .randomElement(using: &rng) ?? 0
         case 1:
             guard let dht = pick([0xC4]) else { break }
@@ -86,7 +103,8 @@ import Testing
         case 3:
             let markers = (0..<(d.count - 1)).filter { d[$0] == 0xFF && (0xD0...0xD9).contains(d[$0 + 1]) }
             guard let at = markers.randomElement(using: &rng) else { break }
-            d.insert(contentsOf: (0..<Int.random(in: 1...5, using: &rng)).map { _ in UInt8.random(in: 1...254, using: &rng) }, at: at)
+            let junk = (0..<Int.random(in: 1...5, using: &rng)).map { _ in UInt8.random(in: 1...254, using: &rng) }
+            d.insert(contentsOf: junk, at: at)
         case 4:
             let start = segments.last.map { $0.at + 2 + $0.length } ?? 2
             for _ in 0..<Int.random(in: 1...3, using: &rng) where start < d.count {
@@ -95,7 +113,9 @@ import Testing
         case 5:
             d.removeLast(Int.random(in: 1...(d.count / 2), using: &rng))
         default:
-            for _ in 0..<Int.random(in: 1...4, using: &rng) { d[Int.random(in: 2..<d.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng) }
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                d[Int.random(in: 2..<d.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
         }
         return Data(d)
     }
@@ -108,7 +128,8 @@ import Testing
         let mark = try solidOverlay(width: 12, height: 10, b: 230, g: 230, r: 230, a: 200)
         let composition = OverlayComposition([.init(image: mark, x: 2, y: 3), .init(image: mark, x: 20, y: 18)])
         var rng = Seeded(state: 2112)
-        var spliced = 0, written = 0
+        var spliced = 0
+        var written = 0
         for base in bases {
             let clean = try stamper.stamp(base, composition: composition, orientation: .normal, splice: true)
             #expect(clean.spliced && clean.damage == nil, "every base is spliced: \(clean.spliceSkipped ?? "")")
@@ -116,14 +137,19 @@ import Testing
         for index in 0..<3000 {
             let input = Self.mutate(bases[index % bases.count], &rng)
             let orientation = Orientation.allCases[index % 8]
-            guard let result = try? stamper.stamp(input, composition: composition, orientation: orientation, splice: true) else { continue }
+            guard
+                let result = try? stamper.stamp(input, composition: composition, orientation: orientation, splice: true)
+            else { continue }
             written += 1
             if result.spliced { spliced += 1 }
             do {
                 let picture = try JPEGDecoder.decode(result.data, adobeInverted: false)
-                #expect(picture.warning == nil, "case \(index): the output decodes with a warning: \(picture.warning ?? "")")
+                #expect(
+                    picture.warning == nil, "case \(index): the output decodes with a warning: \(picture.warning ?? "")"
+                )
             } catch {
-                Issue.record("case \(index) (\(result.spliced ? "spliced" : "tier 1")): the output does not decode: \(error)")
+                Issue.record(
+                    "case \(index) (\(result.spliced ? "spliced" : "tier 1")): the output does not decode: \(error)")
             }
         }
         // The mutations leave many files whole enough to stamp: the walk is exercised.

@@ -45,7 +45,8 @@ static int write_ppm(int width, int height, uint64_t seed) {
 static int prepare(void *context, const cs_frame *frame) {
     (void)context;
     if (frame->arithmetic || frame->precision != 8) return 1;
-    if (frame->colour_space < 1 || frame->colour_space > 3 || frame->components != (frame->colour_space == 1 ? 1 : 3)) return 1;
+    if (frame->colour_space < 1 || frame->colour_space > 3) return 1;
+    if (frame->components != (frame->colour_space == 1 ? 1 : 3)) return 1;
     for (int c = 0; c < frame->components; c++)
         if (frame->h[c] <= 0 || frame->v[c] <= 0 || frame->max_h % frame->h[c] || frame->max_v % frame->v[c]) return 1;
     return 0;
@@ -110,7 +111,8 @@ static int decodes(const unsigned char *data, size_t length, char *why) {
     jpeg_mem_src(&info, data, (unsigned long)length);
     jpeg_read_header(&info, TRUE);
     jpeg_start_decompress(&info);
-    row = (*info.mem->alloc_sarray)((j_common_ptr)&info, JPOOL_IMAGE, info.output_width * (JDIMENSION)info.output_components, 1);
+    JDIMENSION width = info.output_width * (JDIMENSION)info.output_components;
+    row = (*info.mem->alloc_sarray)((j_common_ptr)&info, JPOOL_IMAGE, width, 1);
     while (info.output_scanline < info.output_height) jpeg_read_scanlines(&info, row, 1);
     jpeg_finish_decompress(&info);
     int clean = errors.warnings == 0;
@@ -147,13 +149,18 @@ static int pick(int n, const int *marker, const int *markers) {
     return count ? found[below((size_t)count)] : -1;
 }
 
+// Whether a restart marker or the EOI starts at i.
+static int is_marker(const bytes *d, size_t i) {
+    return d->data[i] == 0xFF && d->data[i + 1] >= 0xD0 && d->data[i + 1] <= 0xD9;
+}
+
 static void insert_junk(bytes *d) {
     size_t spots = 0;
-    for (size_t i = 0; i + 1 < d->length; i++) spots += d->data[i] == 0xFF && d->data[i + 1] >= 0xD0 && d->data[i + 1] <= 0xD9;
+    for (size_t i = 0; i + 1 < d->length; i++) spots += is_marker(d, i);
     if (!spots) return;
     size_t chosen = below(spots), at = 0;
     for (size_t i = 0; i + 1 < d->length; i++)
-        if (d->data[i] == 0xFF && d->data[i + 1] >= 0xD0 && d->data[i + 1] <= 0xD9 && chosen-- == 0) {
+        if (is_marker(d, i) && chosen-- == 0) {
             at = i;
             break;
         }
@@ -172,7 +179,8 @@ static void mutate(bytes *d) {
     case 0:
         if ((s = pick(n, marker, sof)) >= 0 && length[s] > 2) {
             size_t p = at[s] + 4 + below(length[s] - 2);
-            const unsigned char values[] = {0, 0x40, 0x80, 0xFF, (unsigned char)below(256), (unsigned char)(d->data[p] ^ (1u << below(8)))};
+            const unsigned char values[] = {0, 0x40, 0x80, 0xFF, (unsigned char)below(256),
+                                            (unsigned char)(d->data[p] ^ (1u << below(8)))};
             if (p < d->length) d->data[p] = values[below(sizeof values)];
         }
         break;
@@ -194,7 +202,8 @@ static void mutate(bytes *d) {
         break;
     case 4: {
         size_t start = n ? at[n - 1] + 2 + length[n - 1] : 2;
-        for (size_t k = 1 + below(3); k > 0 && start < d->length; k--) d->data[start + below(d->length - start)] = (unsigned char)below(256);
+        for (size_t k = 1 + below(3); k > 0 && start < d->length; k--)
+            d->data[start + below(d->length - start)] = (unsigned char)below(256);
         break;
     }
     case 5:
@@ -210,12 +219,14 @@ static int stamp_both(const bytes *input, const char *name, long index, int must
     unsigned char *output = NULL;
     size_t length = 0;
     char message[CS_MESSAGE_LENGTH], why[JMSG_LENGTH_MAX] = "";
-    int status = cs_splice_coefficients(input->data, input->length, prepare, wants, filter_window, NULL, &output, &length, message);
+    int status = cs_splice_coefficients(input->data, input->length, prepare, wants, filter_window, NULL, &output,
+                                        &length, message);
     int bad = 0;
     if (status == 0) {
         ++*spliced;
         if (!decodes(output, length, why)) {
-            fprintf(stderr, "splice-fuzz: %s case %ld: the spliced file does not decode cleanly (%s)\n", name, index, why);
+            fprintf(stderr, "splice-fuzz: %s case %ld: the spliced file does not decode cleanly (%s)\n", name, index,
+                    why);
             bad = 1;
         }
     } else if (must_splice) {
@@ -246,7 +257,8 @@ static int read_file(const char *path, bytes *b) {
 }
 
 int main(int argc, char **argv) {
-    if (argc == 5 && !strcmp(argv[1], "--ppm")) return write_ppm(atoi(argv[2]), atoi(argv[3]), strtoull(argv[4], NULL, 10));
+    if (argc == 5 && !strcmp(argv[1], "--ppm"))
+        return write_ppm(atoi(argv[2]), atoi(argv[3]), strtoull(argv[4], NULL, 10));
     if (argc < 4) {
         fprintf(stderr, "usage: splice-fuzz SEED CASES FILE.jpg... | splice-fuzz --ppm WIDTH HEIGHT SEED\n");
         return 64;

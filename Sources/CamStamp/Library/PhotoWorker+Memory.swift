@@ -59,11 +59,12 @@ extension PhotoWorker {
             return context
         }
         var found: String?
-        let coefficients = try stampInCoefficients(data, photo: photo, outputKind: outputKind, context: context, notes: &notes,
-                                                   damage: &found)
+        let coefficients = try stampInCoefficients(data, photo: photo, outputKind: outputKind, context: context,
+                                                   notes: &notes, damage: &found)
         if settings.strict, let found {
             // Said as the decoding path says it, without decoding a photo that fails anyway.
-            throw .failure((["the picture data is damaged (\(found))"] + damage).joined(separator: "; ") + "; not stamped (\(strictOption))")
+            let said = ["the picture data is damaged (\(found))"] + damage
+            throw .failure(said.joined(separator: "; ") + "; not stamped (\(strictOption))")
         }
         var decoded: (output: PipelineOutput, warning: String?)
         if let coefficients {
@@ -72,7 +73,9 @@ extension PhotoWorker {
             do {
                 // Runs on the pipeline's streaming thread, while this thread waits for the result.
                 decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
-                    do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch { return MarkFailure(error: error) }
+                    do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch {
+                        return MarkFailure(error: error)
+                    }
                     return nil
                 }
             } catch where found != nil && !error.message.hasPrefix(Self.cannotMark) {

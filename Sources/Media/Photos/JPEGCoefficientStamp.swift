@@ -78,8 +78,15 @@ public final class JPEGCoefficientStamp {
         }
         if status == 2, let failure = job.failure { throw CoefficientStampError(description: failure) }
         // Anything else is tier 1's to write, or to refuse with its own reason.
-        var result = try stamp(jpeg, composition: composition, orientation: orientation)
-        result.spliceSkipped = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let skipped = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var result: Result
+        do {
+            result = try stamp(jpeg, composition: composition, orientation: orientation)
+        } catch where status == CS_SPLICE_DAMAGED && error.damage == nil {
+            // Refused for another reason (a coloured mark on a grey photo): the damage is still said.
+            throw CoefficientStampError(description: error.description, damage: skipped)
+        }
+        result.spliceSkipped = skipped
         result.tablesLackedACode = status == CS_SPLICE_MISSING_CODE
         if status == CS_SPLICE_DAMAGED { result.damage = result.spliceSkipped }
         return result
