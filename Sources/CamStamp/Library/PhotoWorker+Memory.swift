@@ -70,19 +70,7 @@ extension PhotoWorker {
         if let coefficients {
             decoded = (.encoded(coefficients.data), nil)
         } else {
-            do {
-                // Runs on the pipeline's streaming thread, while this thread waits for the result.
-                decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
-                    do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch {
-                        return MarkFailure(error: error)
-                    }
-                    return nil
-                }
-            } catch where found != nil && !error.message.hasPrefix(Self.cannotMark) {
-                // libjpeg saw the damage (a frame larger than its data, say) that the decoders
-                // then fail on, each in its own words (GStreamer's "Internal data stream error").
-                throw .failure("the picture data is damaged beyond repair (\(found ?? ""))")
-            }
+            decoded = try reencode(data, photo: photo, outputKind: outputKind, damage: found, context: context)
         }
         // jpegdec decodes damaged data without a word: libjpeg's warning from the coefficient
         // path says it then.
@@ -105,5 +93,25 @@ extension PhotoWorker {
         }
         return Stamped(data: output.data, kind: outputKind, width: size.width, height: size.height,
                        warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded)
+    }
+
+    /// The photo decoded, marked and encoded again. `damage`: what libjpeg found on the coefficient
+    /// path (a frame larger than its data, say), which is then why a decoder fails, whatever its
+    /// own words (GStreamer's "Internal data stream error").
+    private func reencode(_ data: Data, photo: PhotoFacts, outputKind: ImageFormat, damage: String?,
+                          context: @escaping (Int, Int) -> TemplateContext)
+        throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
+        let marker = self.marker
+        do {
+            // Runs on the pipeline's streaming thread, while this thread waits for the result.
+            return try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
+                do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch {
+                    return MarkFailure(error: error)
+                }
+                return nil
+            }
+        } catch where damage != nil && !error.message.hasPrefix(Self.cannotMark) {
+            throw .failure("the picture data is damaged beyond repair (\(damage ?? ""))")
+        }
     }
 }
