@@ -107,6 +107,33 @@ example: deps
 	$(SWIFT) run --skip-build --package-path Examples/StampPhoto stamp-photo $(EXAMPLE_OUTPUT)
 	@test "$$(head -c 2 $(EXAMPLE_OUTPUT) | od -An -tx1 | tr -d ' ')" = ffd8 || { echo "camstamp: the example wrote no JPEG"; exit 1; }
 
+# `make sanitize`: the C below the JPEG fast path (CJPEGCoefficients: the splice and the coefficient
+# rewrite) under AddressSanitizer, LeakSanitizer and UBSan, any report fatal. A small C driver
+# (Tests/Sanitize/splice_fuzz.c) calls the C functions directly on cjpeg files of synthetic
+# pictures and on seeded mutations of them (the Swift fuzz's kinds), and checks that what they
+# write decodes in libjpeg. Seconds, where a sanitized Swift build would rebuild every target and
+# the tests in minutes, and would check Swift code that has no out-of-range reads to find. The
+# Swift toolchain's clang and lld (with their sanitizer runtimes) are what it needs.
+SANITIZE_CC    ?= clang
+SANITIZE_DIR    = $(BUILD_DIR)/sanitize
+SANITIZE_CASES ?= 20000
+SANITIZE_FLAGS  = -std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
+                  -fuse-ld=lld -Wall -Wextra -Werror
+# WIDTH HEIGHT:cjpeg options, one file each: samplings, restart intervals, optimal tables, grey.
+SANITIZE_PHOTOS = "17 9:" "64 48:-restart 1" "40 40:-sample 1x1" "48 40:-restart 2B -sample 2x1" \
+                  "40 32:-grayscale -restart 1" "64 40:-optimize" "48 48:-restart 3B -optimize" "96 64:-restart 1"
+.PHONY: sanitize
+
+sanitize: deps
+	@mkdir -p $(SANITIZE_DIR) && rm -f $(SANITIZE_DIR)/*.jpg
+	$(SANITIZE_CC) $(SANITIZE_FLAGS) -ISources/CJPEGCoefficients/include -ISources/CJPEGCoefficients \
+	  Sources/CJPEGCoefficients/*.c Tests/Sanitize/splice_fuzz.c -ljpeg -lpthread -o $(SANITIZE_DIR)/splice-fuzz
+	@i=0; for photo in $(SANITIZE_PHOTOS); do \
+	  $(SANITIZE_DIR)/splice-fuzz --ppm $${photo%%:*} $$i > $(SANITIZE_DIR)/photo$$i.ppm && \
+	  cjpeg -quality 85 $${photo#*:} -outfile $(SANITIZE_DIR)/photo$$i.jpg $(SANITIZE_DIR)/photo$$i.ppm || exit 1; \
+	  i=$$((i + 1)); done
+	$(SANITIZE_DIR)/splice-fuzz 21 $(SANITIZE_CASES) $(SANITIZE_DIR)/photo*.jpg
+
 # `make bench`: camstamp against ImageMagick, libvips, ffmpeg, gst-launch and djpeg|cjpeg (bench/README.md).
 BENCH_DEBS = imagemagick libvips-tools ffmpeg libjpeg-turbo-progs libimage-exiftool-perl time libheif-examples
 

@@ -119,6 +119,9 @@ final class PhotoWorker {
         }
     }
 
+    /// How a failure of the marks starts, told apart from the decoders' failures.
+    static let cannotMark = "cannot mark the image"
+
     /// An error from the marks, kept apart from decoder failures (which retry with libjpeg-turbo).
     struct MarkFailure: Error, CustomStringConvertible {
         var error: Error
@@ -150,10 +153,11 @@ final class PhotoWorker {
     /// The photo stamped in its DCT coefficients (a bare JPEG, stored orientation kept), when
     /// that path applies: JPEG to JPEG, no --reencode, no --quality, nothing to scale. nil sends
     /// the photo down the re-encoding path; a photo that could not be stamped so (arithmetic
-    /// coding, 12-bit, CMYK/YCCK, damaged data) gets a note saying why.
+    /// coding, 12-bit, CMYK/YCCK) gets a note saying why; damaged data (libjpeg's warning) goes
+    /// in `damage` instead, for the photo's damage warning, which --strict fails.
     func stampInCoefficients(_ data: Data, photo: PhotoFacts, outputKind: ImageFormat,
-                                     context: (Int, Int) -> TemplateContext,
-                                     notes: inout [String]) throws(CamStampError) -> (data: Data, path: WritePath)? {
+                             context: (Int, Int) -> TemplateContext, notes: inout [String],
+                             damage: inout String?) throws(CamStampError) -> (data: Data, path: WritePath)? {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         // A picture cut short is damaged: the decoder's warning on the other path says so.
         guard photo.kind == .jpg, outputKind == .jpg, !settings.reencode, settings.quality == nil,
@@ -163,14 +167,17 @@ final class PhotoWorker {
             composition = try marker.composition(width: upright.width, height: upright.height,
                                                  context: context(upright.width, upright.height))
         } catch {
-            throw .failure("cannot mark the image: \(error)")
+            throw .failure("\(Self.cannotMark): \(error)")
         }
         do {
             let result = try stamper.stamp(data[photo.pictureBytes], composition: composition, orientation: photo.orientation,
                                            splice: settings.splice)
+            if let warning = result.damage { damage = warning }
             return (result.data, result.spliced ? .spliced : .coefficients)
         } catch {
-            notes.append("re-encoded, not stamped in its DCT coefficients: \(error.description)")
+            if let warning = error.damage { damage = warning } else {
+                notes.append("re-encoded, not stamped in its DCT coefficients: \(error.description)")
+            }
             return nil
         }
     }
@@ -284,7 +291,7 @@ final class PhotoWorker {
                 try pipeline.processToRaw(picture, request: request, mark: mark)
             }, nil)
         } catch let failure as MarkFailure {
-            throw .failure("cannot mark the image: \(failure.error)")
+            throw .failure("\(Self.cannotMark): \(failure.error)")
         } catch {
             guard photo.kind == .jpg else { throw .failure("cannot decode, mark or encode the image: \(error)") }
             return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
@@ -333,7 +340,7 @@ final class PhotoWorker {
                 try pipeline.processToRaw(picture, request: request, mark: mark)
             }, warning)
         } catch let failure as MarkFailure {
-            throw .failure("cannot mark the image: \(failure.error)")
+            throw .failure("\(Self.cannotMark): \(failure.error)")
         } catch {
             throw .failure("cannot mark or encode the image: \(error)")
         }

@@ -58,17 +58,23 @@ extension PhotoWorker {
             context.exif = photo.exifValues
             return context
         }
-        let coefficients = try stampInCoefficients(data, photo: photo, outputKind: outputKind, context: context, notes: &notes)
-        let decoded: (output: PipelineOutput, warning: String?)
+        var found: String?
+        let coefficients = try stampInCoefficients(data, photo: photo, outputKind: outputKind, context: context,
+                                                   notes: &notes, damage: &found)
+        if settings.strict, let found {
+            // Said as the decoding path says it, without decoding a photo that fails anyway.
+            let said = ["the picture data is damaged (\(found))"] + damage
+            throw .failure(said.joined(separator: "; ") + "; not stamped (\(strictOption))")
+        }
+        var decoded: (output: PipelineOutput, warning: String?)
         if let coefficients {
             decoded = (.encoded(coefficients.data), nil)
         } else {
-            // Runs on the pipeline's streaming thread, while this thread waits for the result.
-            decoded = try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
-                do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch { return MarkFailure(error: error) }
-                return nil
-            }
+            decoded = try reencode(data, photo: photo, outputKind: outputKind, damage: found, context: context)
         }
+        // jpegdec decodes damaged data without a word: libjpeg's warning from the coefficient
+        // path says it then.
+        decoded.warning = decoded.warning ?? found
         if let warning = decoded.warning { damage.insert("the picture data is damaged (\(warning))", at: 0) }
         if settings.strict, !damage.isEmpty {
             throw .failure(damage.joined(separator: "; ") + "; not stamped (\(strictOption))")
@@ -87,5 +93,25 @@ extension PhotoWorker {
         }
         return Stamped(data: output.data, kind: outputKind, width: size.width, height: size.height,
                        warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded)
+    }
+
+    /// The photo decoded, marked and encoded again. `damage`: what libjpeg found on the coefficient
+    /// path (a frame larger than its data, say), which is then why a decoder fails, whatever its
+    /// own words (GStreamer's "Internal data stream error").
+    private func reencode(_ data: Data, photo: PhotoFacts, outputKind: ImageFormat, damage: String?,
+                          context: @escaping (Int, Int) -> TemplateContext)
+        throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
+        let marker = self.marker
+        do {
+            // Runs on the pipeline's streaming thread, while this thread waits for the result.
+            return try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
+                do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch {
+                    return MarkFailure(error: error)
+                }
+                return nil
+            }
+        } catch where damage != nil && !error.message.hasPrefix(Self.cannotMark) {
+            throw .failure("the picture data is damaged beyond repair (\(damage ?? ""))")
+        }
     }
 }

@@ -4,6 +4,14 @@ internal import CJPEGCoefficients
 /// Why a JPEG could not be stamped in its DCT coefficients; the caller then re-encodes it.
 public struct CoefficientStampError: Error, Sendable, CustomStringConvertible {
     public let description: String
+    /// libjpeg's warning when the data is damaged (a bad code, bytes left over in a restart
+    /// interval, a table no decoder takes): the photo's warning says it, and --strict fails it.
+    public var damage: String?
+
+    init(description: String, damage: String? = nil) {
+        self.description = description
+        self.damage = damage
+    }
 }
 
 /// Stamps a JPEG without re-encoding it: libjpeg reads the quantised DCT coefficients, and only
@@ -28,6 +36,10 @@ public final class JPEGCoefficientStamp {
         /// The splice was not done because the file's Huffman tables lack a code the changed
         /// blocks need (tier 1 then rebuilds the tables).
         public var tablesLackedACode = false
+        /// Damage the splice saw that libjpeg let pass (bytes left over in a restart interval,
+        /// which libjpeg-turbo does not warn about when its look-ahead met the marker first):
+        /// tier 1 wrote the photo, and its warning should say it.
+        public var damage: String?
     }
 
     /// The marks in each component's plane, by what they depend on: a batch of photos of one size
@@ -66,9 +78,17 @@ public final class JPEGCoefficientStamp {
         }
         if status == 2, let failure = job.failure { throw CoefficientStampError(description: failure) }
         // Anything else is tier 1's to write, or to refuse with its own reason.
-        var result = try stamp(jpeg, composition: composition, orientation: orientation)
-        result.spliceSkipped = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let skipped = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var result: Result
+        do {
+            result = try stamp(jpeg, composition: composition, orientation: orientation)
+        } catch where status == CS_SPLICE_DAMAGED && error.damage == nil {
+            // Refused for another reason (a coloured mark on a grey photo): the damage is still said.
+            throw CoefficientStampError(description: error.description, damage: skipped)
+        }
+        result.spliceSkipped = skipped
         result.tablesLackedACode = status == CS_SPLICE_MISSING_CODE
+        if status == CS_SPLICE_DAMAGED { result.damage = result.spliceSkipped }
         return result
     }
 
@@ -89,7 +109,7 @@ public final class JPEGCoefficientStamp {
         guard status == 0, let output else {
             if let failure = job.failure { throw CoefficientStampError(description: failure) }
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw CoefficientStampError(description: "the picture data is damaged (\(text))")
+            throw CoefficientStampError(description: "the picture data is damaged (\(text))", damage: text)
         }
         return Result(data: Data(bytesNoCopy: output, count: length, deallocator: .free),
                       blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
@@ -391,56 +411,5 @@ public final class JPEGCoefficientStamp {
         Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().filter(component: Int(component), row: Int(row),
                                                                         blocks: blocks, count: Int(count))
         return 0
-    }
-}
-
-/// The 8×8 DCT of JPEG (ITU T.81 A.3.3), orthonormal, on natural-order (row-major) blocks.
-enum DCT {
-    /// basis[x * 8 + u] = C(u)/2 · cos((2x+1)uπ/16).
-    static let basis: [Double] = (0..<64).map { index in
-        let x = Double(index / 8), u = Double(index % 8)
-        return (u == 0 ? 1 / 2.0.squareRoot() : 1) / 2 * cos((2 * x + 1) * u * Double.pi / 16)
-    }
-
-    /// basis as rows of eight: rows[x][u] = basis[x * 8 + u] (x the sample, u the frequency).
-    static let rows: [SIMD8<Double>] = (0..<8).map { x in SIMD8((0..<8).map { basis[x * 8 + $0] }) }
-
-    /// columns[u][x] = basis[x * 8 + u].
-    static let columns: [SIMD8<Double>] = (0..<8).map { u in SIMD8((0..<8).map { basis[$0 * 8 + u] }) }
-
-    /// Coefficients (natural order) to samples: rows[y] · C · columnsᵀ, in two passes.
-    static func inverse(_ coefficients: [Double], into samples: inout [Double], scratch: inout [Double]) {
-        twoPasses(coefficients, into: &samples, scratch: &scratch, first: rows, second: columns)
-    }
-
-    /// Samples to coefficients (natural order), the transpose of `inverse`.
-    static func forward(_ samples: [Double], into coefficients: inout [Double], scratch: inout [Double]) {
-        twoPasses(samples, into: &coefficients, scratch: &scratch, first: columns, second: rows)
-    }
-
-    /// out[i] = Σk (Σj first[i][j] · input[j])[k] · second[k], for 8×8 blocks held as rows of
-    /// eight: each pass adds up scaled rows (SIMD) in the same order as the textbook sums, so the
-    /// same results. `scratch` holds the 64 values between the passes, so a block costs no
-    /// allocation.
-    private static func twoPasses(_ input: [Double], into output: inout [Double], scratch: inout [Double],
-                                  first: [SIMD8<Double>], second: [SIMD8<Double>]) {
-        input.withUnsafeBufferPointer { source in
-            scratch.withUnsafeMutableBufferPointer { middle in
-                output.withUnsafeMutableBufferPointer { out in
-                    let from = UnsafeRawPointer(source.baseAddress!), between = UnsafeMutableRawPointer(middle.baseAddress!)
-                    for i in 0..<8 {
-                        var sum = SIMD8<Double>(repeating: 0)
-                        for j in 0..<8 { sum += first[i][j] * from.loadUnaligned(fromByteOffset: j * 64, as: SIMD8<Double>.self) }
-                        between.storeBytes(of: sum, toByteOffset: i * 64, as: SIMD8<Double>.self)
-                    }
-                    let to = UnsafeMutableRawPointer(out.baseAddress!)
-                    for i in 0..<8 {
-                        var sum = SIMD8<Double>(repeating: 0)
-                        for k in 0..<8 { sum += middle[i * 8 + k] * second[k] }
-                        to.storeBytes(of: sum, toByteOffset: i * 64, as: SIMD8<Double>.self)
-                    }
-                }
-            }
-        }
     }
 }

@@ -1,0 +1,271 @@
+// The output: the headers libjpeg read (tables extended where they were), then each restart
+// interval copied byte for byte, or spliced: bits copied (shifted where needed) around the MCUs
+// the marks changed, which are Huffman-coded again.
+#include "splice.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int reserve(writer *w, size_t more) {
+    if (w->length + more <= w->capacity) return 0;
+    size_t capacity = (w->length + more) * 3 / 2;
+    uint8_t *grown = realloc(w->data, capacity);
+    if (!grown) return -1;
+    w->data = grown;
+    w->capacity = capacity;
+    return 0;
+}
+
+// Appends `size` (≤ 32) bits, stuffing a zero after each 0xFF byte. Room reserved by the caller.
+static inline void put(writer *w, uint32_t value, int size) {
+    w->bits = (w->bits << size) | (value & (size == 32 ? 0xFFFFFFFFu : ((1u << size) - 1)));
+    w->count += size;
+    while (w->count >= 8) {
+        uint8_t byte = (uint8_t)(w->bits >> (w->count - 8));
+        w->data[w->length++] = byte;
+        if (byte == 0xFF) w->data[w->length++] = 0;
+        w->count -= 8;
+    }
+}
+
+// Pads to a byte with ones, as T.81 F.1.2.3 asks.
+static void pad(writer *w) {
+    if (w->count) put(w, 0x7F, 8 - w->count);
+}
+
+static void append(writer *w, const uint8_t *bytes, size_t n) {
+    memcpy(w->data + w->length, bytes, n);
+    w->length += n;
+}
+
+// Encodes one block (natural order) after DC predictor `pred`. 0; -1 when a value is beyond what
+// baseline coding holds; -2 when a table has no code for a symbol needed.
+static int encode_block(writer *w, const int16_t *block, int pred, const table *dc, const table *ac) {
+    int diff = block[0] - pred, magnitude = diff < 0 ? -diff : diff;
+    int s = magnitude ? 32 - __builtin_clz((unsigned)magnitude) : 0;
+    if (s > 11) return -1;
+    if (!dc->size[s]) return -2;
+    // A code and its value bits in one put (27 bits at most).
+    put(w, (uint32_t)dc->code[s] << s | ((uint32_t)(diff < 0 ? diff - 1 : diff) & ((1u << s) - 1)), dc->size[s] + s);
+    int run = 0;
+    for (int k = 1; k < 64; k++) {
+        int v = block[natural[k]];
+        if (!v) {
+            run++;
+            continue;
+        }
+        for (; run > 15; run -= 16) {
+            if (!ac->size[0xF0]) return -2;
+            put(w, ac->code[0xF0], ac->size[0xF0]);
+        }
+        magnitude = v < 0 ? -v : v;
+        s = 32 - __builtin_clz((unsigned)magnitude);
+        if (s > 10) return -1;
+        int rs = run << 4 | s;
+        if (!ac->size[rs]) {
+            // A table without this run and size (an optimal table holds only what its photo
+            // used): the run is shortened by a +1 at one of its zeros, where that gives two codes
+            // the table has, which changes a block that is being changed anyway by one
+            // quantisation step at one frequency. A value of a size the table lacks after every
+            // shorter run cannot be written without changing it a lot (cut to a smaller size,
+            // a text's edges lose their contrast): tier 1 rebuilds the tables instead.
+            int split = -1;
+            for (int after = run - 1; after >= 0 && split < 0; after--)
+                if (ac->size[(run - 1 - after) << 4 | 1] && ac->size[after << 4 | s]) split = after;
+            if (split < 0) return -2;
+            int before = run - 1 - split;
+            put(w, ac->code[before << 4 | 1], ac->size[before << 4 | 1]);
+            put(w, 1, 1); // +1
+            rs = split << 4 | s;
+        }
+        put(w, (uint32_t)ac->code[rs] << s | ((uint32_t)(v < 0 ? v - 1 : v) & ((1u << s) - 1)), ac->size[rs] + s);
+        run = 0;
+    }
+    if (run) {
+        if (!ac->size[0]) return -2;
+        put(w, ac->code[0], ac->size[0]);
+    }
+    return 0;
+}
+
+// Copies destuffed bits [from, to) of one interval; byte for byte when both sides are aligned.
+// 0, or -1 out of memory.
+static int copy_bits(writer *w, const scan *s, size_t scan_start, const unsigned char *input, uint64_t from,
+                     uint64_t to) {
+    // A shifted copy can meet a 0xFF more often than the source did: twice the bytes at most.
+    if (to <= from) return 0;
+    if (reserve(w, (size_t)((to - from) / 4) + 16)) return -1;
+    if (w->count == 0 && (from & 7) == 0 && to - from >= 64) {
+        // Through the input byte of the last whole destuffed byte, and its stuffed zero if any.
+        size_t a = source_offset(s, scan_start, (size_t)(from >> 3));
+        size_t last = source_offset(s, scan_start, (size_t)(to >> 3) - 1);
+        size_t b = last + 1 + (input[last] == 0xFF);
+        append(w, input + a, b - a);
+        from = to & ~(uint64_t)7;
+    }
+    // Seven bytes at a time while none of them is 0xFF (which needs a zero after it).
+    while (to - from >= 56) {
+        uint64_t chunk = peek(s->data, from) >> 8; // 56 bits
+        int n = w->count;
+        uint64_t combined = (w->bits & ((1ull << n) - 1)) << 56 | chunk;
+        uint64_t bytes = combined >> n; // the next 56 bits out; the last n of the chunk stay pending
+        uint64_t inverted = ~bytes & 0x00FFFFFFFFFFFFFFull;
+        if (((inverted - 0x0001010101010101ull) & ~inverted & 0x0080808080808080ull) == 0) {
+            uint64_t out = __builtin_bswap64(bytes << 8);
+            memcpy(w->data + w->length, &out, 8); // its eighth byte is written over next
+            w->length += 7;
+            w->bits = combined;
+        } else {
+            put(w, (uint32_t)(chunk >> 24), 32);
+            put(w, (uint32_t)(chunk & 0xFFFFFF), 24);
+        }
+        from += 56;
+    }
+    while (from < to) {
+        int n = to - from < 32 ? (int)(to - from) : 32;
+        put(w, (uint32_t)(peek(s->data, from) >> (64 - n)), n);
+        from += (uint64_t)n;
+    }
+    return 0;
+}
+
+// One DHT segment from `p`: each table as it is, or as extended (extend_table).
+static void write_dht(writer *w, const header *h, const unsigned char *input, size_t p, size_t length) {
+    size_t at = w->length, q = p + 4, end = p + 2 + length;
+    append(w, input + p, 4);
+    while (q + 17 <= end) {
+        int k = input[q] >> 4, slot = input[q] & 15;
+        size_t count = 0;
+        for (int l = 1; l <= 16; l++) count += input[q + l];
+        if (q + 17 + count > end) break;
+        if (k < 2 && slot < NUM_HUFF_TBLS && h->extended[k][slot]) {
+            const JHUFF_TBL *t = &h->source[k][slot];
+            size_t total = 0;
+            w->data[w->length++] = input[q];
+            for (int l = 1; l <= 16; l++) {
+                w->data[w->length++] = t->bits[l];
+                total += t->bits[l];
+            }
+            append(w, t->huffval, total);
+        } else {
+            append(w, input + q, 17 + count);
+        }
+        q += 17 + count;
+    }
+    size_t written = w->length - at - 2;
+    w->data[at + 2] = (uint8_t)(written >> 8);
+    w->data[at + 3] = (uint8_t)written;
+}
+
+// SOI, a JFIF (or, for RGB, Adobe) segment, then the tables, frame, restart interval and scan
+// header as they are; no APPn or COM segments. Room reserved by the caller.
+static void write_headers(writer *w, const header *h, const unsigned char *input) {
+    static const uint8_t soi[] = {0xFF, 0xD8};
+    append(w, soi, 2);
+    if (h->frame.colour_space == JCS_RGB) {
+        static const uint8_t adobe[] = {0xFF, 0xEE, 0, 14, 'A', 'd', 'o', 'b', 'e', 0, 100, 0, 0, 0, 0, 0};
+        append(w, adobe, sizeof adobe);
+    } else {
+        uint8_t jfif[] = {0xFF, 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1, 0, 1, 0, 0};
+        if (h->saw_jfif) {
+            jfif[11] = (uint8_t)h->density_unit;
+            jfif[12] = (uint8_t)(h->x_density >> 8);
+            jfif[13] = (uint8_t)h->x_density;
+            jfif[14] = (uint8_t)(h->y_density >> 8);
+            jfif[15] = (uint8_t)h->y_density;
+        }
+        append(w, jfif, sizeof jfif);
+    }
+    for (size_t p = 2; p + 4 <= h->scan_start;) {
+        if (input[p] != 0xFF) break;
+        if (input[p + 1] == 0xFF) {
+            p++;
+            continue;
+        }
+        size_t length = (size_t)input[p + 2] << 8 | input[p + 3];
+        int marker = input[p + 1];
+        if (marker == 0xC4) write_dht(w, h, input, p, length);
+        else if (!((marker >= 0xE0 && marker <= 0xEF) || marker == 0xFE)) append(w, input + p, length + 2);
+        p += length + 2;
+    }
+}
+
+// Codes MCU i again: its blocks as the marks left them (kept), or decoded again from where the
+// walk found it (the MCU after a changed one, not kept). 0, or a CS_SPLICE_ status.
+static int code_mcu_again(splice *sp, size_t i, int pred[]) {
+    static __thread int16_t scratch[10][64];
+    const header *h = sp->h;
+    const size_t components = (size_t)h->frame.components;
+    int my = (int)(i / (size_t)h->mcus_x), mx = (int)(i % (size_t)h->mcus_x);
+    int16_t *blocks[10];
+    if (mx >= sp->kept.first[my] && mx < sp->kept.end[my]) {
+        for (int b = 0; b < h->mcu.blocks; b++) blocks[b] = kept_block(&sp->kept, mx, my, b);
+    } else {
+        int again_pred[CS_MAX_COMPONENTS];
+        memcpy(again_pred, sp->predictors + i * components, sizeof(int) * components);
+        uint64_t at = sp->starts[i];
+        for (int b = 0; b < h->mcu.blocks; b++) blocks[b] = scratch[b];
+        if (decode_mcu(sp->s.data, &at, &h->mcu, again_pred, blocks))
+            return splice_failure(sp->text, CS_SPLICE_DAMAGED, "an invalid Huffman code in MCU %zu", i);
+    }
+    if (reserve(&sp->w, 2 * 10 * 64 * 4 + 64)) return out_of_memory(sp->text);
+    for (int b = 0; b < h->mcu.blocks; b++) {
+        int c = h->mcu.component[b];
+        const int16_t *block = blocks[b];
+        int result = encode_block(&sp->w, block, pred[c], h->mcu.dc[b], h->mcu.ac[b]);
+        if (result == -2)
+            return splice_failure(sp->text, CS_SPLICE_MISSING_CODE,
+                                  "the Huffman tables lack a code the changed blocks need");
+        if (result)
+            return splice_failure(sp->text, CS_SPLICE_MISSING_CODE, "a changed coefficient beyond baseline coding");
+        pred[c] = block[0];
+    }
+    return 0;
+}
+
+// Interval k with changes: the bits between the MCUs coded again copied as they were, those MCUs
+// (each changed one and the one after it, whose DC difference changes) coded again, then padded.
+static int splice_interval(splice *sp, int k) {
+    const size_t first = interval_first(sp, k), last = interval_end(sp, k);
+    const size_t components = (size_t)sp->h->frame.components;
+    uint64_t copied = (uint64_t)sp->s.start[k] * 8;
+    int pred[CS_MAX_COMPONENTS] = {0}, previous = 0;
+    for (size_t i = first; i < last; i++) {
+        if (!sp->changed[i] && !(i > first && sp->changed[i - 1])) {
+            previous = 0;
+            continue;
+        }
+        if (copy_bits(&sp->w, &sp->s, sp->h->scan_start, sp->input, copied, sp->starts[i]))
+            return out_of_memory(sp->text);
+        if (!previous) memcpy(pred, sp->predictors + i * components, sizeof(int) * components);
+        int status = code_mcu_again(sp, i, pred);
+        if (status) return status;
+        previous = 1;
+        copied = i + 1 < last ? sp->starts[i + 1] : sp->ends[k];
+    }
+    if (copy_bits(&sp->w, &sp->s, sp->h->scan_start, sp->input, copied, sp->ends[k]) || reserve(&sp->w, 16))
+        return out_of_memory(sp->text);
+    pad(&sp->w);
+    return 0;
+}
+
+int write_output(splice *sp) {
+    writer *w = &sp->w;
+    if (reserve(w, sp->input_length + sp->input_length / 16 + 65536)) return out_of_memory(sp->text);
+    write_headers(w, sp->h, sp->input);
+    for (int k = 0; k < sp->intervals; k++) {
+        int any = 0;
+        for (size_t i = interval_first(sp, k); i < interval_end(sp, k) && !any; i++) any = sp->changed[i];
+        size_t length = sp->s.source_end[k] - sp->s.source_start[k];
+        if (reserve(w, (any ? 0 : length) + 64)) return out_of_memory(sp->text);
+        if (!any) {
+            append(w, sp->input + sp->s.source_start[k], length);
+        } else {
+            int status = splice_interval(sp, k);
+            if (status) return status;
+        }
+        uint8_t marker[2] = {0xFF, k + 1 < sp->intervals ? (uint8_t)(0xD0 + k % 8) : 0xD9};
+        append(w, marker, 2);
+    }
+    return 0;
+}
