@@ -46,7 +46,12 @@ final class WebConnections: @unchecked Sendable {
         self.listener = listener
         self.limits = limits
         spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        var limit = rlimit()
+        descriptorLimit = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? min(limit.rlim_cur, 1 << 20) : 1024
     }
+
+    /// The soft limit on descriptors (raised to the hard one before the server starts).
+    private let descriptorLimit: rlim_t
 
     var count: Int { lock.withLock { records.count } }
 
@@ -145,11 +150,19 @@ final class WebConnections: @unchecked Sendable {
     }
 
     private func take(_ fd: Int32) {
-        guard count < limits.maxConnections else {
+        // Descriptors are shared with the camera (fonts, GStreamer's polls): connections never
+        // take the last `headroom` of them. A new fd is the lowest free one, so its number says
+        // how many are open.
+        let headroom = min(64, Int(descriptorLimit / 4))
+        guard count < limits.maxConnections, Int(fd) < Int(descriptorLimit) - headroom else {
             drop(fd)
             Self.sendAnswer(fd, Self.busy)
             shutdown(fd, Int32(SHUT_WR))
-            if shed.count < 64 { shed.append((fd, .now + .seconds(1))) } else { close(fd) }
+            if shed.count < 64 && Int(fd) < Int(descriptorLimit) - headroom / 2 {
+                shed.append((fd, .now + .seconds(1)))
+            } else {
+                close(fd)
+            }
             return
         }
         var error: UnsafeMutablePointer<GError>?

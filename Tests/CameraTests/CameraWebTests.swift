@@ -238,7 +238,7 @@ extension CameraTests { @Suite struct Web {
             (["timer": 5], "'timer' must be 0, 3 or 10"),
             (["colour": true], "unknown key 'colour'"),
             (["text": "{nope}"], "nope"),
-            (["camera": "/dev/video99"], "no camera at /dev/video99"),
+            (["camera": "/dev/video99"], "'camera': '/dev/video99' is not one of this camera's sources"),
             (["controls": ["focus_absolute": 10]], "cannot set control 'focus_absolute'"),
         ]
         for (body, words) in cases {
