@@ -57,7 +57,8 @@ extension CameraAPI {
     func applySettings(_ body: Data) throws(CamStampError) {
         let object = try Self.settingsObject(body)
         if let unknown = object.keys.sorted().first(where: { !Self.settingKeys.contains($0) }) {
-            throw .usage("settings: unknown key '\(unknown)'; known: \(Self.settingKeys.sorted().joined(separator: ", "))")
+            let known = Self.settingKeys.sorted().joined(separator: ", ")
+            throw .usage("settings: unknown key '\(unknown)'; known: \(known)")
         }
         var next = session.settings
         func flag(_ key: String) throws(CamStampError) -> Bool? {
@@ -91,10 +92,11 @@ extension CameraAPI {
             }
         }
         if let value = object["variables"] {
-            guard case .object(let entries) = value else { throw .usage("settings: 'variables' must be an object of strings") }
+            let wrong = CamStampError.usage("settings: 'variables' must be an object of strings")
+            guard case .object(let entries) = value else { throw wrong }
             var variables: [String: String] = [:]
             for (name, entry) in entries {
-                guard case .string(let text) = entry else { throw .usage("settings: 'variables' must be an object of strings") }
+                guard case .string(let text) = entry else { throw wrong }
                 variables[name] = text
             }
             next.variables = variables
@@ -111,8 +113,7 @@ extension CameraAPI {
             do { try checkMarks(next.presets, next.text, next.variables) } catch {
                 // Named after what this request changed: the text, else the variables, else the presets.
                 let key = ["text", "variables", "presets"].first { object[$0] != nil } ?? "presets"
-                let message = error.message.hasPrefix("camstamp: ") ? String(error.message.dropFirst(10)) : error.message
-                throw .usage("settings: '\(key)': \(message)")
+                throw .usage("settings: '\(key)': \(Self.reason(error))")
             }
         }
         let accepted = next
@@ -133,11 +134,12 @@ extension CameraAPI {
     /// Preset names from the preset folders; a preset file only when the command line gave it.
     /// Nothing is opened for a name that is neither, so the answer says nothing about any file.
     private func checkedPresets(_ value: SettingsValue) throws(CamStampError) -> [String] {
-        guard case .array(let entries) = value else { throw .usage("settings: 'presets' must be a list of preset names") }
+        let wrong = CamStampError.usage("settings: 'presets' must be a list of preset names")
+        guard case .array(let entries) = value else { throw wrong }
         let available = library.list().map(\.name)
         var names: [String] = []
         for entry in entries {
-            guard case .string(let name) = entry else { throw .usage("settings: 'presets' must be a list of preset names") }
+            guard case .string(let name) = entry else { throw wrong }
             if givenPresets.contains(name) || (!PresetLibrary.isPath(name) && available.contains(name)) {
                 names.append(name)
             } else if PresetLibrary.isPath(name) {
@@ -154,17 +156,25 @@ extension CameraAPI {
     /// One of the cameras the page offers, or the command line's `--source`; never any other
     /// path (a file or a device the page could probe).
     private func checkedCamera(_ value: SettingsValue) throws(CamStampError) -> SourceSpec {
-        guard case .string(let text) = value else { throw .usage("settings: 'camera' must be one of the cameras offered") }
+        guard case .string(let text) = value else {
+            throw .usage("settings: 'camera' must be one of the cameras offered")
+        }
         let offered = cameras.map(\.source) + [Self.sourceText(givenSource)]
         guard offered.contains(text) else {
-            throw .usage("settings: 'camera': '\(text)' is not one of this camera's sources (\(offered.joined(separator: ", ")))"
-                         + "; a video file or device only with --source")
+            let choices = offered.joined(separator: ", ")
+            throw .usage("settings: 'camera': '\(text)' is not one of this camera's sources (\(choices)); "
+                         + "a video file or device only with --source")
         }
         let spec: SourceSpec
-        do { spec = try SourceSpec(parsing: text, option: "camera") } catch { throw .usage("settings: 'camera': \(error)") }
-        do { try checkSource(spec) } catch {
-            throw .usage("settings: 'camera': \(error.message.hasPrefix("camstamp: ") ? String(error.message.dropFirst(10)) : error.message)")
+        do { spec = try SourceSpec(parsing: text, option: "camera") } catch {
+            throw .usage("settings: 'camera': \(error)")
         }
+        do { try checkSource(spec) } catch { throw .usage("settings: 'camera': \(Self.reason(error))") }
         return spec
+    }
+
+    /// An error's words without the `camstamp: ` a message on the terminal starts with.
+    private static func reason(_ error: CamStampError) -> String {
+        error.message.hasPrefix("camstamp: ") ? String(error.message.dropFirst(10)) : error.message
     }
 }

@@ -40,7 +40,8 @@ final class WebConnections: @unchecked Sendable {
     /// Kept open to be closed when descriptors run out, so that one more client can be told 503.
     private var spare: Int32 = -1
 
-    init(server: UnsafeMutablePointer<SoupServer>, context: OpaquePointer, listener: UnsafeMutablePointer<GSocket>, limits: WebLimits) {
+    init(server: UnsafeMutablePointer<SoupServer>, context: OpaquePointer, listener: UnsafeMutablePointer<GSocket>,
+         limits: WebLimits) {
         self.server = server
         self.context = context
         self.listener = listener
@@ -84,7 +85,8 @@ final class WebConnections: @unchecked Sendable {
     private func watch() {
         let watched = g_socket_create_source(listener, G_IO_IN, nil)!
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let ready: @convention(c) (UnsafeMutablePointer<GSocket>?, GIOCondition, gpointer?) -> gboolean = { _, _, context in
+        typealias Ready = @convention(c) (UnsafeMutablePointer<GSocket>?, GIOCondition, gpointer?) -> gboolean
+        let ready: Ready = { _, _, context in
             Unmanaged<WebConnections>.fromOpaque(context!).takeUnretainedValue().acceptPending() ? 1 : 0
         }
         g_source_set_callback(watched, unsafeBitCast(ready, to: GSourceFunc.self), me, nil)

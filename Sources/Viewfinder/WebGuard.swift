@@ -139,7 +139,9 @@ struct WebGuard: Sendable {
             let length = socklen_t(address.pointee.sa_family == sa_family_t(AF_INET6)
                                    ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
             guard [sa_family_t(AF_INET), sa_family_t(AF_INET6)].contains(address.pointee.sa_family),
-                  getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+                  getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else {
+                continue
+            }
             found.insert(normalised(buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))
         }
         return found

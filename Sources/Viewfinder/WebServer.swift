@@ -231,14 +231,17 @@ public final class WebServer: @unchecked Sendable {
         defer { g_object_unref(socketAddress) }
         var error: UnsafeMutablePointer<GError>?
         let family = g_socket_address_get_family(socketAddress)
-        guard let socket = g_socket_new(family, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error) else { return failed(error) }
+        guard let socket = g_socket_new(family, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error) else {
+            return failed(error)
+        }
         g_socket_set_listen_backlog(socket, 511)
         guard g_socket_bind(socket, socketAddress, 1, &error) != 0, g_socket_listen(socket, &error) != 0 else {
             g_object_unref(socket)
             return failed(error)
         }
         if let local = g_socket_get_local_address(socket, nil) {
-            port = UInt16(g_inet_socket_address_get_port(UnsafeMutableRawPointer(local).assumingMemoryBound(to: GInetSocketAddress.self)))
+            let inet = UnsafeMutableRawPointer(local).assumingMemoryBound(to: GInetSocketAddress.self)
+            port = UInt16(g_inet_socket_address_get_port(inet))
             g_object_unref(local)
         }
         return socket
@@ -294,20 +297,24 @@ public final class WebServer: @unchecked Sendable {
                 record.owner.refuse(message, record: record, WebGuard.tooLarge(record.owner.limits))
             }
         }
-        g_signal_connect_data(object, "got-headers", unsafeBitCast(headers, to: GCallback.self), me, nil, GConnectFlags(rawValue: 0))
-        g_signal_connect_data(object, "got-chunk", unsafeBitCast(chunk, to: GCallback.self), me, nil, GConnectFlags(rawValue: 0))
+        let flags = GConnectFlags(rawValue: 0)
+        g_signal_connect_data(object, "got-headers", unsafeBitCast(headers, to: GCallback.self), me, nil, flags)
+        g_signal_connect_data(object, "got-chunk", unsafeBitCast(chunk, to: GCallback.self), me, nil, flags)
     }
 
     /// Host, Origin and the body's length, before anything reads the body or any handler runs.
     private func gotHeaders(_ message: OpaquePointer) {
         guard let record = Self.record(of: message), let connections else { return }
         let headers = soup_server_message_get_request_headers(message)
-        func header(_ name: String) -> String? { soup_message_headers_get_one(headers, name).map { String(cString: $0) } }
+        func header(_ name: String) -> String? {
+            soup_message_headers_get_one(headers, name).map { String(cString: $0) }
+        }
         let length: Int? = soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH
             ? Int(soup_message_headers_get_content_length(headers)) : nil
         do {
-            try guard_.check(method: String(cString: soup_server_message_get_method(message)), host: header("Host"),
-                             origin: header("Origin"), referer: header("Referer"), contentLength: length, limits: limits)
+            try guard_.check(method: String(cString: soup_server_message_get_method(message)),
+                             host: header("Host"), origin: header("Origin"), referer: header("Referer"),
+                             contentLength: length, limits: limits)
         } catch {
             connections.refuse(message, record: record, error)
         }

@@ -311,12 +311,14 @@ final class RawClient {
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
             let n = recv(socket, &buffer, buffer.count, 0)
             if n > 0 { received.append(contentsOf: buffer[0..<n]); continue }
             if n == 0 || errno == ECONNRESET { return received }
             return nil
         }
+        return nil
     }
 
     /// The status of the answer (0 when the connection closed without one), nil on a hang.
@@ -330,7 +332,9 @@ final class RawClient {
     /// One whole request; the answer's status and text (nil on a hang).
     static func exchange(port: Int, _ request: String, timeout: TimeInterval = 30) throws -> (status: Int, text: String)? {
         let client = try RawClient(port: port)
-        client.send(request)
+        // Asked to close after the answer, so that reading to the end ends with it.
+        guard let lineEnd = request.range(of: "\r\n") else { throw CameraTestError("not a request: \(request)") }
+        client.send(request.replacingCharacters(in: lineEnd, with: "\r\nConnection: close\r\n"))
         return client.status(timeout: timeout)
     }
 }
