@@ -186,7 +186,7 @@ final class WebConnections: @unchecked Sendable {
         // Finalised when libsoup, or the MJPEG fan-out that took it, lets go: the fd is closed then.
         g_object_weak_ref(UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GObject.self), { context, gone in
             Unmanaged<WebConnections>.fromOpaque(context!).takeUnretainedValue().forget(UnsafeMutableRawPointer(gone!))
-        }, Unmanaged.passUnretained(self).toOpaque())
+        }, Unmanaged.passRetained(self).toOpaque())
         accepting = record
         let stream = UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GIOStream.self)
         soup_server_accept_iostream(server, stream, local, remote, nil)
@@ -196,7 +196,10 @@ final class WebConnections: @unchecked Sendable {
         g_object_unref(connection)
     }
 
+    /// Each connection holds this object (the weak ref's retain), so that a viewer's connection
+    /// let go after the server stopped still finds it.
     private func forget(_ connection: UnsafeMutableRawPointer) {
+        defer { Unmanaged.passUnretained(self).release() }
         guard let record = lock.withLock({ records.removeValue(forKey: connection) }) else { return }
         g_object_unref(record.socket)
     }

@@ -110,11 +110,13 @@ extension CameraTests { @Suite struct ServerSafety {
     }
 
     /// Debian's default `ulimit -n 1024` and 1,100 half-open requests made libsoup stop accepting
-    /// for good. Past the cap they get 503; once they close, the camera answers again.
-    @Test func manyHalfOpenConnectionsGet503AndTheCameraAnswersAfterThem() throws {
+    /// for good. Past the cap they get 503; once they close, the camera answers again. On a LAN
+    /// address too, where the token is checked only once a request is read.
+    @Test(arguments: ["127.0.0.1:0", "0.0.0.0:0"])
+    func manyHalfOpenConnectionsGet503AndTheCameraAnswersAfterThem(web: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let camera = try CameraProcess(Self.small, in: folder, ulimit: "-n 1024")
+        let camera = try CameraProcess(Self.small + ["--web", web], in: folder, ulimit: "-n 1024")
         var clients: [RawClient] = []
         for _ in 0..<1100 {
             let client = try RawClient(port: camera.port)
@@ -160,12 +162,13 @@ extension CameraTests { @Suite struct ServerSafety {
         #expect(camera.stop().status == 130)
     }
 
-    /// Bounded: a GET answered 200 within 30 s.
+    /// Bounded: a GET answered within 30 s.
     static func answersAgain(_ camera: CameraProcess) -> Bool {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
+            // 401 on a LAN address: answered, without the token.
             if let answer = try? RawClient.exchange(port: camera.port, "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
-                                                    timeout: 5), answer.status == 200 { return true }
+                                                    timeout: 5), [200, 401].contains(answer.status) { return true }
             Thread.sleep(forTimeInterval: 0.5)
         }
         return false

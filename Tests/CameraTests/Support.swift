@@ -75,6 +75,14 @@ final class CameraProcess: @unchecked Sendable {
         base = "http://127.0.0.1:\(number)"
     }
 
+    /// A test that threw before stopping it leaves no camera running.
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
     var stdout: String { String(decoding: out.get(), as: UTF8.self) }
     var stderr: String { String(decoding: err.get(), as: UTF8.self) }
     var pid: Int32 { process.processIdentifier }
@@ -278,8 +286,13 @@ final class RawClient {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        // A server that stopped accepting fills its backlog: connecting then fails in bounded time.
+        var seconds = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             Glibc.close(socket)
