@@ -15,6 +15,9 @@ struct CameraAPI: Sendable {
     let library: PresetLibrary
     let checkMarks: @Sendable ([String], String?, [String: String]) throws(CamStampError) -> Void
     let checkSource: @Sendable (SourceSpec) throws(CamStampError) -> Void
+    /// What the command line gave: the only preset files and video source the page may pick.
+    let givenPresets: Set<String>
+    let givenSource: SourceSpec
     /// The camera picker's list: the test camera and the cameras found at start (the device
     /// monitor takes tens of milliseconds, too long for every poll of the page).
     let cameras: [StateJSON.Camera] = [StateJSON.Camera(source: "test", name: "Test camera")]
@@ -26,7 +29,7 @@ struct CameraAPI: Sendable {
         var extraHeaders: [(String, String)] = []
         if let token {
             let cookie = request.header("cookie").flatMap { Self.cookie(Self.cookieName, in: $0) }
-            let bearer = request.header("authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+            let bearer = request.header("authorization").flatMap(Self.bearerToken)
             if let given = request.query["token"], Self.same(given, token) {
                 // Every later request (the stream, the API, the photos) carries it as a cookie.
                 extraHeaders.append(("Set-Cookie", "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"))
@@ -63,7 +66,7 @@ struct CameraAPI: Sendable {
         case ("GET", let path) where path.hasPrefix("/shots/"):
             let name = String(path.dropFirst("/shots/".count))
             // Only a name this camera wrote: no folders, no `..`, nothing else in the folder.
-            guard let shot = session.shot(named: name), let data = FileManager.default.contents(atPath: shot.path) else {
+            guard let shot = session.shot(named: name), let data = Self.contents(of: shot) else {
                 reply.send(.text("camstamp: no photo named '\(name)' from this camera", status: 404))
                 return
             }
@@ -181,84 +184,6 @@ struct CameraAPI: Sendable {
         }
     }
 
-    /// `POST /api/settings`: a JSON object with any of grid, square, mirror (booleans), timer
-    /// (0, 3, 10), burst {count, interval}, presets (names), text, variables {name: value},
-    /// camera (a --source spec). Everything is checked before anything changes.
-    private func applySettings(_ body: Data) throws(CamStampError) {
-        let object: [String: Any]
-        do {
-            guard let parsed = try JSONSerialization.jsonObject(with: body.isEmpty ? Data("{}".utf8) : body) as? [String: Any] else {
-                throw CamStampError.usage("settings: expected a JSON object")
-            }
-            object = parsed
-        } catch let error as CamStampError {
-            throw error
-        } catch {
-            throw .usage("settings: not JSON (\(error.localizedDescription))")
-        }
-        var next = session.settings
-        let known: Set<String> = ["grid", "square", "mirror", "timer", "burst", "presets", "text", "variables", "camera", "controls"]
-        if let unknown = object.keys.first(where: { !known.contains($0) }) {
-            throw .usage("settings: unknown key '\(unknown)'; known: \(known.sorted().joined(separator: ", "))")
-        }
-        func flag(_ key: String) throws(CamStampError) -> Bool? {
-            guard let value = object[key] else { return nil }
-            guard let bool = value as? Bool else { throw .usage("settings: '\(key)' must be true or false") }
-            return bool
-        }
-        if let value = try flag("grid") { next.grid = value }
-        if let value = try flag("square") { next.square = value }
-        if let value = try flag("mirror") { next.mirror = value }
-        if let value = object["timer"] {
-            guard let seconds = value as? Int, CameraJob.timerChoices.contains(seconds) else {
-                throw .usage("settings: 'timer' must be 0, 3 or 10 (seconds)")
-            }
-            next.timer = seconds
-        }
-        if let value = object["burst"] {
-            guard let burst = value as? [String: Any], let count = burst["count"] as? Int, (1...100).contains(count),
-                  let interval = (burst["interval"] as? Double) ?? (burst["interval"] as? Int).map(Double.init),
-                  interval >= 0.2, interval <= 3600 else {
-                throw .usage("settings: 'burst' must be {\"count\": 1…100, \"interval\": 0.2…3600 seconds}")
-            }
-            next.burstCount = count
-            next.burstInterval = interval
-        }
-        if let value = object["presets"] {
-            guard let names = value as? [String] else { throw .usage("settings: 'presets' must be a list of preset names") }
-            next.presets = names
-        }
-        if let value = object["text"] {
-            if value is NSNull { next.text = nil } else if let text = value as? String { next.text = text.isEmpty ? nil : text } else {
-                throw .usage("settings: 'text' must be a string")
-            }
-        }
-        if let value = object["variables"] {
-            guard let variables = value as? [String: String] else {
-                throw .usage("settings: 'variables' must be an object of strings")
-            }
-            next.variables = variables
-        }
-        if let value = object["camera"] {
-            guard let text = value as? String else { throw .usage("settings: 'camera' must be a --source value such as test") }
-            let spec: SourceSpec
-            do { spec = try SourceSpec(parsing: text, option: "camera") } catch { throw .usage("settings: \(error)") }
-            try checkSource(spec)
-            next.source = spec
-        }
-        if let value = object["controls"] {
-            guard let requested = value as? [String: Any] else {
-                throw .usage("settings: 'controls' must be an object of control names and numbers")
-            }
-            next.controls.merge(try Self.checkedControls(requested, against: session.camera)) { _, new in new }
-        }
-        if next.presets != session.settings.presets || next.text != session.settings.text || next.variables != session.settings.variables {
-            try checkMarks(next.presets, next.text, next.variables)
-        }
-        let accepted = next
-        session.update { $0 = accepted }
-    }
-
     // MARK: Helpers
 
     /// The page's `controls` object checked against what the camera offers: each name one of its
@@ -300,6 +225,25 @@ struct CameraAPI: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)) ?? Data("{}".utf8)
+    }
+
+    /// The credentials of `Authorization: Bearer TOKEN`, the scheme in any case (RFC 9110).
+    static func bearerToken(_ header: String) -> String? {
+        let parts = header.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The photo's bytes if the file at its path is still the regular file this camera wrote: no
+    /// symbolic link followed, no other file swapped in under its name.
+    static func contents(of shot: CameraSession.Shot) -> Data? {
+        let fd = open(shot.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+              UInt64(status.st_dev) == shot.device, UInt64(status.st_ino) == shot.inode else { return nil }
+        return try? handle.readToEnd() ?? Data()
     }
 
     /// The value of cookie `name` in a Cookie header.

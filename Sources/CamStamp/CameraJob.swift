@@ -84,7 +84,8 @@ public struct CameraJob {
                                     _ = try MarkSetup.preset(names: presets, text: text,
                                                              variables: variables.map { VariableAssignment(key: $0.key, value: $0.value) },
                                                              resources: resources)
-                                }, checkSource: { spec throws(CamStampError) in _ = try Camera.captureSource(for: spec) })
+                                }, checkSource: { spec throws(CamStampError) in _ = try Camera.captureSource(for: spec) },
+                                givenPresets: Set(options.presets.filter(PresetLibrary.isPath)), givenSource: options.source)
             do {
                 server = try WebServer(address: web.host, port: web.port) { request, reply in api.handle(request, reply) }
             } catch {
@@ -252,7 +253,8 @@ public struct CameraJob {
         return false
     }
 
-    private var presetLibrary: PresetLibrary { PresetLibrary(directories: resources.map { [$0.presets] } ?? []) }
+    /// The folders `--preset NAME` searches: the page picks among the same presets.
+    private var presetLibrary: PresetLibrary { PresetFolders.library(resources: resources) }
 
     /// The preview's size for a frame: the frame's own up to 1280 px wide, scaled down (aspect
     /// kept, even sides) beyond.
@@ -338,8 +340,11 @@ final class StillWriter: @unchecked Sendable {
                         throw .failure("photo: \(error)")
                     }
                 }
+                var written = stat()
+                guard lstat(file.path, &written) == 0 else { throw CamStampError.failure("photo: \(file.path) vanished") }
                 let shot = CameraSession.Shot(name: file.lastPathComponent, path: file.path, width: frame.width,
-                                              height: frame.height, taken: Date())
+                                              height: frame.height, taken: Date(), device: UInt64(written.st_dev),
+                                              inode: UInt64(written.st_ino))
                 session.addShot(shot)
                 done(.success(shot))
             } catch {

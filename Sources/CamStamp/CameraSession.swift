@@ -28,6 +28,9 @@ final class CameraSession: @unchecked Sendable {
         var width: Int
         var height: Int
         var taken: Date
+        /// The file as written (`stat`), so that no other file is ever served under its name.
+        var device: UInt64 = 0
+        var inode: UInt64 = 0
     }
 
     /// A photo asked for and not yet taken; `done` is called once, from the writer's thread.

@@ -49,7 +49,7 @@ public final class MJPEGFanOut: @unchecked Sendable {
     public var clientCount: Int { lock.withLock { connections.count } }
 
     /// Called on the server thread for a GET of the stream.
-    func attach(message: OpaquePointer, headers: [(String, String)]) {
+    func attach(message: OpaquePointer, socket: UnsafeMutablePointer<GSocket>, headers: [(String, String)]) {
         soup_server_message_set_status(message, 200, nil)
         let responseHeaders = soup_server_message_get_response_headers(message)
         soup_message_headers_replace(responseHeaders, "Content-Type", "multipart/x-mixed-replace; boundary=\(boundary)")
@@ -59,20 +59,22 @@ public final class MJPEGFanOut: @unchecked Sendable {
         soup_message_headers_set_encoding(responseHeaders, SOUP_ENCODING_EOF)
         let wroteHeaders: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { message, context in
             guard let message, let context else { return }
-            Unmanaged<MJPEGFanOut>.fromOpaque(context).takeUnretainedValue().take(OpaquePointer(message))
+            let attachment = Unmanaged<Attachment>.fromOpaque(context).takeUnretainedValue()
+            attachment.fanOut.take(OpaquePointer(message), socket: attachment.socket)
         }
-        // The message holds a ref to this object until it is finalised (the destroy notify).
-        let context = Unmanaged.passRetained(self).toOpaque()
+        // The message holds the attachment (and so this object and a ref to the socket) until it is
+        // finalised (the destroy notify).
+        g_object_ref(socket)
+        let context = Unmanaged.passRetained(Attachment(fanOut: self, socket: socket)).toOpaque()
         g_signal_connect_data(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GObject.self), "wrote-headers",
                               unsafeBitCast(wroteHeaders, to: GCallback.self), context,
-                              { context, _ in if let context { Unmanaged<MJPEGFanOut>.fromOpaque(context).release() } },
+                              { context, _ in if let context { Unmanaged<Attachment>.fromOpaque(context).release() } },
                               GConnectFlags(rawValue: 0))
     }
 
     /// The headers are out: the connection is ours now, the socket multisocketsink's to write to.
-    private func take(_ message: OpaquePointer) {
-        guard let socket = soup_server_message_get_socket(message),
-              let stream = soup_server_message_steal_connection(message) else { return }
+    private func take(_ message: OpaquePointer, socket: UnsafeMutablePointer<GSocket>) {
+        guard let stream = soup_server_message_steal_connection(message) else { return }
         let socketKey = UnsafeMutableRawPointer(socket)
         lock.withLock { connections[socketKey] = UnsafeMutableRawPointer(stream) }
         camstamp_multisocketsink_add(sink.unsafeObject.assumingMemoryBound(to: GstElement.self), socket)
@@ -84,4 +86,15 @@ public final class MJPEGFanOut: @unchecked Sendable {
         g_io_stream_close(stream.assumingMemoryBound(to: GIOStream.self), nil, nil)
         g_object_unref(stream)
     }
+}
+
+/// What a viewer's message holds until its headers are out: the fan-out and the client's socket.
+private final class Attachment {
+    let fanOut: MJPEGFanOut
+    let socket: UnsafeMutablePointer<GSocket>
+    init(fanOut: MJPEGFanOut, socket: UnsafeMutablePointer<GSocket>) {
+        self.fanOut = fanOut
+        self.socket = socket
+    }
+    deinit { g_object_unref(socket) }
 }

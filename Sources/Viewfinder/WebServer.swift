@@ -76,7 +76,10 @@ public final class WebReply: @unchecked Sendable {
     public func stream(_ stream: MJPEGFanOut, headers: [(String, String)] = []) {
         precondition(server.isServerThread && inHandler, "an MJPEG client is attached inside the handler")
         answered = true
-        stream.attach(message: message, headers: headers)
+        // The stream has no end: no deadline for this connection from now on.
+        guard let record = WebServer.record(of: message) else { return }
+        record.deadline = nil
+        stream.attach(message: message, socket: record.socket, headers: headers)
     }
 
     private func apply(_ response: WebResponse) {
@@ -86,6 +89,8 @@ public final class WebReply: @unchecked Sendable {
         let headers = soup_server_message_get_response_headers(message)
         for (name, value) in response.headers { soup_message_headers_append(headers, name, value) }
         soup_message_headers_replace(headers, "Cache-Control", "no-store")
+        // Each connection serves one request (the server's accept loop is its own, see WebConnections).
+        soup_message_headers_replace(headers, "Connection", "close")
         response.body.withUnsafeBytes { bytes in
             soup_server_message_set_response(message, response.contentType, SOUP_MEMORY_COPY,
                                              bytes.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(bytes.count))
@@ -111,11 +116,18 @@ public final class WebServer: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private var startError: WebServerError?
     fileprivate var serverThreadID: pthread_t?
+    let limits: WebLimits
+    private let guard_: WebGuard
+    fileprivate var connections: WebConnections?
 
     /// Listens on `address` (an IPv4 or IPv6 literal) and `port`, and calls `handler` on the
     /// server thread for each request.
-    public init(address: String, port: UInt16, handler: @escaping Handler) throws(WebServerError) {
+    public init(address: String, port: UInt16, limits: WebLimits = WebLimits(),
+                handler: @escaping Handler) throws(WebServerError) {
         self.handler = handler
+        self.limits = limits
+        guard_ = WebGuard(boundAddress: address)
+        Self.raiseDescriptorLimit()
         context = g_main_context_new()
         let thread = Thread { [self] in run(address: address, port: port) }
         thread.name = "camstamp web"
@@ -148,24 +160,16 @@ public final class WebServer: @unchecked Sendable {
         }
         self.server = OpaquePointer(server)
         defer { g_object_unref(UnsafeMutableRawPointer(server)); self.server = nil }
-        guard let socketAddress = g_inet_socket_address_new_from_string(address, guint(requested)) else {
-            startError = WebServerError(message: "\(address) is not an IP address")
+        guard let listener = listen(address: address, port: requested) else {
             started.signal()
             return
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(socketAddress)) }
-        var error: UnsafeMutablePointer<GError>?
-        guard soup_server_listen(server, socketAddress, SoupServerListenOptions(rawValue: 0), &error) != 0 else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
-            startError = WebServerError(message: "cannot listen on \(address):\(requested) (\(reason))")
-            started.signal()
-            return
-        }
-        if let uris = soup_server_get_uris(server) {
-            if let first = uris.pointee.data { port = UInt16(clamping: g_uri_get_port(OpaquePointer(first))) }
-            g_slist_free_full(uris) { g_uri_unref(OpaquePointer($0)) }
-        }
+        defer { g_object_unref(listener) }
+        let connections = WebConnections(server: server, context: context, listener: listener, limits: limits)
+        self.connections = connections
+        connectSignals(server)
+        connections.start()
+        defer { connections.stop() }
         let me = Unmanaged.passUnretained(self).toOpaque()
         soup_server_add_handler(server, nil, { _, message, path, query, context in
             guard let message, let context else { return }
@@ -209,6 +213,110 @@ public final class WebServer: @unchecked Sendable {
             // Answered later from another thread: hold the request open until then.
             reply.paused = true
             soup_server_message_pause(message)
+        }
+    }
+
+    /// A listening socket on `address`:`port`, or nil with `startError` set.
+    private func listen(address: String, port requested: UInt16) -> UnsafeMutablePointer<GSocket>? {
+        func failed(_ error: UnsafeMutablePointer<GError>?) -> UnsafeMutablePointer<GSocket>? {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            startError = WebServerError(message: "cannot listen on \(address):\(requested) (\(reason))")
+            return nil
+        }
+        guard let socketAddress = g_inet_socket_address_new_from_string(address, guint(requested)) else {
+            startError = WebServerError(message: "\(address) is not an IP address")
+            return nil
+        }
+        defer { g_object_unref(socketAddress) }
+        var error: UnsafeMutablePointer<GError>?
+        let family = g_socket_address_get_family(socketAddress)
+        guard let socket = g_socket_new(family, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error) else {
+            return failed(error)
+        }
+        g_socket_set_listen_backlog(socket, 511)
+        guard g_socket_bind(socket, socketAddress, 1, &error) != 0, g_socket_listen(socket, &error) != 0 else {
+            g_object_unref(socket)
+            return failed(error)
+        }
+        if let local = g_socket_get_local_address(socket, nil) {
+            let inet = UnsafeMutableRawPointer(local).assumingMemoryBound(to: GInetSocketAddress.self)
+            port = UInt16(g_inet_socket_address_get_port(inet))
+            g_object_unref(local)
+        }
+        return socket
+    }
+
+    /// A server keeps many sockets open: the soft limit on descriptors goes up to the hard one.
+    private static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    /// Each request's connection record, and the checks made on its headers before the body is read.
+    private func connectSignals(_ server: UnsafeMutablePointer<SoupServer>) {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let started: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { _, message, context in
+            guard let message, let context else { return }
+            Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue().started(message)
+        }
+        let read: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { _, message, _ in
+            guard let message, let record = WebServer.record(of: message) else { return }
+            record.deadline = .now + record.owner.limits.answerTimeout
+        }
+        for (name, callback) in [("request-started", started), ("request-read", read)] {
+            g_signal_connect_data(UnsafeMutableRawPointer(server).assumingMemoryBound(to: GObject.self), name,
+                                  unsafeBitCast(callback, to: GCallback.self), me, nil, GConnectFlags(rawValue: 0))
+        }
+    }
+
+    private static let recordKey = "camstamp-connection"
+
+    fileprivate static func record(of message: OpaquePointer) -> WebConnections.Record? {
+        g_object_get_data(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GObject.self), recordKey)
+            .map { Unmanaged<WebConnections.Record>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private func started(_ message: OpaquePointer) {
+        guard let record = connections?.accepting else { return }
+        let object = UnsafeMutableRawPointer(message).assumingMemoryBound(to: GObject.self)
+        g_object_set_data_full(object, Self.recordKey, Unmanaged.passRetained(record).toOpaque()) {
+            if let record = $0 { Unmanaged<WebConnections.Record>.fromOpaque(record).release() }
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let headers: @convention(c) (OpaquePointer?, gpointer?) -> Void = { message, context in
+            guard let message, let context else { return }
+            Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue().gotHeaders(message)
+        }
+        let chunk: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { message, bytes, _ in
+            guard let message, let bytes, let record = WebServer.record(of: message) else { return }
+            record.bodyBytes += Int(g_bytes_get_size(bytes))
+            if record.bodyBytes > record.owner.limits.maxBody {
+                record.owner.refuse(message, record: record, WebGuard.tooLarge(record.owner.limits))
+            }
+        }
+        let flags = GConnectFlags(rawValue: 0)
+        g_signal_connect_data(object, "got-headers", unsafeBitCast(headers, to: GCallback.self), me, nil, flags)
+        g_signal_connect_data(object, "got-chunk", unsafeBitCast(chunk, to: GCallback.self), me, nil, flags)
+    }
+
+    /// Host, Origin and the body's length, before anything reads the body or any handler runs.
+    private func gotHeaders(_ message: OpaquePointer) {
+        guard let record = Self.record(of: message), let connections else { return }
+        let headers = soup_server_message_get_request_headers(message)
+        func header(_ name: String) -> String? {
+            soup_message_headers_get_one(headers, name).map { String(cString: $0) }
+        }
+        let length: Int? = soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH
+            ? Int(soup_message_headers_get_content_length(headers)) : nil
+        do {
+            try guard_.check(method: String(cString: soup_server_message_get_method(message)),
+                             host: header("Host"), origin: header("Origin"), referer: header("Referer"),
+                             contentLength: length, limits: limits)
+        } catch {
+            connections.refuse(message, record: record, error)
         }
     }
 

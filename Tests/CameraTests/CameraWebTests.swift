@@ -238,7 +238,7 @@ extension CameraTests { @Suite struct Web {
             (["timer": 5], "'timer' must be 0, 3 or 10"),
             (["colour": true], "unknown key 'colour'"),
             (["text": "{nope}"], "nope"),
-            (["camera": "/dev/video99"], "no camera at /dev/video99"),
+            (["camera": "/dev/video99"], "'camera': '/dev/video99' is not one of this camera's sources"),
             (["controls": ["focus_absolute": 10]], "cannot set control 'focus_absolute'"),
         ]
         for (body, words) in cases {
@@ -286,6 +286,11 @@ extension CameraTests { @Suite struct Web {
         if let keep = ProcessInfo.processInfo.environment["CAMSTAMP_SCREENSHOT"] {
             try? FileManager.default.removeItem(atPath: keep)
             try FileManager.default.copyItem(at: screenshot, to: URL(fileURLWithPath: keep))
+        }
+        // The page on a phone and on a laptop (the script also played another site against it).
+        for (width, height) in [(390, 844), (1280, 800)] {
+            let sized = try decodeImage(folder.appendingPathComponent("camera-page-\(width)x\(height).png"))
+            #expect(sized.width == width && sized.height == height, "screenshot \(sized.width)x\(sized.height)")
         }
     }
 }

@@ -27,11 +27,16 @@ final class CameraProcess: @unchecked Sendable {
     private(set) var base = ""
     private(set) var port = 0
 
-    init(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws {
+    /// `ulimit`: limits set by /bin/sh before it becomes camstamp (`-n 1024`: Debian's default).
+    init(_ arguments: [String], in folder: URL, environment: [String: String] = [:], ulimit: String? = nil) throws {
         var arguments = ["camera"] + arguments
         if !arguments.contains("--web") && !arguments.contains("--window") { arguments += ["--web", "127.0.0.1:0"] }
         process.executableURL = camstampBinary
         process.arguments = arguments
+        if let ulimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit \(ulimit) && exec \"$0\" \"$@\"", camstampBinary.path] + arguments
+        }
         process.currentDirectoryURL = folder
         var env = ProcessInfo.processInfo.environment
         env["G_DEBUG"] = "fatal-criticals"
@@ -68,6 +73,14 @@ final class CameraProcess: @unchecked Sendable {
         }
         port = number
         base = "http://127.0.0.1:\(number)"
+    }
+
+    /// A test that threw before stopping it leaves no camera running.
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 
     var stdout: String { String(decoding: out.get(), as: UTF8.self) }
@@ -260,4 +273,87 @@ func runScript(_ name: String, _ arguments: [String], timeout: TimeInterval = 12
     process.waitUntilExit()
     while reader.isExecuting || !reader.isFinished { Thread.sleep(forTimeInterval: 0.02) }
     return (process.terminationStatus, String(decoding: output.get(), as: UTF8.self))
+}
+
+/// One exchange on a plain socket to 127.0.0.1, written as given (any Host, any header, a body
+/// sent in parts): what a browser on another site, or a script, can send.
+final class RawClient {
+    let socket: Int32
+
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        // A server that stopped accepting fills its backlog: connecting then fails in bounded time.
+        var seconds = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            Glibc.close(socket)
+            throw CameraTestError("cannot connect to 127.0.0.1:\(port) (errno \(errno))")
+        }
+    }
+
+    deinit { Glibc.close(socket) }
+
+    /// Sends all of `data`; false when the server closed the connection first.
+    @discardableResult
+    func send(_ data: Data) -> Bool {
+        data.withUnsafeBytes { bytes in
+            var sent = 0
+            while sent < bytes.count {
+                let n = Glibc.send(socket, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return false }
+                sent += n
+            }
+            return true
+        }
+    }
+
+    func send(_ text: String) { send(Data(text.utf8)) }
+
+    /// Everything until the server closes, or nil when nothing ends within `timeout` (a hang).
+    func readToClose(timeout: TimeInterval = 30) -> Data? {
+        var seconds = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let n = recv(socket, &buffer, buffer.count, 0)
+            if n > 0 { received.append(contentsOf: buffer[0..<n]); continue }
+            if n == 0 || errno == ECONNRESET { return received }
+            return nil
+        }
+        return nil
+    }
+
+    /// The status of the answer (0 when the connection closed without one), nil on a hang.
+    func status(timeout: TimeInterval = 30) -> (status: Int, text: String)? {
+        guard let data = readToClose(timeout: timeout) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        let status = text.firstMatch(of: /^HTTP\/1\.[01] (\d{3})/).flatMap { Int($0.1) } ?? 0
+        return (status, text)
+    }
+
+    /// One whole request; the answer's status and text (nil on a hang).
+    static func exchange(port: Int, _ request: String, timeout: TimeInterval = 30) throws -> (status: Int, text: String)? {
+        let client = try RawClient(port: port)
+        // Asked to close after the answer, so that reading to the end ends with it.
+        guard let lineEnd = request.range(of: "\r\n") else { throw CameraTestError("not a request: \(request)") }
+        client.send(request.replacingCharacters(in: lineEnd, with: "\r\nConnection: close\r\n"))
+        return client.status(timeout: timeout)
+    }
+}
+
+/// The resident memory of `pid` in KiB (VmRSS).
+func residentKiB(_ pid: Int32) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    return status.firstMatch(of: /VmRSS:\s+(\d+) kB/).flatMap { Int($0.1) } ?? -1
 }

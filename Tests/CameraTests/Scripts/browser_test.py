@@ -4,9 +4,16 @@
 Usage: browser_test.py CAMSTAMP PHOTO_DIR SCREENSHOT.png
 Starts `camstamp camera` on the test camera on 127.0.0.1 (a free port), loads the page headless,
 checks that frames arrive, clicks Shoot and finds the photo on disk, presses G and finds the grid
-in the preview's pixels, saves a screenshot of the page, and stops camstamp. Exit 0 when all
-passed; otherwise a line saying what failed, and exit 1.
+in the preview's pixels, saves a screenshot of the page (and beside it the page at 390x844 and
+1280x800), then plays another site: a page on another origin that posts to the camera, and a name
+rebound to 127.0.0.1 (DNS rebinding, with Chromium's host resolver rules); neither may change or
+read anything. Stops camstamp. Exit 0 when all passed; otherwise a line saying what failed, and
+exit 1.
 """
+import http.server
+import json
+import threading
+import urllib.request
 import os
 import signal
 import subprocess
@@ -43,7 +50,9 @@ try:
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1400,1000", "--hide-scrollbars"]:
+                     "--window-size=1400,1000", "--hide-scrollbars",
+                     # Another site's name that resolves to this machine, as a rebinding DNS server makes it.
+                     "--host-resolver-rules=MAP evil.example 127.0.0.1"]:
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(30)
@@ -119,6 +128,56 @@ try:
     if before > 0.3 or after <= 0.9:
         fail("grid not found at a third of the width: %.2f of rows before G, %.2f after" % (before, after))
     driver.save_screenshot(screenshot)
+    stem = screenshot[:-4] if screenshot.endswith(".png") else screenshot
+    for width, height in [(390, 844), (1280, 800)]:
+        driver.set_window_size(width, height)
+        time.sleep(0.5)
+        inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+        # The window's frame takes some of the size: make the page itself the size asked for.
+        driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+        time.sleep(0.5)
+        driver.save_screenshot("%s-%dx%d.png" % (stem, width, height))
+    driver.set_window_size(1400, 1000)
+
+    base = url.split("?")[0].rstrip("/")
+    port = int(base.rsplit(":", 1)[1])
+
+    def camera_state():
+        with urllib.request.urlopen(base + "/api/state", timeout=10) as answer:
+            return json.load(answer)
+
+    # Another site's page posts to the camera as any page can (no-cors fetches and a form).
+    evil_page = ("<!doctype html><title>waiting</title><form id=f method=post target=sink enctype=text/plain "
+                 "action='%s/api/shoot'><input name='{\"x\":' value='1}'></form><iframe name=sink></iframe><script>"
+                 "const opts = (body) => ({method: 'POST', mode: 'no-cors', headers: {'Content-Type': 'text/plain'}, body});"
+                 "Promise.allSettled([fetch('%s/api/settings', opts('{\"grid\": false}')), fetch('%s/api/shoot', opts(''))])"
+                 ".then(() => { document.getElementById('f').submit(); setTimeout(() => document.title = 'done', 1500); });"
+                 "</script>" % (base, base, base)).encode()
+
+    class Evil(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(evil_page)
+
+        def log_message(self, *args):
+            pass
+
+    evil = http.server.HTTPServer(("127.0.0.1", 0), Evil)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    driver.get("http://127.0.0.1:%d/" % evil.server_address[1])
+    wait.until(lambda d: d.title == "done")
+    evil.shutdown()
+    after_evil = camera_state()
+    if after_evil["grid"] is not True or len(after_evil["shots"]) != 1:
+        fail("another site changed the camera: grid %s, %d photos" % (after_evil["grid"], len(after_evil["shots"])))
+
+    # The rebound name reads nothing: not the state, not the photos' paths.
+    driver.get("http://evil.example:%d/api/state" % port)
+    text = driver.find_element(By.TAG_NAME, "body").text
+    if "does not answer to the name" not in text or os.path.realpath(photo_dir) in text:
+        fail("a rebound name read the camera: %r" % text[:300])
     print("browser test: frames %dx%d, photo %s, grid rows %.2f -> %.2f" % (first[0], first[1], path, before, after))
 finally:
     if driver is not None:
