@@ -238,6 +238,12 @@ final class PhotoWorker {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         let final = outputSize(photo)
         let size = final == upright ? nil : final
+        if max(photo.width, photo.height) > PhotoPipeline.maxSide {
+            throw .failure("the picture is \(photo.width)×\(photo.height) and camstamp decodes pictures of at most "
+                + "\(PhotoPipeline.maxSide) pixels a side (a JPEG written as a JPEG at its own size and quality is "
+                + "stamped without decoding, up to \(Self.maxJPEGSide)); scale it down first, "
+                + "e.g. vipsthumbnail --size \(PhotoPipeline.maxSide)")
+        }
         if outputKind == .jpg, max(final.width, final.height) > Self.maxJPEGSide {
             throw .failure("the picture is \(final.width)×\(final.height) and a JPEG holds at most \(Self.maxJPEGSide) pixels a side; "
                 + "use --max-size \(Self.maxJPEGSide) or --format png")
