@@ -65,3 +65,52 @@ func pillowPicture(_ name: String, width: Int, height: Int, mode: String = "RGB"
         #expect(String(decoding: sizes, as: UTF8.self) == "wide.jpg 40000 16\nedge.png 32767 10\n")
     }
 }
+
+/// The memory one photo may take: a 700 KB PNG of 225 megapixels took 1.4 GB to stamp (a TIFF
+/// 2.3 GB), so two jobs on a 4 GB machine could be pushed into the OOM killer by two small
+/// files. A photo that has to be decoded is refused over --max-pixels (100M by default); a JPEG
+/// spliced or stamped in its coefficients is not decoded and is not held to it.
+@Suite struct MaxPixelsTests {
+    func refusal(_ width: Int, _ height: Int, mega: String, limit: String, give: Int) -> String {
+        "the picture is \(width)×\(height) (\(mega) megapixels), more than the \(limit) megapixels a photo may have to "
+            + "be decoded (about 10 bytes of memory a pixel); give --max-pixels \(give)M to decode it, or scale it down first"
+    }
+
+    @Test func aPhotoOfMoreThanAHundredMegapixelsIsRefusedBeforeItIsDecoded() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try pillowPicture("huge.png", width: 15000, height: 15000, mode: "L", in: folder)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "a"], timeout: 120)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr == "camstamp: \(input.path): \(refusal(15000, 15000, mega: "225", limit: "100", give: 225))\n"
+                    + "0 marked, 1 failed, 0 skipped\n")
+        #expect(listing(out).isEmpty)
+    }
+
+    @Test func maxPixelsMovesTheBoundAndASplicedJPEGIsNotHeldToIt() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = try pillowPicture("six.png", width: 3000, height: 2000, in: folder.appendingPathComponent("png"))
+        let low = try camstamp(["batch", png.path, "-o", folder.appendingPathComponent("low").path, "--text", "a",
+                                "--max-pixels", "5.5M"])
+        #expect(low.status == 1, "\(low.stderr)")
+        #expect(low.stderr == "camstamp: \(png.path): \(refusal(3000, 2000, mega: "6", limit: "5.5", give: 6))\n"
+                    + "0 marked, 1 failed, 0 skipped\n")
+        let enough = try camstamp(["batch", png.path, "-o", folder.appendingPathComponent("enough").path, "--text", "a",
+                                   "--max-pixels", "6000000"])
+        #expect(enough.status == 0, "\(enough.stderr)")
+        #expect(listing(folder.appendingPathComponent("enough")) == ["six.png"])
+
+        let jpeg = try pillowPicture("six.jpg", width: 3000, height: 2000, in: folder.appendingPathComponent("jpeg"))
+        let spliced = try camstamp(["batch", jpeg.path, "-o", folder.appendingPathComponent("spliced").path, "--text", "a",
+                                    "--max-pixels", "1M", "--json"])
+        #expect(spliced.status == 0, "\(spliced.stderr)")
+        #expect(spliced.stdout.contains(#""path":"spliced""#), "\(spliced.stdout)")
+        let decoded = try camstamp(["batch", jpeg.path, "-o", folder.appendingPathComponent("decoded").path, "--text", "a",
+                                    "--max-pixels", "1M", "--reencode"])
+        #expect(decoded.status == 1, "\(decoded.stderr)")
+        #expect(decoded.stderr == "camstamp: \(jpeg.path): \(refusal(3000, 2000, mega: "6", limit: "1", give: 6))\n"
+                    + "0 marked, 1 failed, 0 skipped\n")
+    }
+}

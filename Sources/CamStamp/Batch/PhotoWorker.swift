@@ -11,6 +11,8 @@ final class PhotoWorker {
         /// The JPEG quality; nil re-encodes at each source's own (see `PhotoFacts.sourceQuality`).
         var quality: Int?
         var maxSize: Int?
+        /// `--max-pixels`: the most pixels a photo decoded into memory may have.
+        var maxDecodedPixels = BatchOptions.defaultMaxDecodedPixels
         /// `--format keep`: each output in its input's format, by content.
         var keepsFormat: Bool
         /// `--strict`: a photo with damaged data fails instead of being stamped with a warning.
@@ -244,6 +246,7 @@ final class PhotoWorker {
                 + "stamped without decoding, up to \(Self.maxJPEGSide)); scale it down first, "
                 + "e.g. vipsthumbnail --size \(PhotoPipeline.maxSide)")
         }
+        try checkDecodedPixels(photo)
         if outputKind == .jpg, max(final.width, final.height) > Self.maxJPEGSide {
             throw .failure("the picture is \(final.width)×\(final.height) and a JPEG holds at most \(Self.maxJPEGSide) pixels a side; "
                 + "use --max-size \(Self.maxJPEGSide) or --format png")
@@ -302,6 +305,20 @@ final class PhotoWorker {
             guard photo.kind == .jpg else { throw .failure("cannot decode, mark or encode the image: \(error)") }
             return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
         }
+    }
+
+    /// Refuses a photo with more pixels than --max-pixels before it is decoded: decoded, marked
+    /// and encoded again, a picture takes up to about 10 bytes of memory a pixel at its peak.
+    private func checkDecodedPixels(_ photo: PhotoFacts) throws(CamStampError) {
+        let pixels = photo.width * photo.height
+        guard pixels > settings.maxDecodedPixels else { return }
+        func mega(_ count: Int) -> String {
+            let tenths = (count + 50_000) / 100_000
+            return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+        }
+        throw .failure("the picture is \(photo.width)×\(photo.height) (\(mega(pixels)) megapixels), more than the "
+            + "\(mega(settings.maxDecodedPixels)) megapixels a photo may have to be decoded (about 10 bytes of memory a pixel); "
+            + "give --max-pixels \((pixels + 999_999) / 1_000_000)M to decode it, or scale it down first")
     }
 
     /// GStreamer 1.22's jpegdec gives a YCbCr JPEG whose chroma is a quarter of the luma's width
