@@ -181,9 +181,10 @@ enum Commands {
                 try NumberOption.integer($0, option: $1, in: 1...Int.max)
             }
         static let maxPixels = Single<Int>(
-            "max-pixels", value: "N", help: "Refuse a photo of more than N pixels (e.g. 50000000 or 50M) that has to be "
-                + "decoded: decoded, marked and encoded again, a photo takes up to about 10 bytes of memory a pixel. "
-                + "A JPEG written as a JPEG at its own size and quality is stamped without decoding and is not held to it.",
+            "max-pixels", value: "N",
+            help: "Refuse a photo of more than N pixels (e.g. 50000000 or 50M) that has to be decoded: decoded, marked "
+                + "and encoded again, a photo takes up to about 10 bytes of memory a pixel. A JPEG written as a JPEG "
+                + "at its own size and quality is stamped without decoding and is not held to it.",
             default: "\(BatchOptions.defaultMaxDecodedPixels / 1_000_000)M, about 1 GB a job") {
                 try NumberOption.pixels($0, option: $1)
             }
@@ -238,8 +239,9 @@ enum Commands {
                 ArgumentSpec("INPUT", arity: .oneOrMore,
                              help: "Photos and folders; the output mirrors their relative layout under OUTDIR."),
             ],
-            keys: [output, preset, text, variable, recursive, jobs, format, quality, maxSize, maxPixels, reencode, strict, name,
-                   skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec, dryRun, json, shard],
+            keys: [output, preset, text, variable, recursive, jobs, format, quality, maxSize, maxPixels, reencode,
+                   strict, name, skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec,
+                   dryRun, json, shard],
             exclusive: [[skipExisting, overwrite], [stripGPS, stripMetadata]],
             discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
                 + "error for that photo; the others are still stamped. Photos are read by content, not by "

@@ -156,12 +156,15 @@ import Testing
         #expect(try NumberOption.pixels("1") == 1)
         let expected = "expected a number of pixels, e.g. 50000000 or 50M"
         for bad in ["", "M", "50MP", "x", "+5", "1e3", "nanM", "infM", "50 M", "٥٠"] {
-            #expect(message { try NumberOption.pixels(bad) } == "invalid value '\(bad)' for '--max-pixels': \(expected)", "\(bad)")
+            #expect(message { try NumberOption.pixels(bad) }
+                    == "invalid value '\(bad)' for '--max-pixels': \(expected)", "\(bad)")
         }
         #expect(message { try NumberOption.pixels("0") } == "'--max-pixels' must be at least 1 pixel (got 0)")
         #expect(message { try NumberOption.pixels("-5M") } == "'--max-pixels' must be at least 1 pixel (got -5M)")
-        #expect(message { try NumberOption.pixels("0.0000001M") } == "'--max-pixels' must be at least 1 pixel (got 0.0000001M)")
-        guard case .batch(let options) = try parseCommandLine(["batch", "in", "-o", "out", "--max-pixels", "30M"]) else {
+        #expect(message { try NumberOption.pixels("0.0000001M") }
+                == "'--max-pixels' must be at least 1 pixel (got 0.0000001M)")
+        let arguments = ["batch", "in", "-o", "out", "--max-pixels", "30M"]
+        guard case .batch(let options) = try parseCommandLine(arguments) else {
             Issue.record("not a batch")
             return
         }

@@ -317,7 +317,8 @@ final class PhotoWorker {
             return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
         }
         throw .failure("the picture is \(photo.width)×\(photo.height) (\(mega(pixels)) megapixels), more than the "
-            + "\(mega(settings.maxDecodedPixels)) megapixels a photo may have to be decoded (about 10 bytes of memory a pixel); "
+            + "\(mega(settings.maxDecodedPixels)) megapixels a photo may have to be decoded "
+            + "(about 10 bytes of memory a pixel); "
             + "give --max-pixels \((pixels + 999_999) / 1_000_000)M to decode it, or scale it down first")
     }
 

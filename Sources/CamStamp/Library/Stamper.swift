@@ -182,7 +182,8 @@ public final class Stamper {
             templates[name] = try Templates.load(nil, builtIn: name, resources: resources)
         }
         let made = PhotoWorker(settings: .init(quality: settings.quality, maxSize: settings.maxSize,
-                                               maxDecodedPixels: settings.maxDecodedPixels, keepsFormat: settings.format == .keep,
+                                               maxDecodedPixels: settings.maxDecodedPixels,
+                                               keepsFormat: settings.format == .keep,
                                                strict: settings.strict, existing: .refuse, metadata: settings.metadata,
                                                templates: templates, setMetadata: setMetadata),
                                marker: marker)
