@@ -215,12 +215,15 @@ final class ImageCache {
             if case .tooLarge(let bytes, _) = error { throw tooLarge(bytes) }
             throw .imageUnreadable(url, reason: "it \(error)")
         }
+        // A gzipped SVG's references cannot be read here: it gets no base, so librsvg opens none.
+        let gzipped = data.starts(with: [0x1F, 0x8B])
+        if !gzipped { try SVGReferences.check(data, of: url) }
         let bytes = data.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         defer { g_bytes_unref(bytes) }
         let stream = g_memory_input_stream_new_from_bytes(bytes)
         defer { g_object_unref(stream) }
-        let base = g_file_new_for_path(url.path)
-        defer { g_object_unref(UnsafeMutableRawPointer(base)) }
+        let base = gzipped ? nil : g_file_new_for_path(url.path)
+        defer { if let base { g_object_unref(UnsafeMutableRawPointer(base)) } }
         var error: UnsafeMutablePointer<GError>?
         guard let pointer = rsvg_handle_new_from_stream_sync(stream, base, RSVG_HANDLE_FLAGS_NONE, nil, &error) else {
             throw .imageUnreadable(url, reason: consume(error))

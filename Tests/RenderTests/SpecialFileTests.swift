@@ -82,4 +82,38 @@ final class FIFORescue: @unchecked Sendable {
         }
         #expect(!rescue.stop(), "the font's open waited for a writer")
     }
+
+    /// librsvg opens the files an SVG links to by itself, blocking: a FIFO there hung the render.
+    @Test func anSVGThatLinksToAFIFOIsRefusedAndOneThatLinksToAPNGIsDrawn() throws {
+        let renderer = try makeRenderer()
+        let pipe = try fifo("linked.png")
+        let folder = pipe.deletingLastPathComponent()
+        let rescue = FIFORescue(pipe)
+        let svg = folder.appendingPathComponent("logo.svg")
+        func link(_ name: String) throws {
+            let namespaces = #"xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink""#
+            let image = #"<image xlink:href="\#(name)" width="40" height="20"/>"#
+            try Data(#"<svg \#(namespaces) width="40" height="20">\#(image)</svg>"#.utf8).write(to: svg)
+        }
+        try link("linked.png")
+        let refused = "the SVG refers to \(pipe.path), which is a FIFO (named pipe), not a regular file; "
+            + "embed the picture in the SVG or point it at a PNG file"
+        #expect(throws: RenderError.imageUnreadable(svg, reason: refused)) {
+            try renderer.render(imageMark(svg), frameWidth: 640, frameHeight: 360)
+        }
+        #expect(!rescue.stop(), "librsvg's open waited for a writer")
+        var green = Bitmap(width: 40, height: 20, stride: 160, pixels: [UInt8](repeating: 0, count: 160 * 20))
+        for y in 0..<20 { for x in 0..<40 { green[x, y] = .init(red: 0, green: 255, blue: 0, alpha: 255) } }
+        try green.writePNG(to: folder.appendingPathComponent("green.png"))
+        try link("green.png")
+        #expect(try renderer.render(imageMark(svg), frameWidth: 640, frameHeight: 360).bitmap[20, 10]
+                == .init(red: 0, green: 255, blue: 0, alpha: 255))
+    }
+
+    @Test func theFilesAnSVGRefersToAreFoundInHrefsAndURLs() {
+        let text = ##"<image href="a.png"/><image xlink:href = 'b c.png'/><use href="#x"/>"##
+            + ##"<rect style="fill:url(#g)"/><rect style="fill: url( 'd.png' )"/>"##
+            + ##"<image href="data:image/png;base64,AA"/>"##
+        #expect(SVGReferences.references(in: text) == ["a.png", "b c.png", "d.png"])
+    }
 }
