@@ -240,13 +240,7 @@ final class PhotoWorker {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         let final = outputSize(photo)
         let size = final == upright ? nil : final
-        if max(photo.width, photo.height) > PhotoPipeline.maxSide {
-            throw .failure("the picture is \(photo.width)×\(photo.height) and camstamp decodes pictures of at most "
-                + "\(PhotoPipeline.maxSide) pixels a side (a JPEG written as a JPEG at its own size and quality is "
-                + "stamped without decoding, up to \(Self.maxJPEGSide)); scale it down first, "
-                + "e.g. vipsthumbnail --size \(PhotoPipeline.maxSide)")
-        }
-        try checkDecodedPixels(photo)
+        try checkDecodable(photo)
         if outputKind == .jpg, max(final.width, final.height) > Self.maxJPEGSide {
             throw .failure("the picture is \(final.width)×\(final.height) and a JPEG holds at most \(Self.maxJPEGSide) pixels a side; "
                 + "use --max-size \(Self.maxJPEGSide) or --format png")
@@ -305,21 +299,6 @@ final class PhotoWorker {
             guard photo.kind == .jpg else { throw .failure("cannot decode, mark or encode the image: \(error)") }
             return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
         }
-    }
-
-    /// Refuses a photo with more pixels than --max-pixels before it is decoded: decoded, marked
-    /// and encoded again, a picture takes up to about 10 bytes of memory a pixel at its peak.
-    private func checkDecodedPixels(_ photo: PhotoFacts) throws(CamStampError) {
-        let pixels = photo.width * photo.height
-        guard pixels > settings.maxDecodedPixels else { return }
-        func mega(_ count: Int) -> String {
-            let tenths = (count + 50_000) / 100_000
-            return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
-        }
-        throw .failure("the picture is \(photo.width)×\(photo.height) (\(mega(pixels)) megapixels), more than the "
-            + "\(mega(settings.maxDecodedPixels)) megapixels a photo may have to be decoded "
-            + "(about 10 bytes of memory a pixel); "
-            + "give --max-pixels \((pixels + 999_999) / 1_000_000)M to decode it, or scale it down first")
     }
 
     /// GStreamer 1.22's jpegdec gives a YCbCr JPEG whose chroma is a quarter of the luma's width
