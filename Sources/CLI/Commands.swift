@@ -180,6 +180,14 @@ enum Commands {
             "max-size", value: "PX", help: "Scale each photo down (Lanczos3) so that its longer side is at most PX pixels.") {
                 try NumberOption.integer($0, option: $1, in: 1...Int.max)
             }
+        static let maxPixels = Single<Int>(
+            "max-pixels", value: "N",
+            help: "Refuse a photo of more than N pixels (e.g. 50000000 or 50M) that has to be decoded: decoded, marked "
+                + "and encoded again, a photo takes up to about 10 bytes of memory a pixel. A JPEG written as a JPEG "
+                + "at its own size and quality is stamped without decoding and is not held to it.",
+            default: "\(BatchOptions.defaultMaxDecodedPixels / 1_000_000)M, about 1 GB a job") {
+                try NumberOption.pixels($0, option: $1)
+            }
         static let reencode = Flag("reencode", help: "Decode, turn upright and encode every JPEG again. By default a JPEG written as a "
                 + "JPEG at its own size and quality is stamped without re-encoding: only the 8×8 blocks under "
                 + "the marks change, the rest stays bit-identical, and its EXIF orientation is kept (the marks "
@@ -231,12 +239,14 @@ enum Commands {
                 ArgumentSpec("INPUT", arity: .oneOrMore,
                              help: "Photos and folders; the output mirrors their relative layout under OUTDIR."),
             ],
-            keys: [output, preset, text, variable, recursive, jobs, format, quality, maxSize, reencode, strict, name,
-                   skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec, dryRun, json, shard],
+            keys: [output, preset, text, variable, recursive, jobs, format, quality, maxSize, maxPixels, reencode,
+                   strict, name, skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec,
+                   dryRun, json, shard],
             exclusive: [[skipExisting, overwrite], [stripGPS, stripMetadata]],
             discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
                 + "error for that photo; the others are still stamped. Photos are read by content, not by "
-                + "extension; a photo over \(BatchOptions.maxPixels / 1_000_000) megapixels is refused before decoding. "
+                + "extension; a photo over \(BatchOptions.maxPixels / 1_000_000) megapixels (or --max-pixels, if more) "
+                + "is refused before it is read. "
                 + "Embedded previews (the EXIF thumbnail, maker-note and XMP previews, MPF images, a motion photo's "
                 + "video) are left out: they show the photo unmarked.")
     }
@@ -478,6 +488,7 @@ enum Commands {
         options.format = try values.get(Batch.format) ?? .keep
         options.quality = try values.get(Batch.quality) ?? options.quality
         options.maxSize = try values.get(Batch.maxSize)
+        options.maxDecodedPixels = try values.get(Batch.maxPixels) ?? options.maxDecodedPixels
         options.reencode = values.get(Batch.reencode)
         options.strict = values.get(Batch.strict)
         options.namePattern = try values.get(Batch.name) ?? options.namePattern

@@ -1,5 +1,6 @@
 import Foundation
 internal import Media
+import Presets
 
 /// Loads pipeline templates: the user's own (`--pipeline`) or a shipped one from `pipelines/`.
 enum Templates {
@@ -12,8 +13,14 @@ enum Templates {
             url = resources.pipeline(name)
         }
         Verbosity.log("pipeline template \(name): \(url.path)")
-        do { return try PipelineTemplate(contentsOf: url) } catch {
-            throw custom == nil ? .failure(error.description) : .usage("--pipeline: \(error)")
+        func failure(_ why: String) -> CamStampError {
+            custom == nil ? .failure("\(url.path): \(why)")
+                : .usage("--pipeline: \(url.path): \(why); give a pipeline template file")
         }
+        // Only a regular file: a FIFO given to --pipeline would wait for a writer forever.
+        let data: Data
+        do { data = try RegularFile.contents(of: url) } catch { throw failure(error.description) }
+        guard let text = String(data: data, encoding: .utf8) else { throw failure("is not UTF-8 text") }
+        return PipelineTemplate(fileText: text, origin: url.path)
     }
 }

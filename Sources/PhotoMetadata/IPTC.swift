@@ -102,6 +102,15 @@ struct IIMDatasets: Equatable {
     static let location: Set<UInt8> = [26, 27, 90, 92, 95, 100, 101]
     static let byline: UInt8 = 80
     static let copyrightNotice: UInt8 = 116
+    /// The most bytes IIM 4.2 allows in record 2's text datasets, with their names: readers
+    /// that keep to the standard refuse or cut a longer value on their own.
+    static let limits: [UInt8: (name: String, bytes: Int)] = [
+        5: ("ObjectName", 64), 25: ("Keywords", 64), 80: ("By-line", 32), 85: ("By-lineTitle", 32),
+        90: ("City", 32), 92: ("Sub-location", 32), 95: ("Province-State", 32),
+        101: ("Country-PrimaryLocationName", 64), 103: ("OriginalTransmissionReference", 32),
+        105: ("Headline", 256), 110: ("Credit", 32), 115: ("Source", 32), 116: ("CopyrightNotice", 128),
+        118: ("Contact", 128), 120: ("Caption-Abstract", 2000), 122: ("Writer-Editor", 32),
+    ]
     /// 1:90 Coded Character Set, and its value for UTF-8 (ESC % G).
     static let codedCharacterSet: UInt8 = 90
     static let utf8: [UInt8] = [0x1B, 0x25, 0x47]
@@ -150,17 +159,39 @@ struct IIMDatasets: Equatable {
         return out
     }
 
-    /// Replaces every `2:number` with one holding `text`, in the block's character set. Returns
-    /// false (and removes the old value, which would contradict the new one elsewhere) when the
-    /// block declares a character set that cannot hold the text.
-    mutating func set(_ number: UInt8, to text: String) -> Bool {
+    /// How `set(_:to:)` wrote a value.
+    enum Written: Equatable {
+        case whole
+        /// Cut to the dataset's IIM limit of `limit` bytes, at a character's end.
+        case cut(limit: Int)
+        /// Not written: the block declares a character set that cannot hold the text.
+        case notWritten
+    }
+
+    /// Replaces every `2:number` with one holding `text`, in the block's character set, cut to
+    /// the dataset's IIM limit. The old value is removed even when the new one cannot be
+    /// written: it would contradict the new one elsewhere.
+    mutating func set(_ number: UInt8, to text: String) -> Written {
         datasets.removeAll { $0.record == 2 && $0.number == number }
-        guard let bytes = encode(text) else { return false }
+        guard var bytes = encode(text) else { return .notWritten }
+        var written = Written.whole
+        if let limit = Self.limits[number]?.bytes, bytes.count > limit {
+            // UTF-8 or one byte a scalar (ASCII, Latin-1): whole characters only, never half of one.
+            let isUTF8 = bytes.elementsEqual(text.utf8)
+            var kept = 0
+            for character in text {
+                let size = isUTF8 ? character.utf8.count : character.unicodeScalars.count
+                guard kept + size <= limit else { break }
+                kept += size
+            }
+            bytes.removeSubrange(kept...)
+            written = .cut(limit: limit)
+        }
         if !datasets.contains(where: { $0.record == 2 && $0.number == 0 }) {
             insert(Dataset(record: 2, number: 0, data: [0, 4]))  // Record Version 4, as IIM 4.x
         }
         insert(Dataset(record: 2, number: number, data: bytes))
-        return true
+        return written
     }
 
     /// `text` as bytes for this block: ASCII as is; otherwise UTF-8 when the block says so, or
@@ -190,8 +221,8 @@ struct IIMDatasets: Equatable {
 extension ImageMetadata {
     enum IPTCForOutput {
         case none
-        /// The APP13 segments, and a warning when part of the credit could not be written.
-        case segments([JPEGSegment], MetadataWarning?)
+        /// The APP13 segments, and a warning for each part of the credit cut or not written.
+        case segments([JPEGSegment], [MetadataWarning])
         case dropped(MetadataWarning)
     }
 
@@ -208,16 +239,23 @@ extension ImageMetadata {
             return .dropped(.iptcUnreadable(error))
         }
         resources.blocks.removeAll { PhotoshopResources.neverCarried.contains($0.id) }
-        var warning: MetadataWarning?
+        var warnings: [MetadataWarning] = []
         if let index = resources.blocks.firstIndex(where: { $0.id == PhotoshopResources.iptc }) {
             var iim: IIMDatasets
             do { iim = try IIMDatasets(parsing: resources.blocks[index].data) } catch { return .dropped(.iptcUnreadable(error)) }
             let original = iim
             if stripGPS { iim.datasets.removeAll { $0.record == 2 && IIMDatasets.location.contains($0.number) } }
             var unwritten: [String] = []
-            if let artist = edits.artist, !iim.set(IIMDatasets.byline, to: artist) { unwritten.append("By-line") }
-            if let copyright = edits.copyright, !iim.set(IIMDatasets.copyrightNotice, to: copyright) { unwritten.append("CopyrightNotice") }
-            if !unwritten.isEmpty { warning = .iptcCreditNotWritten(unwritten) }
+            for (number, text) in [(IIMDatasets.byline, edits.artist), (IIMDatasets.copyrightNotice, edits.copyright)] {
+                guard let text else { continue }
+                let name = IIMDatasets.limits[number]?.name ?? "2:\(number)"
+                switch iim.set(number, to: text) {
+                case .whole: break
+                case .cut(let limit): warnings.append(.iptcCut(name, limit: limit))
+                case .notWritten: unwritten.append(name)
+                }
+            }
+            if !unwritten.isEmpty { warnings.insert(.iptcCreditNotWritten(unwritten), at: 0) }
             if iim != original {
                 resources.blocks[index].data = iim.encoded
                 // The digest would now say the IPTC was changed behind the XMP's back.
@@ -225,12 +263,12 @@ extension ImageMetadata {
                 if iim.datasets.isEmpty { resources.blocks.removeAll { $0.id == PhotoshopResources.iptc } }
             }
         }
-        guard !resources.blocks.isEmpty else { return warning.map { .dropped($0) } ?? .none }
+        guard !resources.blocks.isEmpty else { return warnings.first.map { .dropped($0) } ?? .none }
         let bytes = resources.encoded
         let chunk = JPEGSignature.maxPayload - JPEGSignature.iptc.count
         let segments = stride(from: 0, to: bytes.count, by: chunk).map { start in
             JPEGSegment(marker: 0xED, payload: Data(JPEGSignature.iptc + bytes[start..<min(bytes.count, start + chunk)]))
         }
-        return .segments(segments, warning)
+        return .segments(segments, warnings)
     }
 }

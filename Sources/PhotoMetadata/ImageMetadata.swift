@@ -207,7 +207,7 @@ public struct ImageMetadata: Sendable {
         case .none: break
         }
         switch iptcForOutput(stripGPS: stripGPS, edits: edits) {
-        case .segments(let segments, let warning): added += segments; warnings += warning.map { [$0] } ?? []
+        case .segments(let segments, let cut): added += segments; warnings += cut
         case .dropped(let warning): warnings.append(warning)
         case .none: break
         }

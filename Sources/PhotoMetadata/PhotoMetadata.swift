@@ -87,6 +87,8 @@ public enum MetadataWarning: Sendable, Equatable, CustomStringConvertible {
     case iptcUnreadable(IPTCError)
     /// These IPTC datasets of the credit were not written: the block's character set cannot hold them.
     case iptcCreditNotWritten([String])
+    /// An IPTC dataset of the credit cut to the most bytes IIM allows it (XMP and EXIF hold it whole).
+    case iptcCut(String, limit: Int)
 
     public var description: String {
         switch self {
@@ -105,6 +107,8 @@ public enum MetadataWarning: Sendable, Equatable, CustomStringConvertible {
         case .iptcUnreadable(let error): "IPTC left out: \(error)"
         case .iptcCreditNotWritten(let names):
             "IPTC \(names.joined(separator: " and ")) left out: the photo's IPTC character set cannot hold the text"
+        case .iptcCut(let name, let limit):
+            "IPTC \(name) cut to \(limit) bytes, the most IIM allows it (XMP and EXIF hold it whole)"
         }
     }
 }

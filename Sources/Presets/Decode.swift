@@ -34,17 +34,20 @@ extension Preset {
     }
 }
 
-/// The file's bytes, or a `PresetError` saying why they cannot be read.
+/// The file's bytes, or a `PresetError` saying why they cannot be read. Only a regular file is
+/// read (see `RegularFile`): a FIFO as the preset would otherwise wait for a writer forever.
 func readPresetFile(_ url: URL) throws(PresetError) -> Data {
-    switch PathKind(of: url) {
-    case .missing: throw PresetError(.notFound, "no such preset file", file: url.path)
-    case .folder: throw PresetError(.unreadable, "is a folder, not a preset file", file: url.path)
-    case .file: break
-    }
     do {
-        return try Data(contentsOf: url)
+        return try RegularFile.contents(of: url)
     } catch {
-        throw PresetError(.unreadable, "cannot read the preset file (permission denied?)", file: url.path)
+        switch error {
+        case .missing: throw PresetError(.notFound, "no such preset file", file: url.path)
+        case .folder: throw PresetError(.unreadable, "is a folder, not a preset file", file: url.path)
+        case .notRegular, .tooLarge:
+            throw PresetError(.unreadable, error.description, hint: "give a preset file (.json)", file: url.path)
+        case .failed(let reason):
+            throw PresetError(.unreadable, "cannot read the preset file (\(reason))", file: url.path)
+        }
     }
 }
 

@@ -31,7 +31,8 @@ extension Mark {
             }
         }),
         .optional("font-file", .text, \.fontFile, .file, check: { url, path throws(PresetError) in
-            try checkFile(url, at: path, missing: "font file not found", missingHint: "font paths are relative to the preset file's folder",
+            try checkFile(url, at: path, key: "font-file", missing: "font file not found",
+                          missingHint: "font paths are relative to the preset file's folder",
                           folder: "font-file is a folder", folderHint: "give the path of a .ttf or .otf file")
         }),
         .value("weight", .text, \.weight, .weight, check: { weight, path throws(PresetError) in
@@ -280,13 +281,20 @@ struct LengthLimit: Sendable {
     }
 }
 
-/// Throws when `url` is not a file: `missing` or `folder` (each followed by the path) with its hint.
-func checkFile(_ url: URL, at path: String, missing: String, missingHint: String,
+/// Throws when `url` is not a regular file: `missing` or `folder` (each followed by the path) with
+/// its hint; a FIFO or a device as `key` with `folderHint` (it would be opened, and a FIFO waits
+/// for a writer forever).
+func checkFile(_ url: URL, at path: String, key: String, missing: String, missingHint: String,
                folder: String, folderHint: String) throws(PresetError) {
     switch PathKind(of: url) {
     case .missing: throw PresetError(.missingFile, "\(missing): \(url.path)", path: path, hint: missingHint)
     case .folder: throw PresetError(.badValue, "\(folder), not a file: \(url.path)", path: path, hint: folderHint)
-    case .file: break
+    case .file:
+        var info = stat()
+        if stat(url.path, &info) == 0, let kind = RegularFile.kind(ofMode: info.st_mode) {
+            throw PresetError(.badValue, "\(key) \(url.path) is \(kind), not a regular file", path: path,
+                              hint: folderHint)
+        }
     }
 }
 

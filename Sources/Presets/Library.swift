@@ -32,7 +32,7 @@ public struct PresetLibrary: Sendable {
 
     /// The `description` of a preset file, read without validating the rest.
     private static func summary(of url: URL) -> String {
-        guard let data = try? Data(contentsOf: url) else { return "(unreadable)" }
+        guard let data = try? RegularFile.contents(of: url) else { return "(unreadable)" }
         do {
             let root = try JSONReader.parse(data)
             if case .object(let members) = root.value,

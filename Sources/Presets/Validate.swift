@@ -88,7 +88,8 @@ extension Mark {
             guard ["png", "svg"].contains(url.pathExtension.lowercased()) else {
                 throw PresetError(.badValue, "image must be a PNG or SVG file, not '\(url.lastPathComponent)'", path: "\(path).image")
             }
-            try checkFile(url, at: "\(path).image", missing: "image file not found", missingHint: "image paths are relative to the preset file's folder",
+            try checkFile(url, at: "\(path).image", key: "image", missing: "image file not found",
+                          missingHint: "image paths are relative to the preset file's folder",
                           folder: "image is a folder", folderHint: "give the path of a PNG or SVG file")
         }
         for key in Self.keys {

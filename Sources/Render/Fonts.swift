@@ -57,12 +57,13 @@ public enum Fonts {
     @discardableResult
     public static func register(fontFile: URL) throws(RenderError) -> String {
         let path = fontFile.standardizedFileURL.path
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw .fontFileUnusable(fontFile, reason: FileManager.default.fileExists(atPath: path)
-                                    ? "not readable" : "no such file")
-        }
         return try state.withLock { (state: inout State) throws(RenderError) -> String in
             if let family = state.files[path] { return family }
+            // fontconfig and FreeType open the file by path, blocking: a FIFO there would wait
+            // for a writer forever, so the file is opened (non-blocking) and checked first.
+            do throws(RegularFile.Failure) { try RegularFile.check(URL(fileURLWithPath: path)) } catch {
+                throw .fontFileUnusable(fontFile, reason: error == .missing ? "no such file" : "\(error)")
+            }
             // FcFreeTypeQuery reads the face; nil means FreeType cannot use the file.
             var count: Int32 = 0
             guard let pattern = fcBytes(path, { FcFreeTypeQuery($0, 0, nil, &count) }) else {

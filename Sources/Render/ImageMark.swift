@@ -93,20 +93,7 @@ extension MarkRenderer {
 enum ImageKind {
     case png, svg
 
-    init(of url: URL) throws(RenderError) {
-        let kind = PathKind(of: url)
-        guard kind != .missing else { throw .imageNotFound(url) }
-        guard kind != .folder else {
-            throw .imageUnreadable(url, reason: "it is a folder, not a file; give the path of a PNG or SVG file")
-        }
-        let head: Data
-        do {
-            let file = try FileHandle(forReadingFrom: url)
-            defer { try? file.close() }
-            head = try file.read(upToCount: 1024) ?? Data()
-        } catch {
-            throw .imageUnreadable(url, reason: (error as NSError).localizedDescription)
-        }
+    init(of url: URL, head: Data) throws(RenderError) {
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             // The size is in the IHDR chunk that must come first: refuse a huge PNG before Cairo
             // tries to allocate it (a 30000² logo failed with "out of memory").
@@ -125,6 +112,21 @@ enum ImageKind {
         let text = String(decoding: head, as: UTF8.self)
         if ext == "svg" || ext == "svgz" || text.contains("<svg") { self = .svg; return }
         throw .imageNotPNGOrSVG(url)
+    }
+}
+
+extension RegularFile {
+    /// Opens a mark's image, or says why it cannot be used.
+    static func image(_ url: URL) throws(RenderError) -> RegularFile {
+        do { return try RegularFile(opening: url) } catch {
+            switch error {
+            case .missing: throw .imageNotFound(url)
+            case .folder:
+                throw .imageUnreadable(url, reason: "it is a folder, not a file; give the path of a PNG or SVG file")
+            case .notRegular, .tooLarge, .failed:
+                throw .imageUnreadable(url, reason: "it \(error); give the path of a PNG or SVG file")
+            }
+        }
     }
 }
 
@@ -167,26 +169,67 @@ final class ImageCache {
     }
 
     private static func decode(_ url: URL) throws(RenderError) -> Image {
-        switch try ImageKind(of: url) {
-        case .png:
-            let image = CairoSurface(adopting: cairo_image_surface_create_from_png(url.path))
-            guard image.status == CAIRO_STATUS_SUCCESS else {
-                throw .imageUnreadable(url, reason: String(cString: cairo_status_to_string(image.status)))
-            }
-            return .png(image)
-        case .svg:
-            // librsvg holds the whole document tree: a 50 MB SVG took 2 GB and 14 s, per thread.
-            let bytes = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
-            guard bytes <= maxSVGBytes else {
-                throw .imageUnreadable(url, reason: "the SVG is \(bytes >> 20) MB, more than the \(maxSVGBytes >> 20) MB a mark's image may be; simplify it or export it as a PNG")
-            }
-            var error: UnsafeMutablePointer<GError>?
-            guard let pointer = rsvg_handle_new_from_file(url.path, &error) else {
-                throw .imageUnreadable(url, reason: consume(error))
-            }
-            let handle = SVGHandle(adopting: pointer)
-            rsvg_handle_set_dpi(handle.pointer, 96)
-            return .svg(handle)
+        let file = try RegularFile.image(url)
+        let head: Data
+        do { head = try file.read(upTo: 1024) } catch { throw .imageUnreadable(url, reason: "it \(error)") }
+        switch try ImageKind(of: url, head: head) {
+        case .png: return .png(try png(file, url: url))
+        case .svg: return .svg(try svg(file, url: url))
         }
+    }
+
+    /// Decodes the PNG from the open file (not by path again: the path may name another file by now).
+    private static func png(_ file: RegularFile, url: URL) throws(RenderError) -> CairoSurface {
+        guard lseek(file.descriptor, 0, SEEK_SET) == 0 else {
+            throw .imageUnreadable(url, reason: String(cString: strerror(errno)))
+        }
+        let image = withExtendedLifetime(file) {
+            CairoSurface(adopting: cairo_image_surface_create_from_png_stream({ closure, buffer, length in
+                let file = Unmanaged<RegularFile>.fromOpaque(closure!).takeUnretainedValue()
+                guard let buffer, let chunk = try? file.read(upTo: Int(length)), chunk.count == Int(length) else {
+                    return CAIRO_STATUS_READ_ERROR
+                }
+                chunk.copyBytes(to: buffer, count: chunk.count)
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(file).toOpaque()))
+        }
+        guard image.status == CAIRO_STATUS_SUCCESS else {
+            throw .imageUnreadable(url, reason: String(cString: cairo_status_to_string(image.status)))
+        }
+        return image
+    }
+
+    /// Parses the SVG from the open file's bytes, with the file as the base of its own references.
+    private static func svg(_ file: RegularFile, url: URL) throws(RenderError) -> SVGHandle {
+        // librsvg holds the whole document tree: a 50 MB SVG took 2 GB and 14 s, per thread.
+        func tooLarge(_ bytes: Int) -> RenderError {
+            .imageUnreadable(url, reason: "the SVG is \(bytes >> 20) MB, more than the \(maxSVGBytes >> 20) MB a mark's "
+                + "image may be; simplify it or export it as a PNG")
+        }
+        guard file.size <= maxSVGBytes else { throw tooLarge(file.size) }
+        guard lseek(file.descriptor, 0, SEEK_SET) == 0 else {
+            throw .imageUnreadable(url, reason: String(cString: strerror(errno)))
+        }
+        let data: Data
+        do { data = try file.readAll(limit: maxSVGBytes) } catch {
+            if case .tooLarge(let bytes, _) = error { throw tooLarge(bytes) }
+            throw .imageUnreadable(url, reason: "it \(error)")
+        }
+        // A gzipped SVG's references cannot be read here: it gets no base, so librsvg opens none.
+        let gzipped = data.starts(with: [0x1F, 0x8B])
+        if !gzipped { try SVGReferences.check(data, of: url) }
+        let bytes = data.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(bytes) }
+        let stream = g_memory_input_stream_new_from_bytes(bytes)
+        defer { g_object_unref(stream) }
+        let base = gzipped ? nil : g_file_new_for_path(url.path)
+        defer { if let base { g_object_unref(UnsafeMutableRawPointer(base)) } }
+        var error: UnsafeMutablePointer<GError>?
+        guard let pointer = rsvg_handle_new_from_stream_sync(stream, base, RSVG_HANDLE_FLAGS_NONE, nil, &error) else {
+            throw .imageUnreadable(url, reason: consume(error))
+        }
+        let handle = SVGHandle(adopting: pointer)
+        rsvg_handle_set_dpi(handle.pointer, 96)
+        return handle
     }
 }

@@ -1,5 +1,5 @@
 import CamStamp
-import CLI
+@testable import CLI
 import Foundation
 import Testing
 
@@ -147,5 +147,29 @@ import Testing
                 == "invalid value 'inf' for '--duration': expected a number of seconds, e.g. 10 or 2.5")
         #expect(message { try NumberOption.seconds("10s") }
                 == "invalid value '10s' for '--duration': expected a number of seconds, e.g. 10 or 2.5")
+    }
+
+    @Test func pixelCounts() throws {
+        #expect(try NumberOption.pixels("50000000") == 50_000_000)
+        #expect(try NumberOption.pixels("50M") == 50_000_000)
+        #expect(try NumberOption.pixels("0.5m") == 500_000)
+        #expect(try NumberOption.pixels("1") == 1)
+        let expected = "expected a number of pixels, e.g. 50000000 or 50M"
+        for bad in ["", "M", "50MP", "x", "+5", "1e3", "nanM", "infM", "50 M", "٥٠"] {
+            #expect(message { try NumberOption.pixels(bad) }
+                    == "invalid value '\(bad)' for '--max-pixels': \(expected)", "\(bad)")
+        }
+        #expect(message { try NumberOption.pixels("0") } == "'--max-pixels' must be at least 1 pixel (got 0)")
+        #expect(message { try NumberOption.pixels("-5M") } == "'--max-pixels' must be at least 1 pixel (got -5M)")
+        #expect(message { try NumberOption.pixels("0.0000001M") }
+                == "'--max-pixels' must be at least 1 pixel (got 0.0000001M)")
+        let arguments = ["batch", "in", "-o", "out", "--max-pixels", "30M"]
+        guard case .batch(let options) = try parseCommandLine(arguments) else {
+            Issue.record("not a batch")
+            return
+        }
+        #expect(options.maxDecodedPixels == 30_000_000)
+        guard case .batch(let plain) = try parseCommandLine(["batch", "in", "-o", "out"]) else { return }
+        #expect(plain.maxDecodedPixels == BatchOptions.defaultMaxDecodedPixels)
     }
 }

@@ -63,6 +63,10 @@ final class RunningCamstamp {
         if process.isRunning {
             process.terminate()
             Issue.record("camstamp \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+            // SIGTERM only asks: a process blocked in open(2) on a FIFO never gets to act on it.
+            let grace = Date().addingTimeInterval(5)
+            while process.isRunning && Date() < grace { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { send(SIGKILL) }
         }
         process.waitUntilExit()
         group.wait()

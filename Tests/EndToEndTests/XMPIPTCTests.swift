@@ -179,6 +179,33 @@ func locationTags(_ tags: [String: String]) -> [String: String] {
         #expect(bareTags.keys.filter { $0.hasPrefix("IPTC:") }.isEmpty)
     }
 
+    /// IIM gives CopyrightNotice 128 bytes and By-line 32: a 6,000-byte credit was written into
+    /// IPTC whole. It is cut there at a character's end, one warning a field; XMP and EXIF keep
+    /// it whole.
+    @Test func aCreditLongerThanIIMAllowsIsCutInIPTCWithAWarning() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try source(in: folder)
+        let out = folder.appendingPathComponent("out")
+        let copyright = String(repeating: "© Ana Pérez ", count: 300)  // 4,200 bytes
+        let artist = "Ana María Pérez de la Fuente Ñúñez"
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "a",
+                                   "--set-metadata", "Artist=\(artist)", "--set-metadata", "Copyright=\(copyright)"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let cut = "the most IIM allows it (XMP and EXIF hold it whole)"
+        #expect(result.stderr == "camstamp: \(input.path): warning: IPTC By-line cut to 32 bytes, \(cut); "
+                    + "IPTC CopyrightNotice cut to 128 bytes, \(cut)\n1 marked, 0 failed, 0 skipped\n")
+        let tags = try exiftoolTags(out.appendingPathComponent("photo.jpg"))
+        #expect(tags["IPTC:By-line"] == "Ana María Pérez de la Fuente ", "cut before the two bytes of Ñ")
+        let notice = try #require(tags["IPTC:CopyrightNotice"])
+        #expect(notice.utf8.count <= 128 && notice.utf8.count >= 120 && copyright.hasPrefix(notice), "\(notice)")
+        #expect(tags["XMP-dc:Rights"] == copyright)
+        #expect(tags["IFD0:Copyright"] == copyright.trimmingCharacters(in: .whitespaces), "exiftool trims EXIF text")
+        #expect(tags["XMP-dc:Creator"] == artist)
+        #expect(try exiftool(["-validate", "-warning", "-a", out.appendingPathComponent("photo.jpg").path])
+                    .contains("exceeds length limit") == false)
+    }
+
     @Test func setMetadataErrorsAreUsageErrors() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

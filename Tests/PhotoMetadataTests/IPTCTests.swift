@@ -29,15 +29,15 @@ extension IIMDatasets {
                               (2, 101, "Chile"), (2, 116, "(c) Jane")])
 
     func output(_ blocks: [(UInt16, [UInt8])], stripGPS: Bool, edits: MetadataEdits = MetadataEdits()) throws
-        -> (resources: PhotoshopResources?, warning: MetadataWarning?) {
+        -> (resources: PhotoshopResources?, warnings: [MetadataWarning]) {
         var m = ImageMetadata()
         m.iptc = Data(photoshopAPP13(blocks))
         switch m.iptcForOutput(stripGPS: stripGPS, edits: edits) {
-        case .none: return (nil, nil)
-        case .dropped(let warning): return (nil, warning)
-        case .segments(let segments, let warning):
+        case .none: return (nil, [])
+        case .dropped(let warning): return (nil, [warning])
+        case .segments(let segments, let warnings):
             let bytes = segments.flatMap { [UInt8]($0.payload.dropFirst(14)) }
-            return (try PhotoshopResources(parsing: bytes), warning)
+            return (try PhotoshopResources(parsing: bytes), warnings)
         }
     }
 
@@ -60,7 +60,7 @@ extension IIMDatasets {
         let (out, warning) = try output([(0x0404, Self.located), (0x040C, [0xFF, 0xD8, 0xFF, 0xD9]), (0x0409, [1]),
                                          (0x0422, [2]), (0x0424, Array("<x:xmpmeta/>".utf8)), (0x0425, [UInt8](repeating: 7, count: 16))],
                                         stripGPS: false)
-        #expect(warning == nil)
+        #expect(warning.isEmpty)
         #expect(out?.blocks.map(\.id) == [0x0404, 0x0425], "digest kept: the IPTC did not change")
         #expect(try datasets(out).count == 10)
     }
@@ -75,7 +75,7 @@ extension IIMDatasets {
     @Test func theCreditReplacesByLineAndCopyrightAndDeclaresUTF8() throws {
         let edits = MetadataEdits(artist: "Ana Pérez", copyright: "© 2026 Ana Pérez")
         let (out, warning) = try output([(0x0404, Self.located)], stripGPS: false, edits: edits)
-        #expect(warning == nil)
+        #expect(warning.isEmpty)
         let d = try datasets(out)
         #expect(d.filter { $0.record == 2 && $0.number == 80 }.map(\.data) == [Array("Ana Pérez".utf8)])
         #expect(d.filter { $0.record == 2 && $0.number == 116 }.map(\.data) == [Array("© 2026 Ana Pérez".utf8)])
@@ -86,12 +86,35 @@ extension IIMDatasets {
     @Test func aLatin1BlockGetsLatin1AndAnotherCharsetAWarning() throws {
         let latin1 = IIMDatasets([.init(record: 2, number: 5, data: [0x43, 0xE9])]).encoded  // "Cé"
         let (out, warning) = try output([(0x0404, latin1)], stripGPS: false, edits: MetadataEdits(copyright: "© Ana"))
-        #expect(warning == nil)
+        #expect(warning.isEmpty)
         #expect(try datasets(out).last?.data == [0xA9, 0x20, 0x41, 0x6E, 0x61])
         let iso2022 = IIMDatasets([.init(record: 1, number: 90, data: [0x1B, 0x2E, 0x41]), .init(record: 2, number: 80, data: [0x41])]).encoded
         let (other, otherWarning) = try output([(0x0404, iso2022)], stripGPS: false, edits: MetadataEdits(artist: "Ana Pérez"))
-        #expect(otherWarning == .iptcCreditNotWritten(["By-line"]))
+        #expect(otherWarning == [.iptcCreditNotWritten(["By-line"])])
         #expect(try datasets(other).contains { $0.number == 80 } == false, "the old By-line would contradict the new credit")
+    }
+
+    /// A credit longer than IIM allows (CopyrightNotice 128 bytes, By-line 32) is cut at a
+    /// character's end, with a warning a field; it was written at any length.
+    @Test func theCreditIsCutAtEachDatasetsIIMLimitOnACharactersEnd() throws {
+        let copyright = String(repeating: "© Ana Pérez ", count: 500)
+        let artist = "Ana María Pérez de la Fuente Ñúñez"  // "Ñ" is bytes 32 and 33
+        let edits = MetadataEdits(artist: artist, copyright: copyright)
+        let (out, warnings) = try output([(0x0404, Self.located)], stripGPS: false, edits: edits)
+        #expect(warnings == [.iptcCut("By-line", limit: 32), .iptcCut("CopyrightNotice", limit: 128)])
+        #expect(warnings.last?.description
+                == "IPTC CopyrightNotice cut to 128 bytes, the most IIM allows it (XMP and EXIF hold it whole)")
+        let d = try datasets(out)
+        let byline = try #require(d.first { $0.record == 2 && $0.number == 80 }?.data)
+        let notice = try #require(d.first { $0.record == 2 && $0.number == 116 }?.data)
+        // Whole characters: "é" and "©" are two bytes each, and the cut never falls inside one.
+        #expect(String(validating: byline, as: UTF8.self) == "Ana María Pérez de la Fuente ")
+        #expect(notice.count <= 128 && notice.count >= 126)
+        #expect(String(validating: notice, as: UTF8.self).map { copyright.hasPrefix($0) } == true)
+        let latin1 = IIMDatasets([.init(record: 2, number: 5, data: [0x43, 0xE9])]).encoded  // "Cé", no charset
+        let long = MetadataEdits(artist: String(repeating: "é", count: 40))
+        let (short, _) = try output([(0x0404, latin1)], stripGPS: false, edits: long)
+        #expect(try datasets(short).first { $0.number == 80 }?.data == [UInt8](repeating: 0xE9, count: 32))
     }
 
     @Test func withoutIPTCNoneIsAdded() throws {

@@ -259,6 +259,19 @@ package enum NumberOption {
         return value
     }
 
+    /// A number of pixels, at least 1: digits, or megapixels with an `M` (`50M`, `0.5M`).
+    package static func pixels(_ text: String, option: String = "--max-pixels") throws -> Int {
+        let mega = text.hasSuffix("M") || text.hasSuffix("m")
+        let digits = mega ? String(text.dropLast()) : text
+        let value: Int? = mega ? Double(digits).flatMap { $0.isFinite && $0 < 1e12 ? Int(($0 * 1e6).rounded()) : nil }
+            : digits.allSatisfy(\.isASCII) ? Int(digits) : nil
+        guard let value, !digits.isEmpty, !digits.hasPrefix("+") else {
+            throw OptionValueError.invalid(text, for: option, expected: "a number of pixels, e.g. 50000000 or 50M")
+        }
+        guard value >= 1 else { throw OptionValueError("'\(option)' must be at least 1 pixel (got \(text))") }
+        return value
+    }
+
     /// A JPEG quality, 1…100.
     package static func quality(_ text: String, option: String = "--quality") throws -> Int {
         try integer(text, option: option, in: 1...100)

@@ -67,6 +67,7 @@ public struct BatchJob {
             templates[name] = try Templates.load(nil, builtIn: name, resources: resources)
         }
         let settings = PhotoWorker.Settings(quality: options.quality, maxSize: options.maxSize,
+                                            maxDecodedPixels: options.maxDecodedPixels,
                                             keepsFormat: options.format == .keep, strict: options.strict,
                                             existing: options.existing, metadata: options.metadata, templates: templates,
                                             setMetadata: metadataTemplates, reencode: options.reencode)

@@ -189,19 +189,11 @@ struct BatchPlan {
         }
     }
 
-    /// Why `url` (links followed) cannot be read as a photo, or nil for a regular file.
+    /// Why `url` (links followed) cannot be read as a photo, or nil for a regular file or a folder.
     static func notRegular(_ url: URL) -> String? {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { return nil }
-        let kind: String
-        switch info.st_mode & S_IFMT {
-        case S_IFREG, S_IFDIR: return nil
-        case S_IFIFO: kind = "a FIFO (named pipe)"
-        case S_IFCHR: kind = "a character device"
-        case S_IFBLK: kind = "a block device"
-        case S_IFSOCK: kind = "a socket"
-        default: kind = "not a regular file"
-        }
+        guard stat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR,
+              let kind = RegularFile.kind(ofMode: info.st_mode) else { return nil }
         return "not a photo file but \(kind); give photo files or folders of them"
     }
 

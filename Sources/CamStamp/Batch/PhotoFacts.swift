@@ -40,12 +40,12 @@ struct PhotoFacts {
     /// What was left out on purpose, for the warning line.
     private(set) var notes: [String] = []
 
-    static let maxPixels = BatchOptions.maxPixels
-
     /// A PNG's own gamma that only a PNG output carries (see `ImageMetadata.pngGammaApartFromSRGB`).
     var pngGamma: Double? { metadata.pngGammaApartFromSRGB }
 
-    init(_ data: Data) throws(CamStampError) {
+    /// Reads what batch needs from a photo's bytes; a picture of more than `maxPixels` is refused
+    /// before anything else is read (`BatchOptions.maxPixels`, or a larger --max-pixels).
+    init(_ data: Data, maxPixels: Int = BatchOptions.maxPixels) throws(CamStampError) {
         guard !data.isEmpty else { throw .failure("empty file") }
         if let sniffed = ImageFormat.sniff(data) {
             kind = sniffed
@@ -157,9 +157,9 @@ struct PhotoFacts {
             }
         }
         guard width > 0, height > 0 else { throw .failure("damaged image (its header gives a size of \(width)×\(height))") }
-        if width * height > Self.maxPixels {
+        if width * height > maxPixels {
             throw .failure("the picture is \(width)×\(height) (\(width * height / 1_000_000) megapixels), over camstamp's limit of "
-                + "\(Self.maxPixels / 1_000_000) megapixels; scale it down first (e.g. vipsthumbnail --size 16000)")
+                + "\(maxPixels / 1_000_000) megapixels; scale it down first (e.g. vipsthumbnail --size 16000)")
         }
         // Damage found while reading is said once, here, and counts for --strict.
         metadataDamage += metadata.readWarnings.map(\.description)

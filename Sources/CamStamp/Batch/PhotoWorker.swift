@@ -11,6 +11,8 @@ final class PhotoWorker {
         /// The JPEG quality; nil re-encodes at each source's own (see `PhotoFacts.sourceQuality`).
         var quality: Int?
         var maxSize: Int?
+        /// `--max-pixels`: the most pixels a photo decoded into memory may have.
+        var maxDecodedPixels = BatchOptions.defaultMaxDecodedPixels
         /// `--format keep`: each output in its input's format, by content.
         var keepsFormat: Bool
         /// `--strict`: a photo with damaged data fails instead of being stamped with a warning.
@@ -238,6 +240,7 @@ final class PhotoWorker {
         let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         let final = outputSize(photo)
         let size = final == upright ? nil : final
+        try checkDecodable(photo)
         if outputKind == .jpg, max(final.width, final.height) > Self.maxJPEGSide {
             throw .failure("the picture is \(final.width)×\(final.height) and a JPEG holds at most \(Self.maxJPEGSide) pixels a side; "
                 + "use --max-size \(Self.maxJPEGSide) or --format png")

@@ -24,7 +24,7 @@ extension PhotoWorker {
                strictOption: String = "strict") throws(CamStampError) -> Stamped {
         // PhotoFacts counts offsets from 0: a slice of a larger Data is copied to its own.
         let data = bytes.startIndex == 0 ? bytes : Data(bytes)
-        let photo = try PhotoFacts(data)
+        let photo = try PhotoFacts(data, maxPixels: max(BatchOptions.maxPixels, settings.maxDecodedPixels))
         var notes = photo.notes
         // Notes are said in the warning line; damage also fails the photo under strict.
         var damage = photo.metadataDamage

@@ -35,6 +35,8 @@ public final class Stamper {
         public var setMetadata: [MetadataAssignment]
         /// Damaged picture data or metadata fails the photo instead of a warning.
         public var strict: Bool
+        /// The most pixels a photo decoded into memory may have, as `camstamp batch --max-pixels`.
+        public var maxDecodedPixels = BatchOptions.defaultMaxDecodedPixels
 
         /// Settings with `camstamp batch`'s defaults unless given.
         public init(format: BatchFormat = .keep, quality: Int? = nil, maxSize: Int? = nil, metadata: MetadataPolicy = .keep,
@@ -87,6 +89,9 @@ public final class Stamper {
         }
         if let maxSize = settings.maxSize, maxSize < 1 {
             throw .usage("maximum size \(maxSize) is out of range; give at least 1 pixel")
+        }
+        if settings.maxDecodedPixels < 1 {
+            throw .usage("maximum pixel count \(settings.maxDecodedPixels) is out of range; give at least 1 pixel")
         }
         let assignments = variables.sorted { $0.key < $1.key }.map { VariableAssignment(key: $0.key, value: $0.value) }
         let (preset, overrides) = try MarkSetup.preset(sources: presets, text: text, variables: assignments, resources: resources)
@@ -176,7 +181,9 @@ public final class Stamper {
         for name in ["photo-jpeg", "photo-png"] {
             templates[name] = try Templates.load(nil, builtIn: name, resources: resources)
         }
-        let made = PhotoWorker(settings: .init(quality: settings.quality, maxSize: settings.maxSize, keepsFormat: settings.format == .keep,
+        let made = PhotoWorker(settings: .init(quality: settings.quality, maxSize: settings.maxSize,
+                                               maxDecodedPixels: settings.maxDecodedPixels,
+                                               keepsFormat: settings.format == .keep,
                                                strict: settings.strict, existing: .refuse, metadata: settings.metadata,
                                                templates: templates, setMetadata: setMetadata),
                                marker: marker)

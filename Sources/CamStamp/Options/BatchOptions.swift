@@ -26,6 +26,8 @@ public struct BatchOptions: Sendable, Equatable {
     public var strict: Bool = false
     /// The longest side of an output in pixels; nil keeps the size.
     public var maxSize: Int?
+    /// `--max-pixels`: the most pixels a photo decoded into memory may have (see `defaultMaxDecodedPixels`).
+    public var maxDecodedPixels = BatchOptions.defaultMaxDecodedPixels
     /// `--reencode`: every JPEG decoded, turned upright and encoded again, never stamped in its
     /// DCT coefficients (the default for JPEG → JPEG at the same size and quality).
     public var reencode: Bool = false
@@ -51,6 +53,11 @@ public struct BatchOptions: Sendable, Equatable {
     /// The most pixels a photo may have: 250 megapixels (a 200 MP phone sensor is 16320×12240).
     /// Larger pictures are refused before decoding: one frame alone would take gigabytes.
     public static let maxPixels = 250_000_000
+    /// The most pixels a photo is decoded at by default: 100 megapixels. Decoded, marked and
+    /// encoded again, a picture takes up to about 10 bytes of memory a pixel at its peak (a
+    /// 100 MP TIFF about 1 GB), so two jobs stay within a 4 GB machine. A JPEG stamped in its
+    /// coefficients is not decoded into pixels and is bounded by `maxPixels` alone.
+    public static let defaultMaxDecodedPixels = 100_000_000
     /// One job per active processor.
     public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 

@@ -15,15 +15,19 @@ public struct PipelineTemplate: Sendable {
 
     public init(contentsOf url: URL) throws(MediaError) {
         do {
-            let text = try String(contentsOf: url, encoding: .utf8)
-            // Lines starting with '#' are comments; the rest is joined as one description.
-            let body = text.split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
-                .joined(separator: " ")
-            self.init(body, origin: url.path)
+            self.init(fileText: try String(contentsOf: url, encoding: .utf8), origin: url.path)
         } catch {
             throw .invalidTemplate("cannot read \(url.path): \(error.localizedDescription)")
         }
+    }
+
+    /// A template file's text: lines starting with '#' are comments, the rest is joined as one
+    /// description.
+    public init(fileText text: String, origin: String) {
+        let body = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+            .joined(separator: " ")
+        self.init(body, origin: origin)
     }
 
     /// A value that may be placed into a template.

@@ -101,6 +101,10 @@ public struct PhotoRequest: Sendable {
 /// only one decoded frame per pipeline is alive at a time. After an error the pipeline is rebuilt
 /// for the next photo.
 public final class PhotoPipeline: @unchecked Sendable {
+    /// The widest and tallest picture a photo pipeline takes: GStreamer 1.22's videoconvert and
+    /// videoscale accept at most 32767 pixels a side, and refuse more as "not-negotiated".
+    public static let maxSide = 32767
+
     private let template: PipelineTemplate
     private let input: PhotoCodec
     private let values: [String: PipelineTemplate.Value]

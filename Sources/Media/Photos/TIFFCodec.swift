@@ -1,4 +1,5 @@
 import Foundation
+internal import CGstVideo
 internal import CTIFF
 
 /// A TIFF file opened with libtiff (GStreamer has no TIFF decoder of its own): the first page's
@@ -89,17 +90,23 @@ public final class TIFFFile: @unchecked Sendable {
                 }
             }.get()
         }
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        raster.withUnsafeBytes { source in
-            for i in 0..<(width * height) {
-                rgb[3 * i] = source[4 * i]
-                rgb[3 * i + 1] = source[4 * i + 1]
-                rgb[3 * i + 2] = source[4 * i + 2]
-            }
-        }
-        return try rgb.withUnsafeBytes { bytes in
+        // Packed to RGB straight into the picture's buffer: no third copy of a picture that may be
+        // a hundred megapixels.
+        return try raster.withUnsafeBytes { source in
             Result { () throws(MediaError) in
-                try DecodedPicture.packed(width: width, height: height, alpha: false, warning: warning) { bytes.baseAddress! + $0 * width * 3 }
+                try DecodedPicture.filled(GST_VIDEO_FORMAT_RGB, width: width, height: height, element: "decoder",
+                                          what: "picture") { data, stride in
+                    for y in 0..<height {
+                        let from = source.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * width * 4
+                        let to = data + y * stride
+                        for x in 0..<width {
+                            to[3 * x] = from[4 * x]
+                            to[3 * x + 1] = from[4 * x + 1]
+                            to[3 * x + 2] = from[4 * x + 2]
+                        }
+                    }
+                    return warning
+                }
             }
         }.get()
     }

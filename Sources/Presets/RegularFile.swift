@@ -1,0 +1,118 @@
+import Foundation
+
+/// A regular file opened for reading, and the one way presets, fonts, logos and pipeline
+/// templates are opened: a FIFO, a device or a socket is refused, never read. The path is
+/// opened non-blocking (opening a FIFO without a writer would otherwise wait forever) and the
+/// open descriptor is checked with fstat(2), so a file swapped for a FIFO after a stat(2) is
+/// still refused.
+package final class RegularFile {
+    /// Why a path cannot be read as a regular file.
+    package enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// Nothing is there.
+        case missing
+        /// A folder.
+        case folder
+        /// A FIFO, a device or a socket: what it is, e.g. "a FIFO (named pipe)".
+        case notRegular(String)
+        /// Larger than the caller reads: the file's size and the limit, in bytes.
+        case tooLarge(bytes: Int, limit: Int)
+        /// open(2) or read(2) failed: strerror's text.
+        case failed(String)
+
+        /// Without the path: "is a FIFO (named pipe), not a regular file".
+        package var description: String {
+            switch self {
+            case .missing: "no such file"
+            case .folder: "is a folder, not a file"
+            case .notRegular(let kind): "is \(kind), not a regular file"
+            case .tooLarge(let bytes, let limit): "is \(bytes) bytes, more than the \(limit) bytes read here"
+            case .failed(let reason): "cannot be read (\(reason))"
+            }
+        }
+    }
+
+    /// The open descriptor, closed when this is released.
+    package let descriptor: Int32
+    /// The size fstat(2) gave when it was opened.
+    package let size: Int
+
+    /// Opens `url` (links followed) for reading, if it is a regular file.
+    package init(opening url: URL) throws(Failure) {
+        let fd = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw code == ENOENT || code == ENOTDIR ? .missing : .failed(String(cString: strerror(code)))
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .failed(reason)
+        }
+        if let kind = Self.kind(ofMode: info.st_mode) {
+            close(fd)
+            throw kind == "a folder" ? .folder : .notRegular(kind)
+        }
+        descriptor = fd
+        size = Int(info.st_size)
+    }
+
+    deinit { close(descriptor) }
+
+    /// What a stat(2) mode names when it is not a regular file ("a FIFO (named pipe)"), or nil.
+    package static func kind(ofMode mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
+        }
+    }
+
+    /// Checks that `url` is a regular file that can be opened, for a library that opens it by
+    /// path itself (fontconfig and FreeType with a font file).
+    package static func check(_ url: URL) throws(Failure) {
+        _ = try RegularFile(opening: url)
+    }
+
+    /// The whole of the regular file at `url`; `limit` bytes at most.
+    package static func contents(of url: URL, limit: Int = .max) throws(Failure) -> Data {
+        let file = try RegularFile(opening: url)
+        guard file.size <= limit else { throw .tooLarge(bytes: file.size, limit: limit) }
+        return try file.readAll(limit: limit)
+    }
+
+    /// Up to `count` bytes from the current offset; fewer only at the end of the file.
+    package func read(upTo count: Int) throws(Failure) -> Data {
+        var data = Data(count: count)
+        var filled = 0
+        let failure: Int32? = data.withUnsafeMutableBytes { buffer -> Int32? in
+            while filled < count {
+                let got = Glibc.read(descriptor, buffer.baseAddress! + filled, count - filled)
+                if got < 0, errno == EINTR { continue }
+                if got < 0 { return errno }
+                if got == 0 { break }
+                filled += got
+            }
+            return nil
+        }
+        if let failure { throw .failed(String(cString: strerror(failure))) }
+        data.count = filled
+        return data
+    }
+
+    /// The rest of the file, which may have grown since it was opened; `limit` bytes at most.
+    package func readAll(limit: Int = .max) throws(Failure) -> Data {
+        var data = Data()
+        while true {
+            let wanted = max(64 << 10, min(size, limit) - data.count + 1)
+            let chunk = try read(upTo: wanted)
+            data.append(chunk)
+            guard data.count <= limit else { throw .tooLarge(bytes: data.count, limit: limit) }
+            if chunk.count < wanted { return data }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+@testable import Presets
+@testable import Render
+import Testing
+
+/// Opens `fifo` for writing (and closes it again) from `delay` on, until stopped, so that a
+/// reader blocked in open(2) on it is let go and reads an empty file: code that must never wait
+/// on a FIFO then fails its test, where it would otherwise hang the run.
+final class FIFORescue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopped = false
+    private var opened = false
+
+    init(_ fifo: URL, after delay: TimeInterval = 10) {
+        let start = Date()
+        Thread.detachNewThread { [self] in
+            while !lock.withLock({ stopped }) {
+                Thread.sleep(forTimeInterval: 0.05)
+                guard Date().timeIntervalSince(start) >= delay else { continue }
+                let fd = open(fifo.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                if fd >= 0 {
+                    lock.withLock { opened = true }
+                    close(fd)
+                }
+            }
+        }
+    }
+
+    /// Stops it; true when a reader had been waiting (a writer opened the FIFO).
+    func stop() -> Bool {
+        lock.withLock {
+            stopped = true
+            return opened
+        }
+    }
+}
+
+@Suite struct SpecialFileTests {
+    func fifo(_ name: String) throws -> URL {
+        let url = try temporaryFolder().appendingPathComponent(name)
+        #expect(mkfifo(url.path, 0o644) == 0)
+        return url
+    }
+
+    @Test func onlyARegularFileIsOpenedAndAFIFOIsNeverWaitedOn() throws {
+        let pipe = try fifo("pipe.json")
+        let rescue = FIFORescue(pipe)
+        #expect(throws: RegularFile.Failure.notRegular("a FIFO (named pipe)")) { try RegularFile.contents(of: pipe) }
+        #expect(!rescue.stop(), "the open waited for a writer")
+        #expect(throws: RegularFile.Failure.notRegular("a character device")) {
+            try RegularFile.check(URL(fileURLWithPath: "/dev/null"))
+        }
+        let folder = pipe.deletingLastPathComponent()
+        #expect(throws: RegularFile.Failure.folder) { try RegularFile.check(folder) }
+        #expect(throws: RegularFile.Failure.missing) { try RegularFile.check(folder.appendingPathComponent("none")) }
+        let file = folder.appendingPathComponent("some.json")
+        let bytes = Data((0..<200_000).map { UInt8($0 % 251) })
+        try bytes.write(to: file)
+        #expect(try RegularFile.contents(of: file) == bytes)
+        #expect(throws: RegularFile.Failure.tooLarge(bytes: 200_000, limit: 1000)) {
+            try RegularFile.contents(of: file, limit: 1000)
+        }
+    }
+
+    /// What a preset's checks see only at load time: the renderer itself, handed a FIFO (a file
+    /// replaced after the preset was checked), refuses it without opening it blocking.
+    @Test func theRendererRefusesAFIFOAsAnImageOrAFontFile() throws {
+        let renderer = try makeRenderer()
+        let logo = try fifo("logo.png")
+        var rescue = FIFORescue(logo)
+        #expect(throws: RenderError.imageUnreadable(logo, reason: "it is a FIFO (named pipe), not a regular file; "
+                                                        + "give the path of a PNG or SVG file")) {
+            try renderer.render(imageMark(logo), frameWidth: 640, frameHeight: 360)
+        }
+        #expect(!rescue.stop(), "the image's open waited for a writer")
+        let font = try fifo("font.ttf")
+        rescue = FIFORescue(font)
+        var mark = textMark("a")
+        mark.fontFile = font
+        #expect(throws: RenderError.fontFileUnusable(font, reason: "is a FIFO (named pipe), not a regular file")) {
+            try renderer.render(mark, frameWidth: 640, frameHeight: 360)
+        }
+        #expect(!rescue.stop(), "the font's open waited for a writer")
+    }
+
+    /// librsvg opens the files an SVG links to by itself, blocking: a FIFO there hung the render.
+    @Test func anSVGThatLinksToAFIFOIsRefusedAndOneThatLinksToAPNGIsDrawn() throws {
+        let renderer = try makeRenderer()
+        let pipe = try fifo("linked.png")
+        let folder = pipe.deletingLastPathComponent()
+        let rescue = FIFORescue(pipe)
+        let svg = folder.appendingPathComponent("logo.svg")
+        func link(_ name: String) throws {
+            let namespaces = #"xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink""#
+            let image = #"<image xlink:href="\#(name)" width="40" height="20"/>"#
+            try Data(#"<svg \#(namespaces) width="40" height="20">\#(image)</svg>"#.utf8).write(to: svg)
+        }
+        try link("linked.png")
+        let refused = "the SVG refers to \(pipe.path), which is a FIFO (named pipe), not a regular file; "
+            + "embed the picture in the SVG or point it at a PNG file"
+        #expect(throws: RenderError.imageUnreadable(svg, reason: refused)) {
+            try renderer.render(imageMark(svg), frameWidth: 640, frameHeight: 360)
+        }
+        #expect(!rescue.stop(), "librsvg's open waited for a writer")
+        var green = Bitmap(width: 40, height: 20, stride: 160, pixels: [UInt8](repeating: 0, count: 160 * 20))
+        for y in 0..<20 { for x in 0..<40 { green[x, y] = .init(red: 0, green: 255, blue: 0, alpha: 255) } }
+        try green.writePNG(to: folder.appendingPathComponent("green.png"))
+        try link("green.png")
+        #expect(try renderer.render(imageMark(svg), frameWidth: 640, frameHeight: 360).bitmap[20, 10]
+                == .init(red: 0, green: 255, blue: 0, alpha: 255))
+    }
+
+    @Test func theFilesAnSVGRefersToAreFoundInHrefsAndURLs() {
+        let text = ##"<image href="a.png"/><image xlink:href = 'b c.png'/><use href="#x"/>"##
+            + ##"<rect style="fill:url(#g)"/><rect style="fill: url( 'd.png' )"/>"##
+            + ##"<image href="data:image/png;base64,AA"/>"##
+        #expect(SVGReferences.references(in: text) == ["a.png", "b c.png", "d.png"])
+    }
+}
