@@ -8,16 +8,16 @@ internal import PhotoMetadata
 struct PhotoFacts {
     /// The format by content.
     var kind: ImageFormat
-    var width: Int
-    var height: Int
-    var orientation: Orientation
+    var width = 0
+    var height = 0
+    var orientation: Orientation = .normal
     var dateTaken: Date?
-    var exifValues: [String: String]
+    var exifValues: [String: String] = [:]
     /// A JPEG's frame: colour model, chroma sampling, quantisation; nil for a PNG.
     var jpeg: JPEGPicture?
     /// The picture's own bytes: a JPEG up to its EOI (without a motion photo's video or other
     /// trailer), the whole file otherwise.
-    var pictureBytes: Range<Int>
+    var pictureBytes = 0..<0
     /// A JPEG whose data ends before its EOI: only libjpeg-turbo can decode what there is.
     var truncated = false
     /// A grey picture (JPEG with one component, PNG colour type 0 or 4, grey TIFF).
@@ -33,7 +33,7 @@ struct PhotoFacts {
     /// HEIC/AVIF and TIFF pictures, decoded outside GStreamer (libheif, libtiff).
     var heif: HEIFFile?
     var tiff: TIFFFile?
-    private var metadata: ImageMetadata
+    private var metadata = ImageMetadata()
     /// Damage found in the photo's metadata: what could not be read, or the parts left out. The
     /// photo is still marked (a warning line says what); under --strict it fails.
     private(set) var metadataDamage: [String] = []
@@ -46,116 +46,16 @@ struct PhotoFacts {
     /// Reads what batch needs from a photo's bytes; a picture of more than `maxPixels` is refused
     /// before anything else is read (`BatchOptions.maxPixels`, or a larger --max-pixels).
     init(_ data: Data, maxPixels: Int = BatchOptions.maxPixels) throws(CamStampError) {
-        guard !data.isEmpty else { throw .failure("empty file") }
-        if let sniffed = ImageFormat.sniff(data) {
-            kind = sniffed
-        } else if data.count < 8 && PNGPicture.couldStart(data) {
-            kind = .png
-        } else {
-            throw .failure("not a photo camstamp reads (the file starts like none of JPEG, PNG, WebP, HEIC/HEIF, AVIF or TIFF)")
-        }
+        kind = try Self.kind(of: data)
         pictureBytes = 0..<data.count
         switch kind {
-        case .jpg:
-            let structure: JPEGStructure
-            do { structure = try JPEGStructure(parsing: data) } catch {
-                throw .failure(error.description)
-            }
-            guard let picture = JPEGPicture(structure), picture.width > 0, picture.height > 0 else {
-                throw .failure("damaged JPEG (no picture size found)")
-            }
-            if let why = picture.unsupportedCoding {
-                throw .failure("unsupported JPEG: \(why); convert it to an 8-bit baseline JPEG or a PNG first (e.g. with ImageMagick's convert)")
-            }
-            jpeg = picture
-            (width, height) = (picture.width, picture.height)
-            isGrey = picture.colourModel == .grey
-            if let end = JPEGPicture.end(of: data, structure: structure) {
-                pictureBytes = 0..<end
-            } else {
-                pictureBytes = 0..<data.count
-                truncated = true
-            }
-            do { metadata = try ImageMetadata(jpeg: data) } catch {
-                metadata = ImageMetadata()
-                metadataDamage = ["metadata not carried: \(error.description)"]
-            }
-        case .webp:
-            let container: WebPContainer
-            do { container = try WebPContainer(parsing: data) } catch {
-                throw .failure("damaged WebP (\(error.description))")
-            }
-            guard !container.isAnimated else {
-                throw .failure("an animated WebP; camstamp marks still pictures (take one frame first, e.g. with webpmux -get frame 1)")
-            }
-            (width, height, hasAlpha, isLosslessWebP) = (container.width, container.height, container.hasAlpha, container.isLossless)
-            do { metadata = try ImageMetadata(webp: data) } catch {
-                metadata = ImageMetadata()
-                metadataDamage = ["metadata not carried: \(error.description)"]
-            }
-        case .heic, .avif:
-            let file: HEIFFile
-            do { file = try HEIFFile(data) } catch {
-                throw .failure("cannot read the \(kind.name) file (\(error.description))")
-            }
-            heif = file
-            (width, height, hasAlpha) = (file.width, file.height, file.hasAlpha)
-            if file.pictures > 1 { notes.append("its main picture of \(file.pictures) marked; the others are not in the output") }
-            if let note = Self.deepSamplesNote(file.bitsPerSample) { notes.append(note) }
-            // A picture that says "P3" only in its nclx box gets a P3 profile: decoded to RGB it would
-            // otherwise be taken for sRGB and look washed out.
-            let icc = file.icc ?? (file.nclxPrimaries == 12 ? ICCProfile.displayP3 : nil)
-            metadata = ImageMetadata(exifTIFF: file.exif, icc: icc, xmp: file.xmp)
-        case .tiff:
-            let file: TIFFFile
-            do { file = try TIFFFile(data) } catch {
-                throw .failure("cannot read the TIFF file (\(error.description))")
-            }
-            // libtiff would refuse it only when decoding, in words that say neither what nor why.
-            if file.isCMYK, file.bitsPerSample != 8 {
-                throw .failure("cannot read a \(file.bitsPerSample)-bit CMYK TIFF (libtiff reads CMYK at 8 bits a sample only); "
-                    + "convert it to 8 bits first, e.g. convert in.tif -depth 8 out.tif")
-            }
-            tiff = file
-            (width, height, hasAlpha, isGrey) = (file.width, file.height, file.hasAlpha, file.isGrey)
-            metadata = ImageMetadata(exifTIFF: EXIF.block(ofTIFFFile: data), icc: file.icc, xmp: file.xmp)
-            if file.pages > 1 { notes.append("page 1 of \(file.pages) marked; the other pages are not in the output") }
-            if let note = Self.deepSamplesNote(file.bitsPerSample) { notes.append(note) }
-        case .png:
-            guard let png = PNGPicture(data) else { throw .failure("truncated image (the file ends before the picture does)") }
-            do { metadata = try ImageMetadata(png: data) } catch {
-                // A critical chunk (IHDR, PLTE, IDAT, IEND: upper-case first letter) is the picture:
-                // libpng refuses it, as peers do, and would print its own line on stderr.
-                if case .badPNGChunkCRC(let chunk) = error, chunk.first?.isUppercase == true {
-                    throw .failure("damaged PNG: bad CRC in its \(chunk) chunk, which holds the picture")
-                }
-                // A damaged ancillary chunk (bad CRC, broken eXIf) costs the metadata, not the
-                // picture: libpng skips such chunks too.
-                metadata = ImageMetadata()
-                metadataDamage = ["metadata not carried: \(error.description)"]
-            }
-            (width, height, isGrey, hasAlpha) = (png.width, png.height, png.isGrey, png.hasTransparency)
-            // pngdec's 16-bit RGB is right from 1.22.4 and 1.24 on; grey and alpha kinds, not known.
-            let rgbFixed = png.colourType == 2 && UpstreamFix.pngdecWideRGB.isFixed
-            isWidePNG = png.bitDepth == 16 && png.colourType != 0 && !rgbFixed
-            // A grey PNG's profile is grey (PNG requires it): it does not describe the colour
-            // output, which libpng and viewers then warn about or refuse (as with a grey JPEG's).
-            if isGrey, metadata.pngICCChunk != nil || metadata.icc != nil {
-                metadata.pngICCChunk = nil
-                metadata.icc = nil
-                notes.append("its grey colour profile is not carried (the output is in colour, RGB)")
-            }
+        case .jpg: try readJPEG(data)
+        case .webp: try readWebP(data)
+        case .heic, .avif: try readHEIF(data)
+        case .tiff: try readTIFF(data)
+        case .png: try readPNG(data)
         }
-        // The output is RGB (or RGB-based YCbCr): a CMYK or grey profile would not describe it,
-        // and viewers given one show wrong colours or refuse the file.
-        if let icc = metadata.icc, icc.count >= 20 {
-            let space = String(decoding: icc[icc.startIndex + 16..<icc.startIndex + 20], as: UTF8.self)
-            if space == "CMYK" || space == "GRAY" {
-                metadata.icc = nil
-                metadata.pngICCChunk = nil
-                notes.append("its \(space == "CMYK" ? "CMYK" : "grey") colour profile is not carried (the output is in colour, RGB)")
-            }
-        }
+        dropProfileOfAnotherColourModel()
         guard width > 0, height > 0 else { throw .failure("damaged image (its header gives a size of \(width)×\(height))") }
         if width * height > maxPixels {
             throw .failure("the picture is \(width)×\(height) (\(width * height / 1_000_000) megapixels), over camstamp's limit of "
@@ -174,6 +74,133 @@ struct PhotoFacts {
         }
         dateTaken = metadata.dateTimeOriginal()
         exifValues = metadata.exifValues
+    }
+
+    /// The format by content; a PNG too short to tell is taken as one (and said to be truncated).
+    private static func kind(of data: Data) throws(CamStampError) -> ImageFormat {
+        guard !data.isEmpty else { throw .failure("empty file") }
+        if let sniffed = ImageFormat.sniff(data) { return sniffed }
+        if data.count < 8 && PNGPicture.couldStart(data) { return .png }
+        throw .failure("not a photo camstamp reads (the file starts like none of JPEG, PNG, WebP, HEIC/HEIF, AVIF or TIFF)")
+    }
+
+    /// Metadata that cannot be read costs the metadata, not the photo.
+    private mutating func readMetadata(_ read: () throws(MetadataError) -> ImageMetadata) {
+        do { metadata = try read() } catch {
+            metadata = ImageMetadata()
+            metadataDamage = ["metadata not carried: \(error.description)"]
+        }
+    }
+
+    /// A JPEG: its frame, where its picture ends, its metadata.
+    private mutating func readJPEG(_ data: Data) throws(CamStampError) {
+        let structure: JPEGStructure
+        do { structure = try JPEGStructure(parsing: data) } catch {
+            throw .failure(error.description)
+        }
+        guard let picture = JPEGPicture(structure), picture.width > 0, picture.height > 0 else {
+            throw .failure("damaged JPEG (no picture size found)")
+        }
+        if let why = picture.unsupportedCoding {
+            throw .failure("unsupported JPEG: \(why); convert it to an 8-bit baseline JPEG or a PNG first (e.g. with ImageMagick's convert)")
+        }
+        jpeg = picture
+        (width, height) = (picture.width, picture.height)
+        isGrey = picture.colourModel == .grey
+        if let end = JPEGPicture.end(of: data, structure: structure) {
+            pictureBytes = 0..<end
+        } else {
+            pictureBytes = 0..<data.count
+            truncated = true
+        }
+        readMetadata { () throws(MetadataError) in try ImageMetadata(jpeg: data) }
+    }
+
+    /// A still WebP (an animated one is refused).
+    private mutating func readWebP(_ data: Data) throws(CamStampError) {
+        let container: WebPContainer
+        do { container = try WebPContainer(parsing: data) } catch {
+            throw .failure("damaged WebP (\(error.description))")
+        }
+        guard !container.isAnimated else {
+            throw .failure("an animated WebP; camstamp marks still pictures (take one frame first, e.g. with webpmux -get frame 1)")
+        }
+        (width, height, hasAlpha, isLosslessWebP) = (container.width, container.height, container.hasAlpha, container.isLossless)
+        readMetadata { () throws(MetadataError) in try ImageMetadata(webp: data) }
+    }
+
+    /// A HEIC or AVIF through libheif: its main picture's size, profile and metadata.
+    private mutating func readHEIF(_ data: Data) throws(CamStampError) {
+        let file: HEIFFile
+        do { file = try HEIFFile(data) } catch {
+            throw .failure("cannot read the \(kind.name) file (\(error.description))")
+        }
+        heif = file
+        (width, height, hasAlpha) = (file.width, file.height, file.hasAlpha)
+        if file.pictures > 1 { notes.append("its main picture of \(file.pictures) marked; the others are not in the output") }
+        if let note = Self.deepSamplesNote(file.bitsPerSample) { notes.append(note) }
+        // A picture that says "P3" only in its nclx box gets a P3 profile: decoded to RGB it would
+        // otherwise be taken for sRGB and look washed out.
+        let icc = file.icc ?? (file.nclxPrimaries == 12 ? ICCProfile.displayP3 : nil)
+        metadata = ImageMetadata(exifTIFF: file.exif, icc: icc, xmp: file.xmp)
+    }
+
+    /// A TIFF through libtiff: its first page.
+    private mutating func readTIFF(_ data: Data) throws(CamStampError) {
+        let file: TIFFFile
+        do { file = try TIFFFile(data) } catch {
+            throw .failure("cannot read the TIFF file (\(error.description))")
+        }
+        // libtiff would refuse it only when decoding, in words that say neither what nor why.
+        if file.isCMYK, file.bitsPerSample != 8 {
+            throw .failure("cannot read a \(file.bitsPerSample)-bit CMYK TIFF (libtiff reads CMYK at 8 bits a sample only); "
+                + "convert it to 8 bits first, e.g. convert in.tif -depth 8 out.tif")
+        }
+        tiff = file
+        (width, height, hasAlpha, isGrey) = (file.width, file.height, file.hasAlpha, file.isGrey)
+        metadata = ImageMetadata(exifTIFF: EXIF.block(ofTIFFFile: data), icc: file.icc, xmp: file.xmp)
+        if file.pages > 1 { notes.append("page 1 of \(file.pages) marked; the other pages are not in the output") }
+        if let note = Self.deepSamplesNote(file.bitsPerSample) { notes.append(note) }
+    }
+
+    /// A PNG: its header's size and kind, its chunks' metadata.
+    private mutating func readPNG(_ data: Data) throws(CamStampError) {
+        guard let png = PNGPicture(data) else { throw .failure("truncated image (the file ends before the picture does)") }
+        do { metadata = try ImageMetadata(png: data) } catch {
+            // A critical chunk (IHDR, PLTE, IDAT, IEND: upper-case first letter) is the picture:
+            // libpng refuses it, as peers do, and would print its own line on stderr.
+            if case .badPNGChunkCRC(let chunk) = error, chunk.first?.isUppercase == true {
+                throw .failure("damaged PNG: bad CRC in its \(chunk) chunk, which holds the picture")
+            }
+            // A damaged ancillary chunk (bad CRC, broken eXIf) costs the metadata, not the
+            // picture: libpng skips such chunks too.
+            metadata = ImageMetadata()
+            metadataDamage = ["metadata not carried: \(error.description)"]
+        }
+        (width, height, isGrey, hasAlpha) = (png.width, png.height, png.isGrey, png.hasTransparency)
+        // pngdec's 16-bit RGB is right from 1.22.4 and 1.24 on; grey and alpha kinds, not known.
+        let rgbFixed = png.colourType == 2 && UpstreamFix.pngdecWideRGB.isFixed
+        isWidePNG = png.bitDepth == 16 && png.colourType != 0 && !rgbFixed
+        // A grey PNG's profile is grey (PNG requires it): it does not describe the colour
+        // output, which libpng and viewers then warn about or refuse (as with a grey JPEG's).
+        if isGrey, metadata.pngICCChunk != nil || metadata.icc != nil {
+            metadata.pngICCChunk = nil
+            metadata.icc = nil
+            notes.append("its grey colour profile is not carried (the output is in colour, RGB)")
+        }
+    }
+
+    /// The output is RGB (or RGB-based YCbCr): a CMYK or grey profile would not describe it,
+    /// and viewers given one show wrong colours or refuse the file.
+    private mutating func dropProfileOfAnotherColourModel() {
+        if let icc = metadata.icc, icc.count >= 20 {
+            let space = String(decoding: icc[icc.startIndex + 16..<icc.startIndex + 20], as: UTF8.self)
+            if space == "CMYK" || space == "GRAY" {
+                metadata.icc = nil
+                metadata.pngICCChunk = nil
+                notes.append("its \(space == "CMYK" ? "CMYK" : "grey") colour profile is not carried (the output is in colour, RGB)")
+            }
+        }
     }
 
     /// What is said of a picture with more than 8 bits a sample (a 16-bit TIFF, a 10-bit HEIC):

@@ -1,0 +1,45 @@
+import Dispatch
+import Foundation
+internal import Media
+
+/// Encodes photos off the camera's thread, one at a time, each written atomically.
+final class StillWriter: @unchecked Sendable {
+    private let destination: StillDestination
+    private let template: PipelineTemplate
+    private let quality: Int
+    private let session: CameraSession
+    private let queue = DispatchQueue(label: "camstamp.camera.stills")
+
+    init(destination: StillDestination, template: PipelineTemplate, quality: Int, session: CameraSession) {
+        self.destination = destination
+        self.template = template
+        self.quality = quality
+        self.session = session
+    }
+
+    func write(_ frame: VideoFrame, done: @escaping @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void) {
+        queue.async { [self] in
+            do throws(CamStampError) {
+                let file = try destination.write { (temporary: URL) throws(CamStampError) in
+                    do {
+                        try StillDestination.encode(frame, template: template, quality: quality, to: temporary)
+                    } catch {
+                        throw .failure("photo: \(error)")
+                    }
+                }
+                var written = stat()
+                guard lstat(file.path, &written) == 0 else { throw CamStampError.failure("photo: \(file.path) vanished") }
+                let shot = CameraSession.Shot(name: file.lastPathComponent, path: file.path, width: frame.width,
+                                              height: frame.height, taken: Date(), device: UInt64(written.st_dev),
+                                              inode: UInt64(written.st_ino))
+                session.addShot(shot)
+                done(.success(shot))
+            } catch {
+                done(.failure(error))
+            }
+        }
+    }
+
+    /// Returns once every photo asked for so far is on disk.
+    func waitUntilDone() { queue.sync {} }
+}
