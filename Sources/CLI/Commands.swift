@@ -161,7 +161,11 @@ enum Commands {
 
     /// `camstamp batch`.
     enum Batch {
-        static let output = Single<String>("output", short: "o", value: "OUTDIR", help: "The folder to write into.", required: true)
+        static let output = Single<String>(
+            "output", short: "o", value: "OUTDIR",
+            help: "The folder to write into. With one photo, a file instead (one-marked.jpg, .png, .webp, .heic, "
+                + ".tif, .avif: its format from the extension unless --format says otherwise), or - for stdout.",
+            required: true)
         static let recursive = Flag("recursive", help: "Also stamp the photos in subfolders of each INPUT folder.")
         static let jobs = Single<Int>("jobs", value: "N", help: "How many photos to stamp at once.",
                                       default: "one per CPU, \(BatchOptions.defaultJobs) here") { try NumberOption.jobs($0, option: $1) }
@@ -275,7 +279,7 @@ enum Commands {
 
         static let spec = CommandSpec(
             "stream",
-            overview: "Stamp live video and record it to a file or send it over RTP.",
+            overview: "Stamp live video and record it to files or publish it: RTP, RTMP, SRT, HLS, an RTSP server.",
             keys: markedCapture + [to, serve, audio, duration, size, fps, bitrate, sdp, snapshotFolder, overwrite, pipeline],
             discussion: "The file is finalized and playable however the stream stops.")
     }
@@ -346,13 +350,20 @@ enum Commands {
         overview: "Show the help of a command.",
         arguments: [ArgumentSpec("COMMAND", arity: .zeroOrMore, help: "A command, such as shoot or presets show.")])
 
-    static let version = Flag("version", help: "Show the version.")
+    static let version = Flag("version", short: "V", help: "Show the version.")
+    /// Handled before the tables are parsed (`Generated`); here so that --help and the man page list them.
+    static let generateMan = Flag("generate-man", help: "Print the man page, camstamp(1), in roff (make install writes it).")
+    static let generateCompletion = Single<String>(
+        "generate-completion", value: "bash|zsh|fish",
+        help: "Print the completion script of a shell, e.g. camstamp --generate-completion bash "
+            + "> /etc/bash_completion.d/camstamp (make install writes all three).")
 
     static let root = CommandSpec(
         "camstamp",
         overview: "Burn text, logos, dates and EXIF into photos and live video.",
-        usage: "camstamp COMMAND [OPTIONS]\ncamstamp --help | --version",
-        options: [version.spec],
+        usage: "camstamp COMMAND [OPTIONS]\ncamstamp --help | --version\n"
+            + "camstamp --generate-man | --generate-completion bash|zsh|fish",
+        options: [version.spec, generateMan.spec, generateCompletion.spec],
         subcommands: [Shoot.spec, Batch.spec, Stream.spec, Camera.spec, Devices.spec, presets, help],
         discussion: "Run 'camstamp COMMAND --help' for the options of a command.\n"
             + "Exit status: 0 all done, 1 some inputs or the pipeline failed, 64 usage or preset error, "
@@ -470,12 +481,16 @@ enum Commands {
     }
 
     static func batchOptions(_ values: OptionValues) throws -> BatchOptions {
+        let output = try values.get(Batch.output)!
+        let single = BatchSingleOutput(output: output)
         var options = BatchOptions(inputs: values.positionals.map { URL(fileURLWithPath: $0) },
-                                   outputFolder: URL(fileURLWithPath: try values.get(Batch.output)!))
+                                   outputFolder: URL(fileURLWithPath: output).deletingLastPathComponent())
+        if single == nil { options.outputFolder = URL(fileURLWithPath: output) }
+        options.single = single
         try applyMarks(values, to: &options)
         options.recursive = values.get(Batch.recursive)
         options.jobs = try values.get(Batch.jobs) ?? options.jobs
-        options.format = try values.get(Batch.format) ?? .keep
+        options.format = try values.get(Batch.format) ?? single?.format.map { .convert($0) } ?? .keep
         options.quality = try values.get(Batch.quality) ?? options.quality
         options.maxSize = try values.get(Batch.maxSize)
         options.reencode = values.get(Batch.reencode)
@@ -491,6 +506,9 @@ enum Commands {
         }
         options.dryRun = values.get(Batch.dryRun)
         options.json = values.get(Batch.json)
+        if single == .standardOutput, options.json {
+            throw OptionValueError("'--json' and '-o -' cannot be used together: stdout holds the photo")
+        }
         options.shard = try values.get(Batch.shard)
         options.videoCodec = try values.get(Batch.videoCodec) ?? .h264
         return options
