@@ -35,8 +35,10 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
 public struct Invocation: Sendable, Equatable {
     public var command: ParsedCommand
     public var verbosity: Verbosity
-    /// `--json` was given (`presets list --json`; batch and devices also carry it in their options).
+    /// `--json` was given (`presets list --json`; the jobs and devices also carry it in their options).
     public var json: Bool
+    /// `--progress json` (batch, stream): the progress as JSON lines on stderr.
+    public var progressJSON = false
 }
 
 /// `parseCommandLine`, with the global options kept.
@@ -101,6 +103,17 @@ enum Commands {
         help: "A capture template of your own instead of pipelines/capture.pipeline (gst-launch syntax "
             + "ending in appsink name=frames; {source} and {caps} are filled in if present).") { try existingFile($0, option: $1) }
 
+    static let progress = Single<Bool>(
+        "progress", value: "bar|json",
+        help: "bar: the progress line, on a terminal. json: one JSON object a line on stderr, every 0.5 s "
+            + "whatever stderr is, for scripts and GUIs (as ffmpeg's -progress); the last says \"progress\": \"end\".",
+        default: "bar") { text, option in
+            guard let json = ["bar": false, "json": true][text] else {
+                throw OptionValueError.invalid(text, for: option, expected: "bar or json")
+            }
+            return json
+        }
+
     /// What every job that marks frames from a source starts its table with.
     static let markedCapture: [any OptionKey] = [source, preset, text, variable]
 
@@ -152,11 +165,14 @@ enum Commands {
                 + "--control 'power_line_frequency=\"50 Hz\"'). Repeatable; `camstamp devices` lists each "
                 + "camera's controls and ranges.") { text, _ in try ControlOption.parse(text) }
 
+        static let json = Flag("json", help: "Print each photo as a JSON line on stdout as it is written (output, number, "
+                + "width, height, format), then {\"summary\": {written, requested, interrupted}}, for scripts.")
+
         static let spec = CommandSpec(
             "shoot",
             overview: "Take a photo from a camera and stamp it.",
             keys: markedCapture + [output, overwrite, size, fps, warmup, format, quality, pipeline, delay, count, interval,
-                                   rotate, square, mirror, control])
+                                   rotate, square, mirror, control, json])
     }
 
     /// `camstamp batch`.
@@ -236,7 +252,7 @@ enum Commands {
                              help: "Photos and folders; the output mirrors their relative layout under OUTDIR."),
             ],
             keys: [output, preset, text, variable, recursive, jobs, format, quality, maxSize, reencode, strict, name,
-                   skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec, dryRun, json, shard],
+                   skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec, dryRun, json, shard, progress],
             exclusive: [[skipExisting, overwrite], [stripGPS, stripMetadata]],
             discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
                 + "error for that photo; the others are still stamped. Photos are read by content, not by "
@@ -276,11 +292,14 @@ enum Commands {
             "snapshot-dir", value: "DIR",
             help: "Each SIGUSR1 (kill -USR1 PID) writes the current frame, marked, there as a full-size JPEG (the folder is created if missing; no file is ever replaced); the stream goes on.")
         static let overwrite = Flag("overwrite", help: "Replace the --to file and the --sdp file if they exist (otherwise they are refused).")
+        static let json = Flag("json", help: "Print the summary as one JSON object on stdout when the stream ends, Ctrl-C "
+                + "too: {\"summary\": {targets, frames, dropped, seconds, snapshots, outages, interrupted}}.")
 
         static let spec = CommandSpec(
             "stream",
             overview: "Stamp live video and record it to files or publish it: RTP, RTMP, SRT, HLS, an RTSP server.",
-            keys: markedCapture + [to, serve, audio, duration, size, fps, bitrate, sdp, snapshotFolder, overwrite, pipeline],
+            keys: markedCapture + [to, serve, audio, duration, size, fps, bitrate, sdp, snapshotFolder, overwrite, pipeline,
+                                   json, progress],
             discussion: "The file is finalized and playable however the stream stops.")
     }
 
@@ -382,10 +401,13 @@ enum Commands {
         let json = switch command {
         case .batch(let options): options.json
         case .devices(let options): options.json
+        case .shoot(let options): options.json
+        case .stream(let options): options.json
         case .presetsList: values.get(PresetsList.json)
         default: false
         }
-        return Invocation(command: command, verbosity: verbosity, json: json)
+        let progressJSON = values.path == [Batch.spec.name] || values.path == [Stream.spec.name] ? try values.get(progress) ?? false : false
+        return Invocation(command: command, verbosity: verbosity, json: json, progressJSON: progressJSON)
     }
 
     static func command(from values: OptionValues) throws -> ParsedCommand {
@@ -436,6 +458,10 @@ enum Commands {
             if output == "-" { options.toStandardOutput = true } else { options.output = URL(fileURLWithPath: output) }
         }
         options.overwrite = values.get(Shoot.overwrite)
+        options.json = values.get(Shoot.json)
+        if options.json, options.toStandardOutput {
+            throw OptionValueError("'--json' and '-o -' cannot be used together: stdout holds the photo")
+        }
         options.size = try values.get(size)
         options.fps = try values.get(fps)
         options.warmup = try values.get(Shoot.warmup)
@@ -536,6 +562,7 @@ enum Commands {
         options.sdp = try values.get(Stream.sdp).map { URL(fileURLWithPath: $0) }
         options.snapshotFolder = try values.get(Stream.snapshotFolder).map { URL(fileURLWithPath: $0, isDirectory: true) }
         options.overwrite = values.get(Stream.overwrite)
+        options.json = values.get(Stream.json)
         options.pipeline = try values.get(pipeline)
         return options
     }

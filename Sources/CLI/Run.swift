@@ -26,7 +26,8 @@ public func runCommandLine(_ arguments: [String]) -> ExitCode {
     }
     Verbosity.current = invocation.verbosity
     // --json output is what was asked for: printed under -q too.
-    let output = JobOutput.standard(verbosity: invocation.verbosity, keepsResults: invocation.json)
+    let output = JobOutput.standard(verbosity: invocation.verbosity, keepsResults: invocation.json,
+                                    progressJSON: invocation.progressJSON)
     return Verbosity.timed("total") { execute(invocation, output: output) }
 }
 

@@ -64,7 +64,7 @@ enum ManPage {
          "camstamp shoot --text '{date:%H:%M}' --count 60 --interval 60 -o shots/"),
         ("A card's photos, marked into a folder with their EXIF kept; a rerun finishes what was left:",
          "camstamp batch /media/card/DCIM -o marked --recursive --preset credit --skip-existing"),
-        ("One photo into one file, or to stdout for a pipe:",
+        ("One photo into one file (-o - writes it to stdout):",
          "camstamp batch IMG_0001.jpg -o IMG_0001-marked.jpg --text '© Ada'"),
         ("Live video recorded and published over RTMP at once, for ten minutes:",
          "camstamp stream --preset timestamp --to live.mp4 --to rtmp://127.0.0.1/live/key --duration 600"),
@@ -104,9 +104,14 @@ enum ManPage {
         text.split(separator: "\n").flatMap { [".PP", escape(String($0))] }
     }
 
-    /// Text safe in roff: backslashes and hyphens escaped, no line starting a request.
+    /// Text safe in roff: backslashes and hyphens escaped, no line starting a request, and the
+    /// few non-ASCII signs the help uses as roff's own (groff's ASCII and Latin-1 devices have
+    /// no `…` and warned; `man` showed nothing in its place).
     static func escape(_ text: String) -> String {
         var escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        for (sign, roff) in [("…", "..."), ("≤", "\\(<="), ("×", "\\(mu"), ("©", "\\(co")] {
+            escaped = escaped.replacingOccurrences(of: sign, with: roff)
+        }
         if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
         return escaped
     }

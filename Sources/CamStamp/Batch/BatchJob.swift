@@ -237,7 +237,8 @@ final class BatchReporter: @unchecked Sendable {
     func clipProgress(_ clip: ClipItem, fraction: Double?, speed: Double) {
         lock.withLock {
             let percent = fraction.map { "\(Int($0 * 100))%" } ?? "…"
-            progress.update("\(clip.input.lastPathComponent) \(percent) · \(String(format: "%.1f", speed))× · \(done)/\(total) files")
+            progress.update("\(clip.input.lastPathComponent) \(percent) · \(String(format: "%.1f", speed))× · \(done)/\(total) files",
+                            record: record())
         }
     }
 
@@ -260,16 +261,29 @@ final class BatchReporter: @unchecked Sendable {
                           status: status.rawValue, reason: reason, milliseconds: milliseconds,
                           path: status == .marked ? path?.rawValue : nil, frames: frames))
             }
-            let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18 + Double((ContinuousClock.now - started).components.seconds)
-            let rate = seconds > 0 ? Double(done) / seconds : 0
-            let eta = rate > 0 ? Double(total - done) / rate : 0
+            let (rate, eta) = pace()
             progress.update("\(done)/\(total) \(noun) · \(String(format: "%.1f", rate))/s · ETA \(clockText(seconds: eta).dropFirst(3))",
-                            force: done == total)
+                            record: record(), force: done == total)
         }
+    }
+
+    /// Files a second since the start, and the seconds left at that rate.
+    private func pace() -> (rate: Double, eta: Double) {
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
+        let rate = seconds > 0 ? Double(done) / seconds : 0
+        return (rate, rate > 0 ? Double(total - done) / rate : 0)
+    }
+
+    /// The `--progress json` line of now (called with the lock held).
+    private func record() -> ProgressRecord {
+        let (rate, eta) = pace()
+        return ProgressRecord(elapsed: ProgressRecord.rounded((ContinuousClock.now - started) / .seconds(1)),
+                              done: done, total: total, rate: ProgressRecord.rounded(rate), eta: ProgressRecord.rounded(eta))
     }
 
     func finish(interrupted: Bool) -> BatchJob.Summary {
         lock.withLock {
+            progress.end(record())
             progress.finish()
             summary.notStarted = total - done
             if let existing = summary.existingLine { report.error(existing) }
