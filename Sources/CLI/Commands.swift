@@ -416,6 +416,11 @@ enum Commands {
         }
         switch values.path {
         case []:
+            // Reached only when another option came with them: they are handled before parsing, alone.
+            let completion = try values.get(generateCompletion)
+            if values.get(generateMan) || completion != nil {
+                throw UsageError("'--generate-man' and '--generate-completion SHELL' take no other option; give them alone")
+            }
             return values.get(version) ? .version : .help(helpText(for: [])!)
         case [Shoot.spec.name]: return .shoot(try shootOptions(values))
         case [Batch.spec.name]: return .batch(try batchOptions(values))

@@ -44,7 +44,8 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderr)")
         let summary = try #require(objects(result.stdout).last?["summary"] as? [String: Any], "\(result.stdout)")
         let frames = try #require(summary["frames"] as? Int)
-        #expect(frames > 0 && frames == (try decodedFrames(recording)))
+        let decoded = try decodedFrames(recording)
+        #expect(frames > 0 && frames == decoded)
         #expect(summary["targets"] as? [String] == [recording.path, rtmp], "\(summary)")
         #expect(summary["dropped"] as? Int == 0 && summary["interrupted"] as? Bool == false)
         let outages = try #require(summary["outages"] as? [[String: Any]])
@@ -58,7 +59,7 @@ import TestSupport
         #expect(progress.last?["progress"] as? String == "end")
         // Every other stderr line is plain text, the summary among them.
         let plain = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("{") }
-        #expect(plain.contains { $0.hasPrefix("\(recording.path): \(frames) frames written") }, "\(result.stderr)")
+        #expect(plain.contains { $0.hasPrefix("\(recording.path), \(rtmp): \(frames) frames written") }, "\(result.stderr)")
     }
 
     @Test func batchProgressAsJSONLinesEndsWithEverythingDone() throws {
