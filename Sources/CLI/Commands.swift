@@ -165,7 +165,8 @@ enum Commands {
                 + "--control 'power_line_frequency=\"50 Hz\"'). Repeatable; `camstamp devices` lists each "
                 + "camera's controls and ranges.") { text, _ in try ControlOption.parse(text) }
 
-        static let json = Flag("json", help: "Print each photo as a JSON line on stdout as it is written (output, number, "
+        static let json = Flag(
+            "json", help: "Print each photo as a JSON line on stdout as it is written (output, number, "
                 + "width, height, format), then {\"summary\": {written, requested, interrupted}}, for scripts.")
 
         static let spec = CommandSpec(
@@ -252,7 +253,8 @@ enum Commands {
                              help: "Photos and folders; the output mirrors their relative layout under OUTDIR."),
             ],
             keys: [output, preset, text, variable, recursive, jobs, format, quality, maxSize, reencode, strict, name,
-                   skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec, dryRun, json, shard, progress],
+                   skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec, dryRun, json, shard,
+                   progress],
             exclusive: [[skipExisting, overwrite], [stripGPS, stripMetadata]],
             discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
                 + "error for that photo; the others are still stamped. Photos are read by content, not by "
@@ -292,14 +294,15 @@ enum Commands {
             "snapshot-dir", value: "DIR",
             help: "Each SIGUSR1 (kill -USR1 PID) writes the current frame, marked, there as a full-size JPEG (the folder is created if missing; no file is ever replaced); the stream goes on.")
         static let overwrite = Flag("overwrite", help: "Replace the --to file and the --sdp file if they exist (otherwise they are refused).")
-        static let json = Flag("json", help: "Print the summary as one JSON object on stdout when the stream ends, Ctrl-C "
+        static let json = Flag(
+            "json", help: "Print the summary as one JSON object on stdout when the stream ends, Ctrl-C "
                 + "too: {\"summary\": {targets, frames, dropped, seconds, snapshots, outages, interrupted}}.")
 
         static let spec = CommandSpec(
             "stream",
             overview: "Stamp live video and record it to files or publish it: RTP, RTMP, SRT, HLS, an RTSP server.",
-            keys: markedCapture + [to, serve, audio, duration, size, fps, bitrate, sdp, snapshotFolder, overwrite, pipeline,
-                                   json, progress],
+            keys: markedCapture + [to, serve, audio, duration, size, fps, bitrate, sdp, snapshotFolder, overwrite,
+                                   pipeline, json, progress],
             discussion: "The file is finalized and playable however the stream stops.")
     }
 
@@ -371,7 +374,8 @@ enum Commands {
 
     static let version = Flag("version", short: "V", help: "Show the version.")
     /// Handled before the tables are parsed (`Generated`); here so that --help and the man page list them.
-    static let generateMan = Flag("generate-man", help: "Print the man page, camstamp(1), in roff (make install writes it).")
+    static let generateMan = Flag(
+        "generate-man", help: "Print the man page, camstamp(1), in roff (make install writes it).")
     static let generateCompletion = Single<String>(
         "generate-completion", value: "bash|zsh|fish",
         help: "Print the completion script of a shell, e.g. camstamp --generate-completion bash "
@@ -406,7 +410,8 @@ enum Commands {
         case .presetsList: values.get(PresetsList.json)
         default: false
         }
-        let progressJSON = values.path == [Batch.spec.name] || values.path == [Stream.spec.name] ? try values.get(progress) ?? false : false
+        let reportsProgress = values.path == [Batch.spec.name] || values.path == [Stream.spec.name]
+        let progressJSON = reportsProgress ? try values.get(progress) ?? false : false
         return Invocation(command: command, verbosity: verbosity, json: json, progressJSON: progressJSON)
     }
 
@@ -419,7 +424,8 @@ enum Commands {
             // Reached only when another option came with them: they are handled before parsing, alone.
             let completion = try values.get(generateCompletion)
             if values.get(generateMan) || completion != nil {
-                throw UsageError("'--generate-man' and '--generate-completion SHELL' take no other option; give them alone")
+                throw UsageError(
+                    "'--generate-man' and '--generate-completion SHELL' take no other option; give them alone")
             }
             return values.get(version) ? .version : .help(helpText(for: [])!)
         case [Shoot.spec.name]: return .shoot(try shootOptions(values))

@@ -20,7 +20,8 @@ extension ShootJob {
     func jsonSummary(written: Int, interrupted: Bool) -> String {
         struct Counts: Encodable { var written, requested: Int; var interrupted: Bool }
         struct Summary: Encodable { var summary: Counts }
-        return CamStamp.jsonLine(Summary(summary: Counts(written: written, requested: options.count, interrupted: interrupted)))
+        let counts = Counts(written: written, requested: options.count, interrupted: interrupted)
+        return CamStamp.jsonLine(Summary(summary: counts))
     }
 }
 

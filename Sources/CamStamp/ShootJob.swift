@@ -78,7 +78,8 @@ public struct ShootJob {
             }
             files.append(file)
             if !options.toStandardOutput {
-                report.result(options.json ? jsonLine(file, number: number, width: frame.width, height: frame.height) : file.path)
+                report.result(options.json ? jsonLine(file, number: number, width: frame.width, height: frame.height)
+                                           : file.path)
             }
             due = due + .milliseconds(Int64((options.interval * 1000).rounded(.up)))
         }

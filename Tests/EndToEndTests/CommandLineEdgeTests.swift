@@ -12,7 +12,8 @@ import TestSupport
     @Test func theGeneratorsAreInTheHelpAndTheManPage() throws {
         let help = try camstamp(["--help"])
         #expect(help.stdout.contains("camstamp --generate-man | --generate-completion bash|zsh|fish"), "\(help.stdout)")
-        #expect(help.stdout.contains("--generate-completion bash|zsh|fish\n") && help.stdout.contains("Print the completion script"))
+        #expect(help.stdout.contains("--generate-completion bash|zsh|fish\n")
+                && help.stdout.contains("Print the completion script"))
         #expect(help.stdout.contains("-V, --version"))
         let man = try camstamp(["--generate-man"]).stdout
         #expect(man.contains("\\fB\\-\\-generate\\-man\\fR") && man.contains("\\fB\\-\\-generate\\-completion\\fR"))
@@ -41,14 +42,15 @@ import TestSupport
         #expect(rendered.status == 0 && rendered.stderr.isEmpty, "\(rendered.stderr)")
         // Bold is overstruck (X, backspace, X): the text without it.
         let text = rendered.stdout.replacing(/.\x{8}/, with: "")
-        #expect(text.contains("EXAMPLES") && text.contains("camstamp batch IMG_0001.jpg -o IMG_0001-marked.jpg"), "\(text)")
+        #expect(text.contains("EXAMPLES") && text.contains("camstamp batch IMG_0001.jpg -o IMG_0001-marked.jpg"),
+                "\(text)")
     }
 
     @Test func streamSaysWhatItPublishes() throws {
         for arguments in [["--help"], ["stream", "--help"]] {
             let words = try camstamp(arguments).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            #expect(words.contains("Stamp live video and record it to files or publish it: RTP, RTMP, SRT, HLS, an RTSP server."),
-                    "\(arguments)")
+            let overview = "Stamp live video and record it to files or publish it: RTP, RTMP, SRT, HLS, an RTSP server."
+            #expect(words.contains(overview), "\(arguments)")
             #expect(!words.contains("a file or RTP"))
         }
     }
@@ -62,4 +64,5 @@ import TestSupport
 }
 
 /// Whether this machine has a V4L2 device, which `camstamp devices` would list.
-let hasVideoDevice = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).contains { $0.hasPrefix("video") }
+let hasVideoDevice = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? [])
+    .contains { $0.hasPrefix("video") }

@@ -20,7 +20,8 @@ import TestSupport
             // The scripts call `camstamp` by name, as an installed one is found.
             let bin = folder.appendingPathComponent("bin")
             try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("camstamp"), withDestinationURL: camstampBinary)
+            try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("camstamp"),
+                                                       withDestinationURL: camstampBinary)
             var environment = ProcessInfo.processInfo.environment
             environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
             environment["HOME"] = folder.path
@@ -50,8 +51,8 @@ import TestSupport
     /// What each case must offer: the presets (by `presets list`, plus the user's), the sources.
     func expectations(_ setup: Setup) throws -> (presets: String, sources: String) {
         let listed = try run(camstampBinary, ["presets", "list", "--json"], environment: setup.environment)
-        let names = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: String]])
-            .compactMap { $0["name"] }
+        let list = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: String]]
+        let names = try #require(list).compactMap { $0["name"] }
         #expect(names.contains("my-studio") && names.contains("credit"), "\(names)")
         // No camera here: the sources are the words every machine has.
         return (names.sorted().joined(separator: " "), "auto file: test")
@@ -91,7 +92,8 @@ import TestSupport
                 print -r -- "${(f)$(eval "${spec##*:}")}"
             done
             """, "zsh", setup.scripts["zsh"]!,
-            "_camstamp_batch", "*--preset\\[*", "_camstamp_presets_show", ":NAME:*", "_camstamp_shoot", "*--source\\[*"])
+            "_camstamp_batch", "*--preset\\[*", "_camstamp_presets_show", ":NAME:*",
+            "_camstamp_shoot", "*--source\\[*"])
         #expect(offered.map(sorted) == [presets, presets, sources])
     }
 
@@ -100,7 +102,9 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: setup.folder) }
         let (presets, sources) = try expectations(setup)
         var offered: [String] = []
-        for line in ["camstamp batch --preset ", "camstamp presets show ", "camstamp shoot --source ", "camstamp stream --source t"] {
+        let cases = ["camstamp batch --preset ", "camstamp presets show ", "camstamp shoot --source ",
+                     "camstamp stream --source t"]
+        for line in cases {
             let words = try setup.lines("fish", ["--no-config", "-c", "source $argv[1]; complete -C$argv[2]",
                                                  setup.scripts["fish"]!, line])
                 .map { String($0.split(separator: "\t")[0]) }

@@ -5,7 +5,9 @@ import TestSupport
 /// `--json` on shoot and stream, and `--progress json` on batch and stream: what a script reads.
 @Suite struct JobJSONTests {
     func objects(_ text: String) -> [[String: Any]] {
-        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
     }
 
     /// A JSON number, whole (`30`) or not (`29.97`).
@@ -27,9 +29,11 @@ import TestSupport
             #expect(frame.width == 320 && frame.height == 240)
         }
         let summary = lines.last?["summary"] as? [String: Any]
-        #expect(summary?["written"] as? Int == 2 && summary?["requested"] as? Int == 2 && summary?["interrupted"] as? Bool == false)
+        #expect(summary?["written"] as? Int == 2 && summary?["requested"] as? Int == 2
+                && summary?["interrupted"] as? Bool == false)
         let refused = try camstamp(["shoot", "--source", "test", "-o", "-", "--json"])
-        #expect(refused.status == 64 && refused.stderr == "camstamp: '--json' and '-o -' cannot be used together: stdout holds the photo\n")
+        #expect(refused.status == 64
+                && refused.stderr == "camstamp: '--json' and '-o -' cannot be used together: stdout holds the photo\n")
     }
 
     /// A recording and an RTMP server that is not there: the JSON names both, counts the frames
@@ -54,12 +58,15 @@ import TestSupport
 
         let progress = objects(result.stderr)
         #expect(progress.count >= 2, "\(result.stderr)")
-        #expect(progress.dropLast().allSatisfy { $0["progress"] as? String == "continue" && $0["frame"] is Int && isNumber($0["fps"])
-            && $0["dropped"] is Int && isNumber($0["time"]) && isNumber($0["elapsed"]) }, "\(result.stderr)")
+        #expect(progress.dropLast().allSatisfy {
+            $0["progress"] as? String == "continue" && $0["frame"] is Int && isNumber($0["fps"])
+                && $0["dropped"] is Int && isNumber($0["time"]) && isNumber($0["elapsed"])
+        }, "\(result.stderr)")
         #expect(progress.last?["progress"] as? String == "end")
         // Every other stderr line is plain text, the summary among them.
         let plain = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("{") }
-        #expect(plain.contains { $0.hasPrefix("\(recording.path), \(rtmp): \(frames) frames written") }, "\(result.stderr)")
+        #expect(plain.contains { $0.hasPrefix("\(recording.path), \(rtmp): \(frames) frames written") },
+                "\(result.stderr)")
     }
 
     @Test func batchProgressAsJSONLinesEndsWithEverythingDone() throws {
@@ -67,17 +74,19 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let photo = try PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil)
         for index in 1...3 { try put(photo, "in/\(index).jpg", in: folder) }
-        let result = try camstamp(["batch", folder.appendingPathComponent("in").path, "-o", folder.appendingPathComponent("out").path,
-                                   "--text", "x", "--progress", "json", "-q"])
+        let input = folder.appendingPathComponent("in"), out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--progress", "json", "-q"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n")
         let progress = objects(result.stderr)
         // Under -q only the records: they were asked for.
         #expect(progress.count == lines.count && progress.count >= 2, "\(result.stderr)")
         let last = try #require(progress.last)
-        #expect(last["progress"] as? String == "end" && last["done"] as? Int == 3 && last["total"] as? Int == 3, "\(last)")
+        #expect(last["progress"] as? String == "end" && last["done"] as? Int == 3 && last["total"] as? Int == 3,
+                "\(last)")
         #expect(isNumber(last["rate"]) && isNumber(last["elapsed"]) && isNumber(last["eta"]), "\(last)")
         let wrong = try camstamp(["batch", "in", "-o", "out", "--text", "x", "--progress", "xml"])
-        #expect(wrong.status == 64 && wrong.stderr == "camstamp: invalid value 'xml' for '--progress': expected bar or json\n")
+        #expect(wrong.status == 64
+                && wrong.stderr == "camstamp: invalid value 'xml' for '--progress': expected bar or json\n")
     }
 }

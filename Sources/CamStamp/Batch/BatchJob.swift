@@ -237,7 +237,8 @@ final class BatchReporter: @unchecked Sendable {
     func clipProgress(_ clip: ClipItem, fraction: Double?, speed: Double) {
         lock.withLock {
             let percent = fraction.map { "\(Int($0 * 100))%" } ?? "…"
-            progress.update("\(clip.input.lastPathComponent) \(percent) · \(String(format: "%.1f", speed))× · \(done)/\(total) files",
+            let speedText = String(format: "%.1f", speed)
+            progress.update("\(clip.input.lastPathComponent) \(percent) · \(speedText)× · \(done)/\(total) files",
                             record: record())
         }
     }
@@ -278,7 +279,8 @@ final class BatchReporter: @unchecked Sendable {
     private func record() -> ProgressRecord {
         let (rate, eta) = pace()
         return ProgressRecord(elapsed: ProgressRecord.rounded((ContinuousClock.now - started) / .seconds(1)),
-                              done: done, total: total, rate: ProgressRecord.rounded(rate), eta: ProgressRecord.rounded(eta))
+                              done: done, total: total, rate: ProgressRecord.rounded(rate),
+                              eta: ProgressRecord.rounded(eta))
     }
 
     func finish(interrupted: Bool) -> BatchJob.Summary {

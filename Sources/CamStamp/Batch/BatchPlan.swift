@@ -122,7 +122,8 @@ struct BatchPlan {
             if sniffed == nil, !url.lastPathComponent.hasPrefix("."),
                let clip = ClipItem.Format(sniffing: url, codec: options.videoCodec) {
                 if let single = options.single {
-                    throw .usage("\(single.option) takes a photo, and \(url.path) is a video clip; make -o a folder (end it with /)")
+                    throw .usage("\(single.option) takes a photo, and \(url.path) is a video clip; "
+                                 + "make -o a folder (end it with /)")
                 }
                 let counter = items.count + clips.count + 1
                 let name = try Self.outputName(outputNames, pattern: options.namePattern, url: url, counter: counter)

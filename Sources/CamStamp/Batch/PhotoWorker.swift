@@ -108,8 +108,9 @@ final class PhotoWorker {
                            milliseconds: PhotoWorker.milliseconds(elapsed),
                            path: path)
         }
-        if !settings.toStandardOutput,
-           let (status, reason) = PhotoWorker.existingOutput(item.output, settings.existing) { return outcome(status, reason) }
+        if !settings.toStandardOutput, let (status, reason) = PhotoWorker.existingOutput(item.output, settings.existing) {
+            return outcome(status, reason)
+        }
         do throws(CamStampError) {
             let data = try read(item.input)
             let stamped = try stamp(data, outputKind: settings.keepsFormat ? nil : item.outputKind,
@@ -117,7 +118,7 @@ final class PhotoWorker {
                                     counter: item.counter,
                                     named: BatchPlan.photoExtensions[item.input.pathExtension.lowercased()].map { ($0, item.input.pathExtension) },
                                     strictOption: "--strict")
-            if settings.toStandardOutput { try writeStandardOutput(stamped.data) } else { try write(stamped.data, to: item.output) }
+            try settings.toStandardOutput ? writeStandardOutput(stamped.data) : write(stamped.data, to: item.output)
             return outcome(.marked, stamped.warnings.isEmpty ? nil : stamped.warnings.joined(separator: "; "), path: stamped.path)
         } catch {
             return outcome(.failed, error.message)

@@ -11,7 +11,8 @@ public enum BatchSingleOutput: Sendable, Equatable {
 
     /// The extensions that make `-o` a photo file rather than a folder, and the format each names.
     public static let fileFormats: [String: ImageFormat] = [
-        "jpg": .jpg, "jpeg": .jpg, "png": .png, "webp": .webp, "heic": .heic, "tif": .tiff, "tiff": .tiff, "avif": .avif,
+        "jpg": .jpg, "jpeg": .jpg, "png": .png, "webp": .webp, "heic": .heic, "tif": .tiff, "tiff": .tiff,
+        "avif": .avif,
     ]
 
     /// What `-o` means, when it names one output rather than a folder: `-`, or a path with a photo
