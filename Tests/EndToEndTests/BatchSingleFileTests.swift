@@ -68,7 +68,7 @@ import TestSupport
         #expect(two.status == 64
                 && two.stderr == "camstamp: -o out.jpg takes one photo, not 2 inputs; \(Self.remedy)\n")
         let inFolder = folder.appendingPathComponent("in")
-        let whole = try camstamp(["batch", inFolder.path, "-o", "-", "--text", "x"])
+        let whole = try camstamp(["batch", inFolder.path, "-o", "-", "--text", "x"], in: folder)
         #expect(whole.status == 64
                 && whole.stderr == "camstamp: -o - takes one photo, not the folder \(inFolder.path); \(Self.remedy)\n")
         // A name ending in / is a folder, whatever its extension: what a folder of outputs was called.

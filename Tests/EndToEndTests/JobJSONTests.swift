@@ -31,7 +31,7 @@ import TestSupport
         let summary = lines.last?["summary"] as? [String: Any]
         #expect(summary?["written"] as? Int == 2 && summary?["requested"] as? Int == 2
                 && summary?["interrupted"] as? Bool == false)
-        let refused = try camstamp(["shoot", "--source", "test", "-o", "-", "--json"])
+        let refused = try camstamp(["shoot", "--source", "test", "-o", "-", "--json"], in: folder)
         #expect(refused.status == 64
                 && refused.stderr == "camstamp: '--json' and '-o -' cannot be used together: stdout holds the photo\n")
     }
@@ -85,7 +85,7 @@ import TestSupport
         #expect(last["progress"] as? String == "end" && last["done"] as? Int == 3 && last["total"] as? Int == 3,
                 "\(last)")
         #expect(isNumber(last["rate"]) && isNumber(last["elapsed"]) && isNumber(last["eta"]), "\(last)")
-        let wrong = try camstamp(["batch", "in", "-o", "out", "--text", "x", "--progress", "xml"])
+        let wrong = try camstamp(["batch", "in", "-o", "out", "--text", "x", "--progress", "xml"], in: folder)
         #expect(wrong.status == 64
                 && wrong.stderr == "camstamp: invalid value 'xml' for '--progress': expected bar or json\n")
     }
