@@ -35,8 +35,10 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
 public struct Invocation: Sendable, Equatable {
     public var command: ParsedCommand
     public var verbosity: Verbosity
-    /// `--json` was given (`presets list --json`; batch and devices also carry it in their options).
+    /// `--json` was given (`presets list --json`; the jobs and devices also carry it in their options).
     public var json: Bool
+    /// `--progress json` (batch, stream): the progress as JSON lines on stderr.
+    public var progressJSON = false
 }
 
 /// `parseCommandLine`, with the global options kept.
@@ -101,6 +103,17 @@ enum Commands {
         help: "A capture template of your own instead of pipelines/capture.pipeline (gst-launch syntax "
             + "ending in appsink name=frames; {source} and {caps} are filled in if present).") { try existingFile($0, option: $1) }
 
+    static let progress = Single<Bool>(
+        "progress", value: "bar|json",
+        help: "bar: the progress line, on a terminal. json: one JSON object a line on stderr, every 0.5 s "
+            + "whatever stderr is, for scripts and GUIs (as ffmpeg's -progress); the last says \"progress\": \"end\".",
+        default: "bar") { text, option in
+            guard let json = ["bar": false, "json": true][text] else {
+                throw OptionValueError.invalid(text, for: option, expected: "bar or json")
+            }
+            return json
+        }
+
     /// What every job that marks frames from a source starts its table with.
     static let markedCapture: [any OptionKey] = [source, preset, text, variable]
 
@@ -152,16 +165,24 @@ enum Commands {
                 + "--control 'power_line_frequency=\"50 Hz\"'). Repeatable; `camstamp devices` lists each "
                 + "camera's controls and ranges.") { text, _ in try ControlOption.parse(text) }
 
+        static let json = Flag(
+            "json", help: "Print each photo as a JSON line on stdout as it is written (output, number, "
+                + "width, height, format), then {\"summary\": {written, requested, interrupted}}, for scripts.")
+
         static let spec = CommandSpec(
             "shoot",
             overview: "Take a photo from a camera and stamp it.",
             keys: markedCapture + [output, overwrite, size, fps, warmup, format, quality, pipeline, delay, count, interval,
-                                   rotate, square, mirror, control])
+                                   rotate, square, mirror, control, json])
     }
 
     /// `camstamp batch`.
     enum Batch {
-        static let output = Single<String>("output", short: "o", value: "OUTDIR", help: "The folder to write into.", required: true)
+        static let output = Single<String>(
+            "output", short: "o", value: "OUTDIR",
+            help: "The folder to write into. With one photo, a file instead (one-marked.jpg, .png, .webp, .heic, "
+                + ".tif, .avif: its format from the extension unless --format says otherwise), or - for stdout.",
+            required: true)
         static let recursive = Flag("recursive", help: "Also stamp the photos in subfolders of each INPUT folder.")
         static let jobs = Single<Int>("jobs", value: "N", help: "How many photos to stamp at once.",
                                       default: "one per CPU, \(BatchOptions.defaultJobs) here") { try NumberOption.jobs($0, option: $1) }
@@ -241,7 +262,7 @@ enum Commands {
             ],
             keys: [output, preset, text, variable, recursive, jobs, format, quality, maxSize, maxPixels, reencode,
                    strict, name, skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec,
-                   dryRun, json, shard],
+                   dryRun, json, shard, progress],
             exclusive: [[skipExisting, overwrite], [stripGPS, stripMetadata]],
             discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
                 + "error for that photo; the others are still stamped. Photos are read by content, not by "
@@ -282,11 +303,15 @@ enum Commands {
             "snapshot-dir", value: "DIR",
             help: "Each SIGUSR1 (kill -USR1 PID) writes the current frame, marked, there as a full-size JPEG (the folder is created if missing; no file is ever replaced); the stream goes on.")
         static let overwrite = Flag("overwrite", help: "Replace the --to file and the --sdp file if they exist (otherwise they are refused).")
+        static let json = Flag(
+            "json", help: "Print the summary as one JSON object on stdout when the stream ends, Ctrl-C "
+                + "too: {\"summary\": {targets, frames, dropped, seconds, snapshots, outages, interrupted}}.")
 
         static let spec = CommandSpec(
             "stream",
-            overview: "Stamp live video and record it to a file or send it over RTP.",
-            keys: markedCapture + [to, serve, audio, duration, size, fps, bitrate, sdp, snapshotFolder, overwrite, pipeline],
+            overview: "Stamp live video and record it to files or publish it: RTP, RTMP, SRT, HLS, an RTSP server.",
+            keys: markedCapture + [to, serve, audio, duration, size, fps, bitrate, sdp, snapshotFolder, overwrite,
+                                   pipeline, json, progress],
             discussion: "The file is finalized and playable however the stream stops.")
     }
 
@@ -356,13 +381,21 @@ enum Commands {
         overview: "Show the help of a command.",
         arguments: [ArgumentSpec("COMMAND", arity: .zeroOrMore, help: "A command, such as shoot or presets show.")])
 
-    static let version = Flag("version", help: "Show the version.")
+    static let version = Flag("version", short: "V", help: "Show the version.")
+    /// Handled before the tables are parsed (`Generated`); here so that --help and the man page list them.
+    static let generateMan = Flag(
+        "generate-man", help: "Print the man page, camstamp(1), in roff (make install writes it).")
+    static let generateCompletion = Single<String>(
+        "generate-completion", value: "bash|zsh|fish",
+        help: "Print the completion script of a shell, e.g. camstamp --generate-completion bash "
+            + "> /etc/bash_completion.d/camstamp (make install writes all three).")
 
     static let root = CommandSpec(
         "camstamp",
         overview: "Burn text, logos, dates and EXIF into photos and live video.",
-        usage: "camstamp COMMAND [OPTIONS]\ncamstamp --help | --version",
-        options: [version.spec],
+        usage: "camstamp COMMAND [OPTIONS]\ncamstamp --help | --version\n"
+            + "camstamp --generate-man | --generate-completion bash|zsh|fish",
+        options: [version.spec, generateMan.spec, generateCompletion.spec],
         subcommands: [Shoot.spec, Batch.spec, Stream.spec, Camera.spec, Devices.spec, presets, help],
         discussion: "Run 'camstamp COMMAND --help' for the options of a command.\n"
             + "Exit status: 0 all done, 1 some inputs or the pipeline failed, 64 usage or preset error, "
@@ -381,10 +414,14 @@ enum Commands {
         let json = switch command {
         case .batch(let options): options.json
         case .devices(let options): options.json
+        case .shoot(let options): options.json
+        case .stream(let options): options.json
         case .presetsList: values.get(PresetsList.json)
         default: false
         }
-        return Invocation(command: command, verbosity: verbosity, json: json)
+        let reportsProgress = values.path == [Batch.spec.name] || values.path == [Stream.spec.name]
+        let progressJSON = reportsProgress ? try values.get(progress) ?? false : false
+        return Invocation(command: command, verbosity: verbosity, json: json, progressJSON: progressJSON)
     }
 
     static func command(from values: OptionValues) throws -> ParsedCommand {
@@ -393,6 +430,12 @@ enum Commands {
         }
         switch values.path {
         case []:
+            // Reached only when another option came with them: they are handled before parsing, alone.
+            let completion = try values.get(generateCompletion)
+            if values.get(generateMan) || completion != nil {
+                throw UsageError(
+                    "'--generate-man' and '--generate-completion SHELL' take no other option; give them alone")
+            }
             return values.get(version) ? .version : .help(helpText(for: [])!)
         case [Shoot.spec.name]: return .shoot(try shootOptions(values))
         case [Batch.spec.name]: return .batch(try batchOptions(values))
@@ -435,6 +478,10 @@ enum Commands {
             if output == "-" { options.toStandardOutput = true } else { options.output = URL(fileURLWithPath: output) }
         }
         options.overwrite = values.get(Shoot.overwrite)
+        options.json = values.get(Shoot.json)
+        if options.json, options.toStandardOutput {
+            throw OptionValueError("'--json' and '-o -' cannot be used together: stdout holds the photo")
+        }
         options.size = try values.get(size)
         options.fps = try values.get(fps)
         options.warmup = try values.get(Shoot.warmup)
@@ -480,12 +527,16 @@ enum Commands {
     }
 
     static func batchOptions(_ values: OptionValues) throws -> BatchOptions {
+        let output = try values.get(Batch.output)!
+        let single = BatchSingleOutput(output: output)
         var options = BatchOptions(inputs: values.positionals.map { URL(fileURLWithPath: $0) },
-                                   outputFolder: URL(fileURLWithPath: try values.get(Batch.output)!))
+                                   outputFolder: URL(fileURLWithPath: output).deletingLastPathComponent())
+        if single == nil { options.outputFolder = URL(fileURLWithPath: output) }
+        options.single = single
         try applyMarks(values, to: &options)
         options.recursive = values.get(Batch.recursive)
         options.jobs = try values.get(Batch.jobs) ?? options.jobs
-        options.format = try values.get(Batch.format) ?? .keep
+        options.format = try values.get(Batch.format) ?? single?.format.map { .convert($0) } ?? .keep
         options.quality = try values.get(Batch.quality) ?? options.quality
         options.maxSize = try values.get(Batch.maxSize)
         options.maxDecodedPixels = try values.get(Batch.maxPixels) ?? options.maxDecodedPixels
@@ -502,6 +553,9 @@ enum Commands {
         }
         options.dryRun = values.get(Batch.dryRun)
         options.json = values.get(Batch.json)
+        if single == .standardOutput, options.json {
+            throw OptionValueError("'--json' and '-o -' cannot be used together: stdout holds the photo")
+        }
         options.shard = try values.get(Batch.shard)
         options.videoCodec = try values.get(Batch.videoCodec) ?? .h264
         return options
@@ -529,6 +583,7 @@ enum Commands {
         options.sdp = try values.get(Stream.sdp).map { URL(fileURLWithPath: $0) }
         options.snapshotFolder = try values.get(Stream.snapshotFolder).map { URL(fileURLWithPath: $0, isDirectory: true) }
         options.overwrite = values.get(Stream.overwrite)
+        options.json = values.get(Stream.json)
         options.pipeline = try values.get(pipeline)
         return options
     }

@@ -53,6 +53,14 @@ enum PresetsCommand {
     }
 }
 
+extension PresetsCommand {
+    /// The names `--preset` takes, the user's and the shipped, for the shells' completions.
+    static func names() -> [String] {
+        let folders = PresetFolders.all(resources: Resources.locate())
+        return PresetLibrary(directories: folders.map(\.url)).entries().map(\.name)
+    }
+}
+
 /// Sorted keys, slashes unescaped: stable output a script (or a test) can compare.
 func jsonText(_ value: some Encodable) -> String {
     let encoder = JSONEncoder()

@@ -10,7 +10,10 @@ public func runCommandLine(_ arguments: [String]) -> ExitCode {
     if let generated = Generated.output(for: arguments) {
         let output = JobOutput.standard(verbosity: .normal)
         switch generated {
-        case .success(let text): output.write(.result(text)); return .success
+        case .success(let text):
+            // No candidates is no line: an empty one would be offered as a word.
+            if !text.isEmpty { output.write(.result(text)) }
+            return .success
         case .failure(let error): output.error(error.message); return .usage
         }
     }
@@ -23,7 +26,8 @@ public func runCommandLine(_ arguments: [String]) -> ExitCode {
     }
     Verbosity.current = invocation.verbosity
     // --json output is what was asked for: printed under -q too.
-    let output = JobOutput.standard(verbosity: invocation.verbosity, keepsResults: invocation.json)
+    let output = JobOutput.standard(verbosity: invocation.verbosity, keepsResults: invocation.json,
+                                    progressJSON: invocation.progressJSON)
     return Verbosity.timed("total") { execute(invocation, output: output) }
 }
 
@@ -76,7 +80,8 @@ private func run(_ invocation: Invocation, output: JobOutput) throws(CamStampErr
     case .batch(let options):
         keepPhotoBuffersMapped()
         let summary = try BatchJob(options: options).run(interrupts: .shared, report: output)
-        return summary.failed > 0 ? .failure : .success
+        // Outputs left as they were are not done: exit 1 tells a script so.
+        return summary.succeeded ? .success : .failure
     }
     return .success
 }

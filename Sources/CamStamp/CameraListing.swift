@@ -30,6 +30,8 @@ package enum CameraListing {
                     Mode(format: $0.format, width: $0.width, height: $0.height, framerates: $0.framerates)
                 }, controls: (try? controls.get()) ?? [], controlsError: controls.failureMessage)
             }
+            // JSONEncoder pretty-prints an empty array as `[`, a blank line, `]`.
+            guard !list.isEmpty else { return ["[]"] }
             let data = (try? encoder.encode(list)) ?? Data("[]".utf8)
             return [String(decoding: data, as: UTF8.self)]
         }
@@ -51,6 +53,13 @@ package enum CameraListing {
             }
         }
         return lines
+    }
+
+    /// What `--source` can name, for the shells' completions: each camera's device path and name.
+    /// Cheap, and empty when the device monitor finds nothing or fails: a completion never errs.
+    package static func sourceWords() -> [String] {
+        guard let cameras = try? Devices.cameras() else { return [] }
+        return cameras.flatMap { camera in (camera.path.map { [$0] } ?? []) + [camera.name] }
     }
 
     /// One control as `devices` prints it: `brightness  integer -64…64 (step 1), default 0, now 0`,

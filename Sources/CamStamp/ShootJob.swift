@@ -45,7 +45,8 @@ public struct ShootJob {
         defer { progress.finish() }
         var files: [URL] = []
         let interrupted = { () -> CamStampError in
-            files.isEmpty ? .interrupted
+            if options.json { report.result(jsonSummary(written: files.count, interrupted: true)) }
+            return files.isEmpty ? .interrupted
                 : CamStampError(.interrupted, "interrupted: \(files.count) of \(options.count) photos written")
         }
         var remainingWarmup = options.effectiveWarmup
@@ -76,9 +77,13 @@ public struct ShootJob {
                 try encode(frame, to: temporary, template: stillTemplate, target: target)
             }
             files.append(file)
-            if !options.toStandardOutput { report.result(file.path) }
+            if !options.toStandardOutput {
+                report.result(options.json ? jsonLine(file, number: number, width: frame.width, height: frame.height)
+                                           : file.path)
+            }
             due = due + .milliseconds(Int64((options.interval * 1000).rounded(.up)))
         }
+        if options.json { report.result(jsonSummary(written: files.count, interrupted: false)) }
         return files
     }
 

@@ -65,7 +65,7 @@ public struct StreamJob {
         defer { session.progress.finish() }
         do {
             let ending = try loop(session, interrupts: interrupts, report: report)
-            return try finish(session, ending)
+            return try finish(session, ending, report: report)
         } catch {
             session.abort()
             try? recordings.settle(stream: session.stream)

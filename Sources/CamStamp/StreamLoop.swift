@@ -78,7 +78,12 @@ extension StreamJob {
             // fps as achieved (frames written over wall time), as ffmpeg reports it.
             let elapsed = (ContinuousClock.now - session.started) / .seconds(1)
             let achieved = elapsed > 0.5 ? Double(state.written) / elapsed : 1e9 / Double(state.frameDuration)
-            session.progress.update("frame=\(state.written) fps=\(String(format: "%.1f", achieved)) dropped=\(state.dropped) time=\(clockText(seconds: Double(state.lastTime) / 1e9, fraction: true))")
+            session.progress.update(
+                "frame=\(state.written) fps=\(String(format: "%.1f", achieved)) dropped=\(state.dropped) "
+                    + "time=\(clockText(seconds: Double(state.lastTime) / 1e9, fraction: true))",
+                record: ProgressRecord(elapsed: ProgressRecord.rounded(elapsed), frame: state.written,
+                                       fps: ProgressRecord.rounded(min(achieved, 1000)), dropped: state.dropped,
+                                       time: ProgressRecord.rounded(Double(state.lastTime) / 1e9)))
         }
     }
 
@@ -94,7 +99,7 @@ extension StreamJob {
 
     /// Ends the stream: EOS through the encoder and muxers (MP4 gets its index, MKV its cues), the
     /// snapshots written, then the summary, or the failure that ended the loop.
-    func finish(_ session: Session, _ ending: Ending) throws(CamStampError) -> Summary {
+    func finish(_ session: Session, _ ending: Ending, report: JobOutput) throws(CamStampError) -> Summary {
         session.progress.finish()
         if !ending.finished {
             // Idle taps first: a sound that ends before its encoder made anything leaves the
@@ -125,6 +130,11 @@ extension StreamJob {
         session.publishing?.finish()
         session.snapshotWriter?.waitUntilDone()
         let state = session.counts.withLock { $0 }
+        let elapsed = (ContinuousClock.now - session.started) / .seconds(1)
+        session.progress.end(ProgressRecord(
+            elapsed: ProgressRecord.rounded(elapsed), frame: state.written,
+            fps: ProgressRecord.rounded(elapsed > 0 ? Double(state.written) / elapsed : 0), dropped: state.dropped,
+            time: ProgressRecord.rounded(Double(state.lastTime) / 1e9)))
         if let failure = ending.failure { throw failure }
         // A file finalised after its frames takes its name now (one that never got a frame, as
         // on a Ctrl-C before the first, is removed).
@@ -132,6 +142,7 @@ extension StreamJob {
         if state.written > 0 { try keepSoundEdit(session.soundEdit) }
         let summary = Summary(framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
                               snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
+        if options.json { report.result(jsonSummary(summary, interrupted: ending.interrupted)) }
         // The others are recorded and placed; the target isolated is the news (exit 1).
         if let lost = lostFailure(ending.isolated, session.output) { throw lost }
         if ending.interrupted { throw .init(.interrupted, summaryLine(summary)) }

@@ -266,6 +266,9 @@ import Testing
         #expect(camstampVersion == "0.1.0")
         #expect(try parse() == .help(helpText(for: [])!))
         #expect(error("--version", "shoot") == "'--version' cannot be used with 'camstamp shoot'")
+        #expect(try parse("-V") == .version)
+        #expect(error("-q", "--generate-man")
+                == "'--generate-man' and '--generate-completion SHELL' take no other option; give them alone")
     }
 
     // MARK: Help

@@ -139,9 +139,10 @@ import Testing
         #expect(Generated.output(for: ["batch", "--generate-man"]) == nil, "only as the first word")
     }
 
-    @Test func theGeneratorsAreHiddenFromHelp() throws {
+    @Test func theGeneratorsAreListedInHelpButTheCompletionQueryIsNot() throws {
         let help = helpText(for: [])!
-        #expect(!help.contains("generate"))
+        #expect(help.contains("--generate-man") && help.contains("--generate-completion bash|zsh|fish"))
+        #expect(!help.contains(Generated.completeOption + " "))
     }
 
     @Test(arguments: CommandLineTests.allCommands)

@@ -189,7 +189,8 @@ func listing(_ folder: URL) -> [String] {
         let existing = try put(Data("keep me".utf8), "a.jpg", in: out)
         let refused = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("already exists; use --skip-existing"), "\(refused.stderr)")
+        #expect(refused.stderr == "camstamp: 1 output exists, nothing replaced: `--skip-existing` continues a batch, "
+                + "`--overwrite` replaces\n0 marked, 0 failed, 0 skipped, 1 existing\n", "\(refused.stderr)")
         #expect(try Data(contentsOf: existing) == Data("keep me".utf8))
         let skipped = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--skip-existing"])
         #expect(skipped.status == 0 && skipped.stderr.hasSuffix("0 marked, 0 failed, 1 skipped\n"), "\(skipped.stderr)")

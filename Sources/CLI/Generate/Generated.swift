@@ -1,13 +1,24 @@
-/// `camstamp --generate-man` and `camstamp --generate-completion bash|zsh|fish`: hidden options
-/// (not in any table, so not in --help) that print documents built from the same `CommandSpec`
-/// tables as --help, so the man page and completions never drift from the parser. `make install`
-/// runs them.
+import CamStamp
+
+/// `camstamp --generate-man` and `camstamp --generate-completion bash|zsh|fish`: options of the
+/// root table (so --help lists them) handled before parsing, that print documents built from the
+/// same `CommandSpec` tables as --help, so the man page and completions never drift from the
+/// parser. `make install` runs them.
 enum Generated {
     static let shells = ["bash", "zsh", "fish"]
 
     /// The document `arguments` ask for, or nil when they are an ordinary command line.
     static func output(for arguments: [String]) -> Result<String, UsageError>? {
         guard let first = arguments.first else { return nil }
+        if first == completeOption {
+            // What the completions ask while a user presses TAB: errors would land on their prompt.
+            switch arguments.dropFirst().first {
+            case "presets" where arguments.count == 2: return .success(PresetsCommand.names().joined(separator: "\n"))
+            case "sources" where arguments.count == 2:
+                return .success((sourceWords + CameraListing.sourceWords()).joined(separator: "\n"))
+            default: return .failure(UsageError("'\(completeOption)' takes one of: presets, sources"))
+            }
+        }
         if first == "--generate-man" {
             guard arguments.count == 1 else { return .failure(UsageError("'--generate-man' takes no other argument")) }
             return .success(ManPage.render(Commands.root))
@@ -29,6 +40,27 @@ enum Generated {
         default:
             return .failure(UsageError("invalid value '\(shell)' for '--generate-completion': expected bash, zsh or fish"))
         }
+    }
+
+    /// `camstamp --complete presets|sources`: the words a completion offers for a value that only
+    /// camstamp knows, one a line. Hidden: it is for the scripts below, not for people.
+    static let completeOption = "--complete"
+    /// What `--source` takes besides the cameras (`file:` is completed on by the user).
+    static let sourceWords = ["auto", "test", "file:"]
+
+    /// What a value or positional completes to when camstamp itself must be asked: `presets`
+    /// (`--preset`, `presets show NAME`) or `sources` (`--source`); nil for files and choices.
+    static func dynamicWords(_ option: OptionSpec) -> String? {
+        switch option.long {
+        case "preset": "presets"
+        case "source": "sources"
+        default: nil
+        }
+    }
+
+    /// `dynamicWords` for a command's positionals: `presets show NAME` takes a preset's name.
+    static func dynamicWords(argumentsOf path: [String]) -> String? {
+        path == ["presets", "show"] ? "presets" : nil
     }
 
     /// Every command of the tree with its words from the root: `([], root)`, `(["presets", "list"], …)`.

@@ -17,7 +17,8 @@ enum ManPage {
                 lines += [".B camstamp \(command.name)", escape(usage(command, name: "camstamp \(command.name)")), ".br"]
             }
         }
-        lines += [".B camstamp", "\\-\\-help | \\-\\-version"]
+        lines += [".B camstamp", "\\-\\-help | \\-\\-version", ".br",
+                  ".B camstamp", "\\-\\-generate\\-man | \\-\\-generate\\-completion bash|zsh|fish"]
         lines += [".SH DESCRIPTION", escape(root.overview)]
         if let discussion = root.discussion { lines += paragraphs(discussion) }
         lines += [".SH GLOBAL OPTIONS", "Every command takes these."]
@@ -31,6 +32,10 @@ enum ManPage {
             }
             for option in command.allOptions { lines += item(option) }
             if let discussion = command.discussion { lines += paragraphs(discussion) }
+        }
+        lines.append(".SH EXAMPLES")
+        for (text, command) in examples {
+            lines += [".PP", escape(text), ".PP", ".RS 4", ".nf", escape(command), ".fi", ".RE"]
         }
         lines += [".SH ENVIRONMENT"]
         for (name, text) in environment {
@@ -50,6 +55,24 @@ enum ManPage {
         ]
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// One example per job, as a user would start (docs/ has more, one page per command).
+    static let examples: [(String, String)] = [
+        ("A photo from the first camera, stamped with the shipped credit preset:",
+         "camstamp shoot --preset credit --var author='Ada L.' -o photo.jpg"),
+        ("A time-lapse: a photo a minute for an hour into a folder:",
+         "camstamp shoot --text '{date:%H:%M}' --count 60 --interval 60 -o shots/"),
+        ("A card's photos, marked into a folder with their EXIF kept; a rerun finishes what was left:",
+         "camstamp batch /media/card/DCIM -o marked --recursive --preset credit --skip-existing"),
+        ("One photo into one file (-o - writes it to stdout):",
+         "camstamp batch IMG_0001.jpg -o IMG_0001-marked.jpg --text '© Ada'"),
+        ("Live video recorded and published over RTMP at once, for ten minutes:",
+         "camstamp stream --preset timestamp --to live.mp4 --to rtmp://127.0.0.1/live/key --duration 600"),
+        ("The watermark camera in a browser on this machine:",
+         "camstamp camera --preset credit --web 8080"),
+        ("The cameras, their modes and controls; the presets and where each comes from:",
+         "camstamp devices; camstamp presets list"),
+    ]
 
     /// The environment variables camstamp reads, for the man page (docs/install.md says the same).
     static let environment: [(String, String)] = [
@@ -81,9 +104,14 @@ enum ManPage {
         text.split(separator: "\n").flatMap { [".PP", escape(String($0))] }
     }
 
-    /// Text safe in roff: backslashes and hyphens escaped, no line starting a request.
+    /// Text safe in roff: backslashes and hyphens escaped, no line starting a request, and the
+    /// few non-ASCII signs the help uses as roff's own (groff's ASCII and Latin-1 devices have
+    /// no `…` and warned; `man` showed nothing in its place).
     static func escape(_ text: String) -> String {
         var escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        for (sign, roff) in [("…", "..."), ("≤", "\\(<="), ("×", "\\(mu"), ("©", "\\(co")] {
+            escaped = escaped.replacingOccurrences(of: sign, with: roff)
+        }
         if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
         return escaped
     }

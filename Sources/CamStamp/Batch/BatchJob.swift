@@ -28,8 +28,21 @@ public struct BatchJob {
         public var skipped = 0
         /// Photos not reached because the batch was interrupted.
         public var notStarted = 0
-        /// The summary line: `N marked, N failed, N skipped`.
-        public var line: String { "\(marked) marked, \(failed) failed, \(skipped) skipped" }
+        /// Photos whose output was there already, without `--skip-existing` or `--overwrite`:
+        /// not written, said once for the batch (a rerun into the same folder), not failures.
+        public var existing = 0
+        /// Whether all that was asked was done: nothing failed, nothing was left for existing.
+        public var succeeded: Bool { failed == 0 && existing == 0 }
+        /// The summary line: `N marked, N failed, N skipped` (`, N existing` when there were some).
+        public var line: String {
+            "\(marked) marked, \(failed) failed, \(skipped) skipped" + (existing > 0 ? ", \(existing) existing" : "")
+        }
+        /// Said once when outputs were there already, instead of a failure per photo.
+        public var existingLine: String? {
+            guard existing > 0 else { return nil }
+            return "\(existing) output\(existing == 1 ? " exists" : "s exist"), nothing replaced: "
+                + "`--skip-existing` continues a batch, `--overwrite` replaces"
+        }
         /// The line after Ctrl-C: what was done, and what was not.
         public var interruptedLine: String { "interrupted: \(line), \(notStarted) not started" }
     }
@@ -70,7 +83,8 @@ public struct BatchJob {
                                             maxDecodedPixels: options.maxDecodedPixels,
                                             keepsFormat: options.format == .keep, strict: options.strict,
                                             existing: options.existing, metadata: options.metadata, templates: templates,
-                                            setMetadata: metadataTemplates, reencode: options.reencode)
+                                            setMetadata: metadataTemplates, reencode: options.reencode,
+                                            toStandardOutput: options.single == .standardOutput)
         let reporter = BatchReporter(total: plan.items.count + plan.clips.count, clips: plan.clips.count, json: options.json, report: report)
         reporter.shard = options.shard
         for url in plan.skipped { reporter.skippedFile(url) }
@@ -121,6 +135,7 @@ public struct BatchJob {
     /// the temporary files of killed runs are removed.
     private func prepareOutputFolders(_ plan: BatchPlan) throws(CamStampError) {
         let folder = options.outputFolder
+        if options.single == .standardOutput { return }
         guard !options.dryRun else {
             if PathKind(of: folder) == .file {
                 throw .usage("-o: \(folder.path) is a file, not a folder")
@@ -173,12 +188,12 @@ final class BatchReporter: @unchecked Sendable {
     /// The `--json` summary: what this process (or shard) did, the counts of the last stderr line.
     private struct SummaryLine: Encodable {
         struct Counts: Encodable {
-            var marked, failed, skipped, notStarted: Int
+            var marked, failed, skipped, notStarted, existing: Int
             var interrupted: Bool
             var shard: String?
             var milliseconds: Int
             enum CodingKeys: String, CodingKey {
-                case marked, failed, skipped, interrupted, shard, milliseconds
+                case marked, failed, skipped, existing, interrupted, shard, milliseconds
                 case notStarted = "not_started"
             }
         }
@@ -223,7 +238,9 @@ final class BatchReporter: @unchecked Sendable {
     func clipProgress(_ clip: ClipItem, fraction: Double?, speed: Double) {
         lock.withLock {
             let percent = fraction.map { "\(Int($0 * 100))%" } ?? "…"
-            progress.update("\(clip.input.lastPathComponent) \(percent) · \(String(format: "%.1f", speed))× · \(done)/\(total) files")
+            let speedText = String(format: "%.1f", speed)
+            progress.update("\(clip.input.lastPathComponent) \(percent) · \(speedText)× · \(done)/\(total) files",
+                            record: record())
         }
     }
 
@@ -236,6 +253,7 @@ final class BatchReporter: @unchecked Sendable {
                 summary.marked += 1
                 if let warning = reason { report.warning("\(input.path): warning: \(warning)") }
             case .skipped: summary.skipped += 1
+            case .exists: summary.existing += 1
             case .failed:
                 summary.failed += 1
                 report.error("\(input.path): \(reason ?? "failed")")
@@ -245,25 +263,41 @@ final class BatchReporter: @unchecked Sendable {
                           status: status.rawValue, reason: reason, milliseconds: milliseconds,
                           path: status == .marked ? path?.rawValue : nil, frames: frames))
             }
-            let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18 + Double((ContinuousClock.now - started).components.seconds)
-            let rate = seconds > 0 ? Double(done) / seconds : 0
-            let eta = rate > 0 ? Double(total - done) / rate : 0
+            let (rate, eta) = pace()
             progress.update("\(done)/\(total) \(noun) · \(String(format: "%.1f", rate))/s · ETA \(clockText(seconds: eta).dropFirst(3))",
-                            force: done == total)
+                            record: record(), force: done == total)
         }
+    }
+
+    /// Files a second since the start, and the seconds left at that rate.
+    private func pace() -> (rate: Double, eta: Double) {
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
+        let rate = seconds > 0 ? Double(done) / seconds : 0
+        return (rate, rate > 0 ? Double(total - done) / rate : 0)
+    }
+
+    /// The `--progress json` line of now (called with the lock held).
+    private func record() -> ProgressRecord {
+        let (rate, eta) = pace()
+        return ProgressRecord(elapsed: ProgressRecord.rounded((ContinuousClock.now - started) / .seconds(1)),
+                              done: done, total: total, rate: ProgressRecord.rounded(rate),
+                              eta: ProgressRecord.rounded(eta))
     }
 
     func finish(interrupted: Bool) -> BatchJob.Summary {
         lock.withLock {
+            progress.end(record())
             progress.finish()
             summary.notStarted = total - done
+            if let existing = summary.existingLine { report.error(existing) }
             if !interrupted { report.note(summary.line) }
             Verbosity.log("stamping: \(Verbosity.milliseconds(since: started)) ms for \(done) photo\(done == 1 ? "" : "s")")
             if json {
                 // The last line: one object per shard, which docs/scale.md sums into one report.
                 emit(SummaryLine(summary: .init(marked: summary.marked,
                                                 failed: summary.failed, skipped: summary.skipped,
-                                                notStarted: summary.notStarted, interrupted: interrupted,
+                                                notStarted: summary.notStarted, existing: summary.existing,
+                                                interrupted: interrupted,
                                                 shard: shard?.description,
                                                 milliseconds: Verbosity.milliseconds(since: started))))
             }

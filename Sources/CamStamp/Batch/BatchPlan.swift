@@ -90,11 +90,16 @@ struct BatchPlan {
                 found.append((input, "", true))
             }
         }
+        if let single = options.single, let refusal = single.refusal(options.inputs) { throw .usage(refusal) }
         found += listing.files.map { ($0.url, $0.folder, false) }
         refused += listing.refused
         let outputNames = try Self.namePattern(options)
         if options.format == .convert(.heic), !HEIFEncoder.isAvailable(.hevc) {
             throw .usage("--format heic: this machine's libheif has no HEVC encoder (Debian's libheif1 has x265); use --format jpg")
+        }
+        if options.format == .convert(.avif), !HEIFEncoder.isAvailable(.av1) {
+            throw .usage("\(options.single?.option ?? "--format avif"): this machine's libheif has no AV1 encoder "
+                         + "(Debian's libheif1 has aom); name a .jpg or .heic file")
         }
         var seenOutputs: [String: URL] = [:]
         let inputPaths = Set(found.map { OutputPath.resolved($0.url) })
@@ -116,6 +121,10 @@ struct BatchPlan {
             let sniffed = Self.sniff(url)
             if sniffed == nil, !url.lastPathComponent.hasPrefix("."),
                let clip = ClipItem.Format(sniffing: url, codec: options.videoCodec) {
+                if let single = options.single {
+                    throw .usage("\(single.option) takes a photo, and \(url.path) is a video clip; "
+                                 + "make -o a folder (end it with /)")
+                }
                 let counter = items.count + clips.count + 1
                 let name = try Self.outputName(outputNames, pattern: options.namePattern, url: url, counter: counter)
                 let output = options.outputFolder.appendingPathComponent(folder, isDirectory: true)
@@ -138,7 +147,7 @@ struct BatchPlan {
             // keep: the input's own extension, unless the output's format differs (HEIC without an encoder).
             let fileExtension = options.format == .keep && (sniffed.map { Self.keptKind($0) == $0 } ?? true) && !url.pathExtension.isEmpty
                 ? url.pathExtension : outputKind.fileExtension
-            let output = options.outputFolder.appendingPathComponent(folder, isDirectory: true)
+            let output = options.single?.url ?? options.outputFolder.appendingPathComponent(folder, isDirectory: true)
                 .appendingPathComponent(name).appendingPathExtension(fileExtension).standardizedFileURL
             try claim(output, for: url)
             items.append(Item(input: url, relativeFolder: folder, kind: kind, output: output, outputKind: outputKind, counter: counter))

@@ -24,6 +24,8 @@ final class PhotoWorker {
         var setMetadata: MetadataTemplates
         /// `--reencode`: no JPEG is stamped in its DCT coefficients.
         var reencode = false
+        /// `batch PHOTO -o -`: the one photo's bytes go to stdout, not to a file.
+        var toStandardOutput = false
         /// Baseline JPEGs get their entropy-coded data spliced (tier 2) rather than every
         /// coefficient written again (tier 1). On unless CAMSTAMP_SPLICE=0 (for the bench and the
         /// tests, which compare the two).
@@ -41,7 +43,9 @@ final class PhotoWorker {
         case reencoded
     }
 
-    enum Status: String, Sendable { case marked, failed, skipped }
+    /// `exists`: its output was there already, without --skip-existing or --overwrite (counted
+    /// apart from failures, and said once for the whole batch).
+    enum Status: String, Sendable { case marked, failed, skipped, exists }
 
     struct Outcome: Sendable {
         var item: BatchPlan.Item
@@ -82,7 +86,7 @@ final class PhotoWorker {
         guard FileManager.default.fileExists(atPath: output.path) else { return nil }
         switch policy {
         case .skip: return (.skipped, "output exists")
-        case .refuse: return (.failed, alreadyExists(output))
+        case .refuse: return (.exists, alreadyExists(output))
         case .overwrite: return nil
         }
     }
@@ -106,7 +110,9 @@ final class PhotoWorker {
                            milliseconds: PhotoWorker.milliseconds(elapsed),
                            path: path)
         }
-        if let (status, reason) = PhotoWorker.existingOutput(item.output, settings.existing) { return outcome(status, reason) }
+        if !settings.toStandardOutput, let (status, reason) = PhotoWorker.existingOutput(item.output, settings.existing) {
+            return outcome(status, reason)
+        }
         do throws(CamStampError) {
             let data = try read(item.input)
             let stamped = try stamp(data, outputKind: settings.keepsFormat ? nil : item.outputKind,
@@ -114,7 +120,7 @@ final class PhotoWorker {
                                     counter: item.counter,
                                     named: BatchPlan.photoExtensions[item.input.pathExtension.lowercased()].map { ($0, item.input.pathExtension) },
                                     strictOption: "--strict")
-            try write(stamped.data, to: item.output)
+            try settings.toStandardOutput ? writeStandardOutput(stamped.data) : write(stamped.data, to: item.output)
             return outcome(.marked, stamped.warnings.isEmpty ? nil : stamped.warnings.joined(separator: "; "), path: stamped.path)
         } catch {
             return outcome(.failed, error.message)

@@ -7,6 +7,9 @@ public struct BatchOptions: Sendable, Equatable {
     public var inputs: [URL]
     /// The folder the outputs go into (`-o`), mirroring the inputs' layout.
     public var outputFolder: URL
+    /// One photo into one file or onto stdout instead (`-o one.jpg`, `-o -`); `outputFolder` is
+    /// then the file's folder.
+    public var single: BatchSingleOutput?
     /// Preset names or JSON paths, stacked in order.
     public var presets: [String]
     /// A quick mark in the default style (`--text`).

@@ -34,6 +34,8 @@ public struct ShootOptions: Sendable, Equatable {
     public var delay: Double = 0
     /// How many photos (`--count`), `interval` seconds apart from one start to the next.
     public var count = 1
+    /// `--json`: each photo as a JSON line on stdout as it is written, then a summary line.
+    public var json = false
     /// Seconds from the start of one photo to the next (`--interval`).
     public var interval: Double = 0
     /// `--rotate`, `--square`, `--mirror`: what happens to the frame before it is marked.

@@ -33,6 +33,8 @@ public struct StreamOptions: Sendable, Equatable {
     public var moreTargets: [StreamTarget] = []
     /// `--audio`; nil is the default: auto when publishing (RTMP, SRT, HLS, RTSP), none otherwise.
     public var audio: AudioChoice?
+    /// `--json`: the summary as one JSON object on stdout (frames, drops, outages, snapshots).
+    public var json = false
 
     /// The H.264 bitrate in kbit/s when none is given.
     public static let defaultBitrate = 4000
