@@ -70,13 +70,44 @@ struct BatchPlan {
                                                   "webp": .webp, "tif": .tiff, "tiff": .tiff,
                                                   "heic": .heic, "heif": .heic, "hif": .heic, "avif": .avif]
 
+    /// Lists the inputs, tells photos from clips by content, and names (and checks) every output
+    /// before any photo is touched.
     init(options: BatchOptions) throws(CamStampError) {
-        var found: [(url: URL, folder: String, explicit: Bool)] = []
+        let found = try collectInputs(options)
+        let names = try Self.namePattern(options)
+        try Self.checkEncoders(options)
+        var claims = OutputClaims(inputs: Set(found.map { OutputPath.resolved($0.url) }))
+        for input in found {
+            // By content first; a photo's extension on unreadable content still makes it an item
+            // (reported as failed, as a damaged photo is); a file named explicitly always is one.
+            let sniffed = Self.sniff(input.url)
+            if sniffed == nil, !input.url.lastPathComponent.hasPrefix("."),
+               let clip = ClipItem.Format(sniffing: input.url, codec: options.videoCodec) {
+                try addClip(input, format: clip, options: options, names: names, claims: &claims)
+            } else {
+                try addPhoto(input, sniffed: sniffed, options: options, names: names, claims: &claims)
+            }
+        }
+        // Only after every name is checked against the whole batch: each shard refuses the same
+        // clashes, and {counter} stays the photo's number in the whole batch.
+        items = items.filter { Self.inShard(options.shard, $0.relativeFolder, $0.input) }
+        refused = refused.filter { Self.inShard(options.shard, "", $0.url) }
+    }
+
+    /// A file to stamp: where it was found under its INPUT, and whether the command line named it.
+    private typealias Input = (url: URL, folder: String, explicit: Bool)
+
+    /// The files named and those found in the folders named; what is not a regular file goes to
+    /// `refused`.
+    private mutating func collectInputs(_ options: BatchOptions) throws(CamStampError) -> [Input] {
+        var found: [Input] = []
         var listing = Listing(recursive: options.recursive)
         // The output folder inside an input folder holds outputs, not inputs: a second run of
         // `batch . -o marked --recursive` would otherwise read them and be refused.
         var output = stat()
-        if stat(options.outputFolder.path, &output) == 0 { listing.outputFolder = [UInt64(output.st_dev), UInt64(output.st_ino)] }
+        if stat(options.outputFolder.path, &output) == 0 {
+            listing.outputFolder = [UInt64(output.st_dev), UInt64(output.st_ino)]
+        }
         for input in options.inputs {
             let kind = PathKind(of: input)
             guard kind != .missing else {
@@ -91,9 +122,12 @@ struct BatchPlan {
             }
         }
         if let single = options.single, let refusal = single.refusal(options.inputs) { throw .usage(refusal) }
-        found += listing.files.map { ($0.url, $0.folder, false) }
         refused += listing.refused
-        let outputNames = try Self.namePattern(options)
+        return found + listing.files.map { ($0.url, $0.folder, false) }
+    }
+
+    /// An output format this machine's libheif cannot write is refused before any work.
+    private static func checkEncoders(_ options: BatchOptions) throws(CamStampError) {
         if options.format == .convert(.heic), !HEIFEncoder.isAvailable(.hevc) {
             throw .usage("--format heic: this machine's libheif has no HEVC encoder (Debian's libheif1 has x265); use --format jpg")
         }
@@ -101,61 +135,66 @@ struct BatchPlan {
             throw .usage("\(options.single?.option ?? "--format avif"): this machine's libheif has no AV1 encoder "
                          + "(Debian's libheif1 has aom); name a .jpg or .heic file")
         }
-        var seenOutputs: [String: URL] = [:]
-        let inputPaths = Set(found.map { OutputPath.resolved($0.url) })
-        // Refused before any work: an output that would replace an input, or two inputs that
-        // would write the same output.
-        func claim(_ output: URL, for url: URL) throws(CamStampError) {
+    }
+
+    private mutating func addClip(_ input: Input, format clip: ClipItem.Format, options: BatchOptions, names: Template,
+                                  claims: inout OutputClaims) throws(CamStampError) {
+        if let single = options.single {
+            throw .usage("\(single.option) takes a photo, and \(input.url.path) is a video clip; "
+                         + "make -o a folder (end it with /)")
+        }
+        let counter = items.count + clips.count + 1
+        let name = try Self.outputName(names, pattern: options.namePattern, url: input.url, counter: counter)
+        let output = options.outputFolder.appendingPathComponent(input.folder, isDirectory: true)
+            .appendingPathComponent(name).appendingPathExtension(clip.fileExtension(for: input.url)).standardizedFileURL
+        try claims.claim(output, for: input.url)
+        if Self.inShard(options.shard, input.folder, input.url) {
+            clips.append(ClipItem(input: input.url, output: output, format: clip, counter: counter,
+                                  explicit: input.explicit))
+        }
+    }
+
+    private mutating func addPhoto(_ input: Input, sniffed: ImageFormat?, options: BatchOptions, names: Template,
+                                   claims: inout OutputClaims) throws(CamStampError) {
+        let url = input.url
+        guard let kind = sniffed ?? Self.photoExtensions[url.pathExtension.lowercased()] ?? (input.explicit ? .jpg : nil),
+              input.explicit || !url.lastPathComponent.hasPrefix(".") else {
+            if Self.inShard(options.shard, input.folder, url) { skipped.append(url) }
+            return
+        }
+        let counter = items.count + clips.count + 1
+        let outputKind: ImageFormat = switch options.format {
+        case .keep: sniffed.map { Self.keptKind($0) } ?? kind
+        case .convert(let format): format
+        }
+        let name = try Self.outputName(names, pattern: options.namePattern, url: url, counter: counter)
+        // keep: the input's own extension, unless the output's format differs (HEIC without an encoder).
+        let keepsExtension = options.format == .keep && (sniffed.map { Self.keptKind($0) == $0 } ?? true)
+            && !url.pathExtension.isEmpty
+        let fileExtension = keepsExtension ? url.pathExtension : outputKind.fileExtension
+        let output = options.single?.url ?? options.outputFolder.appendingPathComponent(input.folder, isDirectory: true)
+            .appendingPathComponent(name).appendingPathExtension(fileExtension).standardizedFileURL
+        try claims.claim(output, for: url)
+        items.append(Item(input: url, relativeFolder: input.folder, kind: kind, output: output, outputKind: outputKind,
+                          counter: counter))
+    }
+
+    /// Refused before any work: an output that would replace an input, or two inputs that would
+    /// write the same output.
+    private struct OutputClaims {
+        let inputs: Set<String>
+        var seen: [String: URL] = [:]
+
+        mutating func claim(_ output: URL, for url: URL) throws(CamStampError) {
             let resolved = OutputPath.resolved(output)
-            if inputPaths.contains(resolved) {
+            if inputs.contains(resolved) {
                 throw .usage("\(output.path) would replace an input photo; choose another -o folder or a --name pattern such as '{stem}-marked'")
             }
-            if let other = seenOutputs[resolved] {
+            if let other = seen[resolved] {
                 throw .usage("\(other.path) and \(url.path) would both be written to \(output.path); use --name with {counter} or keep them in separate folders")
             }
-            seenOutputs[resolved] = url
+            seen[resolved] = url
         }
-        for (url, folder, explicit) in found {
-            // By content first; a photo's extension on unreadable content still makes it an item
-            // (reported as failed, as a damaged photo is); a file named explicitly always is one.
-            let sniffed = Self.sniff(url)
-            if sniffed == nil, !url.lastPathComponent.hasPrefix("."),
-               let clip = ClipItem.Format(sniffing: url, codec: options.videoCodec) {
-                if let single = options.single {
-                    throw .usage("\(single.option) takes a photo, and \(url.path) is a video clip; "
-                                 + "make -o a folder (end it with /)")
-                }
-                let counter = items.count + clips.count + 1
-                let name = try Self.outputName(outputNames, pattern: options.namePattern, url: url, counter: counter)
-                let output = options.outputFolder.appendingPathComponent(folder, isDirectory: true)
-                    .appendingPathComponent(name).appendingPathExtension(clip.fileExtension(for: url)).standardizedFileURL
-                try claim(output, for: url)
-                if Self.inShard(options.shard, folder, url) { clips.append(ClipItem(input: url, output: output, format: clip, counter: counter, explicit: explicit)) }
-                continue
-            }
-            guard let kind = sniffed ?? Self.photoExtensions[url.pathExtension.lowercased()] ?? (explicit ? .jpg : nil),
-                  explicit || !url.lastPathComponent.hasPrefix(".") else {
-                if Self.inShard(options.shard, folder, url) { skipped.append(url) }
-                continue
-            }
-            let counter = items.count + clips.count + 1
-            let outputKind: ImageFormat = switch options.format {
-            case .keep: sniffed.map { Self.keptKind($0) } ?? kind
-            case .convert(let format): format
-            }
-            let name = try Self.outputName(outputNames, pattern: options.namePattern, url: url, counter: counter)
-            // keep: the input's own extension, unless the output's format differs (HEIC without an encoder).
-            let fileExtension = options.format == .keep && (sniffed.map { Self.keptKind($0) == $0 } ?? true) && !url.pathExtension.isEmpty
-                ? url.pathExtension : outputKind.fileExtension
-            let output = options.single?.url ?? options.outputFolder.appendingPathComponent(folder, isDirectory: true)
-                .appendingPathComponent(name).appendingPathExtension(fileExtension).standardizedFileURL
-            try claim(output, for: url)
-            items.append(Item(input: url, relativeFolder: folder, kind: kind, output: output, outputKind: outputKind, counter: counter))
-        }
-        // Only after every name is checked against the whole batch: each shard refuses the same
-        // clashes, and {counter} stays the photo's number in the whole batch.
-        items = items.filter { Self.inShard(options.shard, $0.relativeFolder, $0.input) }
-        refused = refused.filter { Self.inShard(options.shard, "", $0.url) }
     }
 
     /// Whether `url`, found in `folder` under its INPUT, belongs to `shard` (all do without one).
