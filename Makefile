@@ -19,7 +19,7 @@ DEBS = pkg-config \
        libturbojpeg0-dev imagemagick libvips-tools \
        zsh fish \
        libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium python3-pil \
-       libheif-dev libheif-examples libtiff-dev webp \
+       libheif-dev libheif-examples libtiff-dev libwebp-dev webp \
        libgstrtspserver-1.0-dev gstreamer1.0-rtsp nginx libnginx-mod-rtmp srt-tools ffmpeg \
        pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file
 
