@@ -42,7 +42,8 @@ import TestSupport
             #expect(errors.isEmpty, "viewer \(index): \(errors.count) decoding errors: \(errors.prefix(3))")
             // showinfo's first picture: a keyframe, and an I picture.
             let firstPicture = lines.first { $0.contains("Parsed_showinfo") && $0.contains(" n:   0 ") }
-            #expect(firstPicture?.contains("iskey:1 type:I") == true, "viewer \(index): \(firstPicture.map(String.init) ?? viewer.log)")
+            #expect(firstPicture?.contains("iskey:1 type:I") == true,
+                    "viewer \(index): \(firstPicture.map(String.init) ?? viewer.log)")
             // Between keyframes (one a second) each time.
             Thread.sleep(forTimeInterval: 0.4)
         }

@@ -1,5 +1,7 @@
 internal import CGStreamer
+internal import CGstApp
 internal import CGstRtspServer
+internal import CGstVideo
 import Foundation
 
 /// Keeps a new RTSP viewer's transports shut until a keyframe reaches the shared media's
