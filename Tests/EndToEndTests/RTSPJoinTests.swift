@@ -29,8 +29,13 @@ import TestSupport
         for index in 1...4 {
             // TCP: no packet is lost on the way, so any decoding error is the server's doing.
             let log = folder.appendingPathComponent("viewer\(index).log")
-            let viewer = try Helper("/usr/bin/ffmpeg", ["-v", "info", "-rtsp_transport", "tcp", "-i", url, "-t", "1.5",
-                                                        "-an", "-vf", "showinfo", "-f", "null", "-"], output: log)
+            // Decoded (showinfo says what each picture is) and, as it came, copied into a file.
+            let copy = folder.appendingPathComponent("viewer\(index).mkv")
+            let viewer = try Helper("/usr/bin/ffmpeg", ["-v", "info", "-rtsp_transport", "tcp", "-i", url,
+                                                        "-map", "0:v", "-t", "1.5", "-vf", "showinfo", "-f", "null",
+                                                        "-",
+                                                        "-map", "0:v", "-t", "1.5", "-c", "copy", "-y", copy.path],
+                                    output: log)
             let deadline = Date().addingTimeInterval(20)
             while viewer.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
             viewer.stop()
@@ -44,6 +49,11 @@ import TestSupport
             let firstPicture = lines.first { $0.contains("Parsed_showinfo") && $0.contains(" n:   0 ") }
             #expect(firstPicture?.contains("iskey:1 type:I") == true,
                     "viewer \(index): \(firstPicture.map(String.init) ?? viewer.log)")
+            // The first packet the viewer was sent is a keyframe's, not a delta before it.
+            let flags = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                         "packet=flags", "-of", "csv=p=0", copy.path])
+            let firstPacket = flags.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            #expect(firstPacket.hasPrefix("K"), "viewer \(index): the first packet's flags are '\(firstPacket)'")
             // Between keyframes (one a second) each time.
             Thread.sleep(forTimeInterval: 0.4)
         }
