@@ -1,4 +1,6 @@
 internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 import Foundation
 
 /// What a clip holds, seen by parsing (not decoding) it up to its first frames.
