@@ -149,7 +149,7 @@ FONTS       ?= bundled
 RECORD_FOLDERS ?= yes
 MADE_LIST    = $(DATADIR)/installed-folders
 SHIPPED      = $(shell find presets pipelines $(if $(filter system,$(FONTS)),,fonts) -type f ! -name '.*' | sort)
-# Every folder install-files writes into, each followed by its parents up to PREFIX.
+# Every folder install-files writes into (install-files also lists their missing parents).
 INSTALL_DIRS = $(BINDIR) $(MANDIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR) \
                $(sort $(patsubst %/,%,$(dir $(addprefix $(DATADIR)/,$(SHIPPED)))))
 
@@ -162,9 +162,8 @@ install: $(if $(INSTALL_BIN),,install-build)
 install-files:
 	@test -x "$(INSTALL_BIN)" || { echo "camstamp: install: no binary at '$(INSTALL_BIN)'; run make install" >&2; exit 1; }
 	@made=$$(for d in $(INSTALL_DIRS); do \
-	    while [ "$$d" != "$(PREFIX)" ] && [ "$$d" != / ] && [ "$$d" != . ]; do \
-	      [ -d "$(DESTDIR)$$d" ] || echo "$$d"; d=$$(dirname "$$d"); done; \
-	  done; [ -d "$(DESTDIR)$(PREFIX)" ] || echo "$(PREFIX)") && \
+	    while [ "$$d" != / ] && [ "$$d" != . ]; do [ -d "$(DESTDIR)$$d" ] || echo "$$d"; d=$$(dirname "$$d"); done; \
+	  done) && \
 	  install -d $(DESTDIR)$(DATADIR) && \
 	  if [ "$(RECORD_FOLDERS)" = yes ]; then printf '%s\n' $$made | sort -u > $(DESTDIR)$(MADE_LIST); fi
 	install -D -m 755 $(STRIP) $(INSTALL_BIN) $(DESTDIR)$(BINDIR)/camstamp
