@@ -42,6 +42,8 @@ let package = Package(
         .target(name: "CJPEGCoefficients", linkerSettings: [.linkedLibrary("jpeg")]),
         systemLibrary("CHeif", "libheif", "libheif-dev"),
         systemLibrary("CTIFF", "libtiff-4", "libtiff-dev"),
+        // A WebP's metadata chunks set without re-encoding or touching its bitstream.
+        systemLibrary("CWebPMux", "libwebpmux", "libwebp-dev"),
         systemLibrary("CGstRtspServer", "gstreamer-rtsp-server-1.0", "libgstrtspserver-1.0-dev"),
         // libx264 behind a GstVideoEncoder that lets go of each frame once x264 has copied it
         // (x264enc holds ~50): the marked clips' H.264 encoder, registered in-process.
@@ -51,8 +53,9 @@ let package = Package(
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
         // JPEG/PNG metadata read, edited and carried to outputs: EXIF, ICC and IPTC in Swift,
-        // XMP through exiv2 (gexiv2), a PNG's compressed ICC profile through zlib.
-        .target(name: "PhotoMetadata", dependencies: ["CGexiv2", "CZlib"]),
+        // XMP through exiv2 (gexiv2), a PNG's compressed ICC profile through zlib, WebP chunks
+        // through libwebpmux.
+        .target(name: "PhotoMetadata", dependencies: ["CGexiv2", "CZlib", "CWebPMux"]),
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
         .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
         // Pure Swift: ISO BMFF (MP4/MOV) boxes read and rewritten where GStreamer 1.22's qtdemux,

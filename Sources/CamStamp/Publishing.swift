@@ -33,7 +33,10 @@ final class Publishing: @unchecked Sendable {
         if let serve = output.serve {
             let audio = output.hasSound
             var feeds = ["video"], taps: [(SampleTap, String, Bool)] = []
-            var media = "( appsrc name=video is-live=true format=time ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=0"
+            // SPS/PPS before every keyframe (h264parse), not again by the payloader: a viewer's
+            // first picture can be decoded whenever it joins.
+            var media = "( appsrc name=video is-live=true format=time ! h264parse config-interval=-1 ! "
+                + "rtph264pay name=pay0 pt=96 config-interval=0"
             if audio {
                 feeds.append("audio")
                 media += " appsrc name=audio is-live=true format=time ! aacparse ! rtpmp4gpay name=pay1 pt=97"

@@ -40,6 +40,8 @@ public enum MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
     case valueOutOfBounds(ifd: String, tag: UInt16)
     case badICCProfile(String)
     case badPNGChunkCRC(chunk: String)
+    /// libwebpmux refused a WebP (`operation`: the function; `code`: its `WebPMuxError`).
+    case webpMux(operation: String, code: Int)
 
     public var description: String {
         switch self {
@@ -60,6 +62,7 @@ public enum MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
             "corrupt EXIF: the value of tag 0x\(hex(tag)) in \(ifd) lies outside the EXIF block"
         case .badICCProfile(let why): "corrupt ICC profile: \(why)"
         case .badPNGChunkCRC(let chunk): "corrupt PNG: bad CRC in chunk \(chunk)"
+        case .webpMux(let operation, let code): "corrupt WebP: libwebpmux \(operation) failed (\(WebPMux.describe(code)))"
         }
     }
 }

@@ -1,7 +1,10 @@
 import Foundation
 
 /// A WebP file's RIFF chunks, and what its header says: the canvas size, lossless or lossy,
-/// alpha, animation. Metadata lives in `ICCP`, `EXIF` and `XMP ` chunks behind a `VP8X` header.
+/// alpha, animation. Metadata lives in `ICCP`, `EXIF` and `XMP ` chunks behind a `VP8X` header;
+/// those are read and written by libwebpmux (`WebPMux`). The chunk list and these few header bits
+/// are read here because libwebpmux does not tell whether the picture is lossless (VP8L) and
+/// PhotoFacts needs that, and the size and alpha, before anything is decoded.
 public struct WebPContainer: Sendable {
     public struct Chunk: Sendable {
         /// Four characters: `VP8 `, `VP8L`, `VP8X`, `ALPH`, `ICCP`, `EXIF`, `XMP `, `ANIM`, ...
@@ -57,34 +60,20 @@ public struct WebPContainer: Sendable {
         guard width > 0, height > 0 else { throw .noFrameHeader }
         (self.width, self.height, isLossless, hasAlpha, isAnimated) = (width, height, lossless, alpha, animated)
     }
-
-    func payload(_ fourCC: String) -> Data? { chunks.first { $0.fourCC == fourCC }?.payload }
-
-    /// A RIFF WebP file of `chunks`.
-    static func file(_ chunks: [Chunk]) -> Data {
-        var body: [UInt8] = Array("WEBP".utf8)
-        for chunk in chunks {
-            body += Array(chunk.fourCC.utf8)
-            body.appendLE32(UInt32(chunk.payload.count))
-            body += chunk.payload
-            if chunk.payload.count & 1 == 1 { body.append(0) }
-        }
-        var out: [UInt8] = Array("RIFF".utf8)
-        out.appendLE32(UInt32(body.count))
-        return Data(out + body)
-    }
 }
 
 extension ImageMetadata {
-    /// Reads the `EXIF` (a TIFF block, or one behind `Exif\0\0`), `ICCP` and `XMP ` chunks.
+    /// Reads the `EXIF` (a TIFF block, or one behind `Exif\0\0`), `ICCP` and `XMP ` chunks
+    /// (libwebpmux).
     public init(webp: Data) throws(MetadataError) {
         self.init()
-        let container = try WebPContainer(parsing: webp)
-        if let block = container.payload("EXIF") {
+        guard WebPContainer.matches(webp) else { throw .notWebP }
+        let mux = try WebPMux(webp)
+        if let block = mux.chunk("EXIF") {
             readEXIF(block: block)
         }
-        icc = container.payload("ICCP")
-        xmp = container.payload("XMP ")
+        icc = mux.chunk("ICCP")
+        xmp = mux.chunk("XMP ")
     }
 
     /// Metadata pieces read by another library (libheif, libtiff): `exifTIFF` is a TIFF block.
@@ -119,34 +108,20 @@ extension ImageMetadata {
         return (tiff, icc, packet, warnings)
     }
 
-    /// `encodedWebP` (from webpenc) with this metadata: a `VP8X` header whose flags say what
-    /// follows, `ICCP` before the picture, `EXIF` (TIFF block) and `XMP ` after it.
-    public func insert(intoWebP encodedWebP: Data, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()) throws(MetadataError) -> MetadataOutput {
+    /// `encodedWebP` (from webpenc) with this metadata, set by libwebpmux: `ICCP`, `EXIF` (a TIFF
+    /// block) and `XMP ` chunks, a `VP8X` header whose flags say so, the bitstream byte for byte.
+    public func insert(intoWebP encodedWebP: Data, stripGPS: Bool, edits: MetadataEdits = MetadataEdits())
+        throws(MetadataError) -> MetadataOutput {
         let container = try WebPContainer(parsing: encodedWebP)
         let size = PixelSize(width: container.width, height: container.height)
         let (tiff, icc, xmp, warnings) = pieces(size: size, stripGPS: stripGPS, edits: edits)
-        guard tiff != nil || icc != nil || xmp != nil else { return MetadataOutput(data: encodedWebP, warnings: warnings) }
-        let picture = container.chunks.filter { !["VP8X", "ICCP", "EXIF", "XMP "].contains($0.fourCC) }
-        var flags: UInt8 = 0
-        if icc != nil { flags |= 0x20 }
-        if container.hasAlpha { flags |= 0x10 }
-        if tiff != nil { flags |= 0x08 }
-        if xmp != nil { flags |= 0x04 }
-        if container.isAnimated { flags |= 0x02 }
-        let w = container.width - 1, h = container.height - 1
-        let header = Data([flags, 0, 0, 0, UInt8(w & 0xFF), UInt8(w >> 8 & 0xFF), UInt8(w >> 16 & 0xFF),
-                           UInt8(h & 0xFF), UInt8(h >> 8 & 0xFF), UInt8(h >> 16 & 0xFF)])
-        var chunks = [WebPContainer.Chunk(fourCC: "VP8X", payload: header)]
-        if let icc { chunks.append(.init(fourCC: "ICCP", payload: icc)) }
-        chunks += picture
-        if let tiff { chunks.append(.init(fourCC: "EXIF", payload: tiff)) }
-        if let xmp { chunks.append(.init(fourCC: "XMP ", payload: xmp)) }
-        return MetadataOutput(data: WebPContainer.file(chunks), warnings: warnings)
-    }
-}
-
-extension [UInt8] {
-    mutating func appendLE32(_ v: UInt32) {
-        append(contentsOf: [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)])
+        guard tiff != nil || icc != nil || xmp != nil else {
+            return MetadataOutput(data: encodedWebP, warnings: warnings)
+        }
+        let mux = try WebPMux(encodedWebP)
+        for (fourCC, payload) in [("ICCP", icc), ("EXIF", tiff), ("XMP ", xmp)] {
+            if let payload { try mux.setChunk(fourCC, payload) }
+        }
+        return MetadataOutput(data: try mux.assemble(), warnings: warnings)
     }
 }

@@ -52,6 +52,9 @@ func jsonLines(_ text: String) -> [[String: Any]] {
         let scratch = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let stage = scratch.appendingPathComponent("stage")
+        // A folder that was there before the install (empty) is not uninstall's to remove.
+        let before = stage.appendingPathComponent("usr/share/man/man1")
+        try FileManager.default.createDirectory(at: before, withIntermediateDirectories: true)
         let make = try run(URL(fileURLWithPath: "/usr/bin/make"),
                            ["-s", "-C", packageRoot.path, "install-files", "INSTALL_BIN=\(camstampBinary.path)",
                             "DESTDIR=\(stage.path)", "PREFIX=/usr"],
@@ -64,6 +67,9 @@ func jsonLines(_ text: String) -> [[String: Any]] {
                      "usr/share/zsh/site-functions/_camstamp", "usr/share/fish/vendor_completions.d/camstamp.fish"] {
             #expect(installed.contains(file), "not installed: \(file); installed: \(installed.sorted())")
         }
+        // Installed without its symbol table (the debug build's is most of its size).
+        let symbols = try runTool("/usr/bin/readelf", ["-S", "-W", stage.appendingPathComponent("usr/bin/camstamp").path])
+        #expect(!symbols.contains(".symtab"), "the installed camstamp is not stripped")
         let man = try String(contentsOf: stage.appendingPathComponent("usr/share/man/man1/camstamp.1"), encoding: .utf8)
         #expect(man.contains(".TH CAMSTAMP 1") && man.contains("\\-\\-shard"))
 
@@ -96,6 +102,9 @@ func jsonLines(_ text: String) -> [[String: Any]] {
         #expect(uninstall.status == 0, "make uninstall: \(uninstall.stderr)")
         #expect(listing(stage).isEmpty, "left after uninstall: \(listing(stage))")
         #expect(!FileManager.default.fileExists(atPath: stage.appendingPathComponent("usr/share/camstamp").path))
+        // The folders install made are gone once empty; the one that was there stays.
+        let folders = (FileManager.default.enumerator(atPath: stage.path)?.allObjects as? [String] ?? []).sorted()
+        #expect(folders == ["usr", "usr/share", "usr/share/man", "usr/share/man/man1"], "folders left: \(folders)")
     }
 
     @Test func userPresetsFromXDGConfigAreListedWithTheirOriginAndUsed() throws {

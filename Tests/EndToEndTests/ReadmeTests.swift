@@ -127,7 +127,7 @@ import TestSupport
                                  to: home.appendingPathComponent(folder).appendingPathComponent(name))
         }
         try manager.copyItem(at: packageRoot.appendingPathComponent("presets/logos/camstamp.svg"),
-                             to: home.appendingPathComponent("logos/studio.svg"))
+                             to: home.appendingPathComponent("logos/camstamp.svg"))
         let example = text.components(separatedBy: "```json\n").dropFirst().first
         if let json = example?.components(separatedBy: "```").first {
             try json.write(to: home.appendingPathComponent("my.json"), atomically: true, encoding: .utf8)

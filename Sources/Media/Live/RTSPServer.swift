@@ -26,6 +26,8 @@ public final class RTSPServer: @unchecked Sendable {
     private var configured = 0
     /// Called when a viewer asks to play: a keyframe is wanted, so it need not wait for the next.
     private let viewerJoins: @Sendable () -> Void
+    /// Holds each new viewer back until that keyframe.
+    private let gate = RTSPViewerGate()
 
     /// Listens on `address:port` and serves `launch` at `path`. A port in use fails here.
     public init(address: String, port: UInt16, path: String, launch: String, feeds: [String],
@@ -63,11 +65,21 @@ public final class RTSPServer: @unchecked Sendable {
                               unsafeBitCast(callback, to: GCallback.self), Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(0))
         let connected: @convention(c) (UnsafeMutablePointer<GstRTSPServer>?, UnsafeMutablePointer<GstRTSPClient>?, gpointer?) -> Void = { _, client, data in
             guard let client, let data else { return }
-            let play: @convention(c) (UnsafeMutablePointer<GstRTSPClient>?, UnsafeMutablePointer<GstRTSPContext>?, gpointer?) -> Void = { _, _, data in
-                guard let data else { return }
-                Unmanaged<RTSPServer>.fromOpaque(data).takeUnretainedValue().viewerJoins()
+            let play: @convention(c) (UnsafeMutablePointer<GstRTSPClient>?, UnsafeMutablePointer<GstRTSPContext>?, gpointer?) -> Void = {
+                client, context, data in
+                guard let client, let data else { return }
+                let server = Unmanaged<RTSPServer>.fromOpaque(data).takeUnretainedValue()
+                // Held first, then the keyframe asked for: it cannot slip past before the hold.
+                if let session = context?.pointee.sessmedia { server.gate.hold(client: UnsafeMutableRawPointer(client), session: session) }
+                server.viewerJoins()
             }
             g_signal_connect_data(UnsafeMutableRawPointer(client), "play-request", unsafeBitCast(play, to: GCallback.self),
+                                  data, nil, GConnectFlags(0))
+            let closed: @convention(c) (UnsafeMutablePointer<GstRTSPClient>?, gpointer?) -> Void = { client, data in
+                guard let client, let data else { return }
+                Unmanaged<RTSPServer>.fromOpaque(data).takeUnretainedValue().gate.forget(client: UnsafeMutableRawPointer(client))
+            }
+            g_signal_connect_data(UnsafeMutableRawPointer(client), "closed", unsafeBitCast(closed, to: GCallback.self),
                                   data, nil, GConnectFlags(0))
         }
         g_signal_connect_data(UnsafeMutableRawPointer(server), "client-connected", unsafeBitCast(connected, to: GCallback.self),
@@ -136,6 +148,10 @@ public final class RTSPServer: @unchecked Sendable {
     private func configure(_ media: UnsafeMutablePointer<GstRTSPMedia>) {
         guard let bin = gst_rtsp_media_get_element(media) else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(bin)) }
+        if let payloader = gst_bin_get_by_name_recurse_up(gcast(bin), "pay0") {
+            gate.watch(payloader)
+            gst_object_unref(UnsafeMutableRawPointer(payloader))
+        }
         var found: [String: SampleFeed] = [:]
         for name in feedNames {
             guard let element = gst_bin_get_by_name_recurse_up(gcast(bin), name),

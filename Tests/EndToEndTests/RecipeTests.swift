@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The manual's recipes run as written: a ```` ```sh recipe ```` block of a docs/ page is one shell
+/// script (a server started, camstamp, a client, the server stopped), which ReadmeTests' line by
+/// line runner cannot run. Only `PORT` is set, to a free port, for the recipes that take one.
+@Suite(.serialized) struct RecipeTests {
+    /// The recipe blocks of `text`, each as one script.
+    static func recipes(_ text: String) -> [String] {
+        text.components(separatedBy: "```sh recipe\n").dropFirst()
+            .compactMap { $0.components(separatedBy: "\n```").first }
+    }
+
+    static let recipes: [(page: String, script: String)] = ReadmeTests.pages.flatMap { page in
+        ((try? ReadmeTests.text(of: page)).map(recipes) ?? []).map { (page, $0) }
+    }
+
+    @Test func theStreamPageHasItsRTMPRecipe() {
+        #expect(Self.recipes.contains { $0.page == "docs/stream.md" && $0.script.contains("rtmp://127.0.0.1:$port/") },
+                "\(Self.recipes.map(\.page))")
+    }
+
+    @Test func rtmpOnThisMachinePublishesAndAViewerSeesBothStreams() throws {
+        let recipe = try #require(Self.recipes.first { $0.script.contains("rtmp://127.0.0.1") })
+        let home = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let bin = home.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("camstamp"),
+                                                   withDestinationURL: camstampBinary)
+        let process = Process()
+        // A session of its own: what the script left running (it failed half-way) is killed with it.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["/bin/sh", "-e", "-c", recipe.script]
+        process.currentDirectoryURL = home
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let port = try freePort()
+        environment["PORT"] = String(port)
+        environment["G_DEBUG"] = "fatal-criticals"
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = LockedData(), errData = LockedData()
+        let group = DispatchGroup()
+        for (pipe, sink) in [(out, outData), (err, errData)] {
+            group.enter()
+            DispatchQueue.global().async {
+                sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
+                group.leave()
+            }
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        kill(-process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        group.wait()
+        let stdout = String(decoding: outData.get(), as: UTF8.self)
+        let stderr = String(decoding: errData.get(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(recipe.page): the recipe failed: \(stderr)")
+        #expect(Set(stdout.split(separator: "\n").map(String.init)) == ["h264", "aac"], "ffprobe saw: \(stdout)")
+        // camstamp's summary: the target was reached and given frames.
+        #expect(stderr.contains("rtmp://127.0.0.1:\(port)/live/x: ") && stderr.contains(" frames written"), "\(stderr)")
+    }
+}
