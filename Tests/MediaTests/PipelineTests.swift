@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Media
 
 @Suite struct PipelineErrorTests {
@@ -106,8 +107,7 @@ import Testing
     }
 
     @Test func aBlendedFrameIsEncodedAndDecodesWithTheMark() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("out.png")
 
