@@ -82,6 +82,7 @@ let package = Package(
         // What the suites share: the one process runner, the binary, scratch folders, tmpfs disks,
         // the seeded generator and fixture makers, pixel checks.
         .target(name: "TestSupport", dependencies: ["Media"], path: "Tests/TestSupport"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         // MP4 movie boxes built byte by byte, for the tests of ISOBMFF and of Media's clip probes.
         .target(name: "MovieFixtures", path: "Tests/MovieFixtures"),
         .testTarget(name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata", "TestSupport"], exclude: ["Fixtures"]),
