@@ -52,7 +52,7 @@ import TestSupport
         return try StreamJob(options: options).run(report: output)
     }
 
-    @Test func normalSaysResultsWarningsNotesAndProgressOnEveryJob() throws {
+    @Test(.runsGStreamerElements) func normalSaysResultsWarningsNotesAndProgressOnEveryJob() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let shot = Recorder()
@@ -75,7 +75,7 @@ import TestSupport
         #expect(streamed.progress.contains { $0.hasPrefix("frame=") }, "\(streamed.all)")
     }
 
-    @Test func quietKeepsOnlyErrorsOnEveryJob() throws {
+    @Test(.runsGStreamerElements) func quietKeepsOnlyErrorsOnEveryJob() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let shot = Recorder()

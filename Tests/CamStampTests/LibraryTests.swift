@@ -69,7 +69,7 @@ import TestSupport
         #expect(try Data(contentsOf: source) + Data(repeating: 0x42, count: 100) == input)
     }
 
-    @Test func settingsStripTheLocationAndConvertToPNG() throws {
+    @Test(.runsGStreamerElements) func settingsStripTheLocationAndConvertToPNG() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try Self.photo("jpg", tags: ["-Model=Library Cam", "-GPSLatitude=48.85", "-GPSLatitudeRef=N"], in: folder)
@@ -84,7 +84,7 @@ import TestSupport
         #expect(tags.contains("Library Cam") && !tags.contains("GPSLatitude"), "\(tags)")
     }
 
-    @Test func aPNGInMemoryIsMarkedAndKeepsItsXMP() throws {
+    @Test(.runsGStreamerElements) func aPNGInMemoryIsMarkedAndKeepsItsXMP() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try Self.photo("png", tags: ["-XMP-dc:Creator=Bo"], in: folder)
@@ -101,7 +101,7 @@ import TestSupport
 
     /// A PNG's profile (a zlib-compressed iCCP) is carried into the JPEG and the PNG the library
     /// writes, byte for byte, and the report says so.
-    @Test func aPNGsColourProfileIsCarriedAndReported() throws {
+    @Test(.runsGStreamerElements) func aPNGsColourProfileIsCarriedAndReported() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // An ICC header with no tags (RGB display, v2.1) is all exiftool and camstamp need here.
@@ -126,7 +126,7 @@ import TestSupport
         }
     }
 
-    @Test func presetsByNameAndVariablesReachTheMark() throws {
+    @Test(.runsGStreamerElements) func presetsByNameAndVariablesReachTheMark() throws {
         // The shipped `credit` preset, its {author} set by the caller: the text changes the pixels
         // bottom-right (where `credit` puts it), and nothing else.
         let folder = try temporaryFolder()

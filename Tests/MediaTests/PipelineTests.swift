@@ -67,7 +67,7 @@ import TestSupport
 }
 
 @Suite struct TemplateTests {
-    @Test func quotedValuesSurviveTheParserUnchanged() throws {
+    @Test(.runsGStreamerElements) func quotedValuesSurviveTheParserUnchanged() throws {
         let awkward = "/tmp/a dir/it's \"quoted\" \\ back ! bang {brace}.jpg"
         let text = try PipelineTemplate("fakesrc ! filesink name=out location={location}").render(["location": .quoted(awkward)])
         let pipeline = try Pipeline(text)
