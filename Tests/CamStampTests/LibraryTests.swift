@@ -60,7 +60,8 @@ import TestSupport
         #expect(result.report.warnings == ["100 bytes after the picture's end (such as a motion photo's video) are not carried to the output"])
         let output = folder.appendingPathComponent("out.jpg")
         try result.data.write(to: output)
-        let tags = String(decoding: try tool("exiftool", ["-s", "-Model", "-Artist", "-Creator", "-GPSLatitude", output.path]), as: UTF8.self)
+        let read = try tool("exiftool", ["-s", "-Model", "-Artist", "-Creator", "-GPSLatitude", output.path])
+        let tags = String(decoding: read, as: UTF8.self)
         #expect(tags.contains("Model                           : Library Cam"), "\(tags)")
         #expect(tags.contains("Artist                          : Ann"), "\(tags)")
         #expect(tags.contains("Creator                         : Ann"), "\(tags)")
@@ -133,7 +134,8 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try Self.photo("png", tags: [], in: folder)
         let result = try Stamper(presets: [.named("credit")], variables: ["author": "Library Test"]).stamp(contentsOf: source)
-        let box = try #require(changedBounds(try Self.grey(result.data, width: 320, height: 240, in: folder), background: 64, tolerance: 8))
+        let rows = try Self.grey(result.data, width: 320, height: 240, in: folder)
+        let box = try #require(changedBounds(rows, background: 64, tolerance: 8))
         #expect(box.minX >= 160 && box.minY >= 120, "credit marked \(box), expected the bottom-right quarter")
     }
 

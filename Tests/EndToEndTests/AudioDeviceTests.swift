@@ -90,5 +90,6 @@ final class PulseServer {
 
 /// What ffmpeg prints on stderr for `arguments` (its filters' reports), bounded.
 func ffmpegStderr(_ arguments: [String], timeout: TimeInterval = 30) throws -> String {
-    try runProcess("/usr/bin/ffmpeg", ["-hide_banner", "-nostdin"] + arguments, stdout: .discard, timeout: timeout).stderr
+    try runProcess("/usr/bin/ffmpeg", ["-hide_banner", "-nostdin"] + arguments, stdout: .discard,
+                   timeout: timeout).stderr
 }

@@ -212,8 +212,8 @@ let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponen
             let data = Self.mutate(source, &rng)
             inputs[try put(data, String(format: "in/m%03d.%@", i, ext), in: folder)] = data
         }
-        let result = try camstamp(["batch", folder.appendingPathComponent("in").path, "-o", folder.appendingPathComponent("out").path,
-                                   "--text", "x"], timeout: 300)
+        let result = try camstamp(["batch", folder.appendingPathComponent("in").path,
+                                   "-o", folder.appendingPathComponent("out").path, "--text", "x"], timeout: 300)
         #expect(result.reason == .exit, "killed by signal \(result.status)")
         #expect([0, 1].contains(result.status), "exit status \(result.status)")
         for (url, data) in inputs {

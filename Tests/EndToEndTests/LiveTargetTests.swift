@@ -102,8 +102,8 @@ final class NginxRTMP {
     }
 
     func start() throws {
-        server = try helper("/usr/sbin/nginx", ["-c", folder.appendingPathComponent("nginx.conf").path, "-p", folder.path,
-                                                "-e", folder.appendingPathComponent("error.log").path],
+        let config = folder.appendingPathComponent("nginx.conf"), log = folder.appendingPathComponent("error.log")
+        server = try helper("/usr/sbin/nginx", ["-c", config.path, "-p", folder.path, "-e", log.path],
                             output: folder.appendingPathComponent("nginx.out"))
         guard waitForListener(port: port) else {
             throw ToolFailure("nginx did not listen on \(port): \(server?.stderr ?? "")")

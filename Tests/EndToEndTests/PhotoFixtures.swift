@@ -58,7 +58,8 @@ enum PhotoFixtures {
     /// with DateTimeOriginal and FNumber, and a GPS IFD at 48°51'N.
     static func exif(orientation: Int, model: String = "Fixture Cam 1", date: String = "2024:05:06 07:08:09") -> Data {
         var tiff = TIFFBuilder(bigEndian: false)
-        tiff.ifd0 = [tiff.ascii(0x010F, "Camstamp Labs"), tiff.ascii(0x0110, model), tiff.short(0x0112, [UInt16(orientation)])]
+        tiff.ifd0 = [tiff.ascii(0x010F, "Camstamp Labs"), tiff.ascii(0x0110, model),
+                     tiff.short(0x0112, [UInt16(orientation)])]
         tiff.exif = [tiff.ascii(0x9003, date), tiff.rational(0x829D, [(28, 10)])]
         tiff.gps = [tiff.ascii(0x0001, "N"), tiff.rational(0x0002, [(48, 1), (51, 1), (0, 1)]), tiff.ascii(0x0003, "E"),
                     tiff.rational(0x0004, [(2, 1), (21, 1), (0, 1)])]

@@ -15,8 +15,8 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = folder.appendingPathComponent("phone.mov"), output = folder.appendingPathComponent("out.mp4")
-        try makeTestClip(source, rate: "10", ["-metadata", "location=+48.8584+002.2945/", "-metadata", "model=iPhone 15",
-                                              "-movflags", "use_metadata_tags"])
+        try makeTestClip(source, rate: "10", ["-metadata", "location=+48.8584+002.2945/",
+                                              "-metadata", "model=iPhone 15", "-movflags", "use_metadata_tags"])
         try makeTestClip(output, rate: "10", ["-movflags", "+faststart"])
         try ClipMetadata.carry(from: source, into: output, created: Date(timeIntervalSince1970: 1_714_979_289), keepLocation: true)
         let tags = try run("/usr/bin/exiftool", ["-a", "-G1", "-s", "-Keys:all", "-QuickTime:CreateDate", "-Track1:MediaCreateDate", output.path])

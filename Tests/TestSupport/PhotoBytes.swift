@@ -27,7 +27,9 @@ package struct TIFFBuilder {
 
     package init(bigEndian: Bool) { self.bigEndian = bigEndian }
 
-    package func u16(_ v: UInt16) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)] }
+    package func u16(_ v: UInt16) -> [UInt8] {
+        bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)]
+    }
     package func u32(_ v: UInt32) -> [UInt8] {
         let b = [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
         return bigEndian ? b : b.reversed()
@@ -37,8 +39,12 @@ package struct TIFFBuilder {
         let b = Array(s.utf8) + [0]
         return Tag(tag: tag, type: 2, count: UInt32(b.count), bytes: b)
     }
-    package func short(_ tag: UInt16, _ v: [UInt16]) -> Tag { Tag(tag: tag, type: 3, count: UInt32(v.count), bytes: v.flatMap(u16)) }
-    package func long(_ tag: UInt16, _ v: [UInt32]) -> Tag { Tag(tag: tag, type: 4, count: UInt32(v.count), bytes: v.flatMap(u32)) }
+    package func short(_ tag: UInt16, _ v: [UInt16]) -> Tag {
+        Tag(tag: tag, type: 3, count: UInt32(v.count), bytes: v.flatMap(u16))
+    }
+    package func long(_ tag: UInt16, _ v: [UInt32]) -> Tag {
+        Tag(tag: tag, type: 4, count: UInt32(v.count), bytes: v.flatMap(u32))
+    }
     package func rational(_ tag: UInt16, _ v: [(UInt32, UInt32)]) -> Tag {
         Tag(tag: tag, type: 5, count: UInt32(v.count), bytes: v.flatMap { u32($0.0) + u32($0.1) })
     }
@@ -46,7 +52,9 @@ package struct TIFFBuilder {
         Tag(tag: tag, type: 10, count: UInt32(v.count),
             bytes: v.flatMap { u32(UInt32(bitPattern: $0.0)) + u32(UInt32(bitPattern: $0.1)) })
     }
-    package func undefined(_ tag: UInt16, _ b: [UInt8]) -> Tag { Tag(tag: tag, type: 7, count: UInt32(b.count), bytes: b) }
+    package func undefined(_ tag: UInt16, _ b: [UInt8]) -> Tag {
+        Tag(tag: tag, type: 7, count: UInt32(b.count), bytes: b)
+    }
     package func byte(_ tag: UInt16, _ b: [UInt8]) -> Tag { Tag(tag: tag, type: 1, count: UInt32(b.count), bytes: b) }
 
     private func size(_ tags: [Tag]) -> Int {

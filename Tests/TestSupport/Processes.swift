@@ -70,7 +70,8 @@ package func executable(_ name: String) throws -> URL {
 package func runProcess(_ program: String, _ arguments: [String], environment: ChildEnvironment = .inherited(),
                         in directory: URL? = nil, stdin: Data? = nil,
                         stdout: OutputSink = .capture, stderr: OutputSink = .capture,
-                        timeout: TimeInterval = 60, sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
+                        timeout: TimeInterval = 60,
+                        sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
     let running = try BackgroundProcess(program, arguments, environment: environment, in: directory, stdin: stdin,
                                         stdout: stdout, stderr: stderr)
     return running.finish(timeout: timeout, sourceLocation: sourceLocation)

@@ -11,8 +11,8 @@ private func camstampEnvironment(_ extra: [String: String]) -> ChildEnvironment 
 
 /// camstamp's program and arguments, as another user (`setpriv`, nobody) when `asNobody`.
 private func camstampCommand(_ arguments: [String], asNobody: Bool) -> (String, [String]) {
-    asNobody ? ("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", camstampBinary.path] + arguments)
-        : (camstampBinary.path, arguments)
+    guard asNobody else { return (camstampBinary.path, arguments) }
+    return ("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", camstampBinary.path] + arguments)
 }
 
 /// Runs camstamp with `arguments` in `directory`, optionally as another user, and waits for it
@@ -61,10 +61,12 @@ package func tool(_ name: String, _ arguments: [String], stdin: Data? = nil, tim
 /// stderr, and its status (1 when a file has no such tag), are not failures.
 @discardableResult
 package func exiftool(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-    try runProcess("/usr/bin/exiftool", arguments, stderr: .discard, timeout: 120, sourceLocation: sourceLocation).stdout
+    try runProcess("/usr/bin/exiftool", arguments, stderr: .discard, timeout: 120,
+                   sourceLocation: sourceLocation).stdout
 }
 
 /// exiftool's output for one file, without the file name it prints.
-package func exiftool(_ arguments: [String], _ file: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+package func exiftool(_ arguments: [String], _ file: URL,
+                      sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
     try exiftool(arguments + [file.path], sourceLocation: sourceLocation)
 }

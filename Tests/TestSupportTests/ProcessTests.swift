@@ -8,7 +8,8 @@ import TestSupport
     @Test func outputAndErrorsAreReadWhileTheProgramRuns() throws {
         // 1 MiB on each: far more than a pipe holds, so a runner that read one after the other
         // (or only after the exit) would stall.
-        let result = try runProcess("/bin/sh", ["-c", "head -c 1048576 /dev/zero; head -c 1048576 /dev/zero >&2; exit 3"])
+        let script = "head -c 1048576 /dev/zero; head -c 1048576 /dev/zero >&2; exit 3"
+        let result = try runProcess("/bin/sh", ["-c", script])
         #expect(result.status == 3 && result.reason == .exit && !result.timedOut)
         #expect(result.output.count == 1_048_576 && result.errors.count == 1_048_576)
     }
