@@ -9,7 +9,7 @@ import MovieFixtures
 @Suite struct ClipAudioEditProbeTests {
     /// The bytes are rewritten only in what the file source reading the clip reads: another file
     /// source (a user's template reading an image) is left alone, and without one nothing is.
-    @Test(.runsGStreamerElements) func onlyTheClipsOwnFileSourceIsProbed() throws {
+    @Test func onlyTheClipsOwnFileSourceIsProbed() throws {
         let edit = try #require(ClipAudioEdit(movie: Movie.ffmpeg(), at: 0))
         let pipeline = try Pipeline("filesrc location=/tmp/logo.png ! fakesink filesrc location=/tmp/clip.mp4 ! fakesink")
         #expect(edit.install(on: pipeline, reading: URL(fileURLWithPath: "/tmp/other.mp4")) == nil)
