@@ -86,7 +86,7 @@ test: check-tracked build
 # of that kind joins the tier by being added here.
 UNIT_SUITES = ^(PresetsTests|RenderTests|ISOBMFFTests|PhotoMetadataTests|CLITests|CamStampTests|TestSupportTests)\. \
   ^MediaTests\.(BlendTests|ColumnBlendTests|ClipContainerTests|ClipMetadataUnitTests|CameraControlsTests)/ \
-  ^MediaTests\.(TemplateTests|UpstreamFixTests)/
+  ^MediaTests\.(TemplateTests|UpstreamFixTests|SpliceFuzzTests)/
 NO_PLUGINS = $(BUILD_DIR)/no-gstreamer-plugins
 
 check: build
