@@ -106,7 +106,10 @@ package final class BackgroundProcess: @unchecked Sendable {
         let input = stdin.map { _ in Pipe() }
         if let input { process.standardInput = input } else { process.standardInput = FileHandle.nullDevice }
         process.terminationHandler = { [ended] _ in ended.signal() }
-        try launchWithNoSignalBlocked(process)
+        // The child inherits the signal mask of the test's thread (a dispatch worker's: SIGTERM,
+        // SIGINT and most others blocked), hence the SIGKILL after a SIGTERM below. Spawning with
+        // none blocked makes LiveTargetTests' UDP RTSP viewer see pictures twice: not yet.
+        try process.run()
         // Only now: a pipe whose writing end the parent still held would never report its end.
         for (pipe, sink) in [(outPipe, output), (errPipe, errors)] {
             if let pipe { read(pipe, into: sink) }
@@ -119,26 +122,6 @@ package final class BackgroundProcess: @unchecked Sendable {
                 try? input.fileHandleForWriting.close()
             }
         }
-    }
-
-    /// A child inherits the signal mask of the thread that spawns it, and a test runs on a
-    /// dispatch worker thread that blocks SIGINT, SIGTERM and most others: spawned from there, a
-    /// server would ignore the SIGTERM that stops it, and a camstamp would hold a Ctrl-C that
-    /// comes before it takes signals. So the spawn happens on a thread that blocks nothing, as
-    /// from a shell.
-    private func launchWithNoSignalBlocked(_ process: Process) throws {
-        let failure = Locked<Error?>(nil)
-        let launched = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            var none = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, nil)
-            do { try process.run() } catch { failure.set(error) }
-            launched.signal()
-        }
-        thread.start()
-        launched.wait()
-        if let error = failure.get() { throw error }
     }
 
     private func connect(_ sink: OutputSink, _ set: (Any) -> Void) throws -> Pipe? {
@@ -235,15 +218,6 @@ package final class BackgroundProcess: @unchecked Sendable {
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
-}
-
-/// A value one thread sets and another reads.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func set(_ new: Value) { lock.withLock { value = new } }
-    func get() -> Value { lock.withLock { value } }
 }
 
 /// Bytes that reader threads append to and the test reads.
