@@ -104,7 +104,8 @@ package final class BackgroundProcess: @unchecked Sendable {
         let outPipe = try connect(stdout) { process.standardOutput = $0 }
         let errPipe = try connect(stderr) { process.standardError = $0 }
         let input = stdin.map { _ in Pipe() }
-        if let input { process.standardInput = input } else { process.standardInput = FileHandle.nullDevice }
+        // Without input of its own the child shares the test's stdin.
+        if let input { process.standardInput = input }
         process.terminationHandler = { [ended] _ in ended.signal() }
         // The child inherits the signal mask of the test's thread (a dispatch worker's: SIGTERM,
         // SIGINT and most others blocked), hence the SIGKILL after a SIGTERM below. Spawning with
