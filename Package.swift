@@ -78,12 +78,14 @@ let package = Package(
         .testTarget(name: "RenderTests", dependencies: ["Render", "Presets"]),
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MovieFixtures"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "ISOBMFF", "MovieFixtures", "TestSupport"]),
-        .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata"]),
-        .testTarget(name: "CLITests", dependencies: ["CLI"]),
-        .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets"]),
+        .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
+        .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets", "TestSupport"]),
         // Fixtures/: real camera photos, found through #filePath.
-        // What the end-to-end and camera suites share (the binary, scratch folders, pixel checks).
+        // What the suites share: the one process runner, the binary, scratch folders, tmpfs disks,
+        // the seeded generator and fixture makers, pixel checks.
         .target(name: "TestSupport", dependencies: ["Media"], path: "Tests/TestSupport"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         // MP4 movie boxes built byte by byte, for the tests of ISOBMFF and of Media's clip probes.
         .target(name: "MovieFixtures", path: "Tests/MovieFixtures"),
         .testTarget(name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata", "TestSupport"], exclude: ["Fixtures"]),

@@ -2,6 +2,7 @@ import CamStamp
 @testable import CLI
 import Foundation
 import Testing
+import TestSupport
 
 /// The man page and the completions are generated from the tables --help prints: every option
 /// of every command must appear in each, in that command's own part.
@@ -82,25 +83,15 @@ import Testing
 
     /// Runs `shell` with `arguments`; returns stdout, recording stderr and a non-zero exit.
     func shell(_ shell: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(shell)")
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0 && errors.isEmpty, "\(shell) \(arguments): \(errors)")
-        return String(decoding: data, as: UTF8.self)
+        let result = try runProcess("/usr/bin/\(shell)", arguments)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(shell) \(arguments): \(result.stderr)")
+        return result.stdout
     }
 
     /// The completions, loaded into the real shells (make deps installs zsh and fish): they parse,
     /// and bash and fish offer the words the tables say.
     @Test func theCompletionsWorkInTheirShells() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-completions-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var files: [String: String] = [:]
         for name in Generated.shells {

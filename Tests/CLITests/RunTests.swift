@@ -3,6 +3,7 @@ import CamStamp
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// The command line runs each job on one `JobOutput` and maps what it returns to an exit code.
 @Suite struct RunTests {
@@ -11,9 +12,7 @@ import Testing
         let inputs = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let convert = try Process.run(URL(fileURLWithPath: "/usr/bin/convert"),
-                                      arguments: ["-size", "64x48", "xc:#404040", inputs.appendingPathComponent("good.jpg").path])
-        convert.waitUntilExit()
+        try tool("convert", ["-size", "64x48", "xc:#404040", inputs.appendingPathComponent("good.jpg").path])
         let bad = inputs.appendingPathComponent("bad.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]).write(to: bad)
 

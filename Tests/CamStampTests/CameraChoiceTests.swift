@@ -2,6 +2,7 @@ import Foundation
 import Media
 import Presets
 import Testing
+import TestSupport
 @testable import CamStamp
 
 /// `--source NAME` and `--control` against a camera's list, with cameras described in the test
@@ -94,8 +95,7 @@ import Testing
     // MARK: -o names from templates
 
     @Test func aTemplateNameIsExpandedPerPhotoAndNeverReplacesAFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-names-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("{job}-{counter:3}.jpg")
         let destination = try StillDestination(output: output, format: .jpg, count: 2, variables: ["job": "A-113"])

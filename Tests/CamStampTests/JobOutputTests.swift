@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import CamStamp
 
 /// Shoot, batch and stream say everything through one `JobOutput`: what a verbosity lets through
@@ -23,10 +24,10 @@ import Testing
 
     /// A folder with a photo, a text file found in it (skipped) and a damaged JPEG (failed).
     static func batchInputs() throws -> (folder: URL, bad: URL) {
-        let folder = try LibraryTests.folder("jobOutputBatch")
+        let folder = try temporaryFolder("jobOutputBatch")
         let photos = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
-        try LibraryTests.run("convert", ["-size", "320x240", "xc:#404040", photos.appendingPathComponent("good.jpg").path])
+        try tool("convert", ["-size", "320x240", "xc:#404040", photos.appendingPathComponent("good.jpg").path])
         try Data("notes".utf8).write(to: photos.appendingPathComponent("notes.txt"))
         let bad = photos.appendingPathComponent("bad.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]).write(to: bad)
@@ -51,8 +52,8 @@ import Testing
         return try StreamJob(options: options).run(report: output)
     }
 
-    @Test func normalSaysResultsWarningsNotesAndProgressOnEveryJob() throws {
-        let folder = try LibraryTests.folder()
+    @Test(.runsGStreamerElements) func normalSaysResultsWarningsNotesAndProgressOnEveryJob() throws {
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let shot = Recorder()
         let file = try shoot(shot.output(.normal), in: folder)
@@ -74,8 +75,8 @@ import Testing
         #expect(streamed.progress.contains { $0.hasPrefix("frame=") }, "\(streamed.all)")
     }
 
-    @Test func quietKeepsOnlyErrorsOnEveryJob() throws {
-        let folder = try LibraryTests.folder()
+    @Test(.runsGStreamerElements) func quietKeepsOnlyErrorsOnEveryJob() throws {
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let shot = Recorder()
         let file = try shoot(shot.output(.quiet), in: folder)

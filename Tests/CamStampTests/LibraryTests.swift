@@ -2,6 +2,7 @@ import Foundation
 import Media
 import Presets
 import Testing
+import TestSupport
 @testable import CamStamp
 
 /// The embeddable API: `Stamper` on encoded images and raw frames, in memory, checked on the
@@ -13,37 +14,11 @@ import Testing
       "margin": "5%", "box": {"color": "#FFFFFFFF", "padding": "1%"}}]}
     """
 
-    /// Runs `tool` and returns its standard output; a failure is thrown with its standard error.
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String], input: Data? = nil) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let message = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CamStampError.failure("\(tool) failed: \(String(decoding: message, as: UTF8.self))")
-        }
-        return data
-    }
-
-    static func folder(_ name: String = #function) throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("camstamp-library-\(name.filter(\.isLetter))-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// A 320×240 grey (64) photo of `ext`, with `tags` written by exiftool.
     static func photo(_ ext: String, tags: [String], in folder: URL) throws -> URL {
         let url = folder.appendingPathComponent("source.\(ext)")
-        try run("convert", ["-size", "320x240", "xc:#404040", "-quality", "92", url.path])
-        if !tags.isEmpty { try run("exiftool", ["-q", "-overwrite_original"] + tags + [url.path]) }
+        try tool("convert", ["-size", "320x240", "xc:#404040", "-quality", "92", url.path])
+        if !tags.isEmpty { try tool("exiftool", ["-q", "-overwrite_original"] + tags + [url.path]) }
         return url
     }
 
@@ -51,25 +26,14 @@ import Testing
     static func grey(_ data: Data, width: Int, height: Int, in folder: URL) throws -> [[UInt8]] {
         let file = folder.appendingPathComponent("decoded-\(UUID().uuidString.prefix(6))")
         try data.write(to: file)
-        let bytes = [UInt8](try run("convert", [file.path, "-colorspace", "gray", "-depth", "8", "gray:-"]))
+        let bytes = [UInt8](try tool("convert", [file.path, "-colorspace", "gray", "-depth", "8", "gray:-"]))
         #expect(bytes.count == width * height)
         return (0..<height).map { Array(bytes[($0 * width)..<($0 * width + width)]) }
     }
 
-    /// The smallest box holding every value that differs from `background` by more than `tolerance`.
-    static func changed(_ rows: [[UInt8]], background: UInt8, tolerance: Int = 8) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
-        var box: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
-        for (y, row) in rows.enumerated() {
-            for (x, value) in row.enumerated() where abs(Int(value) - Int(background)) > tolerance {
-                box = box.map { (min($0.minX, x), min($0.minY, y), max($0.maxX, x), max($0.maxY, y)) } ?? (x, y, x, y)
-            }
-        }
-        return box
-    }
-
     /// The mark lands where the preset puts it: from the 5% margin, within the top-left quarter.
     static func expectTopLeftBox(_ rows: [[UInt8]], background: UInt8 = 64) {
-        guard let box = changed(rows, background: background) else {
+        guard let box = changedBounds(rows, background: background, tolerance: 8) else {
             Issue.record("no pixel changed")
             return
         }
@@ -79,7 +43,7 @@ import Testing
     }
 
     @Test func aJPEGInMemoryIsMarkedWhereThePresetSaysAndKeepsItsMetadata() throws {
-        let folder = try Self.folder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try Self.photo("jpg", tags: ["-Model=Library Cam", "-Artist=Ann", "-GPSLatitude=48.85", "-GPSLatitudeRef=N",
                                                  "-XMP-dc:Creator=Ann"], in: folder)
@@ -96,7 +60,8 @@ import Testing
         #expect(result.report.warnings == ["100 bytes after the picture's end (such as a motion photo's video) are not carried to the output"])
         let output = folder.appendingPathComponent("out.jpg")
         try result.data.write(to: output)
-        let tags = String(decoding: try Self.run("exiftool", ["-s", "-Model", "-Artist", "-Creator", "-GPSLatitude", output.path]), as: UTF8.self)
+        let read = try tool("exiftool", ["-s", "-Model", "-Artist", "-Creator", "-GPSLatitude", output.path])
+        let tags = String(decoding: read, as: UTF8.self)
         #expect(tags.contains("Model                           : Library Cam"), "\(tags)")
         #expect(tags.contains("Artist                          : Ann"), "\(tags)")
         #expect(tags.contains("Creator                         : Ann"), "\(tags)")
@@ -105,8 +70,8 @@ import Testing
         #expect(try Data(contentsOf: source) + Data(repeating: 0x42, count: 100) == input)
     }
 
-    @Test func settingsStripTheLocationAndConvertToPNG() throws {
-        let folder = try Self.folder()
+    @Test(.runsGStreamerElements) func settingsStripTheLocationAndConvertToPNG() throws {
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try Self.photo("jpg", tags: ["-Model=Library Cam", "-GPSLatitude=48.85", "-GPSLatitudeRef=N"], in: folder)
         let stamper = try Stamper(presets: [.json(Self.boxPreset)], settings: .init(format: .convert(.png), metadata: .stripGPS))
@@ -116,12 +81,12 @@ import Testing
         #expect(result.report.metadata.exif && !result.report.metadata.gps)
         let output = folder.appendingPathComponent("out.png")
         try result.data.write(to: output)
-        let tags = String(decoding: try Self.run("exiftool", ["-s", "-Model", "-GPSLatitude", output.path]), as: UTF8.self)
+        let tags = String(decoding: try tool("exiftool", ["-s", "-Model", "-GPSLatitude", output.path]), as: UTF8.self)
         #expect(tags.contains("Library Cam") && !tags.contains("GPSLatitude"), "\(tags)")
     }
 
-    @Test func aPNGInMemoryIsMarkedAndKeepsItsXMP() throws {
-        let folder = try Self.folder()
+    @Test(.runsGStreamerElements) func aPNGInMemoryIsMarkedAndKeepsItsXMP() throws {
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try Self.photo("png", tags: ["-XMP-dc:Creator=Bo"], in: folder)
         let stamper = try Stamper(presets: [.json(Self.boxPreset)], variables: ["unused": "x"])
@@ -132,13 +97,13 @@ import Testing
         Self.expectTopLeftBox(try Self.grey(result.data, width: 320, height: 240, in: folder))
         let output = folder.appendingPathComponent("out.png")
         try result.data.write(to: output)
-        #expect(String(decoding: try Self.run("exiftool", ["-s", "-Creator", output.path]), as: UTF8.self).contains(": Bo"))
+        #expect(String(decoding: try tool("exiftool", ["-s", "-Creator", output.path]), as: UTF8.self).contains(": Bo"))
     }
 
     /// A PNG's profile (a zlib-compressed iCCP) is carried into the JPEG and the PNG the library
     /// writes, byte for byte, and the report says so.
-    @Test func aPNGsColourProfileIsCarriedAndReported() throws {
-        let folder = try Self.folder()
+    @Test(.runsGStreamerElements) func aPNGsColourProfileIsCarriedAndReported() throws {
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // An ICC header with no tags (RGB display, v2.1) is all exiftool and camstamp need here.
         var profile = [UInt8](repeating: 0, count: 132)
@@ -150,26 +115,27 @@ import Testing
         try Data(profile).write(to: profileFile)
         // An RGB PNG (a grey one's profile must be grey, and is not carried into colour outputs).
         let source = folder.appendingPathComponent("source.png")
-        try Self.run("convert", ["-size", "320x240", "xc:#404040", "png24:" + source.path])
-        try Self.run("exiftool", ["-q", "-overwrite_original", "-ICC_Profile<=\(profileFile.path)", source.path])
+        try tool("convert", ["-size", "320x240", "xc:#404040", "png24:" + source.path])
+        try tool("exiftool", ["-q", "-overwrite_original", "-ICC_Profile<=\(profileFile.path)", source.path])
         for format in [ImageFormat.jpg, .png] {
             let result = try Stamper(presets: [.json(Self.boxPreset)], settings: .init(format: .convert(format))).stamp(contentsOf: source)
             #expect(result.report.warnings.isEmpty, "\(format): \(result.report.warnings)")
             #expect(result.report.metadata.icc, "\(format)")
             let output = folder.appendingPathComponent("out-\(format)")
             try result.data.write(to: output)
-            #expect(try Self.run("exiftool", ["-b", "-ICC_Profile", output.path]) == Data(profile), "\(format)")
+            #expect(try tool("exiftool", ["-b", "-ICC_Profile", output.path]) == Data(profile), "\(format)")
         }
     }
 
-    @Test func presetsByNameAndVariablesReachTheMark() throws {
+    @Test(.runsGStreamerElements) func presetsByNameAndVariablesReachTheMark() throws {
         // The shipped `credit` preset, its {author} set by the caller: the text changes the pixels
         // bottom-right (where `credit` puts it), and nothing else.
-        let folder = try Self.folder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try Self.photo("png", tags: [], in: folder)
         let result = try Stamper(presets: [.named("credit")], variables: ["author": "Library Test"]).stamp(contentsOf: source)
-        let box = try #require(Self.changed(try Self.grey(result.data, width: 320, height: 240, in: folder), background: 64))
+        let rows = try Self.grey(result.data, width: 320, height: 240, in: folder)
+        let box = try #require(changedBounds(rows, background: 64, tolerance: 8))
         #expect(box.minX >= 160 && box.minY >= 120, "credit marked \(box), expected the bottom-right quarter")
     }
 
@@ -245,7 +211,7 @@ import Testing
     }
 
     @Test func aCancelledTokenStopsARunBetweenImages() throws {
-        let folder = try Self.folder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let image = try Data(contentsOf: Self.photo("jpg", tags: [], in: folder))
         let stamper = try Stamper(presets: [.json(Self.boxPreset)])

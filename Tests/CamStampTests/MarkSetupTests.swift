@@ -1,6 +1,7 @@
 import Foundation
 import Presets
 import Testing
+import TestSupport
 @testable import CamStamp
 
 /// Loading marks for a job: the checks `presets check` makes, made again before any photo.
@@ -31,8 +32,7 @@ import Testing
     }
 
     @Test func aFontFileThatIsNoFontStopsTheJobAtLoad() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marksetup-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("not a font".utf8).write(to: folder.appendingPathComponent("fake.otf"))
         let preset = folder.appendingPathComponent("p.json")

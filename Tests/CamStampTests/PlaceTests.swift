@@ -1,12 +1,12 @@
 @testable import CamStamp
 import Foundation
 import Testing
+import TestSupport
 
 /// `TemporaryFiles.place`, the one placer of batch's photos and clips and shoot's photos.
 @Suite struct PlaceTests {
     private func folderWithTemporary() throws -> (folder: URL, temporary: URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("place-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         let temporary = folder.appendingPathComponent(".tmp")
         try Data("new".utf8).write(to: temporary)
         return (folder, temporary)

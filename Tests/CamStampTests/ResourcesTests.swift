@@ -1,6 +1,7 @@
 @testable import CamStamp
 import Foundation
 import Testing
+import TestSupport
 
 /// Where the shipped files and the user's presets are found, and what is said when they are not.
 @Suite struct ResourcesTests {
@@ -12,8 +13,7 @@ import Testing
     }
 
     func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-resources-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let url = try temporaryFolder()
         return url
     }
 

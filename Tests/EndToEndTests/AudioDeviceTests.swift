@@ -90,18 +90,6 @@ final class PulseServer {
 
 /// What ffmpeg prints on stderr for `arguments` (its filters' reports), bounded.
 func ffmpegStderr(_ arguments: [String], timeout: TimeInterval = 30) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-    process.arguments = ["-hide_banner", "-nostdin"] + arguments
-    let log = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-ffmpeg-\(UUID().uuidString.prefix(8)).log")
-    FileManager.default.createFile(atPath: log.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: log) }
-    process.standardError = try FileHandle(forWritingTo: log)
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
-    return (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    try runProcess("/usr/bin/ffmpeg", ["-hide_banner", "-nostdin"] + arguments, stdout: .discard,
+                   timeout: timeout).stderr
 }

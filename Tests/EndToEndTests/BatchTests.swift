@@ -235,15 +235,15 @@ func listing(_ folder: URL) -> [String] {
     }
 
     /// A read-only disk is called that, not "permission denied" (which sends a user to chmod).
-    /// Needs a tmpfs mounted read-only (root, as `make test` runs here); without one nothing is checked.
-    @Test func aReadOnlyDiskIsCalledThat() throws {
+    /// Needs a tmpfs mounted read-only (root, as `make test` runs on CI).
+    @Test(.mountsTmpfs) func aReadOnlyDiskIsCalledThat() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try put(try PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/a.jpg", in: folder)
         let disk = folder.appendingPathComponent("disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=16k,ro", "tmpfs", disk.path])) != nil else { return }
-        defer { _ = try? tool("umount", [disk.path]) }
+        try mountTmpfs(at: disk, options: "size=16k,ro")
+        defer { unmount(disk) }
         let result = try camstamp(["batch", input.path, "-o", disk.path, "--text", "x"])
         #expect(result.status == 1)
         #expect(result.stderr == "camstamp: \(disk.path): cannot write here (read-only file system); choose another folder with -o\n")
@@ -291,15 +291,15 @@ func listing(_ folder: URL) -> [String] {
     }
 
     /// A disk that fills: each photo that does not fit is one line naming its output and what to
-    /// do, and no part of a photo is left. Needs a small tmpfs (root); without one nothing is checked.
-    @Test func aFullDiskIsOneLinePerPhotoAndLeavesNoPart() throws {
+    /// do, and no part of a photo is left. Needs a small tmpfs (root).
+    @Test(.mountsTmpfs) func aFullDiskIsOneLinePerPhotoAndLeavesNoPart() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try put(try PhotoFixtures.jpeg(width: 1600, height: 1200, orientation: 1, exif: nil), "in/a.jpg", in: folder)
         let disk = folder.appendingPathComponent("disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=8k", "tmpfs", disk.path])) != nil else { return }
-        defer { _ = try? tool("umount", [disk.path]) }
+        try mountTmpfs(at: disk, options: "size=8k")
+        defer { unmount(disk) }
         let result = try camstamp(["batch", input.path, "-o", disk.path, "--text", "x"])
         #expect(result.status == 1)
         #expect(result.stderr == "camstamp: \(input.path): cannot write \(disk.appendingPathComponent("a.jpg").path) (the disk is full); "

@@ -448,15 +448,15 @@ enum Clips {
     /// A marked clip that does not fit on the output's disk is said as a photo is, naming the
     /// output and what to do (it said "cannot mark the video: No space left on the resource.",
     /// GStreamer's words, as if the video were at fault), and leaves nothing there. Needs a small
-    /// tmpfs (root, as `make test` runs here); without one nothing is checked.
-    @Test func aClipOnAFullDiskNamesTheOutputAndWhatToDo() throws {
+    /// tmpfs (root, as `make test` runs on CI).
+    @Test(.mountsTmpfs) func aClipOnAFullDiskNamesTheOutputAndWhatToDo() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("snow.mp4")
         // Noise: its marked copy is far larger than what is left on the disk.
         try writeWithGStreamer("videotestsrc pattern=snow num-buffers=60 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: clip)
-        guard let small = try nearlyFullDisk(in: folder) else { return }
-        defer { _ = try? tool("umount", [small.path]) }
+        let small = try nearlyFullDisk(in: folder)
+        defer { unmount(small) }
         let out = small.appendingPathComponent("out")
         let result = try camstamp(["batch", clip.path, "-o", out.path, "--text", "x"])
         #expect(result.status == 1)

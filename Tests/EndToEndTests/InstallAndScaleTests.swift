@@ -6,34 +6,7 @@ import TestSupport
 /// Runs `executable` with exactly `environment`, in `directory`, and waits (bounded).
 func run(_ executable: URL, _ arguments: [String], environment: [String: String], in directory: URL? = nil,
          timeout: TimeInterval = 120) throws -> RunResult {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = environment
-    if let directory { process.currentDirectoryURL = directory }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = LockedData(), errData = LockedData()
-    let group = DispatchGroup()
-    for (pipe, sink) in [(out, outData), (err, errData)] {
-        group.enter()
-        DispatchQueue.global().async {
-            sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
-            group.leave()
-        }
-    }
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-    if process.isRunning {
-        process.terminate()
-        Issue.record("\(executable.lastPathComponent) \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
-    }
-    process.waitUntilExit()
-    group.wait()
-    return RunResult(status: process.terminationStatus, stdout: String(decoding: outData.get(), as: UTF8.self),
-                     stderr: String(decoding: errData.get(), as: UTF8.self))
+    try runProcess(executable.path, arguments, environment: .only(environment), in: directory, timeout: timeout)
 }
 
 /// The environment of a clean login: no CAMSTAMP_HOME, no toolchain on the PATH, HOME in `home`.
@@ -231,7 +204,7 @@ func jsonLines(_ text: String) -> [[String: Any]] {
         let first = try RunningCamstamp(arguments, in: scratch)
         let out = scratch.appendingPathComponent("out")
         let deadline = Date().addingTimeInterval(60)
-        while first.process.isRunning && Date() < deadline && listing(out).filter({ !$0.contains("/.") }).count < 3 {
+        while first.isRunning && Date() < deadline && listing(out).filter({ !$0.contains("/.") }).count < 3 {
             Thread.sleep(forTimeInterval: 0.01)
         }
         first.send(SIGKILL)

@@ -46,36 +46,10 @@ func silentServer() throws -> (fd: Int32, port: Int) {
 }
 
 
-/// A program the test runs in the background (a server, a receiver), stopped by `stop()`.
-final class Helper {
-    let process = Process()
-    private let output: URL
-
-    init(_ executable: String, _ arguments: [String], output: URL, stdout: URL? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        self.output = output
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: output)
-        if let stdout {
-            FileManager.default.createFile(atPath: stdout.path, contents: nil)
-            process.standardOutput = try FileHandle(forWritingTo: stdout)
-        } else {
-            process.standardOutput = try FileHandle(forWritingTo: output)
-        }
-        try process.run()
-    }
-
-    /// Stops it: SIGTERM (or `signal`), then SIGKILL if it is still there after 5 s.
-    func stop(_ signal: Int32 = SIGTERM) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-
-    var log: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+/// A program the test runs in the background (a server, a receiver), stopped by `stop()`: its
+/// stderr, and its stdout unless `stdout` names a file of its own, into the log `output`.
+func helper(_ executable: String, _ arguments: [String], output: URL, stdout: URL? = nil) throws -> BackgroundProcess {
+    try BackgroundProcess(executable, arguments, stdout: .file(stdout ?? output), stderr: .file(output))
 }
 
 /// Waits (bounded) until something accepts TCP connections on 127.0.0.1:`port`.
@@ -101,7 +75,7 @@ func waitForListener(port: Int, timeout: TimeInterval = 10) -> Bool {
 final class NginxRTMP {
     let port: Int
     let folder: URL
-    private var helper: Helper?
+    private var server: BackgroundProcess?
 
     init(folder: URL, port: Int) throws {
         self.port = port
@@ -128,19 +102,19 @@ final class NginxRTMP {
     }
 
     func start() throws {
-        helper = try Helper("/usr/sbin/nginx", ["-c", folder.appendingPathComponent("nginx.conf").path, "-p", folder.path,
-                                               "-e", folder.appendingPathComponent("error.log").path],
+        let config = folder.appendingPathComponent("nginx.conf"), log = folder.appendingPathComponent("error.log")
+        server = try helper("/usr/sbin/nginx", ["-c", config.path, "-p", folder.path, "-e", log.path],
                             output: folder.appendingPathComponent("nginx.out"))
         guard waitForListener(port: port) else {
-            throw ToolFailure("nginx did not listen on \(port): \(helper?.log ?? "")")
+            throw ToolFailure("nginx did not listen on \(port): \(server?.stderr ?? "")")
         }
     }
 
     /// Stops the server at once, as a crash or a restart would (a single nginx process finishes its
     /// live connections before it obeys SIGTERM).
     func stop() {
-        helper?.stop(SIGKILL)
-        helper = nil
+        server?.stop(SIGKILL)
+        server = nil
     }
 
     deinit { stop() }
@@ -164,33 +138,12 @@ func expectMarkInTheMiddle(_ file: URL, sourceLocation: SourceLocation = #_sourc
     try expectMarkBottomRight(try decodeVideo(file: file, keep: 30, limit: 31).kept, sourceLocation: sourceLocation)
 }
 
-/// Runs a tool to the end (bounded) and returns its standard output.
+/// Runs a tool to the end (bounded: killed, and the test failed, after `timeout` seconds) and
+/// returns its standard output, whatever its status.
 @discardableResult
-func runTool(_ executable: String, _ arguments: [String], timeout: TimeInterval = 30) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    let data = LockedData()
-    let done = DispatchSemaphore(value: 0)
-    try process.run()
-    DispatchQueue.global().async {
-        data.set(out.fileHandleForReading.readDataToEndOfFile())
-        done.signal()
-    }
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-    if process.isRunning {
-        // ffprobe waiting on a network read may not heed SIGTERM.
-        process.terminate()
-        Thread.sleep(forTimeInterval: 1)
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-    process.waitUntilExit()
-    done.wait()
-    return String(decoding: data.get(), as: UTF8.self)
+func runTool(_ executable: String, _ arguments: [String], timeout: TimeInterval = 30,
+             sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    try runProcess(executable, arguments, stderr: .discard, timeout: timeout, sourceLocation: sourceLocation).stdout
 }
 
 /// Frames in a video file, counted by decoding (ffprobe -count_frames).
@@ -327,7 +280,7 @@ func framesWritten(_ stderr: String, expected: Int, sourceLocation: SourceLocati
         // camstamp calls a listener (srt-live-transmit writing what it gets to a file).
         let port = try freePort(udp: true)
         let received = folder.appendingPathComponent("caller.ts")
-        let listener = try Helper("/usr/bin/srt-live-transmit", ["-q", "srt://:\(port)?mode=listener", "file://con"],
+        let listener = try helper("/usr/bin/srt-live-transmit", ["-q", "srt://:\(port)?mode=listener", "file://con"],
                                   output: folder.appendingPathComponent("listener.log"), stdout: received)
         defer { listener.stop() }
         Thread.sleep(forTimeInterval: 0.5)
@@ -344,7 +297,7 @@ func framesWritten(_ stderr: String, expected: Int, sourceLocation: SourceLocati
         let pulled = folder.appendingPathComponent("listener.ts")
         let running = try startStream(folder, ["--to", "srt://:\(listenPort)?mode=listener"], seconds: 6, text: "SRT")
         Thread.sleep(forTimeInterval: 1.5)
-        let receiver = try Helper("/usr/bin/srt-live-transmit", ["-q", "srt://127.0.0.1:\(listenPort)", "file://con"],
+        let receiver = try helper("/usr/bin/srt-live-transmit", ["-q", "srt://127.0.0.1:\(listenPort)", "file://con"],
                                   output: folder.appendingPathComponent("caller.log"), stdout: pulled)
         Thread.sleep(forTimeInterval: 3)
         receiver.stop()
@@ -391,17 +344,17 @@ func framesWritten(_ stderr: String, expected: Int, sourceLocation: SourceLocati
         Thread.sleep(forTimeInterval: 1.5)
         let frames = [folder.appendingPathComponent("viewer1.mkv"), folder.appendingPathComponent("viewer2.mkv")]
         let viewers = try frames.enumerated().map { index, file in
-            try Helper("/usr/bin/ffmpeg", ["-v", "error", "-rtsp_transport", index == 0 ? "tcp" : "udp", "-i", url,
+            try helper("/usr/bin/ffmpeg", ["-v", "error", "-rtsp_transport", index == 0 ? "tcp" : "udp", "-i", url,
                                            "-t", "4", "-c", "copy", "-y", file.path],
                        output: folder.appendingPathComponent("viewer\(index).log"))
         }
         let deadline = Date().addingTimeInterval(20)
-        while viewers.contains(where: { $0.process.isRunning }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        while viewers.contains(where: { $0.isRunning }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         viewers.forEach { $0.stop() }
         let result = running.finish(timeout: 40)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         for (index, file) in frames.enumerated() {
-            #expect(try probeCodecs(file.path) == ["h264", "aac"], "viewer \(index + 1): \(viewers[index].log)")
+            #expect(try probeCodecs(file.path) == ["h264", "aac"], "viewer \(index + 1): \(viewers[index].stderr)")
             // 4 s of sound; the pictures from the first keyframe (one a second) on.
             let received = try decodedFrames(file)
             #expect(received >= 60, "viewer \(index + 1): \(received) frames")

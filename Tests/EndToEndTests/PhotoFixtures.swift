@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import TestSupport
 
 /// Test photos: an upright picture (grey, with a white block in its top-left corner) stored the
 /// way a camera stores it for each EXIF orientation, with camera EXIF and GPS.
@@ -48,11 +49,7 @@ enum PhotoFixtures {
         var jpeg = try Data(contentsOf: file)
         if let exif {
             // APP1 right after SOI.
-            var segment = Data([0xFF, 0xE1])
-            let length = exif.count + 2
-            segment.append(contentsOf: [UInt8(length >> 8), UInt8(length & 0xFF)])
-            segment.append(exif)
-            jpeg.insert(contentsOf: segment, at: 2)
+            jpeg.insert(contentsOf: appSegment(0xE1, [UInt8](exif)), at: 2)
         }
         return jpeg
     }
@@ -60,88 +57,13 @@ enum PhotoFixtures {
     /// An EXIF APP1 payload (`Exif\0\0` + little-endian TIFF): Make, Model, Orientation, an Exif IFD
     /// with DateTimeOriginal and FNumber, and a GPS IFD at 48°51'N.
     static func exif(orientation: Int, model: String = "Fixture Cam 1", date: String = "2024:05:06 07:08:09") -> Data {
-        var tiff = TIFFWriter()
-        let ifd0 = tiff.ifd([
-            .ascii(0x010F, "Camstamp Labs"), .ascii(0x0110, model), .short(0x0112, UInt16(orientation)),
-            .pointer(0x8769), .pointer(0x8825),
-        ])
-        let exifIFD = tiff.ifd([.ascii(0x9003, date), .rational(0x829D, [(28, 10)])])
-        let gps = tiff.ifd([.ascii(0x0001, "N"), .rational(0x0002, [(48, 1), (51, 1), (0, 1)]), .ascii(0x0003, "E"),
-                            .rational(0x0004, [(2, 1), (21, 1), (0, 1)])])
-        return Data("Exif\0\0".utf8) + tiff.bytes(ifds: [ifd0, exifIFD, gps], pointers: [(ifd0, 0x8769, exifIFD), (ifd0, 0x8825, gps)])
-    }
-}
-
-/// A little-endian TIFF builder for fixtures: IFDs laid out one after another, values after them.
-struct TIFFWriter {
-    enum Entry {
-        case ascii(UInt16, String)
-        case short(UInt16, UInt16)
-        case rational(UInt16, [(UInt32, UInt32)])
-        case pointer(UInt16)
-    }
-    private var tables: [[Entry]] = []
-
-    mutating func ifd(_ entries: [Entry]) -> Int {
-        tables.append(entries)
-        return tables.count - 1
-    }
-
-    /// Serialises every IFD; `pointers` fill LONG entries with the offset of another IFD.
-    func bytes(ifds: [Int], pointers: [(from: Int, tag: UInt16, to: Int)]) -> Data {
-        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
-        func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(value >> (8 * $0) & 0xFF) } }
-        // First pass: where each IFD and its out-of-line data go.
-        var offsets: [Int] = []
-        var position = 8
-        for table in tables {
-            offsets.append(position)
-            position += 2 + table.count * 12 + 4
-            for entry in table { position += Self.outOfLine(entry).count }
-        }
-        var out: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(8)
-        for (index, table) in tables.enumerated() {
-            var data: [UInt8] = []
-            let dataStart = offsets[index] + 2 + table.count * 12 + 4
-            out += le16(table.count)
-            for entry in table.sorted(by: { Self.tag($0) < Self.tag($1) }) {
-                let extra = Self.outOfLine(entry)
-                switch entry {
-                case .ascii(let tag, let text):
-                    let value = Array(text.utf8) + [0]
-                    out += le16(Int(tag)) + le16(2) + le32(value.count)
-                    out += value.count <= 4 ? value + [UInt8](repeating: 0, count: 4 - value.count) : le32(dataStart + data.count)
-                case .short(let tag, let value):
-                    out += le16(Int(tag)) + le16(3) + le32(1) + le16(Int(value)) + [0, 0]
-                case .rational(let tag, let values):
-                    out += le16(Int(tag)) + le16(5) + le32(values.count) + le32(dataStart + data.count)
-                case .pointer(let tag):
-                    let target = pointers.first { $0.from == index && $0.tag == tag }.map { offsets[$0.to] } ?? 0
-                    out += le16(Int(tag)) + le16(4) + le32(1) + le32(target)
-                }
-                data += extra
-            }
-            out += le32(0) + data
-        }
-        return Data(out)
-    }
-
-    private static func tag(_ entry: Entry) -> UInt16 {
-        switch entry {
-        case .ascii(let tag, _), .short(let tag, _), .rational(let tag, _), .pointer(let tag): tag
-        }
-    }
-
-    private static func outOfLine(_ entry: Entry) -> [UInt8] {
-        switch entry {
-        case .ascii(_, let text):
-            let value = Array(text.utf8) + [0]
-            return value.count > 4 ? value : []
-        case .rational(_, let values):
-            return values.flatMap { pair in [pair.0, pair.1].flatMap { value in (0..<4).map { UInt8(value >> (8 * $0) & 0xFF) } } }
-        default:
-            return []
-        }
+        var tiff = TIFFBuilder(bigEndian: false)
+        tiff.ifd0 = [tiff.ascii(0x010F, "Camstamp Labs"), tiff.ascii(0x0110, model),
+                     tiff.short(0x0112, [UInt16(orientation)])]
+        tiff.exif = [tiff.ascii(0x9003, date), tiff.rational(0x829D, [(28, 10)])]
+        tiff.gps = [tiff.ascii(0x0001, "N"), tiff.rational(0x0002, [(48, 1), (51, 1), (0, 1)]), tiff.ascii(0x0003, "E"),
+                    tiff.rational(0x0004, [(2, 1), (21, 1), (0, 1)])]
+        return Data("Exif\0\0".utf8) + tiff.build()
     }
 }
 

@@ -21,25 +21,25 @@ import TestSupport
         #expect(waitForListener(port: port))
         Thread.sleep(forTimeInterval: 2)
         // The first viewer makes the shared media and stays; the others join it, one at a time.
-        let first = try Helper("/usr/bin/ffmpeg", ["-v", "error", "-rtsp_transport", "tcp", "-i", url, "-t", "10",
+        let first = try helper("/usr/bin/ffmpeg", ["-v", "error", "-rtsp_transport", "tcp", "-i", url, "-t", "10",
                                                    "-f", "null", "-"],
                                output: folder.appendingPathComponent("first.log"))
-        defer { first.stop() }
+        defer { _ = first.stop() }
         Thread.sleep(forTimeInterval: 1.3)
         for index in 1...4 {
             // TCP: no packet is lost on the way, so any decoding error is the server's doing.
             let log = folder.appendingPathComponent("viewer\(index).log")
             // Decoded (showinfo says what each picture is) and, as it came, copied into a file.
             let copy = folder.appendingPathComponent("viewer\(index).mkv")
-            let viewer = try Helper("/usr/bin/ffmpeg", ["-v", "info", "-rtsp_transport", "tcp", "-i", url,
+            let viewer = try helper("/usr/bin/ffmpeg", ["-v", "info", "-rtsp_transport", "tcp", "-i", url,
                                                         "-map", "0:v", "-t", "1.5", "-vf", "showinfo", "-f", "null",
                                                         "-",
                                                         "-map", "0:v", "-t", "1.5", "-c", "copy", "-y", copy.path],
                                     output: log)
             let deadline = Date().addingTimeInterval(20)
-            while viewer.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-            viewer.stop()
-            let lines = viewer.log.split(separator: "\n")
+            while viewer.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+            _ = viewer.stop()
+            let lines = viewer.stderr.split(separator: "\n")
             // What came before the second picture is the join; a loaded machine can make the
             // server drop packets later for a TCP viewer that reads too slowly, which is not this.
             let joined = lines.prefix { !($0.contains("Parsed_showinfo") && $0.contains(" n:   1 ")) }
@@ -48,7 +48,7 @@ import TestSupport
             // showinfo's first picture: a keyframe, and an I picture.
             let firstPicture = lines.first { $0.contains("Parsed_showinfo") && $0.contains(" n:   0 ") }
             #expect(firstPicture?.contains("iskey:1 type:I") == true,
-                    "viewer \(index): \(firstPicture.map(String.init) ?? viewer.log)")
+                    "viewer \(index): \(firstPicture.map(String.init) ?? viewer.stderr)")
             // The first packet the viewer was sent is a keyframe's, not a delta before it.
             let flags = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                                          "packet=flags", "-of", "csv=p=0", copy.path])
@@ -57,9 +57,9 @@ import TestSupport
             // Between keyframes (one a second) each time.
             Thread.sleep(forTimeInterval: 0.4)
         }
-        first.stop()
+        _ = first.stop()
         let result = running.finish(timeout: 40)
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(!first.log.contains("non-existing PPS"), "first viewer: \(first.log)")
+        #expect(!first.stderr.contains("non-existing PPS"), "first viewer: \(first.stderr)")
     }
 }

@@ -85,25 +85,14 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: home) }
         try Self.furnish(home, exampleFrom: text)
         for command in Self.commands(text) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", command]
-            process.currentDirectoryURL = home
-            var environment = ProcessInfo.processInfo.environment
-            environment["HOME"] = home.path
-            let path = environment["PATH"] ?? "/usr/bin:/bin"
-            environment["PATH"] = home.appendingPathComponent("bin").path + ":" + path
-            environment["G_DEBUG"] = "fatal-criticals"
+            let path = home.appendingPathComponent("bin").path + ":"
+                + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
             // docs/scale.md's Slurm script, as task 1 of a one-task array on a 1-CPU allocation.
-            environment.merge(["K": "1", "N": "1", "SLURM_CPUS_PER_TASK": "1"]) { _, new in new }
-            process.environment = environment
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(page): \(command): \(said)")
+            let environment = ["HOME": home.path, "PATH": path, "G_DEBUG": "fatal-criticals",
+                               "K": "1", "N": "1", "SLURM_CPUS_PER_TASK": "1"]
+            let result = try runProcess("/bin/sh", ["-c", command], environment: .inherited(environment), in: home,
+                                        stdout: .discard, timeout: 120)
+            #expect(result.status == 0, "\(page): \(command): \(result.stderr)")
         }
     }
 

@@ -193,25 +193,8 @@ func temporaryName(pid: Int32, for name: String) -> String {
 
 /// Runs camstamp and returns its exit status, stdout as bytes (a photo written with `-o -`) and stderr.
 func camstampRawStdout(_ arguments: [String], in directory: URL) throws -> (Int32, Data, String) {
-    let process = Process()
-    process.executableURL = camstampBinary
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let errors = LockedData()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-        errors.set(err.fileHandleForReading.readDataToEndOfFile())
-        group.leave()
-    }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    group.wait()
-    return (process.terminationStatus, data, String(decoding: errors.get(), as: UTF8.self))
+    let result = try camstamp(arguments, in: directory)
+    return (result.status, result.output, result.stderr)
 }
 
 @Suite struct FileSafetyTests {
@@ -226,7 +209,7 @@ func camstampRawStdout(_ arguments: [String], in directory: URL) throws -> (Int3
         Thread.sleep(forTimeInterval: 0.5)
         killed.send(SIGKILL)
         _ = killed.finish(timeout: 10)
-        let stale = out.appendingPathComponent(temporaryName(pid: killed.process.processIdentifier, for: "a.jpg"))
+        let stale = out.appendingPathComponent(temporaryName(pid: killed.pid, for: "a.jpg"))
         // This test process is alive: its temporary is a concurrent writer's and must stay.
         let live = out.appendingPathComponent(temporaryName(pid: getpid(), for: "b.jpg"))
         let other = out.appendingPathComponent(".someone-else.part")

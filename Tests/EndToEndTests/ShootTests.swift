@@ -138,12 +138,12 @@ import TestSupport
 
     /// A disk that fills while the photo is written: one line naming the photo and what to do, no
     /// GStreamer element path, nothing left behind. Needs a small tmpfs (root, as `make test` runs
-    /// here); where one cannot be mounted there is nothing to check.
-    @Test func aFullDiskIsSaidInOneLineNamingThePhoto() throws {
+    /// on CI).
+    @Test(.mountsTmpfs) func aFullDiskIsSaidInOneLineNamingThePhoto() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", folder.path])) != nil else { return }
-        defer { _ = try? tool("umount", [folder.path]) }
+        try mountTmpfs(at: folder, options: "size=16k")
+        defer { unmount(folder) }
         let photo = folder.appendingPathComponent("photo.jpg")
         let result = try camstamp(["shoot", "--source", "test", "--text", "x", "--size", "1920x1080", "-o", photo.path])
         #expect(result.status == 1)
@@ -262,16 +262,9 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("camstamp"), withDestinationURL: camstampBinary)
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         // argv[0] is then the bare name "camstamp", as when a user types it.
-        shell.arguments = ["-c", "cd / && PATH=\"$0:$PATH\" camstamp presets list", folder.path]
-        let out = Pipe()
-        shell.standardOutput = out
-        try shell.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0)
-        #expect(text.contains("credit"), "presets list printed: \(text)")
+        let shell = try runProcess("/bin/sh", ["-c", "cd / && PATH=\"$0:$PATH\" camstamp presets list", folder.path])
+        #expect(shell.status == 0)
+        #expect(shell.stdout.contains("credit"), "presets list printed: \(shell.stdout)")
     }
 }

@@ -10,7 +10,7 @@ import Testing
     static func cleanJPEG(in folder: URL, width: Int = 64, height: Int = 256, options: [String] = ["-restart", "1"])
         throws -> Data
     {
-        var generator = BatchFuzzTests.SeededGenerator(state: 21)
+        var generator = SeededGenerator(state: 21)
         var pixels = [UInt8]()
         for y in 0..<height {
             for x in 0..<width {

@@ -27,14 +27,14 @@ func expectNoFramelessRecording(_ file: URL, _ context: String, sourceLocation: 
 extension RunningCamstamp {
     /// The status a shell would give: 128 + the signal for a process that a signal ended.
     func shellStatus(_ result: RunResult) -> Int32 {
-        process.terminationReason == .uncaughtSignal ? 128 + result.status : result.status
+        result.shellStatus
     }
 
     /// Whether `signal` (SIGINT or SIGTERM) stopped it as it should: camstamp's own 130 once it
     /// takes signals (docs/stream.md: "Ctrl-C or SIGTERM finishes the file properly (exit 130)"), or the
     /// kernel's default action, death by that signal, before (the shell says 130 or 143).
     func stopped(by signal: Int32, _ result: RunResult) -> Bool {
-        process.terminationReason == .uncaughtSignal ? result.status == signal : result.status == 130
+        result.reason == .uncaughtSignal ? result.status == signal : result.status == 130
     }
 
     /// Waits (bounded) until camstamp blocks SIGINT, SIGTERM and SIGUSR1 to take them on a thread
@@ -43,8 +43,8 @@ extension RunningCamstamp {
     func waitUntilSignalsAreTaken() -> Bool {
         let wanted: UInt64 = [SIGINT, SIGTERM, SIGUSR1].reduce(0) { $0 | (1 << UInt64($1 - 1)) }
         let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline && process.isRunning {
-            if let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+        while Date() < deadline && isRunning {
+            if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
                let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16),
                mask & wanted == wanted {
@@ -163,7 +163,7 @@ extension RunningCamstamp {
         let running = try start(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path], at: 0.15)
         let theirs = Data("another program's file".utf8)
         try theirs.write(to: file)
-        for _ in 0..<100 where running.process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+        for _ in 0..<100 where running.isRunning { Thread.sleep(forTimeInterval: 0.05) }
         running.send(SIGINT)
         let result = running.finish(timeout: 20)
         #expect(result.status == 1, "stderr: \(result.stderr)")
@@ -179,13 +179,10 @@ extension RunningCamstamp {
         defer { try? FileManager.default.removeItem(at: folder) }
         let pipe = folder.appendingPathComponent("pipe.mkv"), copy = folder.appendingPathComponent("copy.mkv")
         #expect(mkfifo(pipe.path, 0o600) == 0)
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
-        reader.arguments = ["-c", "cat \"$0\" > \"$1\"", pipe.path, copy.path]
-        try reader.run()
+        let reader = try BackgroundProcess("/bin/sh", ["-c", "cat \"$0\" > \"$1\"", pipe.path, copy.path])
         let result = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
                                    "--overwrite", "--to", pipe.path], timeout: 30)
-        reader.waitUntilExit()
+        reader.finish(timeout: 30)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         var info = stat()
         #expect(lstat(pipe.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the pipe was replaced")
@@ -224,7 +221,7 @@ extension RunningCamstamp {
                                      "--snapshot-dir", folder.appendingPathComponent("shots\(index)").path], at: moment)
             running.send(SIGUSR1)
             Thread.sleep(forTimeInterval: 0.5)
-            #expect(running.process.isRunning, "SIGUSR1 at \(moment) s ended the stream")
+            #expect(running.isRunning, "SIGUSR1 at \(moment) s ended the stream")
             running.send(SIGINT)
             let result = running.finish(timeout: 20)
             #expect(running.shellStatus(result) == 130, "SIGUSR1 at \(moment) s: stderr: \(result.stderr)")

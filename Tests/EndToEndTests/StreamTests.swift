@@ -300,16 +300,15 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
     /// A full disk under one of two recordings: that one is let go and the other goes on to the
     /// end, finalised; the line names the full one alone. Before, the full disk stopped both
     /// (the healthy one left unfinished, no duration in its header) and the line said both were
-    /// on a full disk. Needs a small tmpfs (root, as `make test` runs here); without one nothing
-    /// is checked.
+    /// on a full disk. Needs a small tmpfs (root, as `make test` runs on CI).
     /// The same with HLS on the full disk (it also kept the stream from ending for 10 s, its
     /// hlssink2 taking no end after a write error).
-    @Test(arguments: ["x.mp4", "hls"])
+    @Test(.mountsTmpfs, arguments: ["x.mp4", "hls"])
     func aFullDiskUnderOneTargetNamesItAndTheOtherGoesOn(fullTarget: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        guard let small = try nearlyFullDisk(in: folder) else { return }
-        defer { _ = try? tool("umount", [small.path]) }
+        let small = try nearlyFullDisk(in: folder)
+        defer { unmount(small) }
         let full = small.appendingPathComponent(fullTarget == "hls" ? "live" : fullTarget), healthy = folder.appendingPathComponent("y.mkv")
         let target = fullTarget == "hls" ? "hls:" + full.path : full.path
         let result = try camstamp(["stream", "--source", "test", "--text", "LIVE {frame}", "--size", "640x360", "--duration", "8",
@@ -335,12 +334,12 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
 
     /// HLS segments on a full disk: one line naming the hls: target and what to do, as a file
     /// target says it (it was GStreamer's element path and "No space left on the resource.").
-    /// Needs a small tmpfs (root, as `make test` runs here); without one nothing is checked.
-    @Test func hlsOnAFullDiskIsOneLineNamingTheTarget() throws {
+    /// Needs a small tmpfs (root, as `make test` runs on CI).
+    @Test(.mountsTmpfs) func hlsOnAFullDiskIsOneLineNamingTheTarget() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        guard let small = try nearlyFullDisk(in: folder) else { return }
-        defer { _ = try? tool("umount", [small.path]) }
+        let small = try nearlyFullDisk(in: folder)
+        defer { unmount(small) }
         let hls = small.appendingPathComponent("live")
         let result = try camstamp(["stream", "--source", "test", "--text", "LIVE {frame}", "--size", "640x360", "--duration", "30",
                                    "--to", "hls:" + hls.path])
@@ -407,14 +406,14 @@ func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation 
     }
 
     /// A snapshot that does not fit on its disk is one line naming the folder, and the stream goes
-    /// on. Needs a small tmpfs (root, as `make test` runs here); without one nothing is checked.
-    @Test func aSnapshotOnAFullDiskIsOneLineAndTheStreamGoesOn() throws {
+    /// on. Needs a small tmpfs (root, as `make test` runs on CI).
+    @Test(.mountsTmpfs) func aSnapshotOnAFullDiskIsOneLineAndTheStreamGoesOn() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let shots = folder.appendingPathComponent("shots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
-        guard (try? tool("mount", ["-t", "tmpfs", "-o", "size=8k", "tmpfs", shots.path])) != nil else { return }
-        defer { _ = try? tool("umount", [shots.path]) }
+        try mountTmpfs(at: shots, options: "size=8k")
+        defer { unmount(shots) }
         let file = folder.appendingPathComponent("clip.mkv")
         let running = try RunningCamstamp(["stream", "--source", "test", "--text", "SNAP", "--size", "1280x720", "--to", file.path,
                                            "--snapshot-dir", shots.path])

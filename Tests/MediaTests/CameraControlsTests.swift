@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 @testable import Media
 
 /// What can be checked of V4L2 controls without a camera: the ioctl error paths on devices that
@@ -87,7 +88,7 @@ import Testing
         }
     }
 
-    @Test func theStructureReachesV4l2srcWhole() throws {
+    @Test(.runsGStreamerElements) func theStructureReachesV4l2srcWhole() throws {
         let controls = [ExtraControl(name: "brightness", value: .integer(-10)),
                         ExtraControl(name: "focus_automatic_continuous", value: .boolean(false)),
                         ExtraControl(name: "power_line_frequency", value: .integer(1))]
@@ -103,7 +104,7 @@ import Testing
         #expect(throws: MediaError.self) { try camera.set("extra-controls", structure: "controls, brightness=1 0") }
     }
 
-    @Test func gstUtilSetObjectArgDropsAMalformedStructureWithoutAWord() throws {
+    @Test(.runsGStreamerElements) func gstUtilSetObjectArgDropsAMalformedStructureWithoutAWord() throws {
         // Why --control values go through gst_structure_from_string first: this is silent.
         let pipeline = try Pipeline("v4l2src name=camera device=/dev/null ! fakesink")
         let camera = try pipeline.element(named: "camera")

@@ -6,21 +6,7 @@ import TestSupport
 /// `ClipMetadata` on files ffmpeg made, read back by exiftool and decoded by ffprobe.
 @Suite struct ClipMetadataUnitTests {
     private func run(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process(), out = Pipe()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(path) \(arguments)")
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private func clip(_ url: URL, _ arguments: [String]) throws {
-        _ = try run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=1", "-c:v", "libx264",
-                                        "-preset", "ultrafast"] + arguments + [url.path])
+        String(decoding: try tool(path, arguments), as: UTF8.self)
     }
 
     /// A moov before the media data (a "faststart" file) cannot grow in place: it becomes free
@@ -29,8 +15,9 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = folder.appendingPathComponent("phone.mov"), output = folder.appendingPathComponent("out.mp4")
-        try clip(source, ["-metadata", "location=+48.8584+002.2945/", "-metadata", "model=iPhone 15", "-movflags", "use_metadata_tags"])
-        try clip(output, ["-movflags", "+faststart"])
+        try makeTestClip(source, rate: "10", ["-metadata", "location=+48.8584+002.2945/",
+                                              "-metadata", "model=iPhone 15", "-movflags", "use_metadata_tags"])
+        try makeTestClip(output, rate: "10", ["-movflags", "+faststart"])
         try ClipMetadata.carry(from: source, into: output, created: Date(timeIntervalSince1970: 1_714_979_289), keepLocation: true)
         let tags = try run("/usr/bin/exiftool", ["-a", "-G1", "-s", "-Keys:all", "-QuickTime:CreateDate", "-Track1:MediaCreateDate", output.path])
         #expect(tags.contains("[Keys]          Location                        : +48.8584+002.2945/"), "\(tags)")

@@ -6,12 +6,7 @@ import TestSupport
 
 /// `ffmpeg -i input -c copy ARGUMENTS output`: the same streams with other container metadata.
 private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
-    let ffmpeg = Process()
-    ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-    ffmpeg.arguments = ["-v", "error", "-y", "-i", input.path, "-c", "copy"] + arguments + [output.path]
-    try ffmpeg.run()
-    ffmpeg.waitUntilExit()
-    #expect(ffmpeg.terminationStatus == 0)
+    try tool("ffmpeg", ["-v", "error", "-y", "-i", input.path, "-c", "copy"] + arguments + [output.path])
 }
 
 @Suite struct ClipContainerTests {
@@ -31,8 +26,7 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
     /// The probe finds the video codec, the audio caps (parsed, not decoded) and the MP4's
     /// creation time, the clock `{time}` counts from.
     @Test func theProbeReadsStreamsAndCreationTime() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-probe-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let plain = folder.appendingPathComponent("plain.mp4"), dated = folder.appendingPathComponent("dated.mp4")
         try writeWithGStreamer("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! queue ! mp4mux name=m ! filesink location={location} audiotestsrc num-buffers=20 ! audioconvert ! avenc_aac ! aacparse ! queue ! m.", to: plain)
@@ -77,8 +71,7 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
     /// The probe reads a phone's rotation tag; only a clip with one gets a videoflip (which copies
     /// every frame, turned or not), a clip without one an identity in its place.
     @Test func onlyAClipWithARotationTagGetsAVideoflip() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-orient-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let plain = folder.appendingPathComponent("plain.mp4"), turned = folder.appendingPathComponent("turned.mp4")
         try writeWithGStreamer("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: plain)
@@ -107,8 +100,7 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
     /// as they come, and some arrive still shared (12-17 with x264enc, 20-42 with camstampx264enc,
     /// which takes each frame a little sooner, on a loaded machine); none once it runs.
     @Test func framesReachTheMarksUnshared() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-copies-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.mp4")
         try writeWithGStreamer("videotestsrc num-buffers=90 pattern=smpte75 horizontal-speed=2 ! video/x-raw,width=1920,height=1080,framerate=30/1 ! x264enc speed-preset=medium bitrate=8000 ! h264parse ! mp4mux ! filesink location={location}", to: input, timeout: .seconds(60))
@@ -124,8 +116,7 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
     /// the cores busy, and frame threads only added their hand-offs (decoding the bench's 1080p
     /// clip took 2.0-2.1 s of CPU with them, 1.5-1.6 s without).
     @Test func theDecoderUsesSliceThreads() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-threads-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.mp4")
         try writeWithGStreamer("videotestsrc num-buffers=10 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: input)
@@ -159,17 +150,10 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
         return text.range(of: "options: ").map { String(text[$0.upperBound...]) }
     }
 
+    /// `tool`'s status, and what it printed on stdout and stderr together.
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try runProcess(tool, arguments)
+        return (result.status, result.stdout + result.stderr)
     }
 
     /// The encoder lets go of each marked frame once libx264 has copied it: x264enc kept every
@@ -177,8 +161,7 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
     /// threads: 47 here), 150 MB of 1080p frames held for nothing, and the pool before it grew
     /// as large.
     @Test func theEncoderLetsGoOfEachFrame() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-held-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.mp4")
         // 4:2:0, as phones write it: the marked frames go into the encoder as they are (4:4:4 would
@@ -194,8 +177,7 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
     }
 
     @Test func theEncoderCodesEveryFrameWithFfmpegsX264Settings() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-x264-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.mp4"), output = folder.appendingPathComponent("out.mp4")
         let reference = folder.appendingPathComponent("ffmpeg.mp4")

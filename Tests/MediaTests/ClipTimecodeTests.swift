@@ -7,38 +7,27 @@ import TestSupport
 /// `ClipTimecode`: a clip's timecode track read from the file ffmpeg wrote with `-timecode`, its
 /// Matroska tag through the probe, and damaged tracks that are left out without a trap.
 @Suite struct ClipTimecodeReadTests {
-    private func clip(_ url: URL, rate: String = "25", _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=\(rate):d=1", "-c:v", "libx264",
-                             "-preset", "ultrafast"] + arguments + [url.path]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "ffmpeg \(arguments)")
-    }
-
     @Test func aTimecodeTrackIsReadFromMOVAndMP4() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // 01:02:03:04 at 25 is frame 93079; ffmpeg's tmcd counts 25 a second at 12800/512.
         for name in ["tc.mov", "tc.mp4"] {
             let url = folder.appendingPathComponent(name)
-            try clip(url, ["-timecode", "01:02:03:04"])
+            try makeTestClip(url, rate: "25", ["-timecode", "01:02:03:04"])
             #expect(ClipTimecode.track(in: url) == .track(frame: 93079, flags: 0, timescale: 12800, frameDuration: 512, framesPerSecond: 25), "\(name)")
             #expect(try ClipStreams.probe(url).timecode == ClipTimecode.track(in: url))
         }
         // Drop-frame at 29.97: flag 0x1; 01:02:03;04 is frame 111582 (3723 s of 30 numbers, less 2 for 56 of 62 minutes).
         let drop = folder.appendingPathComponent("drop.mov")
-        try clip(drop, rate: "30000/1001", ["-timecode", "01:02:03;04"])
+        try makeTestClip(drop, rate: "30000/1001", ["-timecode", "01:02:03;04"])
         #expect(ClipTimecode.track(in: drop) == .track(frame: 111_582, flags: 1, timescale: 30000, frameDuration: 1001, framesPerSecond: 30))
         // None: a clip without, and a file that is no MP4.
         let plain = folder.appendingPathComponent("plain.mov")
-        try clip(plain, [])
+        try makeTestClip(plain, rate: "25", [])
         #expect(ClipTimecode.track(in: plain) == nil)
         #expect(try ClipStreams.probe(plain).timecode == nil)
         let mkv = folder.appendingPathComponent("tc.mkv")
-        try clip(mkv, ["-timecode", "01:02:03:04"])
+        try makeTestClip(mkv, rate: "25", ["-timecode", "01:02:03:04"])
         #expect(ClipTimecode.track(in: mkv) == nil)
         #expect(try ClipStreams.probe(mkv).timecode == .tag("01:02:03:04"))
     }
@@ -49,7 +38,7 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("tc.mov")
-        try clip(url, ["-timecode", "01:02:03:04"])
+        try makeTestClip(url, rate: "25", ["-timecode", "01:02:03:04"])
         let bytes = [UInt8](try Data(contentsOf: url))
         func last(_ type: String, before end: Int) -> Int? {
             (0..<(end - 4)).last { bytes[$0..<($0 + 4)].elementsEqual(type.utf8) }

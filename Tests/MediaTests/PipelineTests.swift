@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Media
 
 @Suite struct PipelineErrorTests {
@@ -66,7 +67,7 @@ import Testing
 }
 
 @Suite struct TemplateTests {
-    @Test func quotedValuesSurviveTheParserUnchanged() throws {
+    @Test(.runsGStreamerElements) func quotedValuesSurviveTheParserUnchanged() throws {
         let awkward = "/tmp/a dir/it's \"quoted\" \\ back ! bang {brace}.jpg"
         let text = try PipelineTemplate("fakesrc ! filesink name=out location={location}").render(["location": .quoted(awkward)])
         let pipeline = try Pipeline(text)
@@ -106,8 +107,7 @@ import Testing
     }
 
     @Test func aBlendedFrameIsEncodedAndDecodesWithTheMark() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("out.png")
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import Media
 
@@ -8,21 +9,9 @@ import Testing
 /// decode in libjpeg-turbo without a warning (the splice copies what it cannot prove whole
 /// nowhere: it goes to tier 1, which refuses damage).
 @Suite struct SpliceFuzzTests {
-    /// SplitMix64: the same cases on every run, so a failure replays.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// cjpeg's JPEG of a grainy `width`×`height` picture, with `options`.
     static func cjpeg(width: Int, height: Int, options: [String], seed: UInt64) throws -> Data {
-        var rng = Seeded(state: seed)
+        var rng = SeededGenerator(state: seed)
         var ppm = Data("P6 \(width) \(height) 255\n".utf8)
         for y in 0..<height {
             for x in 0..<width {
@@ -32,21 +21,7 @@ import Testing
                 ]
             }
         }
-        let process = Process()
-        let input = Pipe()
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/cjpeg")
-        process.arguments = ["-quality", "85"] + options
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // A few kilobytes each way: the pipe holds them, so writing first cannot stall.
-        input.fileHandleForWriting.write(ppm)
-        try input.fileHandleForWriting.close()
-        let jpeg = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "cjpeg \(options)")
-        return jpeg
+        return try tool("cjpeg", ["-quality", "85"] + options, stdin: ppm)
     }
 
     /// Sizes, samplings, restart intervals and optimal tables the splice takes.
@@ -77,7 +52,7 @@ import Testing
 
     /// One mutation: a byte of the SOF, DHT, SOS/DRI/DQT changed, junk before a marker, bytes of
     /// the scan changed, the file cut short, or bytes anywhere.
-    static func mutate(_ jpeg: Data, _ rng: inout Seeded) -> Data {
+    static func mutate(_ jpeg: Data, _ rng: inout SeededGenerator) -> Data {
         var d = [UInt8](jpeg)
         let segments = segments(d)
         func pick(_ markers: Set<UInt8>) -> (marker: UInt8, at: Int, length: Int)? {
@@ -127,7 +102,7 @@ import Testing
         // the start and mid-scan.
         let mark = try solidOverlay(width: 12, height: 10, b: 230, g: 230, r: 230, a: 200)
         let composition = OverlayComposition([.init(image: mark, x: 2, y: 3), .init(image: mark, x: 20, y: 18)])
-        var rng = Seeded(state: 2112)
+        var rng = SeededGenerator(state: 2112)
         var spliced = 0
         var written = 0
         for base in bases {

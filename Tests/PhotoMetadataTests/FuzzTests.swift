@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import PhotoMetadata
 
 /// A few hundred mutations of camera-like JPEGs and PNGs (both byte orders, maker note with a
@@ -7,18 +8,6 @@ import Testing
 /// never trap or hang, every output is a well-formed file, and no output holds GPS under
 /// `stripGPS` or a picture in its metadata.
 @Suite struct FuzzTests {
-    /// SplitMix64: a small generator with a fixed seed, so a failure replays.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let preview = tinyJPEG(blocksWide: 2, blocksHigh: 2, jfif: false)
 
     static func exif(bigEndian: Bool) -> [UInt8] {

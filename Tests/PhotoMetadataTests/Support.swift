@@ -1,91 +1,6 @@
 import Foundation
+import TestSupport
 @testable import PhotoMetadata
-
-/// Builds TIFF (EXIF) blocks in either byte order: IFD0, then the Exif, GPS and IFD1 tables, each
-/// followed by its out-of-line values, then the thumbnail. Pointer tags are added by `build()`.
-struct TIFFBuilder {
-    struct Tag {
-        var tag: UInt16
-        var type: UInt16
-        var count: UInt32
-        var bytes: [UInt8]
-    }
-
-    var bigEndian: Bool
-    var ifd0: [Tag] = []
-    var exif: [Tag] = []
-    var gps: [Tag] = []
-    var ifd1: [Tag] = []
-    var thumbnail: [UInt8]?
-
-    func u16(_ v: UInt16) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)] }
-    func u32(_ v: UInt32) -> [UInt8] {
-        let b = [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
-        return bigEndian ? b : b.reversed()
-    }
-
-    func ascii(_ tag: UInt16, _ s: String) -> Tag {
-        let b = Array(s.utf8) + [0]
-        return Tag(tag: tag, type: 2, count: UInt32(b.count), bytes: b)
-    }
-    func short(_ tag: UInt16, _ v: [UInt16]) -> Tag { Tag(tag: tag, type: 3, count: UInt32(v.count), bytes: v.flatMap(u16)) }
-    func long(_ tag: UInt16, _ v: [UInt32]) -> Tag { Tag(tag: tag, type: 4, count: UInt32(v.count), bytes: v.flatMap(u32)) }
-    func rational(_ tag: UInt16, _ v: [(UInt32, UInt32)]) -> Tag {
-        Tag(tag: tag, type: 5, count: UInt32(v.count), bytes: v.flatMap { u32($0.0) + u32($0.1) })
-    }
-    func srational(_ tag: UInt16, _ v: [(Int32, Int32)]) -> Tag {
-        Tag(tag: tag, type: 10, count: UInt32(v.count),
-            bytes: v.flatMap { u32(UInt32(bitPattern: $0.0)) + u32(UInt32(bitPattern: $0.1)) })
-    }
-    func undefined(_ tag: UInt16, _ b: [UInt8]) -> Tag { Tag(tag: tag, type: 7, count: UInt32(b.count), bytes: b) }
-    func byte(_ tag: UInt16, _ b: [UInt8]) -> Tag { Tag(tag: tag, type: 1, count: UInt32(b.count), bytes: b) }
-
-    private func size(_ tags: [Tag]) -> Int {
-        2 + 12 * tags.count + 4 + tags.reduce(0) { $0 + ($1.bytes.count > 4 ? ($1.bytes.count + 1) & ~1 : 0) }
-    }
-
-    func build() -> [UInt8] {
-        var ifd0 = self.ifd0, ifd1 = self.ifd1
-        if !exif.isEmpty { ifd0.append(long(0x8769, [0])) }
-        if !gps.isEmpty { ifd0.append(long(0x8825, [0])) }
-        if let thumbnail { ifd1 += [long(0x0201, [0]), long(0x0202, [UInt32(thumbnail.count)])] }
-        let exifAt = 8 + size(ifd0)
-        let gpsAt = exifAt + (exif.isEmpty ? 0 : size(exif))
-        let ifd1At = gpsAt + (gps.isEmpty ? 0 : size(gps))
-        let thumbAt = ifd1At + (ifd1.isEmpty ? 0 : size(ifd1))
-        for i in ifd0.indices {
-            if ifd0[i].tag == 0x8769 { ifd0[i].bytes = u32(UInt32(exifAt)) }
-            if ifd0[i].tag == 0x8825 { ifd0[i].bytes = u32(UInt32(gpsAt)) }
-        }
-        for i in ifd1.indices where ifd1[i].tag == 0x0201 { ifd1[i].bytes = u32(UInt32(thumbAt)) }
-
-        var out: [UInt8] = (bigEndian ? Array("MM".utf8) : Array("II".utf8)) + u16(42) + u32(8)
-        func write(_ tags: [Tag], next: Int) {
-            let sorted = tags.sorted { $0.tag < $1.tag }
-            var dataAt = out.count + 2 + 12 * sorted.count + 4
-            var data: [UInt8] = []
-            out += u16(UInt16(sorted.count))
-            for t in sorted {
-                out += u16(t.tag) + u16(t.type) + u32(t.count)
-                if t.bytes.count <= 4 {
-                    out += t.bytes + [UInt8](repeating: 0, count: 4 - t.bytes.count)
-                } else {
-                    out += u32(UInt32(dataAt))
-                    let padded = t.bytes + (t.bytes.count % 2 == 1 ? [0] : [])
-                    data += padded
-                    dataAt += padded.count
-                }
-            }
-            out += u32(UInt32(next)) + data
-        }
-        write(ifd0, next: ifd1.isEmpty ? 0 : ifd1At)
-        if !exif.isEmpty { write(exif, next: 0) }
-        if !gps.isEmpty { write(gps, next: 0) }
-        if !ifd1.isEmpty { write(ifd1, next: 0) }
-        if let thumbnail { out += thumbnail }
-        return out
-    }
-}
 
 /// A camera-like EXIF block: IFD0 text tags, an Exif IFD with exposure data, an unknown tag and a
 /// MakerNote, a GPS IFD, and IFD1 with a thumbnail.
@@ -123,32 +38,20 @@ let thumbnailBytes: [UInt8] = [0xFF, 0xD8] + Array("THUMBNAIL-OF-THE-UNMARKED-PH
 /// A valid baseline 8·bw×8·bh grey JPEG: every block flat mid-grey (DC 0, EOB), one-code Huffman
 /// tables. `extra` segments go right after the JFIF APP0.
 func tinyJPEG(blocksWide bw: Int = 1, blocksHigh bh: Int = 1, jfif: Bool = true, extra: [[UInt8]] = []) -> [UInt8] {
-    func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
-        [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
-    }
     let w = 8 * bw, h = 8 * bh
     var out: [UInt8] = [0xFF, 0xD8]
-    if jfif { out += segment(0xE0, Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]) }
+    if jfif { out += appSegment(0xE0, Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]) }
     for e in extra { out += e }
-    out += segment(0xDB, [0] + [UInt8](repeating: 1, count: 64))
-    out += segment(0xC0, [8, UInt8(h >> 8), UInt8(h & 0xFF), UInt8(w >> 8), UInt8(w & 0xFF), 1, 1, 0x11, 0])
-    out += segment(0xC4, [0x00, 1] + [UInt8](repeating: 0, count: 15) + [0])
-    out += segment(0xC4, [0x10, 1] + [UInt8](repeating: 0, count: 15) + [0])
-    out += segment(0xDA, [1, 1, 0x00, 0, 63, 0])
+    out += appSegment(0xDB, [0] + [UInt8](repeating: 1, count: 64))
+    out += appSegment(0xC0, [8, UInt8(h >> 8), UInt8(h & 0xFF), UInt8(w >> 8), UInt8(w & 0xFF), 1, 1, 0x11, 0])
+    out += appSegment(0xC4, [0x00, 1] + [UInt8](repeating: 0, count: 15) + [0])
+    out += appSegment(0xC4, [0x10, 1] + [UInt8](repeating: 0, count: 15) + [0])
+    out += appSegment(0xDA, [1, 1, 0x00, 0, 63, 0])
     // Two zero bits per block (DC category 0, EOB), padded with ones.
     let bits = 2 * bw * bh
     out += [UInt8](repeating: 0, count: bits / 8)
     if bits % 8 != 0 { out.append(UInt8(0xFF >> (bits % 8))) }
     return out + [0xFF, 0xD9]
-}
-
-func app1EXIF(_ tiff: [UInt8]) -> [UInt8] {
-    let payload = Array("Exif".utf8) + [0, 0] + tiff
-    return [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
-}
-
-func appSegment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
-    [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
 }
 
 /// A minimal PNG of `w`×`h` grey pixels, as pngenc lays it out: IHDR, IDAT, IEND.

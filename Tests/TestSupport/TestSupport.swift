@@ -1,5 +1,6 @@
-// What the end-to-end and camera tests share: where the built binary is, scratch folders, and the
-// pixel checks they make on decoded output. One copy here, so the two suites cannot drift apart.
+// What the suites share: where the built binary is, scratch folders, and the pixel checks they
+// make on decoded output (programs are run by Processes.swift). One copy here, so the suites
+// cannot drift apart.
 import Foundation
 import Media
 
