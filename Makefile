@@ -73,8 +73,17 @@ demo: build
 check-tracked: deps
 	scripts/check-tracked-files.sh
 
+# `make lint`: the toolchain's swift-format with the checked-in .swift-format (swift-nio's settings,
+# less the rules this code does not follow: see CONTRIBUTING.md); `make format` rewrites in place.
+FORMAT_PATHS = Package.swift Sources Tests Examples/StampPhoto/Package.swift Examples/StampPhoto/Sources
+.PHONY: lint format
+lint:
+	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
+format:
+	$(SWIFT) format --in-place --recursive $(FORMAT_PATHS)
+
 # `make test`: every suite (CI runs it), then the docs and the example package.
-test: check-tracked build
+test: check-tracked lint build
 	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) $(SWIFT) test -c $(CONFIG)
 	$(MAKE) docs example
 

@@ -54,7 +54,7 @@ public struct CameraJob {
         let session = CameraSession(settings: .init(
             presets: options.presets, text: options.text,
             variables: Dictionary(options.variables.map { ($0.key, $0.value) }) { _, b in b }, source: options.source))
-        let camera = try Camera(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
+        let camera = try Capture(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
                                 resources: resources)
         session.setCamera(name: Self.describe(camera.source),
                           controls: SourceControls.list(for: camera.source, lister: controlLister))
@@ -83,7 +83,7 @@ public struct CameraJob {
         }
         if options.window { report.note("camstamp: window open: Space shoot, G grid, S square, M mirror, T timer, Q quit") }
 
-        let loop = CameraLoop(job: self, camera: camera, marker: Marker(preset: preset, variables: variables),
+        let loop = CameraLoop(job: self, camera: camera, marker: FrameMarker(preset: preset, variables: variables),
                               session: session, writer: writer, decor: decor, previews: previews,
                               windowPreview: windowPreview, report: report)
         defer {
@@ -118,7 +118,7 @@ public struct CameraJob {
                                     names: presets, text: text,
                                     variables: variables.map { VariableAssignment(key: $0.key, value: $0.value) },
                                     resources: resources)
-                            }, checkSource: { spec throws(CamStampError) in _ = try Camera.captureSource(for: spec) },
+                            }, checkSource: { spec throws(CamStampError) in _ = try Capture.captureSource(for: spec) },
                             givenPresets: Set(options.presets.filter(PresetLibrary.isPath)), givenSource: options.source)
         let server: WebServer
         do {

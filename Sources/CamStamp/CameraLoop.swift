@@ -8,8 +8,8 @@ import Presets
 final class CameraLoop {
     private let job: CameraJob
     /// The camera in use: replaced when the page picks another.
-    private(set) var camera: Camera
-    private var marker: Marker
+    private(set) var camera: Capture
+    private var marker: FrameMarker
     private let session: CameraSession
     private let writer: StillWriter
     private let decor: PreviewDecor
@@ -24,7 +24,7 @@ final class CameraLoop {
     private var quit = false
     private static let timedDone: @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void = { _ in }
 
-    init(job: CameraJob, camera: Camera, marker: Marker, session: CameraSession, writer: StillWriter,
+    init(job: CameraJob, camera: Capture, marker: FrameMarker, session: CameraSession, writer: StillWriter,
          decor: PreviewDecor, previews: [FrameOutput], windowPreview: FrameOutput?, report: JobOutput) {
         self.job = job
         self.camera = camera
@@ -82,7 +82,7 @@ final class CameraLoop {
                 .map { VariableAssignment(key: $0.key, value: $0.value) }
             let setup = try MarkSetup.preset(names: wanted.presets, text: wanted.text, variables: variables,
                                              resources: job.resources)
-            marker = Marker(preset: setup.preset, variables: setup.variables)
+            marker = FrameMarker(preset: setup.preset, variables: setup.variables)
             session.lastError = nil
         } catch {
             session.lastError = error.message
@@ -93,7 +93,7 @@ final class CameraLoop {
     private func applySource(_ wanted: CameraSession.Settings) {
         let options = job.options
         do {
-            let next = try Camera(spec: wanted.source, size: options.size, fps: options.fps,
+            let next = try Capture(spec: wanted.source, size: options.size, fps: options.fps,
                                   pipeline: options.pipeline, resources: job.resources)
             camera.stop()
             try next.start()

@@ -140,7 +140,7 @@ extension TemporaryFiles {
     /// appeared a moment ago; then `exists` is thrown (its advice depends on the command).
     /// `hardLink` is link(2), a parameter only so that a file system without hard links can be
     /// played in a test.
-    static func place(_ temporary: URL, at target: URL, replacing: Bool, exists: @autoclosure () -> CamStampError,
+    static func moveIntoPlace(_ temporary: URL, at target: URL, replacing: Bool, exists: @autoclosure () -> CamStampError,
                       hardLink: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32 = link) throws(CamStampError) {
         if replacing {
             try move(temporary, to: target)

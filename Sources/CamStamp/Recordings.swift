@@ -70,6 +70,6 @@ final class Recordings: @unchecked Sendable {
         let entry = entries[index]
         entries[index].settled = true
         defer { TemporaryFiles.shared.remove(entry.temporary) }
-        try TemporaryFiles.place(entry.temporary, at: entry.target, replacing: overwrite, exists: StillDestination.exists(entry.target))
+        try TemporaryFiles.moveIntoPlace(entry.temporary, at: entry.target, replacing: overwrite, exists: StillDestination.exists(entry.target))
     }
 }

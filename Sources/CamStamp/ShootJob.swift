@@ -30,12 +30,12 @@ public struct ShootJob {
         // Everything that can be checked without a camera is checked first.
         let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
                                                        variables: options.variables, resources: resources)
-        let marker = Marker(preset: preset, variables: variables)
+        let marker = FrameMarker(preset: preset, variables: variables)
         let destination = try StillDestination(output: options.output, format: options.format, overwrite: options.overwrite,
                                                toStandardOutput: options.toStandardOutput, count: options.count,
                                                variables: marker.variables)
         let stillTemplate = try Templates.load(nil, builtIn: options.format == .png ? "still-png" : "still-jpeg", resources: resources)
-        let camera = try Camera(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
+        let camera = try Capture(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
                                 resources: resources, controls: options.controls)
         try Verbosity.timed("camera start") { () throws(CamStampError) in try camera.start() }
         defer { camera.stop() }
@@ -90,7 +90,7 @@ public struct ShootJob {
     /// Throws away what is left of the warm-up, waits (pulling, so the camera keeps running and
     /// the photo is a fresh frame) until `due`, and returns the next frame. `countdown` gets the
     /// whole seconds left each time that number changes.
-    private func grabFrame(from camera: Camera, interrupts: Interrupts?, warmup remaining: inout Int,
+    private func grabFrame(from camera: Capture, interrupts: Interrupts?, warmup remaining: inout Int,
                            due: ContinuousClock.Instant, countdown: (Int) -> Void) throws(CamStampError) -> VideoFrame {
         // A camera that gives nothing for this long is broken or stuck, not slow.
         let stall: Duration = .seconds(10)

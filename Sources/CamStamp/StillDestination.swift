@@ -158,12 +158,12 @@ struct StillDestination {
         }
         if let nameTemplate {
             let target = folder.appendingPathComponent(try expandedName(from: nameTemplate, context, photo: context.counter ?? 1))
-            try TemporaryFiles.place(temporary, at: target, replacing: overwrite, exists: Self.exists(target))
+            try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: overwrite, exists: Self.exists(target))
             return target
         }
         if let fileName {
             let target = folder.appendingPathComponent(fileName)
-            try TemporaryFiles.place(temporary, at: target, replacing: overwrite, exists: Self.exists(target))
+            try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: overwrite, exists: Self.exists(target))
             return target
         }
         // A generated name: the next free one, never replacing a file that appeared meanwhile.
@@ -172,7 +172,7 @@ struct StillDestination {
         while true {
             let target = folder.appendingPathComponent("\(prefix)-\(stamp)-\(counter).\(format.fileExtension)")
             do {
-                try TemporaryFiles.place(temporary, at: target, replacing: false, exists: Self.exists(target))
+                try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: false, exists: Self.exists(target))
                 return target
             } catch where FileManager.default.fileExists(atPath: target.path) {
                 counter += 1

@@ -24,7 +24,7 @@ enum AudioInput {
             case .file(let clip):
                 // The clip's own sound, decoded to be encoded as each target needs it.
                 do { return try ClipStreams.probe(clip).decodedAudio(from: clip) } catch {
-                    throw Camera.captureError(error, source: .file(clip))
+                    throw Capture.captureError(error, source: .file(clip))
                 }
             case .auto, .v4l2, .named:
                 let microphones: Int

@@ -25,7 +25,7 @@ extension StreamJob {
     /// source's business, and names --source.
     func copiedAudio(report: JobOutput) throws(CamStampError) -> String {
         do { return try fileAudio(report: report) } catch {
-            if case .file(let clip) = options.source { throw Camera.captureError(error, source: .file(clip)) }
+            if case .file(let clip) = options.source { throw Capture.captureError(error, source: .file(clip)) }
             throw .failure("\(options.targetDescription): \(error)")
         }
     }
@@ -51,6 +51,6 @@ extension StreamJob {
         do { try soundEdit.write(url, to: temporary) } catch {
             throw .failure("\(url.path): \(error)")
         }
-        try TemporaryFiles.place(temporary, at: url, replacing: true, exists: StillDestination.exists(url))
+        try TemporaryFiles.moveIntoPlace(temporary, at: url, replacing: true, exists: StillDestination.exists(url))
     }
 }

@@ -75,7 +75,7 @@ public struct StreamJob {
 
     /// What `setUp` starts: the one pipeline, what is around it, and what marks and counts the frames.
     struct Session {
-        let capture: Camera.Plan
+        let capture: Capture.Plan
         let stream: LiveStream
         let recordings: Recordings
         /// The output part: what it launched, and each target's elements.
@@ -84,7 +84,7 @@ public struct StreamJob {
         let publishing: Publishing?
         /// The RTP host, resolved.
         let address: String?
-        let marker: Marker
+        let marker: FrameMarker
         let counts = Counts()
         let snapshotWriter: SnapshotWriter?
         let progress: ProgressLine
@@ -146,7 +146,7 @@ public struct StreamJob {
         // A host that cannot be sent to is refused now, not discovered by a receiver that hears nothing.
         var address: String?
         if case .rtp(let host, let port) = rtpTarget { address = try RTPAddress.resolve(host: host, port: port) }
-        let capture = try Camera.Plan(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
+        let capture = try Capture.Plan(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
                                       resources: resources)
         let output = try StreamOutput.plan(options: options, rtpAddress: address, recordings: recordings.locations,
                                            resources: resources) { () throws(CamStampError) -> String? in
@@ -165,7 +165,7 @@ public struct StreamJob {
         }
         let session = Session(capture: capture, stream: stream, recordings: recordings, output: output, publishing: publishing,
                               address: address,
-                              marker: Marker(preset: preset, variables: variables), snapshotWriter: snapshotWriter,
+                              marker: FrameMarker(preset: preset, variables: variables), snapshotWriter: snapshotWriter,
                               progress: report.progress, soundEdit: soundEdit(on: stream.pipeline))
         do { try start(session, interrupts: interrupts) } catch {
             session.abort()
@@ -207,7 +207,7 @@ public struct StreamJob {
     }
 
     /// The one pipeline: the capture linked to `output`.
-    private func makeStream(capture: Camera.Plan, output: StreamOutput) throws(CamStampError) -> LiveStream {
+    private func makeStream(capture: Capture.Plan, output: StreamOutput) throws(CamStampError) -> LiveStream {
         Verbosity.log("output pipeline: \(output.launch)")
         let stream: LiveStream
         do { stream = try LiveStream(capture: capture.description, output: output.launch, backlog: Self.outputQueue) } catch {
@@ -238,7 +238,7 @@ public struct StreamJob {
                              // The marks are rendered now, before the first frame waits for the
                              // encoder: rendered by it, the first frame kept the encoder from the
                              // next ones long enough to drop a few. Only for the first format: no
-                             // frame is being marked yet (the Marker is not shared across threads).
+                             // frame is being marked yet (the FrameMarker is not shared across threads).
                              guard counts.withLock({ $0.firstTime == nil }) else { return nil }
                              do {
                                  _ = try marker.composition(width: width, height: height,

@@ -76,7 +76,7 @@ func parse(_ arguments: [String]) -> Settings {
             print("""
                 usage: camstamp-bench [--preset NAME]... [--text T] [--var KEY=VALUE]... [--size WxH]
                                       [--format I420] [--frames N] [--warmup N] [--ring K] [--json]
-                Times Marker.mark per frame after warm-up (overlays cached): wall and thread-CPU ms.
+                Times FrameMarker.mark per frame after warm-up (overlays cached): wall and thread-CPU ms.
                 """)
             exit(0)
         default: fail("unknown argument '\(argument)' (try --help)")
@@ -104,11 +104,11 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 func formatted(_ value: Double) -> String { String(format: "%.4f", value) }
 
 /// The marker for `settings`' marks; exits on a preset error.
-func makeMarker(_ settings: Settings) -> Marker {
+func makeMarker(_ settings: Settings) -> FrameMarker {
     do {
         let setup = try MarkSetup.preset(names: settings.presets, text: settings.text, variables: settings.variables,
                                          resources: Resources.locate())
-        return Marker(preset: setup.preset, variables: setup.variables)
+        return FrameMarker(preset: setup.preset, variables: setup.variables)
     } catch {
         fail("\(error)")
     }

@@ -19,25 +19,25 @@ import TestSupport
     }
 
     @Test func theExactNameWinsThenAUniquePrefixThenAUniquePart() throws {
-        #expect(try Camera.choose("HD Webcam C525", among: cameras) == "/dev/video0")
-        #expect(try Camera.choose("hd webcam", among: cameras) == "/dev/video0")
-        #expect(try Camera.choose("integrated", among: cameras) == "/dev/video2")
-        #expect(try Camera.choose("UVC", among: cameras) == "/dev/video4")
+        #expect(try Capture.choose("HD Webcam C525", among: cameras) == "/dev/video0")
+        #expect(try Capture.choose("hd webcam", among: cameras) == "/dev/video0")
+        #expect(try Capture.choose("integrated", among: cameras) == "/dev/video2")
+        #expect(try Capture.choose("UVC", among: cameras) == "/dev/video4")
         // An exact name is taken even when it is also the start of another camera's name.
         let twins = [(name: "Cam", path: "/dev/video0"), (name: "Cam Pro", path: "/dev/video1")]
-        #expect(try Camera.choose("Cam", among: twins) == "/dev/video0")
-        #expect(try Camera.choose("cam p", among: twins) == "/dev/video1")
+        #expect(try Capture.choose("Cam", among: twins) == "/dev/video0")
+        #expect(try Capture.choose("cam p", among: twins) == "/dev/video1")
     }
 
     @Test func anAmbiguousOrUnknownNameListsTheCameras() {
-        #expect(failure { () throws(CamStampError) in try Camera.choose("webcam", among: cameras) }
+        #expect(failure { () throws(CamStampError) in try Capture.choose("webcam", among: cameras) }
                 == "--source 'webcam': 2 cameras match: 'HD Webcam C525' (/dev/video0), 'USB2.0 HD UVC WebCam' (/dev/video4); give more of the name or the /dev/videoN path")
         let same = [(name: "HD Webcam", path: "/dev/video0"), (name: "HD Webcam", path: "/dev/video2")]
-        #expect(failure { () throws(CamStampError) in try Camera.choose("HD Webcam", among: same) }
+        #expect(failure { () throws(CamStampError) in try Capture.choose("HD Webcam", among: same) }
                 == "--source 'HD Webcam': 2 cameras match: 'HD Webcam' (/dev/video0), 'HD Webcam' (/dev/video2); give more of the name or the /dev/videoN path")
-        #expect(failure { () throws(CamStampError) in try Camera.choose("Logitech", among: cameras) }
+        #expect(failure { () throws(CamStampError) in try Capture.choose("Logitech", among: cameras) }
                 == "--source 'Logitech': no camera of that name; cameras: 'HD Webcam C525' (/dev/video0), 'Integrated Camera: Integrated C' (/dev/video2), 'USB2.0 HD UVC WebCam' (/dev/video4) (or `--source test`)")
-        #expect(failure { () throws(CamStampError) in try Camera.choose("Logitech", among: []) }
+        #expect(failure { () throws(CamStampError) in try Capture.choose("Logitech", among: []) }
                 == "--source 'Logitech': no camera found; connect one, or use `--source test` for the built-in test camera")
     }
 
@@ -62,7 +62,7 @@ import TestSupport
     func check(_ texts: String...) -> String {
         do {
             let parsed = try texts.map { try ExtraControl(parsing: $0) }
-            return ExtraControl.structure(try Camera.checked(parsed, against: controls, device: "/dev/video0"))
+            return ExtraControl.structure(try Capture.checked(parsed, against: controls, device: "/dev/video0"))
         } catch let error as CamStampError {
             return "usage: \(error.message)"
         } catch {

@@ -174,7 +174,7 @@ import TestSupport
         try native.withMapped { mapped in
             for index in 0..<3 { mapped.plane(index).initializeMemory(as: UInt8.self, repeating: index == 0 ? 64 : 128) }
         }
-        let marker = Marker(preset: stamper.preset, variables: stamper.variables)
+        let marker = FrameMarker(preset: stamper.preset, variables: stamper.variables)
         try marker.mark(native, context: marker.context(width: 320, height: 240, frame: 1, fps: 30))
         let nativeLuma = try native.withMapped { mapped in
             (0..<240).map { y in Array(mapped.plane(0)[(y * mapped.stride(0))..<(y * mapped.stride(0) + 320)]) }

@@ -10,8 +10,8 @@ import Testing
         try VideoFrame(width: width, height: height, format: .i420)
     }
 
-    func marker(_ text: String) -> Marker {
-        Marker(preset: .quickText(text), variables: [:])
+    func marker(_ text: String) -> FrameMarker {
+        FrameMarker(preset: .quickText(text), variables: [:])
     }
 
     @Test func aFixedTextRendersOnceForEveryFrame() throws {
@@ -35,7 +35,7 @@ import Testing
 
     @Test func aLongRunningClockKeepsItsOtherMarksRendered() throws {
         let preset = Preset(name: "p", marks: [Mark(content: .text("{time}")), Mark(content: .text("LOGO"))])
-        let marker = Marker(preset: preset, variables: [:])
+        let marker = FrameMarker(preset: preset, variables: [:])
         let frame = try frame(320, 240)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         for second in 0..<100 {
@@ -68,7 +68,7 @@ import Testing
         mark.size = .percent(60)
         mark.outline = Outline(color: Color(hex: "#000000")!, width: .percent(10))
         mark.anchor = .center
-        let marker = Marker(preset: Preset(name: "p", marks: [mark]), variables: [:])
+        let marker = FrameMarker(preset: Preset(name: "p", marks: [mark]), variables: [:])
         let frame = try frame(320, 240)
         try frame.withMapped { mapped in
             let luma = mapped.plane(0)
@@ -92,7 +92,7 @@ import Testing
 
     @Test func varsOverridePresetVariables() {
         let preset = Preset(name: "p", variables: ["author": "Preset"], marks: [Mark(content: .text("{author}"))])
-        let marker = Marker(preset: preset, variables: ["author": "Command line"])
+        let marker = FrameMarker(preset: preset, variables: ["author": "Command line"])
         #expect(marker.preset.marks[0].expandedText(marker.context(width: 10, height: 10)) == "Command line")
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `TemporaryFiles.place`, the one placer of batch's photos and clips and shoot's photos.
+/// `TemporaryFiles.moveIntoPlace`, the one placer of batch's photos and clips and shoot's photos.
 @Suite struct PlaceTests {
     private func folderWithTemporary() throws -> (folder: URL, temporary: URL) {
         let folder = try temporaryFolder()
@@ -18,7 +18,7 @@ import TestSupport
         let (folder, temporary) = try folderWithTemporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("a.jpg")
-        try TemporaryFiles.place(temporary, at: target, replacing: false, exists: exists)
+        try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: false, exists: exists)
         #expect(try String(contentsOf: target, encoding: .utf8) == "new")
         #expect(!FileManager.default.fileExists(atPath: temporary.path))
     }
@@ -28,9 +28,9 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("a.jpg")
         try Data("old".utf8).write(to: target)
-        #expect(throws: exists) { try TemporaryFiles.place(temporary, at: target, replacing: false, exists: exists) }
+        #expect(throws: exists) { try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: false, exists: exists) }
         #expect(try String(contentsOf: target, encoding: .utf8) == "old")
-        try TemporaryFiles.place(temporary, at: target, replacing: true, exists: exists)
+        try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: true, exists: exists)
         #expect(try String(contentsOf: target, encoding: .utf8) == "new")
     }
 
@@ -41,13 +41,13 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let noLinks: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32 = { _, _ in errno = EPERM; return -1 }
         let target = folder.appendingPathComponent("a.jpg")
-        try TemporaryFiles.place(temporary, at: target, replacing: false, exists: exists, hardLink: noLinks)
+        try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: false, exists: exists, hardLink: noLinks)
         #expect(try String(contentsOf: target, encoding: .utf8) == "new")
         #expect(!FileManager.default.fileExists(atPath: temporary.path))
         // And an existing file is still never replaced there.
         try Data("newer".utf8).write(to: temporary)
         #expect(throws: exists) {
-            try TemporaryFiles.place(temporary, at: target, replacing: false, exists: exists, hardLink: noLinks)
+            try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: false, exists: exists, hardLink: noLinks)
         }
         #expect(try String(contentsOf: target, encoding: .utf8) == "new")
     }

@@ -108,7 +108,7 @@ public struct BatchJob {
         // workers (one photo or clip each), whatever the folder size. Clips come first: the
         // longest jobs start early, and the photos fill in around them.
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let marker = Marker(preset: preset, variables: variables)
+            let marker = FrameMarker(preset: preset, variables: variables)
             let worker = PhotoWorker(settings: settings, marker: marker)
             let clipWorker = clipSettings.map { ClipWorker(settings: $0, marker: marker) }
             while interrupts?.isRequested != true {

@@ -100,9 +100,9 @@ final class ClipWorker {
     }
 
     private let settings: Settings
-    private let marker: Marker
+    private let marker: FrameMarker
 
-    init(settings: Settings, marker: Marker) {
+    init(settings: Settings, marker: FrameMarker) {
         self.settings = settings
         self.marker = marker
     }
@@ -299,7 +299,7 @@ final class ClipWorker {
             return "cannot keep its metadata: \(reason)"
         }
         do {
-            try TemporaryFiles.place(temporary, at: item.output, replacing: settings.existing == .overwrite,
+            try TemporaryFiles.moveIntoPlace(temporary, at: item.output, replacing: settings.existing == .overwrite,
                                      exists: .failure(PhotoWorker.alreadyExists(item.output)))
         } catch {
             return error.message

@@ -56,7 +56,7 @@ final class PhotoWorker {
     }
 
     let settings: Settings
-    let marker: Marker
+    let marker: FrameMarker
     /// Keeps the marks in each component's plane from photo to photo of one size and orientation.
     let stamper = JPEGCoefficientStamp()
     /// One pipeline per (input, output) kind pair met so far, each reused photo after photo.
@@ -75,7 +75,7 @@ final class PhotoWorker {
     /// The largest side a JPEG can have (the format's 16-bit size less libjpeg's margin).
     static let maxJPEGSide = 65500
 
-    init(settings: Settings, marker: Marker) {
+    init(settings: Settings, marker: FrameMarker) {
         self.settings = settings
         self.marker = marker
     }
@@ -409,6 +409,6 @@ final class PhotoWorker {
             let reason = (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? error.localizedDescription
             throw .failure("cannot write \(target.path): \(reason)")
         }
-        try TemporaryFiles.place(temporary, at: target, replacing: settings.existing == .overwrite, exists: .failure(Self.alreadyExists(target)))
+        try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: settings.existing == .overwrite, exists: .failure(Self.alreadyExists(target)))
     }
 }

@@ -115,7 +115,7 @@ public struct PixelBuffer: Sendable, Equatable {
     }
 }
 
-extension Marker {
+extension FrameMarker {
     /// Blends the marks into `buffer` in its own format (no conversion to RGB), as `context`
     /// resolves them. The frame is copied into a GStreamer buffer and back (about a millisecond
     /// at 1080p); a frame the marks leave alone is not copied at all. YUV frames are taken to use

@@ -64,7 +64,7 @@ public final class Stamper {
     public let variables: [String: String]
     /// The settings photos are stamped with.
     public let settings: Settings
-    private let marker: Marker
+    private let marker: FrameMarker
     private let setMetadata: MetadataTemplates
     private let resources: Resources?
     /// Made on the first photo: marking raw frames needs no photo pipelines (nor the shipped files).
@@ -95,7 +95,7 @@ public final class Stamper {
         }
         let assignments = variables.sorted { $0.key < $1.key }.map { VariableAssignment(key: $0.key, value: $0.value) }
         let (preset, overrides) = try MarkSetup.preset(sources: presets, text: text, variables: assignments, resources: resources)
-        let marker = Marker(preset: preset, variables: overrides)
+        let marker = FrameMarker(preset: preset, variables: overrides)
         setMetadata = try MetadataTemplates(settings.setMetadata, variables: Set(marker.variables.keys))
         self.marker = marker
         self.resources = resources

@@ -5,7 +5,7 @@ import Presets
 /// The capture side of `shoot` and `stream`: `--source` resolved (what can be checked before
 /// GStreamer starts is checked), the capture pipeline built from its template, and every camera
 /// failure worded for the user.
-struct Camera {
+struct Capture {
     let source: CaptureSource
     let frames: FrameSource
     /// What was asked of the camera (`1280x720 at 30 fps`), for the message when it cannot.
@@ -49,7 +49,7 @@ struct Camera {
         let description: String
 
         init(spec: SourceSpec, size: FrameSize?, fps: Int?, pipeline: URL?, resources: Resources?) throws(CamStampError) {
-            source = try Camera.captureSource(for: spec)
+            source = try Capture.captureSource(for: spec)
             Verbosity.log("source: \(source)")
             let modeParts = [size.map { "\($0.width)x\($0.height)" }, fps.map { "\($0) fps" }].compactMap { $0 }
             mode = modeParts.isEmpty ? nil : modeParts.joined(separator: " at ")
@@ -57,12 +57,12 @@ struct Camera {
             do {
                 description = try source.capture(format: CaptureFormat(width: size?.width, height: size?.height, fps: fps), template: template)
             } catch {
-                throw Camera.captureError(error, source: source, mode: mode)
+                throw Capture.captureError(error, source: source, mode: mode)
             }
         }
 
-        /// A failure of this capture, worded for the user (see `Camera.captureError`).
-        func failure(_ error: MediaError) -> CamStampError { Camera.captureError(error, source: source, mode: mode) }
+        /// A failure of this capture, worded for the user (see `Capture.captureError`).
+        func failure(_ error: MediaError) -> CamStampError { Capture.captureError(error, source: source, mode: mode) }
     }
 
     /// Sets V4L2 controls on the running camera (the page's controls): v4l2src applies a new
@@ -247,6 +247,6 @@ package enum CameraErrors {
     /// `error` from `device` as one line: busy, no permission (the 'video' group), no such
     /// camera, not a V4L2 camera.
     package static func worded(_ error: MediaError, device: String) -> CamStampError {
-        Camera.captureError(error, source: .v4l2(device: device))
+        Capture.captureError(error, source: .v4l2(device: device))
     }
 }

@@ -7,8 +7,8 @@ package import Render
 /// expanded text, style and pixel sizes) and reuses the overlay for every frame that resolves the
 /// same way, so a still scene costs only the blend and a clock re-renders once a second.
 ///
-/// Not thread-safe: one Marker per thread (it owns a renderer with its own font map).
-public final class Marker {
+/// Not thread-safe: one FrameMarker per thread (it owns a renderer with its own font map).
+public final class FrameMarker {
     /// The marks, stacked.
     public let preset: Preset
     /// The variables the marks see: the preset's own, overridden by those given.
@@ -119,3 +119,7 @@ public final class Marker {
         return union.map { (x: $0.x0, y: $0.y0, width: $0.x1 - $0.x0, height: $0.y1 - $0.y0) }
     }
 }
+
+/// The name `FrameMarker` had before 0.2: kept so that code written against it still builds.
+@available(*, deprecated, renamed: "FrameMarker")
+public typealias Marker = FrameMarker
