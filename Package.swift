@@ -63,7 +63,12 @@ let package = Package(
         // (docs/gstreamer-workarounds.md). Media's only; tested without GStreamer.
         .target(name: "ISOBMFF"),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
-        .target(name: "Media", dependencies: ["ISOBMFF", "CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CV4L2", "CJPEGCoefficients", "CHeif", "CTIFF", "CGstRtspServer", "CX264Encoder"]),
+        .target(
+            name: "Media",
+            dependencies: [
+                "ISOBMFF", "CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CV4L2", "CJPEGCoefficients", "CHeif",
+                "CTIFF", "CGstRtspServer", "CX264Encoder",
+            ]),
         // libsoup 3: the camera's HTTP server, MJPEG handed to multisocketsink.
         .target(name: "Viewfinder", dependencies: ["Media", "CSoup", "CViewfinderShim", "CGStreamer"]),
         // The jobs: shoot, batch, stream, camera.
@@ -88,7 +93,8 @@ let package = Package(
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         // MP4 movie boxes built byte by byte, for the tests of ISOBMFF and of Media's clip probes.
         .target(name: "MovieFixtures", path: "Tests/MovieFixtures"),
-        .testTarget(name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata", "TestSupport"], exclude: ["Fixtures"]),
         // `camstamp camera` over HTTP, in Chromium and in an X11 window; Scripts/ are run by the tests.
         .testTarget(name: "CameraTests", dependencies: ["Media", "TestSupport"], exclude: ["Scripts"]),
     ],

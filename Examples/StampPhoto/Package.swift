@@ -6,10 +6,10 @@ let package = Package(
     name: "StampPhoto",
     dependencies: [
         // The camstamp package two folders up; a program of your own would use its Git URL.
-        .package(name: "camstamp", path: "../.."),
+        .package(name: "camstamp", path: "../..")
     ],
     targets: [
-        .executableTarget(name: "stamp-photo", dependencies: [.product(name: "CamStamp", package: "camstamp")]),
+        .executableTarget(name: "stamp-photo", dependencies: [.product(name: "CamStamp", package: "camstamp")])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -71,11 +71,12 @@ enum Commands {
         help: "Where frames come from: auto (the first camera), test (a moving test pattern, 30 fps), "
             + "/dev/videoN, v4l2:/dev/videoN, file:PATH (a video file played as if it were a camera), "
             + "or a camera's name as `camstamp devices` prints it (\"HD Webcam\"; a unique start or part of it will do).",
-        default: "auto") { text, option in
-            let source = try SourceSpec(parsing: text, option: option)
-            if case .file(let url) = source { _ = try existingFile(url.path, option: option) }
-            return source
-        }
+        default: "auto"
+    ) { text, option in
+        let source = try SourceSpec(parsing: text, option: option)
+        if case .file(let url) = source { _ = try existingFile(url.path, option: option) }
+        return source
+    }
     static let preset = Repeated<String>(
         "preset", value: "P",
         help: "A preset name from presets/ (such as credit) or a path to a preset JSON file. "
@@ -86,33 +87,38 @@ enum Commands {
             + "4% of the short side.")
     static let variable = Repeated<VariableAssignment>(
         "var", value: "K=V",
-        help: "Sets the template variable K, e.g. --var job=A-113. Repeatable; the last one wins.") { text, _ in
-            try VariableAssignment(parsing: text)
-        }
+        help: "Sets the template variable K, e.g. --var job=A-113. Repeatable; the last one wins."
+    ) { text, _ in
+        try VariableAssignment(parsing: text)
+    }
     static let size = Single<FrameSize>(
-        "size", value: "WxH", help: "The frame size to ask the source for, e.g. 1280x720.") { try FrameSize(parsing: $0, option: $1) }
+        "size", value: "WxH", help: "The frame size to ask the source for, e.g. 1280x720."
+    ) { try FrameSize(parsing: $0, option: $1) }
     static let fps = Single<Int>("fps", value: "N", help: "The frame rate to ask the source for.") {
         try NumberOption.integer($0, option: $1, in: 1...Int.max)
     }
     static let quality = Single<Int>(
-        "quality", value: "Q", help: "JPEG quality, 1 to 100.", default: "\(ShootOptions.defaultQuality)") {
-            try NumberOption.quality($0, option: $1)
-        }
+        "quality", value: "Q", help: "JPEG quality, 1 to 100.", default: "\(ShootOptions.defaultQuality)"
+    ) {
+        try NumberOption.quality($0, option: $1)
+    }
     static let pipeline = Single<URL>(
         "pipeline", value: "FILE",
         help: "A capture template of your own instead of pipelines/capture.pipeline (gst-launch syntax "
-            + "ending in appsink name=frames; {source} and {caps} are filled in if present).") { try existingFile($0, option: $1) }
+            + "ending in appsink name=frames; {source} and {caps} are filled in if present)."
+    ) { try existingFile($0, option: $1) }
 
     static let progress = Single<Bool>(
         "progress", value: "bar|json",
         help: "bar: the progress line, on a terminal. json: one JSON object a line on stderr, every 0.5 s "
             + "whatever stderr is, for scripts and GUIs (as ffmpeg's -progress); the last says \"progress\": \"end\".",
-        default: "bar") { text, option in
-            guard let json = ["bar": false, "json": true][text] else {
-                throw OptionValueError.invalid(text, for: option, expected: "bar or json")
-            }
-            return json
+        default: "bar"
+    ) { text, option in
+        guard let json = ["bar": false, "json": true][text] else {
+            throw OptionValueError.invalid(text, for: option, expected: "bar or json")
         }
+        return json
+    }
 
     /// What every job that marks frames from a source starts its table with.
     static let markedCapture: [any OptionKey] = [source, preset, text, variable]
@@ -121,17 +127,21 @@ enum Commands {
 
     /// `camstamp presets list`.
     enum PresetsList {
-        static let json = Flag("json", help: "Print the presets as JSON (name, description, origin, file), for scripts.")
+        static let json = Flag(
+            "json", help: "Print the presets as JSON (name, description, origin, file), for scripts.")
 
         static let spec = CommandSpec(
-            "list", overview: "List your presets and the shipped ones, with their descriptions and where each comes from.",
+            "list",
+            overview: "List your presets and the shipped ones, with their descriptions and where each comes from.",
             keys: [json], discussion: PresetFolders.discussion)
     }
 
-    static let presetsShow = CommandSpec("show", overview: "Print a preset as JSON.",
-                                         arguments: [ArgumentSpec("NAME", help: "A preset name or a path to a preset JSON file.")])
-    static let presetsCheck = CommandSpec("check", overview: "Check preset files and report every problem.",
-                                          arguments: [ArgumentSpec("FILE", arity: .oneOrMore, help: "Preset JSON files.")])
+    static let presetsShow = CommandSpec(
+        "show", overview: "Print a preset as JSON.",
+        arguments: [ArgumentSpec("NAME", help: "A preset name or a path to a preset JSON file.")])
+    static let presetsCheck = CommandSpec(
+        "check", overview: "Check preset files and report every problem.",
+        arguments: [ArgumentSpec("FILE", arity: .oneOrMore, help: "Preset JSON files.")])
 
     static let presets = CommandSpec(
         "presets",
@@ -175,14 +185,15 @@ enum Commands {
         }
         let verbosity: Verbosity = quiet ? .quiet : verbose ? .verbose : .normal
         let command = try command(from: values)
-        let json = switch command {
-        case .batch(let options): options.json
-        case .devices(let options): options.json
-        case .shoot(let options): options.json
-        case .stream(let options): options.json
-        case .presetsList: values.get(PresetsList.json)
-        default: false
-        }
+        let json =
+            switch command {
+            case .batch(let options): options.json
+            case .devices(let options): options.json
+            case .shoot(let options): options.json
+            case .stream(let options): options.json
+            case .presetsList: values.get(PresetsList.json)
+            default: false
+            }
         let reportsProgress = values.path == [Batch.spec.name] || values.path == [Stream.spec.name]
         let progressJSON = reportsProgress ? try values.get(progress) ?? false : false
         return Invocation(command: command, verbosity: verbosity, json: json, progressJSON: progressJSON)

@@ -16,16 +16,20 @@ enum PresetsCommand {
             let origin = { (directory: URL) in folders.first { $0.url == directory }?.origin ?? .shipped }
             if json {
                 let objects = presets.map { preset in
-                    ["name": preset.name, "description": preset.description, "origin": origin(preset.directory).rawValue,
-                     "file": preset.file.path]
+                    [
+                        "name": preset.name, "description": preset.description,
+                        "origin": origin(preset.directory).rawValue,
+                        "file": preset.file.path,
+                    ]
                 }
                 output.result(jsonText(objects))
                 return
             }
             let width = presets.map(\.name.count).max() ?? 0
             for preset in presets {
-                output.result(preset.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + preset.description
-                    + "  [\(origin(preset.directory).rawValue): \(preset.directory.path)]")
+                output.result(
+                    preset.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + preset.description
+                        + "  [\(origin(preset.directory).rawValue): \(preset.directory.path)]")
             }
         case .presetsShow(let name):
             do {
@@ -70,7 +74,8 @@ func jsonText(_ value: some Encodable) -> String {
 
 extension PresetFolders {
     /// The search order, for `presets list --help` and the man page.
-    static let discussion = "--preset NAME looks in $XDG_CONFIG_HOME/camstamp/presets, then ~/.config/camstamp/presets "
+    static let discussion =
+        "--preset NAME looks in $XDG_CONFIG_HOME/camstamp/presets, then ~/.config/camstamp/presets "
         + "(your own presets, which take the place of a shipped one of the same name), then the shipped presets/ "
         + "folder of $CAMSTAMP_HOME or the install (PREFIX/share/camstamp)."
 }

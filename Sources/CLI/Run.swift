@@ -14,7 +14,9 @@ public func runCommandLine(_ arguments: [String]) -> ExitCode {
             // No candidates is no line: an empty one would be offered as a word.
             if !text.isEmpty { output.write(.result(text)) }
             return .success
-        case .failure(let error): output.error(error.message); return .usage
+        case .failure(let error):
+            output.error(error.message)
+            return .usage
         }
     }
     let invocation: Invocation
@@ -26,8 +28,9 @@ public func runCommandLine(_ arguments: [String]) -> ExitCode {
     }
     Verbosity.current = invocation.verbosity
     // --json output is what was asked for: printed under -q too.
-    let output = JobOutput.standard(verbosity: invocation.verbosity, keepsResults: invocation.json,
-                                    progressJSON: invocation.progressJSON)
+    let output = JobOutput.standard(
+        verbosity: invocation.verbosity, keepsResults: invocation.json,
+        progressJSON: invocation.progressJSON)
     return Verbosity.timed("total") { execute(invocation, output: output) }
 }
 

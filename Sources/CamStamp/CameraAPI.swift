@@ -20,8 +20,11 @@ struct CameraAPI: Sendable {
     let givenSource: SourceSpec
     /// The camera picker's list: the test camera and the cameras found at start (the device
     /// monitor takes tens of milliseconds, too long for every poll of the page).
-    let cameras: [StateJSON.Camera] = [StateJSON.Camera(source: "test", name: "Test camera")]
-        + ((try? Devices.cameras()) ?? []).compactMap { device in device.path.map { .init(source: $0, name: device.name) } }
+    let cameras: [StateJSON.Camera] =
+        [StateJSON.Camera(source: "test", name: "Test camera")]
+        + ((try? Devices.cameras()) ?? []).compactMap { device in
+            device.path.map { .init(source: $0, name: device.name) }
+        }
 
     static let cookieName = "camstamp_token"
 
@@ -34,8 +37,10 @@ struct CameraAPI: Sendable {
                 // Every later request (the stream, the API, the photos) carries it as a cookie.
                 extraHeaders.append(("Set-Cookie", "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"))
             } else if !([cookie, bearer].contains { $0.map { Self.same($0, token) } ?? false }) {
-                reply.send(.text("camstamp: a token is required: open the URL camstamp printed (…/?token=…)", status: 401,
-                                 headers: [("WWW-Authenticate", "Bearer")]))
+                reply.send(
+                    .text(
+                        "camstamp: a token is required: open the URL camstamp printed (…/?token=…)", status: 401,
+                        headers: [("WWW-Authenticate", "Bearer")]))
                 return
             }
         }
@@ -71,7 +76,9 @@ struct CameraAPI: Sendable {
                 return
             }
             var headers = extraHeaders
-            if request.query["download"] != nil { headers.append(("Content-Disposition", "attachment; filename=\"\(shot.name)\"")) }
+            if request.query["download"] != nil {
+                headers.append(("Content-Disposition", "attachment; filename=\"\(shot.name)\""))
+            }
             reply.send(WebResponse(contentType: "image/jpeg", body: data, headers: headers))
         case ("GET", let path) where Self.isAsset(path):
             reply.send(page(String(path.dropFirst()), headers: extraHeaders))
@@ -90,16 +97,20 @@ struct CameraAPI: Sendable {
     }
 
     private func page(_ name: String, headers: [(String, String)]) -> WebResponse {
-        guard let resources, let data = FileManager.default.contents(atPath: resources.web.appendingPathComponent(name).path) else {
-            return .text("camstamp: the page's file \(name) is missing; set CAMSTAMP_HOME to the folder with web/", status: 404)
+        guard let resources,
+            let data = FileManager.default.contents(atPath: resources.web.appendingPathComponent(name).path)
+        else {
+            return .text(
+                "camstamp: the page's file \(name) is missing; set CAMSTAMP_HOME to the folder with web/", status: 404)
         }
-        let type = switch (name as NSString).pathExtension {
-        case "html": "text/html; charset=utf-8"
-        case "js": "text/javascript; charset=utf-8"
-        case "css": "text/css; charset=utf-8"
-        case "svg": "image/svg+xml"
-        default: "image/png"
-        }
+        let type =
+            switch (name as NSString).pathExtension {
+            case "html": "text/html; charset=utf-8"
+            case "js": "text/javascript; charset=utf-8"
+            case "css": "text/css; charset=utf-8"
+            case "svg": "image/svg+xml"
+            default: "image/png"
+            }
         return WebResponse(contentType: type, body: data, headers: headers)
     }
 
@@ -123,9 +134,19 @@ struct CameraAPI: Sendable {
     }
 
     struct StateJSON: Encodable {
-        struct Size: Encodable { var width: Int; var height: Int }
-        struct Camera: Encodable { var source: String; var name: String }
-        struct PresetEntry: Encodable { var name: String; var description: String; var active: Bool }
+        struct Size: Encodable {
+            var width: Int
+            var height: Int
+        }
+        struct Camera: Encodable {
+            var source: String
+            var name: String
+        }
+        struct PresetEntry: Encodable {
+            var name: String
+            var description: String
+            var active: Bool
+        }
         var camera: Camera
         var cameras: [Camera]
         var size: Size?
@@ -150,7 +171,10 @@ struct CameraAPI: Sendable {
         let settings = session.settings
         let (frame, preview) = session.sizes
         let camera = session.camera
-        var presets = library.list().map { StateJSON.PresetEntry(name: $0.name, description: $0.description, active: settings.presets.contains($0.name)) }
+        var presets = library.list().map {
+            StateJSON.PresetEntry(
+                name: $0.name, description: $0.description, active: settings.presets.contains($0.name))
+        }
         // The user's own preset files given with --preset are offered too.
         for path in settings.presets where PresetLibrary.isPath(path) && !presets.contains(where: { $0.name == path }) {
             presets.append(.init(name: path, description: "your preset file", active: true))
@@ -188,8 +212,10 @@ struct CameraAPI: Sendable {
 
     /// The page's `controls` object checked against what the camera offers: each name one of its
     /// controls, available now, and the value a number (or true/false) within its range or menu.
-    static func checkedControls(_ requested: [String: Any],
-                                against camera: (name: String, controls: [ViewfinderControl], reason: String?)) throws(CamStampError) -> [String: Int] {
+    static func checkedControls(
+        _ requested: [String: Any],
+        against camera: (name: String, controls: [ViewfinderControl], reason: String?)
+    ) throws(CamStampError) -> [String: Int] {
         var checked: [String: Int] = [:]
         for (name, raw) in requested.sorted(by: { $0.key < $1.key }) {
             guard let control = camera.controls.first(where: { $0.name == name }) else {
@@ -207,11 +233,15 @@ struct CameraAPI: Sendable {
             } else if let number = raw as? Double, let integer = Int(exactly: number) {
                 value = integer
             } else {
-                throw .usage("settings: control '\(name)' takes a whole number\(control.type == "boolean" ? " or true/false" : "")")
+                throw .usage(
+                    "settings: control '\(name)' takes a whole number\(control.type == "boolean" ? " or true/false" : "")"
+                )
             }
             if let menu = control.menu {
                 guard menu.contains(where: { $0.value == value }) else {
-                    throw .usage("settings: control '\(name)': \(value) is not one of its items (\(menu.map { "\($0.value) \($0.label)" }.joined(separator: ", ")))")
+                    throw .usage(
+                        "settings: control '\(name)': \(value) is not one of its items (\(menu.map { "\($0.value) \($0.label)" }.joined(separator: ", ")))"
+                    )
                 }
             } else if let min = control.min, let max = control.max, !(min...max).contains(value) {
                 throw .usage("settings: control '\(name)': \(value) is outside \(min)…\(max)")
@@ -242,7 +272,8 @@ struct CameraAPI: Sendable {
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var status = stat()
         guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-              UInt64(status.st_dev) == shot.device, UInt64(status.st_ino) == shot.inode else { return nil }
+            UInt64(status.st_dev) == shot.device, UInt64(status.st_ino) == shot.inode
+        else { return nil }
         return try? handle.readToEnd() ?? Data()
     }
 

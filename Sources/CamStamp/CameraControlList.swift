@@ -13,7 +13,10 @@ public struct ViewfinderControl: Codable, Sendable, Equatable {
         /// Its name as the driver gives it.
         public var label: String
         /// A choice `value` named `label`.
-        public init(value: Int, label: String) { self.value = value; self.label = label }
+        public init(value: Int, label: String) {
+            self.value = value
+            self.label = label
+        }
     }
 
     /// The V4L2 name as `extra-controls` takes it (`focus_automatic_continuous`).
@@ -38,10 +41,20 @@ public struct ViewfinderControl: Codable, Sendable, Equatable {
     public var reason: String?
 
     /// A control as the page shows it.
-    public init(name: String, type: String, min: Int? = nil, max: Int? = nil, step: Int? = nil, default: Int? = nil,
-                value: Int? = nil, menu: [MenuItem]? = nil, available: Bool = true, reason: String? = nil) {
-        self.name = name; self.type = type; self.min = min; self.max = max; self.step = step
-        self.default = `default`; self.value = value; self.menu = menu; self.available = available; self.reason = reason
+    public init(
+        name: String, type: String, min: Int? = nil, max: Int? = nil, step: Int? = nil, default: Int? = nil,
+        value: Int? = nil, menu: [MenuItem]? = nil, available: Bool = true, reason: String? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.min = min
+        self.max = max
+        self.step = step
+        self.default = `default`
+        self.value = value
+        self.menu = menu
+        self.available = available
+        self.reason = reason
     }
 }
 
@@ -61,11 +74,14 @@ public struct V4L2ControlLister: CameraControlLister {
             ViewfinderControl(
                 name: control.name,
                 type: control.type == .integerMenu ? "menu" : control.type.rawValue,
-                min: Int(clamping: control.minimum), max: Int(clamping: control.maximum), step: Int(clamping: control.step),
+                min: Int(clamping: control.minimum), max: Int(clamping: control.maximum),
+                step: Int(clamping: control.step),
                 default: Int(clamping: control.defaultValue), value: control.value.map { Int(clamping: $0) },
-                menu: control.menu.isEmpty ? nil : control.menu.map { .init(value: Int(clamping: $0.index), label: $0.name) },
+                menu: control.menu.isEmpty
+                    ? nil : control.menu.map { .init(value: Int(clamping: $0.index), label: $0.name) },
                 available: control.isSettable && !control.isInactive,
-                reason: control.isInactive ? "set by an automatic control that is on"
+                reason: control.isInactive
+                    ? "set by an automatic control that is on"
                     : control.isSettable ? nil : "the camera does not let it be changed")
         }
     }
@@ -73,7 +89,9 @@ public struct V4L2ControlLister: CameraControlLister {
 
 /// The controls a source offers, with the reason when it has none.
 enum SourceControls {
-    static func list(for source: CaptureSource, lister: CameraControlLister) -> (controls: [ViewfinderControl], reason: String?) {
+    static func list(
+        for source: CaptureSource, lister: CameraControlLister
+    ) -> (controls: [ViewfinderControl], reason: String?) {
         switch source {
         case .test:
             return ([], "the test camera has no controls (focus, exposure and white balance belong to a real camera)")

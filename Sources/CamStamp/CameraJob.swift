@@ -21,8 +21,10 @@ public struct CameraJob {
     public let controlLister: CameraControlLister
 
     /// A camera job; `controlLister` reads a V4L2 camera's controls unless a test passes its own.
-    public init(options: CameraOptions, resources: Resources? = Resources.locate(),
-                controlLister: CameraControlLister = V4L2ControlLister()) {
+    public init(
+        options: CameraOptions, resources: Resources? = Resources.locate(),
+        controlLister: CameraControlLister = V4L2ControlLister()
+    ) {
         self.options = options
         self.resources = resources
         self.controlLister = controlLister
@@ -40,24 +42,31 @@ public struct CameraJob {
     /// photo's path as results, what the window's keys did as notes.
     public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) {
         // Everything that can be checked without a camera is checked first.
-        let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
-                                                       variables: options.variables, resources: resources)
-        let folder = options.output
+        let (preset, variables) = try MarkSetup.preset(
+            names: options.presets, text: options.text,
+            variables: options.variables, resources: resources)
+        let folder =
+            options.output
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        let destination = try StillDestination(output: URL(fileURLWithPath: folder.path, isDirectory: true),
-                                               format: .jpg)
+        let destination = try StillDestination(
+            output: URL(fileURLWithPath: folder.path, isDirectory: true),
+            format: .jpg)
         let stillTemplate = try Templates.load(nil, builtIn: "still-jpeg", resources: resources)
         let windowSink = options.window ? try Self.usableWindowSink() : nil
         var token = options.token
         if let web = options.web, !web.isLoopback, token == nil { token = Self.randomToken() }
 
-        let session = CameraSession(settings: .init(
-            presets: options.presets, text: options.text,
-            variables: Dictionary(options.variables.map { ($0.key, $0.value) }) { _, b in b }, source: options.source))
-        let camera = try Capture(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
-                                resources: resources)
-        session.setCamera(name: Self.describe(camera.source),
-                          controls: SourceControls.list(for: camera.source, lister: controlLister))
+        let session = CameraSession(
+            settings: .init(
+                presets: options.presets, text: options.text,
+                variables: Dictionary(options.variables.map { ($0.key, $0.value) }) { _, b in b },
+                source: options.source))
+        let camera = try Capture(
+            spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
+            resources: resources)
+        session.setCamera(
+            name: Self.describe(camera.source),
+            controls: SourceControls.list(for: camera.source, lister: controlLister))
         let decor = PreviewDecor()
         let webPreview = try options.web.map { _ throws(CamStampError) in try makeWebPreview(decor: decor) }
         let windowPreview = try windowSink.map { sink throws(CamStampError) in
@@ -70,8 +79,9 @@ public struct CameraJob {
         defer { for preview in previews { preview.abort() } }
         try camera.start()
 
-        let writer = StillWriter(destination: destination, template: stillTemplate, quality: options.quality,
-                                 session: session)
+        let writer = StillWriter(
+            destination: destination, template: stillTemplate, quality: options.quality,
+            session: session)
         var server: WebServer?
         if let web = options.web, let webPreview {
             do {
@@ -81,11 +91,14 @@ public struct CameraJob {
                 throw error
             }
         }
-        if options.window { report.note("camstamp: window open: Space shoot, G grid, S square, M mirror, T timer, Q quit") }
+        if options.window {
+            report.note("camstamp: window open: Space shoot, G grid, S square, M mirror, T timer, Q quit")
+        }
 
-        let loop = CameraLoop(job: self, camera: camera, marker: FrameMarker(preset: preset, variables: variables),
-                              session: session, writer: writer, decor: decor, previews: previews,
-                              windowPreview: windowPreview, report: report)
+        let loop = CameraLoop(
+            job: self, camera: camera, marker: FrameMarker(preset: preset, variables: variables),
+            session: session, writer: writer, decor: decor, previews: previews,
+            windowPreview: windowPreview, report: report)
         defer {
             session.stop()
             writer.waitUntilDone()
@@ -102,24 +115,29 @@ public struct CameraJob {
             throw .failure("--window: no display (DISPLAY is not set); use --web to view the camera in a browser")
         }
         do { return try WindowSinks.firstUsable(windowSinks) } catch {
-            throw .failure("--window: cannot open a window on display \(display) (\(error)); "
-                + "use --web to view the camera in a browser")
+            throw .failure(
+                "--window: cannot open a window on display \(display) (\(error)); "
+                    + "use --web to view the camera in a browser")
         }
     }
 
     /// The page and its API on `web`; its address (and token) is reported even under -q: without
     /// it the viewfinder cannot be reached.
-    private func startServer(_ web: WebAddress, token: String?, session: CameraSession, stream: MJPEGFanOut,
-                             report: JobOutput) throws(CamStampError) -> WebServer {
+    private func startServer(
+        _ web: WebAddress, token: String?, session: CameraSession, stream: MJPEGFanOut,
+        report: JobOutput
+    ) throws(CamStampError) -> WebServer {
         let resources = resources
-        let api = CameraAPI(session: session, stream: stream, token: token, resources: resources,
-                            library: presetLibrary, checkMarks: { presets, text, variables throws(CamStampError) in
-                                _ = try MarkSetup.preset(
-                                    names: presets, text: text,
-                                    variables: variables.map { VariableAssignment(key: $0.key, value: $0.value) },
-                                    resources: resources)
-                            }, checkSource: { spec throws(CamStampError) in _ = try Capture.captureSource(for: spec) },
-                            givenPresets: Set(options.presets.filter(PresetLibrary.isPath)), givenSource: options.source)
+        let api = CameraAPI(
+            session: session, stream: stream, token: token, resources: resources,
+            library: presetLibrary,
+            checkMarks: { presets, text, variables throws(CamStampError) in
+                _ = try MarkSetup.preset(
+                    names: presets, text: text,
+                    variables: variables.map { VariableAssignment(key: $0.key, value: $0.value) },
+                    resources: resources)
+            }, checkSource: { spec throws(CamStampError) in _ = try Capture.captureSource(for: spec) },
+            givenPresets: Set(options.presets.filter(PresetLibrary.isPath)), givenSource: options.source)
         let server: WebServer
         do {
             server = try WebServer(address: web.host, port: web.port) { request, reply in api.handle(request, reply) }
@@ -164,7 +182,8 @@ public struct CameraJob {
         return FrameSize(width: maxPreviewWidth, height: height)
     }
 
-    private func makeWebPreview(decor: PreviewDecor) throws(CamStampError) -> (output: FrameOutput, fanOut: MJPEGFanOut) {
+    private func makeWebPreview(decor: PreviewDecor) throws(CamStampError) -> (output: FrameOutput, fanOut: MJPEGFanOut)
+    {
         let template = try Templates.load(nil, builtIn: "preview-web", resources: resources)
         let boundary = "camstampframe"
         do {

@@ -16,9 +16,16 @@ package enum CameraListing {
             }
         }
         if json {
-            struct Mode: Encodable { var format: String; var width: Int?; var height: Int?; var framerates: [String] }
+            struct Mode: Encodable {
+                var format: String
+                var width: Int?
+                var height: Int?
+                var framerates: [String]
+            }
             struct Camera: Encodable {
-                var name: String; var path: String?; var modes: [Mode]
+                var name: String
+                var path: String?
+                var modes: [Mode]
                 var controls: [CameraControl]
                 /// Why `controls` is empty when they could not be read.
                 var controlsError: String?
@@ -26,9 +33,11 @@ package enum CameraListing {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let list = zip(cameras, controls).map { camera, controls in
-                Camera(name: camera.name, path: camera.path, modes: camera.modes.map {
-                    Mode(format: $0.format, width: $0.width, height: $0.height, framerates: $0.framerates)
-                }, controls: (try? controls.get()) ?? [], controlsError: controls.failureMessage)
+                Camera(
+                    name: camera.name, path: camera.path,
+                    modes: camera.modes.map {
+                        Mode(format: $0.format, width: $0.width, height: $0.height, framerates: $0.framerates)
+                    }, controls: (try? controls.get()) ?? [], controlsError: controls.failureMessage)
             }
             // JSONEncoder pretty-prints an empty array as `[`, a blank line, `]`.
             guard !list.isEmpty else { return ["[]"] }
@@ -68,12 +77,14 @@ package enum CameraListing {
         var parts: [String] = []
         switch control.type {
         case .integer, .integer64:
-            parts.append("\(control.type.rawValue) \(control.minimum)…\(control.maximum)"
-                + (control.step > 1 ? " (step \(control.step))" : ""))
+            parts.append(
+                "\(control.type.rawValue) \(control.minimum)…\(control.maximum)"
+                    + (control.step > 1 ? " (step \(control.step))" : ""))
         case .boolean:
             parts.append("boolean")
         case .menu, .integerMenu:
-            parts.append("\(control.type.rawValue) " + control.menu.map { "\($0.index) \($0.name)" }.joined(separator: " | "))
+            parts.append(
+                "\(control.type.rawValue) " + control.menu.map { "\($0.index) \($0.name)" }.joined(separator: " | "))
         default:
             parts.append(control.type.rawValue)
         }

@@ -24,8 +24,10 @@ final class CameraLoop {
     private var quit = false
     private static let timedDone: @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void = { _ in }
 
-    init(job: CameraJob, camera: Capture, marker: FrameMarker, session: CameraSession, writer: StillWriter,
-         decor: PreviewDecor, previews: [FrameOutput], windowPreview: FrameOutput?, report: JobOutput) {
+    init(
+        job: CameraJob, camera: Capture, marker: FrameMarker, session: CameraSession, writer: StillWriter,
+        decor: PreviewDecor, previews: [FrameOutput], windowPreview: FrameOutput?, report: JobOutput
+    ) {
         self.job = job
         self.camera = camera
         self.marker = marker
@@ -80,8 +82,9 @@ final class CameraLoop {
         do {
             let variables = wanted.variables.sorted { $0.key < $1.key }
                 .map { VariableAssignment(key: $0.key, value: $0.value) }
-            let setup = try MarkSetup.preset(names: wanted.presets, text: wanted.text, variables: variables,
-                                             resources: job.resources)
+            let setup = try MarkSetup.preset(
+                names: wanted.presets, text: wanted.text, variables: variables,
+                resources: job.resources)
             marker = FrameMarker(preset: setup.preset, variables: setup.variables)
             session.lastError = nil
         } catch {
@@ -93,13 +96,15 @@ final class CameraLoop {
     private func applySource(_ wanted: CameraSession.Settings) {
         let options = job.options
         do {
-            let next = try Capture(spec: wanted.source, size: options.size, fps: options.fps,
-                                  pipeline: options.pipeline, resources: job.resources)
+            let next = try Capture(
+                spec: wanted.source, size: options.size, fps: options.fps,
+                pipeline: options.pipeline, resources: job.resources)
             camera.stop()
             try next.start()
             camera = next
-            session.setCamera(name: CameraJob.describe(next.source),
-                              controls: SourceControls.list(for: next.source, lister: job.controlLister))
+            session.setCamera(
+                name: CameraJob.describe(next.source),
+                controls: SourceControls.list(for: next.source, lister: job.controlLister))
             session.lastError = nil
         } catch {
             session.lastError = error.message
@@ -112,9 +117,10 @@ final class CameraLoop {
     private func applyControls(_ wanted: CameraSession.Settings) {
         let types = Dictionary(session.camera.controls.map { ($0.name, $0.type) }) { first, _ in first }
         do {
-            try camera.setControls(wanted.controls.sorted { $0.key < $1.key }.map { name, value in
-                ExtraControl(name: name, value: types[name] == "boolean" ? .boolean(value != 0) : .integer(value))
-            })
+            try camera.setControls(
+                wanted.controls.sorted { $0.key < $1.key }.map { name, value in
+                    ExtraControl(name: name, value: types[name] == "boolean" ? .boolean(value != 0) : .integer(value))
+                })
             session.lastError = nil
         } catch {
             session.lastError = error.message
@@ -133,8 +139,11 @@ final class CameraLoop {
             session.lastError = "mirror: \(error)"
         }
         do {
-            try marker.mark(frame, context: marker.context(width: frame.width, height: frame.height,
-                                                           frame: frameNumber, fps: frame.framesPerSecond))
+            try marker.mark(
+                frame,
+                context: marker.context(
+                    width: frame.width, height: frame.height,
+                    frame: frameNumber, fps: frame.framesPerSecond))
         } catch {
             session.lastError = error.message
         }

@@ -48,8 +48,10 @@ enum SettingsValue: Decodable, Equatable {
 
 /// `POST /api/settings`, checked whole before anything changes: every error names its key.
 extension CameraAPI {
-    static let settingKeys: Set<String> = ["grid", "square", "mirror", "timer", "burst", "presets", "text",
-                                           "variables", "camera", "controls"]
+    static let settingKeys: Set<String> = [
+        "grid", "square", "mirror", "timer", "burst", "presets", "text",
+        "variables", "camera", "controls",
+    ]
 
     /// A JSON object with any of grid, square, mirror (booleans), timer (0, 3, 10), burst {count,
     /// interval}, presets (names from the preset folders), text, variables {name: value}, camera
@@ -77,7 +79,8 @@ extension CameraAPI {
         }
         if let value = object["burst"] {
             guard case .object(let burst) = value, let count = burst["count"]?.integer, (1...100).contains(count),
-                  case .number(let interval)? = burst["interval"], interval >= 0.2, interval <= 3600 else {
+                case .number(let interval)? = burst["interval"], interval >= 0.2, interval <= 3600
+            else {
                 throw .usage("settings: 'burst' must be {\"count\": 1…100, \"interval\": 0.2…3600 seconds}")
             }
             next.burstCount = count
@@ -143,8 +146,9 @@ extension CameraAPI {
             if givenPresets.contains(name) || (!PresetLibrary.isPath(name) && available.contains(name)) {
                 names.append(name)
             } else if PresetLibrary.isPath(name) {
-                throw .usage("settings: 'presets': the page takes preset names, not files; "
-                             + "give a preset file with --preset when starting the camera")
+                throw .usage(
+                    "settings: 'presets': the page takes preset names, not files; "
+                        + "give a preset file with --preset when starting the camera")
             } else {
                 let hint = didYouMean(name, in: available) ?? "available: \(available.joined(separator: ", "))"
                 throw .usage("settings: 'presets': no preset named '\(name)'; \(hint)")
@@ -162,8 +166,9 @@ extension CameraAPI {
         let offered = cameras.map(\.source) + [Self.sourceText(givenSource)]
         guard offered.contains(text) else {
             let choices = offered.joined(separator: ", ")
-            throw .usage("settings: 'camera': '\(text)' is not one of this camera's sources (\(choices)); "
-                         + "a video file or device only with --source")
+            throw .usage(
+                "settings: 'camera': '\(text)' is not one of this camera's sources (\(choices)); "
+                    + "a video file or device only with --source")
         }
         let spec: SourceSpec
         do { spec = try SourceSpec(parsing: text, option: "camera") } catch {

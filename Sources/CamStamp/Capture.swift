@@ -13,18 +13,24 @@ struct Capture {
 
     /// Resolves `spec` and builds the capture pipeline (not started yet). `controls` are checked
     /// against the camera's own and set on it as it opens (v4l2src's `extra-controls`).
-    init(spec: SourceSpec, size: FrameSize?, fps: Int?, pipeline: URL?, resources: Resources?,
-         controls: [ExtraControl] = []) throws(CamStampError) {
+    init(
+        spec: SourceSpec, size: FrameSize?, fps: Int?, pipeline: URL?, resources: Resources?,
+        controls: [ExtraControl] = []
+    ) throws(CamStampError) {
         let plan = try Plan(spec: spec, size: size, fps: fps, pipeline: pipeline, resources: resources)
         source = plan.source
         mode = plan.mode
         var extraControls: String?
         if !controls.isEmpty {
             guard case .v4l2(let device) = source else {
-                throw .usage("--control sets V4L2 camera controls; the \(source == .test ? "test camera" : "video file") has none")
+                throw .usage(
+                    "--control sets V4L2 camera controls; the \(source == .test ? "test camera" : "video file") has none"
+                )
             }
             let available: [CameraControl]
-            do { available = try CameraControls.list(device: device) } catch { throw Self.captureError(error, source: source) }
+            do { available = try CameraControls.list(device: device) } catch {
+                throw Self.captureError(error, source: source)
+            }
             extraControls = ExtraControl.structure(try Self.checked(controls, against: available, device: device))
         }
         do {
@@ -48,14 +54,16 @@ struct Capture {
         let mode: String?
         let description: String
 
-        init(spec: SourceSpec, size: FrameSize?, fps: Int?, pipeline: URL?, resources: Resources?) throws(CamStampError) {
+        init(spec: SourceSpec, size: FrameSize?, fps: Int?, pipeline: URL?, resources: Resources?) throws(CamStampError)
+        {
             source = try Capture.captureSource(for: spec)
             Verbosity.log("source: \(source)")
             let modeParts = [size.map { "\($0.width)x\($0.height)" }, fps.map { "\($0) fps" }].compactMap { $0 }
             mode = modeParts.isEmpty ? nil : modeParts.joined(separator: " at ")
             let template = try Templates.load(pipeline, builtIn: "capture", resources: resources)
             do {
-                description = try source.capture(format: CaptureFormat(width: size?.width, height: size?.height, fps: fps), template: template)
+                description = try source.capture(
+                    format: CaptureFormat(width: size?.width, height: size?.height, fps: fps), template: template)
             } catch {
                 throw Capture.captureError(error, source: source, mode: mode)
             }
@@ -68,9 +76,12 @@ struct Capture {
     /// Sets V4L2 controls on the running camera (the page's controls): v4l2src applies a new
     /// `extra-controls` to an open device at once.
     func setControls(_ controls: [ExtraControl]) throws(CamStampError) {
-        guard case .v4l2 = source else { throw .usage("the \(source == .test ? "test camera" : "video file") has no controls") }
+        guard case .v4l2 = source else {
+            throw .usage("the \(source == .test ? "test camera" : "video file") has no controls")
+        }
         do {
-            try frames.pipeline.element(named: "camera").set("extra-controls", structure: ExtraControl.structure(controls))
+            try frames.pipeline.element(named: "camera").set(
+                "extra-controls", structure: ExtraControl.structure(controls))
         } catch {
             throw Self.captureError(error, source: source, mode: mode)
         }
@@ -79,14 +90,18 @@ struct Capture {
     /// `requested` checked against the controls `device` has: each name known and settable, each
     /// value of the control's type and in its range, menu items given by label turned into their
     /// index. Errors name the control and what it accepts.
-    static func checked(_ requested: [ExtraControl], against available: [CameraControl],
-                        device: String) throws(CamStampError) -> [ExtraControl] {
+    static func checked(
+        _ requested: [ExtraControl], against available: [CameraControl],
+        device: String
+    ) throws(CamStampError) -> [ExtraControl] {
         var result: [ExtraControl] = []
         for control in requested {
             guard let known = available.first(where: { $0.name == control.name }) else {
-                let hint = didYouMean(control.name, in: available.map(\.name)).map { "; \($0)" }
+                let hint =
+                    didYouMean(control.name, in: available.map(\.name)).map { "; \($0)" }
                     ?? (available.isEmpty ? "; it has no controls" : "")
-                throw .usage("--control \(control.name): \(device) has no such control\(hint) (`camstamp devices` lists them)")
+                throw .usage(
+                    "--control \(control.name): \(device) has no such control\(hint) (`camstamp devices` lists them)")
             }
             guard known.isSettable else {
                 let why = known.isReadOnly ? "read-only" : "a \(known.type.rawValue) control, which v4l2src cannot set"
@@ -104,7 +119,8 @@ struct Capture {
             case (.boolean, _):
                 throw .usage("--control \(control): \(control.name) is on/off; give true or false")
             case (.menu, .text(let label)), (.integerMenu, .text(let label)):
-                guard let item = known.menu.first(where: { $0.name.caseInsensitiveCompare(label) == .orderedSame }) else {
+                guard let item = known.menu.first(where: { $0.name.caseInsensitiveCompare(label) == .orderedSame })
+                else {
                     throw .usage("--control \(control): not one of \(control.name)'s items: \(menuText(known))")
                 }
                 result.append(ExtraControl(name: control.name, value: .integer(Int(item.index))))
@@ -115,11 +131,15 @@ struct Capture {
                 result.append(control)
             case (_, .integer(let value)):
                 guard Int64(value) >= known.minimum, Int64(value) <= known.maximum else {
-                    throw .usage("--control \(control): out of range; \(control.name) takes \(range) (default \(known.defaultValue))")
+                    throw .usage(
+                        "--control \(control): out of range; \(control.name) takes \(range) (default \(known.defaultValue))"
+                    )
                 }
                 result.append(control)
             default:
-                throw .usage("--control \(control): \(control.name) takes a whole number, \(range) (default \(known.defaultValue))")
+                throw .usage(
+                    "--control \(control): \(control.name) takes a whole number, \(range) (default \(known.defaultValue))"
+                )
             }
         }
         return result
@@ -159,10 +179,13 @@ struct Capture {
             return try captureSource(for: .v4l2(device: choose(name, among: choices)))
         case .v4l2(let device):
             guard FileManager.default.fileExists(atPath: device) else {
-                throw .failure("no camera at \(device); `camstamp devices` lists cameras, `--source test` uses the test camera")
+                throw .failure(
+                    "no camera at \(device); `camstamp devices` lists cameras, `--source test` uses the test camera")
             }
             guard access(device, R_OK | W_OK) == 0 else {
-                throw .failure("\(device): permission denied; add yourself to the 'video' group (sudo usermod -aG video $USER, then log in again)")
+                throw .failure(
+                    "\(device): permission denied; add yourself to the 'video' group (sudo usermod -aG video $USER, then log in again)"
+                )
             }
             return .v4l2(device: device)
         case .file(let url):
@@ -174,11 +197,17 @@ struct Capture {
             let type: String
             do { type = try CaptureSource.mediaType(of: url) } catch {
                 var reason = error.description
-                if case .stateChange(_, let message, _) = error { reason = message.trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
-                throw .usage("--source: \(url.path) is not a video GStreamer can read (\(reason)); give a video file such as .mp4 or .mkv")
+                if case .stateChange(_, let message, _) = error {
+                    reason = message.trimmingCharacters(in: CharacterSet(charactersIn: "."))
+                }
+                throw .usage(
+                    "--source: \(url.path) is not a video GStreamer can read (\(reason)); give a video file such as .mp4 or .mkv"
+                )
             }
             if type.hasPrefix("image/") {
-                throw .usage("--source: \(url.path) is a still image (\(type)), not a video; give a video file, or mark photos with camstamp batch")
+                throw .usage(
+                    "--source: \(url.path) is a still image (\(type)), not a video; give a video file, or mark photos with camstamp batch"
+                )
             }
             return .file(url)
         }
@@ -198,11 +227,14 @@ struct Capture {
             let matches = cameras.filter(step)
             if matches.count == 1 { return matches[0].path }
             if matches.count > 1 {
-                throw .failure("--source '\(name)': \(matches.count) cameras match: \(listing(matches)); give more of the name or the /dev/videoN path")
+                throw .failure(
+                    "--source '\(name)': \(matches.count) cameras match: \(listing(matches)); give more of the name or the /dev/videoN path"
+                )
             }
         }
         if cameras.isEmpty {
-            throw .failure("--source '\(name)': no camera found; connect one, or use `--source test` for the built-in test camera")
+            throw .failure(
+                "--source '\(name)': no camera found; connect one, or use `--source test` for the built-in test camera")
         }
         throw .failure("--source '\(name)': no camera of that name; cameras: \(listing(cameras)) (or `--source test`)")
     }
@@ -216,7 +248,8 @@ struct Capture {
         if case .missingElements = error { return .failure(error.description) }
         // A file whose streams give the capture nothing to link: no video in it (sound only, or data).
         if case .file(let url) = source, error.description.contains("not-linked") {
-            return .failure("--source file:\(url.path): the file has no video stream camstamp can decode; give a video clip")
+            return .failure(
+                "--source file:\(url.path): the file has no video stream camstamp can decode; give a video clip")
         }
         // Anything else a clip's demuxer or decoder says is about that file (damaged data, say).
         if case .file(let url) = source, let message = error.elementMessage {
@@ -230,11 +263,14 @@ struct Capture {
         }
         switch error.resourceProblem {
         case .notFound?:
-            return .failure("no camera at \(device); `camstamp devices` lists cameras, `--source test` uses the test camera")
+            return .failure(
+                "no camera at \(device); `camstamp devices` lists cameras, `--source test` uses the test camera")
         case .busy?:
             return .failure("\(device) is busy: another program is using the camera; close it and try again")
         case .permissionDenied?:
-            return .failure("\(device): permission denied; add yourself to the 'video' group (sudo usermod -aG video $USER, then log in again)")
+            return .failure(
+                "\(device): permission denied; add yourself to the 'video' group (sudo usermod -aG video $USER, then log in again)"
+            )
         default:
             if case .device = error { return .failure(error.description) }
             return .failure("\(device): \(error)")

@@ -27,14 +27,20 @@ public enum H264Limits {
     public static func check(size: FrameSize, subject: String? = nil, mp4: Bool = false) throws(OptionValueError) {
         let subject = subject ?? "'--size' \(size)"
         guard size.width % 2 == 0, size.height % 2 == 0 else {
-            throw OptionValueError("\(subject) cannot be encoded: H.264 (4:2:0) needs an even width and height, e.g. \(max(2, size.width & ~1))x\(max(2, size.height & ~1))")
+            throw OptionValueError(
+                "\(subject) cannot be encoded: H.264 (4:2:0) needs an even width and height, e.g. \(max(2, size.width & ~1))x\(max(2, size.height & ~1))"
+            )
         }
         guard !mp4 || min(size.width, size.height) >= mp4SmallestSide else {
             let smallest = mp4SmallestSide
-            throw OptionValueError("\(subject) \(subject.hasSuffix("frames") ? "are" : "is") too small for MP4: at least \(smallest)x\(smallest), e.g. \(max(smallest, size.width))x\(max(smallest, size.height)); a .mkv file takes any size")
+            throw OptionValueError(
+                "\(subject) \(subject.hasSuffix("frames") ? "are" : "is") too small for MP4: at least \(smallest)x\(smallest), e.g. \(max(smallest, size.width))x\(max(smallest, size.height)); a .mkv file takes any size"
+            )
         }
         guard macroblocks(size) <= maxFrameMacroblocks else {
-            throw OptionValueError("\(subject) \(subject.hasSuffix("frames") ? "are" : "is") too large for H.264: at most \(maxFrameMacroblocks) blocks of 16x16 pixels a frame, e.g. 8192x4320")
+            throw OptionValueError(
+                "\(subject) \(subject.hasSuffix("frames") ? "are" : "is") too large for H.264: at most \(maxFrameMacroblocks) blocks of 16x16 pixels a frame, e.g. 8192x4320"
+            )
         }
     }
 
@@ -43,7 +49,8 @@ public enum H264Limits {
     public static func check(fps: Int, size: FrameSize) throws(OptionValueError) {
         let most = maxMacroblockRate / macroblocks(size)
         guard fps <= most else {
-            throw OptionValueError("'--fps' \(fps) is too fast for H.264 at \(size): at most \(most) frames a second at that size")
+            throw OptionValueError(
+                "'--fps' \(fps) is too fast for H.264 at \(size): at most \(most) frames a second at that size")
         }
     }
 }

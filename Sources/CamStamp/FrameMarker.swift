@@ -39,15 +39,22 @@ public final class FrameMarker {
     }
 
     /// A template context for a frame of `width`×`height` with this marker's variables.
-    public func context(width: Int, height: Int, captureDate: Date = Date(), frame: Int? = nil,
-                        fps: Double? = nil) -> TemplateContext {
-        TemplateContext(captureDate: captureDate, width: width, height: height, frame: frame, fps: fps,
-                        variables: variables)
+    public func context(
+        width: Int, height: Int, captureDate: Date = Date(), frame: Int? = nil,
+        fps: Double? = nil
+    ) -> TemplateContext {
+        TemplateContext(
+            captureDate: captureDate, width: width, height: height, frame: frame, fps: fps,
+            variables: variables)
     }
 
     /// The composition for one frame. Cheap when nothing changed since the last frame.
-    package func composition(width: Int, height: Int, context: TemplateContext) throws(CamStampError) -> OverlayComposition {
-        let key = preset.marks.map { Key(mark: $0.resolved(width: width, height: height, context: context), width: width, height: height) }
+    package func composition(
+        width: Int, height: Int, context: TemplateContext
+    ) throws(CamStampError) -> OverlayComposition {
+        let key = preset.marks.map {
+            Key(mark: $0.resolved(width: width, height: height, context: context), width: width, height: height)
+        }
         if key == lastKey { return lastComposition }
         var placements: [OverlayComposition.Placement] = []
         for entryKey in key {
@@ -79,11 +86,14 @@ public final class FrameMarker {
         renderCount += 1
         var overlay = Overlay(image: nil, origins: [])
         let bitmap = rendered.bitmap
-        if !bitmap.isEmpty, let shown = Self.shownPart(of: bitmap, at: rendered.origins, frameWidth: key.width, frameHeight: key.height) {
+        if !bitmap.isEmpty,
+            let shown = Self.shownPart(of: bitmap, at: rendered.origins, frameWidth: key.width, frameHeight: key.height)
+        {
             do {
                 overlay.image = try bitmap.pixels.withUnsafeBytes { pixels throws(MediaError) in
                     let start = UnsafeRawBufferPointer(rebasing: pixels[(shown.y * bitmap.stride + shown.x * 4)...])
-                    return try OverlayImage(width: shown.width, height: shown.height, stride: bitmap.stride, premultipliedBGRA: start)
+                    return try OverlayImage(
+                        width: shown.width, height: shown.height, stride: bitmap.stride, premultipliedBGRA: start)
                 }
             } catch {
                 throw .failure("overlay: \(error)")
@@ -106,8 +116,11 @@ public final class FrameMarker {
     /// its text changes (`{frame}`): a wide outline or a big text reaching far past the frame cost
     /// its whole image, mostly off the frame, every frame (a 100% outline on a 360p clip: ~55x the
     /// CPU of the plain mark).
-    static func shownPart(of bitmap: Bitmap, at origins: [Point], frameWidth: Int, frameHeight: Int)
-        -> (x: Int, y: Int, width: Int, height: Int)? {
+    static func shownPart(
+        of bitmap: Bitmap, at origins: [Point], frameWidth: Int, frameHeight: Int
+    )
+        -> (x: Int, y: Int, width: Int, height: Int)?
+    {
         var union: (x0: Int, y0: Int, x1: Int, y1: Int)?
         for origin in origins {
             let x = Int(origin.x), y = Int(origin.y)

@@ -101,7 +101,9 @@ public final class TemporaryFiles: @unchecked Sendable {
         var buffer = [CChar](repeating: 0, count: 256)
         gethostname(&buffer, buffer.count - 1)
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let kept = name.unicodeScalars.filter { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+        let kept = name.unicodeScalars.filter {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+        }
         return String(String.UnicodeScalarView(kept.prefix(32)))
     }()
 
@@ -120,7 +122,8 @@ public final class TemporaryFiles: @unchecked Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         var removed: [String] = []
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
-            let fields = name.dropFirst(prefix.count).split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
+            let fields = name.dropFirst(prefix.count).split(
+                separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
             guard fields.count == 3, fields[0] == host, let pid = pid_t(fields[1]), pid > 0 else { continue }
             // kill(pid, 0) probes without signalling: EPERM means it exists under another user.
             if kill(pid, 0) == 0 || errno == EPERM { continue }
@@ -140,8 +143,10 @@ extension TemporaryFiles {
     /// appeared a moment ago; then `exists` is thrown (its advice depends on the command).
     /// `hardLink` is link(2), a parameter only so that a file system without hard links can be
     /// played in a test.
-    static func moveIntoPlace(_ temporary: URL, at target: URL, replacing: Bool, exists: @autoclosure () -> CamStampError,
-                      hardLink: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32 = link) throws(CamStampError) {
+    static func moveIntoPlace(
+        _ temporary: URL, at target: URL, replacing: Bool, exists: @autoclosure () -> CamStampError,
+        hardLink: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32 = link
+    ) throws(CamStampError) {
         if replacing {
             try move(temporary, to: target)
             return

@@ -11,14 +11,23 @@ extension ShootJob {
     /// `{"format":"jpg","height":720,"number":1,"output":"/…/photo.jpg","width":1280}`: a photo
     /// written, as soon as it is whole on disk.
     func jsonLine(_ file: URL, number: Int, width: Int, height: Int) -> String {
-        struct Photo: Encodable { var output: String; var number, width, height: Int; var format: String }
-        return CamStamp.jsonLine(Photo(output: file.path, number: number, width: width, height: height,
-                                       format: options.format.rawValue))
+        struct Photo: Encodable {
+            var output: String
+            var number, width, height: Int
+            var format: String
+        }
+        return CamStamp.jsonLine(
+            Photo(
+                output: file.path, number: number, width: width, height: height,
+                format: options.format.rawValue))
     }
 
     /// `{"summary":{"interrupted":false,"requested":10,"written":10}}`: the last line.
     func jsonSummary(written: Int, interrupted: Bool) -> String {
-        struct Counts: Encodable { var written, requested: Int; var interrupted: Bool }
+        struct Counts: Encodable {
+            var written, requested: Int
+            var interrupted: Bool
+        }
         struct Summary: Encodable { var summary: Counts }
         let counts = Counts(written: written, requested: options.count, interrupted: interrupted)
         return CamStamp.jsonLine(Summary(summary: counts))
@@ -46,12 +55,16 @@ extension StreamJob {
         }
         struct Document: Encodable { var summary: Counts }
         let outages = summary.outages.map {
-            Outage(target: $0.target, seconds: ProgressRecord.rounded($0.seconds), reconnections: $0.reconnections,
-                   everConnected: $0.everConnected)
+            Outage(
+                target: $0.target, seconds: ProgressRecord.rounded($0.seconds), reconnections: $0.reconnections,
+                everConnected: $0.everConnected)
         }
-        return CamStamp.jsonLine(Document(summary: Counts(
-            targets: options.targets.map(\.description), frames: summary.framesWritten, dropped: summary.framesDropped,
-            seconds: ProgressRecord.rounded(summary.duration), snapshots: summary.snapshots.map(\.path),
-            outages: outages, interrupted: interrupted)))
+        return CamStamp.jsonLine(
+            Document(
+                summary: Counts(
+                    targets: options.targets.map(\.description), frames: summary.framesWritten,
+                    dropped: summary.framesDropped,
+                    seconds: ProgressRecord.rounded(summary.duration), snapshots: summary.snapshots.map(\.path),
+                    outages: outages, interrupted: interrupted)))
     }
 }

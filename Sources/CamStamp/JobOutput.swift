@@ -40,8 +40,10 @@ public struct JobOutput: Sendable {
 
     /// An output that gives what `verbosity` lets through to `write`. With `progressJSON`
     /// (`--progress json`) the progress is JSON lines, as `.note` diagnostics, even when quiet.
-    public init(verbosity: Verbosity = .current, keepsResults: Bool = false, progressJSON: Bool = false,
-                write: @escaping @Sendable (Event) -> Void) {
+    public init(
+        verbosity: Verbosity = .current, keepsResults: Bool = false, progressJSON: Bool = false,
+        write: @escaping @Sendable (Event) -> Void
+    ) {
         self.verbosity = verbosity
         self.keepsResults = keepsResults
         self.write = write
@@ -50,11 +52,14 @@ public struct JobOutput: Sendable {
 
     /// stdout and stderr; the progress line only when stderr is a terminal, erased before any
     /// other line is printed on the terminal; `--progress json` lines whatever stderr is.
-    public static func standard(verbosity: Verbosity = .current, keepsResults: Bool = false,
-                                progressJSON: Bool = false) -> JobOutput {
+    public static func standard(
+        verbosity: Verbosity = .current, keepsResults: Bool = false,
+        progressJSON: Bool = false
+    ) -> JobOutput {
         let streams = StandardStreams()
-        return JobOutput(verbosity: verbosity, keepsResults: keepsResults, progressJSON: progressJSON,
-                         write: { streams.write($0) })
+        return JobOutput(
+            verbosity: verbosity, keepsResults: keepsResults, progressJSON: progressJSON,
+            write: { streams.write($0) })
     }
 
     /// Says nothing: for a caller that wants only what `run` returns.

@@ -7,14 +7,18 @@ internal import Render
 public enum MarkSetup {
     /// The stacked preset of `names` (shipped names or JSON paths) then `text`, and the `--var`
     /// values the marks see; a usage error names the preset, JSON path and fix.
-    public static func preset(names: [String], text: String?, variables: [VariableAssignment],
-                              resources: Resources?) throws(CamStampError) -> (preset: Preset, variables: [String: String]) {
+    public static func preset(
+        names: [String], text: String?, variables: [VariableAssignment],
+        resources: Resources?
+    ) throws(CamStampError) -> (preset: Preset, variables: [String: String]) {
         try preset(sources: names.map(PresetSource.named), text: text, variables: variables, resources: resources)
     }
 
     /// `preset(names:text:variables:resources:)` for presets given by name, JSON or value, in order.
-    public static func preset(sources: [PresetSource], text: String?, variables: [VariableAssignment],
-                              resources: Resources?) throws(CamStampError) -> (preset: Preset, variables: [String: String]) {
+    public static func preset(
+        sources: [PresetSource], text: String?, variables: [VariableAssignment],
+        resources: Resources?
+    ) throws(CamStampError) -> (preset: Preset, variables: [String: String]) {
         let overrides = Dictionary(variables.map { ($0.key, $0.value) }, uniquingKeysWith: { _, later in later })
         let library = PresetFolders.library(resources: resources)
         var presets: [Preset] = []
@@ -37,14 +41,19 @@ public enum MarkSetup {
             }
         } catch {
             // A shipped name is not found because the shipped files are not: say where they were looked for.
-            if error.kind == .notFound && resources == nil { throw .usage("\(error.message); \(Resources.notFound().message)") }
+            if error.kind == .notFound && resources == nil {
+                throw .usage("\(error.message); \(Resources.notFound().message)")
+            }
             throw .usage(error.description)
         }
         if presets.isEmpty {
-            throw .usage("nothing to stamp: give --preset NAME or --text TEXT (`camstamp presets list` shows the presets)")
+            throw .usage(
+                "nothing to stamp: give --preset NAME or --text TEXT (`camstamp presets list` shows the presets)")
         }
         for (name, value) in overrides.sorted(by: { $0.key < $1.key }) where value.count > Mark.maxTextCharacters {
-            throw .usage("--var \(name): the value has \(value.count) characters, more than the \(Mark.maxTextCharacters) a mark can show")
+            throw .usage(
+                "--var \(name): the value has \(value.count) characters, more than the \(Mark.maxTextCharacters) a mark can show"
+            )
         }
         try registerFonts(resources)
         // What only rendering tells (a font-file that is no font, a logo too large to decode, a
@@ -54,7 +63,9 @@ public enum MarkSetup {
             do {
                 _ = try renderer.check(preset, variables: overrides, frames: [(1920, 1080)])
             } catch {
-                throw .usage(preset.source == nil ? "--text: \(error.message)" + (error.hint.map { "; \($0)" } ?? "") : error.description)
+                throw .usage(
+                    preset.source == nil
+                        ? "--text: \(error.message)" + (error.hint.map { "; \($0)" } ?? "") : error.description)
             }
         }
         return (Preset.stacking(presets), overrides)

@@ -23,8 +23,10 @@ public enum PresetFolders {
     }
 
     /// Every folder searched, in order; those that do not exist are kept (they are where to put one).
-    public static func all(resources: Resources?,
-                           environment: [String: String] = ProcessInfo.processInfo.environment) -> [Folder] {
+    public static func all(
+        resources: Resources?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [Folder] {
         user(environment: environment).map { Folder(url: $0, origin: .user) }
             + (resources.map { [Folder(url: $0.presets, origin: .shipped)] } ?? [])
     }
@@ -33,18 +35,25 @@ public enum PresetFolders {
     public static func user(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
         var folders: [URL] = []
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            folders.append(URL(fileURLWithPath: config, isDirectory: true).appendingPathComponent("camstamp/presets", isDirectory: true))
+            folders.append(
+                URL(fileURLWithPath: config, isDirectory: true).appendingPathComponent(
+                    "camstamp/presets", isDirectory: true))
         }
         if let home = environment["HOME"], !home.isEmpty {
-            let fallback = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config/camstamp/presets", isDirectory: true)
-            if !folders.contains(where: { $0.standardizedFileURL.path == fallback.standardizedFileURL.path }) { folders.append(fallback) }
+            let fallback = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(
+                ".config/camstamp/presets", isDirectory: true)
+            if !folders.contains(where: { $0.standardizedFileURL.path == fallback.standardizedFileURL.path }) {
+                folders.append(fallback)
+            }
         }
         return folders
     }
 
     /// The library over `all(resources:)`.
-    public static func library(resources: Resources?,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) -> PresetLibrary {
+    public static func library(
+        resources: Resources?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> PresetLibrary {
         PresetLibrary(directories: all(resources: resources, environment: environment).map(\.url))
     }
 }

@@ -8,7 +8,12 @@ final class PreviewDecor: @unchecked Sendable {
     private let lock = NSLock()
     private var grid = false
     private var square = false
-    private struct Key: Hashable { var width: Int; var height: Int; var grid: Bool; var square: Bool }
+    private struct Key: Hashable {
+        var width: Int
+        var height: Int
+        var grid: Bool
+        var square: Bool
+    }
     private var cached: (key: Key, composition: OverlayComposition)?
 
     func set(grid: Bool, square: Bool) {
@@ -49,21 +54,33 @@ final class PreviewDecor: @unchecked Sendable {
             let crop = StillGeometry.centreSquare(width: width, height: height)
             area = (crop.x, crop.y, crop.side, crop.side)
             if width > height, crop.x > 0 {
-                placements += [image(crop.x, height, dim).map { .init(image: $0, x: 0, y: 0) },
-                               image(width - crop.x - crop.side, height, dim).map { .init(image: $0, x: crop.x + crop.side, y: 0) }]
-                    .compactMap { $0 }
+                placements += [
+                    image(crop.x, height, dim).map { .init(image: $0, x: 0, y: 0) },
+                    image(width - crop.x - crop.side, height, dim).map {
+                        .init(image: $0, x: crop.x + crop.side, y: 0)
+                    },
+                ]
+                .compactMap { $0 }
             } else if height > width, crop.y > 0 {
-                placements += [image(width, crop.y, dim).map { .init(image: $0, x: 0, y: 0) },
-                               image(width, height - crop.y - crop.side, dim).map { .init(image: $0, x: 0, y: crop.y + crop.side) }]
-                    .compactMap { $0 }
+                placements += [
+                    image(width, crop.y, dim).map { .init(image: $0, x: 0, y: 0) },
+                    image(width, height - crop.y - crop.side, dim).map {
+                        .init(image: $0, x: 0, y: crop.y + crop.side)
+                    },
+                ]
+                .compactMap { $0 }
             }
         }
         if key.grid {
             let vertical = lines(width: 2, height: area.height, vertical: true)
             let horizontal = lines(width: area.width, height: 2, vertical: false)
             for third in 1...2 {
-                if let vertical { placements.append(.init(image: vertical, x: area.x + area.width * third / 3, y: area.y)) }
-                if let horizontal { placements.append(.init(image: horizontal, x: area.x, y: area.y + area.height * third / 3)) }
+                if let vertical {
+                    placements.append(.init(image: vertical, x: area.x + area.width * third / 3, y: area.y))
+                }
+                if let horizontal {
+                    placements.append(.init(image: horizontal, x: area.x, y: area.y + area.height * third / 3))
+                }
             }
         }
         return OverlayComposition(placements)
@@ -79,12 +96,16 @@ final class PreviewDecor: @unchecked Sendable {
                 pixels.replaceSubrange((y * width + x) * 4..<(y * width + x) * 4 + 4, with: first ? light : dark)
             }
         }
-        return pixels.withUnsafeBytes { try? OverlayImage(width: width, height: height, stride: width * 4, premultipliedBGRA: $0) }
+        return pixels.withUnsafeBytes {
+            try? OverlayImage(width: width, height: height, stride: width * 4, premultipliedBGRA: $0)
+        }
     }
 
     private static func image(_ width: Int, _ height: Int, _ pixel: [UInt8]) -> OverlayImage? {
         guard width > 0, height > 0 else { return nil }
         let pixels = [[UInt8]](repeating: pixel, count: width * height).flatMap { $0 }
-        return pixels.withUnsafeBytes { try? OverlayImage(width: width, height: height, stride: width * 4, premultipliedBGRA: $0) }
+        return pixels.withUnsafeBytes {
+            try? OverlayImage(width: width, height: height, stride: width * 4, premultipliedBGRA: $0)
+        }
     }
 }

@@ -18,8 +18,10 @@ final class ProgressLine: Sendable {
     }
 
     /// Redraws at most every 0.25 s (a record every 0.5 s, as ffmpeg's -progress) unless `force`.
-    func update(_ text: @autoclosure () -> String, record: @autoclosure () -> ProgressRecord? = nil,
-                force: Bool = false) {
+    func update(
+        _ text: @autoclosure () -> String, record: @autoclosure () -> ProgressRecord? = nil,
+        force: Bool = false
+    ) {
         guard enabled else { return }
         let period: Duration = json ? .milliseconds(500) : .milliseconds(250)
         let due = state.withLock { state in

@@ -25,7 +25,8 @@ final class Publishing: @unchecked Sendable {
         var relays: [Relay] = []
         for branch in output.branches {
             guard let tap = branch.tap else { continue }
-            do { relays.append(try Relay(target: branch.target, tap: SampleTap(pipeline: pipeline, name: tap))) } catch {
+            do { relays.append(try Relay(target: branch.target, tap: SampleTap(pipeline: pipeline, name: tap))) } catch
+            {
                 throw fail(error)
             }
         }
@@ -35,7 +36,8 @@ final class Publishing: @unchecked Sendable {
             var feeds = ["video"], taps: [(SampleTap, String, Bool)] = []
             // SPS/PPS before every keyframe (h264parse), not again by the payloader: a viewer's
             // first picture can be decoded whenever it joins.
-            var media = "( appsrc name=video is-live=true format=time ! h264parse config-interval=-1 ! "
+            var media =
+                "( appsrc name=video is-live=true format=time ! h264parse config-interval=-1 ! "
                 + "rtph264pay name=pay0 pt=96 config-interval=0"
             if audio {
                 feeds.append("audio")
@@ -48,8 +50,9 @@ final class Publishing: @unchecked Sendable {
                     taps.append((try SampleTap(pipeline: pipeline, name: StreamOutput.rtspAudioTap), "audio", false))
                 }
                 let video = taps[0].0
-                server = try RTSPServer(address: serve.address, port: serve.port, path: serve.path, launch: media, feeds: feeds,
-                                        viewerJoins: { video.requestKeyframe() })
+                server = try RTSPServer(
+                    address: serve.address, port: serve.port, path: serve.path, launch: media, feeds: feeds,
+                    viewerJoins: { video.requestKeyframe() })
             } catch {
                 throw .failure("--serve \(serve.description): \(error)")
             }
@@ -127,4 +130,3 @@ final class Publishing: @unchecked Sendable {
         while threads.contains(where: { !$0.isFinished }) && ContinuousClock.now < deadline { usleep(10_000) }
     }
 }
-

@@ -11,7 +11,8 @@ enum RTPAddress {
         // Only digits and dots is meant as an IPv4 address, never a name to look up.
         if host.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) {
             guard parses(host, family: AF_INET) else {
-                throw .usage("--to \(target): \(host) is not an IPv4 address (four numbers from 0 to 255, e.g. 192.168.1.20)")
+                throw .usage(
+                    "--to \(target): \(host) is not an IPv4 address (four numbers from 0 to 255, e.g. 192.168.1.20)")
             }
             return host
         }
@@ -42,10 +43,16 @@ enum RTPAddress {
         hints.ai_flags = flags
         var found: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, nil, &hints, &found)
-        guard status == 0, let first = found else { return .failure(LookupFailure(message: String(cString: gai_strerror(status)))) }
+        guard status == 0, let first = found else {
+            return .failure(LookupFailure(message: String(cString: gai_strerror(status))))
+        }
         defer { freeaddrinfo(found) }
         var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        guard getnameinfo(first.pointee.ai_addr, first.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else {
+        guard
+            getnameinfo(
+                first.pointee.ai_addr, first.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST)
+                == 0
+        else {
             return .failure(LookupFailure(message: "no usable address"))
         }
         return .success(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

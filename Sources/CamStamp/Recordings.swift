@@ -23,7 +23,9 @@ final class Recordings: @unchecked Sendable {
     }
 
     /// Where each recording is written until it is placed, by its target.
-    var locations: [URL: URL] { Dictionary(entries.map { ($0.target, $0.temporary) }, uniquingKeysWith: { first, _ in first }) }
+    var locations: [URL: URL] {
+        Dictionary(entries.map { ($0.target, $0.temporary) }, uniquingKeysWith: { first, _ in first })
+    }
 
     /// Picks the temporaries (registered, so a second Ctrl-C removes them) and removes the stale
     /// ones that killed runs left in their folders. A target that is there and no regular file
@@ -43,7 +45,8 @@ final class Recordings: @unchecked Sendable {
     /// Moves each recording with a frame on disk to its name (a target that appeared meanwhile,
     /// without --overwrite, is thrown).
     func placeThoseWithAFrame(stream: LiveStream) throws(CamStampError) {
-        for index in entries.indices where !entries[index].settled && stream.hasFrameOnDisk(location: entries[index].temporary.path) {
+        for index in entries.indices
+        where !entries[index].settled && stream.hasFrameOnDisk(location: entries[index].temporary.path) {
             try place(index)
         }
     }
@@ -70,6 +73,7 @@ final class Recordings: @unchecked Sendable {
         let entry = entries[index]
         entries[index].settled = true
         defer { TemporaryFiles.shared.remove(entry.temporary) }
-        try TemporaryFiles.moveIntoPlace(entry.temporary, at: entry.target, replacing: overwrite, exists: StillDestination.exists(entry.target))
+        try TemporaryFiles.moveIntoPlace(
+            entry.temporary, at: entry.target, replacing: overwrite, exists: StillDestination.exists(entry.target))
     }
 }

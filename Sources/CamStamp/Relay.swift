@@ -42,7 +42,8 @@ final class Relay: @unchecked Sendable {
             let address = host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""
             let uri = "srt://\(address):\(port)?mode=\(listener ? "listener" : "caller")"
             // A listener streams to whoever is connected and drops data while nobody is.
-            launch = "\(source) ! srtsink name=out uri=\(PipelineTemplate.quote(uri)) sync=false wait-for-connection=false"
+            launch =
+                "\(source) ! srtsink name=out uri=\(PipelineTemplate.quote(uri)) sync=false wait-for-connection=false"
         default:
             throw .invalidTemplate("\(target.description) is not a network target")
         }
@@ -59,8 +60,10 @@ final class Relay: @unchecked Sendable {
             var total = downTotal
             if let downSince { total += ContinuousClock.now - downSince }
             guard total > .zero else { return nil }
-            return Outage(target: target.description, seconds: Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18,
-                          reconnections: reconnections, everConnected: everUp)
+            return Outage(
+                target: target.description,
+                seconds: Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18,
+                reconnections: reconnections, everConnected: everUp)
         }
     }
 
@@ -70,7 +73,12 @@ final class Relay: @unchecked Sendable {
             switch tap.pull(timeout: .milliseconds(200)) {
             case .endOfStream:
                 close(endOfStream: true)
-                lock.withLock { if let since = downSince { downTotal += ContinuousClock.now - since; downSince = nil } }
+                lock.withLock {
+                    if let since = downSince {
+                        downTotal += ContinuousClock.now - since
+                        downSince = nil
+                    }
+                }
                 return
             case .timeout:
                 checkHealth()
@@ -87,7 +95,12 @@ final class Relay: @unchecked Sendable {
             }
         }
         close(endOfStream: false)
-        lock.withLock { if let since = downSince { downTotal += ContinuousClock.now - since; downSince = nil } }
+        lock.withLock {
+            if let since = downSince {
+                downTotal += ContinuousClock.now - since
+                downSince = nil
+            }
+        }
     }
 
     private func connect() {

@@ -20,15 +20,21 @@ public struct Resources: Sendable {
     public static let environmentVariable = "CAMSTAMP_HOME"
 
     /// Finds the resource folder, or nil; `notFound` says where it looked.
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment,
-                              executable: URL = Resources.runningExecutable)
-        -> Resources? {
-        searchPath(environment: environment, executable: executable).first(where: holdsResources).map(Resources.init(root:))
+    public static func locate(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: URL = Resources.runningExecutable
+    )
+        -> Resources?
+    {
+        searchPath(environment: environment, executable: executable).first(where: holdsResources).map(
+            Resources.init(root:))
     }
 
     /// Finds the resource folder or throws an error that names every place it looked.
-    public static func require(environment: [String: String] = ProcessInfo.processInfo.environment,
-                               executable: URL = Resources.runningExecutable) throws(CamStampError) -> Resources {
+    public static func require(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: URL = Resources.runningExecutable
+    ) throws(CamStampError) -> Resources {
         guard let found = locate(environment: environment, executable: executable) else {
             throw notFound(environment: environment, executable: executable)
         }
@@ -36,8 +42,10 @@ public struct Resources: Sendable {
     }
 
     /// The folders `locate` tries, in order; only the first holding `pipelines/` is used.
-    public static func searchPath(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                  executable: URL = Resources.runningExecutable) -> [URL] {
+    public static func searchPath(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: URL = Resources.runningExecutable
+    ) -> [URL] {
         if let home = environment[environmentVariable], !home.isEmpty {
             return [URL(fileURLWithPath: home, isDirectory: true)]
         }
@@ -51,24 +59,30 @@ public struct Resources: Sendable {
             if parent.path == directory.path { break }
             directory = parent
         }
-        folders += dataDirectories(environment: environment).map { $0.appendingPathComponent("camstamp", isDirectory: true) }
+        folders += dataDirectories(environment: environment).map {
+            $0.appendingPathComponent("camstamp", isDirectory: true)
+        }
         folders.append(sourceCheckout)
         var seen: Set<String> = []
         return folders.filter { seen.insert($0.standardizedFileURL.path).inserted }
     }
 
     /// The error for a failed search, naming where it looked and what to set.
-    public static func notFound(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                executable: URL = Resources.runningExecutable) -> CamStampError {
+    public static func notFound(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: URL = Resources.runningExecutable
+    ) -> CamStampError {
         if let home = environment[environmentVariable], !home.isEmpty {
-            return .failure("\(environmentVariable)=\(home): no pipelines/ folder there; set \(environmentVariable) to the "
-                + "folder that holds presets/, pipelines/ and fonts/ (share/camstamp of an install) or unset it")
+            return .failure(
+                "\(environmentVariable)=\(home): no pipelines/ folder there; set \(environmentVariable) to the "
+                    + "folder that holds presets/, pipelines/ and fonts/ (share/camstamp of an install) or unset it")
         }
         let beside = executable.deletingLastPathComponent().path
         let data = dataDirectories(environment: environment).map { $0.appendingPathComponent("camstamp").path }
         let places = ["\(beside) and the folders above it (and their share/camstamp)"] + data + [sourceCheckout.path]
-        return .failure("cannot find camstamp's shipped presets/, pipelines/ and fonts/; looked in "
-            + places.joined(separator: ", ") + "; set \(environmentVariable) to the folder that holds them")
+        return .failure(
+            "cannot find camstamp's shipped presets/, pipelines/ and fonts/; looked in "
+                + places.joined(separator: ", ") + "; set \(environmentVariable) to the folder that holds them")
     }
 
     /// `$XDG_DATA_HOME` (default `~/.local/share`), then `$XDG_DATA_DIRS` (default
@@ -78,10 +92,13 @@ public struct Resources: Sendable {
         if let home = environment["XDG_DATA_HOME"], home.hasPrefix("/") {
             folders.append(URL(fileURLWithPath: home, isDirectory: true))
         } else if let home = environment["HOME"], !home.isEmpty {
-            folders.append(URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true))
+            folders.append(
+                URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true))
         }
         let shared = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
-        folders += shared.split(separator: ":").filter { $0.hasPrefix("/") }.map { URL(fileURLWithPath: String($0), isDirectory: true) }
+        folders += shared.split(separator: ":").filter { $0.hasPrefix("/") }.map {
+            URL(fileURLWithPath: String($0), isDirectory: true)
+        }
         return folders
     }
 
@@ -114,9 +131,13 @@ public struct Resources: Sendable {
 
     /// The fonts to register before drawing: `$CAMSTAMP_FONTS` when set, else the shipped `fonts/`
     /// of `resources`; nil when there is neither.
-    public static func fontFolder(_ resources: Resources?,
-                                  environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        if let folder = environment[Fonts.environmentVariable], !folder.isEmpty { return URL(fileURLWithPath: folder, isDirectory: true) }
+    public static func fontFolder(
+        _ resources: Resources?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL? {
+        if let folder = environment[Fonts.environmentVariable], !folder.isEmpty {
+            return URL(fileURLWithPath: folder, isDirectory: true)
+        }
         return resources?.fonts
     }
 }

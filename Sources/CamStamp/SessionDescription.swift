@@ -14,16 +14,16 @@ struct SessionDescription {
         if let profile = capsFields["profile-level-id"] { fmtp.append("profile-level-id=\(profile)") }
         if let sets = capsFields["sprop-parameter-sets"] { fmtp.append("sprop-parameter-sets=\(sets)") }
         return """
-        v=0
-        o=- 0 0 IN \(family) \(host)
-        s=camstamp
-        c=IN \(family) \(host)
-        t=0 0
-        m=video \(port) RTP/AVP \(payload)
-        a=rtpmap:\(payload) H264/90000
-        a=fmtp:\(payload) \(fmtp.joined(separator: ";"))
+            v=0
+            o=- 0 0 IN \(family) \(host)
+            s=camstamp
+            c=IN \(family) \(host)
+            t=0 0
+            m=video \(port) RTP/AVP \(payload)
+            a=rtpmap:\(payload) H264/90000
+            a=fmtp:\(payload) \(fmtp.joined(separator: ";"))
 
-        """
+            """
     }
 }
 
@@ -36,9 +36,10 @@ extension StreamJob {
     /// The SDP a receiver needs, once the first RTP target's payloader has settled its caps.
     func sessionDescription(_ session: Session) -> String? {
         guard let branch = session.output.branches.first(where: { if case .rtp = $0.target { true } else { false } }),
-              case .rtp(let host, let port) = branch.target, let name = branch.payloader,
-              let payloader = try? session.stream.pipeline.element(named: name),
-              let caps = payloader.currentCaps(pad: "src") else { return nil }
+            case .rtp(let host, let port) = branch.target, let name = branch.payloader,
+            let payloader = try? session.stream.pipeline.element(named: name),
+            let caps = payloader.currentCaps(pad: "src")
+        else { return nil }
         return SessionDescription(host: session.address ?? host, port: port, capsFields: caps.fields).text
     }
 

@@ -28,15 +28,19 @@ public struct ShootJob {
     /// After Ctrl-C the photos written so far stay; the error then says how many.
     public func run(interrupts: Interrupts? = nil, report: JobOutput) throws(CamStampError) -> [URL] {
         // Everything that can be checked without a camera is checked first.
-        let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
-                                                       variables: options.variables, resources: resources)
+        let (preset, variables) = try MarkSetup.preset(
+            names: options.presets, text: options.text,
+            variables: options.variables, resources: resources)
         let marker = FrameMarker(preset: preset, variables: variables)
-        let destination = try StillDestination(output: options.output, format: options.format, overwrite: options.overwrite,
-                                               toStandardOutput: options.toStandardOutput, count: options.count,
-                                               variables: marker.variables)
-        let stillTemplate = try Templates.load(nil, builtIn: options.format == .png ? "still-png" : "still-jpeg", resources: resources)
-        let camera = try Capture(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
-                                resources: resources, controls: options.controls)
+        let destination = try StillDestination(
+            output: options.output, format: options.format, overwrite: options.overwrite,
+            toStandardOutput: options.toStandardOutput, count: options.count,
+            variables: marker.variables)
+        let stillTemplate = try Templates.load(
+            nil, builtIn: options.format == .png ? "still-png" : "still-jpeg", resources: resources)
+        let camera = try Capture(
+            spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
+            resources: resources, controls: options.controls)
         try Verbosity.timed("camera start") { () throws(CamStampError) in try camera.start() }
         defer { camera.stop() }
         Verbosity.log("capture elements: \(camera.frames.pipeline.elementSummary().joined(separator: " "))")
@@ -46,7 +50,8 @@ public struct ShootJob {
         var files: [URL] = []
         let interrupted = { () -> CamStampError in
             if options.json { report.result(jsonSummary(written: files.count, interrupted: true)) }
-            return files.isEmpty ? .interrupted
+            return files.isEmpty
+                ? .interrupted
                 : CamStampError(.interrupted, "interrupted: \(files.count) of \(options.count) photos written")
         }
         var remainingWarmup = options.effectiveWarmup
@@ -56,11 +61,12 @@ public struct ShootJob {
         for number in 1...options.count {
             var frame: VideoFrame
             do {
-                frame = try grabFrame(from: camera, interrupts: interrupts, warmup: &remainingWarmup, due: due) { left in
+                frame = try grabFrame(from: camera, interrupts: interrupts, warmup: &remainingWarmup, due: due) {
+                    left in
                     let what = options.count == 1 ? "photo" : "photo \(number)/\(options.count)"
                     progress.update("\(what) in \(left) s", force: true)
                 }
-            } catch where error.kind == .interrupted {
+            } catch  where error.kind == .interrupted {
                 throw interrupted()
             }
             progress.clear()
@@ -71,15 +77,20 @@ public struct ShootJob {
             context.counter = number
             try marker.mark(frame, context: context)
             // What a write failure names: the photo asked for, or the folder its name is made in.
-            let target = options.toStandardOutput ? "stdout"
-                : destination.fileName.map { destination.folder.appendingPathComponent($0).path } ?? destination.folder.path
+            let target =
+                options.toStandardOutput
+                ? "stdout"
+                : destination.fileName.map { destination.folder.appendingPathComponent($0).path }
+                    ?? destination.folder.path
             let file = try destination.write(context: context) { (temporary: URL) throws(CamStampError) in
                 try encode(frame, to: temporary, template: stillTemplate, target: target)
             }
             files.append(file)
             if !options.toStandardOutput {
-                report.result(options.json ? jsonLine(file, number: number, width: frame.width, height: frame.height)
-                                           : file.path)
+                report.result(
+                    options.json
+                        ? jsonLine(file, number: number, width: frame.width, height: frame.height)
+                        : file.path)
             }
             due = due + .milliseconds(Int64((options.interval * 1000).rounded(.up)))
         }
@@ -90,8 +101,10 @@ public struct ShootJob {
     /// Throws away what is left of the warm-up, waits (pulling, so the camera keeps running and
     /// the photo is a fresh frame) until `due`, and returns the next frame. `countdown` gets the
     /// whole seconds left each time that number changes.
-    private func grabFrame(from camera: Capture, interrupts: Interrupts?, warmup remaining: inout Int,
-                           due: ContinuousClock.Instant, countdown: (Int) -> Void) throws(CamStampError) -> VideoFrame {
+    private func grabFrame(
+        from camera: Capture, interrupts: Interrupts?, warmup remaining: inout Int,
+        due: ContinuousClock.Instant, countdown: (Int) -> Void
+    ) throws(CamStampError) -> VideoFrame {
         // A camera that gives nothing for this long is broken or stuck, not slow.
         let stall: Duration = .seconds(10)
         var lastFrame = ContinuousClock.now
@@ -101,12 +114,18 @@ public struct ShootJob {
             let now = ContinuousClock.now
             if now < due {
                 let left = Int((due - now) / .seconds(1) + 0.999)
-                if left != shown, left >= 1 { shown = left; countdown(left) }
+                if left != shown, left >= 1 {
+                    shown = left
+                    countdown(left)
+                }
             }
             switch try camera.pull() {
             case .frame(let frame):
                 lastFrame = ContinuousClock.now
-                if remaining > 0 { remaining -= 1; continue }
+                if remaining > 0 {
+                    remaining -= 1
+                    continue
+                }
                 if ContinuousClock.now >= due { return frame }
             case .endOfStream:
                 throw .failure("capture: the source ended before a frame could be taken")
@@ -118,11 +137,14 @@ public struct ShootJob {
         }
     }
 
-    private func encode(_ frame: VideoFrame, to file: URL, template: PipelineTemplate, target: String) throws(CamStampError) {
+    private func encode(
+        _ frame: VideoFrame, to file: URL, template: PipelineTemplate, target: String
+    ) throws(CamStampError) {
         do {
             try StillDestination.encode(frame, template: template, quality: options.quality, to: file)
         } catch {
-            throw CamStampError.unwritable(error, path: target, what: "the photo", option: "-o") ?? .failure("encode: \(error)")
+            throw CamStampError.unwritable(error, path: target, what: "the photo", option: "-o")
+                ?? .failure("encode: \(error)")
         }
     }
 }

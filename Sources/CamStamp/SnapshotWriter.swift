@@ -27,7 +27,8 @@ final class SnapshotWriter: @unchecked Sendable {
                     do {
                         try StillDestination.encode(frame, template: template, quality: 92, to: temporary)
                     } catch {
-                        throw CamStampError.unwritable(error, path: folder.path, what: "the snapshot", option: "--snapshot-dir")
+                        throw CamStampError.unwritable(
+                            error, path: folder.path, what: "the snapshot", option: "--snapshot-dir")
                             ?? .failure("snapshot: \(error)")
                     }
                 }

@@ -28,8 +28,10 @@ struct StillDestination {
     /// a template with `{counter}`. A template is checked now against `variables` (the `--var` and
     /// preset variable names); when its names do not depend on the time, the `count` names it
     /// gives are checked now too (distinct, and not existing unless `overwrite`).
-    init(output: URL?, format: ImageFormat, prefix: String = "camstamp", overwrite: Bool = false,
-         toStandardOutput: Bool = false, count: Int = 1, variables: [String: String] = [:]) throws(CamStampError) {
+    init(
+        output: URL?, format: ImageFormat, prefix: String = "camstamp", overwrite: Bool = false,
+        toStandardOutput: Bool = false, count: Int = 1, variables: [String: String] = [:]
+    ) throws(CamStampError) {
         self.format = format
         self.prefix = prefix
         self.overwrite = overwrite
@@ -37,7 +39,8 @@ struct StillDestination {
         let fileManager = FileManager.default
         if toStandardOutput {
             guard count == 1 else {
-                throw .usage("-o - writes one photo to stdout; for --count \(count) give a folder or a name with {counter}")
+                throw .usage(
+                    "-o - writes one photo to stdout; for --count \(count) give a folder or a name with {counter}")
             }
             folder = fileManager.temporaryDirectory
             fileName = nil
@@ -66,11 +69,14 @@ struct StillDestination {
             nameTemplate = nil
         }
         if count > 1 && !(nameTemplate?.source.contains("{counter") ?? false) {
-            throw .usage("-o \(name) names one file but --count \(count) takes \(count) photos; put {counter} in the name "
-                + "(e.g. \((name as NSString).deletingPathExtension)-{counter:3}.\(format.fileExtension)) or give a folder")
+            throw .usage(
+                "-o \(name) names one file but --count \(count) takes \(count) photos; put {counter} in the name "
+                    + "(e.g. \((name as NSString).deletingPathExtension)-{counter:3}.\(format.fileExtension)) or give a folder"
+            )
         }
         if folder.path.contains("{") && !fileManager.fileExists(atPath: folder.path) {
-            throw .usage("-o: only the file name can hold {…}; the folder \(folder.path) is taken as written and does not exist")
+            throw .usage(
+                "-o: only the file name can hold {…}; the folder \(folder.path) is taken as written and does not exist")
         }
         try Self.prepareFolder(folder, option: "-o", create: false)
         guard let nameTemplate else {
@@ -85,7 +91,8 @@ struct StillDestination {
             let expanded = try expandedName(from: nameTemplate, context, photo: counter)
             if !nameTemplate.dependsOnTime && !nameTemplate.dependsOnSize {
                 guard seen.insert(expanded).inserted else {
-                    throw .usage("-o \(name): photos 1 to \(count) would not all get different names; put {counter} in the name")
+                    throw .usage(
+                        "-o \(name): photos 1 to \(count) would not all get different names; put {counter} in the name")
                 }
                 let target = folder.appendingPathComponent(expanded)
                 if !overwrite && fileManager.fileExists(atPath: target.path) { throw Self.exists(target) }
@@ -94,9 +101,12 @@ struct StillDestination {
     }
 
     /// One photo's name from the `-o` template, under batch's `--name` rule.
-    private func expandedName(from template: Template, _ context: TemplateContext, photo: Int) throws(CamStampError) -> String {
-        try OutputName.checked(template.expand(context, escapingMarkup: false), pattern: template.source,
-                               option: "-o", for: "photo \(photo)")
+    private func expandedName(
+        from template: Template, _ context: TemplateContext, photo: Int
+    ) throws(CamStampError) -> String {
+        try OutputName.checked(
+            template.expand(context, escapingMarkup: false), pattern: template.source,
+            option: "-o", for: "photo \(photo)")
     }
 
     /// Makes `folder` ready to be written into: created when missing and `create` (else a usage
@@ -106,7 +116,9 @@ struct StillDestination {
         let kind = PathKind(of: folder)
         if kind == .missing && create {
             do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-                throw .failure("\(folder.path): cannot create the folder (\((error as NSError).localizedFailureReason ?? error.localizedDescription)); choose another with \(option)")
+                throw .failure(
+                    "\(folder.path): cannot create the folder (\((error as NSError).localizedFailureReason ?? error.localizedDescription)); choose another with \(option)"
+                )
             }
         } else if kind == .missing {
             throw .usage("\(option): folder \(folder.path) does not exist; create it first")
@@ -140,8 +152,10 @@ struct StillDestination {
     /// Runs `produce` on a temporary path in the target folder, then moves the result into place
     /// (or copies it to stdout). Returns where it went (`/dev/stdout` for stdout). `context` fills
     /// in a template name (its counter is the photo's number).
-    func write(context: TemplateContext = TemplateContext(counter: 1),
-               _ produce: (URL) throws(CamStampError) -> Void) throws(CamStampError) -> URL {
+    func write(
+        context: TemplateContext = TemplateContext(counter: 1),
+        _ produce: (URL) throws(CamStampError) -> Void
+    ) throws(CamStampError) -> URL {
         let temporary = TemporaryFiles.temporaryURL(in: folder, for: format.fileExtension)
         // Removed however this ends, a second Ctrl-C included.
         TemporaryFiles.shared.add(temporary)
@@ -157,7 +171,8 @@ struct StillDestination {
             return URL(fileURLWithPath: "/dev/stdout")
         }
         if let nameTemplate {
-            let target = folder.appendingPathComponent(try expandedName(from: nameTemplate, context, photo: context.counter ?? 1))
+            let target = folder.appendingPathComponent(
+                try expandedName(from: nameTemplate, context, photo: context.counter ?? 1))
             try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: overwrite, exists: Self.exists(target))
             return target
         }
@@ -174,7 +189,7 @@ struct StillDestination {
             do {
                 try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: false, exists: Self.exists(target))
                 return target
-            } catch where FileManager.default.fileExists(atPath: target.path) {
+            } catch  where FileManager.default.fileExists(atPath: target.path) {
                 counter += 1
             }
         }
@@ -194,9 +209,12 @@ struct StillDestination {
 enum OutputName {
     /// `name` when it is usable; otherwise a usage error naming `option`, the `pattern` and what
     /// it was expanded `for`.
-    static func checked(_ name: String, pattern: String, option: String, for what: String) throws(CamStampError) -> String {
+    static func checked(
+        _ name: String, pattern: String, option: String, for what: String
+    ) throws(CamStampError) -> String {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-            throw .usage("\(option): '\(pattern)' gives '\(name)' for \(what); a name must be non-empty and have no '/'")
+            throw .usage(
+                "\(option): '\(pattern)' gives '\(name)' for \(what); a name must be non-empty and have no '/'")
         }
         return name
     }

@@ -28,10 +28,13 @@ final class StillWriter: @unchecked Sendable {
                     }
                 }
                 var written = stat()
-                guard lstat(file.path, &written) == 0 else { throw CamStampError.failure("photo: \(file.path) vanished") }
-                let shot = CameraSession.Shot(name: file.lastPathComponent, path: file.path, width: frame.width,
-                                              height: frame.height, taken: Date(), device: UInt64(written.st_dev),
-                                              inode: UInt64(written.st_ino))
+                guard lstat(file.path, &written) == 0 else {
+                    throw CamStampError.failure("photo: \(file.path) vanished")
+                }
+                let shot = CameraSession.Shot(
+                    name: file.lastPathComponent, path: file.path, width: frame.width,
+                    height: frame.height, taken: Date(), device: UInt64(written.st_dev),
+                    inode: UInt64(written.st_ino))
                 session.addShot(shot)
                 done(.success(shot))
             } catch {

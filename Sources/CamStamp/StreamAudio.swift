@@ -4,7 +4,9 @@ internal import Media
 /// The sound of a stream, as a GStreamer source.
 enum AudioInput {
     /// The source element's launch text for `choice` with `source`, or nil for a silent stream.
-    static func launch(_ choice: AudioChoice, source: SourceSpec, note: (String) -> Void) throws(CamStampError) -> String? {
+    static func launch(
+        _ choice: AudioChoice, source: SourceSpec, note: (String) -> Void
+    ) throws(CamStampError) -> String? {
         switch choice {
         case .none:
             return nil
@@ -13,7 +15,9 @@ enum AudioInput {
             let alsa = device == "default" || device.hasPrefix("hw:") || device.hasPrefix("plughw:")
             let element = alsa ? "alsasrc" : "pulsesrc"
             guard GStreamer.hasElement(element) else {
-                throw .failure("--audio \(device): GStreamer's \(element) is not installed (Debian: \(alsa ? "gstreamer1.0-alsa" : "gstreamer1.0-plugins-good"))")
+                throw .failure(
+                    "--audio \(device): GStreamer's \(element) is not installed (Debian: \(alsa ? "gstreamer1.0-alsa" : "gstreamer1.0-plugins-good"))"
+                )
             }
             return "\(element) device=\(PipelineTemplate.quote(device))"
         case .auto:

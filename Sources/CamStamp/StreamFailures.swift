@@ -15,7 +15,8 @@ extension StreamJob {
         let unreached = summary.outages.filter { !$0.everConnected }
         guard called, unreached.count == options.targets.count else { return nil }
         let seconds = unreached.map(\.seconds).max() ?? 0
-        return "\(unreached.map(\.target).joined(separator: ", ")): never connected in \(String(format: "%.1f", seconds)) s "
+        return
+            "\(unreached.map(\.target).joined(separator: ", ")): never connected in \(String(format: "%.1f", seconds)) s "
             + "(\(summary.framesWritten) frames encoded, none delivered); check that the server is running and the address is right"
     }
 
@@ -24,16 +25,26 @@ extension StreamJob {
     func outputFailure(_ error: Error, _ output: StreamOutput) -> CamStampError {
         // A sound source that cannot be opened is the --audio value's fault, said in its words.
         if case .device(let device)? = options.audio, let media = error as? MediaError,
-           let reason = media.reason(ofElement: StreamOutput.soundSource) {
-            return .failure("--audio \(device): the sound source cannot be opened: \(reason) "
-                + "(PulseAudio sources: `pactl list short sources`; ALSA devices: `arecord -L`)")
+            let reason = media.reason(ofElement: StreamOutput.soundSource)
+        {
+            return .failure(
+                "--audio \(device): the sound source cannot be opened: \(reason) "
+                    + "(PulseAudio sources: `pactl list short sources`; ALSA devices: `arecord -L`)")
         }
         let target = failedTarget(error, output) ?? (options.targets.count == 1 ? options.target : nil)
         switch target {
         case .file?:
-            if let unwritable = CamStampError.unwritable(error, path: target!.description, what: "the recording", option: "--to") { return unwritable }
+            if let unwritable = CamStampError.unwritable(
+                error, path: target!.description, what: "the recording", option: "--to")
+            {
+                return unwritable
+            }
         case .hls?:
-            if let unwritable = CamStampError.unwritable(error, path: target!.description, what: "the segments", option: "--to") { return unwritable }
+            if let unwritable = CamStampError.unwritable(
+                error, path: target!.description, what: "the segments", option: "--to")
+            {
+                return unwritable
+            }
         default:
             break
         }
@@ -47,7 +58,9 @@ extension StreamJob {
         var failure = outputFailure(first.error, output)
         let named = first.target.description + ": "
         if isolated.count > 1, failure.message.hasPrefix(named) {
-            failure.message = isolated.map(\.target.description).joined(separator: ", ") + ": " + failure.message.dropFirst(named.count)
+            failure.message =
+                isolated.map(\.target.description).joined(separator: ", ") + ": "
+                + failure.message.dropFirst(named.count)
         }
         return failure
     }
@@ -65,10 +78,14 @@ extension StreamJob {
     /// `out.mp4: 90 frames, 0 dropped, 00:00:03.00`; a network target that was down says for how
     /// long: `; rtmp://h/live/key down 4.2 s, reconnected 1 time`.
     public func summaryLine(_ summary: Summary) -> String {
-        var line = "\(options.targetDescription): \(summary.framesWritten) frames written, \(summary.framesDropped) dropped, \(clockText(seconds: summary.duration, fraction: true))"
+        var line =
+            "\(options.targetDescription): \(summary.framesWritten) frames written, \(summary.framesDropped) dropped, \(clockText(seconds: summary.duration, fraction: true))"
         for outage in summary.outages {
-            line += "; \(outage.target) down \(String(format: "%.1f", outage.seconds)) s, "
-                + (outage.everConnected ? "reconnected \(outage.reconnections) time\(outage.reconnections == 1 ? "" : "s")" : "never connected")
+            line +=
+                "; \(outage.target) down \(String(format: "%.1f", outage.seconds)) s, "
+                + (outage.everConnected
+                    ? "reconnected \(outage.reconnections) time\(outage.reconnections == 1 ? "" : "s")"
+                    : "never connected")
         }
         return line
     }

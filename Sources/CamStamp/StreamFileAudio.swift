@@ -8,12 +8,15 @@ extension StreamJob {
     /// `report`, so -q silences it) for audio the container cannot hold without re-encoding.
     func fileAudio(report: JobOutput) throws(MediaError) -> String {
         guard case .file(let clip) = options.source, case .file(_, let container) = options.target,
-              options.audio != AudioChoice.none else { return "" }
+            options.audio != AudioChoice.none
+        else { return "" }
         let streams = try ClipStreams.probe(clip)
         guard streams.audio != nil else { return "" }
         let target: ClipContainer = container == .mp4 ? .mp4 : .mkv
         guard streams.audioFits(target) else {
-            report.warning("--source: the audio of \(clip.path) (\(streams.audioType ?? "?")) cannot go into \(container.rawValue.uppercased()) without re-encoding; the recording has no sound")
+            report.warning(
+                "--source: the audio of \(clip.path) (\(streams.audioType ?? "?")) cannot go into \(container.rawValue.uppercased()) without re-encoding; the recording has no sound"
+            )
             return ""
         }
         return try streams.audioBranch(from: clip).map { " " + $0 } ?? ""
@@ -35,7 +38,8 @@ extension StreamJob {
     /// is finished (`keepSoundEdit`); nil for anything else, and for a clip without such an edit.
     func soundEdit(on pipeline: Pipeline) -> RecordedSoundEdit? {
         guard !options.isComposed, case .file(let clip) = options.source, case .file(_, .mp4) = options.target,
-              options.audio != AudioChoice.none else { return nil }
+            options.audio != AudioChoice.none
+        else { return nil }
         return RecordedSoundEdit.install(on: pipeline, clip: clip)
     }
 

@@ -41,9 +41,11 @@ extension StreamJob {
     func marking(_ session: Session, interrupts: Interrupts?) -> LiveStream.Mark {
         let counts = session.counts, marker = session.marker, snapshots = session.snapshotWriter
         return { frame, _, _ in
-            let number = counts.withLock { state in state.numbers.isEmpty ? state.written : state.numbers.removeFirst() }
-            let context = marker.context(width: frame.width, height: frame.height, captureDate: Date(), frame: number,
-                                         fps: frame.framesPerSecond)
+            let number = counts.withLock { state in state.numbers.isEmpty ? state.written : state.numbers.removeFirst()
+            }
+            let context = marker.context(
+                width: frame.width, height: frame.height, captureDate: Date(), frame: number,
+                fps: frame.framesPerSecond)
             do { try marker.mark(frame, context: context) } catch { return .fail(error) }
             if interrupts?.takeSnapshotRequest() == true, let snapshots { snapshots.write(frame.copy()) }
             counts.withLock { $0.written += 1 }

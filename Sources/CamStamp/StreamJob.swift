@@ -138,18 +138,24 @@ public struct StreamJob {
 
     /// Checks what can be checked before the camera starts, then builds the one pipeline and
     /// starts it.
-    private func setUp(recordings: Recordings, interrupts: Interrupts?, report: JobOutput) throws(CamStampError) -> Session {
+    private func setUp(
+        recordings: Recordings, interrupts: Interrupts?, report: JobOutput
+    ) throws(CamStampError) -> Session {
         try Self.refuseSharedFiles(options)
-        let (preset, variables) = try MarkSetup.preset(names: options.presets, text: options.text,
-                                                       variables: options.variables, resources: resources)
+        let (preset, variables) = try MarkSetup.preset(
+            names: options.presets, text: options.text,
+            variables: options.variables, resources: resources)
         let snapshotWriter = try prepareOutputs(recordings: recordings, report: report)
         // A host that cannot be sent to is refused now, not discovered by a receiver that hears nothing.
         var address: String?
         if case .rtp(let host, let port) = rtpTarget { address = try RTPAddress.resolve(host: host, port: port) }
-        let capture = try Capture.Plan(spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
-                                      resources: resources)
-        let output = try StreamOutput.plan(options: options, rtpAddress: address, recordings: recordings.locations,
-                                           resources: resources) { () throws(CamStampError) -> String? in
+        let capture = try Capture.Plan(
+            spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
+            resources: resources)
+        let output = try StreamOutput.plan(
+            options: options, rtpAddress: address, recordings: recordings.locations,
+            resources: resources
+        ) { () throws(CamStampError) -> String? in
             if options.isComposed {
                 return try AudioInput.launch(options.audioChoice, source: options.source, note: { report.warning($0) })
             }
@@ -158,15 +164,17 @@ public struct StreamJob {
         let stream = try makeStream(capture: capture, output: output)
         let publishing: Publishing?
         do {
-            publishing = options.isComposed ? try Publishing(output: output, pipeline: stream.pipeline, options: options) : nil
+            publishing =
+                options.isComposed ? try Publishing(output: output, pipeline: stream.pipeline, options: options) : nil
         } catch {
             stream.abort()
             throw error
         }
-        let session = Session(capture: capture, stream: stream, recordings: recordings, output: output, publishing: publishing,
-                              address: address,
-                              marker: FrameMarker(preset: preset, variables: variables), snapshotWriter: snapshotWriter,
-                              progress: report.progress, soundEdit: soundEdit(on: stream.pipeline))
+        let session = Session(
+            capture: capture, stream: stream, recordings: recordings, output: output, publishing: publishing,
+            address: address,
+            marker: FrameMarker(preset: preset, variables: variables), snapshotWriter: snapshotWriter,
+            progress: report.progress, soundEdit: soundEdit(on: stream.pipeline))
         do { try start(session, interrupts: interrupts) } catch {
             session.abort()
             throw failure(error, session)
@@ -185,14 +193,18 @@ public struct StreamJob {
         var snapshotWriter: SnapshotWriter?
         if let folder = options.snapshotFolder {
             try StillDestination.prepareFolder(folder, option: "--snapshot-dir", create: true)
-            snapshotWriter = SnapshotWriter(folder: folder, template: try Templates.load(nil, builtIn: "still-jpeg", resources: resources),
-                                            report: report)
+            snapshotWriter = SnapshotWriter(
+                folder: folder, template: try Templates.load(nil, builtIn: "still-jpeg", resources: resources),
+                report: report)
         }
         // The recordings and the SDP file follow one rule: an existing file stays unless --overwrite.
-        let outputFiles = options.targets.compactMap { target -> URL? in if case .file(let url, _) = target { url } else { nil } }
+        let outputFiles =
+            options.targets.compactMap { target -> URL? in if case .file(let url, _) = target { url } else { nil } }
             + (options.sdp.map { [$0] } ?? [])
         // A file source is never written over, --overwrite or not (batch refuses it likewise).
-        if case .file(let source) = options.source, let url = outputFiles.first(where: { OutputPath.resolved($0) == OutputPath.resolved(source) }) {
+        if case .file(let source) = options.source,
+            let url = outputFiles.first(where: { OutputPath.resolved($0) == OutputPath.resolved(source) })
+        {
             throw .usage("\(url.path) would replace the --source file; choose another name for the recording")
         }
         for url in outputFiles where !options.overwrite && FileManager.default.fileExists(atPath: url.path) {
@@ -210,7 +222,9 @@ public struct StreamJob {
     private func makeStream(capture: Capture.Plan, output: StreamOutput) throws(CamStampError) -> LiveStream {
         Verbosity.log("output pipeline: \(output.launch)")
         let stream: LiveStream
-        do { stream = try LiveStream(capture: capture.description, output: output.launch, backlog: Self.outputQueue) } catch {
+        do {
+            stream = try LiveStream(capture: capture.description, output: output.launch, backlog: Self.outputQueue)
+        } catch {
             // What is wrong with the capture template names the capture; anything else the target.
             switch error {
             case .parse(_, let text) where text == capture.description: throw capture.failure(error)
@@ -231,40 +245,43 @@ public struct StreamJob {
     /// Starts `session`'s stream with what marks, counts and ends its frames.
     private func start(_ session: Session, interrupts: Interrupts?) throws(MediaError) {
         let stream = session.stream
-        try stream.start(admit: admission(session), mark: marking(session, interrupts: interrupts),
-                         accepts: { [counts = session.counts, marker = session.marker] width, height, fps in
-                             if let fps, fps > 0 { counts.withLock { $0.frameDuration = UInt64(1e9 / fps) } }
-                             if let refusal = acceptsFrames(width: width, height: height) { return refusal }
-                             // The marks are rendered now, before the first frame waits for the
-                             // encoder: rendered by it, the first frame kept the encoder from the
-                             // next ones long enough to drop a few. Only for the first format: no
-                             // frame is being marked yet (the FrameMarker is not shared across threads).
-                             guard counts.withLock({ $0.firstTime == nil }) else { return nil }
-                             do {
-                                 _ = try marker.composition(width: width, height: height,
-                                                            context: marker.context(width: width, height: height, frame: 0, fps: fps))
-                             } catch { return error }
-                             return nil
-                         },
-                         ending: { [counts = session.counts, soundEdit = session.soundEdit] in
-                             // The clip's sound runs `late` with its edit opened: its packets up to the video's end
-                             // come that much after it (none without a video: no recording of sound before its edit).
-                             let end = counts.withLock { $0.lastTime }
-                             stream.pipeline.endFileAudio(at: end > 0 ? end + (soundEdit?.late ?? 0) : 0)
-                         })
+        try stream.start(
+            admit: admission(session), mark: marking(session, interrupts: interrupts),
+            accepts: { [counts = session.counts, marker = session.marker] width, height, fps in
+                if let fps, fps > 0 { counts.withLock { $0.frameDuration = UInt64(1e9 / fps) } }
+                if let refusal = acceptsFrames(width: width, height: height) { return refusal }
+                // The marks are rendered now, before the first frame waits for the
+                // encoder: rendered by it, the first frame kept the encoder from the
+                // next ones long enough to drop a few. Only for the first format: no
+                // frame is being marked yet (the FrameMarker is not shared across threads).
+                guard counts.withLock({ $0.firstTime == nil }) else { return nil }
+                do {
+                    _ = try marker.composition(
+                        width: width, height: height,
+                        context: marker.context(width: width, height: height, frame: 0, fps: fps))
+                } catch { return error }
+                return nil
+            },
+            ending: { [counts = session.counts, soundEdit = session.soundEdit] in
+                // The clip's sound runs `late` with its edit opened: its packets up to the video's end
+                // come that much after it (none without a video: no recording of sound before its edit).
+                let end = counts.withLock { $0.lastTime }
+                stream.pipeline.endFileAudio(at: end > 0 ? end + (soundEdit?.late ?? 0) : 0)
+            })
     }
 
     /// Two targets that are one file (`d.mp4` and `./d.mp4`, a link to it, an `--sdp` file that is a
     /// recording) would write over each other: refused before anything is written.
     private static func refuseSharedFiles(_ options: StreamOptions) throws(CamStampError) {
         var claimed: [String: String] = [:]
-        let written = options.targets.compactMap { target -> (option: String, text: String, url: URL)? in
-            switch target {
-            case .file(let url, _): ("--to", target.description, url)
-            case .hls(let folder): ("--to", target.description, folder)
-            default: nil
-            }
-        } + (options.sdp.map { [("--sdp", $0.path, $0)] } ?? [])
+        let written =
+            options.targets.compactMap { target -> (option: String, text: String, url: URL)? in
+                switch target {
+                case .file(let url, _): ("--to", target.description, url)
+                case .hls(let folder): ("--to", target.description, folder)
+                default: nil
+                }
+            } + (options.sdp.map { [("--sdp", $0.path, $0)] } ?? [])
         for (option, text, url) in written {
             let resolved = OutputPath.resolved(url)
             guard let other = claimed[resolved] else {

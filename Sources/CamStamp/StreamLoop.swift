@@ -49,15 +49,21 @@ extension StreamJob {
                 // branch drops what comes, `isolateFailedBranches`) and the others go on, until every one
                 // is gone.
                 if options.targets.count > 1, let target = failedTarget(error, session.output),
-                   session.stream.hasIsolated(branchWith: session.output.sink(of: target)) {
-                    if !ending.isolated.contains(where: { $0.target == target }) { ending.isolated.append((target, error)) }
+                    session.stream.hasIsolated(branchWith: session.output.sink(of: target))
+                {
+                    if !ending.isolated.contains(where: { $0.target == target }) {
+                        ending.isolated.append((target, error))
+                    }
                     if ending.isolated.count < options.targets.count { continue }
                 }
                 // Otherwise its error went up through the tee and stopped the encode for every
                 // target, and the end follows the error down to the others: they are
                 // finalised, and it alone is named.
-                if options.targets.count > 1, let target = failedTarget(error, session.output) ?? ending.isolated.first?.target {
-                    ending.failure = lostFailure(ending.isolated, session.output) ?? outputFailure(error, session.output)
+                if options.targets.count > 1,
+                    let target = failedTarget(error, session.output) ?? ending.isolated.first?.target
+                {
+                    ending.failure =
+                        lostFailure(ending.isolated, session.output) ?? outputFailure(error, session.output)
                     ending.lostTarget = target
                     return ending
                 }
@@ -81,9 +87,10 @@ extension StreamJob {
             session.progress.update(
                 "frame=\(state.written) fps=\(String(format: "%.1f", achieved)) dropped=\(state.dropped) "
                     + "time=\(clockText(seconds: Double(state.lastTime) / 1e9, fraction: true))",
-                record: ProgressRecord(elapsed: ProgressRecord.rounded(elapsed), frame: state.written,
-                                       fps: ProgressRecord.rounded(min(achieved, 1000)), dropped: state.dropped,
-                                       time: ProgressRecord.rounded(Double(state.lastTime) / 1e9)))
+                record: ProgressRecord(
+                    elapsed: ProgressRecord.rounded(elapsed), frame: state.written,
+                    fps: ProgressRecord.rounded(min(achieved, 1000)), dropped: state.dropped,
+                    time: ProgressRecord.rounded(Double(state.lastTime) / 1e9)))
         }
     }
 
@@ -116,7 +123,11 @@ extension StreamJob {
                 // A file's sink ends (its muxer's error left it as it was); hlssink2 takes no end
                 // after a write error, and is taken out.
                 let sink = session.output.sink(of: lost.target)
-                if case .hls = lost.target { session.stream.removeSink(named: sink) } else { session.stream.endSink(named: sink) }
+                if case .hls = lost.target {
+                    session.stream.removeSink(named: sink)
+                } else {
+                    session.stream.endSink(named: sink)
+                }
             }
             let isKnown = { [self] (error: MediaError) in
                 let target = failedTarget(error, session.output)
@@ -124,24 +135,27 @@ extension StreamJob {
                 return ending.lostTarget != nil && (target.map { $0 == ending.lostTarget } ?? true)
             }
             do { try session.stream.finish(timeout: Self.finishGrace, ignoringErrors: isKnown) } catch {
-                throw ending.failure ?? lostFailure(ending.isolated, session.output) ?? outputFailure(error, session.output)
+                throw ending.failure ?? lostFailure(ending.isolated, session.output)
+                    ?? outputFailure(error, session.output)
             }
         }
         session.publishing?.finish()
         session.snapshotWriter?.waitUntilDone()
         let state = session.counts.withLock { $0 }
         let elapsed = (ContinuousClock.now - session.started) / .seconds(1)
-        session.progress.end(ProgressRecord(
-            elapsed: ProgressRecord.rounded(elapsed), frame: state.written,
-            fps: ProgressRecord.rounded(elapsed > 0 ? Double(state.written) / elapsed : 0), dropped: state.dropped,
-            time: ProgressRecord.rounded(Double(state.lastTime) / 1e9)))
+        session.progress.end(
+            ProgressRecord(
+                elapsed: ProgressRecord.rounded(elapsed), frame: state.written,
+                fps: ProgressRecord.rounded(elapsed > 0 ? Double(state.written) / elapsed : 0), dropped: state.dropped,
+                time: ProgressRecord.rounded(Double(state.lastTime) / 1e9)))
         if let failure = ending.failure { throw failure }
         // A file finalised after its frames takes its name now (one that never got a frame, as
         // on a Ctrl-C before the first, is removed).
         try session.recordings.settle(stream: session.stream, finishedWithFrames: state.written > 0)
         if state.written > 0 { try keepSoundEdit(session.soundEdit) }
-        let summary = Summary(framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
-                              snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
+        let summary = Summary(
+            framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
+            snapshots: session.snapshotWriter?.written ?? [], outages: session.publishing?.outages ?? [])
         if options.json { report.result(jsonSummary(summary, interrupted: ending.interrupted)) }
         // The others are recorded and placed; the target isolated is the news (exit 1).
         if let lost = lostFailure(ending.isolated, session.output) { throw lost }

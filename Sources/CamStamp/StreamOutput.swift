@@ -57,26 +57,34 @@ struct StreamOutput {
     /// templates. `sound` is asked once: for the composed output, the source element whose sound
     /// is encoded for every target (nil: silent); for one file, the clip's own audio branch, copied
     /// into its muxer (`StreamJob.fileAudio`; nil or empty: none).
-    static func plan(options: StreamOptions, rtpAddress: String?, recordings: [URL: URL], resources: Resources?,
-                     sound: () throws(CamStampError) -> String?) throws(CamStampError) -> StreamOutput {
+    static func plan(
+        options: StreamOptions, rtpAddress: String?, recordings: [URL: URL], resources: Resources?,
+        sound: () throws(CamStampError) -> String?
+    ) throws(CamStampError) -> StreamOutput {
         guard options.isComposed else {
             let encode = try encodeHead(options: options, resources: resources)
-            return try oneTarget(options: options, encode: encode, rtpAddress: rtpAddress, recordings: recordings,
-                                 resources: resources, copiedAudio: sound)
+            return try oneTarget(
+                options: options, encode: encode, rtpAddress: rtpAddress, recordings: recordings,
+                resources: resources, copiedAudio: sound)
         }
         let audio = try sound()
         let encode = try encodeHead(options: options, resources: resources)
-        return try composed(options: options, encode: encode, rtpAddress: rtpAddress, audio: audio,
-                            recordings: recordings)
+        return try composed(
+            options: options, encode: encode, rtpAddress: rtpAddress, audio: audio,
+            recordings: recordings)
     }
 
     /// The encode head, filled in: the frames from `pace`, the queue `mark`, the encoder.
-    private static func encodeHead(options: StreamOptions,
-                                   resources: Resources?) throws(CamStampError) -> LaunchFragment {
+    private static func encodeHead(
+        options: StreamOptions,
+        resources: Resources?
+    ) throws(CamStampError) -> LaunchFragment {
         let fps = options.fps ?? 30
         let template = try Templates.load(nil, builtIn: "stream-encode", resources: resources)
-        let values: [String: PipelineTemplate.Value] = ["bitrate": .integer(options.bitrate),
-                                                        "keyint": .integer(max(fps, 1))]
+        let values: [String: PipelineTemplate.Value] = [
+            "bitrate": .integer(options.bitrate),
+            "keyint": .integer(max(fps, 1)),
+        ]
         do { return try template.fragment(values) } catch {
             throw .failure("\(options.targetDescription): \(error)")
         }
@@ -85,10 +93,13 @@ struct StreamOutput {
     /// One file or RTP address, from its shipped template (`{encode}` is the head; a template
     /// of the user's own under CAMSTAMP_HOME may write the head out instead). Its elements are
     /// the ones the template promises: `mux` and `out` (a file), `pay` and `out` (RTP).
-    private static func oneTarget(options: StreamOptions, encode: LaunchFragment, rtpAddress: String?,
-                                  recordings: [URL: URL], resources: Resources?,
-                                  copiedAudio: () throws(CamStampError) -> String?)
-        throws(CamStampError) -> StreamOutput {
+    private static func oneTarget(
+        options: StreamOptions, encode: LaunchFragment, rtpAddress: String?,
+        recordings: [URL: URL], resources: Resources?,
+        copiedAudio: () throws(CamStampError) -> String?
+    )
+        throws(CamStampError) -> StreamOutput
+    {
         var values: [String: PipelineTemplate.Value] = ["encode": .fragment(encode)]
         let fps = options.fps ?? 30
         values["bitrate"] = .integer(options.bitrate)
@@ -135,8 +146,10 @@ extension StreamOutput {
     /// Several targets, a network server or sound: one encode, a tee, a branch per target.
     /// `audio` is the sound source's launch text. Element names carry the target's index (queues
     /// `inN` and `inNa`, muxer `muxN`, sink `fileN`, tap `relayN`), and the branch says which.
-    private static func composed(options: StreamOptions, encode: LaunchFragment, rtpAddress: String?, audio: String?,
-                                 recordings: [URL: URL]) throws(CamStampError) -> StreamOutput {
+    private static func composed(
+        options: StreamOptions, encode: LaunchFragment, rtpAddress: String?, audio: String?,
+        recordings: [URL: URL]
+    ) throws(CamStampError) -> StreamOutput {
         var codecs = Codecs()
         var launches: [String] = []
         var branches: [Branch] = []
@@ -147,16 +160,18 @@ extension StreamOutput {
                 serve = address
             }
             let firstRTP = options.targets.firstIndex(where: { if case .rtp = $0 { true } else { false } }) == index
-            let (branch, launch) = try composedBranch(target, index: index, sound: audio != nil, codecs: &codecs,
-                                                      rtpAddress: rtpAddress, firstRTP: firstRTP,
-                                                      recordings: recordings)
+            let (branch, launch) = try composedBranch(
+                target, index: index, sound: audio != nil, codecs: &codecs,
+                rtpAddress: rtpAddress, firstRTP: firstRTP,
+                recordings: recordings)
             branches.append(branch)
             launches.append(launch)
         }
         // One video encode; the tee hands the same H.264 (SPS/PPS with every keyframe, so any
         // branch can start anywhere) to every target.
-        let head = PipelineTemplate("{encode} ! h264parse config-interval=-1 ! "
-                                    + "video/x-h264,stream-format=byte-stream,alignment=au ! tee name=\(videoTee)")
+        let head = PipelineTemplate(
+            "{encode} ! h264parse config-interval=-1 ! "
+                + "video/x-h264,stream-format=byte-stream,alignment=au ! tee name=\(videoTee)")
         var launch: String
         do { launch = try head.render(["encode": .fragment(encode)]) } catch {
             throw .failure("\(options.targetDescription): \(error)")
@@ -164,7 +179,8 @@ extension StreamOutput {
         if let audio {
             // One sound capture, encoded once per codec the containers need (each converts for
             // itself: AAC takes planar floats, Opus interleaved integers).
-            launch += " \(audio) name=\(soundSource) ! audioconvert ! audioresample"
+            launch +=
+                " \(audio) name=\(soundSource) ! audioconvert ! audioresample"
                 + " ! audio/x-raw,rate=48000,channels=2 ! tee name=sound"
             if codecs.aac {
                 launch += " sound. ! queue ! audioconvert ! avenc_aac bitrate=128000 ! aacparse ! tee name=aac"
@@ -179,9 +195,11 @@ extension StreamOutput {
 
     /// `target`'s branch of the composed output, fed from the tees `video.` (and `aac.` or
     /// `opus.` when there is `sound`, which it marks in `codecs`).
-    private static func composedBranch(_ target: StreamTarget, index: Int, sound: Bool, codecs: inout Codecs,
-                                       rtpAddress: String?, firstRTP: Bool,
-                                       recordings: [URL: URL]) throws(CamStampError) -> (Branch, String) {
+    private static func composedBranch(
+        _ target: StreamTarget, index: Int, sound: Bool, codecs: inout Codecs,
+        rtpAddress: String?, firstRTP: Bool,
+        recordings: [URL: URL]
+    ) throws(CamStampError) -> (Branch, String) {
         var branch = Branch(target: target, index: index)
         var launch: [String] = []
         let mux = "mux\(index)", input = "in\(index)", soundInput = "in\(index)a"
@@ -189,8 +207,9 @@ extension StreamOutput {
         case .file(let url, let container):
             let muxer = container == .mp4 ? "mp4mux name=\(mux) fragment-duration=1000" : "matroskamux name=\(mux)"
             let location = PipelineTemplate.quote((recordings[url] ?? url).path)
-            launch.append("video. ! \(fileQueue) name=\(input) ! h264parse ! \(muxer) ! filesink name=file\(index) "
-                          + "buffer-mode=unbuffered location=\(location)")
+            launch.append(
+                "video. ! \(fileQueue) name=\(input) ! h264parse ! \(muxer) ! filesink name=file\(index) "
+                    + "buffer-mode=unbuffered location=\(location)")
             branch.parts = [input, mux, "file\(index)"]
             branch.heads = [input]
             branch.sink = "file\(index)"
@@ -202,24 +221,27 @@ extension StreamOutput {
             }
         case .rtp(let host, let port):
             let name = firstRTP ? "pay" : "pay\(index)"
-            launch.append("video. ! \(leakyQueue) ! rtph264pay name=\(name) config-interval=0 pt=96 ! "
-                          + "udpsink host=\(PipelineTemplate.quote(rtpAddress ?? host)) port=\(port) "
-                          + "sync=false async=false")
+            launch.append(
+                "video. ! \(leakyQueue) ! rtph264pay name=\(name) config-interval=0 pt=96 ! "
+                    + "udpsink host=\(PipelineTemplate.quote(rtpAddress ?? host)) port=\(port) "
+                    + "sync=false async=false")
             branch.payloader = name
         case .rtmp:
             // flvmux waits up to 200 ms for each stream (its latency): a picture comes out of
             // the encoder after sound captured later, and taken after it, got that sound's time
             // (FLV's times only go forward), so RTMP viewers saw frames 22 to 43 ms apart.
-            launch.append("video. ! \(leakyQueue) ! h264parse ! flvmux name=\(mux) streamable=true latency=200000000 ! "
-                          + "appsink name=relay\(index)")
+            launch.append(
+                "video. ! \(leakyQueue) ! h264parse ! flvmux name=\(mux) streamable=true latency=200000000 ! "
+                    + "appsink name=relay\(index)")
             branch.tap = "relay\(index)"
             if sound {
                 codecs.aac = true
                 launch.append("aac. ! \(leakyQueue) ! \(mux).")
             }
         case .srt:
-            launch.append("video. ! \(leakyQueue) ! h264parse ! mpegtsmux name=\(mux) alignment=7 ! "
-                          + "appsink name=relay\(index)")
+            launch.append(
+                "video. ! \(leakyQueue) ! h264parse ! mpegtsmux name=\(mux) alignment=7 ! "
+                    + "appsink name=relay\(index)")
             branch.tap = "relay\(index)"
             if sound {
                 codecs.aac = true
@@ -235,8 +257,9 @@ extension StreamOutput {
             // folder the last 12, so a long stream does not fill the disk.
             let segments = PipelineTemplate.quote(folder.appendingPathComponent("segment%05d.ts").path)
             let playlist = PipelineTemplate.quote(folder.appendingPathComponent("index.m3u8").path)
-            launch.append("video. ! \(fileQueue) name=\(input) ! h264parse ! hlssink2 name=\(mux) target-duration=2 "
-                          + "playlist-length=6 max-files=12 location=\(segments) playlist-location=\(playlist)")
+            launch.append(
+                "video. ! \(fileQueue) name=\(input) ! h264parse ! hlssink2 name=\(mux) target-duration=2 "
+                    + "playlist-length=6 max-files=12 location=\(segments) playlist-location=\(playlist)")
             branch.parts = [input, mux]
             branch.heads = [input]
             branch.sink = mux

@@ -64,7 +64,9 @@ extension StreamTarget {
         case .rtp(let host, let port): "rtp://\(host.contains(":") ? "[\(host)]" : host):\(port)"
         case .rtmp(let url): url
         case .srt(let host, let port, let listener):
-            listener ? "srt://\(host ?? ""):\(port)?mode=listener" : "srt://\(host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""):\(port)"
+            listener
+                ? "srt://\(host ?? ""):\(port)?mode=listener"
+                : "srt://\(host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""):\(port)"
         case .hls(let folder): "hls:\(folder.path)"
         case .serve(let serve): serve.description
         }

@@ -4,7 +4,9 @@ import Presets
 
 /// Loads pipeline templates: the user's own (`--pipeline`) or a shipped one from `pipelines/`.
 enum Templates {
-    static func load(_ custom: URL?, builtIn name: String, resources: Resources?) throws(CamStampError) -> PipelineTemplate {
+    static func load(
+        _ custom: URL?, builtIn name: String, resources: Resources?
+    ) throws(CamStampError) -> PipelineTemplate {
         let url: URL
         if let custom {
             url = custom
@@ -14,7 +16,8 @@ enum Templates {
         }
         Verbosity.log("pipeline template \(name): \(url.path)")
         func failure(_ why: String) -> CamStampError {
-            custom == nil ? .failure("\(url.path): \(why)")
+            custom == nil
+                ? .failure("\(url.path): \(why)")
                 : .usage("--pipeline: \(url.path): \(why); give a pipeline template file")
         }
         // Only a regular file: a FIFO given to --pipeline would wait for a writer forever.

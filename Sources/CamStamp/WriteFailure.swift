@@ -8,7 +8,8 @@ extension CamStampError {
         guard let media = error as? MediaError else { return nil }
         switch media.resourceProblem {
         case .noSpaceLeft?:
-            return .failure("\(path): cannot write \(what) (the disk is full); free some space or choose another \(option)")
+            return .failure(
+                "\(path): cannot write \(what) (the disk is full); free some space or choose another \(option)")
         case .cannotWrite?, .permissionDenied?:
             let reason = media.systemReason.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "\(media)"
             return .failure("\(path): cannot write \(what) (\(reason)); choose another \(option)")

@@ -48,9 +48,10 @@ package struct ClipAudioEdit: Equatable, Sendable {
     /// The sound's edit in `movie`, the bytes of a whole `moov` box found at `offset` in its file.
     package init?(movie: [UInt8], at offset: UInt64) {
         guard let tracks = MovieTracks(movie: movie), let edit = tracks.sound.edits, edit.entries.count >= 1,
-              let media = edit.entries.last, edit.entries.dropLast().allSatisfy(\.isEmpty),
-              !media.isEmpty, media.mediaTime > 0, media.duration > 0, media.rate == 0x0001_0000,
-              tracks.sound.mediaTimescale > 0, tracks.movieTimescale > 0 else { return nil }
+            let media = edit.entries.last, edit.entries.dropLast().allSatisfy(\.isEmpty),
+            !media.isEmpty, media.mediaTime > 0, media.duration > 0, media.rate == 0x0001_0000,
+            tracks.sound.mediaTimescale > 0, tracks.movieTimescale > 0
+        else { return nil }
         mediaTime = UInt64(media.mediaTime)
         duration = media.duration
         mediaTimescale = tracks.sound.mediaTimescale
@@ -59,7 +60,8 @@ package struct ClipAudioEdit: Equatable, Sendable {
         startsLate = edit.entries.count > 1
         // Long enough for the priming and the edit, and for the whole media (its last packet).
         guard let priming = Self.scale(mediaTime, movieTimescale, mediaTimescale, roundingUp: true),
-              let whole = Self.scale(tracks.sound.mediaDuration, movieTimescale, mediaTimescale, roundingUp: true) else { return nil }
+            let whole = Self.scale(tracks.sound.mediaDuration, movieTimescale, mediaTimescale, roundingUp: true)
+        else { return nil }
         let (plus, overflow) = duration.addingReportingOverflow(priming)
         guard !overflow else { return nil }
         let open = max(plus, whole)
@@ -90,21 +92,29 @@ package struct ClipAudioEdit: Equatable, Sendable {
         }
         let sound = tracks.sound
         guard let edit = sound.edits, let media = edit.entries.last, edit.entries.dropLast().allSatisfy(\.isEmpty),
-              !media.isEmpty, media.mediaTime == 0, let tkhd = sound.durationField else {
+            !media.isEmpty, media.mediaTime == 0, let tkhd = sound.durationField
+        else {
             throw failure("its sound track's edit list is not the one the muxer writes")
         }
         guard let mediaTime = Self.scale(self.mediaTime, sound.mediaTimescale, mediaTimescale),
-              let duration = Self.scale(self.duration, tracks.movieTimescale, movieTimescale),
-              edit.version == 1 || (mediaTime < UInt64(UInt32.max) && duration <= UInt64(UInt32.max)) else {
+            let duration = Self.scale(self.duration, tracks.movieTimescale, movieTimescale),
+            edit.version == 1 || (mediaTime < UInt64(UInt32.max) && duration <= UInt64(UInt32.max))
+        else {
             throw failure("the source's edit does not fit its timescales")
         }
         var writes: [(offset: Int, bytes: [UInt8])] = []
-        writes.append((media.offset, EditEntry.bytes(version: edit.version, duration: duration, mediaTime: mediaTime, rate: media.rate)))
+        writes.append(
+            (
+                media.offset,
+                EditEntry.bytes(version: edit.version, duration: duration, mediaTime: mediaTime, rate: media.rate)
+            ))
         let (trackDuration, overflow) = edit.entries.dropLast().reduce((duration, false)) {
             let (sum, over) = $0.0.addingReportingOverflow($1.duration)
             return (sum, $0.1 || over)
         }
-        guard !overflow, let track = tkhd.bytes(trackDuration) else { throw failure("its track duration does not fit its header") }
+        guard !overflow, let track = tkhd.bytes(trackDuration) else {
+            throw failure("its track duration does not fit its header")
+        }
         writes.append((tkhd.offset, track))
         // The movie lasts as long as its longest track.
         let longest = tracks.otherTrackDurations.reduce(trackDuration, max)

@@ -43,10 +43,12 @@ package struct ClipMediaDurations: Equatable {
     package init(movie: [UInt8], at offset: UInt64) {
         changes = []
         guard let moov = MP4Box.header(movie, at: 0, within: movie.count), moov.type == "moov",
-              let children = MP4Box.children(of: movie, in: moov.body),
-              let mvhd = children.first(where: { $0.type == "mvhd" }),
-              let (movieTimescale, movieDuration, _) = MovieTracks.timing(movie, mvhd, timescaleAt: (12, 20), durationAt: (16, 24)),
-              movieTimescale > 0 else { return }
+            let children = MP4Box.children(of: movie, in: moov.body),
+            let mvhd = children.first(where: { $0.type == "mvhd" }),
+            let (movieTimescale, movieDuration, _) = MovieTracks.timing(
+                movie, mvhd, timescaleAt: (12, 20), durationAt: (16, 24)),
+            movieTimescale > 0
+        else { return }
         var tracks: [Track] = []
         for trak in children where trak.type == "trak" {
             guard let track = Track(movie, trak) else { return }
@@ -60,14 +62,17 @@ package struct ClipMediaDurations: Equatable {
             var duration = track.mediaDuration
             // An offset longer than the track is no B-frame's (a writer's negative one, unsigned).
             if track.handler == "vide", !track.hasEdits, track.largestCompositionOffset > 0,
-               track.largestCompositionOffset <= track.mediaDuration {
+                track.largestCompositionOffset <= track.mediaDuration
+            {
                 let (sum, overflow) = duration.addingReportingOverflow(track.largestCompositionOffset)
                 if !overflow { duration = sum }
             }
             // qtdemux leaves out a track when its duration × 10 / the movie's (each in its own
             // timescale) is under 2.
             if tracks.filter({ $0.handler == track.handler }).count == 1, ["vide", "soun"].contains(track.handler),
-               let fifth = ClipAudioEdit.scale(movieDuration, track.mediaTimescale, movieTimescale * 5, roundingUp: true) {
+                let fifth = ClipAudioEdit.scale(
+                    movieDuration, track.mediaTimescale, movieTimescale * 5, roundingUp: true)
+            {
                 duration = max(duration, fifth)
             }
             guard duration != track.mediaDuration, let bytes = track.durationField.bytes(duration) else { continue }
@@ -91,11 +96,13 @@ package struct ClipMediaDurations: Equatable {
         /// A `trak`'s; nil when its boxes do not add up.
         init?(_ bytes: [UInt8], _ trak: MP4Box) {
             guard let children = MP4Box.children(of: bytes, in: trak.body),
-                  let mdia = children.first(where: { $0.type == "mdia" }),
-                  let media = MP4Box.children(of: bytes, in: mdia.body),
-                  let mdhd = media.first(where: { $0.type == "mdhd" }), let hdlr = media.first(where: { $0.type == "hdlr" }),
-                  hdlr.body.count >= 12,
-                  let (timescale, duration, field) = MovieTracks.timing(bytes, mdhd, timescaleAt: (12, 20), durationAt: (16, 24))
+                let mdia = children.first(where: { $0.type == "mdia" }),
+                let media = MP4Box.children(of: bytes, in: mdia.body),
+                let mdhd = media.first(where: { $0.type == "mdhd" }),
+                let hdlr = media.first(where: { $0.type == "hdlr" }),
+                hdlr.body.count >= 12,
+                let (timescale, duration, field) = MovieTracks.timing(
+                    bytes, mdhd, timescaleAt: (12, 20), durationAt: (16, 24))
             else { return nil }
             handler = String(decoding: bytes[(hdlr.body.lowerBound + 8)..<(hdlr.body.lowerBound + 12)], as: UTF8.self)
             mediaTimescale = timescale
@@ -112,8 +119,9 @@ package struct ClipMediaDurations: Equatable {
             hasEdits = edits
             largestCompositionOffset = 0
             if let minf = MP4Box.children(of: bytes, in: mdia.body)?.first(where: { $0.type == "minf" }),
-               let stbl = MP4Box.children(of: bytes, in: minf.body)?.first(where: { $0.type == "stbl" }),
-               let ctts = MP4Box.children(of: bytes, in: stbl.body)?.first(where: { $0.type == "ctts" }) {
+                let stbl = MP4Box.children(of: bytes, in: minf.body)?.first(where: { $0.type == "stbl" }),
+                let ctts = MP4Box.children(of: bytes, in: stbl.body)?.first(where: { $0.type == "ctts" })
+            {
                 guard let largest = Self.largestOffset(bytes, ctts) else { return nil }
                 largestCompositionOffset = largest
             }
@@ -124,7 +132,8 @@ package struct ClipMediaDurations: Equatable {
         private static func largestOffset(_ bytes: [UInt8], _ ctts: MP4Box) -> UInt64? {
             let body = ctts.body
             guard let version = bytes.bigEndian(at: body.lowerBound, 1), version <= 1,
-                  let count = bytes.bigEndian(at: body.lowerBound + 4, 4), count <= UInt64(max(0, body.count - 8) / 8) else { return nil }
+                let count = bytes.bigEndian(at: body.lowerBound + 4, 4), count <= UInt64(max(0, body.count - 8) / 8)
+            else { return nil }
             var largest: UInt64 = 0
             for index in 0..<Int(count) {
                 guard let offset = bytes.bigEndian(at: body.lowerBound + 8 + index * 8 + 4, 4) else { return nil }

@@ -15,15 +15,19 @@ package enum ContainerColour {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         guard let movie = MovieBox.read(from: handle)?.bytes,
-              let moov = MP4Box.header(movie, at: 0, within: movie.count) else { return nil }
+            let moov = MP4Box.header(movie, at: 0, within: movie.count)
+        else { return nil }
         if let track = moov.firstTrack(handledBy: "vide", in: movie) {
             guard let entry = track.sampleTable(in: movie)?.firstSampleEntry(in: movie) else { return nil }
             // A visual sample entry's own fields (§12.1.3: 8 of SampleEntry, 70 of VisualSampleEntry), then its boxes.
             let fields = 78
             guard entry.body.count > fields,
-                  let colour = MP4Box.leadingChildren(of: movie, in: (entry.body.lowerBound + fields)..<entry.body.upperBound)
-                    .first(where: { $0.type == "colr" }),
-                  colour.body.count >= 11 else { return nil }
+                let colour = MP4Box.leadingChildren(
+                    of: movie, in: (entry.body.lowerBound + fields)..<entry.body.upperBound
+                )
+                .first(where: { $0.type == "colr" }),
+                colour.body.count >= 11
+            else { return nil }
             let bytes = movie[colour.body.lowerBound..<(colour.body.lowerBound + 11)]
             // colour_type, then primaries, transfer and matrix (16 bits each), then the flag.
             guard Array(bytes.prefix(4)) == Array("nclx".utf8) else { return nil }

@@ -10,9 +10,11 @@ package enum ContainerMatrix {
     package static func unappliedTurn(of file: URL) -> Double? {
         guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
         defer { try? handle.close() }
-        guard let movie = MovieBox.read(from: handle)?.bytes, let moov = MP4Box.header(movie, at: 0, within: movie.count),
-              let header = moov.firstTrack(handledBy: "vide", in: movie)?.child("tkhd", in: movie),
-              let version = movie.bigEndian(at: header.body.lowerBound, 1) else { return nil }
+        guard let movie = MovieBox.read(from: handle)?.bytes,
+            let moov = MP4Box.header(movie, at: 0, within: movie.count),
+            let header = moov.firstTrack(handledBy: "vide", in: movie)?.child("tkhd", in: movie),
+            let version = movie.bigEndian(at: header.body.lowerBound, 1)
+        else { return nil }
         // Version 1 has 64-bit times and duration: the matrix follows 52 bytes in, else 40.
         let start = header.body.lowerBound + (version == 1 ? 52 : 40)
         guard start + 20 <= header.body.upperBound else { return nil }
@@ -27,7 +29,9 @@ package enum ContainerMatrix {
     /// The clockwise angle of the matrix (a b; c d) when it is a rotation by no multiple of 90°.
     package static func turn(a: Double, b: Double, c: Double, d: Double) -> Double? {
         let quarter: Set<Double> = [0, 1, -1]
-        guard !(quarter.contains(a) && quarter.contains(b) && quarter.contains(c) && quarter.contains(d)) else { return nil }
+        guard !(quarter.contains(a) && quarter.contains(b) && quarter.contains(c) && quarter.contains(d)) else {
+            return nil
+        }
         // A rotation: (cos, sin; -sin, cos), to the precision of 16.16 fixed point.
         let tolerance = 0.001
         guard abs(a - d) < tolerance, abs(b + c) < tolerance, abs(a * a + b * b - 1) < 2 * tolerance else { return nil }

@@ -26,7 +26,9 @@ package enum ContainerMetadata {
     /// Sets `output`'s creation times to `created` and copies `source`'s location, make/model
     /// and `mdta` keys into it (without the location when `keepLocation` is false; the `encoder`
     /// key never: the output's encoder is not the source's). Both are MP4 or MOV files.
-    package static func carry(from source: URL, into output: URL, created: Date?, keepLocation: Bool) throws(ContainerError) {
+    package static func carry(
+        from source: URL, into output: URL, created: Date?, keepLocation: Bool
+    ) throws(ContainerError) {
         do {
             let sourceMoov = try readMoov(source).data
             let extras = copiedBoxes(fromMoov: sourceMoov, keepLocation: keepLocation)
@@ -100,11 +102,14 @@ package enum ContainerMetadata {
             throw ContainerError.metadata(file: url.path, reason: "no moov box (not a whole MP4 or MOV file)")
         }
         let moov = top.boxes[index]
-        guard moov.size < UInt64(UInt32.max) else { throw ContainerError.metadata(file: url.path, reason: "its moov box is over 4 GiB") }
+        guard moov.size < UInt64(UInt32.max) else {
+            throw ContainerError.metadata(file: url.path, reason: "its moov box is over 4 GiB")
+        }
         try handle.seek(toOffset: moov.offset)
         let data = Data(try handle.read(upToCount: Int(moov.size)) ?? Data())
         let rest = end - moov.offset - moov.size
-        guard top.whole, top.boxes[(index + 1)...].allSatisfy({ movableBoxes.contains($0.type) }), rest <= movableLimit else {
+        guard top.whole, top.boxes[(index + 1)...].allSatisfy({ movableBoxes.contains($0.type) }), rest <= movableLimit
+        else {
             return (data, moov.offset, nil)
         }
         return (data, moov.offset, Data(try handle.read(upToCount: Int(rest)) ?? Data()))
@@ -154,11 +159,17 @@ package enum ContainerMetadata {
         var extras = Extras()
         guard let root = boxes(in: moov, 0..<moov.count).first else { return extras }
         for box in boxes(in: moov, root.body) {
-            if box.type == "meta", let meta = keyedMeta(moov, box, keepLocation: keepLocation) { extras.moov.append(meta) }
+            if box.type == "meta", let meta = keyedMeta(moov, box, keepLocation: keepLocation) {
+                extras.moov.append(meta)
+            }
             guard box.type == "udta" else { continue }
             for child in boxes(in: moov, box.body) {
-                if child.type == "meta", let meta = keyedMeta(moov, child, keepLocation: keepLocation) { extras.moov.append(meta) }
-                guard userDataBoxes.contains(child.type), keepLocation || !locationBoxes.contains(child.type) else { continue }
+                if child.type == "meta", let meta = keyedMeta(moov, child, keepLocation: keepLocation) {
+                    extras.moov.append(meta)
+                }
+                guard userDataBoxes.contains(child.type), keepLocation || !locationBoxes.contains(child.type) else {
+                    continue
+                }
                 extras.userData.append((child.type, Data(moov[child.range])))
             }
         }
@@ -172,13 +183,15 @@ package enum ContainerMetadata {
         // A body too short for either holds no keys (and `start + 4` would pass its end).
         guard meta.body.count >= 4 else { return nil }
         let start = meta.body.lowerBound
-        let childStart = meta.body.count >= 8 && latin1(data[(start + 4)..<(start + 8)]) == "hdlr"
+        let childStart =
+            meta.body.count >= 8 && latin1(data[(start + 4)..<(start + 8)]) == "hdlr"
             ? start : start + 4
         let children = boxes(in: data, childStart..<meta.range.upperBound)
         guard let handler = children.first(where: { $0.type == "hdlr" }), handler.body.count >= 12,
-              latin1(data[(handler.body.lowerBound + 8)..<(handler.body.lowerBound + 12)]) == "mdta",
-              let keys = children.first(where: { $0.type == "keys" }), keys.body.count >= 8,
-              let items = children.first(where: { $0.type == "ilst" }) else { return nil }
+            latin1(data[(handler.body.lowerBound + 8)..<(handler.body.lowerBound + 12)]) == "mdta",
+            let keys = children.first(where: { $0.type == "keys" }), keys.body.count >= 8,
+            let items = children.first(where: { $0.type == "ilst" })
+        else { return nil }
         // keys: version and flags, a count, then (size, namespace, name) entries, numbered from 1.
         var entries: [Data] = []
         var at = keys.body.lowerBound + 8

@@ -47,7 +47,9 @@ package struct FragmentedSoundEdit {
             let end = try input.seekToEnd()
             var offset: UInt64 = 0
             while offset < end {
-                guard let box = TopLevelBox.at(offset, in: input, end: end) else { throw failure("the recording's boxes could not be read") }
+                guard let box = TopLevelBox.at(offset, in: input, end: end) else {
+                    throw failure("the recording's boxes could not be read")
+                }
                 offset += box.size
                 switch box.type {
                 case "sidx":
@@ -58,16 +60,20 @@ package struct FragmentedSoundEdit {
                 case "moof":
                     // Its data is found from the fragment's own start: moved along with it.
                     guard box.size <= UInt64(MovieBox.largest), (try? input.seek(toOffset: box.offset)) != nil,
-                          let data = try input.read(upToCount: Int(box.size)), data.count == Int(box.size) else {
+                        let data = try input.read(upToCount: Int(box.size)), data.count == Int(box.size)
+                    else {
                         throw failure("a fragment of the recording could not be read")
                     }
                     let bytes = [UInt8](data)
-                    guard Self.placesDataByItself(bytes) else { throw failure("a fragment of the recording places its data by file offset") }
+                    guard Self.placesDataByItself(bytes) else {
+                        throw failure("a fragment of the recording places its data by file offset")
+                    }
                     try file.write(contentsOf: bytes)
                 case "mfra":
                     guard box.size <= UInt64(MovieBox.largest), (try? input.seek(toOffset: box.offset)) != nil,
-                          let data = try input.read(upToCount: Int(box.size)), data.count == Int(box.size),
-                          let moved = Self.fragmentIndex([UInt8](data), movedBy: shift, after: movie.offset) else {
+                        let data = try input.read(upToCount: Int(box.size)), data.count == Int(box.size),
+                        let moved = Self.fragmentIndex([UInt8](data), movedBy: shift, after: movie.offset)
+                    else {
                         throw failure("the recording's fragment index could not be read")
                     }
                     try file.write(contentsOf: moved)
@@ -89,10 +95,11 @@ package struct FragmentedSoundEdit {
     /// for the sound kept past it (at most the source's edit), in its movie timescale.
     private func editBox(movieTimescale: UInt64, mediaTimescale: UInt64) throws(ContainerError) -> [UInt8] {
         guard let first, end > first,
-              let mediaTime = ClipAudioEdit.scale(edit.mediaTime, mediaTimescale, edit.mediaTimescale),
-              let source = ClipAudioEdit.scale(edit.duration, movieTimescale, edit.movieTimescale),
-              let priming = ClipAudioEdit.scale(edit.mediaTime, movieTimescale, edit.mediaTimescale),
-              let sound = ClipAudioEdit.scale(end - first, movieTimescale, 1_000_000_000), sound > priming else {
+            let mediaTime = ClipAudioEdit.scale(edit.mediaTime, mediaTimescale, edit.mediaTimescale),
+            let source = ClipAudioEdit.scale(edit.duration, movieTimescale, edit.movieTimescale),
+            let priming = ClipAudioEdit.scale(edit.mediaTime, movieTimescale, edit.mediaTimescale),
+            let sound = ClipAudioEdit.scale(end - first, movieTimescale, 1_000_000_000), sound > priming
+        else {
             throw .editList(reason: "the sound kept is shorter than the priming it starts with")
         }
         let duration = min(source, sound - priming)
@@ -107,24 +114,34 @@ package struct FragmentedSoundEdit {
     /// of both boxes grown. Throws when a track's sample table points into the file (chunks).
     private static func movie(_ movie: [UInt8], adding edts: [UInt8]) throws(ContainerError) -> [UInt8] {
         func failure(_ reason: String) -> ContainerError { .editList(reason: reason) }
-        guard let moov = MP4Box.header(movie, at: 0, within: movie.count), let children = MP4Box.children(of: movie, in: moov.body) else {
+        guard let moov = MP4Box.header(movie, at: 0, within: movie.count),
+            let children = MP4Box.children(of: movie, in: moov.body)
+        else {
             throw failure("the recording's movie box could not be read")
         }
         guard children.contains(where: { $0.type == "mvex" }) else { throw failure("the recording is not fragmented") }
         var sound: (trak: MP4Box, after: Int)?
         for trak in children where trak.type == "trak" {
-            guard let parts = MP4Box.children(of: movie, in: trak.body), let tkhd = parts.first(where: { $0.type == "tkhd" }),
-                  let mdia = parts.first(where: { $0.type == "mdia" }), let media = MP4Box.children(of: movie, in: mdia.body),
-                  let hdlr = media.first(where: { $0.type == "hdlr" }), hdlr.body.count >= 12,
-                  let minf = media.first(where: { $0.type == "minf" }), let info = MP4Box.children(of: movie, in: minf.body),
-                  let stbl = info.first(where: { $0.type == "stbl" }), let table = MP4Box.children(of: movie, in: stbl.body) else {
+            guard let parts = MP4Box.children(of: movie, in: trak.body),
+                let tkhd = parts.first(where: { $0.type == "tkhd" }),
+                let mdia = parts.first(where: { $0.type == "mdia" }),
+                let media = MP4Box.children(of: movie, in: mdia.body),
+                let hdlr = media.first(where: { $0.type == "hdlr" }), hdlr.body.count >= 12,
+                let minf = media.first(where: { $0.type == "minf" }),
+                let info = MP4Box.children(of: movie, in: minf.body),
+                let stbl = info.first(where: { $0.type == "stbl" }),
+                let table = MP4Box.children(of: movie, in: stbl.body)
+            else {
                 throw failure("a track of the recording could not be read")
             }
             // A fragmented file's samples are in its fragments: no chunk offsets here to move.
-            for chunks in table where ["stco", "co64"].contains(chunks.type) && movie.bigEndian(at: chunks.body.lowerBound + 4, 4) != 0 {
+            for chunks in table
+            where ["stco", "co64"].contains(chunks.type) && movie.bigEndian(at: chunks.body.lowerBound + 4, 4) != 0 {
                 throw failure("a track of the recording has chunks in its movie box")
             }
-            if movie[(hdlr.body.lowerBound + 8)..<(hdlr.body.lowerBound + 12)].elementsEqual("soun".utf8) { sound = (trak, tkhd.range.upperBound) }
+            if movie[(hdlr.body.lowerBound + 8)..<(hdlr.body.lowerBound + 12)].elementsEqual("soun".utf8) {
+                sound = (trak, tkhd.range.upperBound)
+            }
         }
         guard let sound else { throw failure("the recording has no sound track") }
         var grown = movie
@@ -133,7 +150,9 @@ package struct FragmentedSoundEdit {
             let wide = box.body.lowerBound - box.start == 16
             let (offset, width) = wide ? (box.start + 8, 8) : (box.start, 4)
             let size = UInt64(box.size + edts.count)
-            guard wide || size <= UInt64(UInt32.max) else { throw failure("the recording's movie box would be too large") }
+            guard wide || size <= UInt64(UInt32.max) else {
+                throw failure("the recording's movie box would be too large")
+            }
             grown.replaceSubrange(offset..<(offset + width), with: bigEndianBytes(size, width))
         }
         grown.insert(contentsOf: edts, at: sound.after)
@@ -143,10 +162,14 @@ package struct FragmentedSoundEdit {
     /// Whether a `moof`'s track fragments find their data from the fragment's start (no
     /// base-data-offset in their `tfhd`: flag 0x000001), as mp4mux writes them.
     private static func placesDataByItself(_ moof: [UInt8]) -> Bool {
-        guard let box = MP4Box.header(moof, at: 0, within: moof.count), let children = MP4Box.children(of: moof, in: box.body) else { return false }
+        guard let box = MP4Box.header(moof, at: 0, within: moof.count),
+            let children = MP4Box.children(of: moof, in: box.body)
+        else { return false }
         for traf in children where traf.type == "traf" {
-            guard let parts = MP4Box.children(of: moof, in: traf.body), let tfhd = parts.first(where: { $0.type == "tfhd" }),
-                  let flags = moof.bigEndian(at: tfhd.body.lowerBound, 4), flags & 0x1 == 0 else { return false }
+            guard let parts = MP4Box.children(of: moof, in: traf.body),
+                let tfhd = parts.first(where: { $0.type == "tfhd" }),
+                let flags = moof.bigEndian(at: tfhd.body.lowerBound, 4), flags & 0x1 == 0
+            else { return false }
         }
         return true
     }
@@ -154,16 +177,21 @@ package struct FragmentedSoundEdit {
     /// An `mfra` with the fragment offsets of its `tfra` boxes past `after` moved by `shift`;
     /// nil when its boxes do not add up.
     private static func fragmentIndex(_ mfra: [UInt8], movedBy shift: UInt64, after: UInt64) -> [UInt8]? {
-        guard let box = MP4Box.header(mfra, at: 0, within: mfra.count), let children = MP4Box.children(of: mfra, in: box.body) else { return nil }
+        guard let box = MP4Box.header(mfra, at: 0, within: mfra.count),
+            let children = MP4Box.children(of: mfra, in: box.body)
+        else { return nil }
         var moved = mfra
         for tfra in children where tfra.type == "tfra" {
             let body = tfra.body.lowerBound
             // version/flags, track ID, reserved bits and the three field widths, entry count.
             guard let version = mfra.bigEndian(at: body, 1), version <= 1, let sizes = mfra.bigEndian(at: body + 8, 4),
-                  let count = mfra.bigEndian(at: body + 12, 4) else { return nil }
+                let count = mfra.bigEndian(at: body + 12, 4)
+            else { return nil }
             let timeWidth = version == 1 ? 8 : 4
             let entrySize = 2 * timeWidth + Int((sizes >> 4) & 3) + Int((sizes >> 2) & 3) + Int(sizes & 3) + 3
-            guard count <= UInt64(tfra.body.count / entrySize), body + 16 + Int(count) * entrySize <= tfra.body.upperBound else { return nil }
+            guard count <= UInt64(tfra.body.count / entrySize),
+                body + 16 + Int(count) * entrySize <= tfra.body.upperBound
+            else { return nil }
             for index in 0..<Int(count) {
                 let offset = body + 16 + index * entrySize + timeWidth
                 guard let moof = mfra.bigEndian(at: offset, timeWidth) else { return nil }

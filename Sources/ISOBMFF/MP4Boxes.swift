@@ -17,7 +17,9 @@ package struct MP4Box {
 
     /// The box whose header starts at `start` of `bytes`, when its size fits in `limit` bytes
     /// from there (a 64-bit size too; 0: to the limit).
-    package static func header<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at start: Int, within limit: Int) -> MP4Box?
+    package static func header<Bytes: RandomAccessCollection<UInt8>>(
+        _ bytes: Bytes, at start: Int, within limit: Int
+    ) -> MP4Box?
     where Bytes.Index == Int {
         guard let size32 = bytes.bigEndian(at: start, 4), start + 8 <= bytes.endIndex else { return nil }
         var size = Int(size32), headerSize = 8
@@ -34,7 +36,9 @@ package struct MP4Box {
     }
 
     /// The boxes laid one after another in `range` of `bytes`; nil when one does not fit in it.
-    package static func children<Bytes: RandomAccessCollection<UInt8>>(of bytes: Bytes, in range: Range<Int>) -> [MP4Box]?
+    package static func children<Bytes: RandomAccessCollection<UInt8>>(
+        of bytes: Bytes, in range: Range<Int>
+    ) -> [MP4Box]?
     where Bytes.Index == Int {
         guard range.lowerBound >= bytes.startIndex, range.upperBound <= bytes.endIndex else { return nil }
         var boxes: [MP4Box] = []
@@ -49,7 +53,9 @@ package struct MP4Box {
 
     /// The boxes laid one after another in `range` of `bytes`, up to the first that does not fit
     /// in it (for a reader that takes what it can of a damaged file).
-    package static func leadingChildren<Bytes: RandomAccessCollection<UInt8>>(of bytes: Bytes, in range: Range<Int>) -> [MP4Box]
+    package static func leadingChildren<Bytes: RandomAccessCollection<UInt8>>(
+        of bytes: Bytes, in range: Range<Int>
+    ) -> [MP4Box]
     where Bytes.Index == Int {
         guard range.lowerBound >= bytes.startIndex, range.upperBound <= bytes.endIndex else { return [] }
         var boxes: [MP4Box] = []
@@ -64,48 +70,61 @@ package struct MP4Box {
 
 extension MP4Box {
     /// The first box of `type` among this box's children in `bytes` (those that fit in it).
-    package func child<Bytes: RandomAccessCollection<UInt8>>(_ type: String, in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
+    package func child<Bytes: RandomAccessCollection<UInt8>>(_ type: String, in bytes: Bytes) -> MP4Box?
+    where Bytes.Index == Int {
         MP4Box.leadingChildren(of: bytes, in: body).first { $0.type == type }
     }
 
     /// A `moov`'s first track whose handler is `handler` (`vide`, `soun`, `tmcd`).
-    package func firstTrack<Bytes: RandomAccessCollection<UInt8>>(handledBy handler: String, in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
+    package func firstTrack<Bytes: RandomAccessCollection<UInt8>>(handledBy handler: String, in bytes: Bytes) -> MP4Box?
+    where Bytes.Index == Int {
         MP4Box.leadingChildren(of: bytes, in: body).first { $0.type == "trak" && $0.handlerType(in: bytes) == handler }
     }
 
     /// A `trak`'s handler type (`vide`, `soun`, `tmcd`: its `mdia/hdlr`), when it has one.
-    package func handlerType<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> String? where Bytes.Index == Int {
+    package func handlerType<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> String?
+    where Bytes.Index == Int {
         // hdlr: version and flags, pre_defined, then handler_type.
-        guard let handler = child("mdia", in: bytes)?.child("hdlr", in: bytes), handler.body.count >= 12 else { return nil }
+        guard let handler = child("mdia", in: bytes)?.child("hdlr", in: bytes), handler.body.count >= 12 else {
+            return nil
+        }
         let at = handler.body.lowerBound + 8
         return String(String.UnicodeScalarView(bytes[at..<(at + 4)].map { Unicode.Scalar($0) }))
     }
 
     /// A `trak`'s sample table (`mdia/minf/stbl`), when it has one.
-    package func sampleTable<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
+    package func sampleTable<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> MP4Box?
+    where Bytes.Index == Int {
         child("mdia", in: bytes)?.child("minf", in: bytes)?.child("stbl", in: bytes)
     }
 
     /// A sample table's (`stbl`) first sample entry (in its `stsd`), when it fits.
-    package func firstSampleEntry<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> MP4Box? where Bytes.Index == Int {
+    package func firstSampleEntry<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> MP4Box?
+    where Bytes.Index == Int {
         // stsd: version and flags, entry_count, then the entries.
         guard let descriptions = child("stsd", in: bytes), descriptions.body.count > 8 else { return nil }
-        return MP4Box.leadingChildren(of: bytes, in: (descriptions.body.lowerBound + 8)..<descriptions.body.upperBound).first
+        return MP4Box.leadingChildren(of: bytes, in: (descriptions.body.lowerBound + 8)..<descriptions.body.upperBound)
+            .first
     }
 
     /// Where a sample table's (`stbl`) first sample lies in the file, and its size: the first
     /// chunk's offset (`stco` or `co64`; a chunk starts with its first sample) and the first
     /// size in `stsz`. Nil when a table is missing, empty or cut short.
-    package func firstSample<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> (offset: UInt64, size: UInt64)? where Bytes.Index == Int {
+    package func firstSample<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> (offset: UInt64, size: UInt64)?
+    where Bytes.Index == Int {
         // stsz: version and flags, sample_size (0: each has its own), sample_count, then the sizes.
         guard let sizes = child("stsz", in: bytes).map({ bytes[$0.body] }),
-              let common = sizes.bigEndian(at: sizes.startIndex + 4, 4),
-              let count = sizes.bigEndian(at: sizes.startIndex + 8, 4), count > 0,
-              let size = common != 0 ? common : sizes.bigEndian(at: sizes.startIndex + 12, 4) else { return nil }
+            let common = sizes.bigEndian(at: sizes.startIndex + 4, 4),
+            let count = sizes.bigEndian(at: sizes.startIndex + 8, 4), count > 0,
+            let size = common != 0 ? common : sizes.bigEndian(at: sizes.startIndex + 12, 4)
+        else { return nil }
         // stco and co64: version and flags, entry_count, then 32- or 64-bit offsets.
-        let chunks = child("stco", in: bytes).map { (bytes[$0.body], 4) } ?? child("co64", in: bytes).map { (bytes[$0.body], 8) }
-        guard let (offsets, width) = chunks, let entries = offsets.bigEndian(at: offsets.startIndex + 4, 4), entries > 0,
-              let offset = offsets.bigEndian(at: offsets.startIndex + 8, width) else { return nil }
+        let chunks =
+            child("stco", in: bytes).map { (bytes[$0.body], 4) } ?? child("co64", in: bytes).map { (bytes[$0.body], 8) }
+        guard let (offsets, width) = chunks, let entries = offsets.bigEndian(at: offsets.startIndex + 4, 4),
+            entries > 0,
+            let offset = offsets.bigEndian(at: offsets.startIndex + 8, width)
+        else { return nil }
         return (offset, size)
     }
 }
@@ -136,7 +155,8 @@ package struct TopLevelBox {
     /// header cannot be read or its size does not fit in what is left.
     package static func at(_ offset: UInt64, in handle: FileHandle, end: UInt64) -> TopLevelBox? {
         guard offset < end, (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16),
-              let box = MP4Box.header([UInt8](header), at: 0, within: Int(clamping: end - offset)) else { return nil }
+            let box = MP4Box.header([UInt8](header), at: 0, within: Int(clamping: end - offset))
+        else { return nil }
         return TopLevelBox(type: box.type, offset: offset, size: UInt64(box.size))
     }
 }
@@ -153,8 +173,9 @@ package struct MovieBox {
     /// `largest`.
     package static func read(from handle: FileHandle) -> MovieBox? {
         guard let moov = TopLevelBox.all(in: handle).boxes.first(where: { $0.type == "moov" }), moov.size <= largest,
-              (try? handle.seek(toOffset: moov.offset)) != nil,
-              let data = try? handle.read(upToCount: Int(moov.size)), data.count == Int(moov.size) else { return nil }
+            (try? handle.seek(toOffset: moov.offset)) != nil,
+            let data = try? handle.read(upToCount: Int(moov.size)), data.count == Int(moov.size)
+        else { return nil }
         return MovieBox(offset: moov.offset, bytes: [UInt8](data))
     }
 }

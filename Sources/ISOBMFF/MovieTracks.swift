@@ -52,9 +52,10 @@ package struct MovieTracks {
     /// one sound track.
     package init?(movie: [UInt8]) {
         guard let moov = MP4Box.header(movie, at: 0, within: movie.count), moov.type == "moov",
-              let children = MP4Box.children(of: movie, in: moov.body),
-              let mvhd = children.first(where: { $0.type == "mvhd" }),
-              let (timescale, _, field) = Self.timing(movie, mvhd, timescaleAt: (12, 20), durationAt: (16, 24)) else { return nil }
+            let children = MP4Box.children(of: movie, in: moov.body),
+            let mvhd = children.first(where: { $0.type == "mvhd" }),
+            let (timescale, _, field) = Self.timing(movie, mvhd, timescaleAt: (12, 20), durationAt: (16, 24))
+        else { return nil }
         movieTimescale = timescale
         durationField = field
         var sounds: [Track] = [], others: [UInt64] = []
@@ -70,13 +71,14 @@ package struct MovieTracks {
     /// A `trak`'s edit list, timescales and durations, and whether its handler is `soun`.
     private static func track(_ bytes: [UInt8], _ trak: MP4Box) -> (track: Track, isSound: Bool)? {
         guard let children = MP4Box.children(of: bytes, in: trak.body),
-              let tkhd = children.first(where: { $0.type == "tkhd" }),
-              let mdia = children.first(where: { $0.type == "mdia" }),
-              let media = MP4Box.children(of: bytes, in: mdia.body),
-              let mdhd = media.first(where: { $0.type == "mdhd" }), let hdlr = media.first(where: { $0.type == "hdlr" }),
-              hdlr.body.count >= 12, case let handler = bytes[(hdlr.body.lowerBound + 8)..<(hdlr.body.lowerBound + 12)],
-              let (mediaTimescale, mediaDuration, _) = timing(bytes, mdhd, timescaleAt: (12, 20), durationAt: (16, 24)),
-              let (_, duration, field) = timing(bytes, tkhd, timescaleAt: nil, durationAt: (20, 28)) else { return nil }
+            let tkhd = children.first(where: { $0.type == "tkhd" }),
+            let mdia = children.first(where: { $0.type == "mdia" }),
+            let media = MP4Box.children(of: bytes, in: mdia.body),
+            let mdhd = media.first(where: { $0.type == "mdhd" }), let hdlr = media.first(where: { $0.type == "hdlr" }),
+            hdlr.body.count >= 12, case let handler = bytes[(hdlr.body.lowerBound + 8)..<(hdlr.body.lowerBound + 12)],
+            let (mediaTimescale, mediaDuration, _) = timing(bytes, mdhd, timescaleAt: (12, 20), durationAt: (16, 24)),
+            let (_, duration, field) = timing(bytes, tkhd, timescaleAt: nil, durationAt: (20, 28))
+        else { return nil }
         var edits: (version: UInt8, entries: [EditEntry])?
         if let edts = children.first(where: { $0.type == "edts" }) {
             guard let list = MP4Box.children(of: bytes, in: edts.body) else { return nil }
@@ -85,18 +87,26 @@ package struct MovieTracks {
                 edits = parsed
             }
         }
-        return (Track(edits: edits, mediaTimescale: mediaTimescale, mediaDuration: mediaDuration, duration: duration, durationField: field),
-                handler.elementsEqual("soun".utf8))
+        return (
+            Track(
+                edits: edits, mediaTimescale: mediaTimescale, mediaDuration: mediaDuration, duration: duration,
+                durationField: field),
+            handler.elementsEqual("soun".utf8)
+        )
     }
 
     /// A full box's timescale (absent for `tkhd`) and duration, at the body offsets given for
     /// version 0 and 1, and where its duration is written.
-    package static func timing(_ bytes: [UInt8], _ box: MP4Box, timescaleAt: (Int, Int)?, durationAt: (Int, Int))
-        -> (timescale: UInt64, duration: UInt64, field: DurationField)? {
+    package static func timing(
+        _ bytes: [UInt8], _ box: MP4Box, timescaleAt: (Int, Int)?, durationAt: (Int, Int)
+    )
+        -> (timescale: UInt64, duration: UInt64, field: DurationField)?
+    {
         guard let version = bytes.bigEndian(at: box.body.lowerBound, 1), version <= 1 else { return nil }
         let wide = version == 1, width = wide ? 8 : 4
         let durationOffset = box.body.lowerBound + (wide ? durationAt.1 : durationAt.0)
-        guard durationOffset + width <= box.body.upperBound, let duration = bytes.bigEndian(at: durationOffset, width) else { return nil }
+        guard durationOffset + width <= box.body.upperBound, let duration = bytes.bigEndian(at: durationOffset, width)
+        else { return nil }
         var timescale: UInt64 = 0
         if let timescaleAt {
             let offset = box.body.lowerBound + (wide ? timescaleAt.1 : timescaleAt.0)
@@ -110,14 +120,17 @@ package struct MovieTracks {
     package static func editList(_ bytes: [UInt8], _ elst: MP4Box) -> (version: UInt8, entries: [EditEntry])? {
         let body = elst.body
         guard let version = bytes.bigEndian(at: body.lowerBound, 1), version <= 1,
-              let count = bytes.bigEndian(at: body.lowerBound + 4, 4), count <= UInt64(mostEdits) else { return nil }
+            let count = bytes.bigEndian(at: body.lowerBound + 4, 4), count <= UInt64(mostEdits)
+        else { return nil }
         let width = version == 1 ? 8 : 4, entrySize = 2 * width + 4
         guard body.lowerBound + 8 + Int(count) * entrySize <= body.upperBound else { return nil }
         var entries: [EditEntry] = []
         for index in 0..<Int(count) {
             let offset = body.lowerBound + 8 + index * entrySize
-            guard let duration = bytes.bigEndian(at: offset, width), let time = bytes.bigEndian(at: offset + width, width),
-                  let rate = bytes.bigEndian(at: offset + 2 * width, 4) else { return nil }
+            guard let duration = bytes.bigEndian(at: offset, width),
+                let time = bytes.bigEndian(at: offset + width, width),
+                let rate = bytes.bigEndian(at: offset + 2 * width, 4)
+            else { return nil }
             let mediaTime: Int64 = width == 4 ? Int64(Int32(bitPattern: UInt32(time))) : Int64(bitPattern: time)
             entries.append(EditEntry(offset: offset, duration: duration, mediaTime: mediaTime, rate: UInt32(rate)))
         }

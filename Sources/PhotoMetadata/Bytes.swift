@@ -46,7 +46,9 @@ extension Array where Element == UInt8 {
     }
 
     mutating func appendBE32(_ value: UInt32) {
-        append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+        append(contentsOf: [
+            UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF),
+        ])
     }
 
     func hasPrefix(_ prefix: [UInt8]) -> Bool {

@@ -172,9 +172,11 @@ public struct EXIF: Sendable {
         case 8: return .signed((0..<n).map { Int32(Int16(bitPattern: r.u16(o + 2 * $0)!)) })
         case 9: return .signed((0..<n).map { Int32(bitPattern: r.u32(o + 4 * $0)!) })
         case 10:
-            return .rational((0..<n).map {
-                Rational(Int64(Int32(bitPattern: r.u32(o + 8 * $0)!)), Int64(Int32(bitPattern: r.u32(o + 8 * $0 + 4)!)))
-            })
+            return .rational(
+                (0..<n).map {
+                    Rational(
+                        Int64(Int32(bitPattern: r.u32(o + 8 * $0)!)), Int64(Int32(bitPattern: r.u32(o + 8 * $0 + 4)!)))
+                })
         case 11: return .real((0..<n).map { Double(Float(bitPattern: r.u32(o + 4 * $0)!)) })
         case 12: return .real((0..<n).map { Double(bitPattern: r.u64(o + 8 * $0)!) })
         default: return .bytes(Array(bytes[o..<(o + entry.valueLength)]))
@@ -184,7 +186,8 @@ public struct EXIF: Sendable {
     /// Orientation 1…8 from IFD0; nil when absent or out of range.
     public var orientation: Int? {
         guard let e = entry(0x0112, in: .ifd0), case .unsigned(let v) = value(e), let first = v.first,
-              (1...8).contains(first) else { return nil }
+            (1...8).contains(first)
+        else { return nil }
         return Int(first)
     }
 
@@ -235,7 +238,8 @@ private struct IFDParser {
         // IFD0 must have its next pointer; a sub-IFD at the very end of the block may lack one.
         let next = reader.u32(tableEnd)
         if kind == .ifd0, next == nil { throw .ifdOutOfBounds(ifd: kind.rawValue, offset: offset) }
-        ifds.append(IFDLocation(kind: kind, offset: offset, entryCount: Int(count), nextPointer: next == nil ? nil : tableEnd))
+        ifds.append(
+            IFDLocation(kind: kind, offset: offset, entryCount: Int(count), nextPointer: next == nil ? nil : tableEnd))
 
         for i in 0..<Int(count) {
             let e = offset + 2 + 12 * i
@@ -252,8 +256,10 @@ private struct IFDParser {
                     }
                 }
             }
-            entries.append(EXIFEntry(ifd: kind, tag: tag, type: type, count: n, entryOffset: e,
-                                     valueOffset: valueOffset, valueLength: length))
+            entries.append(
+                EXIFEntry(
+                    ifd: kind, tag: tag, type: type, count: n, entryOffset: e,
+                    valueOffset: valueOffset, valueLength: length))
         }
         return next
     }
@@ -262,11 +268,12 @@ private struct IFDParser {
     /// store it); nil when absent or zero.
     func pointer(_ tag: UInt16, in ifd: IFDKind) -> Int? {
         guard let e = entries.first(where: { $0.ifd == ifd && $0.tag == tag }), e.count == 1 else { return nil }
-        let p: Int? = switch e.type {
-        case 3: reader.u16(e.valueOffset).map(Int.init)
-        case 4, 13: reader.u32(e.valueOffset).map(Int.init)
-        default: nil
-        }
+        let p: Int? =
+            switch e.type {
+            case 3: reader.u16(e.valueOffset).map(Int.init)
+            case 4, 13: reader.u32(e.valueOffset).map(Int.init)
+            default: nil
+            }
         return p == 0 ? nil : p
     }
 
@@ -279,7 +286,8 @@ private struct IFDParser {
         for i in 0..<Int(count) {
             let e = offset + 2 + 12 * i
             guard let type = reader.u16(e + 2), let n = reader.u32(e + 4), let v = reader.u32(e + 8),
-                  let unit = EXIF.typeSize(type), Int(n) * unit > 4 else { continue }
+                let unit = EXIF.typeSize(type), Int(n) * unit > 4
+            else { continue }
             let start = Int(v), end = start + Int(n) * unit
             if start < size { ranges.append(start..<min(size, end)) }
         }
@@ -294,7 +302,8 @@ private struct IFDParser {
             let size = e.type == 3 ? 2 : 4
             guard e.type == 3 || e.type == 4 else { return [] }
             return (0..<Int(e.count)).compactMap { i in
-                size == 2 ? reader.u16(e.valueOffset + 2 * i).map(Int.init) : reader.u32(e.valueOffset + 4 * i).map(Int.init)
+                size == 2
+                    ? reader.u16(e.valueOffset + 2 * i).map(Int.init) : reader.u32(e.valueOffset + 4 * i).map(Int.init)
             }
         }
         let pairs = Array(zip(numbers(0x0201), numbers(0x0202))) + Array(zip(numbers(0x0111), numbers(0x0117)))

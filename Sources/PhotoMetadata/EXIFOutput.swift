@@ -47,8 +47,10 @@ extension EXIF {
 
     /// Appends an IFD0 table of `existing` entries (as raw 12-byte entries) and the ASCII tags of
     /// `edits`, sorted by tag, with the new values after it; points the header at it.
-    private static func appendIFD0(_ out: inout [UInt8], existing: [(tag: UInt16, bytes: [UInt8])], edits: MetadataEdits,
-                                   bigEndian: Bool) {
+    private static func appendIFD0(
+        _ out: inout [UInt8], existing: [(tag: UInt16, bytes: [UInt8])], edits: MetadataEdits,
+        bigEndian: Bool
+    ) {
         if out.count % 2 == 1 { out.append(0) }  // TIFF offsets are word-aligned
         let texts = [(UInt16(0x013B), edits.artist), (0x8298, edits.copyright)]
             .compactMap { tag, text in text.map { (tag, Array($0.utf8) + [0]) } }
@@ -94,4 +96,3 @@ extension EXIF {
         }
     }
 }
-

@@ -92,7 +92,9 @@ extension EXIF {
     public var values: [String: String] {
         var out: [String: String] = [:]
         for entry in entries where entry.ifd != .ifd1 {
-            guard let name = entry.name, out[name] == nil, !EXIFTags.structural.contains(name), let text = formatted(entry, name: name) else { continue }
+            guard let name = entry.name, out[name] == nil, !EXIFTags.structural.contains(name),
+                let text = formatted(entry, name: name)
+            else { continue }
             out[name] = text
             for alias in EXIFTags.aliases[name] ?? [] where out[alias] == nil { out[alias] = text }
         }
@@ -121,7 +123,8 @@ extension EXIF {
             text = r.first?.value.map { decimal(below ? -$0 : $0, 1) }
         case ("GPSTimeStamp", .rational(let r)) where r.count == 3:
             let parts = r.compactMap(\.value)
-            text = parts.count == 3
+            text =
+                parts.count == 3
                 ? parts.map { $0 < 10 ? "0" + decimal($0, 2) : decimal($0, 2) }.joined(separator: ":") : nil
         case ("GPSVersionID", .bytes(let b)): text = b.map(String.init).joined(separator: ".")
         case ("UserComment", .bytes(let b)): text = Self.userComment(b)

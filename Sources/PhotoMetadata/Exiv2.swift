@@ -181,7 +181,8 @@ final class XMPDocument {
         var error: UnsafeMutablePointer<GError>?
         // Standard (not compact) RDF, as cameras and Adobe write it; padding 0 lets the toolkit
         // add its usual 2 KB, which editors use to update the packet in place.
-        guard let text = gexiv2_metadata_try_generate_xmp_packet(metadata, GExiv2XmpFormatFlags(rawValue: 0), 0, &error) else {
+        guard let text = gexiv2_metadata_try_generate_xmp_packet(metadata, GExiv2XmpFormatFlags(rawValue: 0), 0, &error)
+        else {
             // exiv2 reports an encoding failure only in its log.
             throw .serialize(error.map { Self.take($0) } ?? Exiv2.logged.first ?? "unknown reason")
         }
@@ -217,8 +218,12 @@ package enum TIFFMetadata {
             if let xmp { carrier += PNGChunk.xmp(xmp).encoded }
             carrier += PNGChunk(type: "IEND", data: Data()).encoded
             var error: UnsafeMutablePointer<GError>?
-            let opened = carrier.withUnsafeBufferPointer { gexiv2_metadata_open_buf(metadata, $0.baseAddress, glong($0.count), &error) }
-            guard opened != 0 else { throw .open(code: Int(error?.pointee.code ?? 0), message: XMPDocument.take(error)) }
+            let opened = carrier.withUnsafeBufferPointer {
+                gexiv2_metadata_open_buf(metadata, $0.baseAddress, glong($0.count), &error)
+            }
+            guard opened != 0 else {
+                throw .open(code: Int(error?.pointee.code ?? 0), message: XMPDocument.take(error))
+            }
             let stream = TIFFMemoryStream(tiff)
             var callbacks = stream.callbacks()
             let saved = withExtendedLifetime(stream) { gexiv2_metadata_save_stream(metadata, &callbacks, &error) }
@@ -241,7 +246,9 @@ private final class TIFFMemoryStream {
     private var length: Int { writing ? output.count : input.count }
 
     func callbacks() -> ManagedStreamCallbacks {
-        func this(_ handle: UnsafeMutableRawPointer?) -> TIFFMemoryStream { Unmanaged.fromOpaque(handle!).takeUnretainedValue() }
+        func this(_ handle: UnsafeMutableRawPointer?) -> TIFFMemoryStream {
+            Unmanaged.fromOpaque(handle!).takeUnretainedValue()
+        }
         return ManagedStreamCallbacks(
             handle: Unmanaged.passUnretained(self).toOpaque(),
             CanSeek: { _ in 1 }, CanRead: { _ in 1 }, CanWrite: { _ in 1 },
@@ -251,7 +258,9 @@ private final class TIFFMemoryStream {
                 let stream = this(handle)
                 guard let buffer, !stream.writing, stream.position < stream.input.count else { return 0 }
                 let n = min(Int(count), stream.input.count - stream.position)
-                stream.input.withUnsafeBytes { (buffer + Int(offset)).copyMemory(from: $0.baseAddress! + stream.position, byteCount: n) }
+                stream.input.withUnsafeBytes {
+                    (buffer + Int(offset)).copyMemory(from: $0.baseAddress! + stream.position, byteCount: n)
+                }
                 stream.position += n
                 return Int32(n)
             },
@@ -262,16 +271,19 @@ private final class TIFFMemoryStream {
                 let end = stream.position + Int(count)
                 if end > stream.output.count { stream.output.append(Data(count: end - stream.output.count)) }
                 let start = stream.position
-                stream.output.withUnsafeMutableBytes { ($0.baseAddress! + start).copyMemory(from: buffer + Int(offset), byteCount: Int(count)) }
+                stream.output.withUnsafeMutableBytes {
+                    ($0.baseAddress! + start).copyMemory(from: buffer + Int(offset), byteCount: Int(count))
+                }
                 stream.position = end
             },
             Seek: { handle, offset, origin in
                 let stream = this(handle)
-                let base = switch origin {
-                case Current: stream.position
-                case End: stream.length
-                default: 0
-                }
+                let base =
+                    switch origin {
+                    case Current: stream.position
+                    case End: stream.length
+                    default: 0
+                    }
                 stream.position = max(0, base + Int(offset))
             },
             Flush: { _ in })

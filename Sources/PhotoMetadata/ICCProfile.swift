@@ -19,10 +19,14 @@ public enum ICCProfile {
     public static let displayP3: Data = {
         func be32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(v >> (24 - 8 * $0) & 0xFF) } }
         func s15(_ v: Double) -> [UInt8] { be32(UInt32(bitPattern: Int32((v * 65536).rounded()))) }
-        func xyz(_ x: Double, _ y: Double, _ z: Double) -> [UInt8] { Array("XYZ ".utf8) + [0, 0, 0, 0] + s15(x) + s15(y) + s15(z) }
+        func xyz(_ x: Double, _ y: Double, _ z: Double) -> [UInt8] {
+            Array("XYZ ".utf8) + [0, 0, 0, 0] + s15(x) + s15(y) + s15(z)
+        }
         let text = Array("Display P3".utf8) + [0]
         // textDescriptionType: ASCII, then empty Unicode and ScriptCode parts.
-        let desc = Array("desc".utf8) + [0, 0, 0, 0] + be32(UInt32(text.count)) + text + [UInt8](repeating: 0, count: 4 + 4 + 2 + 1 + 67)
+        let desc =
+            Array("desc".utf8) + [0, 0, 0, 0] + be32(UInt32(text.count)) + text
+            + [UInt8](repeating: 0, count: 4 + 4 + 2 + 1 + 67)
         let cprt = Array("text".utf8) + [0, 0, 0, 0] + Array("Public domain".utf8) + [0]
         // The sRGB decoding curve as a 1024-entry table (a v2 profile has no parametric curves).
         let entries = 1024
@@ -33,9 +37,11 @@ public enum ICCProfile {
             let n = UInt16((linear * 65535).rounded())
             curve += [UInt8(n >> 8), UInt8(n & 0xFF)]
         }
-        let tags: [(String, [UInt8])] = [("desc", desc), ("cprt", cprt), ("wtpt", xyz(0.96420, 1.0, 0.82491)),
-                                         ("rXYZ", xyz(0.51512, 0.24120, -0.00105)), ("gXYZ", xyz(0.29198, 0.69225, 0.04189)),
-                                         ("bXYZ", xyz(0.15710, 0.06657, 0.78407)), ("rTRC", curve), ("gTRC", curve), ("bTRC", curve)]
+        let tags: [(String, [UInt8])] = [
+            ("desc", desc), ("cprt", cprt), ("wtpt", xyz(0.96420, 1.0, 0.82491)),
+            ("rXYZ", xyz(0.51512, 0.24120, -0.00105)), ("gXYZ", xyz(0.29198, 0.69225, 0.04189)),
+            ("bXYZ", xyz(0.15710, 0.06657, 0.78407)), ("rTRC", curve), ("gTRC", curve), ("bTRC", curve),
+        ]
         let start = 128 + 4 + 12 * tags.count
         var table: [UInt8] = [], body: [UInt8] = []
         var placed: [String: (offset: Int, size: Int)] = [:]

@@ -22,7 +22,8 @@ public enum IPTCError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badResourceSignature(let offset): "corrupt IPTC: no resource signature at byte \(offset) of APP13"
         case .truncatedResource(let offset): "corrupt IPTC: the resource at byte \(offset) of APP13 runs past its end"
         case .badDatasetMarker(let offset): "corrupt IPTC: no dataset marker at byte \(offset) of the IPTC block"
-        case .truncatedDataset(let offset): "corrupt IPTC: the dataset at byte \(offset) of the IPTC block runs past its end"
+        case .truncatedDataset(let offset):
+            "corrupt IPTC: the dataset at byte \(offset) of the IPTC block runs past its end"
         }
     }
 }
@@ -57,17 +58,24 @@ struct PhotoshopResources: Equatable {
         var pos = 0
         while pos < bytes.count {
             if bytes[pos...].allSatisfy({ $0 == 0 }) { break }
-            guard pos + 4 <= bytes.count, Self.signatures.contains(where: { bytes[pos..<pos + 4].elementsEqual($0) }) else {
+            guard pos + 4 <= bytes.count, Self.signatures.contains(where: { bytes[pos..<pos + 4].elementsEqual($0) })
+            else {
                 throw .badResourceSignature(offset: pos)
             }
-            guard let id = reader.u16(pos + 4), let nameLength = reader.u8(pos + 6) else { throw .truncatedResource(offset: pos) }
+            guard let id = reader.u16(pos + 4), let nameLength = reader.u8(pos + 6) else {
+                throw .truncatedResource(offset: pos)
+            }
             // The name's length byte and text take an even number of bytes.
             let nameEnd = pos + 7 + Int(nameLength)
             let sizeAt = nameEnd + (Int(nameLength) + 1) % 2
-            guard let size = reader.u32(sizeAt), sizeAt + 4 + Int(size) <= bytes.count else { throw .truncatedResource(offset: pos) }
+            guard let size = reader.u32(sizeAt), sizeAt + 4 + Int(size) <= bytes.count else {
+                throw .truncatedResource(offset: pos)
+            }
             let dataAt = sizeAt + 4
-            blocks.append(Block(signature: Array(bytes[pos..<pos + 4]), id: id, name: Array(bytes[(pos + 7)..<nameEnd]),
-                                data: Array(bytes[dataAt..<(dataAt + Int(size))])))
+            blocks.append(
+                Block(
+                    signature: Array(bytes[pos..<pos + 4]), id: id, name: Array(bytes[(pos + 7)..<nameEnd]),
+                    data: Array(bytes[dataAt..<(dataAt + Int(size))])))
             pos = dataAt + Int(size) + Int(size) % 2
         }
         self.blocks = blocks
@@ -133,12 +141,15 @@ struct IIMDatasets: Equatable {
             if length16 & 0x8000 != 0 {
                 // Extended: the low bits count the bytes of the real length that follow.
                 let count = Int(length16 & 0x7FFF)
-                guard (1...4).contains(count), dataAt + count <= bytes.count else { throw .truncatedDataset(offset: pos) }
+                guard (1...4).contains(count), dataAt + count <= bytes.count else {
+                    throw .truncatedDataset(offset: pos)
+                }
                 length = bytes[dataAt..<(dataAt + count)].reduce(0) { $0 << 8 | Int($1) }
                 dataAt += count
             }
             guard dataAt + length <= bytes.count else { throw .truncatedDataset(offset: pos) }
-            datasets.append(Dataset(record: bytes[pos + 1], number: bytes[pos + 2], data: Array(bytes[dataAt..<(dataAt + length)])))
+            datasets.append(
+                Dataset(record: bytes[pos + 1], number: bytes[pos + 2], data: Array(bytes[dataAt..<(dataAt + length)])))
             pos = dataAt + length
         }
         self.datasets = datasets
@@ -211,9 +222,10 @@ struct IIMDatasets: Equatable {
 
     /// Inserts `dataset` in record and number order, after any of the same number.
     private mutating func insert(_ dataset: Dataset) {
-        let index = datasets.firstIndex {
-            $0.record > dataset.record || ($0.record == dataset.record && $0.number > dataset.number)
-        } ?? datasets.endIndex
+        let index =
+            datasets.firstIndex {
+                $0.record > dataset.record || ($0.record == dataset.record && $0.number > dataset.number)
+            } ?? datasets.endIndex
         datasets.insert(dataset, at: index)
     }
 }
@@ -242,7 +254,9 @@ extension ImageMetadata {
         var warnings: [MetadataWarning] = []
         if let index = resources.blocks.firstIndex(where: { $0.id == PhotoshopResources.iptc }) {
             var iim: IIMDatasets
-            do { iim = try IIMDatasets(parsing: resources.blocks[index].data) } catch { return .dropped(.iptcUnreadable(error)) }
+            do { iim = try IIMDatasets(parsing: resources.blocks[index].data) } catch {
+                return .dropped(.iptcUnreadable(error))
+            }
             let original = iim
             if stripGPS { iim.datasets.removeAll { $0.record == 2 && IIMDatasets.location.contains($0.number) } }
             var unwritten: [String] = []
@@ -267,7 +281,8 @@ extension ImageMetadata {
         let bytes = resources.encoded
         let chunk = JPEGSignature.maxPayload - JPEGSignature.iptc.count
         let segments = stride(from: 0, to: bytes.count, by: chunk).map { start in
-            JPEGSegment(marker: 0xED, payload: Data(JPEGSignature.iptc + bytes[start..<min(bytes.count, start + chunk)]))
+            JPEGSegment(
+                marker: 0xED, payload: Data(JPEGSignature.iptc + bytes[start..<min(bytes.count, start + chunk)]))
         }
         return .segments(segments, warnings)
     }

@@ -100,7 +100,8 @@ public struct ImageMetadata: Sendable {
     /// format with no gAMA loses. nil otherwise.
     public var pngGammaApartFromSRGB: Double? {
         guard icc == nil, !pngColourChunks.contains(where: { $0.type == "sRGB" }),
-              let chunk = pngColourChunks.first(where: { $0.type == "gAMA" }), chunk.data.count == 4 else { return nil }
+            let chunk = pngColourChunks.first(where: { $0.type == "gAMA" }), chunk.data.count == 4
+        else { return nil }
         let stored = chunk.data.reduce(0) { $0 << 8 | Int($1) }
         // PNG writers give sRGB as 45455 (some 45454 or 45000): ±1000 is still sRGB's curve.
         guard stored > 0, abs(stored - 45455) > 1000 else { return nil }
@@ -129,8 +130,11 @@ public struct ImageMetadata: Sendable {
 
     /// The APP1 payload (`Exif\0\0` + TIFF) for an upright `width`×`height` output with `edits`;
     /// nil without EXIF or edits.
-    public func exifForOutput(width: Int, height: Int, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()) -> Data? {
-        exifTIFFForOutput(width: width, height: height, stripGPS: stripGPS, edits: edits).map { Data(JPEGSignature.exif) + $0 }
+    public func exifForOutput(width: Int, height: Int, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()) -> Data?
+    {
+        exifTIFFForOutput(width: width, height: height, stripGPS: stripGPS, edits: edits).map {
+            Data(JPEGSignature.exif) + $0
+        }
     }
 
     /// The TIFF block for an output: the source's, edited (see `EXIF.outputTIFF`), or a minimal one
@@ -175,7 +179,9 @@ public struct ImageMetadata: Sendable {
     /// APP2 ICC, APP1 XMP, APP13 IPTC, the source's carried APP segments, then the encoder's own
     /// segments (its JFIF APP0 dropped when EXIF is written) and its image data unchanged. The size written into EXIF is the frame's.
     /// Metadata that cannot be written validly is left out with a warning.
-    public func insert(into encodedJPEG: Data, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()) throws(MetadataError) -> MetadataOutput {
+    public func insert(
+        into encodedJPEG: Data, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()
+    ) throws(MetadataError) -> MetadataOutput {
         let structure = try JPEGStructure(parsing: encodedJPEG)
         guard let size = structure.frameSize else { throw .noFrameHeader }
         var warnings = readWarnings
@@ -207,7 +213,9 @@ public struct ImageMetadata: Sendable {
         case .none: break
         }
         switch iptcForOutput(stripGPS: stripGPS, edits: edits) {
-        case .segments(let segments, let cut): added += segments; warnings += cut
+        case .segments(let segments, let cut):
+            added += segments
+            warnings += cut
         case .dropped(let warning): warnings.append(warning)
         case .none: break
         }
@@ -230,7 +238,9 @@ public struct ImageMetadata: Sendable {
     /// `encodedPNG` (from the encoder) with this metadata right after IHDR: iCCP, eXIf (TIFF only),
     /// iTXt XMP; then the encoder's chunks as they were. A JPEG's ICC profile becomes an iCCP of
     /// stored (uncompressed) deflate blocks. JPEG IPTC is not carried into PNG.
-    public func insert(intoPNG encodedPNG: Data, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()) throws(MetadataError) -> MetadataOutput {
+    public func insert(
+        intoPNG encodedPNG: Data, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()
+    ) throws(MetadataError) -> MetadataOutput {
         let chunks = try PNGChunk.parse(encodedPNG)
         guard let ihdr = chunks.first, ihdr.type == "IHDR", ihdr.data.count >= 8 else { throw .notPNG }
         let h = [UInt8](ihdr.data)
@@ -251,7 +261,9 @@ public struct ImageMetadata: Sendable {
             added.append(PNGChunk(type: "eXIf", data: tiff))
         }
         switch xmpForOutput(size: PixelSize(width: width, height: height), stripGPS: stripGPS, edits: edits) {
-        case .packet(let packet, let warning): added.append(.xmp(packet)); warnings += warning.map { [$0] } ?? []
+        case .packet(let packet, let warning):
+            added.append(.xmp(packet))
+            warnings += warning.map { [$0] } ?? []
         case .dropped(let warning): warnings.append(warning)
         case .none: break
         }

@@ -40,11 +40,15 @@ public struct JPEGSegment: Sendable, Equatable {
     /// holds a JPEG picture. EXIF, XMP, ICC and IPTC are written by their own code.
     var carriedVerbatim: Bool {
         guard (0xE0...0xEF).contains(marker) else { return false }
-        let ownCode: [(UInt8, [UInt8])] = [(1, JPEGSignature.exif), (1, JPEGSignature.xmp), (1, JPEGSignature.xmpExtension),
-                                           (2, JPEGSignature.icc), (13, JPEGSignature.iptc)]
-        let dropped: [(UInt8, [UInt8])] = [(0, JPEGSignature.jfif), (0, Array("JFXX\0".utf8)), (0, Array("AVI1".utf8)),
-                                           (1, Array("FLIR\0".utf8)), (2, Array("MPF\0".utf8)), (2, Array("FPXR\0".utf8)),
-                                           (11, Array("JP".utf8)), (14, Array("Adobe".utf8))]
+        let ownCode: [(UInt8, [UInt8])] = [
+            (1, JPEGSignature.exif), (1, JPEGSignature.xmp), (1, JPEGSignature.xmpExtension),
+            (2, JPEGSignature.icc), (13, JPEGSignature.iptc),
+        ]
+        let dropped: [(UInt8, [UInt8])] = [
+            (0, JPEGSignature.jfif), (0, Array("JFXX\0".utf8)), (0, Array("AVI1".utf8)),
+            (1, Array("FLIR\0".utf8)), (2, Array("MPF\0".utf8)), (2, Array("FPXR\0".utf8)),
+            (11, Array("JP".utf8)), (14, Array("Adobe".utf8)),
+        ]
         if (ownCode + dropped).contains(where: { isApp($0.0, $0.1) }) { return false }
         return embeddedJPEGs(in: [UInt8](payload)).isEmpty
     }
@@ -210,7 +214,8 @@ private func jpegEnd(_ bytes: [UInt8], from start: Int) -> Int? {
         while pos + 1 < bytes.count, bytes[pos + 1] == 0xFF { pos += 1 }
         let marker = bytes[pos + 1]
         guard marker != 0x00, marker != 0xD8, marker != 0xD9, !JPEGSegment.isStandalone(marker),
-              let length = reader.u16(pos + 2), length >= 2, pos + 2 + Int(length) <= bytes.count else { return nil }
+            let length = reader.u16(pos + 2), length >= 2, pos + 2 + Int(length) <= bytes.count
+        else { return nil }
         if frameMarkers.contains(marker) { sawFrame = true }
         pos += 2 + Int(length)
         if marker == 0xDA { break }

@@ -19,7 +19,8 @@ public struct JPEGPicture: Sendable, Equatable {
 
     public static func == (a: JPEGPicture, b: JPEGPicture) -> Bool {
         a.frameMarker == b.frameMarker && a.precision == b.precision && a.width == b.width && a.height == b.height
-            && a.sampling.elementsEqual(b.sampling, by: { $0 == $1 }) && a.adobeTransform == b.adobeTransform && a.tables == b.tables
+            && a.sampling.elementsEqual(b.sampling, by: { $0 == $1 }) && a.adobeTransform == b.adobeTransform
+            && a.tables == b.tables
     }
 
     public enum ColourModel: Sendable { case grey, yCbCr, rgb, cmyk, ycck }
@@ -47,7 +48,9 @@ public struct JPEGPicture: Sendable, Equatable {
                 let wide = q[pos] >> 4 != 0, id = Int(q[pos] & 0x0F)
                 let size = wide ? 128 : 64
                 guard pos + 1 + size <= q.count else { break }
-                quantisation[id] = (0..<64).map { wide ? Int(q[pos + 1 + 2 * $0]) << 8 | Int(q[pos + 2 + 2 * $0]) : Int(q[pos + 1 + $0]) }
+                quantisation[id] = (0..<64).map {
+                    wide ? Int(q[pos + 1 + 2 * $0]) << 8 | Int(q[pos + 2 + 2 * $0]) : Int(q[pos + 1 + $0])
+                }
                 pos += 1 + size
             }
         }
@@ -60,7 +63,9 @@ public struct JPEGPicture: Sendable, Equatable {
         }
         self.sampling = sampling
         self.tables = tables
-        let adobe = structure.segments.first { $0.marker == 0xEE && $0.payload.count >= 12 && $0.payload.starts(with: Array("Adobe".utf8)) }
+        let adobe = structure.segments.first {
+            $0.marker == 0xEE && $0.payload.count >= 12 && $0.payload.starts(with: Array("Adobe".utf8))
+        }
         adobeTransform = adobe.map { Int($0.payload[$0.payload.startIndex + 11]) }
     }
 
@@ -78,7 +83,8 @@ public struct JPEGPicture: Sendable, Equatable {
     /// component at full resolution in practice).
     public var chroma: ChromaSampling {
         guard colourModel == .yCbCr, sampling.count == 3, sampling[1] == sampling[2],
-              sampling[1].h > 0, sampling[1].v > 0 else { return colourModel == .yCbCr ? .other : .s444 }
+            sampling[1].h > 0, sampling[1].v > 0
+        else { return colourModel == .yCbCr ? .other : .s444 }
         switch (sampling[0].h / sampling[1].h, sampling[0].v / sampling[1].v) {
         case (1, 1): return .s444
         case (2, 1): return .s422
@@ -96,7 +102,8 @@ public struct JPEGPicture: Sendable, Equatable {
         if ![1, 3, 4].contains(sampling.count) { return "\(sampling.count) colour components" }
         // TurboJPEG reads 4:4:4, 4:2:2, 4:2:0, 4:4:0 and 4:1:1 (jpegdec turns the last green, so
         // libjpeg-turbo decodes it); jpegdec makes other YCbCr samplings green or fails.
-        if colourModel == .yCbCr, sampling.count == 3, sampling[1] == sampling[2], sampling[1].h > 0, sampling[1].v > 0 {
+        if colourModel == .yCbCr, sampling.count == 3, sampling[1] == sampling[2], sampling[1].h > 0, sampling[1].v > 0
+        {
             let ratio = (sampling[0].h / sampling[1].h, sampling[0].v / sampling[1].v)
             let read = [(1, 1), (2, 1), (2, 2), (1, 2), (4, 1)]
             if !read.contains(where: { $0 == ratio }) {
@@ -115,9 +122,13 @@ public struct JPEGPicture: Sendable, Equatable {
         let chromaTable = tables.count > 1 ? tables[1] : nil
         var best: (quality: Int, distance: Int)?
         for quality in 1...100 {
-            var distance = zip(luma, Self.scaledTable(Self.standardLuma, quality: quality)).reduce(0) { $0 + abs($1.0 - $1.1) }
+            var distance = zip(luma, Self.scaledTable(Self.standardLuma, quality: quality)).reduce(0) {
+                $0 + abs($1.0 - $1.1)
+            }
             if let chromaTable {
-                distance += zip(chromaTable, Self.scaledTable(Self.standardChroma, quality: quality)).reduce(0) { $0 + abs($1.0 - $1.1) }
+                distance += zip(chromaTable, Self.scaledTable(Self.standardChroma, quality: quality)).reduce(0) {
+                    $0 + abs($1.0 - $1.1)
+                }
             }
             // Ties go to the higher quality: never re-encode worse than the source.
             if best == nil || distance <= best!.distance { best = (quality, distance) }
@@ -133,16 +144,23 @@ public struct JPEGPicture: Sendable, Equatable {
     }
 
     /// The natural-order index of each zigzag position.
-    static let zigzag = [0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14,
-                         21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60,
-                         61, 54, 47, 55, 62, 63]
+    static let zigzag = [
+        0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14,
+        21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60,
+        61, 54, 47, 55, 62, 63,
+    ]
 
     /// The JPEG standard's example tables (ITU T.81 Annex K), which libjpeg scales by quality.
-    static let standardLuma = [16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56,
-                               14, 17, 22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92,
-                               49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99]
-    static let standardChroma = [17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99,
-                                 47, 66, 99, 99, 99, 99, 99, 99] + Array(repeating: 99, count: 32)
+    static let standardLuma = [
+        16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56,
+        14, 17, 22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92,
+        49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+    ]
+    static let standardChroma =
+        [
+            17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99,
+            47, 66, 99, 99, 99, 99, 99, 99,
+        ] + Array(repeating: 99, count: 32)
 
     /// The offset just past the picture's EOI marker, found by walking the scans from
     /// `structure.scanOffset` (entropy-coded data, and the segments between progressive scans);

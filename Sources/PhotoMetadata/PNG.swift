@@ -33,7 +33,9 @@ public struct PNGChunk: Sendable, Equatable {
 
     /// As `parse(_:)`; with `skippingBadAncillary`, an ancillary chunk (lower-case first letter:
     /// metadata, never pixels) with a bad CRC is left out and named in `skipped` instead.
-    static func parse(_ data: Data, skippingBadAncillary: Bool) throws(MetadataError) -> (chunks: [PNGChunk], skipped: [String]) {
+    static func parse(
+        _ data: Data, skippingBadAncillary: Bool
+    ) throws(MetadataError) -> (chunks: [PNGChunk], skipped: [String]) {
         let bytes = [UInt8](data)
         guard bytes.hasPrefix(signature) else { throw .notPNG }
         let reader = ByteReader(bytes: bytes, bigEndian: true)

@@ -35,7 +35,10 @@ public struct PNGPicture: Sendable, Equatable {
         while position + 8 <= bytes.count {
             let type = bytes[position + 4..<position + 8]
             if type.elementsEqual("IDAT".utf8) { break }
-            if type.elementsEqual("tRNS".utf8) { sawTRNS = true; break }
+            if type.elementsEqual("tRNS".utf8) {
+                sawTRNS = true
+                break
+            }
             position += 12 + word(position)
         }
         hasTransparency = colourType == 4 || colourType == 6 || sawTRNS

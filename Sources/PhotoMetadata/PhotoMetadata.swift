@@ -56,13 +56,15 @@ public enum MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noImageData: "corrupt JPEG: no image data (the file ends before the first scan)"
         case .noFrameHeader: "corrupt JPEG: no frame header (SOF), so the image size is unknown"
         case .badTIFFHeader: "corrupt EXIF: bad TIFF header"
-        case .ifdOutOfBounds(let ifd, let offset): "corrupt EXIF: \(ifd) at offset \(offset) lies outside the EXIF block"
+        case .ifdOutOfBounds(let ifd, let offset):
+            "corrupt EXIF: \(ifd) at offset \(offset) lies outside the EXIF block"
         case .ifdLoop(let offset): "corrupt EXIF: IFD offsets loop back to \(offset)"
         case .valueOutOfBounds(let ifd, let tag):
             "corrupt EXIF: the value of tag 0x\(hex(tag)) in \(ifd) lies outside the EXIF block"
         case .badICCProfile(let why): "corrupt ICC profile: \(why)"
         case .badPNGChunkCRC(let chunk): "corrupt PNG: bad CRC in chunk \(chunk)"
-        case .webpMux(let operation, let code): "corrupt WebP: libwebpmux \(operation) failed (\(WebPMux.describe(code)))"
+        case .webpMux(let operation, let code):
+            "corrupt WebP: libwebpmux \(operation) failed (\(WebPMux.describe(code)))"
         }
     }
 }

@@ -47,16 +47,18 @@ struct TIFFBlockEdit {
     /// The GPS pointer (with `stripGPS`), Artist and Copyright when the edits replace them, and
     /// any value that is a whole JPEG picture (a maker note that is only a preview).
     private func unlinkedEntries() -> Set<Int> {
-        let replaced: Set<UInt16> = Set([edits.artist.map { _ in 0x013B }, edits.copyright.map { _ in 0x8298 }]
-            .compactMap { $0 })
+        let replaced: Set<UInt16> = Set(
+            [edits.artist.map { _ in 0x013B }, edits.copyright.map { _ in 0x8298 }]
+                .compactMap { $0 })
         var unlinked: Set<Int> = []
         let bytes = exif.bytes
         for e in exif.entries where !dropped(e.ifd) {
             if stripGPS, e.ifd == .ifd0, e.tag == 0x8825 { unlinked.insert(e.entryOffset) }
             if e.ifd == .ifd0, replaced.contains(e.tag) { unlinked.insert(e.entryOffset) }
             if e.type == 1 || e.type == 7, e.valueLength > 4,
-               embeddedJPEGs(in: Array(bytes[e.valueOffset..<(e.valueOffset + e.valueLength)]))
-                   .first?.lowerBound == 0 {
+                embeddedJPEGs(in: Array(bytes[e.valueOffset..<(e.valueOffset + e.valueLength)]))
+                    .first?.lowerBound == 0
+            {
                 unlinked.insert(e.entryOffset)
             }
         }
@@ -130,8 +132,9 @@ struct TIFFBlockEdit {
         let ifd0Entries = exif.entries.filter { $0.ifd == .ifd0 }
         let entryCount = ifd0Entries.filter { !unlinked.contains($0.entryOffset) }.count
         let rewritten = !movesIFD0 && ifd0Entries.contains { unlinked.contains($0.entryOffset) }
-        out.put32(0, at: ifd0.offset + 2 + 12 * (rewritten ? entryCount : ifd0.entryCount),
-                  bigEndian: exif.isBigEndian)
+        out.put32(
+            0, at: ifd0.offset + 2 + 12 * (rewritten ? entryCount : ifd0.entryCount),
+            bigEndian: exif.isBigEndian)
     }
 
     /// Bytes only removed structures used are zeroed.

@@ -20,7 +20,8 @@ extension EXIF {
         guard let file = try? EXIF(tiff: data) else { return nil }
         func kept(_ ifd: IFDKind) -> [EXIFEntry] {
             file.entries.filter { e in
-                e.ifd == ifd && e.valueLength > 0 && !(ifd == .ifd0 && tiffPictureTags.contains(e.tag)) && !(ifd == .exif && e.tag == 0xA005)
+                e.ifd == ifd && e.valueLength > 0 && !(ifd == .ifd0 && tiffPictureTags.contains(e.tag))
+                    && !(ifd == .exif && e.tag == 0xA005)
             }.sorted { $0.tag < $1.tag }
         }
         let exif = kept(.exif), gps = kept(.gps)
@@ -37,8 +38,15 @@ extension EXIF {
         var pointerEntries: [UInt16: Int] = [:]
 
         func append(_ entries: [EXIFEntry], pointers: [UInt16]) {
-            struct Row { var tag: UInt16; var type: UInt16; var count: UInt32; var value: [UInt8] }
-            var rows = entries.map { Row(tag: $0.tag, type: $0.type, count: $0.count, value: [UInt8](file.rawValue($0))) }
+            struct Row {
+                var tag: UInt16
+                var type: UInt16
+                var count: UInt32
+                var value: [UInt8]
+            }
+            var rows = entries.map {
+                Row(tag: $0.tag, type: $0.type, count: $0.count, value: [UInt8](file.rawValue($0)))
+            }
             rows += pointers.map { Row(tag: $0, type: 4, count: 1, value: [0, 0, 0, 0]) }
             rows.sort { $0.tag < $1.tag }
             let table = out.count

@@ -21,7 +21,8 @@ public struct WebPContainer: Sendable {
 
     /// Whether `data` starts like a WebP file (`RIFF` … `WEBP`).
     public static func matches(_ data: Data) -> Bool {
-        data.count >= 12 && data.prefix(4).elementsEqual("RIFF".utf8) && data.dropFirst(8).prefix(4).elementsEqual("WEBP".utf8)
+        data.count >= 12 && data.prefix(4).elementsEqual("RIFF".utf8)
+            && data.dropFirst(8).prefix(4).elementsEqual("WEBP".utf8)
     }
 
     public init(parsing data: Data) throws(MetadataError) {
@@ -32,8 +33,10 @@ public struct WebPContainer: Sendable {
         var pos = 12
         while pos + 8 <= b.count {
             guard let size = reader.u32(pos + 4), pos + 8 + Int(size) <= b.count else { throw .truncated(offset: pos) }
-            chunks.append(Chunk(fourCC: String(decoding: b[pos..<pos + 4], as: UTF8.self),
-                                payload: Data(b[pos + 8..<pos + 8 + Int(size)])))
+            chunks.append(
+                Chunk(
+                    fourCC: String(decoding: b[pos..<pos + 4], as: UTF8.self),
+                    payload: Data(b[pos + 8..<pos + 8 + Int(size)])))
             pos += 8 + Int(size) + Int(size & 1)
         }
         self.chunks = chunks
@@ -52,7 +55,9 @@ public struct WebPContainer: Sendable {
                 if width == 0 { (width, height) = (Int(bits & 0x3FFF) + 1, Int(bits >> 14 & 0x3FFF) + 1) }
                 alpha = alpha || bits >> 28 & 1 == 1
             case "VP8 " where p.count >= 10 && p[3] == 0x9D && p[4] == 0x01 && p[5] == 0x2A:
-                if width == 0 { (width, height) = (Int(p[6]) | Int(p[7] & 0x3F) << 8, Int(p[8]) | Int(p[9] & 0x3F) << 8) }
+                if width == 0 {
+                    (width, height) = (Int(p[6]) | Int(p[7] & 0x3F) << 8, Int(p[8]) | Int(p[9] & 0x3F) << 8)
+                }
             case "ALPH": alpha = true
             default: break
             }
@@ -94,13 +99,18 @@ extension ImageMetadata {
     /// The metadata for an encoder that takes it as separate pieces (libheif, libtiff), for an
     /// upright `size` output: the edited EXIF as a TIFF block, the raw ICC profile, the XMP packet.
     /// What the pieces cannot carry is in `warnings`. `stripGPS` leaves the location out.
-    public func pieces(size: PixelSize, stripGPS: Bool, edits: MetadataEdits = MetadataEdits())
-        -> (exifTIFF: Data?, icc: Data?, xmp: Data?, warnings: [MetadataWarning]) {
+    public func pieces(
+        size: PixelSize, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()
+    )
+        -> (exifTIFF: Data?, icc: Data?, xmp: Data?, warnings: [MetadataWarning])
+    {
         var warnings = readWarnings
         let tiff = exifTIFFForOutput(width: size.width, height: size.height, stripGPS: stripGPS, edits: edits)
         var packet: Data?
         switch xmpForOutput(size: size, stripGPS: stripGPS, edits: edits) {
-        case .packet(let data, let warning): packet = data; warnings += warning.map { [$0] } ?? []
+        case .packet(let data, let warning):
+            packet = data
+            warnings += warning.map { [$0] } ?? []
         case .dropped(let warning): warnings.append(warning)
         case .none: break
         }
@@ -110,8 +120,11 @@ extension ImageMetadata {
 
     /// `encodedWebP` (from webpenc) with this metadata, set by libwebpmux: `ICCP`, `EXIF` (a TIFF
     /// block) and `XMP ` chunks, a `VP8X` header whose flags say so, the bitstream byte for byte.
-    public func insert(intoWebP encodedWebP: Data, stripGPS: Bool, edits: MetadataEdits = MetadataEdits())
-        throws(MetadataError) -> MetadataOutput {
+    public func insert(
+        intoWebP encodedWebP: Data, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()
+    )
+        throws(MetadataError) -> MetadataOutput
+    {
         let container = try WebPContainer(parsing: encodedWebP)
         let size = PixelSize(width: container.width, height: container.height)
         let (tiff, icc, xmp, warnings) = pieces(size: size, stripGPS: stripGPS, edits: edits)

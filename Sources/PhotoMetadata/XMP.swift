@@ -21,8 +21,10 @@ enum XMPEdit {
 
     /// Edits `packet` (nil: none in the source, so one is made only for `edits`). Throws when exiv2
     /// cannot read the packet, or when removing its properties would take too long.
-    static func forOutput(_ packet: Data?, size: PixelSize?, stripGPS: Bool,
-                          edits: MetadataEdits) throws(Exiv2Error) -> Result {
+    static func forOutput(
+        _ packet: Data?, size: PixelSize?, stripGPS: Bool,
+        edits: MetadataEdits
+    ) throws(Exiv2Error) -> Result {
         let credit = edits.artist != nil || edits.copyright != nil
         if packet == nil && !credit { return .unchanged }
         return try Exiv2.serialized { () throws(Exiv2Error) -> Result in
@@ -51,13 +53,18 @@ enum XMPEdit {
                         // A prefix bound to several namespaces in one packet goes if any says so.
                         candidates.formUnion(nested[step.prefix] ?? [])
                     }
-                    guard candidates.contains(where: {
-                        XMPNamespace.removes(uri: $0, name: step.name, stripGPS: stripGPS, credit: edits)
-                    }) else { continue }
+                    guard
+                        candidates.contains(where: {
+                            XMPNamespace.removes(uri: $0, name: step.name, stripGPS: stripGPS, credit: edits)
+                        })
+                    else { continue }
                     removed.append(key)
                     // The struct and array nodes from the root down hold no value, so they are
                     // not among `keys`: each is a prefix ending where a `[n]` or a `/field` starts.
-                    for (offset, character) in key.utf8.enumerated() where (character == UInt8(ascii: "[") || character == UInt8(ascii: "/")) && offset >= step.key.utf8.count {
+                    for (offset, character) in key.utf8.enumerated()
+                    where (character == UInt8(ascii: "[") || character == UInt8(ascii: "/"))
+                        && offset >= step.key.utf8.count
+                    {
                         let node = String(key.utf8.prefix(offset))!
                         if !present.contains(node) { containers.insert(node) }
                     }
@@ -70,15 +77,19 @@ enum XMPEdit {
             }
             for key in removed { try document.remove(key) }
             // Deepest first, so an array is never re-created by a struct left inside it.
-            for node in containers.sorted(by: { $0.utf8.count > $1.utf8.count }) { try document.remove(node, isContainer: true) }
+            for node in containers.sorted(by: { $0.utf8.count > $1.utf8.count }) {
+                try document.remove(node, isContainer: true)
+            }
             changed = removals > 0
 
             // The pixels are upright (unless stamped as stored) and may be scaled: the packet must
             // not say otherwise.
             var values: [(key: String, value: String)] = edits.keepsOrientation ? [] : [("Xmp.tiff.Orientation", "1")]
             if let size {
-                values += [("Xmp.exif.PixelXDimension", "\(size.width)"), ("Xmp.exif.PixelYDimension", "\(size.height)"),
-                           ("Xmp.tiff.ImageWidth", "\(size.width)"), ("Xmp.tiff.ImageLength", "\(size.height)")]
+                values += [
+                    ("Xmp.exif.PixelXDimension", "\(size.width)"), ("Xmp.exif.PixelYDimension", "\(size.height)"),
+                    ("Xmp.tiff.ImageWidth", "\(size.width)"), ("Xmp.tiff.ImageLength", "\(size.height)"),
+                ]
             }
             for (key, value) in values where present.contains(key) {
                 if try document.string(key) != value {
@@ -95,7 +106,8 @@ enum XMPEdit {
                 try document.set("Xmp.dc.rights", "lang=\"x-default\" " + copyright)
                 changed = true
             }
-            return changed ? .edited(try document.packet().map { XMPNamespace.restoringURIs($0, from: nested) }) : .unchanged
+            return changed
+                ? .edited(try document.packet().map { XMPNamespace.restoringURIs($0, from: nested) }) : .unchanged
         }
     }
 }
@@ -120,7 +132,8 @@ struct XMPKeyPath {
         var steps = [Step]()
         let first = rest[rest.index(after: dot)...]
         let firstEnd = first.firstIndex { $0 == "[" || $0 == "/" } ?? first.endIndex
-        steps.append(Step(prefix: String(rest[..<dot]), name: String(first[..<firstEnd]), key: String(key[..<firstEnd])))
+        steps.append(
+            Step(prefix: String(rest[..<dot]), name: String(first[..<firstEnd]), key: String(key[..<firstEnd])))
         // Below the first step: `/prefix:Name` for struct fields, `/?prefix:name` for qualifiers
         // (never location, skipped), `[n]` for array items.
         var index = firstEnd
@@ -133,8 +146,10 @@ struct XMPKeyPath {
             let end = key[start...].firstIndex { $0 == "[" || $0 == "/" } ?? key.endIndex
             let component = key[start..<end]
             if !component.hasPrefix("?"), let colon = component.firstIndex(of: ":") {
-                steps.append(Step(prefix: String(component[..<colon]), name: String(component[component.index(after: colon)...]),
-                                  key: String(key[..<end])))
+                steps.append(
+                    Step(
+                        prefix: String(component[..<colon]), name: String(component[component.index(after: colon)...]),
+                        key: String(key[..<end])))
             }
             index = end
         }
@@ -163,7 +178,8 @@ enum XMPNamespace {
         for (prefix, uris) in source {
             for uri in uris where !uri.hasSuffix("/") && !uri.hasSuffix("#") {
                 for quote in ["\"", "'"] {
-                    text = text.replacingOccurrences(of: "xmlns:\(prefix)=\(quote)\(uri)/\(quote)", with: "xmlns:\(prefix)=\(quote)\(uri)\(quote)")
+                    text = text.replacingOccurrences(
+                        of: "xmlns:\(prefix)=\(quote)\(uri)/\(quote)", with: "xmlns:\(prefix)=\(quote)\(uri)\(quote)")
                 }
             }
         }

@@ -19,7 +19,8 @@ public enum ICCPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badHeader: "the PNG's iCCP chunk has no profile name or an unknown compression method"
         case .notInflated(let why): "the PNG's compressed profile does not inflate (\(why))"
         case .tooLarge(let limit): "the PNG's compressed profile inflates to more than \(limit >> 20) MiB"
-        case .notAProfile: "the PNG's iCCP chunk inflates to something that is not an ICC profile (no valid profile header)"
+        case .notAProfile:
+            "the PNG's iCCP chunk inflates to something that is not an ICC profile (no valid profile header)"
         }
     }
 }

@@ -10,8 +10,10 @@ extension Preset {
     /// Decodes and validates preset JSON. `source` names the file in errors and is the base of
     /// relative `image` and `font-file` paths; `base` sets that folder for JSON without a file
     /// (the current directory when both are nil).
-    public static func decode(_ data: Data, source: URL? = nil, base: URL? = nil,
-                              knownVariables: Set<String> = []) throws(PresetError) -> Preset {
+    public static func decode(
+        _ data: Data, source: URL? = nil, base: URL? = nil,
+        knownVariables: Set<String> = []
+    ) throws(PresetError) -> Preset {
         let decoder = PresetDecoder(source: source, base: base)
         let root = try decoder.document(data)
         var preset = try decoder.preset(root)
@@ -28,8 +30,9 @@ extension Preset {
     /// stacking, where one preset's text may use another's variables.
     static func declaredVariables(in data: Data) -> Set<String> {
         guard let root = try? JSONReader.parse(data), case .object(let members) = root.value,
-              let variables = members.first(where: { $0.key == "variables" }),
-              case .object(let entries) = variables.value.value else { return [] }
+            let variables = members.first(where: { $0.key == "variables" }),
+            case .object(let entries) = variables.value.value
+        else { return [] }
         return Set(entries.map(\.key))
     }
 }
@@ -65,7 +68,8 @@ final class PresetDecoder {
 
     init(source: URL?, base: URL? = nil) {
         file = source?.path
-        baseDirectory = base ?? source?.deletingLastPathComponent()
+        baseDirectory =
+            base ?? source?.deletingLastPathComponent()
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     }
 
@@ -80,7 +84,9 @@ final class PresetDecoder {
         return lines["$"]
     }
 
-    func error(_ kind: PresetError.Kind, _ message: String, at path: String, line: Int?, hint: String? = nil) -> PresetError {
+    func error(
+        _ kind: PresetError.Kind, _ message: String, at path: String, line: Int?, hint: String? = nil
+    ) -> PresetError {
         PresetError(kind, message, path: path, hint: hint, file: file, line: line)
     }
 
@@ -88,15 +94,18 @@ final class PresetDecoder {
         do {
             return try JSONReader.parse(data)
         } catch {
-            throw PresetError(.invalidJSON, "invalid JSON: \(error.message) (column \(error.column))",
-                              file: file, line: error.line)
+            throw PresetError(
+                .invalidJSON, "invalid JSON: \(error.message) (column \(error.column))",
+                file: file, line: error.line)
         }
     }
 
     // MARK: Shapes
 
     /// The members of an object, after checking that every key is one of `keys`.
-    private func object(_ node: JSONNode, _ path: String, keys: [String], what: String) throws(PresetError) -> [String: JSONNode] {
+    private func object(
+        _ node: JSONNode, _ path: String, keys: [String], what: String
+    ) throws(PresetError) -> [String: JSONNode] {
         lines[path] = node.line
         guard case .object(let members) = node.value else {
             throw error(.wrongType, "\(what) must be an object, not \(node.typeName)", at: path, line: node.line)
@@ -104,8 +113,9 @@ final class PresetDecoder {
         var result: [String: JSONNode] = [:]
         for member in members {
             guard keys.contains(member.key) else {
-                throw error(.unknownKey, "unknown key '\(member.key)'", at: path, line: member.keyLine,
-                            hint: didYouMean(member.key, in: keys) ?? "valid keys are \(keys.joined(separator: ", "))")
+                throw error(
+                    .unknownKey, "unknown key '\(member.key)'", at: path, line: member.keyLine,
+                    hint: didYouMean(member.key, in: keys) ?? "valid keys are \(keys.joined(separator: ", "))")
             }
             lines[path + "." + member.key] = member.value.line
             result[member.key] = member.value
@@ -141,12 +151,14 @@ final class PresetDecoder {
     func lengthPair(_ node: JSONNode, _ path: String, _ key: String, single: Bool) throws(PresetError) -> LengthPair {
         if case .array(let items) = node.value {
             guard items.count == 2 else {
-                throw error(.wrongType, "\(key) must be [x, y], two lengths, not \(items.count)", at: path, line: node.line)
+                throw error(
+                    .wrongType, "\(key) must be [x, y], two lengths, not \(items.count)", at: path, line: node.line)
             }
             return LengthPair(x: try length(items[0], path + "[0]", key), y: try length(items[1], path + "[1]", key))
         }
         guard single else {
-            throw error(.wrongType, "\(key) must be [x, y] with lengths like 24, \"24px\" or \"4%\"", at: path, line: node.line)
+            throw error(
+                .wrongType, "\(key) must be [x, y] with lengths like 24, \"24px\" or \"4%\"", at: path, line: node.line)
         }
         switch node.value {
         case .number, .string: return LengthPair(both: try length(node, path, key))
@@ -157,12 +169,14 @@ final class PresetDecoder {
 
     func color(_ node: JSONNode, _ path: String, _ key: String) throws(PresetError) -> Color {
         guard case .string(let text) = node.value else {
-            throw error(.wrongType, "\(key) must be a colour in quotes: #RGB, #RRGGBB or #RRGGBBAA, not \(node.typeName)",
-                        at: path, line: node.line)
+            throw error(
+                .wrongType, "\(key) must be a colour in quotes: #RGB, #RRGGBB or #RRGGBBAA, not \(node.typeName)",
+                at: path, line: node.line)
         }
         guard let color = Color(hex: text) else {
-            throw error(.badColor, "\(key) must be #RGB, #RRGGBB or #RRGGBBAA, not '\(text)'", at: path, line: node.line,
-                        hint: text.hasPrefix("#") ? nil : "write e.g. \"#FFFFFF\" for white")
+            throw error(
+                .badColor, "\(key) must be #RGB, #RRGGBB or #RRGGBBAA, not '\(text)'", at: path, line: node.line,
+                hint: text.hasPrefix("#") ? nil : "write e.g. \"#FFFFFF\" for white")
         }
         return color
     }
@@ -175,8 +189,10 @@ final class PresetDecoder {
     }
 
     /// `false`/`null` turn a sub-object off, `true` asks for its defaults, an object sets fields.
-    func optionalObject(_ node: JSONNode, _ path: String, _ key: String, keys: [String],
-                                example: String) throws(PresetError) -> [String: JSONNode]? {
+    func optionalObject(
+        _ node: JSONNode, _ path: String, _ key: String, keys: [String],
+        example: String
+    ) throws(PresetError) -> [String: JSONNode]? {
         switch node.value {
         case .null, .bool(false): return nil
         case .bool(true): return [:]
@@ -197,8 +213,9 @@ final class PresetDecoder {
         var variables: [String: String] = [:]
         if let node = members["variables"] {
             guard case .object(let entries) = node.value else {
-                throw error(.wrongType, "variables must be an object of names and strings, like {\"author\": \"Your Name\"}",
-                            at: "$.variables", line: node.line)
+                throw error(
+                    .wrongType, "variables must be an object of names and strings, like {\"author\": \"Your Name\"}",
+                    at: "$.variables", line: node.line)
             }
             for entry in entries {
                 let path = "$.variables.\(entry.key)"
@@ -207,18 +224,22 @@ final class PresetDecoder {
                 case .string(let text): variables[entry.key] = text
                 case .number(let number): variables[entry.key] = Template.formatFPS(number)
                 default:
-                    throw error(.wrongType, "variable '\(entry.key)' must be a string, not \(entry.value.typeName)",
-                                at: path, line: entry.value.line)
+                    throw error(
+                        .wrongType, "variable '\(entry.key)' must be a string, not \(entry.value.typeName)",
+                        at: path, line: entry.value.line)
                 }
             }
         }
         guard let marksNode = members["marks"] else {
-            throw error(.missingKey, "missing key 'marks'", at: "$", line: root.line,
-                        hint: "a preset needs a list of marks, like \"marks\": [{\"text\": \"© {author}\"}]")
+            throw error(
+                .missingKey, "missing key 'marks'", at: "$", line: root.line,
+                hint: "a preset needs a list of marks, like \"marks\": [{\"text\": \"© {author}\"}]")
         }
         lines["$.marks"] = marksNode.line
         guard case .array(let items) = marksNode.value else {
-            throw error(.wrongType, "marks must be an array of marks, not \(marksNode.typeName)", at: "$.marks", line: marksNode.line)
+            throw error(
+                .wrongType, "marks must be an array of marks, not \(marksNode.typeName)", at: "$.marks",
+                line: marksNode.line)
         }
         var marks: [Mark] = []
         for (index, item) in items.enumerated() {
@@ -234,26 +255,30 @@ final class PresetDecoder {
         let content: MarkContent
         switch (members["text"], members["image"]) {
         case (.some, .some):
-            throw error(.content, "a mark has either 'text' or 'image', not both", at: path, line: node.line,
-                        hint: "split it into two marks")
+            throw error(
+                .content, "a mark has either 'text' or 'image', not both", at: path, line: node.line,
+                hint: "split it into two marks")
         case (nil, nil):
             throw error(.content, "a mark needs 'text' or 'image'", at: path, line: node.line)
         case (let text?, nil):
             content = .text(try string(text, path + ".text", "text"))
             for key in Mark.keys where key.marks == .image {
                 guard let value = members[key.name] else { continue }
-                throw error(.content, "'\(key.name)' applies to image marks only", at: "\(path).\(key.name)",
-                            line: value.line, hint: "use 'size' for text, and 'max-width' to wrap it")
+                throw error(
+                    .content, "'\(key.name)' applies to image marks only", at: "\(path).\(key.name)",
+                    line: value.line, hint: "use 'size' for text, and 'max-width' to wrap it")
             }
         case (nil, let image?):
             let written = try string(image, path + ".image", "image")
             guard !written.isEmpty else {
-                throw error(.content, "image must be a path to a PNG or SVG file", at: path + ".image", line: image.line)
+                throw error(
+                    .content, "image must be a path to a PNG or SVG file", at: path + ".image", line: image.line)
             }
             content = .image(resolve(written))
             for key in Mark.keys where key.marks == .text {
                 guard let value = members[key.name] else { continue }
-                throw error(.content, "'\(key.name)' applies to text marks only", at: "\(path).\(key.name)", line: value.line)
+                throw error(
+                    .content, "'\(key.name)' applies to text marks only", at: "\(path).\(key.name)", line: value.line)
             }
         }
         var mark = Mark(content: content)
@@ -270,12 +295,15 @@ final class PresetDecoder {
     }
 
     func weight(_ node: JSONNode, _ path: String) throws(PresetError) -> FontWeight {
-        let valid = FontWeight.names.map(\.key).joined(separator: ", ") + " or a number from \(FontWeight.range.lowerBound) to \(FontWeight.range.upperBound)"
+        let valid =
+            FontWeight.names.map(\.key).joined(separator: ", ")
+            + " or a number from \(FontWeight.range.lowerBound) to \(FontWeight.range.upperBound)"
         switch node.value {
         case .string(let name):
             if let weight = FontWeight(name: name) { return weight }
-            throw error(.badValue, "weight must be \(valid), not '\(name)'", at: path, line: node.line,
-                        hint: didYouMean(name, in: FontWeight.names.map(\.key)))
+            throw error(
+                .badValue, "weight must be \(valid), not '\(name)'", at: path, line: node.line,
+                hint: didYouMean(name, in: FontWeight.names.map(\.key)))
         case .number(let value):
             guard let whole = Int(exactly: value), FontWeight.range.contains(whole) else {
                 throw FontWeight.outOfRange(at: path).located(file: file, line: node.line)

@@ -9,8 +9,11 @@ extension Preset {
         let writer = PresetWriter(folder: source?.deletingLastPathComponent().standardizedFileURL.path)
         var top: [String] = ["  \"name\": \(quoted(name))", "  \"description\": \(quoted(description))"]
         let variableText = variables.keys.sorted().map { "\(quoted($0)): \(quoted(variables[$0]!))" }
-        top.append("  \"variables\": {" + (variableText.isEmpty ? "" : " " + variableText.joined(separator: ", ") + " ") + "}")
-        let markText = marks.map { "    {\n" + writer.fields(of: $0).map { "      " + $0 }.joined(separator: ",\n") + "\n    }" }
+        top.append(
+            "  \"variables\": {" + (variableText.isEmpty ? "" : " " + variableText.joined(separator: ", ") + " ") + "}")
+        let markText = marks.map {
+            "    {\n" + writer.fields(of: $0).map { "      " + $0 }.joined(separator: ",\n") + "\n    }"
+        }
         top.append("  \"marks\": [\n" + markText.joined(separator: ",\n") + "\n  ]")
         return "{\n" + top.joined(separator: ",\n") + "\n}\n"
     }
@@ -23,10 +26,11 @@ struct PresetWriter {
     /// `"key": value` for the content key, then each key of the mark's kind, then each key of
     /// every mark; keys whose value is unset are left out.
     func fields(of mark: Mark) -> [String] {
-        let (content, kind): (String, PresetKey<Mark>.Marks) = switch mark.content {
-        case .text(let text): ("\"text\": \(quoted(text))", .text)
-        case .image(let url): ("\"image\": \(quoted(relative(url)))", .image)
-        }
+        let (content, kind): (String, PresetKey<Mark>.Marks) =
+            switch mark.content {
+            case .text(let text): ("\"text\": \(quoted(text))", .text)
+            case .image(let url): ("\"image\": \(quoted(relative(url)))", .image)
+            }
         let keys = Mark.keys.filter { $0.marks == kind } + Mark.keys.filter { $0.marks == .all }
         return [content] + keys.compactMap { key in key.write(mark, self).map { "\(quoted(key.name)): \($0)" } }
     }
@@ -43,15 +47,16 @@ struct PresetWriter {
 
 /// A JSON string literal.
 func quoted(_ text: String) -> String {
-    "\"" + text.escaping { scalar in
-        switch scalar {
-        case "\"": "\\\""
-        case "\\": "\\\\"
-        case "\n": "\\n"
-        case "\r": "\\r"
-        case "\t": "\\t"
-        case _ where scalar.value < 0x20: String(format: "\\u%04x", scalar.value)
-        default: nil
-        }
-    } + "\""
+    "\""
+        + text.escaping { scalar in
+            switch scalar {
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            case _ where scalar.value < 0x20: String(format: "\\u%04x", scalar.value)
+            default: nil
+            }
+        } + "\""
 }

@@ -64,12 +64,17 @@ struct JSONReader {
         if String(validating: bytes, as: UTF8.self) == nil {
             throw JSONSyntaxError(line: 1, column: 1, message: "the file is not valid UTF-8")
         }
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            index = 3
+            lineStart = 3
+        }
         skipWhitespace()
         guard index < bytes.count else { throw fail("the file is empty") }
         let node = try value()
         skipWhitespace()
-        guard index == bytes.count else { throw fail("unexpected \(describe(bytes[index])) after the end of the document") }
+        guard index == bytes.count else {
+            throw fail("unexpected \(describe(bytes[index])) after the end of the document")
+        }
         return node
     }
 
@@ -91,7 +96,10 @@ struct JSONReader {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0D: index += 1
-            case 0x0A: index += 1; line += 1; lineStart = index
+            case 0x0A:
+                index += 1
+                line += 1
+                lineStart = index
             default: return
             }
         }
@@ -104,9 +112,15 @@ struct JSONReader {
         case UInt8(ascii: "{"): return JSONNode(value: try object(), line: startLine)
         case UInt8(ascii: "["): return JSONNode(value: try array(), line: startLine)
         case UInt8(ascii: "\""): return JSONNode(value: .string(try string()), line: startLine)
-        case UInt8(ascii: "t"): try literal("true"); return JSONNode(value: .bool(true), line: startLine)
-        case UInt8(ascii: "f"): try literal("false"); return JSONNode(value: .bool(false), line: startLine)
-        case UInt8(ascii: "n"): try literal("null"); return JSONNode(value: .null, line: startLine)
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return JSONNode(value: .bool(true), line: startLine)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return JSONNode(value: .bool(false), line: startLine)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return JSONNode(value: .null, line: startLine)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return JSONNode(value: .number(try number()), line: startLine)
         case UInt8(ascii: "'"): throw fail("strings must use double quotes")
@@ -118,7 +132,8 @@ struct JSONReader {
     private mutating func literal(_ word: String) throws(JSONSyntaxError) {
         let expected = Array(word.utf8)
         guard bytes.count - index >= expected.count,
-              Array(bytes[index..<index + expected.count]) == expected else {
+            Array(bytes[index..<index + expected.count]) == expected
+        else {
             throw fail("invalid literal, expected '\(word)' (strings need double quotes)")
         }
         index += expected.count
@@ -137,7 +152,8 @@ struct JSONReader {
     /// Steps past `close` and out of the object or array, when `close` is at `index`.
     private mutating func leave(at close: UInt8) -> Bool {
         guard index < bytes.count, bytes[index] == close else { return false }
-        index += 1; depth -= 1
+        index += 1
+        depth -= 1
         return true
     }
 
@@ -187,7 +203,9 @@ struct JSONReader {
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of file, expected ',' or ']'") }
             if leave(at: UInt8(ascii: "]")) { return .array(elements) }
-            guard bytes[index] == UInt8(ascii: ",") else { throw fail("expected ',' or ']' in an array, found \(describe(bytes[index]))") }
+            guard bytes[index] == UInt8(ascii: ",") else {
+                throw fail("expected ',' or ']' in an array, found \(describe(bytes[index]))")
+            }
             index += 1
         }
     }
@@ -214,8 +232,10 @@ struct JSONReader {
                 scalars.append(try escape())
                 run = index
             case 0x00..<0x20:
-                throw fail(byte == 0x0A ? "unterminated string (a newline in a string must be written \\n)"
-                                        : "control character in a string (escape it)")
+                throw fail(
+                    byte == 0x0A
+                        ? "unterminated string (a newline in a string must be written \\n)"
+                        : "control character in a string (escape it)")
             default:
                 index += 1
             }
@@ -238,7 +258,9 @@ struct JSONReader {
         case UInt8(ascii: "u"):
             let high = try hex4()
             if (0xD800..<0xDC00).contains(high) {
-                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+                    bytes[index + 1] == UInt8(ascii: "u")
+                else {
                     throw fail("unpaired surrogate \\u\(String(high, radix: 16, uppercase: true))")
                 }
                 index += 2
@@ -280,7 +302,9 @@ struct JSONReader {
 
     private mutating func number() throws(JSONSyntaxError) -> Double {
         let start = index
-        func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") }
+        func isDigit(_ i: Int) -> Bool {
+            i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9")
+        }
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard isDigit(index) else { throw fail("a number needs digits after '-'") }
         if bytes[index] == UInt8(ascii: "0") {
@@ -296,7 +320,9 @@ struct JSONReader {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard isDigit(index) else { throw fail("a number needs digits in its exponent") }
             while isDigit(index) { index += 1 }
         }

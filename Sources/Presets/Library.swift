@@ -36,8 +36,9 @@ public struct PresetLibrary: Sendable {
         do {
             let root = try JSONReader.parse(data)
             if case .object(let members) = root.value,
-               let node = members.first(where: { $0.key == "description" }),
-               case .string(let description) = node.value.value {
+                let node = members.first(where: { $0.key == "description" }),
+                case .string(let description) = node.value.value
+            {
                 return description
             }
             return ""
@@ -62,9 +63,11 @@ public struct PresetLibrary: Sendable {
             if FileManager.default.fileExists(atPath: url.path) { return url.standardizedFileURL }
         }
         let names = list().map(\.name)
-        let hint = didYouMean(nameOrPath, in: names)
-            ?? (names.isEmpty ? "no presets found in \(directories.map(\.path).joined(separator: ", "))"
-                              : "available: \(names.joined(separator: ", "))")
+        let hint =
+            didYouMean(nameOrPath, in: names)
+            ?? (names.isEmpty
+                ? "no presets found in \(directories.map(\.path).joined(separator: ", "))"
+                : "available: \(names.joined(separator: ", "))")
         throw PresetError(.notFound, "no preset named '\(nameOrPath)'", hint: hint)
     }
 
@@ -81,7 +84,9 @@ public struct PresetLibrary: Sendable {
 
     /// The presets `load(stacking:)` stacks, each still with its own `source` (so later checks
     /// can name the file a mark came from).
-    public func loadEach(stacking namesOrPaths: [String], knownVariables: Set<String> = []) throws(PresetError) -> [Preset] {
+    public func loadEach(
+        stacking namesOrPaths: [String], knownVariables: Set<String> = []
+    ) throws(PresetError) -> [Preset] {
         try loadEach(namesOrPaths.map(PresetSource.named), knownVariables: knownVariables)
     }
 }
@@ -93,8 +98,9 @@ extension Preset {
         guard presets.count != 1 else { return presets[0] }
         var variables: [String: String] = [:]
         for preset in presets { variables.merge(preset.variables) { _, later in later } }
-        return Preset(name: presets.map(\.name).joined(separator: "+"),
-                      description: presets.map(\.description).filter { !$0.isEmpty }.joined(separator: "; "),
-                      variables: variables, marks: presets.flatMap(\.marks))
+        return Preset(
+            name: presets.map(\.name).joined(separator: "+"),
+            description: presets.map(\.description).filter { !$0.isEmpty }.joined(separator: "; "),
+            variables: variables, marks: presets.flatMap(\.marks))
     }
 }

@@ -17,14 +17,20 @@ extension Template {
             let character = text[index]
             if character == "&" {
                 guard let semicolon = text[index...].prefix(12).firstIndex(of: ";"),
-                      Self.isEntity(text[text.index(after: index)..<semicolon]) else {
+                    Self.isEntity(text[text.index(after: index)..<semicolon])
+                else {
                     return "a bare '&' must be written '&amp;'"
                 }
                 index = text.index(after: semicolon)
                 continue
             }
-            guard character == "<" else { index = text.index(after: index); continue }
-            guard let close = Self.tagEnd(in: text, from: index) else { return "unclosed '<' (write '&lt;' for a literal '<')" }
+            guard character == "<" else {
+                index = text.index(after: index)
+                continue
+            }
+            guard let close = Self.tagEnd(in: text, from: index) else {
+                return "unclosed '<' (write '&lt;' for a literal '<')"
+            }
             let inner = text[text.index(after: index)..<close]
             index = text.index(after: close)
             if inner.hasPrefix("/") {
@@ -36,7 +42,8 @@ extension Template {
             let selfClosing = inner.hasSuffix("/")
             let name = String(inner.prefix { !$0.isWhitespace && $0 != "/" })
             guard Self.markupTags.contains(name) else {
-                let hint = didYouMean(name, in: Self.markupTags)
+                let hint =
+                    didYouMean(name, in: Self.markupTags)
                     ?? "Pango knows \(Self.markupTags.map { "<\($0)>" }.joined(separator: " "))"
                 return "unknown markup tag '<\(name)>'; \(hint)"
             }

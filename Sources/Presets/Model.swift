@@ -23,7 +23,10 @@ public struct LengthPair: Hashable, Sendable {
     /// The vertical length.
     public var y: Length
     /// A pair of `x` and `y`.
-    public init(x: Length, y: Length) { self.x = x; self.y = y }
+    public init(x: Length, y: Length) {
+        self.x = x
+        self.y = y
+    }
     /// The same length both ways (`"margin": "3%"`).
     public init(both: Length) { self.init(x: both, y: both) }
     /// No length either way.
@@ -42,7 +45,10 @@ public struct Color: Hashable, Sendable {
     public var alpha: Double
     /// A colour from its channels, each 0...1; opaque unless `alpha` is given.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
-        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
     }
     /// Opaque white.
     public static let white = Color(red: 1, green: 1, blue: 1)
@@ -98,7 +104,8 @@ public struct Outline: Hashable, Sendable {
     public var width: Length
     /// An outline of `color`, `width` wide; the defaults are what `"outline": true` gives.
     public init(color: Color = Color(hex: "#000000B3")!, width: Length = .percent(0.25)) {
-        self.color = color; self.width = width
+        self.color = color
+        self.width = width
     }
 }
 
@@ -111,9 +118,13 @@ public struct Shadow: Hashable, Sendable {
     /// The blur radius (0 for a hard shadow).
     public var blur: Length
     /// A shadow of `color` at `offset`, blurred by `blur`; the defaults are what `"shadow": true` gives.
-    public init(color: Color = Color(hex: "#00000080")!, offset: LengthPair = LengthPair(both: .percent(0.2)),
-                blur: Length = .percent(0.3)) {
-        self.color = color; self.offset = offset; self.blur = blur
+    public init(
+        color: Color = Color(hex: "#00000080")!, offset: LengthPair = LengthPair(both: .percent(0.2)),
+        blur: Length = .percent(0.3)
+    ) {
+        self.color = color
+        self.offset = offset
+        self.blur = blur
     }
 }
 
@@ -127,7 +138,9 @@ public struct Box: Hashable, Sendable {
     public var radius: Length
     /// A box of `color` with `padding` and corners of `radius`; the defaults are what `"box": true` gives.
     public init(color: Color = Color(hex: "#00000059")!, padding: Length = .percent(1), radius: Length = .px(0)) {
-        self.color = color; self.padding = padding; self.radius = radius
+        self.color = color
+        self.padding = padding
+        self.radius = radius
     }
 }
 
@@ -252,10 +265,15 @@ public struct Preset: Hashable, Sendable {
     public var source: URL?
 
     /// A preset of `marks`; validated when loaded (`PresetSource.preset`) or by `validate(knownVariables:)`.
-    public init(name: String, description: String = "", variables: [String: String] = [:],
-                marks: [Mark], source: URL? = nil) {
-        self.name = name; self.description = description; self.variables = variables
-        self.marks = marks; self.source = source
+    public init(
+        name: String, description: String = "", variables: [String: String] = [:],
+        marks: [Mark], source: URL? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.variables = variables
+        self.marks = marks
+        self.source = source
     }
 
     /// The quick mark of `--text T`: the default style, bottom-right.

@@ -50,10 +50,16 @@ public struct PresetError: Error, CustomStringConvertible, Hashable, Sendable {
     public var hint: String?
 
     /// A problem of `kind`; `file` and `line` are usually filled in later by the loader.
-    public init(_ kind: Kind, _ message: String, path: String = "", hint: String? = nil,
-                file: String? = nil, line: Int? = nil) {
-        self.kind = kind; self.message = message; self.path = path; self.hint = hint
-        self.file = file; self.line = line
+    public init(
+        _ kind: Kind, _ message: String, path: String = "", hint: String? = nil,
+        file: String? = nil, line: Int? = nil
+    ) {
+        self.kind = kind
+        self.message = message
+        self.path = path
+        self.hint = hint
+        self.file = file
+        self.line = line
     }
 
     public var description: String {

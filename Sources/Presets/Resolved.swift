@@ -18,7 +18,10 @@ public struct ResolvedMark: Hashable, Sendable {
         /// The stroke's width in pixels.
         public var width: Double
         /// A stroke of `color`, `width` pixels wide.
-        public init(color: Color, width: Double) { self.color = color; self.width = width }
+        public init(color: Color, width: Double) {
+            self.color = color
+            self.width = width
+        }
     }
     /// A shadow in pixels.
     public struct Drop: Hashable, Sendable {
@@ -32,7 +35,10 @@ public struct ResolvedMark: Hashable, Sendable {
         public var blur: Double
         /// A shadow of `color` at (`dx`, `dy`), blurred by `blur`.
         public init(color: Color, dx: Double, dy: Double, blur: Double) {
-            self.color = color; self.dx = dx; self.dy = dy; self.blur = blur
+            self.color = color
+            self.dx = dx
+            self.dy = dy
+            self.blur = blur
         }
     }
     /// A box behind the text, in pixels.
@@ -45,7 +51,9 @@ public struct ResolvedMark: Hashable, Sendable {
         public var radius: Double
         /// A box of `color` with `padding` and corners of `radius`.
         public init(color: Color, padding: Double, radius: Double) {
-            self.color = color; self.padding = padding; self.radius = radius
+            self.color = color
+            self.padding = padding
+            self.radius = radius
         }
     }
 
@@ -93,17 +101,34 @@ public struct ResolvedMark: Hashable, Sendable {
     public var tileGap: Double?
 
     /// A resolved mark from its pixel values (normally made by `Mark.resolved(width:height:context:)`).
-    public init(content: Content, fontFamily: String?, fontFile: URL?, weight: Int, fontSize: Double,
-                color: Color, outline: Stroke?, shadow: Drop?, box: Backdrop?, align: TextAlign,
-                maxWidth: Double?, imageWidth: Double?, imageHeight: Double?, rotate: Double,
-                opacity: Double, anchor: Anchor, marginX: Double, marginY: Double,
-                offsetX: Double, offsetY: Double, tileGap: Double?) {
-        self.content = content; self.fontFamily = fontFamily; self.fontFile = fontFile
-        self.weight = weight; self.fontSize = fontSize; self.color = color; self.outline = outline
-        self.shadow = shadow; self.box = box; self.align = align; self.maxWidth = maxWidth
-        self.imageWidth = imageWidth; self.imageHeight = imageHeight; self.rotate = rotate
-        self.opacity = opacity; self.anchor = anchor; self.marginX = marginX; self.marginY = marginY
-        self.offsetX = offsetX; self.offsetY = offsetY; self.tileGap = tileGap
+    public init(
+        content: Content, fontFamily: String?, fontFile: URL?, weight: Int, fontSize: Double,
+        color: Color, outline: Stroke?, shadow: Drop?, box: Backdrop?, align: TextAlign,
+        maxWidth: Double?, imageWidth: Double?, imageHeight: Double?, rotate: Double,
+        opacity: Double, anchor: Anchor, marginX: Double, marginY: Double,
+        offsetX: Double, offsetY: Double, tileGap: Double?
+    ) {
+        self.content = content
+        self.fontFamily = fontFamily
+        self.fontFile = fontFile
+        self.weight = weight
+        self.fontSize = fontSize
+        self.color = color
+        self.outline = outline
+        self.shadow = shadow
+        self.box = box
+        self.align = align
+        self.maxWidth = maxWidth
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.rotate = rotate
+        self.opacity = opacity
+        self.anchor = anchor
+        self.marginX = marginX
+        self.marginY = marginY
+        self.offsetX = offsetX
+        self.offsetY = offsetY
+        self.tileGap = tileGap
     }
 }
 
@@ -117,15 +142,18 @@ extension Mark {
         // (LengthLimit.reach): what a picture this small can show of it, at a bounded cost.
         let most = short * LengthLimit.reachPercent / 100
         func reach(_ length: Length) -> Double { min(max(px(length), -most), most) }
-        let resolvedContent: ResolvedMark.Content = switch content {
-        case .text: .text(text, markup: markup)
-        case .image(let url): .image(url)
-        }
+        let resolvedContent: ResolvedMark.Content =
+            switch content {
+            case .text: .text(text, markup: markup)
+            case .image(let url): .image(url)
+            }
         return ResolvedMark(
             content: resolvedContent, fontFamily: font, fontFile: fontFile, weight: weight.value,
             fontSize: px(size), color: color,
             outline: outline.map { .init(color: $0.color, width: reach($0.width)) },
-            shadow: shadow.map { .init(color: $0.color, dx: reach($0.offset.x), dy: reach($0.offset.y), blur: reach($0.blur)) },
+            shadow: shadow.map {
+                .init(color: $0.color, dx: reach($0.offset.x), dy: reach($0.offset.y), blur: reach($0.blur))
+            },
             box: box.map { .init(color: $0.color, padding: px($0.padding), radius: px($0.radius)) },
             align: align, maxWidth: maxWidth.map(px),
             imageWidth: self.width.map(px), imageHeight: self.height.map(px),

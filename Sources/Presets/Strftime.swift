@@ -26,9 +26,13 @@ public struct Strftime: Hashable, Sendable {
         var literal = ""
         var iterator = format.makeIterator()
         while let character = iterator.next() {
-            guard character == "%" else { literal.append(character); continue }
+            guard character == "%" else {
+                literal.append(character)
+                continue
+            }
             guard var field = iterator.next() else {
-                throw PresetError(.badTemplate, "date format '\(format)' ends with a lone '%'", hint: "write '%%' for a percent sign")
+                throw PresetError(
+                    .badTemplate, "date format '\(format)' ends with a lone '%'", hint: "write '%%' for a percent sign")
             }
             var pad = true
             if field == "-" {
@@ -39,10 +43,14 @@ public struct Strftime: Hashable, Sendable {
                 field = next
             }
             guard Self.supportedFields.contains(field) else {
-                throw PresetError(.badTemplate, "unknown date field '%\(pad ? "" : "-")\(field)' in '\(format)'",
-                                  hint: "use strftime fields such as %Y %m %d %H %M %S")
+                throw PresetError(
+                    .badTemplate, "unknown date field '%\(pad ? "" : "-")\(field)' in '\(format)'",
+                    hint: "use strftime fields such as %Y %m %d %H %M %S")
             }
-            if !literal.isEmpty { tokens.append(.literal(literal)); literal = "" }
+            if !literal.isEmpty {
+                tokens.append(.literal(literal))
+                literal = ""
+            }
             tokens.append(.field(field, pad: pad))
         }
         if !literal.isEmpty { tokens.append(.literal(literal)) }
@@ -50,12 +58,15 @@ public struct Strftime: Hashable, Sendable {
     }
 
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-    static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
-                         "September", "October", "November", "December"]
+    static let months = [
+        "January", "February", "March", "April", "May", "June", "July", "August",
+        "September", "October", "November", "December",
+    ]
 
     /// The dates this formatter shows as they are: years 1 to 9999 (UTC). A file time of 2^63−1
     /// seconds is far outside it, and neither Calendar nor an Int of epoch seconds can hold it.
-    public static let formattableDates = Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799)
+    public static let formattableDates =
+        Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799)
 
     /// `date` formatted in `timeZone`; a date outside `formattableDates` is shown as the nearest
     /// end of that range (callers with a better fallback, like `Template`, pick it first).
@@ -127,9 +138,11 @@ public struct Strftime: Hashable, Sendable {
             case "T": "\(render("H", pad: true)):\(render("M", pad: true)):\(render("S", pad: true))"
             case "R": "\(render("H", pad: true)):\(render("M", pad: true))"
             case "D", "x": "\(render("m", pad: true))/\(render("d", pad: true))/\(render("y", pad: true))"
-            case "r": "\(render("I", pad: true)):\(render("M", pad: true)):\(render("S", pad: true)) \(render("p", pad: true))"
+            case "r":
+                "\(render("I", pad: true)):\(render("M", pad: true)):\(render("S", pad: true)) \(render("p", pad: true))"
             case "X": render("T", pad: true)
-            case "c": "\(render("a", pad: true)) \(render("b", pad: true)) \(render("e", pad: true)) \(render("T", pad: true)) \(year)"
+            case "c":
+                "\(render("a", pad: true)) \(render("b", pad: true)) \(render("e", pad: true)) \(render("T", pad: true)) \(year)"
             case "Z": zoneName
             case "z":
                 (offset < 0 ? "-" : "+") + number(abs(offset) / 3600, width: 2, pad: true)

@@ -32,15 +32,26 @@ public struct TemplateContext: Sendable {
     public var variables: [String: String]
 
     /// A context with what is known; what is left nil expands to nothing.
-    public init(captureDate: Date = Date(), now: Date = Date(), timeZone: TimeZone = .current,
-                filename: String? = nil, stem: String? = nil, counter: Int? = nil,
-                width: Int? = nil, height: Int? = nil, exif: [String: String] = [:],
-                hostname: String = ProcessInfo.processInfo.hostName,
-                frame: Int? = nil, fps: Double? = nil, variables: [String: String] = [:]) {
-        self.captureDate = captureDate; self.now = now; self.timeZone = timeZone
-        self.filename = filename; self.stem = stem; self.counter = counter
-        self.width = width; self.height = height; self.exif = exif; self.hostname = hostname
-        self.frame = frame; self.fps = fps; self.variables = variables
+    public init(
+        captureDate: Date = Date(), now: Date = Date(), timeZone: TimeZone = .current,
+        filename: String? = nil, stem: String? = nil, counter: Int? = nil,
+        width: Int? = nil, height: Int? = nil, exif: [String: String] = [:],
+        hostname: String = ProcessInfo.processInfo.hostName,
+        frame: Int? = nil, fps: Double? = nil, variables: [String: String] = [:]
+    ) {
+        self.captureDate = captureDate
+        self.now = now
+        self.timeZone = timeZone
+        self.filename = filename
+        self.stem = stem
+        self.counter = counter
+        self.width = width
+        self.height = height
+        self.exif = exif
+        self.hostname = hostname
+        self.frame = frame
+        self.fps = fps
+        self.variables = variables
     }
 }
 
@@ -156,7 +167,8 @@ public struct Template: Hashable, Sendable {
         switch part {
         case .literal(let text): return text
         case .date(let clock, let format):
-            return format.string(from: clock == .now ? context.now : context.shownCaptureDate, timeZone: context.timeZone)
+            return format.string(
+                from: clock == .now ? context.now : context.shownCaptureDate, timeZone: context.timeZone)
         case .filename: return context.filename ?? ""
         case .stem: return context.stem ?? ""
         case .width: return context.width.map(String.init) ?? ""
@@ -183,7 +195,8 @@ public struct Template: Hashable, Sendable {
     /// `HH:MM:SS:FF` for frame `frame` at `fps` (non-drop-frame: 29.97 counts 30 frames a second,
     /// as editors label such footage without drop-frame).
     static func timecode(frame: Int, fps: Double) -> String {
-        Timecode.clock(max(0, frame), framesPerSecond: fps.isFinite ? Int(min(max(fps.rounded(), 1), 1e9)) : 1, dropFrame: false)
+        Timecode.clock(
+            max(0, frame), framesPerSecond: fps.isFinite ? Int(min(max(fps.rounded(), 1), 1e9)) : 1, dropFrame: false)
     }
 
     /// "30", "29.97", "12.5".
@@ -217,19 +230,32 @@ public struct Template: Hashable, Sendable {
             let character = source[index]
             let next = source.index(after: index)
             if character == "{", next < source.endIndex, source[next] == "{" {
-                literal.append("{"); index = source.index(after: next); continue
+                literal.append("{")
+                index = source.index(after: next)
+                continue
             }
             if character == "}" {
                 guard next < source.endIndex, source[next] == "}" else {
-                    throw PresetError(.badTemplate, "lone '}' in text '\(source)'", hint: "write '}}' for a literal brace")
+                    throw PresetError(
+                        .badTemplate, "lone '}' in text '\(source)'", hint: "write '}}' for a literal brace")
                 }
-                literal.append("}"); index = source.index(after: next); continue
+                literal.append("}")
+                index = source.index(after: next)
+                continue
             }
-            guard character == "{" else { literal.append(character); index = next; continue }
+            guard character == "{" else {
+                literal.append(character)
+                index = next
+                continue
+            }
             guard let close = source[next...].firstIndex(where: { $0 == "}" || $0 == "{" }), source[close] == "}" else {
-                throw PresetError(.badTemplate, "unclosed '{' in text '\(source)'", hint: "write '{{' for a literal brace")
+                throw PresetError(
+                    .badTemplate, "unclosed '{' in text '\(source)'", hint: "write '{{' for a literal brace")
             }
-            if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
+            if !literal.isEmpty {
+                parts.append(.literal(literal))
+                literal = ""
+            }
             parts.append(try variable(String(source[next..<close]), variables: variables))
             index = source.index(after: close)
         }
@@ -240,12 +266,15 @@ public struct Template: Hashable, Sendable {
     private static func variable(_ body: String, variables: Set<String>?) throws(PresetError) -> Part {
         let name: String, argument: String?
         if let colon = body.firstIndex(of: ":") {
-            name = String(body[..<colon]); argument = String(body[body.index(after: colon)...])
+            name = String(body[..<colon])
+            argument = String(body[body.index(after: colon)...])
         } else {
-            name = body; argument = nil
+            name = body
+            argument = nil
         }
         guard !name.isEmpty else {
-            throw PresetError(.badTemplate, "empty variable '{\(body)}'", hint: "write '{{' and '}}' for literal braces")
+            throw PresetError(
+                .badTemplate, "empty variable '{\(body)}'", hint: "write '{{' and '}}' for literal braces")
         }
         func noArgument(_ part: Part) throws(PresetError) -> Part {
             guard argument == nil else {
@@ -257,7 +286,8 @@ public struct Template: Hashable, Sendable {
         case "date", "time", "datetime", "now":
             let format = argument ?? defaultFormats[name]!
             guard !format.isEmpty else {
-                throw PresetError(.badTemplate, "empty date format in '{\(body)}'", hint: "write e.g. {\(name):%Y-%m-%d}")
+                throw PresetError(
+                    .badTemplate, "empty date format in '{\(body)}'", hint: "write e.g. {\(name):%Y-%m-%d}")
             }
             return .date(name == "now" ? .now : .capture, try Strftime(format))
         case "filename": return try noArgument(.filename)
@@ -271,24 +301,31 @@ public struct Template: Hashable, Sendable {
         case "counter":
             guard let argument else { return .counter(digits: 0) }
             guard let digits = Int(argument), (1...12).contains(digits) else {
-                throw PresetError(.badTemplate, "counter width must be a number from 1 to 12 in '{\(body)}'", hint: "write e.g. {counter:4}")
+                throw PresetError(
+                    .badTemplate, "counter width must be a number from 1 to 12 in '{\(body)}'",
+                    hint: "write e.g. {counter:4}")
             }
             return .counter(digits: digits)
         case "exif":
             let spec = argument ?? ""
             let tag: String, fallback: String?
             if let bar = spec.firstIndex(of: "|") {
-                tag = String(spec[..<bar]); fallback = String(spec[spec.index(after: bar)...])
+                tag = String(spec[..<bar])
+                fallback = String(spec[spec.index(after: bar)...])
             } else {
-                tag = spec; fallback = nil
+                tag = spec
+                fallback = nil
             }
             guard !tag.isEmpty, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-                throw PresetError(.badTemplate, "'{\(body)}' needs an EXIF tag name", hint: "write e.g. {exif:Model} or {exif:Model|unknown}")
+                throw PresetError(
+                    .badTemplate, "'{\(body)}' needs an EXIF tag name",
+                    hint: "write e.g. {exif:Model} or {exif:Model|unknown}")
             }
             return .exif(tag: tag, fallback: fallback)
         default:
             if let variables, !variables.contains(name) {
-                let hint = didYouMean(name, in: builtinNames + variables.sorted())
+                let hint =
+                    didYouMean(name, in: builtinNames + variables.sorted())
                     ?? "define it in the preset's \"variables\" or pass --var \(name)=VALUE"
                 throw PresetError(.unknownVariable, "unknown variable '{\(body)}'", hint: hint)
             }

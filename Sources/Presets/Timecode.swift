@@ -36,12 +36,16 @@ public struct Timecode: Hashable, Sendable {
     public init?(parsing text: String, rate: Double) {
         guard rate.isFinite, rate > 0, rate < 255 else { return nil }
         let characters = Array(text)
-        guard characters.count == 11, characters[2] == ":", characters[5] == ":", [":", ";", "."].contains(characters[8]) else { return nil }
+        guard characters.count == 11, characters[2] == ":", characters[5] == ":",
+            [":", ";", "."].contains(characters[8])
+        else { return nil }
         func field(_ at: Int) -> Int? {
-            characters[at...(at + 1)].allSatisfy { $0.isASCII && $0.isNumber } ? Int(String(characters[at...(at + 1)])) : nil
+            characters[at...(at + 1)].allSatisfy { $0.isASCII && $0.isNumber }
+                ? Int(String(characters[at...(at + 1)])) : nil
         }
         guard let hours = field(0), let minutes = field(3), let seconds = field(6), let frames = field(9),
-              hours < 24, minutes < 60, seconds < 60 else { return nil }
+            hours < 24, minutes < 60, seconds < 60
+        else { return nil }
         let perSecond = Int(rate.rounded())
         let dropFrame = characters[8] != ":"
         guard frames < perSecond else { return nil }
@@ -103,7 +107,9 @@ public struct Timecode: Hashable, Sendable {
     /// The count (frames from 00:00:00:00) of video frame `index` (from 0) of footage at
     /// `videoRate` frames a second, which `label(videoFrame:videoRate:)` writes.
     public func count(videoFrame index: Int, videoRate: Double?) -> Int {
-        guard let rate, let videoRate, videoRate > 0, abs(rate / videoRate - 1) >= 0.01 else { return start + max(0, index) }
+        guard let rate, let videoRate, videoRate > 0, abs(rate / videoRate - 1) >= 0.01 else {
+            return start + max(0, index)
+        }
         let passed = (Double(max(0, index)) * rate / videoRate + 1e-6).rounded(.down)
         return start + Int(min(passed, 1e15))
     }

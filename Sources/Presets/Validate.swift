@@ -24,12 +24,15 @@ extension Preset {
                 throw PresetError(.badValue, "variable '\(name)' is built in", path: path, hint: "pick another name")
             }
             guard !name.isEmpty, Self.isVariableName(name) else {
-                throw PresetError(.badValue, "variable name '\(name)' may use only letters, digits, '_' and '-'", path: path)
+                throw PresetError(
+                    .badValue, "variable name '\(name)' may use only letters, digits, '_' and '-'", path: path)
             }
             let count = variables[name]!.count
             guard count <= Mark.maxTextCharacters else {
-                throw PresetError(.outOfRange, "variable '\(name)' has \(count) characters, more than the \(Mark.maxTextCharacters) a mark can show",
-                                  path: path)
+                throw PresetError(
+                    .outOfRange,
+                    "variable '\(name)' has \(count) characters, more than the \(Mark.maxTextCharacters) a mark can show",
+                    path: path)
             }
         }
     }
@@ -69,8 +72,10 @@ extension Mark {
             }
             let count = text.count
             guard count <= Self.maxTextCharacters else {
-                throw PresetError(.outOfRange, "text has \(count) characters, more than the \(Self.maxTextCharacters) a mark can show",
-                                  path: "\(path).text", hint: "split it into several marks or shorten it")
+                throw PresetError(
+                    .outOfRange,
+                    "text has \(count) characters, more than the \(Self.maxTextCharacters) a mark can show",
+                    path: "\(path).text", hint: "split it into several marks or shorten it")
             }
             let template: Template
             do {
@@ -81,16 +86,19 @@ extension Mark {
                 throw located
             }
             if markup, let problem = template.markupProblem() {
-                throw PresetError(.badValue, "markup: \(problem)", path: "\(path).text",
-                                  hint: "set \"markup\": false to show the text as written")
+                throw PresetError(
+                    .badValue, "markup: \(problem)", path: "\(path).text",
+                    hint: "set \"markup\": false to show the text as written")
             }
         case .image(let url):
             guard ["png", "svg"].contains(url.pathExtension.lowercased()) else {
-                throw PresetError(.badValue, "image must be a PNG or SVG file, not '\(url.lastPathComponent)'", path: "\(path).image")
+                throw PresetError(
+                    .badValue, "image must be a PNG or SVG file, not '\(url.lastPathComponent)'", path: "\(path).image")
             }
-            try checkFile(url, at: "\(path).image", key: "image", missing: "image file not found",
-                          missingHint: "image paths are relative to the preset file's folder",
-                          folder: "image is a folder", folderHint: "give the path of a PNG or SVG file")
+            try checkFile(
+                url, at: "\(path).image", key: "image", missing: "image file not found",
+                missingHint: "image paths are relative to the preset file's folder",
+                folder: "image is a folder", folderHint: "give the path of a PNG or SVG file")
         }
         for key in Self.keys {
             try key.check(self, "\(path).\(key.name)")

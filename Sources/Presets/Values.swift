@@ -6,11 +6,14 @@ extension Length: CustomStringConvertible {
     public init?(parsing text: String) {
         let number: Substring, percent: Bool
         if text.hasSuffix("%") {
-            number = text.dropLast(); percent = true
+            number = text.dropLast()
+            percent = true
         } else if text.hasSuffix("px") {
-            number = text.dropLast(2); percent = false
+            number = text.dropLast(2)
+            percent = false
         } else {
-            number = Substring(text); percent = false
+            number = Substring(text)
+            percent = false
         }
         guard let value = Self.decimal(number) else { return nil }
         self = percent ? .percent(value) : .px(value)
@@ -21,8 +24,9 @@ extension Length: CustomStringConvertible {
         var digits = text
         if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
         guard !digits.isEmpty, digits.contains(where: \.isNumber),
-              digits.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }),
-              digits.filter({ $0 == "." }).count <= 1 else { return nil }
+            digits.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }),
+            digits.filter({ $0 == "." }).count <= 1
+        else { return nil }
         return Double(String(text))
     }
 
@@ -49,13 +53,16 @@ extension Double {
     var plainDecimal: String {
         if self == rounded(), abs(self) < 1e15 { return String(Int(self)) }
         let text = String(self)
-        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...]) else {
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }),
+            let exponent = Int(text[text.index(after: e)...])
+        else {
             return text
         }
         var mantissa = text[..<e]
         let sign = mantissa.first == "-" ? "-" : ""
         if !sign.isEmpty { mantissa = mantissa.dropFirst() }
-        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
+        let point =
+            mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
         var digits = mantissa.filter { $0 != "." }
         let shifted = point + exponent  // digits before the point once the exponent is applied
         if shifted <= 0 { return sign + "0." + String(repeating: "0", count: -shifted) + digits }

@@ -15,7 +15,10 @@ public struct Bitmap: Hashable, Sendable {
     public init(width: Int, height: Int, stride: Int, pixels: [UInt8]) {
         precondition(width >= 0 && height >= 0 && stride >= 4 * width, "bad bitmap geometry")
         precondition(pixels.count >= stride * height, "bitmap needs stride * height bytes")
-        self.width = width; self.height = height; self.stride = stride; self.pixels = pixels
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.pixels = pixels
     }
 
     /// A 0×0 bitmap: what an empty text renders to.
@@ -27,7 +30,10 @@ public struct Bitmap: Hashable, Sendable {
     public struct Pixel: Hashable, Sendable {
         public var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
         public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
-            self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+            self.red = red
+            self.green = green
+            self.blue = blue
+            self.alpha = alpha
         }
     }
 
@@ -37,12 +43,14 @@ public struct Bitmap: Hashable, Sendable {
             precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x),\(y)) outside \(width)x\(height)")
             let i = y * stride + 4 * x
             let word = pixels.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: i, as: UInt32.self) }
-            return Pixel(red: UInt8(truncatingIfNeeded: word >> 16), green: UInt8(truncatingIfNeeded: word >> 8),
-                         blue: UInt8(truncatingIfNeeded: word), alpha: UInt8(truncatingIfNeeded: word >> 24))
+            return Pixel(
+                red: UInt8(truncatingIfNeeded: word >> 16), green: UInt8(truncatingIfNeeded: word >> 8),
+                blue: UInt8(truncatingIfNeeded: word), alpha: UInt8(truncatingIfNeeded: word >> 24))
         }
         set {
             precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x),\(y)) outside \(width)x\(height)")
-            let word = UInt32(newValue.alpha) << 24 | UInt32(newValue.red) << 16
+            let word =
+                UInt32(newValue.alpha) << 24 | UInt32(newValue.red) << 16
                 | UInt32(newValue.green) << 8 | UInt32(newValue.blue)
             let i = y * stride + 4 * x
             pixels.withUnsafeMutableBytes { $0.storeBytes(of: word, toByteOffset: i, as: UInt32.self) }
@@ -56,7 +64,10 @@ public struct Bitmap: Hashable, Sendable {
 public struct RenderedMark: Hashable, Sendable {
     public var bitmap: Bitmap
     public var origins: [Point]
-    public init(bitmap: Bitmap, origins: [Point]) { self.bitmap = bitmap; self.origins = origins }
+    public init(bitmap: Bitmap, origins: [Point]) {
+        self.bitmap = bitmap
+        self.origins = origins
+    }
 }
 
 /// Why a mark could not be rendered; `description` is a one-line message for the user.

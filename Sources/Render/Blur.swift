@@ -8,8 +8,10 @@ func boxBlurRadius(forBlur blur: Double) -> Int {
 /// Blurs 8-bit coverage in place with a separable box blur run `passes` times in each direction
 /// (a close, cheap Gaussian). Pixels outside the buffer count as 0, so the caller leaves a
 /// `passes * radius` transparent margin for the blur to spread into.
-func boxBlur(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int,
-             radius: Int, passes: Int = 3) {
+func boxBlur(
+    _ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int,
+    radius: Int, passes: Int = 3
+) {
     guard radius > 0, width > 0, height > 0 else { return }
     var scratch = [Int](repeating: 0, count: max(width, height))
     scratch.withUnsafeMutableBufferPointer { line in
@@ -23,8 +25,10 @@ func boxBlur(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, strid
 }
 
 /// One running-sum box pass over `count` samples `step` bytes apart.
-private func blurLine(_ start: UnsafeMutablePointer<UInt8>, step: Int, count: Int, radius: Int,
-                      line: UnsafeMutableBufferPointer<Int>) {
+private func blurLine(
+    _ start: UnsafeMutablePointer<UInt8>, step: Int, count: Int, radius: Int,
+    line: UnsafeMutableBufferPointer<Int>
+) {
     for i in 0..<count { line[i] = Int(start[i * step]) }
     // Dividing by the window as a multiply by its 24-bit fixed-point reciprocal: the divide
     // otherwise dominates the loop.

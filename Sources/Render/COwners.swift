@@ -17,7 +17,8 @@ final class CairoSurface {
 
     /// A new image surface (`cairo_image_surface_create`), cleared to transparent.
     convenience init(format: cairo_format_t, width: Int, height: Int) throws(RenderError) {
-        guard width > 0, height > 0, width <= Self.maxSide, height <= Self.maxSide, width * height <= Self.maxPixels else {
+        guard width > 0, height > 0, width <= Self.maxSide, height <= Self.maxSide, width * height <= Self.maxPixels
+        else {
             throw .tooLarge(width: width, height: height)
         }
         self.init(adopting: cairo_image_surface_create(format, Int32(width), Int32(height)))
@@ -36,7 +37,8 @@ final class CairoSurface {
     /// finite or over the limits: every Double→Int of a surface size goes through here.
     static func size(width: Double, height: Double) throws(RenderError) -> (width: Int, height: Int) {
         guard width.isFinite, height.isFinite, width <= Double(maxSide), height <= Double(maxSide),
-              width * height <= Double(maxPixels) else {
+            width * height <= Double(maxPixels)
+        else {
             func shown(_ value: Double) -> Int { value.isFinite ? Int(min(max(value, 0), 1e15)) : Int(1e15) }
             throw .tooLarge(width: shown(width), height: shown(height))
         }

@@ -99,7 +99,8 @@ public enum Fonts {
         for index in 0..<Int(set.pointee.nfont) {
             var file: UnsafeMutablePointer<FcChar8>?
             if let font = set.pointee.fonts[index], FcPatternGetString(font, "file", 0, &file) == FcResultMatch,
-               let file {
+                let file
+            {
                 files.append(String(cString: file))
             }
         }

@@ -3,7 +3,10 @@ struct Rect: Equatable {
     var minX: Double, minY: Double, maxX: Double, maxY: Double
 
     init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
     }
 
     init(x: Double, y: Double, width: Double, height: Double) {
@@ -24,15 +27,17 @@ struct Rect: Equatable {
     }
 
     func union(_ other: Rect) -> Rect {
-        Rect(minX: min(minX, other.minX), minY: min(minY, other.minY),
-             maxX: max(maxX, other.maxX), maxY: max(maxY, other.maxY))
+        Rect(
+            minX: min(minX, other.minX), minY: min(minY, other.minY),
+            maxX: max(maxX, other.maxX), maxY: max(maxY, other.maxY))
     }
 
     /// The smallest rectangle with integer edges that contains this one. The small tolerance keeps
     /// floating-point noise (12.000000001) from adding a whole empty pixel row.
     var integral: Rect {
         let tolerance = 1e-6
-        return Rect(minX: (minX + tolerance).rounded(.down), minY: (minY + tolerance).rounded(.down),
-                    maxX: (maxX - tolerance).rounded(.up), maxY: (maxY - tolerance).rounded(.up))
+        return Rect(
+            minX: (minX + tolerance).rounded(.down), minY: (minY + tolerance).rounded(.down),
+            maxX: (maxX - tolerance).rounded(.up), maxY: (maxY - tolerance).rounded(.up))
     }
 }

@@ -14,7 +14,9 @@ extension MarkRenderer {
         }
     }
 
-    private func drawPNG(_ image: CairoSurface, width: Double?, height: Double?, url: URL) throws(RenderError) -> CairoSurface {
+    private func drawPNG(
+        _ image: CairoSurface, width: Double?, height: Double?, url: URL
+    ) throws(RenderError) -> CairoSurface {
         let natural = (width: Double(image.width), height: Double(image.height))
         let size = try finalSize(natural: natural, width: width, height: height, url: url)
         // Always redrawn onto ARGB32: Cairo loads opaque PNGs as RGB24, whose fourth byte is undefined.
@@ -29,12 +31,19 @@ extension MarkRenderer {
         return output
     }
 
-    private func drawSVG(_ handle: SVGHandle, width: Double?, height: Double?, url: URL) throws(RenderError) -> CairoSurface {
+    private func drawSVG(
+        _ handle: SVGHandle, width: Double?, height: Double?, url: URL
+    ) throws(RenderError) -> CairoSurface {
         let natural = try naturalSize(of: handle, url: url, fallback: (width, height))
         // width="1e30" or viewBox="0 0 1 1e30": finite, but no mark can be drawn from it.
         let ratio = natural.width / natural.height
-        guard natural.width.isFinite, natural.height.isFinite, ratio <= Self.maxAspect, ratio >= 1 / Self.maxAspect else {
-            throw .imageUnreadable(url, reason: "its size, \(pixels(natural.width))x\(pixels(natural.height)) (from its width, height or viewBox), is too far out of proportion to draw (at most \(Int(Self.maxAspect)):1); fix the SVG's width, height and viewBox")
+        guard natural.width.isFinite, natural.height.isFinite, ratio <= Self.maxAspect, ratio >= 1 / Self.maxAspect
+        else {
+            throw .imageUnreadable(
+                url,
+                reason:
+                    "its size, \(pixels(natural.width))x\(pixels(natural.height)) (from its width, height or viewBox), is too far out of proportion to draw (at most \(Int(Self.maxAspect)):1); fix the SVG's width, height and viewBox"
+            )
         }
         let size = try finalSize(natural: natural, width: width, height: height, url: url)
         let output = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: size.width, height: size.height)
@@ -51,8 +60,10 @@ extension MarkRenderer {
     }
 
     /// The SVG's size in pixels: its width and height, else its viewBox, else the requested size.
-    private func naturalSize(of handle: SVGHandle, url: URL,
-                             fallback: (Double?, Double?)) throws(RenderError) -> (width: Double, height: Double) {
+    private func naturalSize(
+        of handle: SVGHandle, url: URL,
+        fallback: (Double?, Double?)
+    ) throws(RenderError) -> (width: Double, height: Double) {
         var w = 0.0, h = 0.0
         if rsvg_handle_get_intrinsic_size_in_pixels(handle.pointer, &w, &h) != 0, w > 0, h > 0 {
             return (w, h)
@@ -66,16 +77,19 @@ extension MarkRenderer {
     }
 
     /// Whole-pixel output size; aspect kept when only one side is given.
-    private func finalSize(natural: (width: Double, height: Double), width: Double?, height: Double?,
-                           url: URL) throws(RenderError) -> (width: Int, height: Int) {
+    private func finalSize(
+        natural: (width: Double, height: Double), width: Double?, height: Double?,
+        url: URL
+    ) throws(RenderError) -> (width: Int, height: Int) {
         guard natural.width > 0, natural.height > 0 else { throw .imageUnreadable(url, reason: "the image is empty") }
         let w = width.flatMap { $0 > 0 ? $0 : nil }, h = height.flatMap { $0 > 0 ? $0 : nil }
-        let size: (Double, Double) = switch (w, h) {
-        case let (w?, h?): (w, h)
-        case let (w?, nil): (w, w * natural.height / natural.width)
-        case let (nil, h?): (h * natural.width / natural.height, h)
-        case (nil, nil): (natural.width, natural.height)
-        }
+        let size: (Double, Double) =
+            switch (w, h) {
+            case let (w?, h?): (w, h)
+            case let (w?, nil): (w, w * natural.height / natural.width)
+            case let (nil, h?): (h * natural.width / natural.height, h)
+            case (nil, nil): (natural.width, natural.height)
+            }
         let rounded = (width: max(1, size.0.rounded()), height: max(1, size.1.rounded()))
         do {
             return try CairoSurface.size(width: rounded.width, height: rounded.height)
@@ -101,7 +115,9 @@ enum ImageKind {
                 let bytes = Array(head.prefix(24))
                 func word(_ i: Int) -> Int { bytes[i..<i + 4].reduce(0) { $0 << 8 | Int($1) } }
                 let (width, height) = (word(16), word(20))
-                if width > CairoSurface.maxSide || height > CairoSurface.maxSide || width * height > CairoSurface.maxPixels {
+                if width > CairoSurface.maxSide || height > CairoSurface.maxSide
+                    || width * height > CairoSurface.maxPixels
+                {
                     throw .imageFileTooLarge(url, width: width, height: height)
                 }
             }
@@ -110,7 +126,10 @@ enum ImageKind {
         }
         let ext = url.pathExtension.lowercased()
         let text = String(decoding: head, as: UTF8.self)
-        if ext == "svg" || ext == "svgz" || text.contains("<svg") { self = .svg; return }
+        if ext == "svg" || ext == "svgz" || text.contains("<svg") {
+            self = .svg
+            return
+        }
         throw .imageNotPNGOrSVG(url)
     }
 }
@@ -155,9 +174,11 @@ final class ImageCache {
         // stat(2), not FileManager's attributes: those look up the owner's and group's names
         // (reading /etc/passwd and /etc/group) and the extended attributes, for every photo.
         var info = stat()
-        let key = stat(url.path, &info) == 0
-            ? Key(path: url.path, size: Int(info.st_size),
-                  modified: Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
+        let key =
+            stat(url.path, &info) == 0
+            ? Key(
+                path: url.path, size: Int(info.st_size),
+                modified: Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
             : nil
         if let key, let image = entries[key] { return image }
         let image = try Self.decode(url)
@@ -184,14 +205,17 @@ final class ImageCache {
             throw .imageUnreadable(url, reason: String(cString: strerror(errno)))
         }
         let image = withExtendedLifetime(file) {
-            CairoSurface(adopting: cairo_image_surface_create_from_png_stream({ closure, buffer, length in
-                let file = Unmanaged<RegularFile>.fromOpaque(closure!).takeUnretainedValue()
-                guard let buffer, let chunk = try? file.read(upTo: Int(length)), chunk.count == Int(length) else {
-                    return CAIRO_STATUS_READ_ERROR
-                }
-                chunk.copyBytes(to: buffer, count: chunk.count)
-                return CAIRO_STATUS_SUCCESS
-            }, Unmanaged.passUnretained(file).toOpaque()))
+            CairoSurface(
+                adopting: cairo_image_surface_create_from_png_stream(
+                    { closure, buffer, length in
+                        let file = Unmanaged<RegularFile>.fromOpaque(closure!).takeUnretainedValue()
+                        guard let buffer, let chunk = try? file.read(upTo: Int(length)), chunk.count == Int(length)
+                        else {
+                            return CAIRO_STATUS_READ_ERROR
+                        }
+                        chunk.copyBytes(to: buffer, count: chunk.count)
+                        return CAIRO_STATUS_SUCCESS
+                    }, Unmanaged.passUnretained(file).toOpaque()))
         }
         guard image.status == CAIRO_STATUS_SUCCESS else {
             throw .imageUnreadable(url, reason: String(cString: cairo_status_to_string(image.status)))
@@ -203,8 +227,10 @@ final class ImageCache {
     private static func svg(_ file: RegularFile, url: URL) throws(RenderError) -> SVGHandle {
         // librsvg holds the whole document tree: a 50 MB SVG took 2 GB and 14 s, per thread.
         func tooLarge(_ bytes: Int) -> RenderError {
-            .imageUnreadable(url, reason: "the SVG is \(bytes >> 20) MB, more than the \(maxSVGBytes >> 20) MB a mark's "
-                + "image may be; simplify it or export it as a PNG")
+            .imageUnreadable(
+                url,
+                reason: "the SVG is \(bytes >> 20) MB, more than the \(maxSVGBytes >> 20) MB a mark's "
+                    + "image may be; simplify it or export it as a PNG")
         }
         guard file.size <= maxSVGBytes else { throw tooLarge(file.size) }
         guard lseek(file.descriptor, 0, SEEK_SET) == 0 else {

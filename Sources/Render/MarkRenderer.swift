@@ -24,24 +24,29 @@ public final class MarkRenderer {
     /// Renders `mark` for a `frameWidth`×`frameHeight` frame: the bitmap at its final pixel size
     /// (rotated, with opacity applied) and its integer origin(s) in the frame.
     public func render(_ mark: ResolvedMark, frameWidth: Int, frameHeight: Int) throws(RenderError) -> RenderedMark {
-        let drawn: CairoSurface? = switch mark.content {
-        case .text(let text, let markup): try renderText(text, markup: markup, style: mark)
-        case .image(let url): try renderImage(url, width: mark.imageWidth, height: mark.imageHeight)
-        }
+        let drawn: CairoSurface? =
+            switch mark.content {
+            case .text(let text, let markup): try renderText(text, markup: markup, style: mark)
+            case .image(let url): try renderImage(url, width: mark.imageWidth, height: mark.imageHeight)
+            }
         guard var surface = drawn else { return RenderedMark(bitmap: .empty, origins: []) }
         surface = try rotated(surface, degrees: mark.rotate)
         var bitmap = surface.bitmap()
         applyOpacity(mark.opacity, to: &bitmap)
-        return RenderedMark(bitmap: bitmap, origins: try origins(of: mark, bitmap: bitmap,
-                                                             frameWidth: frameWidth, frameHeight: frameHeight))
+        return RenderedMark(
+            bitmap: bitmap,
+            origins: try origins(
+                of: mark, bitmap: bitmap,
+                frameWidth: frameWidth, frameHeight: frameHeight))
     }
 
     /// How many characters of `text` no font has a glyph for (`pango_layout_get_unknown_glyphs_count`)
     /// in `family` or its fallbacks; nil family means the bundled default.
     public func unknownGlyphCount(_ text: String, family: String?) -> Int {
         refreshFontMapIfNeeded()
-        let layout = makeLayout(family: fontFamilyList(family ?? Fonts.defaultFamily), weight: 400, size: 32,
-                                maxWidth: nil, align: .left)
+        let layout = makeLayout(
+            family: fontFamilyList(family ?? Fonts.defaultFamily), weight: 400, size: 32,
+            maxWidth: nil, align: .left)
         pango_layout_set_text(layout.pointer, text, -1)
         return Int(pango_layout_get_unknown_glyphs_count(layout.pointer))
     }
@@ -94,8 +99,10 @@ public final class MarkRenderer {
         family == Fonts.defaultFamily ? family : "\(family),\(Fonts.defaultFamily)"
     }
 
-    func makeLayout(family: String, weight: Int, size: Double, maxWidth: Double?,
-                    align: TextAlign) -> GObjectRef<OpaquePointer> {
+    func makeLayout(
+        family: String, weight: Int, size: Double, maxWidth: Double?,
+        align: TextAlign
+    ) -> GObjectRef<OpaquePointer> {
         let layout = GObjectRef(adopting: pango_layout_new(context.pointer)!)
         let description = FontDescription()
         pango_font_description_set_family(description.pointer, family)
@@ -107,26 +114,29 @@ public final class MarkRenderer {
             pango_layout_set_width(layout.pointer, Int32(min(maxWidth, 1e6) * Double(PANGO_SCALE)))
             pango_layout_set_wrap(layout.pointer, PANGO_WRAP_WORD_CHAR)
         }
-        let alignment = switch align {
-        case .left: PANGO_ALIGN_LEFT
-        case .center: PANGO_ALIGN_CENTER
-        case .right: PANGO_ALIGN_RIGHT
-        }
+        let alignment =
+            switch align {
+            case .left: PANGO_ALIGN_LEFT
+            case .center: PANGO_ALIGN_CENTER
+            case .right: PANGO_ALIGN_RIGHT
+            }
         pango_layout_set_alignment(layout.pointer, alignment)
         return layout
     }
 
     /// The text layout for `mark`: font (registering its font file first), size, wrap, alignment,
     /// and the text, parsed as Pango markup only when `markup` is true.
-    func layout(_ text: String, markup: Bool, style mark: ResolvedMark) throws(RenderError) -> GObjectRef<OpaquePointer> {
+    func layout(_ text: String, markup: Bool, style mark: ResolvedMark) throws(RenderError) -> GObjectRef<OpaquePointer>
+    {
         var family = mark.fontFamily ?? Fonts.defaultFamily
         if let file = mark.fontFile {
             let fileFamily = try Fonts.register(fontFile: file)
             family = mark.fontFamily ?? fileFamily
         }
         refreshFontMapIfNeeded()
-        let layout = makeLayout(family: fontFamilyList(family), weight: mark.weight, size: mark.fontSize,
-                                maxWidth: mark.maxWidth, align: mark.align)
+        let layout = makeLayout(
+            family: fontFamilyList(family), weight: mark.weight, size: mark.fontSize,
+            maxWidth: mark.maxWidth, align: mark.align)
         if markup {
             // Parse first (rather than `pango_layout_set_markup`) to get Pango's error message.
             var attributes: OpaquePointer?
@@ -154,22 +164,25 @@ public final class MarkRenderer {
         let angle = degrees.truncatingRemainder(dividingBy: 360)
         guard angle != 0, angle.isFinite else { return surface }
         // Exact sines and cosines at quarter turns, so 90° gives an exact pixel transpose.
-        let (cosine, sine): (Double, Double) = switch angle {
-        case 90, -270: (0, 1)
-        case 180, -180: (-1, 0)
-        case 270, -90: (0, -1)
-        default: (cos(angle * .pi / 180), sin(angle * .pi / 180))
-        }
+        let (cosine, sine): (Double, Double) =
+            switch angle {
+            case 90, -270: (0, 1)
+            case 180, -180: (-1, 0)
+            case 270, -90: (0, -1)
+            default: (cos(angle * .pi / 180), sin(angle * .pi / 180))
+            }
         let w = Double(surface.width), h = Double(surface.height)
-        let size = Rect(x: 0, y: 0, width: abs(w * cosine) + abs(h * sine), height: abs(w * sine) + abs(h * cosine)).integral
+        let size = Rect(x: 0, y: 0, width: abs(w * cosine) + abs(h * sine), height: abs(w * sine) + abs(h * cosine))
+            .integral
         let pixels = try CairoSurface.size(width: size.width, height: size.height)
         let output = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: pixels.width, height: pixels.height)
         let cr = CairoContext(output)
         // Centre of the output ← rotation ← centre of the input. With y pointing down, this matrix
         // turns clockwise on screen for a positive angle.
-        var matrix = cairo_matrix_t(xx: cosine, yx: sine, xy: -sine, yy: cosine,
-                                    x0: size.width / 2 - (cosine * w / 2 - sine * h / 2),
-                                    y0: size.height / 2 - (sine * w / 2 + cosine * h / 2))
+        var matrix = cairo_matrix_t(
+            xx: cosine, yx: sine, xy: -sine, yy: cosine,
+            x0: size.width / 2 - (cosine * w / 2 - sine * h / 2),
+            y0: size.height / 2 - (sine * w / 2 + cosine * h / 2))
         cairo_transform(cr.pointer, &matrix)
         cairo_set_source_surface(cr.pointer, surface.pointer, 0, 0)
         cairo_pattern_set_filter(cairo_get_source(cr.pointer), CAIRO_FILTER_GOOD)
@@ -191,25 +204,33 @@ public final class MarkRenderer {
     public static let maxTiles = 10_000
 
     /// Integer top-left corners: one from the anchor for a plain mark, a covering grid for a tile.
-    private func origins(of mark: ResolvedMark, bitmap: Bitmap, frameWidth: Int, frameHeight: Int) throws(RenderError) -> [Point] {
+    private func origins(
+        of mark: ResolvedMark, bitmap: Bitmap, frameWidth: Int, frameHeight: Int
+    ) throws(RenderError) -> [Point] {
         guard !bitmap.isEmpty else { return [] }
         let w = Double(bitmap.width), h = Double(bitmap.height)
         let points: [Point]
         if let gap = mark.tileGap {
-            let grid = Layout.tileGrid(markWidth: w, markHeight: h, frameWidth: Double(frameWidth),
-                                       frameHeight: Double(frameHeight), gap: gap)
+            let grid = Layout.tileGrid(
+                markWidth: w, markHeight: h, frameWidth: Double(frameWidth),
+                frameHeight: Double(frameHeight), gap: gap)
             guard grid.columns * grid.rows <= Double(Self.maxTiles) else {
                 throw .tooManyTiles(count: grid.columns * grid.rows, frameWidth: frameWidth, frameHeight: frameHeight)
             }
-            points = Layout.tileOrigins(markWidth: w, markHeight: h, frameWidth: Double(frameWidth),
-                                        frameHeight: Double(frameHeight), gap: gap)
+            points = Layout.tileOrigins(
+                markWidth: w, markHeight: h, frameWidth: Double(frameWidth),
+                frameHeight: Double(frameHeight), gap: gap)
         } else {
-            points = [Layout.origin(of: mark, markWidth: w, markHeight: h, frameWidth: Double(frameWidth),
-                                    frameHeight: Double(frameHeight))]
+            points = [
+                Layout.origin(
+                    of: mark, markWidth: w, markHeight: h, frameWidth: Double(frameWidth),
+                    frameHeight: Double(frameHeight))
+            ]
         }
         // A mark placed far off the frame stays off it, but within what an Int and the blender
         // hold (presets are range-checked; this guards marks built in code).
-        let limitX = Double(frameWidth + 2 * CairoSurface.maxSide), limitY = Double(frameHeight + 2 * CairoSurface.maxSide)
+        let limitX = Double(frameWidth + 2 * CairoSurface.maxSide),
+            limitY = Double(frameHeight + 2 * CairoSurface.maxSide)
         return points.map {
             Point(x: min(max($0.x.rounded(), -limitX), limitX), y: min(max($0.y.rounded(), -limitY), limitY))
         }

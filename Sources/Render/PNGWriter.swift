@@ -11,8 +11,9 @@ extension Bitmap {
         var copy = pixels
         let status = copy.withUnsafeMutableBufferPointer { bytes in
             // The surface borrows `bytes` and is destroyed before the buffer goes away.
-            let surface = CairoSurface(adopting: cairo_image_surface_create_for_data(
-                bytes.baseAddress, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride)))
+            let surface = CairoSurface(
+                adopting: cairo_image_surface_create_for_data(
+                    bytes.baseAddress, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride)))
             guard surface.status == CAIRO_STATUS_SUCCESS else { return surface.status }
             return cairo_surface_write_to_png(surface.pointer, url.path)
         }

@@ -28,15 +28,19 @@ public enum PhotoPNGDecoder {
         }
         let reader = Reader(data)
         let surface = withExtendedLifetime(reader) {
-            CairoSurface(adopting: cairo_image_surface_create_from_png_stream({ closure, buffer, length in
-                let reader = Unmanaged<Reader>.fromOpaque(closure!).takeUnretainedValue()
-                let count = Int(length)
-                guard let buffer, reader.data.count - reader.offset >= count else { return CAIRO_STATUS_READ_ERROR }
-                let start = reader.data.startIndex + reader.offset
-                reader.data.copyBytes(to: buffer, from: start..<start + count)
-                reader.offset += count
-                return CAIRO_STATUS_SUCCESS
-            }, Unmanaged.passUnretained(reader).toOpaque()))
+            CairoSurface(
+                adopting: cairo_image_surface_create_from_png_stream(
+                    { closure, buffer, length in
+                        let reader = Unmanaged<Reader>.fromOpaque(closure!).takeUnretainedValue()
+                        let count = Int(length)
+                        guard let buffer, reader.data.count - reader.offset >= count else {
+                            return CAIRO_STATUS_READ_ERROR
+                        }
+                        let start = reader.data.startIndex + reader.offset
+                        reader.data.copyBytes(to: buffer, from: start..<start + count)
+                        reader.offset += count
+                        return CAIRO_STATUS_SUCCESS
+                    }, Unmanaged.passUnretained(reader).toOpaque()))
         }
         guard surface.status == CAIRO_STATUS_SUCCESS else {
             throw .photoPNGUnreadable(reason: String(cString: cairo_status_to_string(surface.status)))
@@ -59,7 +63,8 @@ public enum PhotoPNGDecoder {
                         // Cairo premultiplies; GStreamer's BGRA is straight alpha.
                         func channel(_ shift: UInt32) -> UInt8 {
                             let value = Int(word >> shift & 0xFF)
-                            return alpha == 255 ? UInt8(value) : alpha == 0 ? 0 : UInt8(min(255, (value * 255 + alpha / 2) / alpha))
+                            return alpha == 255
+                                ? UInt8(value) : alpha == 0 ? 0 : UInt8(min(255, (value * 255 + alpha / 2) / alpha))
                         }
                         out[4 * x] = channel(0)
                         out[4 * x + 1] = channel(8)

@@ -24,8 +24,10 @@ extension MarkRenderer {
     /// values, `variables` as given) renders on each of `frames` within the renderer's limits
     /// (image decode size, mark size, text length, tile count). Throws the first problem, naming
     /// the preset file and the mark's JSON path; returns a warning per character no font has.
-    public func check(_ preset: Preset, variables: [String: String] = [:],
-                      frames: [(width: Int, height: Int)] = checkFrames) throws(PresetError) -> [PresetWarning] {
+    public func check(
+        _ preset: Preset, variables: [String: String] = [:],
+        frames: [(width: Int, height: Int)] = checkFrames
+    ) throws(PresetError) -> [PresetWarning] {
         let file = preset.source?.path
         var warnings: [PresetWarning] = []
         for (index, mark) in preset.marks.enumerated() {
@@ -35,13 +37,15 @@ extension MarkRenderer {
                 do {
                     fileFamily = try Fonts.register(fontFile: fontFile)
                 } catch {
-                    throw PresetError(.badValue, error.description, path: path + ".font-file",
-                                      hint: "give a TrueType or OpenType font file (.ttf, .otf)", file: file)
+                    throw PresetError(
+                        .badValue, error.description, path: path + ".font-file",
+                        hint: "give a TrueType or OpenType font file (.ttf, .otf)", file: file)
                 }
             }
             func sample(_ width: Int, _ height: Int) -> TemplateContext {
-                TemplateContext(filename: "IMG_0001.JPG", stem: "IMG_0001", counter: 1, width: width, height: height,
-                                frame: 1, fps: 30, variables: preset.variables(overriddenBy: variables))
+                TemplateContext(
+                    filename: "IMG_0001.JPG", stem: "IMG_0001", counter: 1, width: width, height: height,
+                    frame: 1, fps: 30, variables: preset.variables(overriddenBy: variables))
             }
             for frame in frames {
                 let context = sample(frame.width, frame.height)
@@ -54,18 +58,24 @@ extension MarkRenderer {
                     if error.isAboutSize, !text.contains(" picture"), let cut = text.range(of: ";") {
                         text.replaceSubrange(cut, with: " on a \(frame.width)x\(frame.height) picture;")
                     }
-                    throw PresetError(error.isAboutSize ? .outOfRange : .badValue, text, path: path + error.pathSuffix, file: file)
-                        .hintSplitOff()
+                    throw PresetError(
+                        error.isAboutSize ? .outOfRange : .badValue, text, path: path + error.pathSuffix, file: file
+                    )
+                    .hintSplitOff()
                 }
             }
             if case .text(let text, _) = mark.resolved(width: 1920, height: 1080, context: sample(1920, 1080)).content {
                 let family = mark.font ?? fileFamily
                 for character in missingGlyphs(text, family: family) {
                     let scalars = character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }
-                    warnings.append(PresetWarning(
-                        file: file, path: path + ".text",
-                        message: "no font has a glyph for '\(character)' (\(scalars.joined(separator: " "))), it will show as a box",
-                        hint: "install a font that has it (fonts-noto-color-emoji for emoji) or name one with \"font\" or \"font-file\""))
+                    warnings.append(
+                        PresetWarning(
+                            file: file, path: path + ".text",
+                            message:
+                                "no font has a glyph for '\(character)' (\(scalars.joined(separator: " "))), it will show as a box",
+                            hint:
+                                "install a font that has it (fonts-noto-color-emoji for emoji) or name one with \"font\" or \"font-file\""
+                        ))
                 }
             }
         }

@@ -18,8 +18,10 @@ enum SVGReferences {
             let target = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
             do { try RegularFile.check(target) } catch {
                 guard case .notRegular = error else { continue }
-                throw .imageUnreadable(url, reason: "the SVG refers to \(target.path), which \(error); "
-                    + "embed the picture in the SVG or point it at a PNG file")
+                throw .imageUnreadable(
+                    url,
+                    reason: "the SVG refers to \(target.path), which \(error); "
+                        + "embed the picture in the SVG or point it at a PNG file")
             }
         }
     }

@@ -28,14 +28,17 @@ public final class MJPEGFanOut: @unchecked Sendable {
         try sink.set("buffers-max", 120)
         try sink.set("enable-last-sample", false)
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let removed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, socket, context in
-            guard let socket, let context else { return }
-            Unmanaged<MJPEGFanOut>.fromOpaque(context).takeUnretainedValue().release(socket: socket)
-        }
+        let removed:
+            @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
+                _, socket, context in
+                guard let socket, let context else { return }
+                Unmanaged<MJPEGFanOut>.fromOpaque(context).takeUnretainedValue().release(socket: socket)
+            }
         // The sink lives as long as this object (it holds `sink`), so an unretained pointer is safe;
         // the handler is disconnected in deinit.
-        handlerID = g_signal_connect_data(sink.unsafeObject.assumingMemoryBound(to: GObject.self), "client-socket-removed",
-                                          unsafeBitCast(removed, to: GCallback.self), me, nil, GConnectFlags(rawValue: 0))
+        handlerID = g_signal_connect_data(
+            sink.unsafeObject.assumingMemoryBound(to: GObject.self), "client-socket-removed",
+            unsafeBitCast(removed, to: GCallback.self), me, nil, GConnectFlags(rawValue: 0))
     }
 
     private var handlerID: gulong = 0
@@ -57,7 +60,8 @@ public final class MJPEGFanOut: @unchecked Sendable {
         soup_message_headers_replace(responseHeaders, "Connection", "close")
         for (name, value) in headers { soup_message_headers_append(responseHeaders, name, value) }
         soup_message_headers_set_encoding(responseHeaders, SOUP_ENCODING_EOF)
-        let wroteHeaders: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { message, context in
+        let wroteHeaders: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
+            message, context in
             guard let message, let context else { return }
             let attachment = Unmanaged<Attachment>.fromOpaque(context).takeUnretainedValue()
             attachment.fanOut.take(OpaquePointer(message), socket: attachment.socket)
@@ -66,10 +70,11 @@ public final class MJPEGFanOut: @unchecked Sendable {
         // finalised (the destroy notify).
         g_object_ref(socket)
         let context = Unmanaged.passRetained(Attachment(fanOut: self, socket: socket)).toOpaque()
-        g_signal_connect_data(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GObject.self), "wrote-headers",
-                              unsafeBitCast(wroteHeaders, to: GCallback.self), context,
-                              { context, _ in if let context { Unmanaged<Attachment>.fromOpaque(context).release() } },
-                              GConnectFlags(rawValue: 0))
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(message).assumingMemoryBound(to: GObject.self), "wrote-headers",
+            unsafeBitCast(wroteHeaders, to: GCallback.self), context,
+            { context, _ in if let context { Unmanaged<Attachment>.fromOpaque(context).release() } },
+            GConnectFlags(rawValue: 0))
     }
 
     /// The headers are out: the connection is ours now, the socket multisocketsink's to write to.

@@ -40,8 +40,10 @@ final class WebConnections: @unchecked Sendable {
     /// Kept open to be closed when descriptors run out, so that one more client can be told 503.
     private var spare: Int32 = -1
 
-    init(server: UnsafeMutablePointer<SoupServer>, context: OpaquePointer, listener: UnsafeMutablePointer<GSocket>,
-         limits: WebLimits) {
+    init(
+        server: UnsafeMutablePointer<SoupServer>, context: OpaquePointer, listener: UnsafeMutablePointer<GSocket>,
+        limits: WebLimits
+    ) {
         self.server = server
         self.context = context
         self.listener = listener
@@ -60,10 +62,12 @@ final class WebConnections: @unchecked Sendable {
         watch()
         let tick = g_timeout_source_new(250)!
         let me = Unmanaged.passUnretained(self).toOpaque()
-        g_source_set_callback(tick, { context in
-            Unmanaged<WebConnections>.fromOpaque(context!).takeUnretainedValue().expire()
-            return 1
-        }, me, nil)
+        g_source_set_callback(
+            tick,
+            { context in
+                Unmanaged<WebConnections>.fromOpaque(context!).takeUnretainedValue().expire()
+                return 1
+            }, me, nil)
         g_source_attach(tick, context)
         ticker = tick
     }
@@ -141,12 +145,14 @@ final class WebConnections: @unchecked Sendable {
         }
         let later = g_timeout_source_new(100)!
         let me = Unmanaged.passUnretained(self).toOpaque()
-        g_source_set_callback(later, { context in
-            let connections = Unmanaged<WebConnections>.fromOpaque(context!).takeUnretainedValue()
-            if connections.spare < 0 { connections.spare = open("/dev/null", O_RDONLY | O_CLOEXEC) }
-            connections.watch()
-            return 0
-        }, me, nil)
+        g_source_set_callback(
+            later,
+            { context in
+                let connections = Unmanaged<WebConnections>.fromOpaque(context!).takeUnretainedValue()
+                if connections.spare < 0 { connections.spare = open("/dev/null", O_RDONLY | O_CLOEXEC) }
+                connections.watch()
+                return 0
+            }, me, nil)
         g_source_attach(later, context)
         g_source_unref(later)
     }
@@ -184,9 +190,12 @@ final class WebConnections: @unchecked Sendable {
         let key = UnsafeMutableRawPointer(connection)
         lock.withLock { records[key] = record }
         // Finalised when libsoup, or the MJPEG fan-out that took it, lets go: the fd is closed then.
-        g_object_weak_ref(UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GObject.self), { context, gone in
-            Unmanaged<WebConnections>.fromOpaque(context!).takeUnretainedValue().forget(UnsafeMutableRawPointer(gone!))
-        }, Unmanaged.passRetained(self).toOpaque())
+        g_object_weak_ref(
+            UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GObject.self),
+            { context, gone in
+                Unmanaged<WebConnections>.fromOpaque(context!).takeUnretainedValue().forget(
+                    UnsafeMutableRawPointer(gone!))
+            }, Unmanaged.passRetained(self).toOpaque())
         accepting = record
         let stream = UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GIOStream.self)
         soup_server_accept_iostream(server, stream, local, remote, nil)
@@ -250,7 +259,11 @@ final class WebConnections: @unchecked Sendable {
         let fd = g_socket_get_fd(record.socket)
         while true {
             let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            if n > 0 { record.drained += n; if record.drained > 4 << 20 { return true }; continue }
+            if n > 0 {
+                record.drained += n
+                if record.drained > 4 << 20 { return true }
+                continue
+            }
             return n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
         }
     }
@@ -277,10 +290,13 @@ final class WebConnections: @unchecked Sendable {
     static let busy = answer(503, "camstamp: the camera is serving too many connections; try again in a moment")
 
     static func answer(_ status: Int, _ text: String) -> [UInt8] {
-        let reasons = [400: "Bad Request", 403: "Forbidden", 413: "Content Too Large", 421: "Misdirected Request",
-                       503: "Service Unavailable"]
+        let reasons = [
+            400: "Bad Request", 403: "Forbidden", 413: "Content Too Large", 421: "Misdirected Request",
+            503: "Service Unavailable",
+        ]
         let body = Array((text + "\n").utf8)
-        let head = "HTTP/1.1 \(status) \(reasons[status] ?? "Error")\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        let head =
+            "HTTP/1.1 \(status) \(reasons[status] ?? "Error")\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: \(body.count)\r\nConnection: close\r\nCache-Control: no-store\r\n"
             + (status == 503 ? "Retry-After: 1\r\n" : "") + "\r\n"
         return Array(head.utf8) + body

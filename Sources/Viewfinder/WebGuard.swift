@@ -13,8 +13,10 @@ public struct WebLimits: Sendable {
     /// From the request read to the last byte of the answer (the MJPEG stream excepted).
     public var answerTimeout: Duration
 
-    public init(maxBody: Int = 1 << 20, maxConnections: Int = 128, requestTimeout: Duration = .seconds(10),
-                answerTimeout: Duration = .seconds(60)) {
+    public init(
+        maxBody: Int = 1 << 20, maxConnections: Int = 128, requestTimeout: Duration = .seconds(10),
+        answerTimeout: Duration = .seconds(60)
+    ) {
         self.maxBody = maxBody
         self.maxConnections = maxConnections
         self.requestTimeout = requestTimeout
@@ -46,15 +48,19 @@ struct WebGuard: Sendable {
     }
 
     /// Refuses what the headers alone condemn; `contentLength` is nil for a chunked body.
-    func check(method: String, host: String?, origin: String?, referer: String?, contentLength: Int?,
-               limits: WebLimits) throws(WebRefusal) {
+    func check(
+        method: String, host: String?, origin: String?, referer: String?, contentLength: Int?,
+        limits: WebLimits
+    ) throws(WebRefusal) {
         guard let host, let name = Self.hostPart(host) else {
             throw WebRefusal(status: 400, text: "camstamp: the request has no valid Host header")
         }
         guard names.contains(name) || Self.interfaceAddresses().contains(name) else {
             // The name may be an attacker's (DNS rebinding): say nothing about this camera.
-            throw WebRefusal(status: 421, text: "camstamp: this camera does not answer to the name '\(name)'; "
-                             + "open the address camstamp printed")
+            throw WebRefusal(
+                status: 421,
+                text: "camstamp: this camera does not answer to the name '\(name)'; "
+                    + "open the address camstamp printed")
         }
         if method != "GET" && method != "HEAD" {
             // A browser sends Origin with every POST; Referer is the fallback of old ones. A
@@ -62,12 +68,16 @@ struct WebGuard: Sendable {
             let own = "http://" + host.lowercased()
             if let origin {
                 guard origin.lowercased() == own else {
-                    throw WebRefusal(status: 403, text: "camstamp: a request from another site (\(origin)) cannot "
-                                     + "change the camera; use the camera's own page")
+                    throw WebRefusal(
+                        status: 403,
+                        text: "camstamp: a request from another site (\(origin)) cannot "
+                            + "change the camera; use the camera's own page")
                 }
             } else if let referer, Self.origin(ofURL: referer) != own {
-                throw WebRefusal(status: 403, text: "camstamp: a request from another page cannot change the camera; "
-                                 + "use the camera's own page")
+                throw WebRefusal(
+                    status: 403,
+                    text: "camstamp: a request from another page cannot change the camera; "
+                        + "use the camera's own page")
             }
         }
         if let contentLength, contentLength > limits.maxBody {
@@ -76,8 +86,10 @@ struct WebGuard: Sendable {
     }
 
     static func tooLarge(_ limits: WebLimits) -> WebRefusal {
-        WebRefusal(status: 413, text: "camstamp: the request body is larger than \(limits.maxBody / 1024) KiB; "
-                   + "the camera takes small JSON settings only")
+        WebRefusal(
+            status: 413,
+            text: "camstamp: the request body is larger than \(limits.maxBody / 1024) KiB; "
+                + "the camera takes small JSON settings only")
     }
 
     /// `Example.org.:8080` → `example.org`, `[::1]:8080` → `::1`; nil when malformed.
@@ -98,7 +110,8 @@ struct WebGuard: Sendable {
         }
         if !rest.isEmpty {
             guard rest.hasPrefix(":"), rest.count > 1, rest.dropFirst().allSatisfy(\.isASCII),
-                  rest.dropFirst().allSatisfy(\.isNumber) else { return nil }
+                rest.dropFirst().allSatisfy(\.isNumber)
+            else { return nil }
         }
         guard !name.isEmpty else { return nil }
         return normalised(String(name))
@@ -136,10 +149,12 @@ struct WebGuard: Sendable {
             defer { entry = current.pointee.ifa_next }
             guard let address = current.pointee.ifa_addr else { continue }
             var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            let length = socklen_t(address.pointee.sa_family == sa_family_t(AF_INET6)
-                                   ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+            let length = socklen_t(
+                address.pointee.sa_family == sa_family_t(AF_INET6)
+                    ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
             guard [sa_family_t(AF_INET), sa_family_t(AF_INET6)].contains(address.pointee.sa_family),
-                  getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else {
+                getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0
+            else {
                 continue
             }
             found.insert(normalised(buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))

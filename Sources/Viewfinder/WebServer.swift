@@ -42,7 +42,8 @@ public struct WebResponse: Sendable {
     }
 
     public static func text(_ text: String, status: Int, headers: [(String, String)] = []) -> WebResponse {
-        WebResponse(status: status, contentType: "text/plain; charset=utf-8", body: Data((text + "\n").utf8), headers: headers)
+        WebResponse(
+            status: status, contentType: "text/plain; charset=utf-8", body: Data((text + "\n").utf8), headers: headers)
     }
 }
 
@@ -92,8 +93,9 @@ public final class WebReply: @unchecked Sendable {
         // Each connection serves one request (the server's accept loop is its own, see WebConnections).
         soup_message_headers_replace(headers, "Connection", "close")
         response.body.withUnsafeBytes { bytes in
-            soup_server_message_set_response(message, response.contentType, SOUP_MEMORY_COPY,
-                                             bytes.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(bytes.count))
+            soup_server_message_set_response(
+                message, response.contentType, SOUP_MEMORY_COPY,
+                bytes.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(bytes.count))
         }
         if paused { soup_server_message_unpause(message) }
     }
@@ -122,8 +124,10 @@ public final class WebServer: @unchecked Sendable {
 
     /// Listens on `address` (an IPv4 or IPv6 literal) and `port`, and calls `handler` on the
     /// server thread for each request.
-    public init(address: String, port: UInt16, limits: WebLimits = WebLimits(),
-                handler: @escaping Handler) throws(WebServerError) {
+    public init(
+        address: String, port: UInt16, limits: WebLimits = WebLimits(),
+        handler: @escaping Handler
+    ) throws(WebServerError) {
         self.handler = handler
         self.limits = limits
         guard_ = WebGuard(boundAddress: address)
@@ -134,7 +138,10 @@ public final class WebServer: @unchecked Sendable {
         self.thread = thread
         thread.start()
         started.wait()
-        if let startError { stopped.wait(); throw startError }
+        if let startError {
+            stopped.wait()
+            throw startError
+        }
     }
 
     deinit {
@@ -159,7 +166,10 @@ public final class WebServer: @unchecked Sendable {
             return
         }
         self.server = OpaquePointer(server)
-        defer { g_object_unref(UnsafeMutableRawPointer(server)); self.server = nil }
+        defer {
+            g_object_unref(UnsafeMutableRawPointer(server))
+            self.server = nil
+        }
         guard let listener = listen(address: address, port: requested) else {
             started.signal()
             return
@@ -171,10 +181,12 @@ public final class WebServer: @unchecked Sendable {
         connections.start()
         defer { connections.stop() }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        soup_server_add_handler(server, nil, { _, message, path, query, context in
-            guard let message, let context else { return }
-            Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue().handle(message, path: path, query: query)
-        }, me, nil)
+        soup_server_add_handler(
+            server, nil,
+            { _, message, path, query, context in
+                guard let message, let context else { return }
+                Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue().handle(message, path: path, query: query)
+            }, me, nil)
         let loop = g_main_loop_new(context, 0)
         self.loop = loop
         started.signal()
@@ -184,16 +196,18 @@ public final class WebServer: @unchecked Sendable {
     }
 
     private func handle(_ message: OpaquePointer, path: UnsafePointer<CChar>?, query: OpaquePointer?) {
-        var request = WebRequest(method: String(cString: soup_server_message_get_method(message)),
-                                 path: path.map { String(cString: $0) } ?? "/", query: [:], headers: [:], body: Data(),
-                                 peer: soup_server_message_get_remote_host(message).map { String(cString: $0) } ?? "?")
+        var request = WebRequest(
+            method: String(cString: soup_server_message_get_method(message)),
+            path: path.map { String(cString: $0) } ?? "/", query: [:], headers: [:], body: Data(),
+            peer: soup_server_message_get_remote_host(message).map { String(cString: $0) } ?? "?")
         if let query {
             var iterator = GHashTableIter()
             g_hash_table_iter_init(&iterator, query)
             var key: gpointer?, value: gpointer?
             while g_hash_table_iter_next(&iterator, &key, &value) != 0 {
                 if let key, let value {
-                    request.query[String(cString: key.assumingMemoryBound(to: CChar.self))] = String(cString: value.assumingMemoryBound(to: CChar.self))
+                    request.query[String(cString: key.assumingMemoryBound(to: CChar.self))] = String(
+                        cString: value.assumingMemoryBound(to: CChar.self))
                 }
             }
         }
@@ -203,7 +217,9 @@ public final class WebServer: @unchecked Sendable {
         while soup_message_headers_iter_next(&iterator, &name, &value) != 0 {
             if let name, let value { request.headers[String(cString: name).lowercased()] = String(cString: value) }
         }
-        if let body = soup_server_message_get_request_body(message), body.pointee.length > 0, let data = body.pointee.data {
+        if let body = soup_server_message_get_request_body(message), body.pointee.length > 0,
+            let data = body.pointee.data
+        {
             request.body = Data(bytes: data, count: Int(body.pointee.length))
         }
         let reply = WebReply(message: message, server: self)
@@ -267,8 +283,9 @@ public final class WebServer: @unchecked Sendable {
             record.deadline = .now + record.owner.limits.answerTimeout
         }
         for (name, callback) in [("request-started", started), ("request-read", read)] {
-            g_signal_connect_data(UnsafeMutableRawPointer(server).assumingMemoryBound(to: GObject.self), name,
-                                  unsafeBitCast(callback, to: GCallback.self), me, nil, GConnectFlags(rawValue: 0))
+            g_signal_connect_data(
+                UnsafeMutableRawPointer(server).assumingMemoryBound(to: GObject.self), name,
+                unsafeBitCast(callback, to: GCallback.self), me, nil, GConnectFlags(rawValue: 0))
         }
     }
 
@@ -309,12 +326,14 @@ public final class WebServer: @unchecked Sendable {
         func header(_ name: String) -> String? {
             soup_message_headers_get_one(headers, name).map { String(cString: $0) }
         }
-        let length: Int? = soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH
+        let length: Int? =
+            soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH
             ? Int(soup_message_headers_get_content_length(headers)) : nil
         do {
-            try guard_.check(method: String(cString: soup_server_message_get_method(message)),
-                             host: header("Host"), origin: header("Origin"), referer: header("Referer"),
-                             contentLength: length, limits: limits)
+            try guard_.check(
+                method: String(cString: soup_server_message_get_method(message)),
+                host: header("Host"), origin: header("Origin"), referer: header("Referer"),
+                contentLength: length, limits: limits)
         } catch {
             connections.refuse(message, record: record, error)
         }
@@ -323,10 +342,12 @@ public final class WebServer: @unchecked Sendable {
     /// Runs `body` on the server thread.
     func invoke(_ body: @escaping () -> Void) {
         let box = Unmanaged.passRetained(Invocation(body)).toOpaque()
-        g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { box in
-            Unmanaged<Invocation>.fromOpaque(box!).takeUnretainedValue().body()
-            return 0
-        }, box, { box in Unmanaged<Invocation>.fromOpaque(box!).release() })
+        g_main_context_invoke_full(
+            context, G_PRIORITY_DEFAULT,
+            { box in
+                Unmanaged<Invocation>.fromOpaque(box!).takeUnretainedValue().body()
+                return 0
+            }, box, { box in Unmanaged<Invocation>.fromOpaque(box!).release() })
     }
 
     /// Stops serving and waits for the server thread to end.

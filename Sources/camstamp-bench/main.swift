@@ -45,7 +45,9 @@ func parse(_ arguments: [String]) -> Settings {
     }
     func count(_ flag: String, minimum: Int) -> Int {
         let text = value(flag)
-        guard let number = Int(text), number >= minimum else { fail("\(flag) wants an integer ≥ \(minimum), not '\(text)'") }
+        guard let number = Int(text), number >= minimum else {
+            fail("\(flag) wants an integer ≥ \(minimum), not '\(text)'")
+        }
         return number
     }
     while let argument = rest.popFirst() {
@@ -54,9 +56,13 @@ func parse(_ arguments: [String]) -> Settings {
         case "--text": settings.text = value(argument)
         case "--var":
             let pair = value(argument)
-            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else { fail("--var wants KEY=VALUE") }
-            settings.variables.append(VariableAssignment(key: String(pair[..<equals]),
-                                                         value: String(pair[pair.index(after: equals)...])))
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                fail("--var wants KEY=VALUE")
+            }
+            settings.variables.append(
+                VariableAssignment(
+                    key: String(pair[..<equals]),
+                    value: String(pair[pair.index(after: equals)...])))
         case "--size":
             let parts = value(argument).lowercased().split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { fail("--size wants WxH, e.g. 1920x1080") }
@@ -64,7 +70,8 @@ func parse(_ arguments: [String]) -> Settings {
             settings.height = parts[1]
         case "--format":
             let name = value(argument)
-            guard let format = PixelFormat.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
+            guard let format = PixelFormat.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() })
+            else {
                 fail("--format: one of \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             settings.format = format
@@ -73,7 +80,8 @@ func parse(_ arguments: [String]) -> Settings {
         case "--ring": settings.ring = count(argument, minimum: 1)
         case "--json": settings.json = true
         case "-h", "--help":
-            print("""
+            print(
+                """
                 usage: camstamp-bench [--preset NAME]... [--text T] [--var KEY=VALUE]... [--size WxH]
                                       [--format I420] [--frames N] [--warmup N] [--ring K] [--json]
                 Times FrameMarker.mark per frame after warm-up (overlays cached): wall and thread-CPU ms.
@@ -106,8 +114,9 @@ func formatted(_ value: Double) -> String { String(format: "%.4f", value) }
 /// The marker for `settings`' marks; exits on a preset error.
 func makeMarker(_ settings: Settings) -> FrameMarker {
     do {
-        let setup = try MarkSetup.preset(names: settings.presets, text: settings.text, variables: settings.variables,
-                                         resources: Resources.locate())
+        let setup = try MarkSetup.preset(
+            names: settings.presets, text: settings.text, variables: settings.variables,
+            resources: Resources.locate())
         return FrameMarker(preset: setup.preset, variables: setup.variables)
     } catch {
         fail("\(error)")
@@ -126,7 +135,8 @@ func makeFramePool(_ settings: Settings) -> [VideoFrame] {
                     let bytes = mapped.plane(plane)
                     let stride = mapped.stride(plane)
                     for offset in 0..<bytes.count {
-                        bytes[offset] = plane == 0 ? UInt8(truncatingIfNeeded: 16 + (offset % stride) / 9 + index * 13) : 128
+                        bytes[offset] =
+                            plane == 0 ? UInt8(truncatingIfNeeded: 16 + (offset % stride) / 9 + index * 13) : 128
                     }
                 }
             }
@@ -158,8 +168,9 @@ func measure(_ settings: Settings) {
 
     func markOne(_ number: Int) {
         let frame = pool[number % pool.count]
-        let context = marker.context(width: frame.width, height: frame.height, captureDate: captureDate,
-                                     frame: number, fps: fps)
+        let context = marker.context(
+            width: frame.width, height: frame.height, captureDate: captureDate,
+            frame: number, fps: fps)
         do {
             try marker.mark(frame, context: context)
         } catch {
@@ -209,7 +220,8 @@ func report(_ t: Timings, _ settings: Settings) {
         }
         print(String(decoding: data, as: UTF8.self))
     } else {
-        print("""
+        print(
+            """
             marks \(label) on \(settings.width)x\(settings.height) \(settings.format.rawValue), \
             \(settings.frames) frames after \(settings.warmup) warm-up \
             (\(renderNote(t.rendersInWarmup, t.rendersTimed)))

@@ -55,8 +55,9 @@ import Testing
     }
 
     @Test func otherFlagsParse() throws {
-        let options = try camera("-o", "shots", "--size", "1920x1080", "--fps", "15", "--quality", "80", "--mirror-photos",
-                                 "--preset", "timestamp", "--preset", "credit", "--var", "author=Me")
+        let options = try camera(
+            "-o", "shots", "--size", "1920x1080", "--fps", "15", "--quality", "80", "--mirror-photos",
+            "--preset", "timestamp", "--preset", "credit", "--var", "author=Me")
         #expect(options.output?.lastPathComponent == "shots" && options.output?.hasDirectoryPath == true)
         #expect(options.size == FrameSize(width: 1920, height: 1080) && options.fps == 15 && options.quality == 80)
         #expect(options.mirrorPhotos && options.presets == ["timestamp", "credit"])
@@ -67,8 +68,10 @@ import Testing
     @Test func helpListsTheCameraAndItsKeys() throws {
         // Words compared with the wrapping undone.
         let help = try #require(helpText(for: ["camera"])).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        for words in ["--web [ADDR:]PORT", "--window", "--token TOKEN", "--mirror-photos",
-                      "Space shoot, G grid, S square, M mirror, T timer, Q or Esc quit"] {
+        for words in [
+            "--web [ADDR:]PORT", "--window", "--token TOKEN", "--mirror-photos",
+            "Space shoot, G grid, S square, M mirror, T timer, Q or Esc quit",
+        ] {
             #expect(help.contains(words), "\(words) missing from:\n\(help)")
         }
         #expect(helpText(for: [])?.contains("camera") == true)

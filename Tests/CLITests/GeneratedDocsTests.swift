@@ -32,12 +32,18 @@ import TestSupport
         #expect(man.contains(".TH CAMSTAMP 1"))
         for name in ["CAMSTAMP_HOME", "CAMSTAMP_FONTS", "XDG_CONFIG_HOME"] { #expect(man.contains(name)) }
         for (path, command) in Self.commands {
-            let part = path.isEmpty ? section(man, from: ".SH GLOBAL OPTIONS", nextStartsWith: ".SH")
+            let part =
+                path.isEmpty
+                ? section(man, from: ".SH GLOBAL OPTIONS", nextStartsWith: ".SH")
                 : section(man, from: ".SS \"\((["camstamp"] + path).joined(separator: " "))\"", nextStartsWith: ".S")
             #expect(!part.isEmpty, "no section for \(path)")
             for option in command.allOptions {
-                #expect(part.contains("\\fB\\-\\-\(ManPage.escape(option.long))\\fR"), "man: \(path) lacks --\(option.long)")
-                if let short = option.short { #expect(part.contains("\\fB\\-\(short)\\fR"), "man: \(path) lacks -\(short)") }
+                #expect(
+                    part.contains("\\fB\\-\\-\(ManPage.escape(option.long))\\fR"), "man: \(path) lacks --\(option.long)"
+                )
+                if let short = option.short {
+                    #expect(part.contains("\\fB\\-\(short)\\fR"), "man: \(path) lacks -\(short)")
+                }
             }
         }
     }
@@ -45,11 +51,17 @@ import TestSupport
     @Test func bashCompletesEveryOptionOfEveryCommand() throws {
         let bash = try generated("--generate-completion", "bash")
         for (path, command) in Self.commands {
-            let part = section(bash, from: "        \"\(path.joined(separator: " "))\")", nextStartsWith: "            ;;")
-            let words = part.split(separator: "\n").first { $0.contains("opts=\"") }.map { $0.split(separator: "\"")[1].split(separator: " ") } ?? []
+            let part = section(
+                bash, from: "        \"\(path.joined(separator: " "))\")", nextStartsWith: "            ;;")
+            let words =
+                part.split(separator: "\n").first { $0.contains("opts=\"") }.map {
+                    $0.split(separator: "\"")[1].split(separator: " ")
+                } ?? []
             for option in command.allOptions {
                 #expect(words.contains("--\(option.long)"[...]), "bash: \(path) lacks --\(option.long)")
-                if let short = option.short { #expect(words.contains("-\(short)"[...]), "bash: \(path) lacks -\(short)") }
+                if let short = option.short {
+                    #expect(words.contains("-\(short)"[...]), "bash: \(path) lacks -\(short)")
+                }
             }
             for sub in command.subcommands { #expect(part.contains("subcommands=\"") && part.contains(sub.name)) }
         }
@@ -75,7 +87,9 @@ import TestSupport
             for option in command.allOptions {
                 #expect(lines.contains { $0.contains(" -l \(option.long) ") }, "fish: \(path) lacks --\(option.long)")
                 if let short = option.short {
-                    #expect(lines.contains { $0.contains(" -s \(short) -l \(option.long) ") }, "fish: \(path) lacks -\(short)")
+                    #expect(
+                        lines.contains { $0.contains(" -s \(short) -l \(option.long) ") },
+                        "fish: \(path) lacks -\(short)")
                 }
             }
         }
@@ -99,24 +113,37 @@ import TestSupport
             try generated("--generate-completion", name).write(to: file, atomically: true, encoding: .utf8)
             files[name] = file.path
         }
-        let lines = ["camstamp batch --sh", "camstamp presets ", "camstamp presets list --j", "camstamp batch --format ", "camstamp stream -"]
+        let lines = [
+            "camstamp batch --sh", "camstamp presets ", "camstamp presets list --j", "camstamp batch --format ",
+            "camstamp stream -",
+        ]
         let expected = ["--shard", "check list show", "--json", "heic jpg keep png tiff webp"]
-        let bash = try shell("bash", ["-c", """
-            source "$1"; shift
-            for line in "$@"; do
-                read -ra COMP_WORDS <<< "$line"; [[ "$line" == *" " ]] && COMP_WORDS+=("")
-                COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _camstamp
-                printf '%s\\n' "$(printf '%s\\n' "${COMPREPLY[@]}" | sort | tr '\\n' ' ')"
-            done
-            """, "bash", files["bash"]!] + lines).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let bash = try shell(
+            "bash",
+            [
+                "-c",
+                """
+                source "$1"; shift
+                for line in "$@"; do
+                    read -ra COMP_WORDS <<< "$line"; [[ "$line" == *" " ]] && COMP_WORDS+=("")
+                    COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _camstamp
+                    printf '%s\\n' "$(printf '%s\\n' "${COMPREPLY[@]}" | sort | tr '\\n' ' ')"
+                done
+                """, "bash", files["bash"]!,
+            ] + lines
+        ).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(Array(bash.prefix(4)) == expected)
-        #expect(bash.last?.split(separator: " ").contains("--snapshot-dir") == true && bash.last?.contains("--quiet") == true, "\(bash)")
+        #expect(
+            bash.last?.split(separator: " ").contains("--snapshot-dir") == true
+                && bash.last?.contains("--quiet") == true, "\(bash)")
 
         _ = try shell("zsh", ["-n", files["zsh"]!])
         _ = try shell("fish", ["-n", files["fish"]!])
         for (line, words) in zip(lines, expected) {
-            let offered = try shell("fish", ["--no-config", "-c", "source $argv[1]; complete -C$argv[2]", files["fish"]!, line])
-                .split(separator: "\n").map { String($0.split(separator: "\t")[0]) }.sorted().joined(separator: " ")
+            let offered = try shell(
+                "fish", ["--no-config", "-c", "source $argv[1]; complete -C$argv[2]", files["fish"]!, line]
+            )
+            .split(separator: "\n").map { String($0.split(separator: "\t")[0]) }.sorted().joined(separator: " ")
             #expect(offered == words, "fish: \(line)")
         }
     }
@@ -148,7 +175,9 @@ import TestSupport
         #expect(try parseInvocation(["devices"]).verbosity == .normal)
         // Before the subcommand name too, and for a default subcommand.
         #expect(try parseInvocation(["presets", "-q", "list"]).verbosity == .quiet)
-        #expect(try parseInvocation(["presets", "-v"]) == Invocation(command: .presetsList, verbosity: .verbose, json: false))
+        #expect(
+            try parseInvocation(["presets", "-v"])
+                == Invocation(command: .presetsList, verbosity: .verbose, json: false))
         #expect(try parseInvocation(["presets", "list", "--json"]).json)
         #expect(throws: UsageError("'--quiet' and '--verbose' cannot be used together")) {
             try parseInvocation(["devices", "-q", "-v"])
@@ -176,7 +205,11 @@ import TestSupport
     }
 
     @Test func theOptionIsParsedAndCheckedWithExactMessages() throws {
-        guard case .batch(let options) = try parseCommandLine(["batch", "in", "-o", "out", "--text", "x", "--shard", "3/8"]) else {
+        guard
+            case .batch(let options) = try parseCommandLine([
+                "batch", "in", "-o", "out", "--text", "x", "--shard", "3/8",
+            ])
+        else {
             Issue.record("not a batch")
             return
         }
@@ -187,7 +220,9 @@ import TestSupport
             ("2", "invalid value '2' for '--shard': expected K/N with 1 ≤ K ≤ N, such as 2/8"),
             ("1/0", "invalid value '1/0' for '--shard': expected K/N with 1 ≤ K ≤ N, such as 2/8"),
         ] {
-            #expect(throws: UsageError(message)) { try parseCommandLine(["batch", "in", "-o", "out", "--text", "x", "--shard", value]) }
+            #expect(throws: UsageError(message)) {
+                try parseCommandLine(["batch", "in", "-o", "out", "--text", "x", "--shard", value])
+            }
         }
     }
 }

@@ -22,20 +22,22 @@ import Testing
     @Test func optionTextStartsInOneColumn() {
         let text = helpText(for: ["shoot"])!
         let rows = text.split(separator: "\n").filter { $0.hasPrefix("  -") || $0.hasPrefix("      --") }
-        let columns = Set(rows.map { row -> Int in
-            // The label starts after the indent; the text starts after the label and two spaces.
-            let label = row.drop { $0 == " " }
-            let gap = label.range(of: "  ")!.lowerBound
-            let text = label[gap...].drop { $0 == " " }
-            return row.distance(from: row.startIndex, to: text.startIndex)
-        })
+        let columns = Set(
+            rows.map { row -> Int in
+                // The label starts after the indent; the text starts after the label and two spaces.
+                let label = row.drop { $0 == " " }
+                let gap = label.range(of: "  ")!.lowerBound
+                let text = label[gap...].drop { $0 == " " }
+                return row.distance(from: row.startIndex, to: text.startIndex)
+            })
         #expect(columns.count == 1, "\(columns)")
     }
 
     @Test func wrapBreaksBetweenWordsAndIndentsContinuations() {
         let lines = HelpFormatter.wrap("aaa bbb ccc ddd", width: 9, first: "> ", rest: "  ")
         #expect(lines == ["> aaa bbb", "  ccc ddd"])
-        #expect(HelpFormatter.wrap("averyveryverylongword x", width: 8, first: "", rest: "")
+        #expect(
+            HelpFormatter.wrap("averyveryverylongword x", width: 8, first: "", rest: "")
                 == ["averyveryverylongword", "x"])
     }
 
@@ -54,8 +56,11 @@ import Testing
 
     /// Issue 8 §2: the removal of every unmarked copy is said where a user looks first.
     @Test func batchHelpSaysEmbeddedPreviewsAreLeftOut() {
-        let text = helpText(for: ["batch"])!.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        #expect(text.contains("Embedded previews (the EXIF thumbnail, maker-note and XMP previews, MPF images, "
-            + "a motion photo's video) are left out: they show the photo unmarked."), "\(text)")
+        let text = helpText(for: ["batch"])!.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
+        #expect(
+            text.contains(
+                "Embedded previews (the EXIF thumbnail, maker-note and XMP previews, MPF images, "
+                    + "a motion photo's video) are left out: they show the photo unmarked."), "\(text)")
     }
 }

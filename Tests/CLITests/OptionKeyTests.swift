@@ -36,7 +36,8 @@ import Testing
             let shorts = options.compactMap(\.short)
             #expect(Set(shorts).count == shorts.count, "\(path): a short name twice")
             for name in command.exclusive.joined() {
-                #expect(command.options.contains { $0.long == name }, "\(path): exclusive '--\(name)' is not in the table")
+                #expect(
+                    command.options.contains { $0.long == name }, "\(path): exclusive '--\(name)' is not in the table")
             }
         }
     }
@@ -53,20 +54,26 @@ import Testing
 /// Package.swift does not declare (an undeclared one links only because CamStamp happens to).
 @Suite struct CLIDependencyTests {
     @Test func theCLIImportsOnlyWhatPackageSwiftDeclares() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
         let line = try #require(manifest.split(separator: "\n").first { $0.contains(".target(name: \"CLI\"") })
         let declared = Set(line.matches(of: /"([A-Za-z]+)"/).map { String($0.1) }).subtracting(["CLI"])
         let system: Set = ["Foundation", "Synchronization", "Dispatch", "Glibc"]
         let sources = root.appendingPathComponent("Sources/CLI")
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         #expect(!files.isEmpty)
         for file in files {
-            for match in try String(contentsOf: file, encoding: .utf8).matches(of: /(?m)^(?:@testable |internal |public )?import ([A-Za-z]+)/) {
+            for match in try String(contentsOf: file, encoding: .utf8).matches(
+                of: /(?m)^(?:@testable |internal |public )?import ([A-Za-z]+)/)
+            {
                 let module = String(match.1)
-                #expect(declared.contains(module) || system.contains(module),
-                        "\(file.lastPathComponent) imports \(module), which the CLI target does not declare (\(declared.sorted()))")
+                #expect(
+                    declared.contains(module) || system.contains(module),
+                    "\(file.lastPathComponent) imports \(module), which the CLI target does not declare (\(declared.sorted()))"
+                )
             }
         }
     }

@@ -43,8 +43,10 @@ import Testing
     }
 
     @Test func spaceAndEqualsAndShortFormsGiveTheSameValue() throws {
-        for line in ["make a -o out --quality 80", "make a -o=out --quality=80", "make a -oout --quality=80",
-                     "make --output out a --quality 80"] {
+        for line in [
+            "make a -o out --quality 80", "make a -o=out --quality=80", "make a -oout --quality=80",
+            "make --output out a --quality 80",
+        ] {
             let parsed = try parse(line)
             #expect(parsed.path == ["make"], "\(line)")
             #expect(parsed.value("output") == "out", "\(line)")
@@ -92,15 +94,20 @@ import Testing
     }
 
     @Test func unknownOptionSuggestsTheClosestName() {
-        #expect(error("make a -o out --qualty 5")
+        #expect(
+            error("make a -o out --qualty 5")
                 == "unknown option '--qualty' for 'tool make'; did you mean '--quality'?")
-        #expect(error("make a -o out --qaulity=5")
+        #expect(
+            error("make a -o out --qaulity=5")
                 == "unknown option '--qaulity' for 'tool make'; did you mean '--quality'?")
-        #expect(error("make a -o out -quality 5")
+        #expect(
+            error("make a -o out -quality 5")
                 == "unknown option '-quality' for 'tool make'; did you mean '--quality'?")
-        #expect(error("make a -o out --dryrun")
+        #expect(
+            error("make a -o out --dryrun")
                 == "unknown option '--dryrun' for 'tool make'; did you mean '--dry-run'?")
-        #expect(error("make a -o out --qual 5")
+        #expect(
+            error("make a -o out --qual 5")
                 == "unknown option '--qual' for 'tool make'; did you mean '--quality'?")
     }
 
@@ -116,9 +123,11 @@ import Testing
     }
 
     @Test func exclusiveOptionsAreNamedInTheOrderGiven() {
-        #expect(error("make a -o out --skip-existing --overwrite")
+        #expect(
+            error("make a -o out --skip-existing --overwrite")
                 == "'--skip-existing' and '--overwrite' cannot be used together")
-        #expect(error("make a -o out --overwrite --skip-existing")
+        #expect(
+            error("make a -o out --overwrite --skip-existing")
                 == "'--overwrite' and '--skip-existing' cannot be used together")
     }
 

@@ -8,7 +8,8 @@ import TestSupport
 /// The command line runs each job on one `JobOutput` and maps what it returns to an exit code.
 @Suite struct RunTests {
     @Test func aBatchWithFailuresExitsOneHavingSaidEachFailureOnce() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-run-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "camstamp-run-\(UUID().uuidString.prefix(8))")
         let inputs = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -18,7 +19,9 @@ import TestSupport
 
         let events = Mutex<[JobOutput.Event]>([])
         let output = JobOutput(verbosity: .normal) { event in events.withLock { $0.append(event) } }
-        let invocation = try parseInvocation(["batch", inputs.path, "-o", folder.appendingPathComponent("out").path, "--text", "x"])
+        let invocation = try parseInvocation([
+            "batch", inputs.path, "-o", folder.appendingPathComponent("out").path, "--text", "x",
+        ])
         #expect(execute(invocation, output: output) == .failure)
         let diagnostics = events.withLock { $0 }.compactMap { event -> String? in
             if case .diagnostic(let line, _) = event { line } else { nil }
@@ -36,6 +39,10 @@ import TestSupport
         #expect(execute(invocation, output: output) == .usage)
         let all = events.withLock { $0 }
         #expect(all.count == 1)
-        if case .diagnostic(let line, .error)? = all.first { #expect(line.hasPrefix("camstamp: ")) } else { Issue.record("\(all)") }
+        if case .diagnostic(let line, .error)? = all.first {
+            #expect(line.hasPrefix("camstamp: "))
+        } else {
+            Issue.record("\(all)")
+        }
     }
 }

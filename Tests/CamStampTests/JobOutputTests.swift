@@ -12,7 +12,9 @@ import TestSupport
         private let events = Mutex<[JobOutput.Event]>([])
         var all: [JobOutput.Event] { events.withLock { $0 } }
         func output(_ verbosity: Verbosity, keepsResults: Bool = false) -> JobOutput {
-            JobOutput(verbosity: verbosity, keepsResults: keepsResults) { event in self.events.withLock { $0.append(event) } }
+            JobOutput(verbosity: verbosity, keepsResults: keepsResults) { event in
+                self.events.withLock { $0.append(event) }
+            }
         }
 
         var results: [String] { all.compactMap { if case .result(let line) = $0 { line } else { nil } } }
@@ -42,8 +44,9 @@ import TestSupport
     }
 
     func batch(_ output: JobOutput, inputs: URL, into name: String) throws -> BatchJob.Summary {
-        let options = BatchOptions(inputs: [inputs.appendingPathComponent("in")], outputFolder: inputs.appendingPathComponent(name),
-                                   text: "x", jobs: 1)
+        let options = BatchOptions(
+            inputs: [inputs.appendingPathComponent("in")], outputFolder: inputs.appendingPathComponent(name),
+            text: "x", jobs: 1)
         return try BatchJob(options: options).run(report: output)
     }
 
@@ -65,8 +68,11 @@ import TestSupport
         let batched = Recorder()
         let summary = try batch(batched.output(.normal), inputs: inputs, into: "normal")
         #expect(summary.marked == 1 && summary.failed == 1 && summary.skipped == 1)
-        #expect(batched.diagnostics(.error).count == 1 && batched.diagnostics(.error)[0].hasPrefix("camstamp: \(bad.path): "))
-        #expect(batched.diagnostics(.warning).contains { $0.hasSuffix("notes.txt: skipped: \(BatchReporter.notAPhoto)") })
+        #expect(
+            batched.diagnostics(.error).count == 1
+                && batched.diagnostics(.error)[0].hasPrefix("camstamp: \(bad.path): "))
+        #expect(
+            batched.diagnostics(.warning).contains { $0.hasSuffix("notes.txt: skipped: \(BatchReporter.notAPhoto)") })
         #expect(batched.diagnostics(.note) == ["1 marked, 1 failed, 1 skipped"])
         #expect(!batched.progress.isEmpty)
 
@@ -88,8 +94,9 @@ import TestSupport
         let batched = Recorder()
         let summary = try batch(batched.output(.quiet), inputs: inputs, into: "quiet")
         #expect(summary.failed == 1)
-        #expect(batched.all.count == 1 && batched.diagnostics(.error).first?.hasPrefix("camstamp: \(bad.path): ") == true,
-                "\(batched.all)")
+        #expect(
+            batched.all.count == 1 && batched.diagnostics(.error).first?.hasPrefix("camstamp: \(bad.path): ") == true,
+            "\(batched.all)")
 
         let streamed = Recorder()
         let streamSummary = try stream(streamed.output(.quiet), to: folder.appendingPathComponent("quiet.mkv"))
@@ -101,13 +108,16 @@ import TestSupport
         let (inputs, _) = try Self.batchInputs()
         defer { try? FileManager.default.removeItem(at: inputs) }
         let recorder = Recorder()
-        var options = BatchOptions(inputs: [inputs.appendingPathComponent("in")], outputFolder: inputs.appendingPathComponent("json"),
-                                   text: "x", jobs: 1)
+        var options = BatchOptions(
+            inputs: [inputs.appendingPathComponent("in")], outputFolder: inputs.appendingPathComponent("json"),
+            text: "x", jobs: 1)
         options.json = true
         _ = try BatchJob(options: options).run(report: recorder.output(.quiet, keepsResults: true))
         // One line per file, then the summary object; of the diagnostics only the failure.
         #expect(recorder.results.count == 4, "\(recorder.results)")
         #expect(recorder.results.last?.hasPrefix("{\"summary\":") == true)
-        #expect(recorder.diagnostics(.error).count == 1 && recorder.diagnostics(.warning).isEmpty && recorder.progress.isEmpty)
+        #expect(
+            recorder.diagnostics(.error).count == 1 && recorder.diagnostics(.warning).isEmpty
+                && recorder.progress.isEmpty)
     }
 }

@@ -10,9 +10,9 @@ import TestSupport
 @Suite struct LibraryTests {
     /// A solid white box top-left: 5% margin, so on 320×240 it starts at (12, 12).
     static let boxPreset = """
-    {"name": "box", "marks": [{"text": "HELLO", "size": "8%", "color": "#FFFFFF", "anchor": "top-left",
-      "margin": "5%", "box": {"color": "#FFFFFFFF", "padding": "1%"}}]}
-    """
+        {"name": "box", "marks": [{"text": "HELLO", "size": "8%", "color": "#FFFFFF", "anchor": "top-left",
+          "margin": "5%", "box": {"color": "#FFFFFFFF", "padding": "1%"}}]}
+        """
 
     /// A 320×240 grey (64) photo of `ext`, with `tags` written by exiftool.
     static func photo(_ ext: String, tags: [String], in folder: URL) throws -> URL {
@@ -37,16 +37,25 @@ import TestSupport
             Issue.record("no pixel changed")
             return
         }
-        #expect(abs(box.minX - 12) <= 2 && abs(box.minY - 12) <= 2, "the box starts at \(box.minX),\(box.minY), expected 12,12")
-        #expect(box.maxX < 160 && box.maxY < 120, "the box ends at \(box.maxX),\(box.maxY), beyond the top-left quarter")
-        #expect(box.maxX - box.minX > 20 && box.maxY - box.minY > 10, "the box is only \(box.maxX - box.minX)×\(box.maxY - box.minY)")
+        #expect(
+            abs(box.minX - 12) <= 2 && abs(box.minY - 12) <= 2,
+            "the box starts at \(box.minX),\(box.minY), expected 12,12")
+        #expect(
+            box.maxX < 160 && box.maxY < 120, "the box ends at \(box.maxX),\(box.maxY), beyond the top-left quarter")
+        #expect(
+            box.maxX - box.minX > 20 && box.maxY - box.minY > 10,
+            "the box is only \(box.maxX - box.minX)×\(box.maxY - box.minY)")
     }
 
     @Test func aJPEGInMemoryIsMarkedWhereThePresetSaysAndKeepsItsMetadata() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let source = try Self.photo("jpg", tags: ["-Model=Library Cam", "-Artist=Ann", "-GPSLatitude=48.85", "-GPSLatitudeRef=N",
-                                                 "-XMP-dc:Creator=Ann"], in: folder)
+        let source = try Self.photo(
+            "jpg",
+            tags: [
+                "-Model=Library Cam", "-Artist=Ann", "-GPSLatitude=48.85", "-GPSLatitudeRef=N",
+                "-XMP-dc:Creator=Ann",
+            ], in: folder)
         // A motion photo's video after the end: stamped, with a warning that it is not carried.
         var input = try Data(contentsOf: source)
         input.append(Data(repeating: 0x42, count: 100))
@@ -57,7 +66,10 @@ import TestSupport
         #expect(result.data.starts(with: [0xFF, 0xD8]))
         Self.expectTopLeftBox(try Self.grey(result.data, width: 320, height: 240, in: folder))
         #expect(result.report.metadata == CarriedMetadata(exif: true, gps: true, icc: false, xmp: true, iptc: false))
-        #expect(result.report.warnings == ["100 bytes after the picture's end (such as a motion photo's video) are not carried to the output"])
+        #expect(
+            result.report.warnings == [
+                "100 bytes after the picture's end (such as a motion photo's video) are not carried to the output"
+            ])
         let output = folder.appendingPathComponent("out.jpg")
         try result.data.write(to: output)
         let read = try tool("exiftool", ["-s", "-Model", "-Artist", "-Creator", "-GPSLatitude", output.path])
@@ -73,8 +85,10 @@ import TestSupport
     @Test(.runsGStreamerElements) func settingsStripTheLocationAndConvertToPNG() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let source = try Self.photo("jpg", tags: ["-Model=Library Cam", "-GPSLatitude=48.85", "-GPSLatitudeRef=N"], in: folder)
-        let stamper = try Stamper(presets: [.json(Self.boxPreset)], settings: .init(format: .convert(.png), metadata: .stripGPS))
+        let source = try Self.photo(
+            "jpg", tags: ["-Model=Library Cam", "-GPSLatitude=48.85", "-GPSLatitudeRef=N"], in: folder)
+        let stamper = try Stamper(
+            presets: [.json(Self.boxPreset)], settings: .init(format: .convert(.png), metadata: .stripGPS))
         let result = try stamper.stamp(contentsOf: source)
         #expect(result.format == .png)
         #expect(result.data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
@@ -97,7 +111,8 @@ import TestSupport
         Self.expectTopLeftBox(try Self.grey(result.data, width: 320, height: 240, in: folder))
         let output = folder.appendingPathComponent("out.png")
         try result.data.write(to: output)
-        #expect(String(decoding: try tool("exiftool", ["-s", "-Creator", output.path]), as: UTF8.self).contains(": Bo"))
+        #expect(
+            String(decoding: try tool("exiftool", ["-s", "-Creator", output.path]), as: UTF8.self).contains(": Bo"))
     }
 
     /// A PNG's profile (a zlib-compressed iCCP) is carried into the JPEG and the PNG the library
@@ -118,7 +133,8 @@ import TestSupport
         try tool("convert", ["-size", "320x240", "xc:#404040", "png24:" + source.path])
         try tool("exiftool", ["-q", "-overwrite_original", "-ICC_Profile<=\(profileFile.path)", source.path])
         for format in [ImageFormat.jpg, .png] {
-            let result = try Stamper(presets: [.json(Self.boxPreset)], settings: .init(format: .convert(format))).stamp(contentsOf: source)
+            let result = try Stamper(presets: [.json(Self.boxPreset)], settings: .init(format: .convert(format))).stamp(
+                contentsOf: source)
             #expect(result.report.warnings.isEmpty, "\(format): \(result.report.warnings)")
             #expect(result.report.metadata.icc, "\(format)")
             let output = folder.appendingPathComponent("out-\(format)")
@@ -133,7 +149,8 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try Self.photo("png", tags: [], in: folder)
-        let result = try Stamper(presets: [.named("credit")], variables: ["author": "Library Test"]).stamp(contentsOf: source)
+        let result = try Stamper(presets: [.named("credit")], variables: ["author": "Library Test"]).stamp(
+            contentsOf: source)
         let rows = try Self.grey(result.data, width: 320, height: 240, in: folder)
         let box = try #require(changedBounds(rows, background: 64, tolerance: 8))
         #expect(box.minX >= 160 && box.minY >= 120, "credit marked \(box), expected the bottom-right quarter")
@@ -165,14 +182,19 @@ import TestSupport
         for (index, plane) in frame.planes.enumerated() {
             let size = PixelBuffer.Format.i420.planeSizes(width: 320, height: 240)[index]
             for row in 0..<size.rows {
-                #expect(plane.bytes[(row * plane.stride + size.rowBytes)..<((row + 1) * plane.stride)].allSatisfy { $0 == 0xEE },
-                        "plane \(index) row \(row): padding written")
+                #expect(
+                    plane.bytes[(row * plane.stride + size.rowBytes)..<((row + 1) * plane.stride)].allSatisfy {
+                        $0 == 0xEE
+                    },
+                    "plane \(index) row \(row): padding written")
             }
         }
         // The same pixels as the marks blended natively into a GStreamer frame.
         let native = try VideoFrame(width: 320, height: 240, format: .i420)
         try native.withMapped { mapped in
-            for index in 0..<3 { mapped.plane(index).initializeMemory(as: UInt8.self, repeating: index == 0 ? 64 : 128) }
+            for index in 0..<3 {
+                mapped.plane(index).initializeMemory(as: UInt8.self, repeating: index == 0 ? 64 : 128)
+            }
         }
         let marker = FrameMarker(preset: stamper.preset, variables: stamper.variables)
         try marker.mark(native, context: marker.context(width: 320, height: 240, frame: 1, fps: 30))
@@ -196,16 +218,23 @@ import TestSupport
 
     @Test func aBadPixelBufferIsATypedError() throws {
         #expect(throws: CamStampError.usage("pixel buffer: I420 has 3 plane(s), 1 given")) {
-            try PixelBuffer(format: .i420, width: 4, height: 4, planes: [.init(bytes: [UInt8](repeating: 0, count: 16), stride: 4)])
+            try PixelBuffer(
+                format: .i420, width: 4, height: 4, planes: [.init(bytes: [UInt8](repeating: 0, count: 16), stride: 4)])
         }
-        #expect(throws: CamStampError.usage("pixel buffer: plane 0 has a stride of 8 bytes, less than the 16 of one 4-pixel RGBA row")) {
-            try PixelBuffer(format: .rgba, width: 4, height: 4, planes: [.init(bytes: [UInt8](repeating: 0, count: 64), stride: 8)])
+        #expect(
+            throws: CamStampError.usage(
+                "pixel buffer: plane 0 has a stride of 8 bytes, less than the 16 of one 4-pixel RGBA row")
+        ) {
+            try PixelBuffer(
+                format: .rgba, width: 4, height: 4, planes: [.init(bytes: [UInt8](repeating: 0, count: 64), stride: 8)])
         }
         // Planes replaced after the checks of init are checked again, not read out of bounds.
         var frame = try PixelBuffer(format: .rgba, width: 64, height: 64)
         frame.planes[0].bytes = [1, 2, 3]
         let stamper = try Stamper(text: "x")
-        #expect(throws: CamStampError.usage("pixel buffer: plane 0 has 3 bytes, 16384 needed for 64 rows of stride 256")) {
+        #expect(
+            throws: CamStampError.usage("pixel buffer: plane 0 has 3 bytes, 16384 needed for 64 rows of stride 256")
+        ) {
             try stamper.mark(&frame)
         }
     }
@@ -219,7 +248,8 @@ import TestSupport
         var seen: [Int] = []
         // Cancelled while the first image is finishing: it is kept, the others are not started.
         #expect(throws: CamStampError.cancelled("1 of 4 images stamped")) {
-            try stamper.stampAll(Array(repeating: .data(image, filename: "a.jpg"), count: 4), cancellation: token) { index, result in
+            try stamper.stampAll(Array(repeating: .data(image, filename: "a.jpg"), count: 4), cancellation: token) {
+                index, result in
                 seen.append(index)
                 if case .failure(let error) = result { Issue.record("image \(index): \(error)") }
                 token.cancel()
@@ -230,7 +260,9 @@ import TestSupport
         // A frame is left untouched once the token is cancelled.
         var frame = try Self.paddedFrame(stride: 320)
         let before = frame
-        #expect(throws: CamStampError.cancelled("frame 7 not marked")) { try stamper.mark(&frame, frameNumber: 7, cancellation: token) }
+        #expect(throws: CamStampError.cancelled("frame 7 not marked")) {
+            try stamper.mark(&frame, frameNumber: 7, cancellation: token)
+        }
         #expect(frame == before)
     }
 
@@ -238,8 +270,15 @@ import TestSupport
         let stamper = try Stamper(text: "x")
         let results = try stamper.stampAll([.data(Data("not an image".utf8), filename: "notes.txt")])
         #expect(results.count == 1)
-        guard case .failure(let error) = results[0] else { Issue.record("a text file was stamped"); return }
-        #expect(error == .failure("not a photo camstamp reads (the file starts like none of JPEG, PNG, WebP, HEIC/HEIF, AVIF or TIFF)"))
+        guard case .failure(let error) = results[0] else {
+            Issue.record("a text file was stamped")
+            return
+        }
+        #expect(
+            error
+                == .failure(
+                    "not a photo camstamp reads (the file starts like none of JPEG, PNG, WebP, HEIC/HEIF, AVIF or TIFF)"
+                ))
     }
 
     @Test func badPresetJSONIsATypedErrorWithTheReason() {
@@ -279,7 +318,9 @@ import TestSupport
 
     @Test func aPresetValueStacksWithJSON() throws {
         let logo = Preset(name: "value", variables: ["who": "me"], marks: [Mark(content: .text("{who}"))])
-        let stamper = try Stamper(presets: [.preset(logo), .json(#"{"name": "j", "marks": [{"text": "{who} again"}]}"#)])
+        let stamper = try Stamper(presets: [
+            .preset(logo), .json(#"{"name": "j", "marks": [{"text": "{who} again"}]}"#),
+        ])
         #expect(stamper.preset.name == "value+j")
         #expect(stamper.preset.marks.count == 2)
         #expect(stamper.variables == ["who": "me"])

@@ -28,7 +28,8 @@ import Testing
         // 90 frames at 30 fps: three distinct seconds.
         for index in 0..<90 {
             let date = start.addingTimeInterval(Double(index) / 30)
-            try marker.mark(frame, context: marker.context(width: 320, height: 240, captureDate: date, frame: index, fps: 30))
+            try marker.mark(
+                frame, context: marker.context(width: 320, height: 240, captureDate: date, frame: index, fps: 30))
         }
         #expect(marker.renderCount == 3)
     }
@@ -39,7 +40,9 @@ import Testing
         let frame = try frame(320, 240)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         for second in 0..<100 {
-            try marker.mark(frame, context: marker.context(width: 320, height: 240, captureDate: start.addingTimeInterval(Double(second))))
+            try marker.mark(
+                frame,
+                context: marker.context(width: 320, height: 240, captureDate: start.addingTimeInterval(Double(second))))
         }
         // 100 clock renders, and the fixed mark once: the cache bound never drops what is on screen.
         #expect(marker.renderCount == 101)
@@ -74,12 +77,14 @@ import Testing
             let luma = mapped.plane(0)
             for index in 0..<(mapped.stride(0) * 240) { luma[index] = 128 }
         }
-        let composition = try marker.composition(width: 320, height: 240, context: marker.context(width: 320, height: 240, frame: 7))
+        let composition = try marker.composition(
+            width: 320, height: 240, context: marker.context(width: 320, height: 240, frame: 7))
         #expect(!composition.placements.isEmpty)
         for placement in composition.placements {
             #expect(placement.x >= 0 && placement.y >= 0, "at (\(placement.x), \(placement.y))")
-            #expect(placement.x + placement.image.width <= 320 && placement.y + placement.image.height <= 240,
-                    "\(placement.image.width)x\(placement.image.height) at (\(placement.x), \(placement.y)) on 320x240")
+            #expect(
+                placement.x + placement.image.width <= 320 && placement.y + placement.image.height <= 240,
+                "\(placement.image.width)x\(placement.image.height) at (\(placement.x), \(placement.y)) on 320x240")
         }
         try marker.mark(frame, context: marker.context(width: 320, height: 240, frame: 7))
         // The outline covers the frame's middle (black), the text's fill is white: both are drawn.

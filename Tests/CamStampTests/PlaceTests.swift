@@ -28,7 +28,9 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("a.jpg")
         try Data("old".utf8).write(to: target)
-        #expect(throws: exists) { try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: false, exists: exists) }
+        #expect(throws: exists) {
+            try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: false, exists: exists)
+        }
         #expect(try String(contentsOf: target, encoding: .utf8) == "old")
         try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: true, exists: exists)
         #expect(try String(contentsOf: target, encoding: .utf8) == "new")
@@ -39,7 +41,10 @@ import TestSupport
     @Test func aFileSystemWithoutHardLinksStillGetsTheFile() throws {
         let (folder, temporary) = try folderWithTemporary()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let noLinks: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32 = { _, _ in errno = EPERM; return -1 }
+        let noLinks: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32 = { _, _ in
+            errno = EPERM
+            return -1
+        }
         let target = folder.appendingPathComponent("a.jpg")
         try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: false, exists: exists, hardLink: noLinks)
         #expect(try String(contentsOf: target, encoding: .utf8) == "new")

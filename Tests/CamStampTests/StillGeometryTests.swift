@@ -25,8 +25,10 @@ import Testing
 
     func pixel(_ frame: VideoFrame, _ x: Int, _ y: Int) -> (luma: UInt8, u: UInt8, v: UInt8) {
         try! frame.withMapped { mapped in
-            (mapped.plane(0)[y * mapped.stride(0) + x], mapped.plane(1)[(y / 2) * mapped.stride(1) + x / 2],
-             mapped.plane(2)[(y / 2) * mapped.stride(2) + x / 2])
+            (
+                mapped.plane(0)[y * mapped.stride(0) + x], mapped.plane(1)[(y / 2) * mapped.stride(1) + x / 2],
+                mapped.plane(2)[(y / 2) * mapped.stride(2) + x / 2]
+            )
         }
     }
 

@@ -7,10 +7,12 @@ import TestSupport
 /// <video> play it.
 @Suite struct HLSBrowserTests {
     @Test func chromiumPlaysTheHLSPlaylist() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-hls-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "camstamp-hls-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try runScript("hls_test.py", [camstampBinary.path, folder.path, folder.appendingPathComponent("hls.png").path])
+        let run = try runScript(
+            "hls_test.py", [camstampBinary.path, folder.path, folder.appendingPathComponent("hls.png").path])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("played:"), "\(run.output)")
     }

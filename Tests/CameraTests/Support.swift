@@ -122,8 +122,10 @@ struct HTTPResult {
 }
 
 /// One request through URLSession (FoundationNetworking), waited for (bounded).
-func http(_ method: String, _ url: String, json: [String: Any]? = nil, headers: [String: String] = [:],
-          timeout: TimeInterval = 30) throws -> HTTPResult {
+func http(
+    _ method: String, _ url: String, json: [String: Any]? = nil, headers: [String: String] = [:],
+    timeout: TimeInterval = 30
+) throws -> HTTPResult {
     var request = URLRequest(url: URL(string: url)!, timeoutInterval: timeout)
     request.httpMethod = method
     request.httpShouldHandleCookies = false
@@ -138,8 +140,12 @@ func http(_ method: String, _ url: String, json: [String: Any]? = nil, headers: 
     session.dataTask(with: request) { data, response, error in
         if let response = response as? HTTPURLResponse {
             var headers: [String: String] = [:]
-            for (key, value) in response.allHeaderFields { headers[String(describing: key).lowercased()] = String(describing: value) }
-            result.update { $0 = .success(HTTPResult(status: response.statusCode, headers: headers, body: data ?? Data())) }
+            for (key, value) in response.allHeaderFields {
+                headers[String(describing: key).lowercased()] = String(describing: value)
+            }
+            result.update {
+                $0 = .success(HTTPResult(status: response.statusCode, headers: headers, body: data ?? Data()))
+            }
         } else {
             result.update { $0 = .failure(error ?? CameraTestError("no response from \(url)")) }
         }
@@ -155,11 +161,14 @@ func http(_ method: String, _ url: String, json: [String: Any]? = nil, headers: 
 /// Reads `/stream.mjpg` through URLSession for `seconds` after its first part, counting parts.
 final class StreamCounter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let marker = Array("--camstampframe".utf8)
-    private let state = Locked((parts: 0, first: Date?.none, last: Date?.none, tail: [UInt8](), firstPart: Data(), status: 0))
+    private let state = Locked(
+        (parts: 0, first: Date?.none, last: Date?.none, tail: [UInt8](), firstPart: Data(), status: 0))
     private var session: URLSession!
 
     /// Parts counted between the first and `seconds` later, and the parts per second.
-    static func measure(_ url: String, seconds: TimeInterval, headers: [String: String] = [:]) throws -> (parts: Int, perSecond: Double, firstPart: Data) {
+    static func measure(
+        _ url: String, seconds: TimeInterval, headers: [String: String] = [:]
+    ) throws -> (parts: Int, perSecond: Double, firstPart: Data) {
         let counter = StreamCounter()
         counter.session = URLSession(configuration: .ephemeral, delegate: counter, delegateQueue: nil)
         var request = URLRequest(url: URL(string: url)!)
@@ -179,8 +188,10 @@ final class StreamCounter: NSObject, URLSessionDataDelegate, @unchecked Sendable
         return (parts - 1, Double(parts - 1) / last.timeIntervalSince(first), firstPart)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         state.update { $0.status = (response as? HTTPURLResponse)?.statusCode ?? 0 }
         completionHandler(.allow)
     }
@@ -225,7 +236,9 @@ final class RawViewer {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw CameraTestError("cannot connect to 127.0.0.1:\(port)") }
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
@@ -250,7 +263,9 @@ final class RawViewer {
 }
 
 /// Runs a test script with Debian's python3 (where python3-selenium is installed).
-func runScript(_ name: String, _ arguments: [String], timeout: TimeInterval = 120) throws -> (status: Int32, output: String) {
+func runScript(
+    _ name: String, _ arguments: [String], timeout: TimeInterval = 120
+) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     process.arguments = [scripts.appendingPathComponent(name).path] + arguments
@@ -327,7 +342,10 @@ final class RawClient {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let n = recv(socket, &buffer, buffer.count, 0)
-            if n > 0 { received.append(contentsOf: buffer[0..<n]); continue }
+            if n > 0 {
+                received.append(contentsOf: buffer[0..<n])
+                continue
+            }
             if n == 0 || errno == ECONNRESET { return received }
             return nil
         }
@@ -343,7 +361,9 @@ final class RawClient {
     }
 
     /// One whole request; the answer's status and text (nil on a hang).
-    static func exchange(port: Int, _ request: String, timeout: TimeInterval = 30) throws -> (status: Int, text: String)? {
+    static func exchange(
+        port: Int, _ request: String, timeout: TimeInterval = 30
+    ) throws -> (status: Int, text: String)? {
         let client = try RawClient(port: port)
         // Asked to close after the answer, so that reading to the end ends with it.
         guard let lineEnd = request.range(of: "\r\n") else { throw CameraTestError("not a request: \(request)") }

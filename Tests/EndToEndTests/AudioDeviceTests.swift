@@ -21,13 +21,15 @@ final class PulseServer {
         // Started as a daemon: pulseaudio -D returns once the server is up, and leaves its pid in
         // the runtime folder. Its output goes to a log file, so no pipe of ours stays open in it.
         let log = folder.appendingPathComponent("pulseaudio.log").path
-        let command = "HOME='\(runtime.path)' PULSE_RUNTIME_PATH='\(runtime.path)' XDG_RUNTIME_DIR='\(runtime.path)' "
+        let command =
+            "HOME='\(runtime.path)' PULSE_RUNTIME_PATH='\(runtime.path)' XDG_RUNTIME_DIR='\(runtime.path)' "
             + "/usr/bin/pulseaudio -n -D --exit-idle-time=-1 --log-target=file:'\(log)' "
             + "--load='module-native-protocol-unix auth-anonymous=1 socket=\(socket.path)' "
             + "--load='module-null-sink sink_name=camtone rate=48000' --load='module-sine sink=camtone frequency=440' </dev/null >/dev/null 2>&1"
         try runTool("/bin/sh", ["-c", command], timeout: 20)
         guard FileManager.default.fileExists(atPath: socket.path) else {
-            throw ToolFailure("pulseaudio did not start: \(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").suffix(600))")
+            throw ToolFailure(
+                "pulseaudio did not start: \(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").suffix(600))")
         }
     }
 
@@ -51,18 +53,24 @@ final class PulseServer {
         defer { pulse.stop() }
         let recording = folder.appendingPathComponent("rec.mp4")
         let template = try writeSolidCameraTemplate(in: folder)
-        let result = try camstamp(["stream", "--source", "test", "--pipeline", template.path, "--text", "LIVE", "--size", "640x360",
-                                   "--fps", "30", "--to", recording.path, "--duration", "4", "--audio", PulseServer.source],
-                                  timeout: 60, environment: pulse.environment)
+        let result = try camstamp(
+            [
+                "stream", "--source", "test", "--pipeline", template.path, "--text", "LIVE", "--size", "640x360",
+                "--fps", "30", "--to", recording.path, "--duration", "4", "--audio", PulseServer.source,
+            ],
+            timeout: 60, environment: pulse.environment)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(try probeCodecs(recording.path) == ["h264", "aac"])
-        let durations = try runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", recording.path])
+        let durations = try runTool(
+            "/usr/bin/ffprobe",
+            ["-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", recording.path])
         var seconds: [String: Double] = [:]
         for line in durations.split(separator: "\n") {
             let fields = line.split(separator: ",")
             if fields.count == 2 { seconds[String(fields[0])] = Double(fields[1]) }
         }
-        let audio = try #require(seconds["audio"], "\(durations)"), video = try #require(seconds["video"], "\(durations)")
+        let audio = try #require(seconds["audio"], "\(durations)"),
+            video = try #require(seconds["video"], "\(durations)")
         #expect(abs(video - 4) <= 0.2 && audio >= 2 && audio <= video + 0.2, "audio \(audio) s, video \(video) s")
         // The tone, not silence: ffmpeg's volumedetect on the decoded track.
         let detect = try ffmpegStderr(["-i", recording.path, "-map", "0:a", "-af", "volumedetect", "-f", "null", "-"])
@@ -77,19 +85,26 @@ final class PulseServer {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let recording = folder.appendingPathComponent("rec.mp4")
-        let result = try camstamp(["stream", "--source", "test", "--text", "LIVE", "--size", "320x240", "--to", recording.path,
-                                   "--duration", "2", "--audio", "no-such-source"],
-                                  timeout: 60, environment: ["PULSE_SERVER": "unix:\(folder.path)/no-server"])
+        let result = try camstamp(
+            [
+                "stream", "--source", "test", "--text", "LIVE", "--size", "320x240", "--to", recording.path,
+                "--duration", "2", "--audio", "no-such-source",
+            ],
+            timeout: 60, environment: ["PULSE_SERVER": "unix:\(folder.path)/no-server"])
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].hasPrefix("camstamp: --audio no-such-source: the sound source cannot be opened"),
-                "\(result.stderr)")
+        #expect(
+            lines.count == 1
+                && lines[0].hasPrefix("camstamp: --audio no-such-source: the sound source cannot be opened"),
+            "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: recording.path))
     }
 }
 
 /// What ffmpeg prints on stderr for `arguments` (its filters' reports), bounded.
 func ffmpegStderr(_ arguments: [String], timeout: TimeInterval = 30) throws -> String {
-    try runProcess("/usr/bin/ffmpeg", ["-hide_banner", "-nostdin"] + arguments, stdout: .discard,
-                   timeout: timeout).stderr
+    try runProcess(
+        "/usr/bin/ffmpeg", ["-hide_banner", "-nostdin"] + arguments, stdout: .discard,
+        timeout: timeout
+    ).stderr
 }

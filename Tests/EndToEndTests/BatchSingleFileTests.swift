@@ -17,8 +17,9 @@ import TestSupport
         for (name, signature) in formats {
             let output = folder.appendingPathComponent(name)
             let result = try camstamp(["batch", input.path, "-o", output.path, "--text", "x"])
-            #expect(result.status == 0 && result.stderr == "1 marked, 0 failed, 0 skipped\n",
-                    "\(name): \(result.stderr)")
+            #expect(
+                result.status == 0 && result.stderr == "1 marked, 0 failed, 0 skipped\n",
+                "\(name): \(result.stderr)")
             let data = try Data(contentsOf: output)
             #expect(Array(data.prefix(2)) == signature.map(UInt8.init), "\(name) is not a file of its format")
             let frame = try decodeImage(output)
@@ -33,8 +34,9 @@ import TestSupport
         let marked = folder.appendingPathComponent("one-marked.jpg")
         let before = try Data(contentsOf: marked)
         let again = try camstamp(["batch", input.path, "-o", marked.path, "--text", "other"])
-        #expect(again.status == 1 && again.stderr.hasSuffix("0 marked, 0 failed, 0 skipped, 1 existing\n"),
-                "\(again.stderr)")
+        #expect(
+            again.status == 1 && again.stderr.hasSuffix("0 marked, 0 failed, 0 skipped, 1 existing\n"),
+            "\(again.stderr)")
         #expect(try Data(contentsOf: marked) == before)
         #expect(try camstamp(["batch", input.path, "-o", marked.path, "--text", "other", "--overwrite"]).status == 0)
         #expect(try Data(contentsOf: marked) != before)
@@ -54,7 +56,8 @@ import TestSupport
         #expect(Array(data.suffix(2)) == [0xFF, 0xD9], "the JPEG and nothing after it")
         #expect(listing(folder) == ["from-stdout.jpg", "one.jpg"], "no folder named -")
         let json = try camstamp(["batch", input.path, "-o", "-", "--text", "x", "--json"], in: folder)
-        #expect(json.status == 64
+        #expect(
+            json.status == 64
                 && json.stderr == "camstamp: '--json' and '-o -' cannot be used together: stdout holds the photo\n")
     }
 
@@ -65,11 +68,13 @@ import TestSupport
         let a = try put(photo, "in/a.jpg", in: folder), b = try put(photo, "in/b.jpg", in: folder)
         let out = folder.appendingPathComponent("out.jpg")
         let two = try camstamp(["batch", a.path, b.path, "-o", out.path, "--text", "x"])
-        #expect(two.status == 64
+        #expect(
+            two.status == 64
                 && two.stderr == "camstamp: -o out.jpg takes one photo, not 2 inputs; \(Self.remedy)\n")
         let inFolder = folder.appendingPathComponent("in")
         let whole = try camstamp(["batch", inFolder.path, "-o", "-", "--text", "x"], in: folder)
-        #expect(whole.status == 64
+        #expect(
+            whole.status == 64
                 && whole.stderr == "camstamp: -o - takes one photo, not the folder \(inFolder.path); \(Self.remedy)\n")
         // A name ending in / is a folder, whatever its extension: what a folder of outputs was called.
         let named = try camstamp(["batch", a.path, b.path, "-o", out.path + "/", "--text", "x"])
@@ -87,17 +92,20 @@ import TestSupport
         let again = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
         // Exit 1: nothing was done, and a script must know.
         #expect(again.status == 1)
-        #expect(again.stderr == "camstamp: 3 outputs exist, nothing replaced: `--skip-existing` continues a batch, "
+        #expect(
+            again.stderr == "camstamp: 3 outputs exist, nothing replaced: `--skip-existing` continues a batch, "
                 + "`--overwrite` replaces\n0 marked, 0 failed, 0 skipped, 3 existing\n", "\(again.stderr)")
         let json = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--json"])
         let lines = json.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        #expect(lines.count == 4 && lines.dropLast().allSatisfy { $0["status"] as? String == "exists" },
-                "\(json.stdout)")
+        #expect(
+            lines.count == 4 && lines.dropLast().allSatisfy { $0["status"] as? String == "exists" },
+            "\(json.stdout)")
         let summary = lines.last?["summary"] as? [String: Any]
-        #expect(summary?["existing"] as? Int == 3 && summary?["failed"] as? Int == 0 && summary?["marked"] as? Int == 0,
-                "\(json.stdout)")
+        #expect(
+            summary?["existing"] as? Int == 3 && summary?["failed"] as? Int == 0 && summary?["marked"] as? Int == 0,
+            "\(json.stdout)")
         let skipped = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--skip-existing"])
         #expect(skipped.status == 0 && skipped.stderr == "0 marked, 0 failed, 3 skipped\n", "\(skipped.stderr)")
     }

@@ -7,7 +7,11 @@ import TestSupport
 /// The EXIF of a JPEG file, nil when it has none.
 func readEXIF(_ file: URL) throws -> EXIF? {
     let structure = try JPEGStructure(parsing: try Data(contentsOf: file))
-    guard let app1 = structure.segments.first(where: { $0.marker == 0xE1 && $0.payload.starts(with: Data("Exif\0\0".utf8)) }) else {
+    guard
+        let app1 = structure.segments.first(where: {
+            $0.marker == 0xE1 && $0.payload.starts(with: Data("Exif\0\0".utf8))
+        })
+    else {
         return nil
     }
     return try EXIF(app1Payload: app1.payload)
@@ -25,7 +29,10 @@ func put(_ data: Data, _ name: String, in folder: URL) throws -> URL {
 /// Every file under `folder`, relative, sorted.
 func listing(_ folder: URL) -> [String] {
     (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
-        .filter { !((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($0).path)[.type] as? FileAttributeType) == .typeDirectory) }
+        .filter {
+            !((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($0).path)[.type]
+                as? FileAttributeType) == .typeDirectory)
+        }
         .sorted()
 }
 
@@ -37,11 +44,14 @@ func listing(_ folder: URL) -> [String] {
     func everyOrientationComesOutUprightWithTheMarkBottomRight(orientation: Int) throws {
         let folder = try temporaryFolder("orient\(orientation)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try put(PhotoFixtures.jpeg(width: 320, height: 240, orientation: orientation,
-                                               exif: PhotoFixtures.exif(orientation: orientation)), "in/photo.jpg", in: folder)
+        let input = try put(
+            PhotoFixtures.jpeg(
+                width: 320, height: 240, orientation: orientation,
+                exif: PhotoFixtures.exif(orientation: orientation)), "in/photo.jpg", in: folder)
         for reencode in [true, false] {
             let out = folder.appendingPathComponent(reencode ? "re" : "out")
-            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "MARK"] + (reencode ? ["--reencode"] : []))
+            let result = try camstamp(
+                ["batch", input.path, "-o", out.path, "--text", "MARK"] + (reencode ? ["--reencode"] : []))
             #expect(result.status == 0, "stderr: \(result.stderr)")
             let output = out.appendingPathComponent("photo.jpg")
             let luma: [[UInt8]]
@@ -61,11 +71,13 @@ func listing(_ folder: URL) -> [String] {
             #expect(abs(Int(luma[30][280]) - 64) < 12 && abs(Int(luma[210][40]) - 64) < 12)
             // The mark: changed pixels in the bottom-right corner only (the block aside).
             var markPixels = 0
-            scan: for y in 120..<240 { for x in 0..<320 where abs(Int(luma[y][x]) - 64) > 40 {
-                markPixels += 1
-                #expect(x > 160 && y > 180, "mark pixel at (\(x),\(y))")
-                if x <= 160 || y <= 180 { break scan }
-            } }
+            scan: for y in 120..<240 {
+                for x in 0..<320 where abs(Int(luma[y][x]) - 64) > 40 {
+                    markPixels += 1
+                    #expect(x > 160 && y > 180, "mark pixel at (\(x),\(y))")
+                    if x <= 160 || y <= 180 { break scan }
+                }
+            }
             #expect(markPixels > 20)
             // Upright pixels say Orientation 1 (no viewer turns them again); stored ones keep theirs.
             let exif = try #require(try readEXIF(output))
@@ -82,7 +94,8 @@ func listing(_ folder: URL) -> [String] {
         // as some cameras' damaged files do. "Exif\0\0" is 6 bytes before the TIFF header.
         let next = 6 + 8 + 2 + 5 * 12
         exif.replaceSubrange(next..<next + 4, with: [0x00, 0xFF, 0xFF, 0x7F])
-        let input = try put(PhotoFixtures.jpeg(width: 320, height: 240, orientation: 6, exif: exif), "in/d.jpg", in: folder)
+        let input = try put(
+            PhotoFixtures.jpeg(width: 320, height: 240, orientation: 6, exif: exif), "in/d.jpg", in: folder)
         let out = folder.appendingPathComponent("out")
         // --reencode: this is about the orientation tag the full path turns the pixels by.
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "{exif:Model}", "--reencode"])
@@ -102,7 +115,9 @@ func listing(_ folder: URL) -> [String] {
         try put(PhotoFixtures.jpeg(width: 320, height: 240, orientation: 1, exif: nil), "in/a.jpg", in: folder)
         try put(PhotoFixtures.jpeg(width: 240, height: 320, orientation: 1, exif: nil), "in/b.jpg", in: folder)
         let out = folder.appendingPathComponent("out")
-        let result = try camstamp(["batch", folder.appendingPathComponent("in").path, "-o", out.path, "--text", "MARK", "--jobs", "1"])
+        let result = try camstamp([
+            "batch", folder.appendingPathComponent("in").path, "-o", out.path, "--text", "MARK", "--jobs", "1",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         for name in ["a.jpg", "b.jpg"] {
             let frame = try decodeImage(out.appendingPathComponent(name))
@@ -110,17 +125,27 @@ func listing(_ folder: URL) -> [String] {
             // Only the mark differs from the grey background in the lower half.
             let lower = Array(luma[(frame.height / 2)...]).map { Array($0) }
             let found = changedBounds(lower, background: PhotoFixtures.grey, tolerance: 40)
-            guard let bounds = found else { Issue.record("\(name) has no mark in its lower half"); continue }
-            #expect(frame.width - 1 - bounds.maxX < frame.width / 10, "\(name): mark ends at x=\(bounds.maxX) of \(frame.width)")
-            #expect(frame.height / 2 - 1 - bounds.maxY < frame.height / 10, "\(name): mark ends at y=\(bounds.maxY + frame.height / 2)")
+            guard let bounds = found else {
+                Issue.record("\(name) has no mark in its lower half")
+                continue
+            }
+            #expect(
+                frame.width - 1 - bounds.maxX < frame.width / 10,
+                "\(name): mark ends at x=\(bounds.maxX) of \(frame.width)")
+            #expect(
+                frame.height / 2 - 1 - bounds.maxY < frame.height / 10,
+                "\(name): mark ends at y=\(bounds.maxY + frame.height / 2)")
         }
     }
 
     @Test func metadataIsKeptAndGPSCanBeStripped() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try put(PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: PhotoFixtures.exif(orientation: 1)), "a.jpg", in: folder)
-        let kept = folder.appendingPathComponent("kept"), noGPS = folder.appendingPathComponent("nogps"), none = folder.appendingPathComponent("none")
+        let input = try put(
+            PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: PhotoFixtures.exif(orientation: 1)),
+            "a.jpg", in: folder)
+        let kept = folder.appendingPathComponent("kept"), noGPS = folder.appendingPathComponent("nogps"),
+            none = folder.appendingPathComponent("none")
         #expect(try camstamp(["batch", input.path, "-o", kept.path, "--text", "{exif:Model}"]).status == 0)
         #expect(try camstamp(["batch", input.path, "-o", noGPS.path, "--text", "x", "--strip-gps"]).status == 0)
         #expect(try camstamp(["batch", input.path, "-o", none.path, "--text", "x", "--strip-metadata"]).status == 0)
@@ -135,7 +160,9 @@ func listing(_ folder: URL) -> [String] {
         // Re-encoded, the photo's metadata goes through PhotoFacts.withMetadata, where
         // --strip-metadata is decided (PhotoMetadata only knows with or without the location).
         let reencoded = folder.appendingPathComponent("none-reencoded")
-        #expect(try camstamp(["batch", input.path, "-o", reencoded.path, "--text", "x", "--strip-metadata", "--reencode"]).status == 0)
+        #expect(
+            try camstamp(["batch", input.path, "-o", reencoded.path, "--text", "x", "--strip-metadata", "--reencode"])
+                .status == 0)
         #expect(try readEXIF(reencoded.appendingPathComponent("a.jpg")) == nil)
     }
 
@@ -150,46 +177,66 @@ func listing(_ folder: URL) -> [String] {
         try put(Data(), "empty.jpg", in: input)
         try put(Data("not a photo\n".utf8), "text.jpg", in: input)
         // Well-formed markers around garbage: only the decoder can tell, and it must not hang.
-        try put(Data([0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x04, 0x00, 0x00] + [UInt8](repeating: 0x42, count: 2000) + [0xFF, 0xD9]),
-                "damaged.jpg", in: input)
+        try put(
+            Data(
+                [0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x04, 0x00, 0x00] + [UInt8](repeating: 0x42, count: 2000) + [0xFF, 0xD9]),
+            "damaged.jpg", in: input)
         try put(Data("<x:xmpmeta/>".utf8), "IMG 0001.xmp", in: input)
         try put(Data([0]), ".DS_Store", in: input)
         try put(good, "nested/deeper/three.jpg", in: input)
         let before = listing(input).map { ($0, try? Data(contentsOf: input.appendingPathComponent($0))) }
         let out = folder.appendingPathComponent("out")
-        let result = try camstamp(["batch", input.path, "-o", out.path, "--recursive", "--text", "{filename}", "--json"])
+        let result = try camstamp([
+            "batch", input.path, "-o", out.path, "--recursive", "--text", "{filename}", "--json",
+        ])
         #expect(result.status == 1, "stderr: \(result.stderr)")
         #expect(listing(out) == ["IMG 0001.JPG", "nested/deeper/three.jpg", "照片 二.jpeg"])
-        let failures = result.stderr.split(separator: "\n").filter { $0.hasPrefix("camstamp: ") && !$0.contains(": skipped: ") }
+        let failures = result.stderr.split(separator: "\n").filter {
+            $0.hasPrefix("camstamp: ") && !$0.contains(": skipped: ")
+        }
         #expect(failures.count == 4, "\(result.stderr)")
         // The files that are not photos are named too (issue 11), not only counted.
         for name in ["IMG 0001.xmp", ".DS_Store"] {
-            #expect(result.stderr.contains("camstamp: \(input.appendingPathComponent(name).path): skipped: not a photo"), "\(name) not named")
+            #expect(
+                result.stderr.contains("camstamp: \(input.appendingPathComponent(name).path): skipped: not a photo"),
+                "\(name) not named")
         }
         for name in ["truncated.jpg", "empty.jpg", "text.jpg", "damaged.jpg"] {
-            #expect(failures.contains { $0.hasPrefix("camstamp: \(input.appendingPathComponent(name).path): ") }, "\(name) not reported")
+            #expect(
+                failures.contains { $0.hasPrefix("camstamp: \(input.appendingPathComponent(name).path): ") },
+                "\(name) not reported")
         }
         #expect(result.stderr.hasSuffix("3 marked, 4 failed, 2 skipped\n"), "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 10, "one line per file, then the summary")
         let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(objects.count == 10 && objects.dropLast().allSatisfy { $0["input"] is String && $0["status"] is String && $0["milliseconds"] is Int })
+        #expect(
+            objects.count == 10
+                && objects.dropLast().allSatisfy {
+                    $0["input"] is String && $0["status"] is String && $0["milliseconds"] is Int
+                })
         let summary = objects.last?["summary"] as? [String: Any]
-        #expect(summary?["marked"] as? Int == 3 && summary?["failed"] as? Int == 4 && summary?["skipped"] as? Int == 2
-                && summary?["not_started"] as? Int == 0 && summary?["interrupted"] as? Bool == false, "\(lines.last ?? "")")
+        #expect(
+            summary?["marked"] as? Int == 3 && summary?["failed"] as? Int == 4 && summary?["skipped"] as? Int == 2
+                && summary?["not_started"] as? Int == 0 && summary?["interrupted"] as? Bool == false,
+            "\(lines.last ?? "")")
         // Inputs are byte-for-byte unchanged.
-        for (name, data) in before { #expect((try? Data(contentsOf: input.appendingPathComponent(name))) == data, "\(name) changed") }
+        for (name, data) in before {
+            #expect((try? Data(contentsOf: input.appendingPathComponent(name))) == data, "\(name) changed")
+        }
     }
 
     @Test func existingOutputsAreRefusedSkippedOrReplacedAsAsked() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try put(PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/a.jpg", in: folder)
+        let input = try put(
+            PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/a.jpg", in: folder)
         let out = folder.appendingPathComponent("out")
         let existing = try put(Data("keep me".utf8), "a.jpg", in: out)
         let refused = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
         #expect(refused.status == 1)
-        #expect(refused.stderr == "camstamp: 1 output exists, nothing replaced: `--skip-existing` continues a batch, "
+        #expect(
+            refused.stderr == "camstamp: 1 output exists, nothing replaced: `--skip-existing` continues a batch, "
                 + "`--overwrite` replaces\n0 marked, 0 failed, 0 skipped, 1 existing\n", "\(refused.stderr)")
         #expect(try Data(contentsOf: existing) == Data("keep me".utf8))
         let skipped = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--skip-existing"])
@@ -228,7 +275,9 @@ func listing(_ folder: URL) -> [String] {
         let first = try camstamp(["batch", folder.path, "-o", out.path, "--recursive", "--text", "x"])
         #expect(first.status == 0, "\(first.stderr)")
         try put(photo, "c.jpg", in: folder)
-        let again = try camstamp(["batch", folder.path, "-o", out.path, "--recursive", "--text", "x", "--skip-existing"])
+        let again = try camstamp([
+            "batch", folder.path, "-o", out.path, "--recursive", "--text", "x", "--skip-existing",
+        ])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr == "1 marked, 0 failed, 2 skipped\n", "\(again.stderr)")
         #expect(listing(out) == ["a.jpg", "c.jpg", "trip/b.jpg"])
@@ -239,14 +288,17 @@ func listing(_ folder: URL) -> [String] {
     @Test(.mountsTmpfs) func aReadOnlyDiskIsCalledThat() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try put(try PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/a.jpg", in: folder)
+        let input = try put(
+            try PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/a.jpg", in: folder)
         let disk = folder.appendingPathComponent("disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
         try mountTmpfs(at: disk, options: "size=16k,ro")
         defer { unmount(disk) }
         let result = try camstamp(["batch", input.path, "-o", disk.path, "--text", "x"])
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: \(disk.path): cannot write here (read-only file system); choose another folder with -o\n")
+        #expect(
+            result.stderr
+                == "camstamp: \(disk.path): cannot write here (read-only file system); choose another folder with -o\n")
     }
 
     /// A batch writes each output with write(2) and close(2), never fsync (docs/scale.md says so):
@@ -256,13 +308,18 @@ func listing(_ folder: URL) -> [String] {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         for name in ["a.jpg", "b.jpg"] {
-            _ = try put(try PhotoFixtures.jpeg(width: 320, height: 240, orientation: 1, exif: nil), "in/\(name)", in: folder)
+            _ = try put(
+                try PhotoFixtures.jpeg(width: 320, height: 240, orientation: 1, exif: nil), "in/\(name)", in: folder)
         }
         for extra in [[], ["--reencode"]] {
             let out = folder.appendingPathComponent("out\(extra.count)")
             let trace = folder.appendingPathComponent("trace\(extra.count).txt")
-            try tool("strace", ["-f", "-qq", "-e", "trace=fsync,fdatasync,sync_file_range", "-o", trace.path, camstampBinary.path,
-                                "batch", folder.appendingPathComponent("in").path, "-o", out.path, "--text", "x", "-q"] + extra)
+            try tool(
+                "strace",
+                [
+                    "-f", "-qq", "-e", "trace=fsync,fdatasync,sync_file_range", "-o", trace.path, camstampBinary.path,
+                    "batch", folder.appendingPathComponent("in").path, "-o", out.path, "--text", "x", "-q",
+                ] + extra)
             #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["a.jpg", "b.jpg"])
             let calls = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
             #expect(calls.isEmpty, "\(extra): \(calls.prefix(3))")
@@ -278,16 +335,24 @@ func listing(_ folder: URL) -> [String] {
         var counts: [Int] = []
         for n in [1, 4] {
             for index in 0..<n {
-                _ = try put(try PhotoFixtures.jpeg(width: 320, height: 240, orientation: 1, exif: nil), "in\(n)/\(index).jpg", in: folder)
+                _ = try put(
+                    try PhotoFixtures.jpeg(width: 320, height: 240, orientation: 1, exif: nil), "in\(n)/\(index).jpg",
+                    in: folder)
             }
             let trace = folder.appendingPathComponent("trace\(n).txt")
-            try tool("strace", ["-f", "-qq", "-e", "trace=openat", "-o", trace.path, camstampBinary.path, "batch",
-                                folder.appendingPathComponent("in\(n)").path, "-o", folder.appendingPathComponent("out\(n)").path,
-                                "--text", "x", "--preset", "logo", "--jobs", "1", "-q"])
+            try tool(
+                "strace",
+                [
+                    "-f", "-qq", "-e", "trace=openat", "-o", trace.path, camstampBinary.path, "batch",
+                    folder.appendingPathComponent("in\(n)").path, "-o", folder.appendingPathComponent("out\(n)").path,
+                    "--text", "x", "--preset", "logo", "--jobs", "1", "-q",
+                ])
             let opens = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
             counts.append(opens.filter { $0.contains("\"/etc/passwd\"") || $0.contains("\"/etc/group\"") }.count)
         }
-        #expect(counts[0] == counts[1], "/etc/passwd and /etc/group opened \(counts[0]) times for 1 photo, \(counts[1]) for 4")
+        #expect(
+            counts[0] == counts[1],
+            "/etc/passwd and /etc/group opened \(counts[0]) times for 1 photo, \(counts[1]) for 4")
     }
 
     /// A disk that fills: each photo that does not fit is one line naming its output and what to
@@ -295,15 +360,18 @@ func listing(_ folder: URL) -> [String] {
     @Test(.mountsTmpfs) func aFullDiskIsOneLinePerPhotoAndLeavesNoPart() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try put(try PhotoFixtures.jpeg(width: 1600, height: 1200, orientation: 1, exif: nil), "in/a.jpg", in: folder)
+        let input = try put(
+            try PhotoFixtures.jpeg(width: 1600, height: 1200, orientation: 1, exif: nil), "in/a.jpg", in: folder)
         let disk = folder.appendingPathComponent("disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
         try mountTmpfs(at: disk, options: "size=8k")
         defer { unmount(disk) }
         let result = try camstamp(["batch", input.path, "-o", disk.path, "--text", "x"])
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: \(input.path): cannot write \(disk.appendingPathComponent("a.jpg").path) (the disk is full); "
-            + "free some space or choose another -o folder\n0 marked, 1 failed, 0 skipped\n")
+        #expect(
+            result.stderr
+                == "camstamp: \(input.path): cannot write \(disk.appendingPathComponent("a.jpg").path) (the disk is full); "
+                + "free some space or choose another -o folder\n0 marked, 1 failed, 0 skipped\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).isEmpty)
     }
 
@@ -321,7 +389,8 @@ func listing(_ folder: URL) -> [String] {
     @Test func dryRunListsAndWritesNothing() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try put(PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/a.jpg", in: folder)
+        let input = try put(
+            PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/a.jpg", in: folder)
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--dry-run"])
         #expect(result.status == 0)
@@ -351,9 +420,13 @@ func listing(_ folder: URL) -> [String] {
     @Test func maxSizeAndFormatConversion() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try put(PhotoFixtures.jpeg(width: 320, height: 240, orientation: 6, exif: PhotoFixtures.exif(orientation: 6)), "p.jpg", in: folder)
+        let input = try put(
+            PhotoFixtures.jpeg(width: 320, height: 240, orientation: 6, exif: PhotoFixtures.exif(orientation: 6)),
+            "p.jpg", in: folder)
         let out = folder.appendingPathComponent("out")
-        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--max-size", "160", "--format", "png"])
+        let result = try camstamp([
+            "batch", input.path, "-o", out.path, "--text", "x", "--max-size", "160", "--format", "png",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let frame = try decodeImage(out.appendingPathComponent("p.png"))
         #expect(frame.width == 160 && frame.height == 120)
@@ -367,7 +440,9 @@ func listing(_ folder: URL) -> [String] {
         let count = 400
         for index in 0..<count { try put(photo, String(format: "in/%03d.jpg", index), in: folder) }
         let out = folder.appendingPathComponent("out")
-        let running = try RunningCamstamp(["batch", folder.appendingPathComponent("in").path, "-o", out.path, "--text", "x", "--jobs", "1"])
+        let running = try RunningCamstamp([
+            "batch", folder.appendingPathComponent("in").path, "-o", out.path, "--text", "x", "--jobs", "1",
+        ])
         // Interrupt once the batch is under way.
         let deadline = Date().addingTimeInterval(20)
         while listing(out).count < 3 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }

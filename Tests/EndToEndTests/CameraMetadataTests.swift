@@ -4,7 +4,8 @@ import Testing
 import TestSupport
 
 /// Real camera photos (see Fixtures/makernotes/README.md for their source and licence).
-let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/makernotes")
+let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+    "Fixtures/makernotes")
 
 @Suite struct RealCameraMetadataTests {
     static let keptTags = ["Make", "Model", "DateTimeOriginal", "ExposureTime", "FNumber"]
@@ -12,7 +13,8 @@ let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponen
 
     /// Copies fixture `name` into `folder/in` and runs a batch over it with `extra` flags.
     func markFixture(_ name: String, in folder: URL, _ extra: [String] = []) throws -> (input: URL, output: URL) {
-        let input = try put(try Data(contentsOf: makerNoteFixtures.appendingPathComponent(name)), "in/\(name)", in: folder)
+        let input = try put(
+            try Data(contentsOf: makerNoteFixtures.appendingPathComponent(name)), "in/\(name)", in: folder)
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"] + extra)
         #expect(result.status == 0, "\(result.stderr)")
@@ -62,7 +64,8 @@ let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponen
         let coordinates = source.entries.filter { $0.ifd == .gps && $0.valueLength > 4 }
         #expect(coordinates.count >= 3)
         for e in coordinates {
-            #expect(written.range(of: source.rawValue(e)) == nil, "GPS tag 0x\(String(e.tag, radix: 16))'s bytes remain")
+            #expect(
+                written.range(of: source.rawValue(e)) == nil, "GPS tag 0x\(String(e.tag, radix: 16))'s bytes remain")
         }
     }
 
@@ -72,7 +75,8 @@ let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponen
         let source = makerNoteFixtures.appendingPathComponent("nikon-coolpix-gps.jpg")
         let encoded = try PhotoFixtures.jpeg(width: 64, height: 48, orientation: 1, exif: nil)
         let edits = MetadataEdits(artist: "Ansel Adams", copyright: "© 2026 Ansel Adams")
-        let result = try ImageMetadata(jpeg: Data(contentsOf: source)).insert(into: encoded, stripGPS: false, edits: edits)
+        let result = try ImageMetadata(jpeg: Data(contentsOf: source)).insert(
+            into: encoded, stripGPS: false, edits: edits)
         #expect(result.warnings.isEmpty)
         let output = try put(result.data, "edited.jpg", in: folder)
         #expect(try exiftool(["-s3", "-Artist"], output) == "Ansel Adams\n")
@@ -96,19 +100,25 @@ let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponen
         }
         let table = heap.count
         heap += le16(2) + records + le32(table)
-        return Array("II".utf8) + le32(26) + Array("HEAPJPGM".utf8) + le32(0x0001_0002) + [UInt8](repeating: 0, count: 8) + heap
+        return Array("II".utf8) + le32(26) + Array("HEAPJPGM".utf8) + le32(0x0001_0002)
+            + [UInt8](repeating: 0, count: 8) + heap
     }
 
     @Test func aCanonCIFFSegmentIsCarriedToTheOutput() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var jpeg = try PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: PhotoFixtures.exif(orientation: 1))
+        var jpeg = try PhotoFixtures.jpeg(
+            width: 160, height: 120, orientation: 1, exif: PhotoFixtures.exif(orientation: 1))
         let payload = Self.ciff(owner: "Jane Doe", imageType: "IMG:PowerShot S30 JPEG")
-        jpeg.insert(contentsOf: [0xFF, 0xE0, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload, at: 2)
+        jpeg.insert(
+            contentsOf: [0xFF, 0xE0, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload,
+            at: 2)
         let input = try put(jpeg, "in/canon.jpg", in: folder)
         let ciffTags = ["-a", "-G1", "-s", "-CIFF:all"]
         let before = try exiftool(ciffTags, input)
-        #expect(before.contains("OwnerName") && before.contains("Jane Doe"), "exiftool reads the fabricated CIFF: \(before)")
+        #expect(
+            before.contains("OwnerName") && before.contains("Jane Doe"), "exiftool reads the fabricated CIFF: \(before)"
+        )
 
         let out = folder.appendingPathComponent("out")
         #expect(try camstamp(["batch", input.path, "-o", out.path, "--text", "x"]).status == 0)
@@ -127,8 +137,10 @@ let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponen
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var tiff = TIFFBuilder(bigEndian: false)
-        tiff.ifd0 = [tiff.ascii(0x010F, "Camstamp Labs"), tiff.ascii(0x0110, "Fixture Cam 1"), tiff.short(0x0112, [6]),
-                     tiff.rational(0x011A, [(72, 1)])]
+        tiff.ifd0 = [
+            tiff.ascii(0x010F, "Camstamp Labs"), tiff.ascii(0x0110, "Fixture Cam 1"), tiff.short(0x0112, [6]),
+            tiff.rational(0x011A, [(72, 1)]),
+        ]
         tiff.gps = [tiff.ascii(0x0001, "N"), tiff.rational(0x0002, [(48, 1), (51, 1), (0, 1)])]
         var exif = Data("Exif\0\0".utf8) + tiff.build()
         let parsed = try EXIF(app1Payload: exif)
@@ -146,7 +158,9 @@ let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponen
         // --reencode: the full path turns the pixels upright and must still read the orientation.
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "{exif:Model}", "--reencode"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("EXIF partly left out") && result.stderr.contains("ICC profile left out"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("EXIF partly left out") && result.stderr.contains("ICC profile left out"),
+            "\(result.stderr)")
         let frame = try decodeImage(out.appendingPathComponent("d.jpg"))
         #expect(frame.width == 320 && frame.height == 240, "\(frame.width)x\(frame.height): not turned upright")
         let written = try #require(try readEXIF(out.appendingPathComponent("d.jpg")))
@@ -171,7 +185,8 @@ let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponen
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains(damage == "crc" ? "PNG chunk tEXt left out" : "EXIF left out"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(damage == "crc" ? "PNG chunk tEXt left out" : "EXIF left out"), "\(result.stderr)")
         #expect(try decodeImage(out.appendingPathComponent("p.png")).width == 40)
     }
 }
@@ -183,9 +198,15 @@ let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponen
         let limit = Bool.random(using: &rng) ? min(out.count, 2048) : out.count
         let at = Int.random(in: 0..<limit, using: &rng)
         switch Int.random(in: 0..<5, using: &rng) {
-        case 0: for i in 0..<Int.random(in: 1...4, using: &rng) where at + i < out.count { out[at + i] = UInt8.random(in: 0...255, using: &rng) }
+        case 0:
+            for i in 0..<Int.random(in: 1...4, using: &rng) where at + i < out.count {
+                out[at + i] = UInt8.random(in: 0...255, using: &rng)
+            }
         case 1: out.removeSubrange(at...)
-        case 2: out.insert(contentsOf: (0..<Int.random(in: 1...16, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }, at: at)
+        case 2:
+            out.insert(
+                contentsOf: (0..<Int.random(in: 1...16, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng)
+                }, at: at)
         case 3: out.removeSubrange(at..<min(out.count, at + Int.random(in: 1...16, using: &rng)))
         default:
             let extreme: [UInt8] = [[0, 0], [0xFF, 0xFF], [0x7F, 0xFF], [0, 1]].randomElement(using: &rng)!
@@ -199,10 +220,12 @@ let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponen
     @Test func aHundredMutatedPhotosNeverCrashTheBatch() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let jpeg = try PhotoFixtures.jpeg(width: 64, height: 48, orientation: 6, exif: PhotoFixtures.exif(orientation: 6))
+        let jpeg = try PhotoFixtures.jpeg(
+            width: 64, height: 48, orientation: 6, exif: PhotoFixtures.exif(orientation: 6))
         let nikon = try Data(contentsOf: makerNoteFixtures.appendingPathComponent("nikon-coolpix-gps.jpg"))
         var png = PNG16.make(width: 24, height: 16)
-        png.insert(contentsOf: PNGChunk(type: "eXIf", data: PhotoFixtures.exif(orientation: 3).dropFirst(6)).encoded, at: 33)
+        png.insert(
+            contentsOf: PNGChunk(type: "eXIf", data: PhotoFixtures.exif(orientation: 3).dropFirst(6)).encoded, at: 33)
         let sources: [(Data, String)] = [(jpeg, "jpg"), (nikon, "jpg"), (png, "png")]
 
         var rng = SeededGenerator(state: 0x5EED_CA75)
@@ -212,8 +235,11 @@ let makerNoteFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponen
             let data = Self.mutate(source, &rng)
             inputs[try put(data, String(format: "in/m%03d.%@", i, ext), in: folder)] = data
         }
-        let result = try camstamp(["batch", folder.appendingPathComponent("in").path,
-                                   "-o", folder.appendingPathComponent("out").path, "--text", "x"], timeout: 300)
+        let result = try camstamp(
+            [
+                "batch", folder.appendingPathComponent("in").path,
+                "-o", folder.appendingPathComponent("out").path, "--text", "x",
+            ], timeout: 300)
         #expect(result.reason == .exit, "killed by signal \(result.status)")
         #expect([0, 1].contains(result.status), "exit status \(result.status)")
         for (url, data) in inputs {

@@ -9,22 +9,30 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in/phone.mp4")
-        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Clips.mp4(input, rotate: 90, created: "2024-05-06T07:08:09Z")
         #expect(try Clips.streams(input).first?.rotation != nil, "the fixture has no rotation tag")
         let out = folder.appendingPathComponent("out")
-        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "{time} {frame} {timecode}", "--json"])
+        let result = try camstamp([
+            "batch", input.path, "-o", out.path, "--text", "{time} {frame} {timecode}", "--json",
+        ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let output = out.appendingPathComponent("phone.mp4")
         // The clip's line; the summary object follows it.
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 2 && lines[1].hasPrefix(#"{"summary""#), "\(result.stdout)")
         let line = try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any]
-        #expect(line?["status"] as? String == "marked" && line?["output"] as? String == output.path && line?["frames"] as? Int == 60,
-                "\(result.stdout)")
+        #expect(
+            line?["status"] as? String == "marked" && line?["output"] as? String == output.path
+                && line?["frames"] as? Int == 60,
+            "\(result.stdout)")
         let streams = try Clips.streams(output)
-        #expect(streams == [Clips.Stream(codec: "h264", width: 240, height: 320, pixelFormat: "yuv420p", rotation: nil),
-                            Clips.Stream(codec: "aac", width: nil, height: nil, pixelFormat: nil, rotation: nil)], "\(streams)")
+        #expect(
+            streams == [
+                Clips.Stream(codec: "h264", width: 240, height: 320, pixelFormat: "yuv420p", rotation: nil),
+                Clips.Stream(codec: "aac", width: nil, height: nil, pixelFormat: nil, rotation: nil),
+            ], "\(streams)")
         #expect(abs(try Clips.duration(output) - Clips.duration(input)) <= 1.0 / 30 + 0.001)
         #expect(try Clips.frameCount(output) == 60)
         #expect(try Clips.audioMD5(output) == Clips.audioMD5(input))
@@ -32,14 +40,20 @@ import TestSupport
         let marked = try Clips.luma(output, at: 1, width: 240, height: 320)
         let reference = try Clips.luma(input, at: 1, width: 240, height: 320)
         var differing = 0
-        for y in stride(from: 4, to: 200, by: 8) { for x in stride(from: 4, to: 236, by: 8) where abs(Int(marked[y][x]) - Int(reference[y][x])) > 24 { differing += 1 } }
+        for y in stride(from: 4, to: 200, by: 8) {
+            for x in stride(from: 4, to: 236, by: 8) where abs(Int(marked[y][x]) - Int(reference[y][x])) > 24 {
+                differing += 1
+            }
+        }
         // Of 725 points, a mirrored picture differs at 475 and one turned the other way at 574 (ffmpeg
         // transposes of this fixture). Points on a bar's edge may differ once x264 has coded the bars
         // a second time: 4 of them in one CI run under load.
         #expect(differing <= 12, "\(differing) sample points differ from the upright input")
         // The mark: pixels changed in the bottom rows, where the reference has none.
         var changed = 0
-        for y in 290..<320 { for x in 0..<240 where abs(Int(marked[y][x]) - Int(reference[y][x])) > 40 { changed += 1 } }
+        for y in 290..<320 {
+            for x in 0..<240 where abs(Int(marked[y][x]) - Int(reference[y][x])) > 40 { changed += 1 }
+        }
         #expect(changed > 50, "no mark at the bottom of the upright frame")
     }
 
@@ -53,11 +67,17 @@ import TestSupport
         let output = folder.appendingPathComponent("streamed.mp4")
         let result = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "MARK", "--to", output.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(try Clips.streams(output).first == Clips.Stream(codec: "h264", width: 240, height: 320, pixelFormat: "yuv420p", rotation: nil))
+        #expect(
+            try Clips.streams(output).first
+                == Clips.Stream(codec: "h264", width: 240, height: 320, pixelFormat: "yuv420p", rotation: nil))
         let streamed = try Clips.luma(output, at: 1, width: 240, height: 320)
         let reference = try Clips.luma(input, at: 1, width: 240, height: 320)
         var differing = 0
-        for y in stride(from: 4, to: 200, by: 8) { for x in stride(from: 4, to: 236, by: 8) where abs(Int(streamed[y][x]) - Int(reference[y][x])) > 24 { differing += 1 } }
+        for y in stride(from: 4, to: 200, by: 8) {
+            for x in stride(from: 4, to: 236, by: 8) where abs(Int(streamed[y][x]) - Int(reference[y][x])) > 24 {
+                differing += 1
+            }
+        }
         // Of 725 points a turned-wrong picture differs at ~500 (see above); the stream's bitrate-capped
         // encode blurs a few bar edges more than the batch's.
         #expect(differing <= 40, "\(differing) sample points differ from the upright input")
@@ -70,21 +90,31 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("hdr.mp4")
-        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=1",
-                                "-f", "lavfi", "-i", "sine=duration=1", "-f", "lavfi", "-i", "sine=frequency=880:duration=1",
-                                "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx265", "-pix_fmt", "yuv420p10le",
-                                "-x265-params", "log-level=error", "-c:a", "aac", input.path])
+        _ = try tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=1",
+                "-f", "lavfi", "-i", "sine=duration=1", "-f", "lavfi", "-i", "sine=frequency=880:duration=1",
+                "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx265", "-pix_fmt", "yuv420p10le",
+                "-x265-params", "log-level=error", "-c:a", "aac", input.path,
+            ])
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("warning: only its first of 2 sound tracks is kept; its main-10 video is written with 8 bits a sample"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "warning: only its first of 2 sound tracks is kept; its main-10 video is written with 8 bits a sample"),
+            "\(result.stderr)")
         let streams = try Clips.streams(out.appendingPathComponent("hdr.mp4"))
         #expect(streams.map(\.codec) == ["h264", "aac"] && streams.first?.pixelFormat == "yuv420p", "\(streams)")
         // Photo options with clips: said once (they were ignored in silence).
-        let sized = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("sized").path, "--text", "x", "--max-size", "100"])
-        #expect(sized.status == 0 && sized.stderr.contains("camstamp: --max-size applies to photos only: clips keep their size"),
-                "\(sized.stderr)")
+        let sized = try camstamp([
+            "batch", input.path, "-o", folder.appendingPathComponent("sized").path, "--text", "x", "--max-size", "100",
+        ])
+        #expect(
+            sized.status == 0
+                && sized.stderr.contains("camstamp: --max-size applies to photos only: clips keep their size"),
+            "\(sized.stderr)")
     }
 
     /// A clip of few frames a second with sound (a time-lapse, a screen recording) is marked, its
@@ -94,7 +124,8 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in/slow.mp4")
-        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Clips.mp4(input, frames: 75, fps: 5)
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "{frame}"])
@@ -114,9 +145,13 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let mkv = folder.appendingPathComponent("late.mkv"), mp4 = folder.appendingPathComponent("late.mp4")
-        _ = try tool("ffmpeg", ["-v", "error", "-y", "-itsoffset", "0.023", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30",
-                                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "2",
-                                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", mkv.path])
+        _ = try tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-itsoffset", "0.023", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "2",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", mkv.path,
+            ])
         _ = try tool("ffmpeg", ["-v", "error", "-y", "-i", mkv.path, "-c", "copy", mp4.path])
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", mkv.path, mp4.path, "-o", out.path, "--text", "x"])
@@ -125,7 +160,9 @@ import TestSupport
             let offset = try Clips.videoAfterAudio(input)
             #expect(offset > 0.02, "\(input.lastPathComponent): the fixture's video starts \(offset) s after its audio")
             let kept = try Clips.videoAfterAudio(out.appendingPathComponent(input.lastPathComponent))
-            #expect(abs(kept - offset) <= 0.001, "\(input.lastPathComponent): video \(offset) s after the audio, \(kept) s in the output")
+            #expect(
+                abs(kept - offset) <= 0.001,
+                "\(input.lastPathComponent): video \(offset) s after the audio, \(kept) s in the output")
             #expect(try Clips.audioMD5(out.appendingPathComponent(input.lastPathComponent)) == Clips.audioMD5(input))
         }
     }
@@ -147,15 +184,24 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
         let clip = folder.appendingPathComponent("clip.mp4")
-        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi",
-                                "-i", "sine=frequency=440:sample_rate=48000", "-t", "3", "-c:v", "libx264", "-pix_fmt", "yuv420p",
-                                "-c:a", "aac", clip.path])
+        _ = try tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi",
+                "-i", "sine=frequency=440:sample_rate=48000", "-t", "3", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                "-c:a", "aac", clip.path,
+            ])
         // 8 s with one keyframe, to cut 4 s in: qtdemux then sends 4 s of sound before the first
         // frame, and a GAP event on the picture for every 3 s of it.
         let long = folder.appendingPathComponent("long.mp4")
-        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-f", "lavfi",
-                                "-i", "sine=frequency=440:sample_rate=48000", "-t", "8", "-g", "300", "-c:v", "libx264", "-pix_fmt", "yuv420p",
-                                "-c:a", "aac", long.path])
+        _ = try tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-f", "lavfi",
+                "-i", "sine=frequency=440:sample_rate=48000", "-t", "8", "-g", "300", "-c:v", "libx264", "-pix_fmt",
+                "yuv420p",
+                "-c:a", "aac", long.path,
+            ])
         // The same streams in other containers and layouts: (name, ffmpeg's arguments before the
         // output's name). The late picture has an empty edit of 50 ms before it; the late sound
         // one too, in which ffmpeg plays the priming (media time 0), so there is nothing to restore.
@@ -164,9 +210,16 @@ import TestSupport
             ("phone.mp4", ["-i", clip.path] + copy), ("phone.mov", ["-i", clip.path] + copy),
             ("faststart.mp4", ["-i", clip.path] + copy + ["-movflags", "+faststart"]),
             ("no-edits.mp4", ["-i", clip.path] + copy + ["-use_editlist", "0"]),
-            ("late-picture.mp4", ["-i", clip.path, "-itsoffset", "0.05", "-i", clip.path, "-map", "1:v", "-map", "0:a", "-c", "copy"]),
-            ("late-sound.mp4", ["-itsoffset", "0.05", "-i", clip.path, "-i", clip.path, "-map", "1:v", "-map", "0:a", "-c", "copy"]),
-            ("cut.mp4", ["-ss", "0.5", "-i", clip.path] + copy), ("cut-deep.mp4", ["-ss", "4", "-i", long.path] + copy),
+            (
+                "late-picture.mp4",
+                ["-i", clip.path, "-itsoffset", "0.05", "-i", clip.path, "-map", "1:v", "-map", "0:a", "-c", "copy"]
+            ),
+            (
+                "late-sound.mp4",
+                ["-itsoffset", "0.05", "-i", clip.path, "-i", clip.path, "-map", "1:v", "-map", "0:a", "-c", "copy"]
+            ),
+            ("cut.mp4", ["-ss", "0.5", "-i", clip.path] + copy),
+            ("cut-deep.mp4", ["-ss", "4", "-i", long.path] + copy),
         ]
         for fixture in fixtures {
             let input = folder.appendingPathComponent(fixture.name)
@@ -183,8 +236,9 @@ import TestSupport
             #expect(try Clips.streamTiming(output) == Clips.streamTiming(input), "\(fixture.name)")
             #expect(try Clips.audioPacketTimes(output) == Clips.audioPacketTimes(input), "\(fixture.name)")
             let (decoded, sourceDecoded) = (try Clips.decodedAudio(output), try Clips.decodedAudio(input))
-            #expect(decoded.count == sourceDecoded.count && decoded == sourceDecoded,
-                    "\(fixture.name): \(decoded.count) bytes of sound decoded, \(sourceDecoded.count) from the source")
+            #expect(
+                decoded.count == sourceDecoded.count && decoded == sourceDecoded,
+                "\(fixture.name): \(decoded.count) bytes of sound decoded, \(sourceDecoded.count) from the source")
             // And each frame shown at its time: the picture in sync with that sound.
             let (frames, sourceFrames) = (try Clips.videoFrameTimes(output), try Clips.videoFrameTimes(input))
             // no-edits.mp4's picture starts at 67 ms (B-frames) with no edit list to move it to 0,
@@ -209,13 +263,19 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in/clip.mp4")
-        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Clips.mp4(input, frames: 30)
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "MARK"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let reference = folder.appendingPathComponent("ffmpeg.mp4")
-        try tool("ffmpeg", ["-v", "error", "-y", "-i", input.path, "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "copy", reference.path])
+        try tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-i", input.path, "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "copy",
+                reference.path,
+            ])
         let ours = try Self.x264Settings(out.appendingPathComponent("clip.mp4"))
         let theirs = try Self.x264Settings(reference)
         #expect(theirs.contains("rc=crf") && theirs.contains("crf=23.0") && theirs.contains("subme=7"), "\(theirs)")
@@ -228,9 +288,12 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in/screen.webm")
-        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Clips.webm(input)
-        let h264 = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("h264").path, "--text", "{frame}"])
+        let h264 = try camstamp([
+            "batch", input.path, "-o", folder.appendingPathComponent("h264").path, "--text", "{frame}",
+        ])
         #expect(h264.status == 0, "stderr: \(h264.stderr)")
         let mkv = folder.appendingPathComponent("h264/screen.mkv")
         #expect(try Clips.streams(mkv).map(\.codec) == ["h264", "opus"])
@@ -244,8 +307,10 @@ import TestSupport
             Issue.record("no mark in the decoded frame")
         }
 
-        let kept = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("keep").path, "--text", "{frame}",
-                                 "--video-codec", "keep"])
+        let kept = try camstamp([
+            "batch", input.path, "-o", folder.appendingPathComponent("keep").path, "--text", "{frame}",
+            "--video-codec", "keep",
+        ])
         #expect(kept.status == 0, "stderr: \(kept.stderr)")
         let webm = folder.appendingPathComponent("keep/screen.webm")
         #expect(try Clips.streams(webm).map(\.codec) == ["vp9", "opus"])
@@ -258,8 +323,10 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("clip.mp4")
         try Clips.mp4(input, frames: 30)
-        let result = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("out").path, "--text", "x",
-                                   "--video-codec", "hevc"])
+        let result = try camstamp([
+            "batch", input.path, "-o", folder.appendingPathComponent("out").path, "--text", "x",
+            "--video-codec", "hevc",
+        ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let output = folder.appendingPathComponent("out/clip.mp4")
         #expect(try Clips.streams(output).map(\.codec) == ["hevc", "aac"])
@@ -274,8 +341,12 @@ import TestSupport
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         try Clips.mp4(inputs.appendingPathComponent("a.mp4"), frames: 30)
         try Clips.mp4(inputs.appendingPathComponent("b.video"), frames: 30)
-        try tool("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=64,height=48", "!", "jpegenc", "!",
-                                    "filesink", "location=\(inputs.appendingPathComponent("c.jpg").path)"])
+        try tool(
+            "gst-launch-1.0",
+            [
+                "-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=64,height=48", "!", "jpegenc", "!",
+                "filesink", "location=\(inputs.appendingPathComponent("c.jpg").path)",
+            ])
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", inputs.path, "-o", out.path, "--text", "x", "--jobs", "2", "--json"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -291,9 +362,13 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let whole = folder.appendingPathComponent("whole.mp4")
-        try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=2",
-                            "-f", "lavfi", "-i", "sine=duration=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac",
-                            "-movflags", "+faststart", whole.path])
+        try tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=2",
+                "-f", "lavfi", "-i", "sine=duration=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac",
+                "-movflags", "+faststart", whole.path,
+            ])
         let data = try Data(contentsOf: whole)
         let media = try #require(data.range(of: Data("mdat".utf8))).lowerBound
         let input = folder.appendingPathComponent("cut.mp4")
@@ -301,7 +376,9 @@ import TestSupport
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"], timeout: 90)
         #expect(result.status == 1, "stderr: \(result.stderr)")
-        #expect(result.stderr.hasPrefix("camstamp: \(input.path): cannot mark the video: the video stopped after "), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("camstamp: \(input.path): cannot mark the video: the video stopped after "),
+            "\(result.stderr)")
         #expect(result.stderr.hasSuffix("0 marked, 1 failed, 0 skipped\n"), "\(result.stderr)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []) == [])
     }
@@ -316,14 +393,17 @@ import TestSupport
         let running = try RunningCamstamp(["batch", input.path, "-o", out.path, "--text", "{frame}", "--jobs", "1"])
         let deadline = Date().addingTimeInterval(30)
         func listing() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [] }
-        while !listing().contains(where: { $0.hasSuffix(".part") }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        while !listing().contains(where: { $0.hasSuffix(".part") }) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         #expect(listing().contains(where: { $0.hasSuffix(".part") }), "the clip never started")
         Thread.sleep(forTimeInterval: 0.3)
         running.send(SIGINT)
         let result = running.finish(timeout: 30)
         #expect(result.status == 130, "stderr: \(result.stderr)")
         #expect(listing() == [], "left behind: \(listing())")
-        #expect(result.stderr.hasSuffix("interrupted: 0 marked, 0 failed, 0 skipped, 1 not started\n"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasSuffix("interrupted: 0 marked, 0 failed, 0 skipped, 1 not started\n"), "\(result.stderr)")
     }
 
     /// A marked clip that does not fit on the output's disk is said as a photo is, naming the
@@ -335,14 +415,18 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("snow.mp4")
         // Noise: its marked copy is far larger than what is left on the disk.
-        try writeWithGStreamer("videotestsrc pattern=snow num-buffers=60 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: clip)
+        try writeWithGStreamer(
+            "videotestsrc pattern=snow num-buffers=60 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}",
+            to: clip)
         let small = try nearlyFullDisk(in: folder)
         defer { unmount(small) }
         let out = small.appendingPathComponent("out")
         let result = try camstamp(["batch", clip.path, "-o", out.path, "--text", "x"])
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: \(clip.path): cannot write \(out.appendingPathComponent("snow.mp4").path) (the disk is full); "
-            + "free some space or choose another -o folder\n0 marked, 1 failed, 0 skipped\n", "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "camstamp: \(clip.path): cannot write \(out.appendingPathComponent("snow.mp4").path) (the disk is full); "
+                + "free some space or choose another -o folder\n0 marked, 1 failed, 0 skipped\n", "\(result.stderr)")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [] == [])
     }
 }

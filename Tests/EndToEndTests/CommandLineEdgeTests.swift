@@ -12,7 +12,8 @@ import TestSupport
     @Test func theGeneratorsAreInTheHelpAndTheManPage() throws {
         let help = try camstamp(["--help"])
         #expect(help.stdout.contains("camstamp --generate-man | --generate-completion bash|zsh|fish"), "\(help.stdout)")
-        #expect(help.stdout.contains("--generate-completion bash|zsh|fish\n")
+        #expect(
+            help.stdout.contains("--generate-completion bash|zsh|fish\n")
                 && help.stdout.contains("Print the completion script"))
         #expect(help.stdout.contains("-V, --version"))
         let man = try camstamp(["--generate-man"]).stdout
@@ -37,13 +38,15 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = folder.appendingPathComponent("camstamp.1")
         try man.write(to: page, atomically: true, encoding: .utf8)
-        let rendered = try run(URL(fileURLWithPath: "/usr/bin/man"), ["--warnings", "-l", page.path],
-                               environment: ["PATH": "/usr/bin:/bin", "MANWIDTH": "100", "MAN_KEEP_FORMATTING": "0"])
+        let rendered = try run(
+            URL(fileURLWithPath: "/usr/bin/man"), ["--warnings", "-l", page.path],
+            environment: ["PATH": "/usr/bin:/bin", "MANWIDTH": "100", "MAN_KEEP_FORMATTING": "0"])
         #expect(rendered.status == 0 && rendered.stderr.isEmpty, "\(rendered.stderr)")
         // Bold is overstruck (X, backspace, X): the text without it.
         let text = rendered.stdout.replacing(/.\x{8}/, with: "")
-        #expect(text.contains("EXAMPLES") && text.contains("camstamp batch IMG_0001.jpg -o IMG_0001-marked.jpg"),
-                "\(text)")
+        #expect(
+            text.contains("EXAMPLES") && text.contains("camstamp batch IMG_0001.jpg -o IMG_0001-marked.jpg"),
+            "\(text)")
     }
 
     @Test func streamSaysWhatItPublishes() throws {

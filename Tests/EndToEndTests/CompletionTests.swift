@@ -20,8 +20,9 @@ import TestSupport
             // The scripts call `camstamp` by name, as an installed one is found.
             let bin = folder.appendingPathComponent("bin")
             try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("camstamp"),
-                                                       withDestinationURL: camstampBinary)
+            try FileManager.default.createSymbolicLink(
+                at: bin.appendingPathComponent("camstamp"),
+                withDestinationURL: camstampBinary)
             var environment = ProcessInfo.processInfo.environment
             environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
             environment["HOME"] = folder.path
@@ -62,16 +63,23 @@ import TestSupport
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(at: setup.folder) }
         let (presets, sources) = try expectations(setup)
-        let cases = ["camstamp batch --preset ", "camstamp presets show ", "camstamp shoot --source ",
-                     "camstamp stream --source t", "camstamp camera --preset my"]
-        let offered = try setup.lines("bash", ["-c", """
-            source "$1"; shift
-            for line in "$@"; do
-                read -ra COMP_WORDS <<< "$line"; [[ "$line" == *" " ]] && COMP_WORDS+=("")
-                COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _camstamp
-                printf '%s\\n' "${COMPREPLY[*]}"
-            done
-            """, "bash", setup.scripts["bash"]!] + cases)
+        let cases = [
+            "camstamp batch --preset ", "camstamp presets show ", "camstamp shoot --source ",
+            "camstamp stream --source t", "camstamp camera --preset my",
+        ]
+        let offered = try setup.lines(
+            "bash",
+            [
+                "-c",
+                """
+                source "$1"; shift
+                for line in "$@"; do
+                    read -ra COMP_WORDS <<< "$line"; [[ "$line" == *" " ]] && COMP_WORDS+=("")
+                    COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _camstamp
+                    printf '%s\\n' "${COMPREPLY[*]}"
+                done
+                """, "bash", setup.scripts["bash"]!,
+            ] + cases)
         #expect(offered.map(sorted) == [presets, presets, sources, "test", "my-studio"])
     }
 
@@ -82,18 +90,23 @@ import TestSupport
         // Without a terminal zsh's completion system does not run: each command's function is
         // called with _arguments recording its specs, and the action of the spec asked for is
         // run as _arguments would run it, compadd printing what it would offer.
-        let offered = try setup.lines("zsh", ["-f", "-c", """
-            _arguments() { specs=("$@") }
-            compadd() { [[ $1 == -a ]] && print -rl -- "${(@P)2}" }
-            source "$1" >/dev/null; shift
-            for fn pattern in "$@"; do
-                $fn
-                spec=${specs[(r)$~pattern]}
-                print -r -- "${(f)$(eval "${spec##*:}")}"
-            done
-            """, "zsh", setup.scripts["zsh"]!,
-            "_camstamp_batch", "*--preset\\[*", "_camstamp_presets_show", ":NAME:*",
-            "_camstamp_shoot", "*--source\\[*"])
+        let offered = try setup.lines(
+            "zsh",
+            [
+                "-f", "-c",
+                """
+                _arguments() { specs=("$@") }
+                compadd() { [[ $1 == -a ]] && print -rl -- "${(@P)2}" }
+                source "$1" >/dev/null; shift
+                for fn pattern in "$@"; do
+                    $fn
+                    spec=${specs[(r)$~pattern]}
+                    print -r -- "${(f)$(eval "${spec##*:}")}"
+                done
+                """, "zsh", setup.scripts["zsh"]!,
+                "_camstamp_batch", "*--preset\\[*", "_camstamp_presets_show", ":NAME:*",
+                "_camstamp_shoot", "*--source\\[*",
+            ])
         #expect(offered.map(sorted) == [presets, presets, sources])
     }
 
@@ -102,12 +115,19 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: setup.folder) }
         let (presets, sources) = try expectations(setup)
         var offered: [String] = []
-        let cases = ["camstamp batch --preset ", "camstamp presets show ", "camstamp shoot --source ",
-                     "camstamp stream --source t"]
+        let cases = [
+            "camstamp batch --preset ", "camstamp presets show ", "camstamp shoot --source ",
+            "camstamp stream --source t",
+        ]
         for line in cases {
-            let words = try setup.lines("fish", ["--no-config", "-c", "source $argv[1]; complete -C$argv[2]",
-                                                 setup.scripts["fish"]!, line])
-                .map { String($0.split(separator: "\t")[0]) }
+            let words = try setup.lines(
+                "fish",
+                [
+                    "--no-config", "-c", "source $argv[1]; complete -C$argv[2]",
+                    setup.scripts["fish"]!, line,
+                ]
+            )
+            .map { String($0.split(separator: "\t")[0]) }
             offered.append(words.sorted().joined(separator: " "))
         }
         #expect(offered == [presets, presets, sources, "test"])

@@ -16,15 +16,21 @@ struct DecodedVideo {
 
 /// Decodes every frame of an MP4/MKV file, or of an RTP stream on `port` (bounded by `limit` frames
 /// and `timeout`).
-func decodeVideo(file: URL? = nil, rtpPort: Int? = nil, keep: Int = 30, limit: Int = .max,
-                 timeout: Duration = .seconds(20), started: (() throws -> Void)? = nil) throws -> DecodedVideo {
+func decodeVideo(
+    file: URL? = nil, rtpPort: Int? = nil, keep: Int = 30, limit: Int = .max,
+    timeout: Duration = .seconds(20), started: (() throws -> Void)? = nil
+) throws -> DecodedVideo {
     let text: String
     if let file {
-        text = try PipelineTemplate("filesrc location={location} ! parsebin ! h264parse name=parse ! avdec_h264 ! videoconvert ! video/x-raw,format=I420 ! appsink name=frames")
-            .render(["location": .quoted(file.path)])
+        text = try PipelineTemplate(
+            "filesrc location={location} ! parsebin ! h264parse name=parse ! avdec_h264 ! videoconvert ! video/x-raw,format=I420 ! appsink name=frames"
+        )
+        .render(["location": .quoted(file.path)])
     } else {
-        text = try PipelineTemplate("udpsrc address=127.0.0.1 port={port} caps=\"application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96\" ! rtph264depay ! h264parse name=parse ! avdec_h264 ! videoconvert ! video/x-raw,format=I420 ! appsink name=frames")
-            .render(["port": .integer(rtpPort!)])
+        text = try PipelineTemplate(
+            "udpsrc address=127.0.0.1 port={port} caps=\"application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96\" ! rtph264depay ! h264parse name=parse ! avdec_h264 ! videoconvert ! video/x-raw,format=I420 ! appsink name=frames"
+        )
+        .render(["port": .integer(rtpPort!)])
     }
     let source = try FrameSource(pipeline: Pipeline(text), live: false, maxBuffers: 4)
     try source.start(wait: file != nil)
@@ -52,13 +58,19 @@ func decodeVideo(file: URL? = nil, rtpPort: Int? = nil, keep: Int = 30, limit: I
 
 /// The mark of `--text` on the solid camera: changed pixels near the bottom-right corner only.
 func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    guard let frame else { Issue.record("no frame to check", sourceLocation: sourceLocation); return }
+    guard let frame else {
+        Issue.record("no frame to check", sourceLocation: sourceLocation)
+        return
+    }
     let luma = try lumaPlane(frame)
     guard let bounds = changedBounds(luma, background: luma[0][0], tolerance: 24) else {
-        Issue.record("no mark in the decoded frame", sourceLocation: sourceLocation); return
+        Issue.record("no mark in the decoded frame", sourceLocation: sourceLocation)
+        return
     }
-    #expect(bounds.minX > frame.width / 2 && bounds.minY > frame.height * 3 / 4,
-            "mark spreads to (\(bounds.minX),\(bounds.minY))", sourceLocation: sourceLocation)
-    #expect(bounds.maxX > frame.width * 9 / 10 && bounds.maxY > frame.height * 9 / 10,
-            "mark ends at (\(bounds.maxX),\(bounds.maxY))", sourceLocation: sourceLocation)
+    #expect(
+        bounds.minX > frame.width / 2 && bounds.minY > frame.height * 3 / 4,
+        "mark spreads to (\(bounds.minX),\(bounds.minY))", sourceLocation: sourceLocation)
+    #expect(
+        bounds.maxX > frame.width * 9 / 10 && bounds.maxY > frame.height * 9 / 10,
+        "mark ends at (\(bounds.maxX),\(bounds.maxY))", sourceLocation: sourceLocation)
 }

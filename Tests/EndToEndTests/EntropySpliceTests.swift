@@ -39,7 +39,9 @@ import TestSupport
         var options = ["-quality", "90", "-restart", c.restart]
         options += c.sampling == "grey" ? ["-grayscale"] : ["-sample", c.sampling]
         try tool("cjpeg", options + ["-outfile", input.path, ppm.path])
-        try exiftool(["-q", "-overwrite_original", "-n", "-Orientation=\(c.orientation)", "-Model=Fixture Cam 1", input.path])
+        try exiftool([
+            "-q", "-overwrite_original", "-n", "-Orientation=\(c.orientation)", "-Model=Fixture Cam 1", input.path,
+        ])
         return input
     }
 
@@ -50,8 +52,9 @@ import TestSupport
         let input = try source(c, in: folder)
         let harness = CoefficientStampTests()
         let (stamped, reencoded) = try harness.stamp(input, in: folder, splice: true, path: "spliced")
-        try harness.checkStamp(input: input, stamped: stamped, reencoded: reencoded, orientation: c.orientation,
-                               mcu: c.base.mcu, growth: 0.06)
+        try harness.checkStamp(
+            input: input, stamped: stamped, reencoded: reencoded, orientation: c.orientation,
+            mcu: c.base.mcu, growth: 0.06)
         try checkPrefix(input: input, stamped: stamped, mcu: c.base.mcu)
         try checkSameAsTier1(input: input, stamped: stamped, in: folder)
     }
@@ -64,15 +67,18 @@ import TestSupport
         let folder = try temporaryFolder("splicereal\(name)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in/\(name)")
-        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: makerNoteFixtures.appendingPathComponent(name), to: input)
         let harness = CoefficientStampTests()
         let (stamped, reencoded) = try harness.stamp(input, in: folder, splice: true, path: path)
-        let orientation = Int(try exiftool(["-s3", "-n", "-Orientation"], input).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 1
+        let orientation =
+            Int(try exiftool(["-s3", "-n", "-Orientation"], input).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 1
         let sampling = try exiftool(["-s3", "-n", "-YCbCrSubSampling"], input)
         let mcu = sampling.hasPrefix("2 2") ? (16, 16) : sampling.hasPrefix("2 1") ? (16, 8) : (8, 8)
-        try harness.checkStamp(input: input, stamped: stamped, reencoded: reencoded, orientation: orientation, mcu: mcu, growth: 0.02,
-                               checksLook: !name.hasPrefix("samsung"))
+        try harness.checkStamp(
+            input: input, stamped: stamped, reencoded: reencoded, orientation: orientation, mcu: mcu, growth: 0.02,
+            checksLook: !name.hasPrefix("samsung"))
         if path == "spliced" { try checkPrefix(input: input, stamped: stamped, mcu: mcu) }
     }
 
@@ -83,7 +89,9 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let ppm = folder.appendingPathComponent("source.ppm")
-        try tool("convert", ["-seed", "3", "-size", "1600x1200", "plasma:fractal", "-attenuate", "0.3", "+noise", "Gaussian", ppm.path])
+        try tool(
+            "convert",
+            ["-seed", "3", "-size", "1600x1200", "plasma:fractal", "-attenuate", "0.3", "+noise", "Gaussian", ppm.path])
         let inputs = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         for (name, restart, orientation) in [("plain", [String](), 1), ("restart", ["-restart", "7B"], 6)] {
@@ -94,8 +102,9 @@ import TestSupport
         var outputs: [String: URL] = [:]
         for (name, environment) in [("spliced", [String: String]()), ("coefficients", ["CAMSTAMP_SPLICE": "0"])] {
             let out = folder.appendingPathComponent(name)
-            let result = try camstamp(["batch", inputs.path, "-o", out.path, "--text", "Proof © 2026", "--preset", "logo", "--json"],
-                                      environment: environment)
+            let result = try camstamp(
+                ["batch", inputs.path, "-o", out.path, "--text", "Proof © 2026", "--preset", "logo", "--json"],
+                environment: environment)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.components(separatedBy: "\"path\":\"\(name)\"").count == 3, "\(result.stdout)")
             outputs[name] = out
@@ -103,7 +112,9 @@ import TestSupport
         for name in ["plain.jpg", "restart.jpg"] {
             let spliced = try #require(outputs["spliced"]).appendingPathComponent(name)
             let tier1 = try #require(outputs["coefficients"]).appendingPathComponent(name)
-            #expect(try Data(contentsOf: spliced) == Data(contentsOf: tier1), "\(name): the spliced file differs from tier 1's")
+            #expect(
+                try Data(contentsOf: spliced) == Data(contentsOf: tier1),
+                "\(name): the spliced file differs from tier 1's")
             _ = try djpeg(spliced)
             try checkPrefix(input: inputs.appendingPathComponent(name), stamped: spliced, mcu: (16, 16))
         }
@@ -116,14 +127,20 @@ import TestSupport
     @Test func aJPEGStampedInItsCoefficientsDoesNotStartGStreamer() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try put(try PhotoFixtures.jpeg(width: 320, height: 240, orientation: 6, exif: nil), "in/a.jpg", in: folder)
-        for (name, extra, environment, path) in [("spliced", [String](), [String: String](), "spliced"),
-                                                 ("coefficients", [], ["CAMSTAMP_SPLICE": "0"], "coefficients"),
-                                                 ("reencoded", ["--reencode"], [:], "reencoded")] {
+        let input = try put(
+            try PhotoFixtures.jpeg(width: 320, height: 240, orientation: 6, exif: nil), "in/a.jpg", in: folder)
+        for (name, extra, environment, path) in [
+            ("spliced", [String](), [String: String](), "spliced"),
+            ("coefficients", [], ["CAMSTAMP_SPLICE": "0"], "coefficients"),
+            ("reencoded", ["--reencode"], [:], "reencoded"),
+        ] {
             let registry = folder.appendingPathComponent("\(name).registry.bin")
-            let result = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent(name).path, "--text", "Proof",
-                                       "--preset", "logo", "--json"] + extra,
-                                      environment: environment.merging(["GST_REGISTRY": registry.path]) { $1 })
+            let result = try camstamp(
+                [
+                    "batch", input.path, "-o", folder.appendingPathComponent(name).path, "--text", "Proof",
+                    "--preset", "logo", "--json",
+                ] + extra,
+                environment: environment.merging(["GST_REGISTRY": registry.path]) { $1 })
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("\"path\":\"\(path)\""), "\(result.stdout)")
             #expect(FileManager.default.fileExists(atPath: registry.path) == (name == "reencoded"), "\(name)")
@@ -138,11 +155,13 @@ import TestSupport
     @Test func tablesWithoutACodeTheMarkNeedsFallBackToTier1() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let c = CoefficientStampTests.Case(sampling: "2x2", progressive: false, restart: false, orientation: 1, optimised: true)
+        let c = CoefficientStampTests.Case(
+            sampling: "2x2", progressive: false, restart: false, orientation: 1, optimised: true)
         let input = try CoefficientStampTests().source(c, in: folder)
         let harness = CoefficientStampTests()
         let (stamped, reencoded) = try harness.stamp(input, in: folder, splice: true, path: "coefficients")
-        try harness.checkStamp(input: input, stamped: stamped, reencoded: reencoded, orientation: 1, mcu: c.mcu, growth: 0.06)
+        try harness.checkStamp(
+            input: input, stamped: stamped, reencoded: reencoded, orientation: 1, mcu: c.mcu, growth: 0.06)
     }
 
     /// The Samsung preview's optimised tables lack symbols (DC sizes, most AC run/sizes) but their
@@ -155,12 +174,15 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in/samsung-preview.jpg")
-        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: makerNoteFixtures.appendingPathComponent("samsung-preview.jpg"), to: input)
         let harness = CoefficientStampTests()
         let (stamped, reencoded) = try harness.stamp(input, in: folder, splice: true, path: "spliced")
         // Orientation 1, 4:2:2 (MCUs of 16×8).
-        try harness.checkStamp(input: input, stamped: stamped, reencoded: reencoded, orientation: 1, mcu: (16, 8), growth: 0.06, checksLook: false)
+        try harness.checkStamp(
+            input: input, stamped: stamped, reencoded: reencoded, orientation: 1, mcu: (16, 8), growth: 0.06,
+            checksLook: false)
         try checkPrefix(input: input, stamped: stamped, mcu: (16, 8))
         let before = try huffmanTables(input), after = try huffmanTables(stamped)
         #expect(before.count == after.count && !before.isEmpty)
@@ -168,7 +190,8 @@ import TestSupport
         for (old, new) in zip(before, after) {
             // Same class and slot, the old symbols first in the same order, and every old length's
             // count kept below the old longest length (where the new codes start).
-            #expect(old.slot == new.slot && Array(new.symbols.prefix(old.symbols.count)) == old.symbols, "\(old) -> \(new)")
+            #expect(
+                old.slot == new.slot && Array(new.symbols.prefix(old.symbols.count)) == old.symbols, "\(old) -> \(new)")
             let longest = (old.bits.lastIndex { $0 > 0 } ?? 0)
             #expect(old.bits[..<longest] == new.bits[..<longest], "\(old.bits) -> \(new.bits)")
             grew = grew || new.symbols.count > old.symbols.count
@@ -185,18 +208,28 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in/shapes.jpg")
-        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try tool("convert", ["-seed", "5", "-size", "1600x1200", "plasma:fractal", "-attenuate", "0.6", "+noise", "Gaussian",
-                             "-fill", "white", "-draw", "rectangle 200,200 600,500", "-fill", "black", "-draw", "circle 1000,600 1150,700",
-                             "-fill", "yellow", "-draw", "rectangle 300,800 700,1000", "-fill", "blue", "-draw", "circle 1300,300 1400,350",
-                             "-sampling-factor", "2x2", "-quality", "90", input.path])
+        try FileManager.default.createDirectory(
+            at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try tool(
+            "convert",
+            [
+                "-seed", "5", "-size", "1600x1200", "plasma:fractal", "-attenuate", "0.6", "+noise", "Gaussian",
+                "-fill", "white", "-draw", "rectangle 200,200 600,500", "-fill", "black", "-draw",
+                "circle 1000,600 1150,700",
+                "-fill", "yellow", "-draw", "rectangle 300,800 700,1000", "-fill", "blue", "-draw",
+                "circle 1300,300 1400,350",
+                "-sampling-factor", "2x2", "-quality", "90", input.path,
+            ])
         let tables = try huffmanTables(input)
-        #expect(tables.contains { $0.slot >> 4 == 1 && $0.bits[15] > 0 && $0.symbols.count < 162 }, "not the case tested: \(tables.map(\.bits))")
+        #expect(
+            tables.contains { $0.slot >> 4 == 1 && $0.bits[15] > 0 && $0.symbols.count < 162 },
+            "not the case tested: \(tables.map(\.bits))")
         var outputs: [String: URL] = [:]
         for (name, environment) in [("spliced", [String: String]()), ("coefficients", ["CAMSTAMP_SPLICE": "0"])] {
             let out = folder.appendingPathComponent(name)
-            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "Proof © 2026", "--preset", "logo", "--json"],
-                                      environment: environment)
+            let result = try camstamp(
+                ["batch", input.path, "-o", out.path, "--text", "Proof © 2026", "--preset", "logo", "--json"],
+                environment: environment)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("\"path\":\"\(name)\""), "\(result.stdout)")
             outputs[name] = out.appendingPathComponent("shapes.jpg")
@@ -204,7 +237,9 @@ import TestSupport
         let spliced = try #require(outputs["spliced"]), tier1 = try #require(outputs["coefficients"])
         try checkPrefix(input: input, stamped: spliced, mcu: (16, 16))
         let grey = try Raster(pnm: tool("djpeg", ["-grayscale", "-pnm", spliced.path]))
-        let ffmpeg = try tool("ffmpeg", ["-v", "error", "-nostdin", "-noautorotate", "-i", spliced.path, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        let ffmpeg = try tool(
+            "ffmpeg",
+            ["-v", "error", "-nostdin", "-noautorotate", "-i", spliced.path, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
         #expect(ffmpeg.count == grey.pixels.count)
         if ffmpeg.count == grey.pixels.count {
             let total = zip(ffmpeg, grey.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
@@ -217,7 +252,9 @@ import TestSupport
             total += abs(Int(a.pixels[i]) - Int(b.pixels[i]))
         }
         #expect(differing > 0, "no code was worked around: not the case tested")
-        #expect(differing < a.pixels.count / 500 && Double(total) <= 2 * Double(max(1, differing)), "\(differing) samples differ from tier 1's, by \(total) in all")
+        #expect(
+            differing < a.pixels.count / 500 && Double(total) <= 2 * Double(max(1, differing)),
+            "\(differing) samples differ from tier 1's, by \(total) in all")
     }
 
     /// Each Huffman table of a JPEG's header, in file order: class and slot byte, code counts by
@@ -272,12 +309,14 @@ import TestSupport
             let x0 = index % columns * mcu.width, y0 = index / columns * mcu.height
             var out: [UInt8] = []
             for y in y0..<min(r.height, y0 + mcu.height) {
-                let start = (y * r.width + x0) * r.channels, end = (y * r.width + min(r.width, x0 + mcu.width)) * r.channels
+                let start = (y * r.width + x0) * r.channels,
+                    end = (y * r.width + min(r.width, x0 + mcu.width)) * r.channels
                 out += r.pixels[start..<end]
             }
             return out
         }
-        let first = try #require((0..<columns * rows).first { pixels(before, $0) != pixels(after, $0) }, "no MCU changed")
+        let first = try #require(
+            (0..<columns * rows).first { pixels(before, $0) != pixels(after, $0) }, "no MCU changed")
         // The input cut after `common` bytes of its scan, as a decoder sees a file cut short.
         let cut = folder(of: stamped).appendingPathComponent("cut.jpg")
         var kept = source.prefix(a.offset + min(common + 1, a.bytes.count))
@@ -286,7 +325,10 @@ import TestSupport
         try (kept + Data([0xFF, 0xD9])).write(to: cut)
         let decoded = try Raster(pnm: tool("sh", ["-c", "djpeg -nosmooth -pnm \"$0\" 2>/dev/null; exit 0", cut.path]))
         let lost = (0..<first).filter { pixels(before, $0) != pixels(decoded, $0) }
-        #expect(lost.isEmpty, "MCUs \(lost.prefix(5)) before the first changed one (\(first)) differ in the input cut at the output's first different scan byte (\(common) of \(a.bytes.count))")
+        #expect(
+            lost.isEmpty,
+            "MCUs \(lost.prefix(5)) before the first changed one (\(first)) differ in the input cut at the output's first different scan byte (\(common) of \(a.bytes.count))"
+        )
     }
 
     func folder(of file: URL) -> URL { file.deletingLastPathComponent() }
@@ -294,8 +336,9 @@ import TestSupport
     /// Tier 1 writes the same coefficients with the same (complete) tables: the same file.
     func checkSameAsTier1(input: URL, stamped: URL, in folder: URL) throws {
         let out = folder.appendingPathComponent("tier1")
-        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "Proof © 2026", "--json"],
-                                  environment: ["CAMSTAMP_SPLICE": "0"])
+        let result = try camstamp(
+            ["batch", input.path, "-o", out.path, "--text", "Proof © 2026", "--json"],
+            environment: ["CAMSTAMP_SPLICE": "0"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\"path\":\"coefficients\""), "\(result.stdout)")
         let tier1 = try Data(contentsOf: out.appendingPathComponent(input.lastPathComponent))

@@ -9,7 +9,9 @@ import TestSupport
 @Suite struct PNGProfileTests {
     /// A 320×240 mid-grey PNG with a red square top-left; `iccp`, when given, right after IHDR.
     static func basePNG(_ file: URL, iccp: Data? = nil) throws {
-        try tool("convert", ["-size", "320x240", "xc:gray50", "-fill", "red", "-draw", "rectangle 0,0 39,39", "png24:" + file.path])
+        try tool(
+            "convert",
+            ["-size", "320x240", "xc:gray50", "-fill", "red", "-draw", "rectangle 0,0 39,39", "png24:" + file.path])
         guard let iccp else { return }
         var bytes = try Data(contentsOf: file)
         // Signature (8) and IHDR (4 length, 4 type, 13 data, 4 CRC).
@@ -21,7 +23,8 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = folder.appendingPathComponent("in/shot.png")
-        try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Self.basePNG(source)
         // exiftool writes the iCCP chunk as a PNG holds it: deflated.
         let profile = PhotoFormatTests.displayP3Profile()
@@ -32,15 +35,20 @@ import TestSupport
         #expect(String(decoding: chunks, as: UTF8.self).contains("iCCP"), "the fixture has no iCCP chunk")
         #expect(try tool("exiftool", ["-b", "-ICC_Profile", source.path]) == profile)
 
-        for (format, fileExtension) in [("jpg", "jpg"), ("webp", "webp"), ("heic", "heic"), ("tiff", "tif"), ("png", "png")] {
+        for (format, fileExtension) in [
+            ("jpg", "jpg"), ("webp", "webp"), ("heic", "heic"), ("tiff", "tif"), ("png", "png"),
+        ] {
             let out = folder.appendingPathComponent("out-\(format)")
             let result = try camstamp(["batch", source.path, "-o", out.path, "--text", "MARK", "--format", format])
             #expect(result.status == 0, "\(format): \(result.stderr)")
             #expect(!result.stderr.contains("ICC"), "\(format): \(result.stderr)")
             let file = out.appendingPathComponent("shot.\(fileExtension)")
             let carried = try tool("exiftool", ["-b", "-ICC_Profile", file.path])
-            #expect(carried == profile, "\(format): the ICC profile differs or is lost (\(carried.count) of \(profile.count) bytes)")
-            PhotoFormatTests.expectMarkedUpright(try PhotoFormatTests.decodeBack(file), width: 320, height: 240, redAt: (20, 20), format)
+            #expect(
+                carried == profile,
+                "\(format): the ICC profile differs or is lost (\(carried.count) of \(profile.count) bytes)")
+            PhotoFormatTests.expectMarkedUpright(
+                try PhotoFormatTests.decodeBack(file), width: 320, height: 240, redAt: (20, 20), format)
         }
     }
 
@@ -53,7 +61,8 @@ import TestSupport
         // A valid CRC over data that is no zlib stream: the chunk is sound, its profile is not.
         try Self.basePNG(input.appendingPathComponent("damaged.png"), iccp: name + Data("not a zlib stream".utf8))
         // 64 MiB of zeros deflated to ~64 KB: a PNG may claim anything.
-        let bomb = try tool("python3", ["-c", "import sys, zlib; sys.stdout.buffer.write(zlib.compress(bytes(64 << 20), 9))"])
+        let bomb = try tool(
+            "python3", ["-c", "import sys, zlib; sys.stdout.buffer.write(zlib.compress(bytes(64 << 20), 9))"])
         #expect(bomb.count < 100_000)
         try Self.basePNG(input.appendingPathComponent("bomb.png"), iccp: name + bomb)
 
@@ -69,9 +78,12 @@ import TestSupport
             #expect(bombed.first?.contains("MiB") == true, "\(format): \(result.stderr)")
             for file in ["damaged", "bomb"] {
                 let written = out.appendingPathComponent("\(file).\(format)")
-                #expect(try tool("exiftool", ["-b", "-ICC_Profile", written.path]).isEmpty, "\(format): \(file): a profile was written")
-                PhotoFormatTests.expectMarkedUpright(try PhotoFormatTests.decodeBack(written), width: 320, height: 240,
-                                                     redAt: (20, 20), "\(format) \(file)")
+                #expect(
+                    try tool("exiftool", ["-b", "-ICC_Profile", written.path]).isEmpty,
+                    "\(format): \(file): a profile was written")
+                PhotoFormatTests.expectMarkedUpright(
+                    try PhotoFormatTests.decodeBack(written), width: 320, height: 240,
+                    redAt: (20, 20), "\(format) \(file)")
             }
         }
     }

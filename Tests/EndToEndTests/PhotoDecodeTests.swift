@@ -22,7 +22,12 @@ func quantisationTables(_ file: URL) throws -> [Data] {
 @Suite struct PhotoDecodeTests {
     /// A 640×480 colour JPEG (a red–blue gradient) made by ImageMagick at `quality`.
     func gradientJPEG(_ file: URL, quality: Int = 90, sampling: String = "2x2") throws {
-        try tool("convert", ["-size", "640x480", "gradient:red-blue", "-sampling-factor", sampling, "-quality", "\(quality)", file.path])
+        try tool(
+            "convert",
+            [
+                "-size", "640x480", "gradient:red-blue", "-sampling-factor", sampling, "-quality", "\(quality)",
+                file.path,
+            ])
     }
 
     @Test func aJPEGCutShortInItsScanIsStampedWithAWarningAndStrictFailsIt() throws {
@@ -46,7 +51,9 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         let strictOut = folder.appendingPathComponent("strict")
         let strict = try camstamp(["batch", cut.path, "-o", strictOut.path, "--text", "x", "--strict"])
         #expect(strict.status == 1)
-        #expect(strict.stderr.contains("\(cut.path): the picture data is damaged (") && strict.stderr.contains("not stamped (--strict)"), "\(strict.stderr)")
+        #expect(
+            strict.stderr.contains("\(cut.path): the picture data is damaged (")
+                && strict.stderr.contains("not stamped (--strict)"), "\(strict.stderr)")
         #expect(strict.stderr.hasSuffix("0 marked, 1 failed, 0 skipped\n"))
         #expect(listing(strictOut).isEmpty)
     }
@@ -90,13 +97,17 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         let result = try camstamp(["batch", folder.appendingPathComponent("in").path, "-o", out.path, "--text", "x"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.hasSuffix("2 marked, 0 failed, 0 skipped\n"), "\(result.stderr)")
-        #expect(result.stderr.split(separator: "\n").filter { $0.contains(": warning: ") && $0.contains("left out") }.count == 2, "\(result.stderr)")
+        #expect(
+            result.stderr.split(separator: "\n").filter { $0.contains(": warning: ") && $0.contains("left out") }.count
+                == 2, "\(result.stderr)")
         for name in ["crc.png", "exif.png"] {
             let frame = try decodeImage(out.appendingPathComponent(name))
             #expect(frame.width == 64 && frame.height == 48)
         }
-        let strict = try camstamp(["batch", folder.appendingPathComponent("in").path, "-o", folder.appendingPathComponent("strict").path,
-                                   "--text", "x", "--strict"])
+        let strict = try camstamp([
+            "batch", folder.appendingPathComponent("in").path, "-o", folder.appendingPathComponent("strict").path,
+            "--text", "x", "--strict",
+        ])
         #expect(strict.status == 1 && strict.stderr.hasSuffix("0 marked, 2 failed, 0 skipped\n"), "\(strict.stderr)")
     }
 
@@ -109,14 +120,17 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         let clean = folder.appendingPathComponent("clean.png")
         try tool("convert", ["-size", "64x48", "xc:#3060c0", clean.path])
         var png = [UInt8](try Data(contentsOf: clean))
-        let idat = try #require(png.indices.first { png[$0..<min($0 + 4, png.count)].elementsEqual(Array("IDAT".utf8)) })
+        let idat = try #require(
+            png.indices.first { png[$0..<min($0 + 4, png.count)].elementsEqual(Array("IDAT".utf8)) })
         let length = png[(idat - 4)..<idat].reduce(0) { $0 << 8 | Int($1) }
         png[idat + 4 + length] ^= 0xFF
         let input = try put(Data(png), "in/idat.png", in: folder)
         let result = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("out").path, "--text", "x"])
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: \(input.path): damaged PNG: bad CRC in its IDAT chunk, which holds the picture\n"
-            + "0 marked, 1 failed, 0 skipped\n")
+        #expect(
+            result.stderr
+                == "camstamp: \(input.path): damaged PNG: bad CRC in its IDAT chunk, which holds the picture\n"
+                + "0 marked, 1 failed, 0 skipped\n")
     }
 
     /// A PNG named .jpg and a JPEG named .png are read by content. With --format keep the output
@@ -135,16 +149,23 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("png-named.jpg: warning: the file is a PNG despite its .jpg name"), "\(result.stderr)")
-        #expect(result.stderr.contains("jpeg-named.png: warning: the file is a JPEG despite its .png name"), "\(result.stderr)")
-        #expect(try Data(contentsOf: out.appendingPathComponent("png-named.jpg")).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        #expect(
+            result.stderr.contains("png-named.jpg: warning: the file is a PNG despite its .jpg name"),
+            "\(result.stderr)")
+        #expect(
+            result.stderr.contains("jpeg-named.png: warning: the file is a JPEG despite its .png name"),
+            "\(result.stderr)")
+        #expect(
+            try Data(contentsOf: out.appendingPathComponent("png-named.jpg")).prefix(4)
+                == Data([0x89, 0x50, 0x4E, 0x47]))
         #expect(try Data(contentsOf: out.appendingPathComponent("jpeg-named.png")).prefix(2) == Data([0xFF, 0xD8]))
         let converted = folder.appendingPathComponent("converted")
         let jpg = try camstamp(["batch", input.path, "-o", converted.path, "--text", "x", "--format", "jpg"])
         #expect(jpg.status == 0, "\(jpg.stderr)")
         #expect(listing(converted) == ["jpeg-named.jpg", "png-named.jpg"])
         for name in listing(converted) {
-            #expect(try Data(contentsOf: converted.appendingPathComponent(name)).prefix(2) == Data([0xFF, 0xD8]), "\(name)")
+            #expect(
+                try Data(contentsOf: converted.appendingPathComponent(name)).prefix(2) == Data([0xFF, 0xD8]), "\(name)")
         }
     }
 
@@ -156,8 +177,11 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
-        let quadrants = ["(", "-size", "64x64", "xc:red", "xc:lime", "+append", ")", "(", "-size", "64x64", "xc:blue", "xc:white", "+append", ")",
-                         "-append", "-colorspace", "CMYK"]
+        let quadrants = [
+            "(", "-size", "64x64", "xc:red", "xc:lime", "+append", ")", "(", "-size", "64x64", "xc:blue", "xc:white",
+            "+append", ")",
+            "-append", "-colorspace", "CMYK",
+        ]
         try tool("convert", quadrants + [input.appendingPathComponent("ycck.jpg").path])
         let tiff = folder.appendingPathComponent("cmyk.tif")
         try tool("convert", quadrants + [tiff.path])
@@ -169,9 +193,16 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         profile.replaceSubrange(36..<40, with: Data("acsp".utf8))
         let icc = folder.appendingPathComponent("cmyk.icc")
         try profile.write(to: icc)
-        try tool("exiftool", ["-q", "-q", "-overwrite_original", "-ICC_Profile<=\(icc.path)", input.appendingPathComponent("ycck.jpg").path])
+        try tool(
+            "exiftool",
+            [
+                "-q", "-q", "-overwrite_original", "-ICC_Profile<=\(icc.path)",
+                input.appendingPathComponent("ycck.jpg").path,
+            ])
         for (name, transform) in [("ycck.jpg", "YCCK"), ("cmyk.jpg", "Unknown (RGB or CMYK)")] {
-            let said = String(decoding: try tool("exiftool", ["-s3", "-ColorTransform", input.appendingPathComponent(name).path]), as: UTF8.self)
+            let said = String(
+                decoding: try tool("exiftool", ["-s3", "-ColorTransform", input.appendingPathComponent(name).path]),
+                as: UTF8.self)
             #expect(said.trimmingCharacters(in: .whitespacesAndNewlines) == transform, "\(name): \(said)")
         }
         let out = folder.appendingPathComponent("out")
@@ -179,15 +210,19 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("Internal data stream error"))
         #expect(result.stderr.contains("ycck.jpg: warning: its CMYK colour profile is not carried"), "\(result.stderr)")
-        let carried = try tool("exiftool", ["-s3", "-ICC_Profile:ColorSpaceData", out.appendingPathComponent("ycck.jpg").path])
+        let carried = try tool(
+            "exiftool", ["-s3", "-ICC_Profile:ColorSpaceData", out.appendingPathComponent("ycck.jpg").path])
         #expect(carried.isEmpty, "the output still has a profile: \(String(decoding: carried, as: UTF8.self))")
         for name in ["ycck.jpg", "cmyk.jpg"] {
             let frame = try decodeImage(out.appendingPathComponent(name), format: .rgba)
-            let expected = [(32, 32, (255, 0, 0)), (96, 32, (0, 255, 0)), (32, 96, (0, 0, 255)), (96, 96, (255, 255, 255))]
+            let expected = [
+                (32, 32, (255, 0, 0)), (96, 32, (0, 255, 0)), (32, 96, (0, 0, 255)), (96, 96, (255, 255, 255)),
+            ]
             for (x, y, colour) in expected {
                 let got = rgb(frame, x, y)
-                #expect(abs(got.r - colour.0) < 40 && abs(got.g - colour.1) < 40 && abs(got.b - colour.2) < 40,
-                        "\(name) (\(x),\(y)): expected \(colour), got \(got)")
+                #expect(
+                    abs(got.r - colour.0) < 40 && abs(got.g - colour.1) < 40 && abs(got.b - colour.2) < 40,
+                    "\(name) (\(x),\(y)): expected \(colour), got \(got)")
             }
         }
     }
@@ -202,14 +237,25 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         let input = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
         let photo = input.appendingPathComponent("wide.png")
-        try tool("convert", ["(", "-size", "64x64", "xc:red", "xc:lime", "+append", ")", "(", "-size", "64x64", "xc:blue", "xc:white",
-                             "+append", ")", "-append", "-depth", kind == "PNG24" ? "8" : "16", "\(kind):\(photo.path)"])
+        try tool(
+            "convert",
+            [
+                "(", "-size", "64x64", "xc:red", "xc:lime", "+append", ")", "(", "-size", "64x64", "xc:blue",
+                "xc:white",
+                "+append", ")", "-append", "-depth", kind == "PNG24" ? "8" : "16", "\(kind):\(photo.path)",
+            ])
         for format in ["png", "jpg"] {
             let out = folder.appendingPathComponent("out-\(format)")
             let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x", "--format", format])
             #expect(result.status == 0, "\(result.stderr)")
             let written = out.appendingPathComponent("wide.\(format)")
-            let said = String(decoding: try tool("convert", [written.path, "-format", "%[opaque]|%[pixel:p{32,32}]|%[pixel:p{96,32}]|%[pixel:p{32,96}]", "info:"]), as: UTF8.self)
+            let said = String(
+                decoding: try tool(
+                    "convert",
+                    [
+                        written.path, "-format", "%[opaque]|%[pixel:p{32,32}]|%[pixel:p{96,32}]|%[pixel:p{32,96}]",
+                        "info:",
+                    ]), as: UTF8.self)
             let fields = said.split(separator: "|").map(String.init)
             #expect(fields.first == "true", "\(kind) → \(format) is not opaque: \(said)")
             func colour(_ text: String) -> [Int] {
@@ -217,7 +263,9 @@ func quantisationTables(_ file: URL) throws -> [Data] {
             }
             for (index, expected) in [[255, 0, 0], [0, 255, 0], [0, 0, 255]].enumerated() where fields.count == 4 {
                 let got = colour(fields[index + 1])
-                #expect(got.count == 3 && zip(got, expected).allSatisfy { abs($0 - $1) < 40 }, "\(kind) → \(format): expected \(expected), got \(fields[index + 1])")
+                #expect(
+                    got.count == 3 && zip(got, expected).allSatisfy { abs($0 - $1) < 40 },
+                    "\(kind) → \(format): expected \(expected), got \(fields[index + 1])")
             }
         }
     }
@@ -227,10 +275,13 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
-        try tool("convert", ["-size", "320x240", "xc:gray50", "-quality", "90", input.appendingPathComponent("grey.jpg").path])
+        try tool(
+            "convert",
+            ["-size", "320x240", "xc:gray50", "-quality", "90", input.appendingPathComponent("grey.jpg").path])
         try tool("convert", ["-size", "320x240", "xc:gray50", input.appendingPathComponent("grey.png").path])
         let preset = folder.appendingPathComponent("red.json")
-        try ##"{"name": "red", "marks": [{"text": "███", "size": "40%", "color": "#FF0000", "outline": false, "anchor": "center"}]}"##
+        try
+            ##"{"name": "red", "marks": [{"text": "███", "size": "40%", "color": "#FF0000", "outline": false, "anchor": "center"}]}"##
             .write(to: preset, atomically: true, encoding: .utf8)
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--preset", preset.path])
@@ -264,14 +315,18 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("grey.png: warning: its grey colour profile is not carried"), "\(result.stderr)")
         let written = out.appendingPathComponent("grey.png")
-        #expect(try tool("exiftool", ["-s3", "-PNG:ProfileName", written.path]).isEmpty, "the colour output carries the grey profile")
+        #expect(
+            try tool("exiftool", ["-s3", "-PNG:ProfileName", written.path]).isEmpty,
+            "the colour output carries the grey profile")
     }
 
     /// The sampling is kept and the colours stay (jpegdec turned 4:1:1 photos green): exactly when
     /// stamped in the coefficients; re-encoded, 4:4:0, which jpegenc cannot write, becomes 4:4:4.
-    @Test(arguments: [("1x1", "YCbCr4:4:4 (1 1)", "YCbCr4:4:4 (1 1)"), ("2x1", "YCbCr4:2:2 (2 1)", "YCbCr4:2:2 (2 1)"),
-                      ("2x2", "YCbCr4:2:0 (2 2)", "YCbCr4:2:0 (2 2)"), ("4x1", "YCbCr4:1:1 (4 1)", "YCbCr4:1:1 (4 1)"),
-                      ("1x2", "YCbCr4:4:0 (1 2)", "YCbCr4:4:4 (1 1)")])
+    @Test(arguments: [
+        ("1x1", "YCbCr4:4:4 (1 1)", "YCbCr4:4:4 (1 1)"), ("2x1", "YCbCr4:2:2 (2 1)", "YCbCr4:2:2 (2 1)"),
+        ("2x2", "YCbCr4:2:0 (2 2)", "YCbCr4:2:0 (2 2)"), ("4x1", "YCbCr4:1:1 (4 1)", "YCbCr4:1:1 (4 1)"),
+        ("1x2", "YCbCr4:4:0 (1 2)", "YCbCr4:4:4 (1 1)"),
+    ])
     func chromaSamplingIsKept(sampling: String, kept: String, reencoded: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -285,11 +340,18 @@ func quantisationTables(_ file: URL) throws -> [Data] {
             let said = String(decoding: try tool("exiftool", ["-s3", "-YCbCrSubSampling", written]), as: UTF8.self)
             #expect(said.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(options)")
             // Red at the top, blue at the bottom, as ImageMagick reads the output.
-            let colours = String(decoding: try tool("convert", [written, "-format",
-                                                                "%[fx:int(255*p{320,10}.r)] %[fx:int(255*p{320,10}.b)] %[fx:int(255*p{320,470}.r)] %[fx:int(255*p{320,470}.b)]",
-                                                                "info:"]), as: UTF8.self).split(separator: " ").compactMap { Int($0) }
-            #expect(colours.count == 4 && colours[0] > 200 && colours[1] < 60 && colours[2] < 60 && colours[3] > 200,
-                    "\(sampling) \(options): top (r, b) then bottom (r, b): \(colours)")
+            let colours = String(
+                decoding: try tool(
+                    "convert",
+                    [
+                        written, "-format",
+                        "%[fx:int(255*p{320,10}.r)] %[fx:int(255*p{320,10}.b)] %[fx:int(255*p{320,470}.r)] %[fx:int(255*p{320,470}.b)]",
+                        "info:",
+                    ]), as: UTF8.self
+            ).split(separator: " ").compactMap { Int($0) }
+            #expect(
+                colours.count == 4 && colours[0] > 200 && colours[1] < 60 && colours[2] < 60 && colours[3] > 200,
+                "\(sampling) \(options): top (r, b) then bottom (r, b): \(colours)")
         }
     }
 
@@ -313,11 +375,17 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         #expect(try camstamp(["batch", q95.path, q60.path, "-o", kept.path, "--text", "x"]).status == 0)
         #expect(try quantisationTables(kept.appendingPathComponent("q60.jpg")) == quantisationTables(q60))
         #expect(try quantisationTables(kept.appendingPathComponent("q95.jpg")) == quantisationTables(q95))
-        #expect(try quantisationTables(out.appendingPathComponent("q95.jpg")) == quantisationTables(try cjpeg(95, "ref95.jpg")))
-        #expect(try quantisationTables(out.appendingPathComponent("q60.jpg")) == quantisationTables(try cjpeg(70, "ref70.jpg")))
+        #expect(
+            try quantisationTables(out.appendingPathComponent("q95.jpg"))
+                == quantisationTables(try cjpeg(95, "ref95.jpg")))
+        #expect(
+            try quantisationTables(out.appendingPathComponent("q60.jpg"))
+                == quantisationTables(try cjpeg(70, "ref70.jpg")))
         let forced = folder.appendingPathComponent("forced")
         #expect(try camstamp(["batch", q95.path, "-o", forced.path, "--text", "x", "--quality", "80"]).status == 0)
-        #expect(try quantisationTables(forced.appendingPathComponent("q95.jpg")) == quantisationTables(try cjpeg(80, "ref80.jpg")))
+        #expect(
+            try quantisationTables(forced.appendingPathComponent("q95.jpg"))
+                == quantisationTables(try cjpeg(80, "ref80.jpg")))
     }
 
     /// A zone plate (rings whose frequency grows to the edges) shrunk 4000×3000 → 800×600: in the
@@ -378,9 +446,21 @@ func quantisationTables(_ file: URL) throws -> [Data] {
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 4, "three lines and the summary: \(result.stderr)")
-        #expect(lines.contains { $0.hasPrefix("camstamp: \(input.path)/huge.jpg: the picture is 65500×65500 (4290 megapixels), over camstamp's limit of 250 megapixels") })
-        #expect(lines.contains { $0.hasPrefix("camstamp: \(input.path)/huge.png: the picture is 100000×100000 (10000 megapixels), over camstamp's limit of 250 megapixels") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "camstamp: \(input.path)/huge.jpg: the picture is 65500×65500 (4290 megapixels), over camstamp's limit of 250 megapixels"
+                )
+            })
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "camstamp: \(input.path)/huge.png: the picture is 100000×100000 (10000 megapixels), over camstamp's limit of 250 megapixels"
+                )
+            })
         #expect(lines.contains { $0.hasPrefix("camstamp: \(input.path)/twelve.jpg: unsupported JPEG: 12-bit samples") })
-        #expect(!result.stderr.contains("CRITICAL") && !result.stderr.contains("negotiation") && !result.stderr.contains("report this"))
+        #expect(
+            !result.stderr.contains("CRITICAL") && !result.stderr.contains("negotiation")
+                && !result.stderr.contains("report this"))
     }
 }

@@ -31,7 +31,8 @@ enum PhotoFixtures {
             let luma = mapped.plane(0), stride = mapped.stride(0)
             for y in 0..<storedHeight {
                 for x in 0..<storedWidth {
-                    let (ux, uy) = upright(x, y, storedWidth: storedWidth, storedHeight: storedHeight, orientation: orientation)
+                    let (ux, uy) = upright(
+                        x, y, storedWidth: storedWidth, storedHeight: storedHeight, orientation: orientation)
                     luma[y * stride + x] = ux < width / 4 && uy < height / 4 ? white : grey
                 }
             }
@@ -40,8 +41,10 @@ enum PhotoFixtures {
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("fixture-\(UUID().uuidString).jpg")
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = try FrameOutput(pipeline: Pipeline(PipelineTemplate("appsrc name=stamped ! jpegenc quality=95 ! filesink location={location}")
-            .render(["location": .quoted(file.path)])))
+        let output = try FrameOutput(
+            pipeline: Pipeline(
+                PipelineTemplate("appsrc name=stamped ! jpegenc quality=95 ! filesink location={location}")
+                    .render(["location": .quoted(file.path)])))
         try output.start()
         frame.setTimestamps(pts: 0, duration: 1_000_000_000)
         try output.push(frame)
@@ -58,11 +61,15 @@ enum PhotoFixtures {
     /// with DateTimeOriginal and FNumber, and a GPS IFD at 48°51'N.
     static func exif(orientation: Int, model: String = "Fixture Cam 1", date: String = "2024:05:06 07:08:09") -> Data {
         var tiff = TIFFBuilder(bigEndian: false)
-        tiff.ifd0 = [tiff.ascii(0x010F, "Camstamp Labs"), tiff.ascii(0x0110, model),
-                     tiff.short(0x0112, [UInt16(orientation)])]
+        tiff.ifd0 = [
+            tiff.ascii(0x010F, "Camstamp Labs"), tiff.ascii(0x0110, model),
+            tiff.short(0x0112, [UInt16(orientation)]),
+        ]
         tiff.exif = [tiff.ascii(0x9003, date), tiff.rational(0x829D, [(28, 10)])]
-        tiff.gps = [tiff.ascii(0x0001, "N"), tiff.rational(0x0002, [(48, 1), (51, 1), (0, 1)]), tiff.ascii(0x0003, "E"),
-                    tiff.rational(0x0004, [(2, 1), (21, 1), (0, 1)])]
+        tiff.gps = [
+            tiff.ascii(0x0001, "N"), tiff.rational(0x0002, [(48, 1), (51, 1), (0, 1)]), tiff.ascii(0x0003, "E"),
+            tiff.rational(0x0004, [(2, 1), (21, 1), (0, 1)]),
+        ]
         return Data("Exif\0\0".utf8) + tiff.build()
     }
 }
@@ -73,7 +80,7 @@ enum PNG16 {
     static func make(width: Int, height: Int) -> Data {
         var raw: [UInt8] = []
         for y in 0..<height {
-            raw.append(0)   // filter: none
+            raw.append(0)  // filter: none
             for x in 0..<width {
                 for value in [x * 1000, y * 1300, 40000] { raw += [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
             }
@@ -88,10 +95,15 @@ enum PNG16 {
             offset += count
         } while offset < raw.count
         var a: UInt32 = 1, b: UInt32 = 0
-        for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        for byte in raw {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
         zlib += be32(b << 16 | a)
         let header = be32(UInt32(width)) + be32(UInt32(height)) + [16, 2, 0, 0, 0]
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", []))
+        return Data(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib)
+                + chunk("IEND", []))
     }
 
     private static func be32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(value >> (24 - 8 * $0) & 0xFF) } }

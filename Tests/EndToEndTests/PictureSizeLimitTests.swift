@@ -8,12 +8,17 @@ func pillowPicture(_ name: String, width: Int, height: Int, mode: String = "RGB"
     let url = folder.appendingPathComponent(name)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let options = url.pathExtension == "tif" ? ", compression='tiff_deflate'" : ""
-    try tool("/usr/bin/python3", ["-W", "error", "-c", """
-        import sys
-        from PIL import Image
-        Image.MAX_IMAGE_PIXELS = None
-        Image.new('\(mode)', (\(width), \(height)), 90).save(sys.argv[1]\(options))
-        """, url.path])
+    try tool(
+        "/usr/bin/python3",
+        [
+            "-W", "error", "-c",
+            """
+            import sys
+            from PIL import Image
+            Image.MAX_IMAGE_PIXELS = None
+            Image.new('\(mode)', (\(width), \(height)), 90).save(sys.argv[1]\(options))
+            """, url.path,
+        ])
     return url
 }
 
@@ -36,13 +41,15 @@ func pillowPicture(_ name: String, width: Int, height: Int, mode: String = "RGB"
             ("tall.jpg", 16, 40000, ["--format", "png"]),
         ]
         for (index, item) in cases.enumerated() {
-            let input = try pillowPicture(item.name, width: item.width, height: item.height,
-                                          in: folder.appendingPathComponent("in"))
+            let input = try pillowPicture(
+                item.name, width: item.width, height: item.height,
+                in: folder.appendingPathComponent("in"))
             let out = folder.appendingPathComponent("out\(index)")
             let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "a"] + item.extra, timeout: 120)
             #expect(result.status == 1, "\(item.name): \(result.stderr)")
-            #expect(result.stderr == "camstamp: \(input.path): \(refusal(item.width, item.height))\n"
-                        + "0 marked, 1 failed, 0 skipped\n")
+            #expect(
+                result.stderr == "camstamp: \(input.path): \(refusal(item.width, item.height))\n"
+                    + "0 marked, 1 failed, 0 skipped\n")
             #expect(listing(out).isEmpty)
         }
     }
@@ -57,11 +64,16 @@ func pillowPicture(_ name: String, width: Int, height: Int, mode: String = "RGB"
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "a", "--json"], timeout: 120)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#""path":"spliced""#), "\(result.stdout)")
-        let sizes = try tool("/usr/bin/python3", ["-c", """
-            import sys
-            from PIL import Image
-            for name in sys.argv[1:]: print(name.split('/')[-1], *Image.open(name).size)
-            """, out.appendingPathComponent("wide.jpg").path, out.appendingPathComponent("edge.png").path])
+        let sizes = try tool(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sys
+                from PIL import Image
+                for name in sys.argv[1:]: print(name.split('/')[-1], *Image.open(name).size)
+                """, out.appendingPathComponent("wide.jpg").path, out.appendingPathComponent("edge.png").path,
+            ])
         #expect(String(decoding: sizes, as: UTF8.self) == "wide.jpg 40000 16\nedge.png 32767 10\n")
     }
 }
@@ -85,8 +97,9 @@ func pillowPicture(_ name: String, width: Int, height: Int, mode: String = "RGB"
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "a"], timeout: 120)
         #expect(result.status == 1, "\(result.stderr)")
         let expected = refusal(15000, 15000, mega: "225", limit: "100", give: 225)
-        #expect(result.stderr == "camstamp: \(input.path): \(expected)\n"
-                    + "0 marked, 1 failed, 0 skipped\n")
+        #expect(
+            result.stderr == "camstamp: \(input.path): \(expected)\n"
+                + "0 marked, 1 failed, 0 skipped\n")
         #expect(listing(out).isEmpty)
     }
 
@@ -94,25 +107,35 @@ func pillowPicture(_ name: String, width: Int, height: Int, mode: String = "RGB"
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let png = try pillowPicture("six.png", width: 3000, height: 2000, in: folder.appendingPathComponent("png"))
-        let low = try camstamp(["batch", png.path, "-o", folder.appendingPathComponent("low").path, "--text", "a",
-                                "--max-pixels", "5.5M"])
+        let low = try camstamp([
+            "batch", png.path, "-o", folder.appendingPathComponent("low").path, "--text", "a",
+            "--max-pixels", "5.5M",
+        ])
         #expect(low.status == 1, "\(low.stderr)")
-        #expect(low.stderr == "camstamp: \(png.path): \(refusal(3000, 2000, mega: "6", limit: "5.5", give: 6))\n"
-                    + "0 marked, 1 failed, 0 skipped\n")
-        let enough = try camstamp(["batch", png.path, "-o", folder.appendingPathComponent("enough").path, "--text", "a",
-                                   "--max-pixels", "6000000"])
+        #expect(
+            low.stderr == "camstamp: \(png.path): \(refusal(3000, 2000, mega: "6", limit: "5.5", give: 6))\n"
+                + "0 marked, 1 failed, 0 skipped\n")
+        let enough = try camstamp([
+            "batch", png.path, "-o", folder.appendingPathComponent("enough").path, "--text", "a",
+            "--max-pixels", "6000000",
+        ])
         #expect(enough.status == 0, "\(enough.stderr)")
         #expect(listing(folder.appendingPathComponent("enough")) == ["six.png"])
 
         let jpeg = try pillowPicture("six.jpg", width: 3000, height: 2000, in: folder.appendingPathComponent("jpeg"))
-        let spliced = try camstamp(["batch", jpeg.path, "-o", folder.appendingPathComponent("spliced").path,
-                                    "--text", "a", "--max-pixels", "1M", "--json"])
+        let spliced = try camstamp([
+            "batch", jpeg.path, "-o", folder.appendingPathComponent("spliced").path,
+            "--text", "a", "--max-pixels", "1M", "--json",
+        ])
         #expect(spliced.status == 0, "\(spliced.stderr)")
         #expect(spliced.stdout.contains(#""path":"spliced""#), "\(spliced.stdout)")
-        let decoded = try camstamp(["batch", jpeg.path, "-o", folder.appendingPathComponent("decoded").path,
-                                    "--text", "a", "--max-pixels", "1M", "--reencode"])
+        let decoded = try camstamp([
+            "batch", jpeg.path, "-o", folder.appendingPathComponent("decoded").path,
+            "--text", "a", "--max-pixels", "1M", "--reencode",
+        ])
         #expect(decoded.status == 1, "\(decoded.stderr)")
-        #expect(decoded.stderr == "camstamp: \(jpeg.path): \(refusal(3000, 2000, mega: "6", limit: "1", give: 6))\n"
-                    + "0 marked, 1 failed, 0 skipped\n")
+        #expect(
+            decoded.stderr == "camstamp: \(jpeg.path): \(refusal(3000, 2000, mega: "6", limit: "1", give: 6))\n"
+                + "0 marked, 1 failed, 0 skipped\n")
     }
 }

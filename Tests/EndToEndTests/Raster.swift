@@ -28,11 +28,15 @@ struct Raster: Equatable {
                 position += 1
             }
             var field = ""
-            while position < bytes.count, bytes[position] > 0x20 { field.append(Character(UnicodeScalar(bytes[position]))); position += 1 }
+            while position < bytes.count, bytes[position] > 0x20 {
+                field.append(Character(UnicodeScalar(bytes[position])))
+                position += 1
+            }
             fields.append(field)
         }
         position += 1
-        guard ["P5", "P6"].contains(fields[0]), let w = Int(fields[1]), let h = Int(fields[2]), fields[3] == "255" else { throw BadPNM() }
+        guard ["P5", "P6"].contains(fields[0]), let w = Int(fields[1]), let h = Int(fields[2]), fields[3] == "255"
+        else { throw BadPNM() }
         width = w
         height = h
         channels = fields[0] == "P5" ? 1 : 3
@@ -42,20 +46,28 @@ struct Raster: Equatable {
     /// Each pixel the mean of its 3×3 neighbourhood (clipped at the edges).
     func blurred() -> Raster {
         var out = self
-        for y in 0..<height { for x in 0..<width { for k in 0..<channels {
-            var sum = 0, n = 0
-            for yy in max(0, y - 1)...min(height - 1, y + 1) { for xx in max(0, x - 1)...min(width - 1, x + 1) {
-                sum += Int(pixels[(yy * width + xx) * channels + k]); n += 1
-            } }
-            out.pixels[(y * width + x) * channels + k] = UInt8((sum + n / 2) / n)
-        } } }
+        for y in 0..<height {
+            for x in 0..<width {
+                for k in 0..<channels {
+                    var sum = 0, n = 0
+                    for yy in max(0, y - 1)...min(height - 1, y + 1) {
+                        for xx in max(0, x - 1)...min(width - 1, x + 1) {
+                            sum += Int(pixels[(yy * width + xx) * channels + k])
+                            n += 1
+                        }
+                    }
+                    out.pixels[(y * width + x) * channels + k] = UInt8((sum + n / 2) / n)
+                }
+            }
+        }
         return out
     }
 
     /// The picture's luma (BT.601 from RGB), which chroma subsampling leaves alone.
     func luma() -> Raster {
         guard channels == 3 else { return self }
-        var out = Raster(width: width, height: height, channels: 1, pixels: [UInt8](repeating: 0, count: width * height))
+        var out = Raster(
+            width: width, height: height, channels: 1, pixels: [UInt8](repeating: 0, count: width * height))
         for i in 0..<width * height {
             let r = Int(pixels[3 * i]), g = Int(pixels[3 * i + 1]), b = Int(pixels[3 * i + 2])
             out.pixels[i] = UInt8((299 * r + 587 * g + 114 * b + 500) / 1000)
@@ -68,7 +80,11 @@ struct Raster: Equatable {
         let c = min(channels, other.channels)
         var largest = 0
         for k in 0..<c {
-            largest = max(largest, abs(Int(pixels[(y * width + x) * channels + k]) - Int(other.pixels[(y * other.width + x) * other.channels + k])))
+            largest = max(
+                largest,
+                abs(
+                    Int(pixels[(y * width + x) * channels + k])
+                        - Int(other.pixels[(y * other.width + x) * other.channels + k])))
         }
         return largest
     }
@@ -94,9 +110,18 @@ func upright(_ file: URL) throws -> Raster {
 /// The bounding box of the pixels where `a` and `b` differ by more than `threshold`.
 func differingBox(_ a: Raster, _ b: Raster, threshold: Int) -> PixelBox? {
     var box: PixelBox?
-    for y in 0..<a.height { for x in 0..<a.width where a.difference(b, x, y) > threshold {
-        if var b = box { b.minX = min(b.minX, x); b.minY = min(b.minY, y); b.maxX = max(b.maxX, x); b.maxY = max(b.maxY, y); box = b }
-        else { box = PixelBox(minX: x, minY: y, maxX: x, maxY: y) }
-    } }
+    for y in 0..<a.height {
+        for x in 0..<a.width where a.difference(b, x, y) > threshold {
+            if var b = box {
+                b.minX = min(b.minX, x)
+                b.minY = min(b.minY, y)
+                b.maxX = max(b.maxX, x)
+                b.maxY = max(b.maxY, y)
+                box = b
+            } else {
+                box = PixelBox(minX: x, minY: y, maxX: x, maxY: y)
+            }
+        }
+    }
     return box
 }

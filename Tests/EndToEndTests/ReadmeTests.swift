@@ -20,11 +20,18 @@ import TestSupport
     static func commands(_ page: String) -> [String] {
         var lines: [String] = [], inShell = false, continued: String?
         for raw in page.split(separator: "\n", omittingEmptySubsequences: false) {
-            if raw.hasPrefix("```") { inShell = raw == "```sh"; continued = nil; continue }
+            if raw.hasPrefix("```") {
+                inShell = raw == "```sh"
+                continued = nil
+                continue
+            }
             guard inShell else { continue }
             // A command split over lines with a trailing backslash (a script's) is one line.
             let joined = continued.map { $0 + " " + raw.trimmingCharacters(in: .whitespaces) } ?? String(raw)
-            if joined.hasSuffix("\\") { continued = String(joined.dropLast()); continue }
+            if joined.hasSuffix("\\") {
+                continued = String(joined.dropLast())
+                continue
+            }
             continued = nil
             guard let command = adapted(joined) else { continue }
             lines.append(command)
@@ -59,7 +66,8 @@ import TestSupport
             // Tests send traffic to this machine only: the page's receiver becomes 127.0.0.1.
             words = words.map { word in
                 guard let rest = word.split(separator: "://", maxSplits: 1).last, word.contains("://"),
-                      let colon = rest.lastIndex(of: ":") else { return word }
+                    let colon = rest.lastIndex(of: ":")
+                else { return word }
                 return word.prefix(upTo: word.range(of: "://")!.upperBound) + "127.0.0.1" + rest[colon...]
             }
         }
@@ -85,13 +93,17 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: home) }
         try Self.furnish(home, exampleFrom: text)
         for command in Self.commands(text) {
-            let path = home.appendingPathComponent("bin").path + ":"
+            let path =
+                home.appendingPathComponent("bin").path + ":"
                 + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
             // docs/scale.md's Slurm script, as task 1 of a one-task array on a 1-CPU allocation.
-            let environment = ["HOME": home.path, "PATH": path, "G_DEBUG": "fatal-criticals",
-                               "K": "1", "N": "1", "SLURM_CPUS_PER_TASK": "1"]
-            let result = try runProcess("/bin/sh", ["-c", command], environment: .inherited(environment), in: home,
-                                        stdout: .discard, timeout: 120)
+            let environment = [
+                "HOME": home.path, "PATH": path, "G_DEBUG": "fatal-criticals",
+                "K": "1", "N": "1", "SLURM_CPUS_PER_TASK": "1",
+            ]
+            let result = try runProcess(
+                "/bin/sh", ["-c", command], environment: .inherited(environment), in: home,
+                stdout: .discard, timeout: 120)
             #expect(result.status == 0, "\(page): \(command): \(result.stderr)")
         }
     }
@@ -104,24 +116,31 @@ import TestSupport
     /// shared archive, the page's example preset (its first `json` block) and its logo.
     static func furnish(_ home: URL, exampleFrom text: String) throws {
         let manager = FileManager.default
-        let folders = ["card/DCIM/100CAM", "shoot", "phone", "clips", "logos", "bin", "shared/archive", "shared/reports"]
+        let folders = [
+            "card/DCIM/100CAM", "shoot", "phone", "clips", "logos", "bin", "shared/archive", "shared/reports",
+        ]
         for folder in folders {
             try manager.createDirectory(at: home.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         // `phone/` and `clips/` are marked into the same folder: their photos need names of their own.
-        let photos = [("card/DCIM/100CAM", "photo.jpg"), ("shoot", "photo.jpg"), ("phone", "photo.jpg"),
-                      ("clips", "still.jpg"), ("shared/archive", "photo.jpg")]
+        let photos = [
+            ("card/DCIM/100CAM", "photo.jpg"), ("shoot", "photo.jpg"), ("phone", "photo.jpg"),
+            ("clips", "still.jpg"), ("shared/archive", "photo.jpg"),
+        ]
         for (folder, name) in photos {
-            try manager.copyItem(at: makerNoteFixtures.appendingPathComponent("samsung-preview.jpg"),
-                                 to: home.appendingPathComponent(folder).appendingPathComponent(name))
+            try manager.copyItem(
+                at: makerNoteFixtures.appendingPathComponent("samsung-preview.jpg"),
+                to: home.appendingPathComponent(folder).appendingPathComponent(name))
         }
-        try manager.copyItem(at: packageRoot.appendingPathComponent("presets/logos/camstamp.svg"),
-                             to: home.appendingPathComponent("logos/camstamp.svg"))
+        try manager.copyItem(
+            at: packageRoot.appendingPathComponent("presets/logos/camstamp.svg"),
+            to: home.appendingPathComponent("logos/camstamp.svg"))
         let example = text.components(separatedBy: "```json\n").dropFirst().first
         if let json = example?.components(separatedBy: "```").first {
             try json.write(to: home.appendingPathComponent("my.json"), atomically: true, encoding: .utf8)
         }
-        try manager.createSymbolicLink(at: home.appendingPathComponent("bin/camstamp"),
-                                       withDestinationURL: camstampBinary)
+        try manager.createSymbolicLink(
+            at: home.appendingPathComponent("bin/camstamp"),
+            withDestinationURL: camstampBinary)
     }
 }

@@ -17,8 +17,9 @@ import TestSupport
     }
 
     @Test func theStreamPageHasItsRTMPRecipe() {
-        #expect(Self.recipes.contains { $0.page == "docs/stream.md" && $0.script.contains("rtmp://127.0.0.1:$port/") },
-                "\(Self.recipes.map(\.page))")
+        #expect(
+            Self.recipes.contains { $0.page == "docs/stream.md" && $0.script.contains("rtmp://127.0.0.1:$port/") },
+            "\(Self.recipes.map(\.page))")
     }
 
     @Test func rtmpOnThisMachinePublishesAndAViewerSeesBothStreams() throws {
@@ -27,8 +28,9 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: home) }
         let bin = home.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("camstamp"),
-                                                   withDestinationURL: camstampBinary)
+        try FileManager.default.createSymbolicLink(
+            at: bin.appendingPathComponent("camstamp"),
+            withDestinationURL: camstampBinary)
         let process = Process()
         // A session of its own: what the script left running (it failed half-way) is killed with it.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")

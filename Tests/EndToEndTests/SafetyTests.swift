@@ -7,7 +7,9 @@ import TestSupport
 
 /// A one-frame JPEG made by GStreamer, for a still image where a video is expected.
 func writeStillJPEG(_ file: URL) throws {
-    try writeWithGStreamer("videotestsrc num-buffers=1 ! video/x-raw,width=320,height=240 ! jpegenc ! filesink location={location}", to: file)
+    try writeWithGStreamer(
+        "videotestsrc num-buffers=1 ! video/x-raw,width=320,height=240 ! jpegenc ! filesink location={location}",
+        to: file)
 }
 
 /// The name a camstamp temporary file of process `pid` has on this machine (see TemporaryFiles).
@@ -27,26 +29,49 @@ func temporaryName(pid: Int32, for name: String) -> String {
         let photo = folder.appendingPathComponent("photo.jpg")
         try writeStillJPEG(photo)
         let output = command == "shoot" ? ["-o", "out.jpg"] : ["--to", "out.mkv", "--duration", "2"]
-        let result = try camstamp([command, "--source", "file:" + photo.path, "--text", "x"] + output, in: folder, timeout: 20)
+        let result = try camstamp(
+            [command, "--source", "file:" + photo.path, "--text", "x"] + output, in: folder, timeout: 20)
         #expect(result.status == 64, "stderr: \(result.stderr)")
-        #expect(result.stderr == "camstamp: --source: \(photo.path) is a still image (image/jpeg), not a video; give a video file, or mark photos with camstamp batch\n")
+        #expect(
+            result.stderr
+                == "camstamp: --source: \(photo.path) is a still image (image/jpeg), not a video; give a video file, or mark photos with camstamp batch\n"
+        )
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["photo.jpg"])
     }
 
     @Test(arguments: [
-        (["--size", "16384x16384"], "camstamp: '--size' 16384x16384 is too large for H.264: at most 139264 blocks of 16x16 pixels a frame, e.g. 8192x4320\n"),
-        (["--size", "641x480"], "camstamp: '--size' 641x480 cannot be encoded: H.264 (4:2:0) needs an even width and height, e.g. 640x480\n"),
-        (["--size", "8x8"], "camstamp: '--size' 8x8 is too small for MP4: at least 16x16, e.g. 16x16; a .mkv file takes any size\n"),
-        (["--size", "640x14"], "camstamp: '--size' 640x14 is too small for MP4: at least 16x16, e.g. 640x16; a .mkv file takes any size\n"),
-        (["--fps", "100000"], "camstamp: '--fps' 100000 is too fast for H.264 at 1280x720: at most 4642 frames a second at that size\n"),
-        (["--size", "320x240", "--fps", "100000"], "camstamp: '--fps' 100000 is too fast for H.264 at 320x240: at most 55705 frames a second at that size\n"),
+        (
+            ["--size", "16384x16384"],
+            "camstamp: '--size' 16384x16384 is too large for H.264: at most 139264 blocks of 16x16 pixels a frame, e.g. 8192x4320\n"
+        ),
+        (
+            ["--size", "641x480"],
+            "camstamp: '--size' 641x480 cannot be encoded: H.264 (4:2:0) needs an even width and height, e.g. 640x480\n"
+        ),
+        (
+            ["--size", "8x8"],
+            "camstamp: '--size' 8x8 is too small for MP4: at least 16x16, e.g. 16x16; a .mkv file takes any size\n"
+        ),
+        (
+            ["--size", "640x14"],
+            "camstamp: '--size' 640x14 is too small for MP4: at least 16x16, e.g. 640x16; a .mkv file takes any size\n"
+        ),
+        (
+            ["--fps", "100000"],
+            "camstamp: '--fps' 100000 is too fast for H.264 at 1280x720: at most 4642 frames a second at that size\n"
+        ),
+        (
+            ["--size", "320x240", "--fps", "100000"],
+            "camstamp: '--fps' 100000 is too fast for H.264 at 320x240: at most 55705 frames a second at that size\n"
+        ),
         (["--bitrate", "999999999"], "camstamp: '--bitrate' must be between 1 and 2048000 (got 999999999)\n"),
     ])
     func whatTheEncoderCannotTakeIsRefusedBeforeStarting(arguments: [String], message: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--duration", "2", "--to", "out.mp4"] + arguments,
-                                  in: folder, timeout: 30)
+        let result = try camstamp(
+            ["stream", "--source", "test", "--text", "x", "--duration", "2", "--to", "out.mp4"] + arguments,
+            in: folder, timeout: 30)
         #expect(result.status == 64, "stderr: \(result.stderr)")
         #expect(result.stderr == message)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
@@ -59,8 +84,11 @@ func temporaryName(pid: Int32, for name: String) -> String {
         // 50000 fps is within H.264's limits at 320x240, but no test camera makes it in real time:
         // counted in frames, 4 seconds of video took 15 s.
         let started = Date()
-        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--fps", "50000",
-                                   "--duration", "4", "--to", file.path], timeout: 60)
+        let result = try camstamp(
+            [
+                "stream", "--source", "test", "--text", "x", "--size", "320x240", "--fps", "50000",
+                "--duration", "4", "--to", file.path,
+            ], timeout: 60)
         let elapsed = Date().timeIntervalSince(started)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(elapsed < 9, "a 4-second stream took \(elapsed) s")
@@ -70,9 +98,12 @@ func temporaryName(pid: Int32, for name: String) -> String {
 
     @Test(arguments: ["rtp://nowhere.invalid:5004", "rtp://999.1.1.1:5004"])
     func anRTPHostThatCannotBeReachedIsAUsageError(target: String) throws {
-        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--duration", "2", "--to", target], timeout: 20)
+        let result = try camstamp(
+            ["stream", "--source", "test", "--text", "x", "--duration", "2", "--to", target], timeout: 20)
         #expect(result.status == 64, "stderr: \(result.stderr)")
-        #expect(result.stderr.hasPrefix("camstamp: --to \(target): ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("camstamp: --to \(target): ") && result.stderr.split(separator: "\n").count == 1,
+            "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
 
@@ -80,7 +111,9 @@ func temporaryName(pid: Int32, for name: String) -> String {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("early.mp4")
-        let running = try RunningCamstamp(["stream", "--source", "test", "--text", "x", "--size", "640x480", "--to", file.path])
+        let running = try RunningCamstamp([
+            "stream", "--source", "test", "--text", "x", "--size", "640x480", "--to", file.path,
+        ])
         Thread.sleep(forTimeInterval: 2.5)
         running.send(SIGKILL)
         _ = running.finish(timeout: 10)
@@ -93,12 +126,16 @@ func temporaryName(pid: Int32, for name: String) -> String {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("existing.mkv")
         try Data("last week's recording".utf8).write(to: file)
-        let refused = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1", "--to", file.path])
+        let refused = try camstamp([
+            "stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1", "--to", file.path,
+        ])
         #expect(refused.status == 1, "stderr: \(refused.stderr)")
         #expect(refused.stderr == "camstamp: \(file.path) already exists; use --overwrite to replace it\n")
         #expect(try Data(contentsOf: file) == Data("last week's recording".utf8))
-        let replaced = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1", "--to", file.path,
-                                     "--overwrite"])
+        let replaced = try camstamp([
+            "stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1", "--to", file.path,
+            "--overwrite",
+        ])
         #expect(replaced.status == 0, "stderr: \(replaced.stderr)")
         #expect(try decodeVideo(file: file).frames >= 20)
     }
@@ -110,13 +147,17 @@ func temporaryName(pid: Int32, for name: String) -> String {
         let sdp = folder.appendingPathComponent("stream.sdp")
         try Data("notes".utf8).write(to: sdp)
         let port = String(try freePort())
-        let refused = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
-                                    "--to", "rtp://127.0.0.1:\(port)", "--sdp", sdp.path])
+        let refused = try camstamp([
+            "stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
+            "--to", "rtp://127.0.0.1:\(port)", "--sdp", sdp.path,
+        ])
         #expect(refused.status == 1, "stderr: \(refused.stderr)")
         #expect(refused.stderr == "camstamp: \(sdp.path) already exists; use --overwrite to replace it\n")
         #expect(try Data(contentsOf: sdp) == Data("notes".utf8))
-        let replaced = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
-                                     "--to", "rtp://127.0.0.1:\(port)", "--sdp", sdp.path, "--overwrite"])
+        let replaced = try camstamp([
+            "stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
+            "--to", "rtp://127.0.0.1:\(port)", "--sdp", sdp.path, "--overwrite",
+        ])
         #expect(replaced.status == 0, "stderr: \(replaced.stderr)")
         #expect(try String(contentsOf: sdp, encoding: .utf8).contains("m=video"))
     }
@@ -125,8 +166,10 @@ func temporaryName(pid: Int32, for name: String) -> String {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let shots = folder.appendingPathComponent("stills/today")
-        let running = try RunningCamstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240",
-                                           "--to", folder.appendingPathComponent("clip.mkv").path, "--snapshot-dir", shots.path])
+        let running = try RunningCamstamp([
+            "stream", "--source", "test", "--text", "x", "--size", "320x240",
+            "--to", folder.appendingPathComponent("clip.mkv").path, "--snapshot-dir", shots.path,
+        ])
         Thread.sleep(forTimeInterval: 1.5)
         running.send(SIGUSR1)
         Thread.sleep(forTimeInterval: 1)
@@ -149,7 +192,9 @@ func temporaryName(pid: Int32, for name: String) -> String {
         #expect(refused.status == 1, "stderr: \(refused.stderr)")
         #expect(refused.stderr == "camstamp: \(photo.path) already exists; use --overwrite to replace it\n")
         #expect(try Data(contentsOf: photo) == Data("not yet a photo".utf8))
-        let replaced = try camstamp(["shoot", "--source", "test", "--text", "x", "--size", "320x240", "-o", photo.path, "--overwrite"])
+        let replaced = try camstamp([
+            "shoot", "--source", "test", "--text", "x", "--size", "320x240", "-o", photo.path, "--overwrite",
+        ])
         #expect(replaced.status == 0, "stderr: \(replaced.stderr)")
         #expect(try decodeImage(photo).width == 320)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["photo.jpg"])
@@ -158,7 +203,8 @@ func temporaryName(pid: Int32, for name: String) -> String {
     @Test func aFolderThatDoesNotExistYetIsCreated() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try camstamp(["shoot", "--source", "test", "--text", "x", "--size", "320x240", "-o", "shots/2026/"], in: folder)
+        let result = try camstamp(
+            ["shoot", "--source", "test", "--text", "x", "--size", "320x240", "-o", "shots/2026/"], in: folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let shots = folder.appendingPathComponent("shots/2026")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: shots.path)) ?? []
@@ -170,20 +216,26 @@ func temporaryName(pid: Int32, for name: String) -> String {
     func anExtensionThatIsNotJPEGOrPNGIsRefused(name: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try camstamp(["shoot", "--source", "test", "--text", "x", "--size", "320x240", "-o", name], in: folder)
+        let result = try camstamp(
+            ["shoot", "--source", "test", "--text", "x", "--size", "320x240", "-o", name], in: folder)
         #expect(result.status == 64, "stderr: \(result.stderr)")
-        #expect(result.stderr == "camstamp: invalid value '\(name)' for '-o': expected a .jpg, .jpeg or .png file, a folder (end it with /) or - for stdout\n")
+        #expect(
+            result.stderr
+                == "camstamp: invalid value '\(name)' for '-o': expected a .jpg, .jpeg or .png file, a folder (end it with /) or - for stdout\n"
+        )
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
     @Test func dashWritesTheJPEGToStdoutAndNothingElse() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, raw, stderr) = try camstampRawStdout(["shoot", "--source", "test", "--text", "x", "--size", "320x240", "-o", "-"], in: folder)
+        let (status, raw, stderr) = try camstampRawStdout(
+            ["shoot", "--source", "test", "--text", "x", "--size", "320x240", "-o", "-"], in: folder)
         #expect(status == 0, "stderr: \(stderr)")
         #expect(raw.prefix(3) == Data([0xFF, 0xD8, 0xFF]), "stdout starts with \(Array(raw.prefix(4)))")
         #expect(raw.suffix(2) == Data([0xFF, 0xD9]), "stdout holds more than the JPEG")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "a file was left in the folder")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "a file was left in the folder")
         let file = folder.appendingPathComponent("from-stdout.jpg")
         try raw.write(to: file)
         let frame = try decodeImage(file)
@@ -204,8 +256,10 @@ func camstampRawStdout(_ arguments: [String], in directory: URL) throws -> (Int3
         let out = folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         // A camstamp run killed with SIGKILL: its pid is gone, its temporary is stale.
-        let killed = try RunningCamstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240",
-                                          "--to", folder.appendingPathComponent("k.mkv").path])
+        let killed = try RunningCamstamp([
+            "stream", "--source", "test", "--text", "x", "--size", "320x240",
+            "--to", folder.appendingPathComponent("k.mkv").path,
+        ])
         Thread.sleep(forTimeInterval: 0.5)
         killed.send(SIGKILL)
         _ = killed.finish(timeout: 10)
@@ -214,7 +268,8 @@ func camstampRawStdout(_ arguments: [String], in directory: URL) throws -> (Int3
         let live = out.appendingPathComponent(temporaryName(pid: getpid(), for: "b.jpg"))
         let other = out.appendingPathComponent(".someone-else.part")
         for file in [stale, live, other] { try Data("half a photo".utf8).write(to: file) }
-        let input = try put(PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/c.jpg", in: folder)
+        let input = try put(
+            PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/c.jpg", in: folder)
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: stale.path), "the stale temporary is still there")
@@ -224,7 +279,8 @@ func camstampRawStdout(_ arguments: [String], in directory: URL) throws -> (Int3
         try Data("half a photo".utf8).write(to: stale)
         let shot = try camstamp(["shoot", "--source", "test", "--text", "x", "--size", "320x240", "-o", out.path + "/"])
         #expect(shot.status == 0, "stderr: \(shot.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: stale.path) && FileManager.default.fileExists(atPath: live.path))
+        #expect(
+            !FileManager.default.fileExists(atPath: stale.path) && FileManager.default.fileExists(atPath: live.path))
     }
 
     @Test func aSymlinkLoopIsFollowedOnceAndEachPhotoMarkedOnce() throws {
@@ -236,7 +292,8 @@ func camstampRawStdout(_ arguments: [String], in directory: URL) throws -> (Int3
         try put(photo, "sub/b.jpg", in: input)
         try put(photo, "sub/deeper/c.jpg", in: input)
         // A link back to the top, as a careless `ln -s .. loop` leaves.
-        try FileManager.default.createSymbolicLink(atPath: input.appendingPathComponent("sub/deeper/loop").path, withDestinationPath: "../..")
+        try FileManager.default.createSymbolicLink(
+            atPath: input.appendingPathComponent("sub/deeper/loop").path, withDestinationPath: "../..")
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--recursive", "--text", "x"], timeout: 60)
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -255,8 +312,14 @@ func camstampRawStdout(_ arguments: [String], in directory: URL) throws -> (Int3
         let result = try camstamp(["batch", input.path, "/dev/zero", "-o", out.path, "--text", "x"], timeout: 20)
         #expect(result.status == 1, "stderr: \(result.stderr)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.contains("camstamp: \(fifo.path): not a photo file but a FIFO (named pipe); give photo files or folders of them"), "\(lines)")
-        #expect(lines.contains("camstamp: /dev/zero: not a photo file but a character device; give photo files or folders of them"), "\(lines)")
+        #expect(
+            lines.contains(
+                "camstamp: \(fifo.path): not a photo file but a FIFO (named pipe); give photo files or folders of them"),
+            "\(lines)")
+        #expect(
+            lines.contains(
+                "camstamp: /dev/zero: not a photo file but a character device; give photo files or folders of them"),
+            "\(lines)")
         #expect(lines.last == "1 marked, 2 failed, 0 skipped", "\(lines)")
         #expect(listing(out) == ["good.jpg"])
     }
@@ -276,7 +339,11 @@ func camstampRawStdout(_ arguments: [String], in directory: URL) throws -> (Int3
         let result = try camstamp(["batch", input.path, "-o", out.path, "--recursive", "--text", "x"], asNobody: true)
         #expect(result.status == 1, "stderr: \(result.stderr)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        #expect(lines == ["camstamp: \(locked.path): cannot list the folder (You don’t have permission.)", "1 marked, 1 failed, 0 skipped"], "\(lines)")
+        #expect(
+            lines == [
+                "camstamp: \(locked.path): cannot list the folder (You don’t have permission.)",
+                "1 marked, 1 failed, 0 skipped",
+            ], "\(lines)")
         #expect(listing(out) == ["good.jpg"])
     }
 
@@ -288,7 +355,9 @@ func camstampRawStdout(_ arguments: [String], in directory: URL) throws -> (Int3
         for index in 0..<count { try put(photo, String(format: "in/%03d.jpg", index), in: folder) }
         try put(Data("<x:xmpmeta/>".utf8), "in/000.xmp", in: folder)
         let out = folder.appendingPathComponent("out")
-        let running = try RunningCamstamp(["batch", folder.appendingPathComponent("in").path, "-o", out.path, "--text", "x", "--jobs", "1"])
+        let running = try RunningCamstamp([
+            "batch", folder.appendingPathComponent("in").path, "-o", out.path, "--text", "x", "--jobs", "1",
+        ])
         let deadline = Date().addingTimeInterval(20)
         while listing(out).count < 3 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         running.send(SIGINT)
@@ -296,7 +365,9 @@ func camstampRawStdout(_ arguments: [String], in directory: URL) throws -> (Int3
         #expect(result.status == 130, "\(result.stderr)")
         let last = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
         let marked = listing(out).count
-        #expect(last == "interrupted: \(marked) marked, 0 failed, 1 skipped, \(count - marked) not started", "\(result.stderr)")
+        #expect(
+            last == "interrupted: \(marked) marked, 0 failed, 1 skipped, \(count - marked) not started",
+            "\(result.stderr)")
         #expect(marked < count, "the batch was not interrupted")
     }
 }

@@ -24,8 +24,10 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let photo = folder.appendingPathComponent("turned.png")
-        let result = try camstamp(["shoot", "--source", "test", "--pipeline", barsTemplate(in: folder).path, "--size", "640x360",
-                                   "--text", "X", "--rotate", "90", "-o", photo.path])
+        let result = try camstamp([
+            "shoot", "--source", "test", "--pipeline", barsTemplate(in: folder).path, "--size", "640x360",
+            "--text", "X", "--rotate", "90", "-o", photo.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let frame = try decodeImage(photo, format: .rgba)
         #expect(frame.width == 360 && frame.height == 640)
@@ -38,8 +40,10 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let photo = folder.appendingPathComponent("square.png")
-        let result = try camstamp(["shoot", "--source", "test", "--pipeline", barsTemplate(in: folder).path, "--size", "640x360",
-                                   "--text", "X", "--square", "--mirror", "-o", photo.path])
+        let result = try camstamp([
+            "shoot", "--source", "test", "--pipeline", barsTemplate(in: folder).path, "--size", "640x360",
+            "--text", "X", "--square", "--mirror", "-o", photo.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let frame = try decodeImage(photo, format: .rgba)
         #expect(frame.width == 360 && frame.height == 360)
@@ -52,6 +56,8 @@ import TestSupport
     @Test func aRotationOtherThanAQuarterTurnIsRefused() throws {
         let result = try camstamp(["shoot", "--source", "test", "--text", "x", "--rotate", "45"])
         #expect(result.status == 64)
-        #expect(result.stderr == "camstamp: invalid value '45' for '--rotate': expected 90, 180 or 270 (degrees clockwise)\n")
+        #expect(
+            result.stderr
+                == "camstamp: invalid value '45' for '--rotate': expected 90, 180 or 270 (degrees clockwise)\n")
     }
 }

@@ -13,14 +13,18 @@ import TestSupport
     @Test func aBurstWritesNDistinctPhotosThatAllDecode() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try camstamp(["shoot", "--source", "test", "--text", "photo {counter}", "--size", "320x240",
-                                   "--count", "4", "--interval", "0.2", "-o", folder.path + "/"])
+        let result = try camstamp([
+            "shoot", "--source", "test", "--text", "photo {counter}", "--size", "320x240",
+            "--count", "4", "--interval", "0.2", "-o", folder.path + "/",
+        ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let files = try names(in: folder)
         #expect(files.count == 4, "\(files)")
         // Each path is printed as its photo is written, in order.
         #expect(result.stdout == result.stdout.split(separator: "\n").map { $0 + "\n" }.joined())
-        #expect(Set(result.stdout.split(separator: "\n").map(String.init)) == Set(files.map { folder.appendingPathComponent($0).path }))
+        #expect(
+            Set(result.stdout.split(separator: "\n").map(String.init))
+                == Set(files.map { folder.appendingPathComponent($0).path }))
         var contents: Set<Data> = []
         for name in files {
             let frame = try decodeImage(folder.appendingPathComponent(name))
@@ -33,8 +37,10 @@ import TestSupport
     @Test func aTemplateNameNumbersThePhotosAndNeverReplacesOne() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let arguments = ["shoot", "--source", "test", "--text", "x", "--size", "320x240", "--count", "3",
-                         "--var", "job=A-113", "-o", "{job}-{date:%Y%m%d}-{counter:3}.jpg"]
+        let arguments = [
+            "shoot", "--source", "test", "--text", "x", "--size", "320x240", "--count", "3",
+            "--var", "job=A-113", "-o", "{job}-{date:%Y%m%d}-{counter:3}.jpg",
+        ]
         let first = try camstamp(arguments, in: folder)
         #expect(first.status == 0, "stderr: \(first.stderr)")
         let formatter = DateFormatter()
@@ -48,7 +54,9 @@ import TestSupport
         // The same names again: refused before the camera starts, nothing replaced.
         let second = try camstamp(arguments, in: folder)
         #expect(second.status == 1)
-        #expect(second.stderr == "camstamp: \(folder.path)/A-113-\(day)-001.jpg already exists; use --overwrite to replace it\n")
+        #expect(
+            second.stderr
+                == "camstamp: \(folder.path)/A-113-\(day)-001.jpg already exists; use --overwrite to replace it\n")
         #expect(second.stdout.isEmpty)
         #expect(try expected.map { try Data(contentsOf: folder.appendingPathComponent($0)) } == before)
         #expect(try names(in: folder) == expected)
@@ -57,23 +65,34 @@ import TestSupport
     @Test func aSeriesIntoOneFileNameIsRefused() throws {
         let result = try camstamp(["shoot", "--source", "test", "--text", "x", "--count", "3", "-o", "/tmp/shot.jpg"])
         #expect(result.status == 64)
-        #expect(result.stderr == "camstamp: -o shot.jpg names one file but --count 3 takes 3 photos; put {counter} in the name (e.g. shot-{counter:3}.jpg) or give a folder\n")
+        #expect(
+            result.stderr
+                == "camstamp: -o shot.jpg names one file but --count 3 takes 3 photos; put {counter} in the name (e.g. shot-{counter:3}.jpg) or give a folder\n"
+        )
         let stdout = try camstamp(["shoot", "--source", "test", "--text", "x", "--count", "2", "-o", "-"])
         #expect(stdout.status == 64)
-        #expect(stdout.stderr == "camstamp: -o - writes one photo to stdout; for --count 2 give a folder or a name with {counter}\n")
+        #expect(
+            stdout.stderr
+                == "camstamp: -o - writes one photo to stdout; for --count 2 give a folder or a name with {counter}\n")
     }
 
     @Test func theDelayComesBeforeThePhoto() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let started = Date()
-        let result = try camstamp(["shoot", "--source", "test", "--text", "x", "--size", "320x240", "--delay", "1.5",
-                                   "-o", "late.jpg"], in: folder)
+        let result = try camstamp(
+            [
+                "shoot", "--source", "test", "--text", "x", "--size", "320x240", "--delay", "1.5",
+                "-o", "late.jpg",
+            ], in: folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let file = folder.appendingPathComponent("late.jpg")
-        let written = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
+        let written = try #require(
+            try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
         // A lower bound only: the photo is taken no sooner than 1.5 s after the command started.
-        #expect(written.timeIntervalSince(started) >= 1.5, "written \(written.timeIntervalSince(started)) s after the start")
+        #expect(
+            written.timeIntervalSince(started) >= 1.5, "written \(written.timeIntervalSince(started)) s after the start"
+        )
         // stderr is not a terminal here: no countdown in it.
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         #expect(try decodeImage(file).width == 320)
@@ -82,8 +101,10 @@ import TestSupport
     @Test func ctrlCDuringATimeLapseKeepsEveryPhotoWritten() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let running = try RunningCamstamp(["shoot", "--source", "test", "--text", "{counter}", "--size", "320x240",
-                                           "--count", "100", "--interval", "0.4", "-o", folder.path + "/tl-{counter:3}.jpg"])
+        let running = try RunningCamstamp([
+            "shoot", "--source", "test", "--text", "{counter}", "--size", "320x240",
+            "--count", "100", "--interval", "0.4", "-o", folder.path + "/tl-{counter:3}.jpg",
+        ])
         // Wait for the second photo, then stop.
         let deadline = Date().addingTimeInterval(30)
         while (try? names(in: folder).filter { $0.hasSuffix(".jpg") }.count) ?? 0 < 2 && Date() < deadline {
@@ -105,7 +126,9 @@ import TestSupport
     // MARK: --control and cameras that cannot be used
 
     @Test func controlsNeedACamera() throws {
-        let result = try camstamp(["shoot", "--source", "test", "--text", "x", "--control", "brightness=10", "-o", "/tmp/"])
+        let result = try camstamp([
+            "shoot", "--source", "test", "--text", "x", "--control", "brightness=10", "-o", "/tmp/",
+        ])
         #expect(result.status == 64)
         #expect(result.stderr == "camstamp: --control sets V4L2 camera controls; the test camera has none\n")
     }
@@ -113,15 +136,21 @@ import TestSupport
     @Test func aMalformedControlValueIsRefusedNotDropped() throws {
         let result = try camstamp(["shoot", "--source", "test", "--text", "x", "--control", "brightness=1 0"])
         #expect(result.status == 64)
-        #expect(result.stderr == "camstamp: --control brightness=1 0: GStreamer cannot read '1 0' as one value; give a whole number, true/false or a menu item (quote text with spaces as \"50 Hz\")\n")
+        #expect(
+            result.stderr
+                == "camstamp: --control brightness=1 0: GStreamer cannot read '1 0' as one value; give a whole number, true/false or a menu item (quote text with spaces as \"50 Hz\")\n"
+        )
     }
 
     @Test func aDeviceThatIsNotACameraIsSaidSoWhenItsControlsAreAskedFor() throws {
         // /dev/null can be opened by anyone and answers VIDIOC_QUERYCAP with ENOTTY.
-        let result = try camstamp(["shoot", "--source", "/dev/null", "--text", "x", "--control", "brightness=10", "-o", "/tmp/"],
-                                  asNobody: true)
+        let result = try camstamp(
+            ["shoot", "--source", "/dev/null", "--text", "x", "--control", "brightness=10", "-o", "/tmp/"],
+            asNobody: true)
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: /dev/null: not a V4L2 camera (VIDIOC_QUERYCAP: Inappropriate ioctl for device)\n")
+        #expect(
+            result.stderr
+                == "camstamp: /dev/null: not a V4L2 camera (VIDIOC_QUERYCAP: Inappropriate ioctl for device)\n")
     }
 
     @Test func aCameraWithoutPermissionPointsAtTheVideoGroupWhenV4l2srcOpensIt() throws {
@@ -133,16 +162,21 @@ import TestSupport
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
         let node = folder.appendingPathComponent("video9")
         guard mknod(node.path, S_IFCHR | 0o600, makedev(1, 3)) == 0 else {
-            Issue.record("mknod failed: \(String(cString: strerror(errno)))"); return
+            Issue.record("mknod failed: \(String(cString: strerror(errno)))")
+            return
         }
         let template = folder.appendingPathComponent("camera.pipeline")
         try "v4l2src name=camera device=\(node.path) ! videoconvert ! {caps} ! appsink name=frames"
             .write(to: template, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: template.path)
-        let result = try camstamp(["shoot", "--source", "/dev/null", "--pipeline", template.path, "--text", "x", "-o", "/tmp/"],
-                                  asNobody: true)
+        let result = try camstamp(
+            ["shoot", "--source", "/dev/null", "--pipeline", template.path, "--text", "x", "-o", "/tmp/"],
+            asNobody: true)
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: /dev/null: permission denied; add yourself to the 'video' group (sudo usermod -aG video $USER, then log in again)\n")
+        #expect(
+            result.stderr
+                == "camstamp: /dev/null: permission denied; add yourself to the 'video' group (sudo usermod -aG video $USER, then log in again)\n"
+        )
     }
 
     @Test(arguments: [["shoot", "--text", "x"], ["stream", "--text", "x", "--to", "/tmp/camstamp-never.mp4"]])
@@ -152,7 +186,10 @@ import TestSupport
         if FileManager.default.fileExists(atPath: "/dev/video0") {
             #expect(result.stderr.hasPrefix("camstamp: --source 'HD Webcam': "), "\(result.stderr)")
         } else {
-            #expect(result.stderr == "camstamp: --source 'HD Webcam': no camera found; connect one, or use `--source test` for the built-in test camera\n")
+            #expect(
+                result.stderr
+                    == "camstamp: --source 'HD Webcam': no camera found; connect one, or use `--source test` for the built-in test camera\n"
+            )
         }
     }
 }

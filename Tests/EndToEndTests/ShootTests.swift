@@ -7,7 +7,9 @@ import TestSupport
     @Test func aTestCameraPhotoIsAJPEGOfTheRequestedSize() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try camstamp(["shoot", "--source", "test", "--text", "© 2026 Studio", "--size", "640x480", "-o", "photo.jpg"], in: folder)
+        let result = try camstamp(
+            ["shoot", "--source", "test", "--text", "© 2026 Studio", "--size", "640x480", "-o", "photo.jpg"], in: folder
+        )
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let file = folder.appendingPathComponent("photo.jpg")
         #expect(result.stdout == file.path + "\n")
@@ -22,20 +24,27 @@ import TestSupport
     @Test func aFolderOutputGetsAGeneratedNameAndNeverReplacesAPhoto() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try camstamp(["shoot", "--source", "test", "--text", "a", "--size", "320x240", "-o", folder.path + "/"])
+        let first = try camstamp([
+            "shoot", "--source", "test", "--text", "a", "--size", "320x240", "-o", folder.path + "/",
+        ])
         let second = try camstamp(["shoot", "--source", "test", "--text", "b", "--size", "320x240", "-o", folder.path])
         #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(names.count == 2)
-        #expect(names.allSatisfy { $0.range(of: #"^camstamp-\d{8}-\d{6}-\d+\.jpg$"#, options: .regularExpression) != nil }, "\(names)")
+        #expect(
+            names.allSatisfy { $0.range(of: #"^camstamp-\d{8}-\d{6}-\d+\.jpg$"#, options: .regularExpression) != nil },
+            "\(names)")
     }
 
     @Test func theMarkIsWhereTheAnchorSaysAndNowhereElse() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let template = try writeSolidCameraTemplate(in: folder)
-        let result = try camstamp(["shoot", "--source", "test", "--pipeline", template.path, "--text", "MARK",
-                                   "--size", "640x480", "--format", "png", "-o", "mark.png"], in: folder)
+        let result = try camstamp(
+            [
+                "shoot", "--source", "test", "--pipeline", template.path, "--text", "MARK",
+                "--size", "640x480", "--format", "png", "-o", "mark.png",
+            ], in: folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let luma = try lumaPlane(decodeImage(folder.appendingPathComponent("mark.png")))
         let background = luma[0][0]
@@ -57,11 +66,16 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         // An HD camera delivers limited-range BT.709; the photo must still show the same colour.
         let template = try writeSolidCameraTemplate(in: folder, argb: "0xffc03020")
-        let result = try camstamp(["shoot", "--source", "test", "--pipeline", template.path, "--text", "x",
-                                   "--size", "1280x720", "-o", "colour.\(format)"], in: folder)
+        let result = try camstamp(
+            [
+                "shoot", "--source", "test", "--pipeline", template.path, "--text", "x",
+                "--size", "1280x720", "-o", "colour.\(format)",
+            ], in: folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let frame = try decodeImage(folder.appendingPathComponent("colour.\(format)"), format: .rgbx)
-        let pixel = try frame.withMapped { mapped in Array(mapped.plane(0)[(100 * mapped.stride(0) + 100 * 4)...].prefix(3)) }
+        let pixel = try frame.withMapped { mapped in
+            Array(mapped.plane(0)[(100 * mapped.stride(0) + 100 * 4)...].prefix(3))
+        }
         let expected: [Int] = [0xC0, 0x30, 0x20]
         #expect(zip(pixel, expected).allSatisfy { abs(Int($0) - $1) <= 6 }, "RGB \(pixel), expected \(expected)")
     }
@@ -73,14 +87,18 @@ import TestSupport
         var relative: [(width: Double, height: Double)] = []
         for (width, height) in [(640, 480), (1920, 1080)] {
             let name = "\(width).png"
-            let result = try camstamp(["shoot", "--source", "test", "--pipeline", template.path, "--text", "Size check 2026",
-                                       "--size", "\(width)x\(height)", "--format", "png", "-o", name], in: folder)
+            let result = try camstamp(
+                [
+                    "shoot", "--source", "test", "--pipeline", template.path, "--text", "Size check 2026",
+                    "--size", "\(width)x\(height)", "--format", "png", "-o", name,
+                ], in: folder)
             #expect(result.status == 0, "stderr: \(result.stderr)")
             let luma = try lumaPlane(decodeImage(folder.appendingPathComponent(name)))
             let found = changedBounds(luma, background: luma[0][0], tolerance: 6)
             let bounds = try #require(found, "no mark found at \(width)x\(height)")
             let short = Double(min(width, height))
-            relative.append((Double(bounds.maxX - bounds.minX + 1) / short, Double(bounds.maxY - bounds.minY + 1) / short))
+            relative.append(
+                (Double(bounds.maxX - bounds.minX + 1) / short, Double(bounds.maxY - bounds.minY + 1) / short))
         }
         #expect(abs(relative[0].width - relative[1].width) / relative[1].width < 0.08, "\(relative)")
         #expect(abs(relative[0].height - relative[1].height) / relative[1].height < 0.12, "\(relative)")
@@ -91,7 +109,8 @@ import TestSupport
     @Test func anUnknownOptionIsAUsageErrorWithASuggestion() throws {
         let result = try camstamp(["shoot", "--qualty", "80"])
         #expect(result.status == 64)
-        #expect(result.stderr == "camstamp: unknown option '--qualty' for 'camstamp shoot'; did you mean '--quality'?\n")
+        #expect(
+            result.stderr == "camstamp: unknown option '--qualty' for 'camstamp shoot'; did you mean '--quality'?\n")
         #expect(result.stdout.isEmpty)
     }
 
@@ -105,7 +124,10 @@ import TestSupport
     @Test func aMissingDeviceSaysHowToFindOne() throws {
         let result = try camstamp(["shoot", "--source", "/dev/video97", "--text", "x"])
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: no camera at /dev/video97; `camstamp devices` lists cameras, `--source test` uses the test camera\n")
+        #expect(
+            result.stderr
+                == "camstamp: no camera at /dev/video97; `camstamp devices` lists cameras, `--source test` uses the test camera\n"
+        )
     }
 
     @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/video0")))
@@ -122,18 +144,23 @@ import TestSupport
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
         let device = folder.appendingPathComponent("video0")
         FileManager.default.createFile(atPath: device.path, contents: Data(), attributes: [.posixPermissions: 0o600])
-        let result = try camstamp(["shoot", "--source", "v4l2:" + device.path, "--text", "x", "-o", "/tmp/"], asNobody: true)
+        let result = try camstamp(
+            ["shoot", "--source", "v4l2:" + device.path, "--text", "x", "-o", "/tmp/"], asNobody: true)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("permission denied") && result.stderr.contains("'video' group"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("permission denied") && result.stderr.contains("'video' group"), "\(result.stderr)")
     }
 
     @Test func anUnwritableOutputFolderFailsBeforeAnythingStarts() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
-        let result = try camstamp(["shoot", "--source", "test", "--text", "x", "-o", folder.path + "/"], asNobody: true)
+        let result = try camstamp(
+            ["shoot", "--source", "test", "--text", "x", "-o", folder.path + "/"], asNobody: true)
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: \(folder.path): cannot write here (permission denied); choose another folder with -o\n")
+        #expect(
+            result.stderr
+                == "camstamp: \(folder.path): cannot write here (permission denied); choose another folder with -o\n")
     }
 
     /// A disk that fills while the photo is written: one line naming the photo and what to do, no
@@ -147,7 +174,10 @@ import TestSupport
         let photo = folder.appendingPathComponent("photo.jpg")
         let result = try camstamp(["shoot", "--source", "test", "--text", "x", "--size", "1920x1080", "-o", photo.path])
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: \(photo.path): cannot write the photo (the disk is full); free some space or choose another -o\n")
+        #expect(
+            result.stderr
+                == "camstamp: \(photo.path): cannot write the photo (the disk is full); free some space or choose another -o\n"
+        )
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
@@ -189,8 +219,10 @@ import TestSupport
     @Test func ctrlCWhileWarmingUpExits130AndLeavesNoFile() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let running = try RunningCamstamp(["shoot", "--source", "test", "--text", "x", "--size", "320x240",
-                                           "--warmup", "100000", "-o", folder.path + "/"])
+        let running = try RunningCamstamp([
+            "shoot", "--source", "test", "--text", "x", "--size", "320x240",
+            "--warmup", "100000", "-o", folder.path + "/",
+        ])
         Thread.sleep(forTimeInterval: 1.5)
         running.send(SIGINT)
         let result = running.finish(timeout: 15)
@@ -203,8 +235,12 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         // A 1-second 320x240 clip made here, then used as the camera.
         let clip = folder.appendingPathComponent("clip with space.mkv")
-        try writeWithGStreamer("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! matroskamux ! filesink location={location}", to: clip)
-        let result = try camstamp(["shoot", "--source", "file:" + clip.path, "--text", "from file", "--warmup", "3", "-o", "still.jpg"], in: folder)
+        try writeWithGStreamer(
+            "videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! matroskamux ! filesink location={location}",
+            to: clip)
+        let result = try camstamp(
+            ["shoot", "--source", "file:" + clip.path, "--text", "from file", "--warmup", "3", "-o", "still.jpg"],
+            in: folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let frame = try decodeImage(folder.appendingPathComponent("still.jpg"))
         #expect(frame.width == 320 && frame.height == 240)
@@ -216,11 +252,15 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("twelve.mkv")
-        try writeWithGStreamer("videotestsrc num-buffers=12 ! video/x-raw,width=160,height=120,framerate=30/1 ! x264enc ! matroskamux ! filesink location={location}", to: clip)
-        let byDefault = try camstamp(["shoot", "--source", "file:" + clip.path, "--text", "x", "-o", "default.jpg"], in: folder)
+        try writeWithGStreamer(
+            "videotestsrc num-buffers=12 ! video/x-raw,width=160,height=120,framerate=30/1 ! x264enc ! matroskamux ! filesink location={location}",
+            to: clip)
+        let byDefault = try camstamp(
+            ["shoot", "--source", "file:" + clip.path, "--text", "x", "-o", "default.jpg"], in: folder)
         #expect(byDefault.status == 1)
         #expect(byDefault.stderr == "camstamp: capture: the source ended before a frame could be taken\n")
-        let shorter = try camstamp(["shoot", "--source", "file:" + clip.path, "--text", "x", "--warmup", "10", "-o", "ten.jpg"], in: folder)
+        let shorter = try camstamp(
+            ["shoot", "--source", "file:" + clip.path, "--text", "x", "--warmup", "10", "-o", "ten.jpg"], in: folder)
         #expect(shorter.status == 0, "stderr: \(shorter.stderr)")
     }
 }
@@ -231,7 +271,10 @@ import TestSupport
         #expect(result.status == 0)
         let names = result.stdout.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
         #expect(names == ["camera-info", "caption-cn", "credit", "logo", "proof", "timestamp"])
-        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.split(separator: " ", omittingEmptySubsequences: true).count > 2 })
+        #expect(
+            result.stdout.split(separator: "\n").allSatisfy {
+                $0.split(separator: " ", omittingEmptySubsequences: true).count > 2
+            })
     }
 
     @Test func showPrintsTheResolvedPreset() throws {
@@ -248,7 +291,8 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bad = folder.appendingPathComponent("bad.json")
-        try ##"{"name": "x", "marks": [{"text": "a", "colour": "#fff"}]}"##.write(to: bad, atomically: true, encoding: .utf8)
+        try ##"{"name": "x", "marks": [{"text": "a", "colour": "#fff"}]}"##.write(
+            to: bad, atomically: true, encoding: .utf8)
         let good = packageRoot.appendingPathComponent("presets/credit.json")
         let result = try camstamp(["presets", "check", good.path, bad.path])
         #expect(result.status == 64)
@@ -261,7 +305,8 @@ import TestSupport
     @Test func foundThroughASymlinkOnThePathItStillFindsItsPresets() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("camstamp"), withDestinationURL: camstampBinary)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("camstamp"), withDestinationURL: camstampBinary)
         // argv[0] is then the bare name "camstamp", as when a user types it.
         let shell = try runProcess("/bin/sh", ["-c", "cd / && PATH=\"$0:$PATH\" camstamp presets list", folder.path])
         #expect(shell.status == 0)

@@ -16,16 +16,21 @@ import TestSupport
     @Test func aFIFOAsALogoOrAFontFileIsRefusedByBatchAndPresetsCheck() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let photo = try put(PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/photo.jpg",
-                            in: folder)
+        let photo = try put(
+            PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/photo.jpg",
+            in: folder)
         let logo = fifo("logo.png", in: folder), font = fifo("font.ttf", in: folder)
         let cases = [
-            (#"{"marks": [{"image": "logo.png", "width": "10%"}]}"#,
-             "image \(logo.path) is a FIFO (named pipe), not a regular file at $.marks[0].image; "
-                + "give the path of a PNG or SVG file"),
-            (#"{"marks": [{"text": "a", "font-file": "font.ttf"}]}"#,
-             "font-file \(font.path) is a FIFO (named pipe), not a regular file at $.marks[0].font-file; "
-                + "give the path of a .ttf or .otf file"),
+            (
+                #"{"marks": [{"image": "logo.png", "width": "10%"}]}"#,
+                "image \(logo.path) is a FIFO (named pipe), not a regular file at $.marks[0].image; "
+                    + "give the path of a PNG or SVG file"
+            ),
+            (
+                #"{"marks": [{"text": "a", "font-file": "font.ttf"}]}"#,
+                "font-file \(font.path) is a FIFO (named pipe), not a regular file at $.marks[0].font-file; "
+                    + "give the path of a .ttf or .otf file"
+            ),
         ]
         for (index, (json, message)) in cases.enumerated() {
             let preset = try put(Data(json.utf8), "p\(index).json", in: folder)
@@ -43,8 +48,9 @@ import TestSupport
     @Test func aFIFOAsThePresetOrThePipelineTemplateIsCalledWhatItIs() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let photo = try put(PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/photo.jpg",
-                            in: folder)
+        let photo = try put(
+            PhotoFixtures.jpeg(width: 160, height: 120, orientation: 1, exif: nil), "in/photo.jpg",
+            in: folder)
         let preset = fifo("preset.json", in: folder), template = fifo("capture.txt", in: folder)
         let refused = "is a FIFO (named pipe), not a regular file"
         let out = folder.appendingPathComponent("out").path
@@ -54,8 +60,11 @@ import TestSupport
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(result.stderr == "camstamp: \(preset.path): \(refused); give a preset file (.json)\n")
         }
-        let shoot = try camstamp(["shoot", "--source", "test", "--text", "a", "--pipeline", template.path,
-                                  "-o", folder.appendingPathComponent("shots").path + "/"], timeout: 20)
+        let shoot = try camstamp(
+            [
+                "shoot", "--source", "test", "--text", "a", "--pipeline", template.path,
+                "-o", folder.appendingPathComponent("shots").path + "/",
+            ], timeout: 20)
         #expect(shoot.status == 64, "\(shoot.stderr)")
         #expect(shoot.stderr == "camstamp: --pipeline: \(template.path): \(refused); give a pipeline template file\n")
     }

@@ -7,7 +7,9 @@ import Testing
 /// damage warning (which --strict fails).
 @Suite struct SpliceSafetyTests {
     /// A grainy 64×256 4:2:0 JPEG from cjpeg, one MCU row a restart interval.
-    static func cleanJPEG(in folder: URL, width: Int = 64, height: Int = 256, options: [String] = ["-restart", "1"])
+    static func cleanJPEG(
+        in folder: URL, width: Int = 64, height: Int = 256, options: [String] = ["-restart", "1"]
+    )
         throws -> Data
     {
         var generator = SeededGenerator(state: 21)

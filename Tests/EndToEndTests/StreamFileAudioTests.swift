@@ -10,13 +10,19 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("sound.mp4")
-        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "anullsrc=r=44100", "-t", "1", "-c:a", "aac", input.path])
+        _ = try tool(
+            "ffmpeg",
+            ["-v", "error", "-y", "-f", "lavfi", "-i", "anullsrc=r=44100", "-t", "1", "-c:a", "aac", input.path])
         let recording = folder.appendingPathComponent("out.mp4")
-        for arguments in [["stream", "--to", recording.path], ["shoot", "-o", folder.appendingPathComponent("shot.jpg").path]] {
+        for arguments in [
+            ["stream", "--to", recording.path], ["shoot", "-o", folder.appendingPathComponent("shot.jpg").path],
+        ] {
             let result = try camstamp(arguments + ["--source", "file:\(input.path)", "--text", "x"])
             #expect(result.status == 1)
-            #expect(result.stderr == "camstamp: --source file:\(input.path): the file has no video stream camstamp can decode; give a video clip\n",
-                    "\(arguments[0]): \(result.stderr)")
+            #expect(
+                result.stderr
+                    == "camstamp: --source file:\(input.path): the file has no video stream camstamp can decode; give a video clip\n",
+                "\(arguments[0]): \(result.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: recording.path))
     }
@@ -35,7 +41,9 @@ import TestSupport
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("camstamp: \(memo.path): skipped: sound only, no picture to mark"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("camstamp: \(memo.path): skipped: sound only, no picture to mark"),
+            "\(result.stderr)")
         #expect(result.stderr.contains("1 marked, 0 failed, 1 skipped"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("memo.m4a").path))
         let named = try camstamp(["batch", memo.path, "-o", out.path, "--text", "x"])
@@ -56,8 +64,12 @@ import TestSupport
         var parts: [String] = []
         for (name, size) in [("a.ts", "320x240"), ("b.ts", "640x480")] {
             let part = folder.appendingPathComponent(name)
-            _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=30", "-t", "1",
-                                    "-c:v", "libx264", "-pix_fmt", "yuv420p", part.path])
+            _ = try tool(
+                "ffmpeg",
+                [
+                    "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=30", "-t", "1",
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", part.path,
+                ])
             parts.append(part.path)
         }
         let joined = folder.appendingPathComponent("joined.ts")
@@ -65,10 +77,14 @@ import TestSupport
         let resized = folder.appendingPathComponent("resized.mkv")
         _ = try tool("ffmpeg", ["-v", "error", "-y", "-i", joined.path, "-c", "copy", resized.path])
         for (input, said) in [(cut, "cannot read the video: "), (resized, "cannot mark the video: ")] {
-            let result = try camstamp(["batch", input.path, "-o", folder.appendingPathComponent("out").path, "--text", "x"])
+            let result = try camstamp([
+                "batch", input.path, "-o", folder.appendingPathComponent("out").path, "--text", "x",
+            ])
             #expect(result.status == 1, "\(result.stderr)")
             let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
-            #expect(first.hasPrefix("camstamp: \(input.path): \(said)") && !first.contains("Gst") && first.count - input.path.count < 260, "\(first)")
+            #expect(
+                first.hasPrefix("camstamp: \(input.path): \(said)") && !first.contains("Gst")
+                    && first.count - input.path.count < 260, "\(first)")
         }
     }
 
@@ -80,7 +96,8 @@ import TestSupport
         let whole = folder.appendingPathComponent("whole.mp4")
         try Clips.mp4(whole, frames: 300)
         let faststart = folder.appendingPathComponent("faststart.mp4")
-        _ = try tool("ffmpeg", ["-v", "error", "-y", "-i", whole.path, "-c", "copy", "-movflags", "+faststart", faststart.path])
+        _ = try tool(
+            "ffmpeg", ["-v", "error", "-y", "-i", whole.path, "-c", "copy", "-movflags", "+faststart", faststart.path])
         let cut = folder.appendingPathComponent("cut.mp4")
         let bytes = try Data(contentsOf: faststart)
         try Data(bytes.prefix(bytes.count / 2)).write(to: cut)
@@ -88,8 +105,10 @@ import TestSupport
         let result = try camstamp(["batch", cut.path, faststart.path, "-o", out.path, "--text", "x"])
         #expect(result.status == 0, "\(result.stderr)")
         let warnings = result.stderr.split(separator: "\n").filter { $0.contains("could be read") }
-        #expect(warnings.count == 1 && warnings[0].hasPrefix("camstamp: \(cut.path): warning: only ")
-                && warnings[0].hasSuffix("s of video could be read: the file is cut short or damaged"), "\(result.stderr)")
+        #expect(
+            warnings.count == 1 && warnings[0].hasPrefix("camstamp: \(cut.path): warning: only ")
+                && warnings[0].hasSuffix("s of video could be read: the file is cut short or damaged"),
+            "\(result.stderr)")
         let written = try Clips.frameCount(out.appendingPathComponent("cut.mp4"))
         #expect(written > 30 && written < 270, "\(written) frames")
     }
@@ -100,14 +119,25 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("interlaced.mp4")
-        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=720x576:r=25", "-t", "1", "-vf", "tinterlace=4,setfield=tff",
-                                "-c:v", "libx264", "-flags", "+ildct+ilme", input.path])
+        _ = try tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=720x576:r=25", "-t", "1", "-vf",
+                "tinterlace=4,setfield=tff",
+                "-c:v", "libx264", "-flags", "+ildct+ilme", input.path,
+            ])
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
         #expect(result.status == 0, "\(result.stderr)")
         let order = { (file: URL) throws -> String in
-            String(decoding: try tool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=field_order",
-                                                  "-of", "csv=p=0", file.path]), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            String(
+                decoding: try tool(
+                    "ffprobe",
+                    [
+                        "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=field_order",
+                        "-of", "csv=p=0", file.path,
+                    ]), as: UTF8.self
+            ).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         #expect(try order(input) == "tt")
         #expect(try order(out.appendingPathComponent("interlaced.mp4")) == "tt")
@@ -118,19 +148,30 @@ import TestSupport
     @Test func aClipOfASizeH264CannotTakeIsSaidInOneLine() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cases = [("odd.mp4", "321x241", "its 321x241 frames cannot be encoded: H.264 (4:2:0) needs an even width and height"),
-                     ("tiny.mp4", "8x8", "its 8x8 frames are too small for MP4: at least 16x16"),
-                     ("tiny.mkv", "8x8", nil)]
+        let cases = [
+            (
+                "odd.mp4", "321x241",
+                "its 321x241 frames cannot be encoded: H.264 (4:2:0) needs an even width and height"
+            ),
+            ("tiny.mp4", "8x8", "its 8x8 frames are too small for MP4: at least 16x16"),
+            ("tiny.mkv", "8x8", nil),
+        ]
         for (name, size, message) in cases {
             let input = folder.appendingPathComponent(name)
-            _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=30", "-t", "1",
-                                    "-c:v", "libx264", "-pix_fmt", "yuv444p", input.path])
+            _ = try tool(
+                "ffmpeg",
+                [
+                    "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=30", "-t", "1",
+                    "-c:v", "libx264", "-pix_fmt", "yuv444p", input.path,
+                ])
             let out = folder.appendingPathComponent("out-" + name)
             let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "x"])
             if let message {
                 #expect(result.status == 1, "\(name): \(result.stderr)")
                 let lines = result.stderr.split(separator: "\n")
-                #expect(lines.first?.hasPrefix("camstamp: \(input.path): cannot mark the video: \(message)") == true, "\(result.stderr)")
+                #expect(
+                    lines.first?.hasPrefix("camstamp: \(input.path): cannot mark the video: \(message)") == true,
+                    "\(result.stderr)")
                 #expect(!result.stderr.contains("Gst"), "\(result.stderr)")
             } else {
                 #expect(result.status == 0, "\(name): \(result.stderr)")
@@ -143,9 +184,13 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("empty.mp4")
-        _ = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi",
-                                "-i", "anullsrc=r=44100", "-t", "1", "-map", "0:v", "-map", "1:a", "-frames:v", "0",
-                                "-c:v", "libx264", "-c:a", "aac", input.path])
+        _ = try tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi",
+                "-i", "anullsrc=r=44100", "-t", "1", "-map", "0:v", "-map", "1:a", "-frames:v", "0",
+                "-c:v", "libx264", "-c:a", "aac", input.path,
+            ])
         let recording = folder.appendingPathComponent("out.mp4")
         let result = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "x", "--to", recording.path])
         #expect(result.status == 1)
@@ -161,14 +206,17 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("clip.mkv")
-        try writeWithGStreamer("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! "
-                               + "matroskamux ! filesink location={location}", to: input)
+        try writeWithGStreamer(
+            "videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! "
+                + "matroskamux ! filesink location={location}", to: input)
         #expect(try Clips.frameCount(input) == 30)
         let output = folder.appendingPathComponent("out.mkv")
         let result = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "x", "--to", output.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        let match = try #require(result.stderr.firstMatch(of: try Regex(#"(\d+) frames written, (\d+) dropped"#)), "\(result.stderr)")
-        let written = Int(try #require(match.output[1].substring))!, dropped = Int(try #require(match.output[2].substring))!
+        let match = try #require(
+            result.stderr.firstMatch(of: try Regex(#"(\d+) frames written, (\d+) dropped"#)), "\(result.stderr)")
+        let written = Int(try #require(match.output[1].substring))!,
+            dropped = Int(try #require(match.output[2].substring))!
         #expect(written + dropped == 30, "\(result.stderr)")
         #expect(try Clips.frameCount(output) == written)
     }
@@ -182,7 +230,9 @@ import TestSupport
         try Clips.mp4(input, frames: 60)
         for name in ["out.mp4", "out.mkv"] {
             let output = folder.appendingPathComponent(name)
-            let result = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "{frame}", "--to", output.path])
+            let result = try camstamp([
+                "stream", "--source", "file:\(input.path)", "--text", "{frame}", "--to", output.path,
+            ])
             #expect(result.status == 0, "stderr: \(result.stderr)")
             #expect(try Clips.streams(output).map(\.codec) == ["h264", "aac"], "\(name)")
             // The packets as they were, up to the end of the video (2 s of 44.1 kHz AAC: 86 packets of
@@ -190,18 +240,29 @@ import TestSupport
             // before the encoder (counted), so the sound is held to the video written, not to 2 s.
             let written = try Clips.audioPacketHashes(output), source = try Clips.audioPacketHashes(input)
             let videoPackets = Int((try Clips.frameCount(output) * 44_100) / (30 * 1024))
-            #expect(written.count >= videoPackets - 3 && written.count < source.count,
-                    "\(name): \(written.count) of \(source.count) packets, video for \(videoPackets)")
+            #expect(
+                written.count >= videoPackets - 3 && written.count < source.count,
+                "\(name): \(written.count) of \(source.count) packets, video for \(videoPackets)")
             #expect(Array(source.prefix(written.count)) == written, "\(name)")
         }
         let long = folder.appendingPathComponent("long.mp4")
         try Clips.mp4(long, frames: 300)
         let short = folder.appendingPathComponent("short.mkv")
-        let result = try camstamp(["stream", "--source", "file:\(long.path)", "--text", "x", "--duration", "2", "--to", short.path])
+        let result = try camstamp([
+            "stream", "--source", "file:\(long.path)", "--text", "x", "--duration", "2", "--to", short.path,
+        ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        let audio = String(decoding: try tool("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts_time",
-                                                         "-of", "csv=p=0", short.path]), as: UTF8.self)
-        let last = audio.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }.max() ?? -1
+        let audio = String(
+            decoding: try tool(
+                "ffprobe",
+                [
+                    "-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts_time",
+                    "-of", "csv=p=0", short.path,
+                ]), as: UTF8.self)
+        let last =
+            audio.split(separator: "\n").compactMap {
+                Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")))
+            }.max() ?? -1
         #expect(last > 1.5 && last < 2.8, "the audio ends at \(last) s of a 2 s recording")
     }
 
@@ -214,24 +275,36 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("clip.mp4")
         try Clips.mp4(input, frames: 90)
-        let (mp4, mkv, hls) = (folder.appendingPathComponent("rec.mp4"), folder.appendingPathComponent("rec.mkv"), folder.appendingPathComponent("hls"))
-        let result = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "{frame}", "--duration", "2",
-                                   "--to", mp4.path, "--to", mkv.path, "--to", "hls:\(hls.path)"])
+        let (mp4, mkv, hls) = (
+            folder.appendingPathComponent("rec.mp4"), folder.appendingPathComponent("rec.mkv"),
+            folder.appendingPathComponent("hls")
+        )
+        let result = try camstamp([
+            "stream", "--source", "file:\(input.path)", "--text", "{frame}", "--duration", "2",
+            "--to", mp4.path, "--to", mkv.path, "--to", "hls:\(hls.path)",
+        ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let segment = hls.appendingPathComponent("segment00000.ts")
         for (output, codec) in [(mp4, "aac"), (mkv, "opus"), (segment, "aac")] {
             #expect(try Clips.streams(output).map(\.codec) == ["h264", codec], "\(output.lastPathComponent)")
             // The tone (audiotestsrc's sine at 0.8: RMS 0.57), not silence, for as long as the video.
-            let samples = try tool("ffmpeg", ["-v", "error", "-i", output.path, "-map", "0:a", "-ac", "1", "-ar", "8000", "-f", "f32le", "-"])
-                .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let samples = try tool(
+                "ffmpeg",
+                ["-v", "error", "-i", output.path, "-map", "0:a", "-ac", "1", "-ar", "8000", "-f", "f32le", "-"]
+            )
+            .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
             let rms = (samples.reduce(0) { $0 + Double($1 * $1) } / Double(max(samples.count, 1))).squareRoot()
             #expect(rms > 0.3, "\(output.lastPathComponent): sound at RMS \(rms)")
             let seconds = Double(samples.count) / 8000, video = Double(try Clips.frameCount(output)) / 30
             // (The clip's whole 3 s of sound would be 1 s over; a loaded machine drops a few frames.)
-            #expect(abs(seconds - video) < 0.5, "\(output.lastPathComponent): \(seconds) s of sound for \(video) s of video")
+            #expect(
+                abs(seconds - video) < 0.5, "\(output.lastPathComponent): \(seconds) s of sound for \(video) s of video"
+            )
         }
         let silent = folder.appendingPathComponent("silent.mp4")
-        let none = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "x", "--audio", "none", "--to", silent.path])
+        let none = try camstamp([
+            "stream", "--source", "file:\(input.path)", "--text", "x", "--audio", "none", "--to", silent.path,
+        ])
         #expect(none.status == 0, "stderr: \(none.stderr)")
         #expect(try Clips.streams(silent).map(\.codec) == ["h264"])
     }
@@ -247,8 +320,10 @@ import TestSupport
         let link = folder.appendingPathComponent("link")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder)
         for target in [input.path, link.appendingPathComponent("clip.mp4").path, folder.path + "/./clip.mp4"] {
-            let result = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "x", "--duration", "1",
-                                       "--to", target, "--overwrite"])
+            let result = try camstamp([
+                "stream", "--source", "file:\(input.path)", "--text", "x", "--duration", "1",
+                "--to", target, "--overwrite",
+            ])
             #expect(result.status == 64, "\(target): stderr: \(result.stderr)")
             #expect(result.stderr.contains("would replace the --source file"), "\(result.stderr)")
             #expect(try Data(contentsOf: input) == before, "\(target): the clip was written over")
@@ -261,13 +336,19 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("pcm.mkv")
-        try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1",
-                            "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
-                            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", input.path])
+        try tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1",
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", input.path,
+            ])
         let loud = folder.appendingPathComponent("loud.mp4")
         let said = try camstamp(["stream", "--source", "file:\(input.path)", "--text", "x", "--to", loud.path])
         #expect(said.status == 0, "stderr: \(said.stderr)")
-        #expect(said.stderr.contains("camstamp: --source: the audio of \(input.path) (audio/x-raw) cannot go into MP4"), "\(said.stderr)")
+        #expect(
+            said.stderr.contains("camstamp: --source: the audio of \(input.path) (audio/x-raw) cannot go into MP4"),
+            "\(said.stderr)")
         #expect(try Clips.streams(loud).map(\.codec) == ["h264"])
         let quiet = folder.appendingPathComponent("quiet.mp4")
         let silent = try camstamp(["stream", "-q", "--source", "file:\(input.path)", "--text", "x", "--to", quiet.path])

@@ -10,17 +10,23 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let home = folder.appendingPathComponent("home")
         for part in ["presets", "fonts", "pipelines"] {
-            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(part), to: home.appendingPathComponent(part))
+            try FileManager.default.copyItem(
+                at: packageRoot.appendingPathComponent(part), to: home.appendingPathComponent(part))
         }
-        let own = "identity name=pace sync=true signal-handoffs=false ! queue name=mark ! videoconvert"
+        let own =
+            "identity name=pace sync=true signal-handoffs=false ! queue name=mark ! videoconvert"
             + " ! video/x-raw,format=I420 ! x264enc name=encoder speed-preset=veryfast tune=zerolatency"
             + " bitrate={bitrate} key-int-max={keyint} ! h264parse ! matroskamux name=mux"
             + " ! filesink name=out buffer-mode=unbuffered location={location}\n"
-        try own.write(to: home.appendingPathComponent("pipelines/stream-mkv.pipeline"), atomically: true, encoding: .utf8)
+        try own.write(
+            to: home.appendingPathComponent("pipelines/stream-mkv.pipeline"), atomically: true, encoding: .utf8)
         let file = folder.appendingPathComponent("out.mkv")
-        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
-                                   "--to", file.path],
-                                  timeout: 30, environment: ["CAMSTAMP_HOME": home.path])
+        let result = try camstamp(
+            [
+                "stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
+                "--to", file.path,
+            ],
+            timeout: 30, environment: ["CAMSTAMP_HOME": home.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let video = try decodeVideo(file: file, keep: 0)
         #expect(video.frames > 0)

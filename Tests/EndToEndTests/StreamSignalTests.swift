@@ -18,10 +18,14 @@ func framesLeft(_ file: URL) -> Int? {
 func expectNoFramelessRecording(_ file: URL, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
     if let frames = framesLeft(file) {
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? -1
-        #expect(frames > 0, "\(context): \(file.lastPathComponent) left with no frame (\(size) bytes)", sourceLocation: sourceLocation)
+        #expect(
+            frames > 0, "\(context): \(file.lastPathComponent) left with no frame (\(size) bytes)",
+            sourceLocation: sourceLocation)
     }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)) ?? []
-    #expect(!names.contains { $0.hasSuffix(".part") }, "\(context): temporaries left: \(names)", sourceLocation: sourceLocation)
+    #expect(
+        !names.contains { $0.hasSuffix(".part") }, "\(context): temporaries left: \(names)",
+        sourceLocation: sourceLocation)
 }
 
 extension RunningCamstamp {
@@ -45,9 +49,10 @@ extension RunningCamstamp {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline && isRunning {
             if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
-               let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16),
-               mask & wanted == wanted {
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+                let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+                mask & wanted == wanted
+            {
                 return true
             }
             usleep(500)
@@ -80,11 +85,14 @@ extension RunningCamstamp {
         defer { try? FileManager.default.removeItem(at: folder) }
         for (index, moment) in Self.moments.enumerated() {
             let file = folder.appendingPathComponent("early\(index).\(container)")
-            let running = try start(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path], at: moment)
+            let running = try start(
+                ["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path], at: moment)
             running.send(signal)
             let result = running.finish(timeout: 20)
             let context = "signal \(signal) at \(moment.map { "\($0) s" } ?? "spawn")"
-            #expect(running.stopped(by: signal, result), "\(context): status \(running.shellStatus(result)), stderr: \(result.stderr)")
+            #expect(
+                running.stopped(by: signal, result),
+                "\(context): status \(running.shellStatus(result)), stderr: \(result.stderr)")
             #expect(!result.stderr.contains("camstamp: "), "\(context): \(result.stderr)")
             expectNoFramelessRecording(file, context)
         }
@@ -97,7 +105,8 @@ extension RunningCamstamp {
         defer { try? FileManager.default.removeItem(at: folder) }
         for (index, moment) in [0, 0.03, 0.1, 0.3, 0.6].enumerated() {
             let file = folder.appendingPathComponent("twice\(index).mp4")
-            let running = try start(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path], at: moment)
+            let running = try start(
+                ["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path], at: moment)
             running.send(SIGINT)
             // Apart, or the kernel merges them into one.
             Thread.sleep(forTimeInterval: 0.02)
@@ -116,21 +125,28 @@ extension RunningCamstamp {
         let folder = try temporaryFolder("kill\(container)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let early = folder.appendingPathComponent("early.\(container)")
-        var running = try start(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", early.path], at: 0.1)
+        var running = try start(
+            ["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", early.path], at: 0.1)
         running.send(SIGKILL)
         _ = running.finish(timeout: 10)
-        if let frames = framesLeft(early) { #expect(frames > 0, "killed at 0.1 s: \(early.lastPathComponent) left with no frame") }
+        if let frames = framesLeft(early) {
+            #expect(frames > 0, "killed at 0.1 s: \(early.lastPathComponent) left with no frame")
+        }
 
         let late = folder.appendingPathComponent("late.\(container)")
-        running = try start(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", late.path], at: 1.5)
+        running = try start(
+            ["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", late.path], at: 1.5)
         running.send(SIGKILL)
         _ = running.finish(timeout: 10)
         #expect((framesLeft(late) ?? 0) > 0, "killed at 1.5 s: \(late.lastPathComponent) does not play")
 
         // The next run into the folder clears what the killed ones left behind.
         let next = folder.appendingPathComponent("next.\(container)")
-        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "0.5",
-                                   "--to", next.path], timeout: 30)
+        let result = try camstamp(
+            [
+                "stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "0.5",
+                "--to", next.path,
+            ], timeout: 30)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         expectNoFramelessRecording(next, "the next run")
         #expect((framesLeft(next) ?? 0) > 0)
@@ -144,12 +160,14 @@ extension RunningCamstamp {
         let file = folder.appendingPathComponent("kept.mkv")
         let old = Data("an older recording".utf8)
         try old.write(to: file)
-        let running = try start(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--overwrite", "--to", file.path], at: 0)
+        let running = try start(
+            ["stream", "--source", "test", "--text", "x", "--size", "320x240", "--overwrite", "--to", file.path], at: 0)
         running.send(SIGINT)
         let result = running.finish(timeout: 20)
         #expect(running.shellStatus(result) == 130, "stderr: \(result.stderr)")
         let now = try Data(contentsOf: file)
-        #expect(now == old || (framesLeft(file) ?? 0) > 0, "\(now.count) bytes, neither the old file nor a playable one")
+        #expect(
+            now == old || (framesLeft(file) ?? 0) > 0, "\(now.count) bytes, neither the old file nor a playable one")
     }
 
     /// A file that appears under the recording's name while it starts (another program's) is
@@ -160,7 +178,8 @@ extension RunningCamstamp {
         let file = folder.appendingPathComponent("taken.mp4")
         // Once the pipeline runs, before its first fragment is on disk (or, on a slow machine,
         // before the start's own check: the same refusal).
-        let running = try start(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path], at: 0.15)
+        let running = try start(
+            ["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path], at: 0.15)
         let theirs = Data("another program's file".utf8)
         try theirs.write(to: file)
         for _ in 0..<100 where running.isRunning { Thread.sleep(forTimeInterval: 0.05) }
@@ -180,8 +199,11 @@ extension RunningCamstamp {
         let pipe = folder.appendingPathComponent("pipe.mkv"), copy = folder.appendingPathComponent("copy.mkv")
         #expect(mkfifo(pipe.path, 0o600) == 0)
         let reader = try BackgroundProcess("/bin/sh", ["-c", "cat \"$0\" > \"$1\"", pipe.path, copy.path])
-        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
-                                   "--overwrite", "--to", pipe.path], timeout: 30)
+        let result = try camstamp(
+            [
+                "stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
+                "--overwrite", "--to", pipe.path,
+            ], timeout: 30)
         reader.finish(timeout: 30)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         var info = stat()
@@ -200,8 +222,9 @@ extension RunningCamstamp {
         let target = scheme == "rtmp" ? "rtmp://127.0.0.1:\(port)/live/key" : "srt://127.0.0.1:\(port)"
         for (index, moment) in [0.03, 0.06, 0.1, 0.15, 0.25].enumerated() {
             let file = folder.appendingPathComponent("local\(index).mkv")
-            let running = try start(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", target, "--to", file.path],
-                                    at: moment)
+            let running = try start(
+                ["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", target, "--to", file.path],
+                at: moment)
             running.send(SIGINT)
             let result = running.finish(timeout: 30)
             #expect(running.shellStatus(result) == 130, "at \(moment) s: stderr: \(result.stderr)")
@@ -217,8 +240,11 @@ extension RunningCamstamp {
         defer { try? FileManager.default.removeItem(at: folder) }
         for (index, moment) in [0, 0.005, 0.02, 0.05, 0.1].enumerated() {
             let file = folder.appendingPathComponent("shots\(index).mkv")
-            let running = try start(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path,
-                                     "--snapshot-dir", folder.appendingPathComponent("shots\(index)").path], at: moment)
+            let running = try start(
+                [
+                    "stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path,
+                    "--snapshot-dir", folder.appendingPathComponent("shots\(index)").path,
+                ], at: moment)
             running.send(SIGUSR1)
             Thread.sleep(forTimeInterval: 0.5)
             #expect(running.isRunning, "SIGUSR1 at \(moment) s ended the stream")

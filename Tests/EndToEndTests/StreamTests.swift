@@ -10,8 +10,10 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let template = try writeSolidCameraTemplate(in: folder)
         let file = folder.appendingPathComponent("clip.\(container)")
-        let result = try camstamp(["stream", "--source", "test", "--pipeline", template.path, "--text", "REC {time}",
-                                   "--size", "640x360", "--fps", "30", "--duration", "3", "--to", file.path])
+        let result = try camstamp([
+            "stream", "--source", "test", "--pipeline", template.path, "--text", "REC {time}",
+            "--size", "640x360", "--fps", "30", "--duration", "3", "--to", file.path,
+        ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let written = try framesWritten(result.stderr, expected: 90)
         let video = try decodeVideo(file: file)
@@ -30,10 +32,13 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let template = try writeSolidCameraTemplate(in: folder)
         let file = folder.appendingPathComponent("numbers.mkv")
-        let result = try camstamp(["stream", "--source", "test", "--pipeline", template.path, "--text", "{frame}",
-                                   "--size", "640x360", "--fps", "30", "--duration", "2", "--to", file.path])
+        let result = try camstamp([
+            "stream", "--source", "test", "--pipeline", template.path, "--text", "{frame}",
+            "--size", "640x360", "--fps", "30", "--duration", "2", "--to", file.path,
+        ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        let first = try #require(try decodeVideo(file: file, keep: 20).kept), next = try #require(try decodeVideo(file: file, keep: 21).kept)
+        let first = try #require(try decodeVideo(file: file, keep: 20).kept),
+            next = try #require(try decodeVideo(file: file, keep: 21).kept)
         try expectMarkBottomRight(first)
         let (a, b) = (try lumaPlane(first), try lumaPlane(next))
         var changed: [(x: Int, y: Int)] = []
@@ -41,14 +46,17 @@ import TestSupport
             for x in 0..<first.width where abs(Int(a[y][x]) - Int(b[y][x])) > 24 { changed.append((x, y)) }
         }
         #expect(changed.count > 20, "frames 20 and 21 look the same")
-        #expect(changed.allSatisfy { $0.x > first.width / 2 && $0.y > first.height * 3 / 4 }, "changes outside the mark")
+        #expect(
+            changed.allSatisfy { $0.x > first.width / 2 && $0.y > first.height * 3 / 4 }, "changes outside the mark")
     }
 
     @Test func ctrlCFinalisesAPlayableMP4AndExits130() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("live.mp4")
-        let running = try RunningCamstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path])
+        let running = try RunningCamstamp([
+            "stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path,
+        ])
         Thread.sleep(forTimeInterval: 2.5)
         running.send(SIGINT)
         let result = running.finish(timeout: 20)
@@ -63,8 +71,10 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("early.mkv")
-        let running = try RunningCamstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path,
-                                           "--snapshot-dir", folder.path])
+        let running = try RunningCamstamp([
+            "stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path,
+            "--snapshot-dir", folder.path,
+        ])
         // Both signals arrive while camstamp is still starting up: as soon as it takes them (20 ms
         // after the spawn, still mapping its libraries, a SIGUSR1 would end it as the kernel's
         // default does).
@@ -83,14 +93,18 @@ import TestSupport
         // The shipped files, but for the still-jpeg pipeline.
         let home = folder.appendingPathComponent("home")
         for part in ["presets", "fonts", "pipelines"] {
-            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(part), to: home.appendingPathComponent(part))
+            try FileManager.default.copyItem(
+                at: packageRoot.appendingPathComponent(part), to: home.appendingPathComponent(part))
         }
         let template = home.appendingPathComponent("pipelines/still-jpeg.pipeline")
         try FileManager.default.removeItem(at: template)
         let file = folder.appendingPathComponent("out.mkv"), shots = folder.appendingPathComponent("shots")
-        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
-                                   "--to", file.path, "--snapshot-dir", shots.path],
-                                  timeout: 30, environment: ["CAMSTAMP_HOME": home.path])
+        let result = try camstamp(
+            [
+                "stream", "--source", "test", "--text", "x", "--size", "320x240", "--duration", "1",
+                "--to", file.path, "--snapshot-dir", shots.path,
+            ],
+            timeout: 30, environment: ["CAMSTAMP_HOME": home.path])
         #expect(result.status == 1, "stderr: \(result.stderr)")
         #expect(result.stderr.hasPrefix("camstamp: ") && result.stderr.contains(template.path), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: file.path))
@@ -101,7 +115,9 @@ import TestSupport
         let folder = try temporaryFolder("kill\(container)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("crash.\(container)")
-        let running = try RunningCamstamp(["stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path])
+        let running = try RunningCamstamp([
+            "stream", "--source", "test", "--text", "x", "--size", "320x240", "--to", file.path,
+        ])
         Thread.sleep(forTimeInterval: 3.5)
         running.send(SIGKILL)
         _ = running.finish(timeout: 10)
@@ -117,14 +133,20 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("ten.mp4"), file = folder.appendingPathComponent("crash.mkv")
-        try writeWithGStreamer("videotestsrc num-buffers=300 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: clip)
+        try writeWithGStreamer(
+            "videotestsrc num-buffers=300 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}",
+            to: clip)
         let running = try RunningCamstamp(["stream", "--source", "file:" + clip.path, "--text", "x", "--to", file.path])
         Thread.sleep(forTimeInterval: 2.5)
         running.send(SIGKILL)
         _ = running.finish(timeout: 10)
         #expect(try decodeVideo(file: file).frames >= 10)
-        let duration = String(decoding: try tool("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file.path]), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let duration = String(
+            decoding: try tool(
+                "ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file.path]),
+            as: UTF8.self
+        )
+        .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(duration == "N/A", "the killed recording says it lasts \(duration) s")
     }
 
@@ -136,9 +158,11 @@ import TestSupport
         let sdp = folder.appendingPathComponent("stream.sdp")
         var sender: RunningCamstamp?
         let video = try decodeVideo(rtpPort: port, keep: 20, limit: 40, timeout: .seconds(20)) {
-            sender = try RunningCamstamp(["stream", "--source", "test", "--pipeline", template.path, "--text", "RTP",
-                                          "--size", "640x360", "--duration", "4", "--to", "rtp://127.0.0.1:\(port)",
-                                          "--sdp", sdp.path])
+            sender = try RunningCamstamp([
+                "stream", "--source", "test", "--pipeline", template.path, "--text", "RTP",
+                "--size", "640x360", "--duration", "4", "--to", "rtp://127.0.0.1:\(port)",
+                "--sdp", sdp.path,
+            ])
         }
         let result = try #require(sender).finish(timeout: 20)
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -158,8 +182,10 @@ import TestSupport
         let shots = folder.appendingPathComponent("shots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("clip.mkv")
-        let running = try RunningCamstamp(["stream", "--source", "test", "--pipeline", template.path, "--text", "SNAP",
-                                           "--size", "640x360", "--to", file.path, "--snapshot-dir", shots.path])
+        let running = try RunningCamstamp([
+            "stream", "--source", "test", "--pipeline", template.path, "--text", "SNAP",
+            "--size", "640x360", "--to", file.path, "--snapshot-dir", shots.path,
+        ])
         Thread.sleep(forTimeInterval: 1.5)
         running.send(SIGUSR1)
         Thread.sleep(forTimeInterval: 1.5)
@@ -193,24 +219,32 @@ import TestSupport
     func oneFileGivenAsTwoTargetsIsRefusedBeforeAnythingIsWritten(second: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("linked").path, withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("linked").path, withDestinationPath: ".")
         var extra: [String] = []
         if second == "l.mp4" {
             // A link is followed to the file it names, which is there already: hence --overwrite.
             try Data("old".utf8).write(to: folder.appendingPathComponent("d.mp4"))
-            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("l.mp4").path, withDestinationPath: "d.mp4")
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appendingPathComponent("l.mp4").path, withDestinationPath: "d.mp4")
             extra = ["--overwrite"]
         }
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
-        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--duration", "1", "--to", "d.mp4", "--to", second] + extra,
-                                  in: folder)
+        let result = try camstamp(
+            ["stream", "--source", "test", "--text", "x", "--duration", "1", "--to", "d.mp4", "--to", second] + extra,
+            in: folder)
         #expect(result.status == 64, "stderr: \(result.stderr)")
         let line = result.stderr.split(separator: "\n")
-        #expect(line.count == 1 && line[0].hasPrefix("camstamp: --to ") && line[0].hasSuffix("; give each target once"), "\(result.stderr)")
-        #expect(result.stderr.contains(folder.resolvingSymlinksInPath().appendingPathComponent("d.mp4").path)
+        #expect(
+            line.count == 1 && line[0].hasPrefix("camstamp: --to ") && line[0].hasSuffix("; give each target once"),
+            "\(result.stderr)")
+        #expect(
+            result.stderr.contains(folder.resolvingSymlinksInPath().appendingPathComponent("d.mp4").path)
                 || result.stderr.contains(folder.appendingPathComponent("d.mp4").path), "\(result.stderr)")
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)) == before)
-        if second == "l.mp4" { #expect(try Data(contentsOf: folder.appendingPathComponent("d.mp4")) == Data("old".utf8)) }
+        if second == "l.mp4" {
+            #expect(try Data(contentsOf: folder.appendingPathComponent("d.mp4")) == Data("old".utf8))
+        }
     }
 
     /// A folder the user cannot write into is refused before the camera starts, in the words
@@ -219,10 +253,15 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
-        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--to", folder.appendingPathComponent("out.mp4").path,
-                                   "--duration", "1"], asNobody: true)
+        let result = try camstamp(
+            [
+                "stream", "--source", "test", "--text", "x", "--to", folder.appendingPathComponent("out.mp4").path,
+                "--duration", "1",
+            ], asNobody: true)
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: \(folder.path): cannot write here (permission denied); choose another folder with --to\n")
+        #expect(
+            result.stderr
+                == "camstamp: \(folder.path): cannot write here (permission denied); choose another folder with --to\n")
     }
 
     /// A disk that fills while recording (here /dev/full behind the name) is said in one line that
@@ -232,9 +271,14 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("full.mp4")
         try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: "/dev/full")
-        let result = try camstamp(["stream", "--source", "test", "--text", "x", "--to", file.path, "--overwrite", "--duration", "2"])
+        let result = try camstamp([
+            "stream", "--source", "test", "--text", "x", "--to", file.path, "--overwrite", "--duration", "2",
+        ])
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: \(file.path): cannot write the recording (the disk is full); free some space or choose another --to\n")
+        #expect(
+            result.stderr
+                == "camstamp: \(file.path): cannot write the recording (the disk is full); free some space or choose another --to\n"
+        )
     }
 
     /// A full disk under one of two recordings: that one is let go and the other goes on to the
@@ -249,15 +293,25 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let small = try nearlyFullDisk(in: folder)
         defer { unmount(small) }
-        let full = small.appendingPathComponent(fullTarget == "hls" ? "live" : fullTarget), healthy = folder.appendingPathComponent("y.mkv")
+        let full = small.appendingPathComponent(fullTarget == "hls" ? "live" : fullTarget),
+            healthy = folder.appendingPathComponent("y.mkv")
         let target = fullTarget == "hls" ? "hls:" + full.path : full.path
-        let result = try camstamp(["stream", "--source", "test", "--text", "LIVE {frame}", "--size", "640x360", "--duration", "8",
-                                   "--audio", "auto", "--to", target, "--to", healthy.path])
+        let result = try camstamp([
+            "stream", "--source", "test", "--text", "LIVE {frame}", "--size", "640x360", "--duration", "8",
+            "--audio", "auto", "--to", target, "--to", healthy.path,
+        ])
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: \(target): cannot write the \(fullTarget == "hls" ? "segments" : "recording") (the disk is full); "
+        #expect(
+            result.stderr
+                == "camstamp: \(target): cannot write the \(fullTarget == "hls" ? "segments" : "recording") (the disk is full); "
                 + "free some space or choose another --to\n", "\(result.stderr)")
         func duration(_ file: URL) throws -> Double? {
-            Double(String(decoding: try tool("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file.path]), as: UTF8.self)
+            Double(
+                String(
+                    decoding: try tool(
+                        "ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file.path]),
+                    as: UTF8.self
+                )
                 .trimmingCharacters(in: .whitespacesAndNewlines))
         }
         // The healthy one holds all 8 s, sound included, and says its length; the full one what fitted.
@@ -268,7 +322,10 @@ import TestSupport
             #expect(cut < 6, "full disk: \(cut) s")
             #expect(try decodeVideo(file: healthy).frames > (try decodeVideo(file: full).frames) + 30)
         }
-        let streams = String(decoding: try tool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", healthy.path]), as: UTF8.self)
+        let streams = String(
+            decoding: try tool(
+                "ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", healthy.path]),
+            as: UTF8.self)
         #expect(streams.contains("audio"), "\(streams)")
     }
 
@@ -281,11 +338,15 @@ import TestSupport
         let small = try nearlyFullDisk(in: folder)
         defer { unmount(small) }
         let hls = small.appendingPathComponent("live")
-        let result = try camstamp(["stream", "--source", "test", "--text", "LIVE {frame}", "--size", "640x360", "--duration", "30",
-                                   "--to", "hls:" + hls.path])
+        let result = try camstamp([
+            "stream", "--source", "test", "--text", "LIVE {frame}", "--size", "640x360", "--duration", "30",
+            "--to", "hls:" + hls.path,
+        ])
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: hls:\(hls.path): cannot write the segments (the disk is full); free some space or choose another --to\n",
-                "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "camstamp: hls:\(hls.path): cannot write the segments (the disk is full); free some space or choose another --to\n",
+            "\(result.stderr)")
     }
 
     /// A video file whose frames H.264 cannot take (an odd size; --size was not given to choose
@@ -297,7 +358,9 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("damaged.mp4")
-        try writeWithGStreamer("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: clip)
+        try writeWithGStreamer(
+            "videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}",
+            to: clip)
         var bytes = [UInt8](try Data(contentsOf: clip))
         let mdat = try #require((4..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("mdat".utf8) })
         let size = bytes[(mdat - 4)..<mdat].reduce(0) { $0 << 8 | Int($1) }
@@ -306,8 +369,12 @@ import TestSupport
         let file = folder.appendingPathComponent("out.mp4")
         let result = try camstamp(["stream", "--source", "file:" + clip.path, "--text", "x", "--to", file.path])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("camstamp: --source file:\(clip.path): the clip cannot be played: "), "\(result.stderr)")
-        #expect(result.stderr.split(separator: "\n").count == 1 && !result.stderr.contains("/GstPipeline"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("camstamp: --source file:\(clip.path): the clip cannot be played: "),
+            "\(result.stderr)")
+        #expect(
+            result.stderr.split(separator: "\n").count == 1 && !result.stderr.contains("/GstPipeline"),
+            "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
@@ -319,29 +386,44 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let full = folder.appendingPathComponent("full.mov"), clip = folder.appendingPathComponent("timecode.mov")
-        try tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=1", "-c:v", "libx264", "-timecode", "01:00:00:00", full.path])
+        try tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=1", "-c:v", "libx264", "-timecode",
+                "01:00:00:00", full.path,
+            ])
         try tool("ffmpeg", ["-v", "error", "-i", full.path, "-map", "0:d", "-c", "copy", "-f", "mov", clip.path])
-        let outputs = ["out.mp4", "out.mkv"].prefix(targets).flatMap { ["--to", folder.appendingPathComponent($0).path] }
+        let outputs = ["out.mp4", "out.mkv"].prefix(targets).flatMap {
+            ["--to", folder.appendingPathComponent($0).path]
+        }
         let result = try camstamp(["stream", "--source", "file:" + clip.path, "--text", "x"] + outputs)
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("camstamp: --source file:\(clip.path): the clip cannot be played: ")
+        #expect(
+            result.stderr.hasPrefix("camstamp: --source file:\(clip.path): the clip cannot be played: ")
                 && result.stderr.hasSuffix("; give another video file\n"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1 && !result.stderr.contains("/Gst"), "\(result.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["full.mov", "timecode.mov"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["full.mov", "timecode.mov"])
     }
 
     @Test func aSourceWithAnOddFrameSizeIsSaidAndLeavesNoFile() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("odd.mkv")
-        try writeWithGStreamer("videotestsrc num-buffers=10 ! video/x-raw,width=321,height=241,framerate=30/1 ! matroskamux ! filesink location={location}", to: clip)
+        try writeWithGStreamer(
+            "videotestsrc num-buffers=10 ! video/x-raw,width=321,height=241,framerate=30/1 ! matroskamux ! filesink location={location}",
+            to: clip)
         let file = folder.appendingPathComponent("out.mp4")
         let result = try camstamp(["stream", "--source", "file:" + clip.path, "--text", "x", "--to", file.path])
         #expect(result.status == 1)
-        #expect(result.stderr == "camstamp: capture: the source's 321x241 frames cannot be encoded: H.264 (4:2:0) needs an even width and height, "
-            + "e.g. 320x240; ask for that with --size\n")
+        #expect(
+            result.stderr
+                == "camstamp: capture: the source's 321x241 frames cannot be encoded: H.264 (4:2:0) needs an even width and height, "
+                + "e.g. 320x240; ask for that with --size\n")
         #expect(!FileManager.default.fileExists(atPath: file.path))
-        let sized = try camstamp(["stream", "--source", "file:" + clip.path, "--text", "x", "--to", file.path, "--size", "320x240"])
+        let sized = try camstamp([
+            "stream", "--source", "file:" + clip.path, "--text", "x", "--to", file.path, "--size", "320x240",
+        ])
         #expect(sized.status == 0, "\(sized.stderr)")
     }
 
@@ -355,16 +437,20 @@ import TestSupport
         try mountTmpfs(at: shots, options: "size=8k")
         defer { unmount(shots) }
         let file = folder.appendingPathComponent("clip.mkv")
-        let running = try RunningCamstamp(["stream", "--source", "test", "--text", "SNAP", "--size", "1280x720", "--to", file.path,
-                                           "--snapshot-dir", shots.path])
+        let running = try RunningCamstamp([
+            "stream", "--source", "test", "--text", "SNAP", "--size", "1280x720", "--to", file.path,
+            "--snapshot-dir", shots.path,
+        ])
         Thread.sleep(forTimeInterval: 1.5)
         running.send(SIGUSR1)
         Thread.sleep(forTimeInterval: 1.5)
         running.send(SIGINT)
         let result = running.finish(timeout: 20)
         #expect(result.status == 130, "stderr: \(result.stderr)")
-        #expect(result.stderr.split(separator: "\n").first == "camstamp: \(shots.path): cannot write the snapshot (the disk is full); free some space or choose another --snapshot-dir",
-                "\(result.stderr)")
+        #expect(
+            result.stderr.split(separator: "\n").first
+                == "camstamp: \(shots.path): cannot write the snapshot (the disk is full); free some space or choose another --snapshot-dir",
+            "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: shots.path).isEmpty)
         #expect(try decodeVideo(file: file).frames >= 60)
     }

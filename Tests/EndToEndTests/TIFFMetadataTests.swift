@@ -18,17 +18,26 @@ import TestSupport
         return file
     }
 
-    static func expectCameraEXIF(_ tags: [String: String], gps: Bool, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(tags["IFD0:Make"] == "FormatMaker", "\(name): Make lost: \(tags.filter { $0.key.hasPrefix("IFD0") })", sourceLocation: sourceLocation)
+    static func expectCameraEXIF(
+        _ tags: [String: String], gps: Bool, _ name: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            tags["IFD0:Make"] == "FormatMaker", "\(name): Make lost: \(tags.filter { $0.key.hasPrefix("IFD0") })",
+            sourceLocation: sourceLocation)
         #expect(tags["IFD0:Model"] == "FormatCam 11", "\(name): Model lost", sourceLocation: sourceLocation)
-        #expect(tags["ExifIFD:DateTimeOriginal"] == "2024:01:02 03:04:05", "\(name): DateTimeOriginal lost: \(tags.filter { $0.key.hasPrefix("Exif") })",
-                sourceLocation: sourceLocation)
+        #expect(
+            tags["ExifIFD:DateTimeOriginal"] == "2024:01:02 03:04:05",
+            "\(name): DateTimeOriginal lost: \(tags.filter { $0.key.hasPrefix("Exif") })",
+            sourceLocation: sourceLocation)
         if gps {
-            #expect(tags["GPS:GPSLatitude"]?.hasPrefix("48 deg 51'") == true && tags["GPS:GPSLongitudeRef"] == "East",
-                    "\(name): GPS lost: \(tags.filter { $0.key.hasPrefix("GPS") })", sourceLocation: sourceLocation)
+            #expect(
+                tags["GPS:GPSLatitude"]?.hasPrefix("48 deg 51'") == true && tags["GPS:GPSLongitudeRef"] == "East",
+                "\(name): GPS lost: \(tags.filter { $0.key.hasPrefix("GPS") })", sourceLocation: sourceLocation)
         } else {
-            #expect(!tags.keys.contains { $0.hasPrefix("GPS:") || $0.contains("GPSLatitude") }, "\(name): GPS left in: \(tags.filter { $0.key.contains("GPS") })",
-                    sourceLocation: sourceLocation)
+            #expect(
+                !tags.keys.contains { $0.hasPrefix("GPS:") || $0.contains("GPSLatitude") },
+                "\(name): GPS left in: \(tags.filter { $0.key.contains("GPS") })",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -47,9 +56,12 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try Self.phoneJPEG(in: folder)
         let profile = PhotoFormatTests.displayP3Profile()
-        for (label, extra) in [("plain", [String]()), ("strip", ["--strip-gps"]), ("credit", ["--set-metadata", "Artist=Studio North"])] {
+        for (label, extra) in [
+            ("plain", [String]()), ("strip", ["--strip-gps"]), ("credit", ["--set-metadata", "Artist=Studio North"]),
+        ] {
             let out = folder.appendingPathComponent("out-\(label)")
-            let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "MARK", "--format", "tiff"] + extra)
+            let result = try camstamp(
+                ["batch", input.path, "-o", out.path, "--text", "MARK", "--format", "tiff"] + extra)
             #expect(result.status == 0, "\(label): \(result.stderr)")
             #expect(!result.stderr.contains("EXIF"), "\(label): \(result.stderr)")
             let file = out.appendingPathComponent("phone.tif")
@@ -57,14 +69,20 @@ import TestSupport
             #expect(tags["File:FileType"] == "TIFF", "\(label)")
             Self.expectCameraEXIF(tags, gps: label != "strip", label)
             // Pixels turned, and nothing that would turn them again.
-            #expect(tags["IFD0:Orientation"] == "Horizontal (normal)", "\(label): \(tags["IFD0:Orientation"] ?? "no Orientation")")
-            #expect(tags["IFD0:Artist"] == (label == "credit" ? "Studio North" : "Someone"), "\(label): \(tags["IFD0:Artist"] ?? "no Artist")")
+            #expect(
+                tags["IFD0:Orientation"] == "Horizontal (normal)",
+                "\(label): \(tags["IFD0:Orientation"] ?? "no Orientation")")
+            #expect(
+                tags["IFD0:Artist"] == (label == "credit" ? "Studio North" : "Someone"),
+                "\(label): \(tags["IFD0:Artist"] ?? "no Artist")")
             // --set-metadata Artist is the XMP creator too.
             #expect(tags["XMP-dc:Creator"] == (label == "credit" ? "Studio North" : "Xmp Person"), "\(label): XMP lost")
-            #expect(try tool("exiftool", ["-b", "-ICC_Profile", file.path]) == profile, "\(label): the ICC profile differs")
+            #expect(
+                try tool("exiftool", ["-b", "-ICC_Profile", file.path]) == profile, "\(label): the ICC profile differs")
             try Self.expectValid(file, label)
             // Stored top-left turned 90° clockwise lands top-right of a portrait picture.
-            PhotoFormatTests.expectMarkedUpright(try PhotoFormatTests.decodeBack(file), width: 240, height: 320, redAt: (220, 20), label)
+            PhotoFormatTests.expectMarkedUpright(
+                try PhotoFormatTests.decodeBack(file), width: 240, height: 320, redAt: (220, 20), label)
         }
     }
 
@@ -77,17 +95,24 @@ import TestSupport
         let scan = folder.appendingPathComponent("in/scan.tif")
         try FileManager.default.createDirectory(at: scan.deletingLastPathComponent(), withIntermediateDirectories: true)
         try tool("convert", [base.path, "-strip", scan.path])
-        try tool("exiftool", ["-q", "-overwrite_original", "-Make=FormatMaker", "-Model=FormatCam 11", "-DateTimeOriginal=2024:01:02 03:04:05"]
-                 + Self.gps + [scan.path])
+        try tool(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-Make=FormatMaker", "-Model=FormatCam 11",
+                "-DateTimeOriginal=2024:01:02 03:04:05",
+            ]
+                + Self.gps + [scan.path])
         Self.expectCameraEXIF(try PhotoFormatTests.tags(scan), gps: true, "fixture")
         for (format, name) in [("keep", "scan.tif"), ("jpg", "scan.jpg")] {
             let out = folder.appendingPathComponent("out-\(format)")
             let result = try camstamp(["batch", scan.path, "-o", out.path, "--text", "MARK", "--format", format])
-            #expect(result.status == 0 && result.stderr == "1 marked, 0 failed, 0 skipped\n", "\(format): \(result.stderr)")
+            #expect(
+                result.status == 0 && result.stderr == "1 marked, 0 failed, 0 skipped\n", "\(format): \(result.stderr)")
             let file = out.appendingPathComponent(name)
             Self.expectCameraEXIF(try PhotoFormatTests.tags(file), gps: true, format)
             try Self.expectValid(file, format)
-            PhotoFormatTests.expectMarkedUpright(try PhotoFormatTests.decodeBack(file), width: 320, height: 240, redAt: (20, 20), format)
+            PhotoFormatTests.expectMarkedUpright(
+                try PhotoFormatTests.decodeBack(file), width: 320, height: 240, redAt: (20, 20), format)
         }
     }
 }

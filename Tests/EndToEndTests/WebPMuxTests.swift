@@ -23,8 +23,12 @@ import TestSupport
         let profile = PhotoFormatTests.displayP3Profile()
         let profileFile = folder.appendingPathComponent("p3.icc")
         try profile.write(to: profileFile)
-        try tool("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Creator=Ann Example",
-                              "-ICC_Profile<=\(profileFile.path)", source.path])
+        try tool(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-XMP-dc:Creator=Ann Example",
+                "-ICC_Profile<=\(profileFile.path)", source.path,
+            ])
         let metadata = try ImageMetadata(jpeg: Data(contentsOf: source))
 
         // What the encoder produced: a WebP with no metadata.
@@ -42,13 +46,15 @@ import TestSupport
         #expect(before.fourCC == (lossless ? "VP8L" : "VP8 ") && after.fourCC == before.fourCC)
         #expect(after.payload == before.payload, "the \(before.fourCC) bitstream changed")
 
-        let tags = String(decoding: try tool("exiftool", ["-s", "-s", "-s", "-Model", "-XMP-dc:Creator", output.path]),
-                          as: UTF8.self)
+        let tags = String(
+            decoding: try tool("exiftool", ["-s", "-s", "-s", "-Model", "-XMP-dc:Creator", output.path]),
+            as: UTF8.self)
         #expect(tags.split(separator: "\n") == ["Fixture Cam 1", "Ann Example"], "exiftool read: \(tags)")
         #expect(try tool("exiftool", ["-b", "-ICC_Profile", output.path]) == profile)
         // exiftool's own check of the RIFF structure, and a decoder that takes it.
-        let validate = String(decoding: try tool("exiftool", ["-validate", "-warning", "-s", "-s", "-s", output.path]),
-                              as: UTF8.self)
+        let validate = String(
+            decoding: try tool("exiftool", ["-validate", "-warning", "-s", "-s", "-s", output.path]),
+            as: UTF8.self)
         #expect(validate.trimmingCharacters(in: .whitespacesAndNewlines) == "OK", "exiftool -validate: \(validate)")
         _ = try tool("dwebp", ["-quiet", output.path, "-o", folder.appendingPathComponent("back.png").path])
     }

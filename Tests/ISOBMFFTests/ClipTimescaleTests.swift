@@ -29,12 +29,14 @@ import Testing
         #expect(ClipTimescale.timescale(numerator: 30, denominator: 1, duration: 13 * 3600 * Self.second) == 90_000)
         #expect(ClipTimescale.timescale(numerator: 30, denominator: 1, duration: fits) == 90_000)
         #expect(ClipTimescale.timescale(numerator: 30, denominator: 1, duration: fits + 1) == nil)
-        #expect(ClipTimescale.timescale(numerator: 0, denominator: 1, duration: (13 * 3600 + 15 * 60) * Self.second) == nil)
+        #expect(
+            ClipTimescale.timescale(numerator: 0, denominator: 1, duration: (13 * 3600 + 15 * 60) * Self.second) == nil)
         #expect(ClipTimescale.timescale(numerator: 30, denominator: 1, duration: 24 * 3600 * Self.second) == nil)
         #expect(ClipTimescale.timescale(numerator: 30, denominator: 1, duration: .max) == nil)
         #expect(ClipTimescale.timescale(numerator: 30, denominator: 1, duration: nil) == nil)
         // 60000 Hz for 59.94 fps holds 19 h 53 min.
-        #expect(ClipTimescale.timescale(numerator: 60_000, denominator: 1001, duration: 19 * 3600 * Self.second) == 60_000)
+        #expect(
+            ClipTimescale.timescale(numerator: 60_000, denominator: 1001, duration: 19 * 3600 * Self.second) == 60_000)
         #expect(ClipTimescale.timescale(numerator: 60_000, denominator: 1001, duration: 20 * 3600 * Self.second) == nil)
     }
 }

@@ -9,7 +9,9 @@ import Testing
     /// its udta) is no keyed metadata: left out, never a trap (its children's range ran
     /// backwards).
     @Test func aMetaBoxTooShortForItsHeaderIsLeftOut() {
-        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { bigEndianBytes(UInt64(8 + body.count), 4) + Array(type.utf8) + body }
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            bigEndianBytes(UInt64(8 + body.count), 4) + Array(type.utf8) + body
+        }
         for body in [[], [0], [0, 0, 0]] as [[UInt8]] {
             let moov = Data(box("moov", box("meta", body) + box("udta", box("meta", body))))
             #expect(ContainerMetadata.copiedBoxes(fromMoov: moov, keepLocation: true).moov.isEmpty)

@@ -5,9 +5,14 @@ import Testing
 func solidOverlay(width: Int, height: Int, b: UInt8, g: UInt8, r: UInt8, a: UInt8) throws -> OverlayImage {
     var pixels = [UInt8](repeating: 0, count: width * height * 4)
     for index in stride(from: 0, to: pixels.count, by: 4) {
-        pixels[index] = b; pixels[index + 1] = g; pixels[index + 2] = r; pixels[index + 3] = a
+        pixels[index] = b
+        pixels[index + 1] = g
+        pixels[index + 2] = r
+        pixels[index + 3] = a
     }
-    return try pixels.withUnsafeBytes { try OverlayImage(width: width, height: height, stride: width * 4, premultipliedBGRA: $0) }
+    return try pixels.withUnsafeBytes {
+        try OverlayImage(width: width, height: height, stride: width * 4, premultipliedBGRA: $0)
+    }
 }
 
 /// A black frame: Y=16, U=V=128 for YUV formats, 0 for RGB ones.
@@ -25,13 +30,19 @@ func blackFrame(_ width: Int, _ height: Int, _ format: PixelFormat) throws -> Vi
         case .yuy2:
             // Y0 U Y1 V: luma 16, chroma 128.
             let plane = mapped.plane(0)
-            for offset in stride(from: 0, to: plane.count, by: 2) { plane[offset] = 16; plane[offset + 1] = 128 }
+            for offset in stride(from: 0, to: plane.count, by: 2) {
+                plane[offset] = 16
+                plane[offset + 1] = 128
+            }
         default:
             // Opaque black. GStreamer's blender reads the padding byte of BGRx as alpha, so a
             // zero there would make the frame "transparent"; real sources write 0xFF.
             let plane = mapped.plane(0)
             for offset in stride(from: 0, to: plane.count, by: 4) {
-                plane[offset] = 0; plane[offset + 1] = 0; plane[offset + 2] = 0; plane[offset + 3] = 255
+                plane[offset] = 0
+                plane[offset + 1] = 0
+                plane[offset + 2] = 0
+                plane[offset + 3] = 255
             }
         }
     }
@@ -102,7 +113,8 @@ func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> Int {
     @Test func placementsPartlyOutsideTheFrameAreClipped() throws {
         let frame = try blackFrame(32, 32, .i420)
         let white = try solidOverlay(width: 10, height: 10, b: 255, g: 255, r: 255, a: 255)
-        try OverlayComposition([.init(image: white, x: -4, y: -4), .init(image: white, x: 28, y: 28)]).blend(into: frame)
+        try OverlayComposition([.init(image: white, x: -4, y: -4), .init(image: white, x: 28, y: 28)]).blend(
+            into: frame)
         #expect(abs(luma(frame, 0, 0) - 235) <= 2)
         #expect(abs(luma(frame, 5, 5) - 235) <= 2)
         #expect(luma(frame, 6, 6) == 16)
@@ -131,7 +143,9 @@ func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> Int {
                     state = state &* 1_103_515_245 &+ 12345
                     plane[offset] = UInt8(truncatingIfNeeded: state >> 16)
                 }
-                if format == .bgrx || format == .rgbx { for offset in stride(from: 3, to: plane.count, by: 4) { plane[offset] = 255 } }
+                if format == .bgrx || format == .rgbx {
+                    for offset in stride(from: 3, to: plane.count, by: 4) { plane[offset] = 255 }
+                }
             }
         }
         return frame
@@ -152,11 +166,15 @@ func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> Int {
                 state = state &* 1_103_515_245 &+ 12345
                 let alpha = [0, 255, Int(state >> 24)][Int(state >> 8) % 3]
                 let offset = (row * width + column) * 4
-                for channel in 0..<3 { pixels[offset + channel] = UInt8(alpha * Int((state >> (channel * 5)) & 255) / 255) }
+                for channel in 0..<3 {
+                    pixels[offset + channel] = UInt8(alpha * Int((state >> (channel * 5)) & 255) / 255)
+                }
                 pixels[offset + 3] = UInt8(alpha)
             }
         }
-        return try pixels.withUnsafeBytes { try OverlayImage(width: width, height: height, stride: width * 4, premultipliedBGRA: $0) }
+        return try pixels.withUnsafeBytes {
+            try OverlayImage(width: width, height: height, stride: width * 4, premultipliedBGRA: $0)
+        }
     }
 
     /// Blending into the columns a mark covers (and into 4:2:0 planes directly) gives the bytes
@@ -171,24 +189,36 @@ func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> Int {
         let placements: [[OverlayComposition.Placement]] = [
             [.init(image: translucent, x: 7, y: 3)], [.init(image: translucent, x: 8, y: 4)],
             [.init(image: opaque, x: -5, y: -2), .init(image: translucent, x: 57, y: 43)],
-            [.init(image: translucent, x: 60, y: 10), .init(image: opaque, x: 63, y: 0), .init(image: opaque, x: 64, y: 5)],
+            [
+                .init(image: translucent, x: 60, y: 10), .init(image: opaque, x: 63, y: 0),
+                .init(image: opaque, x: 64, y: 5),
+            ],
             [.init(image: opaque, x: 0, y: 0), .init(image: translucent, x: 1, y: 1)],
-            [.init(image: speckled, x: 5, y: 7)], [.init(image: speckled, x: 10, y: 20), .init(image: speckled, x: 20, y: 25)],
-            [.init(image: speckled, x: -7, y: -3), .init(image: speckled, x: 51, y: 38), .init(image: speckled, x: 48, y: -16)],
+            [.init(image: speckled, x: 5, y: 7)],
+            [.init(image: speckled, x: 10, y: 20), .init(image: speckled, x: 20, y: 25)],
+            [
+                .init(image: speckled, x: -7, y: -3), .init(image: speckled, x: 51, y: 38),
+                .init(image: speckled, x: 48, y: -16),
+            ],
         ]
         // An odd size too: the last chroma sample of a row and the last chroma row cover one
         // pixel and one row.
         for (width, height) in [(64, 48), (63, 47)] {
             for marks in placements {
                 let composition = OverlayComposition(marks)
-                let columns = try Self.busyFrame(width, height, format), rows = try Self.busyFrame(width, height, format)
+                let columns = try Self.busyFrame(width, height, format),
+                    rows = try Self.busyFrame(width, height, format)
                 try composition.blend(into: columns)
                 try composition.blendWholeRows(into: rows)
                 let blended = try Self.bytes(columns), reference = try Self.bytes(rows)
                 let untouched = try Self.bytes(Self.busyFrame(width, height, format))
-                func differing(_ a: [[UInt8]], _ b: [[UInt8]]) -> Int { zip(a.joined(), b.joined()).filter { $0 != $1 }.count }
-                #expect(blended.map(\.count) == reference.map(\.count) && differing(blended, reference) == 0,
-                        "\(format) \(width)x\(height) \(marks.map { ($0.x, $0.y) }): \(differing(blended, reference)) bytes differ from the whole-row blend")
+                func differing(_ a: [[UInt8]], _ b: [[UInt8]]) -> Int {
+                    zip(a.joined(), b.joined()).filter { $0 != $1 }.count
+                }
+                #expect(
+                    blended.map(\.count) == reference.map(\.count) && differing(blended, reference) == 0,
+                    "\(format) \(width)x\(height) \(marks.map { ($0.x, $0.y) }): \(differing(blended, reference)) bytes differ from the whole-row blend"
+                )
                 #expect(differing(blended, untouched) > 0, "\(format) \(width)x\(height): nothing blended")
             }
         }

@@ -11,7 +11,8 @@ import MovieFixtures
     /// source (a user's template reading an image) is left alone, and without one nothing is.
     @Test func onlyTheClipsOwnFileSourceIsProbed() throws {
         let edit = try #require(ClipAudioEdit(movie: Movie.ffmpeg(), at: 0))
-        let pipeline = try Pipeline("filesrc location=/tmp/logo.png ! fakesink filesrc location=/tmp/clip.mp4 ! fakesink")
+        let pipeline = try Pipeline(
+            "filesrc location=/tmp/logo.png ! fakesink filesrc location=/tmp/clip.mp4 ! fakesink")
         #expect(edit.install(on: pipeline, reading: URL(fileURLWithPath: "/tmp/other.mp4")) == nil)
         #expect(edit.install(on: pipeline, reading: URL(fileURLWithPath: "/tmp/clip.mp4"))?.isComplete == false)
     }
@@ -21,7 +22,8 @@ import MovieFixtures
         let folder = try temporaryMovieFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try #require(ClipAudioEdit(movie: Movie.ffmpeg(), at: 0))
-        let url = try Movie.write(Movie.file(moov: Movie.ffmpeg(sound: Movie.elst([(3000, 2048, 0x10000)]))), in: folder, "odd.mp4")
+        let url = try Movie.write(
+            Movie.file(moov: Movie.ffmpeg(sound: Movie.elst([(3000, 2048, 0x10000)]))), in: folder, "odd.mp4")
         #expect(throws: MediaError.self) { try source.restore(in: url) }
     }
 }

@@ -15,17 +15,28 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = folder.appendingPathComponent("phone.mov"), output = folder.appendingPathComponent("out.mp4")
-        try makeTestClip(source, rate: "10", ["-metadata", "location=+48.8584+002.2945/",
-                                              "-metadata", "model=iPhone 15", "-movflags", "use_metadata_tags"])
+        try makeTestClip(
+            source, rate: "10",
+            [
+                "-metadata", "location=+48.8584+002.2945/",
+                "-metadata", "model=iPhone 15", "-movflags", "use_metadata_tags",
+            ])
         try makeTestClip(output, rate: "10", ["-movflags", "+faststart"])
-        try ClipMetadata.carry(from: source, into: output, created: Date(timeIntervalSince1970: 1_714_979_289), keepLocation: true)
-        let tags = try run("/usr/bin/exiftool", ["-a", "-G1", "-s", "-Keys:all", "-QuickTime:CreateDate", "-Track1:MediaCreateDate", output.path])
+        try ClipMetadata.carry(
+            from: source, into: output, created: Date(timeIntervalSince1970: 1_714_979_289), keepLocation: true)
+        let tags = try run(
+            "/usr/bin/exiftool",
+            ["-a", "-G1", "-s", "-Keys:all", "-QuickTime:CreateDate", "-Track1:MediaCreateDate", output.path])
         #expect(tags.contains("[Keys]          Location                        : +48.8584+002.2945/"), "\(tags)")
         #expect(tags.contains("[Keys]          Model                           : iPhone 15"), "\(tags)")
         #expect(tags.contains("[QuickTime]     CreateDate                      : 2024:05:06 07:08:09"), "\(tags)")
         #expect(tags.contains("[Track1]        MediaCreateDate                 : 2024:05:06 07:08:09"), "\(tags)")
-        let frames = try run("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0",
-                                                  output.path])
+        let frames = try run(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0",
+                output.path,
+            ])
         #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "10")
     }
 

@@ -11,7 +11,9 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
 
 @Suite struct ClipContainerTests {
     @Test func containersAreKnownByTheirFirstBytes() {
-        func header(_ bytes: [UInt8], _ text: String = "") -> Data { Data(bytes + Array(text.utf8) + [UInt8](repeating: 0, count: 16)) }
+        func header(_ bytes: [UInt8], _ text: String = "") -> Data {
+            Data(bytes + Array(text.utf8) + [UInt8](repeating: 0, count: 16))
+        }
         #expect(ClipContainer(sniffing: header([0, 0, 0, 0x20], "ftypisom")) == .mp4)
         #expect(ClipContainer(sniffing: header([0, 0, 0, 0x14], "ftypqt  ")) == .mov)
         #expect(ClipContainer(sniffing: header([0, 0, 0, 0x08], "wide")) == .mov)
@@ -29,7 +31,9 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let plain = folder.appendingPathComponent("plain.mp4"), dated = folder.appendingPathComponent("dated.mp4")
-        try writeWithGStreamer("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! queue ! mp4mux name=m ! filesink location={location} audiotestsrc num-buffers=20 ! audioconvert ! avenc_aac ! aacparse ! queue ! m.", to: plain)
+        try writeWithGStreamer(
+            "videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! queue ! mp4mux name=m ! filesink location={location} audiotestsrc num-buffers=20 ! audioconvert ! avenc_aac ! aacparse ! queue ! m.",
+            to: plain)
         try remux(plain, to: dated, ["-metadata", "creation_time=2024-05-06T07:08:09Z"])
         let streams = try ClipStreams.probe(dated)
         #expect(streams.video == "video/x-h264")
@@ -47,7 +51,9 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let whole = folder.appendingPathComponent("whole.mp4"), cut = folder.appendingPathComponent("cut.mp4")
-        try writeWithGStreamer("videotestsrc num-buffers=90 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc speed-preset=veryfast ! h264parse ! mp4mux ! filesink location={location}", to: whole)
+        try writeWithGStreamer(
+            "videotestsrc num-buffers=90 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc speed-preset=veryfast ! h264parse ! mp4mux ! filesink location={location}",
+            to: whole)
         let bytes = try Data(contentsOf: whole)
         try bytes.prefix(bytes.count * 6 / 10).write(to: cut)
         for run in 1...6 {
@@ -74,19 +80,28 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let plain = folder.appendingPathComponent("plain.mp4"), turned = folder.appendingPathComponent("turned.mp4")
-        try writeWithGStreamer("videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: plain)
+        try writeWithGStreamer(
+            "videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=15/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}",
+            to: plain)
         try remux(plain, to: turned, ["-metadata:s:v", "rotate=90"])
         let plainStreams = try ClipStreams.probe(plain), turnedStreams = try ClipStreams.probe(turned)
         #expect(!plainStreams.isTurned, "\(plainStreams.orientation ?? "no tag")")
         // ffmpeg's rotate=90 is a matrix qtdemux reads as rotate-270: which way is the end-to-end test's to check.
-        #expect(["rotate-90", "rotate-270"].contains(turnedStreams.orientation) && turnedStreams.isTurned, "\(turnedStreams.orientation ?? "no tag")")
+        #expect(
+            ["rotate-90", "rotate-270"].contains(turnedStreams.orientation) && turnedStreams.isTurned,
+            "\(turnedStreams.orientation ?? "no tag")")
         for (input, streams) in [(plain, plainStreams), (turned, turnedStreams)] {
-            let clip = try ClipPipeline(template: PipelineTemplate(contentsOf: Self.template), input: input,
-                                        output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
-                                        audio: .none, threads: 1, turned: streams.isTurned) { _, _, _ in nil }
+            let clip = try ClipPipeline(
+                template: PipelineTemplate(contentsOf: Self.template), input: input,
+                output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
+                audio: .none, threads: 1, turned: streams.isTurned
+            ) { _, _, _ in nil }
             let elements = clip.pipeline.elementSummary()
-            #expect(elements.contains("videoflip:orient") == streams.isTurned, "\(input.lastPathComponent): \(elements)")
-            #expect(elements.contains { $0.hasPrefix("videoflip") } == streams.isTurned, "\(input.lastPathComponent): \(elements)")
+            #expect(
+                elements.contains("videoflip:orient") == streams.isTurned, "\(input.lastPathComponent): \(elements)")
+            #expect(
+                elements.contains { $0.hasPrefix("videoflip") } == streams.isTurned,
+                "\(input.lastPathComponent): \(elements)")
         }
     }
 }
@@ -103,13 +118,19 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.mp4")
-        try writeWithGStreamer("videotestsrc num-buffers=90 pattern=smpte75 horizontal-speed=2 ! video/x-raw,width=1920,height=1080,framerate=30/1 ! x264enc speed-preset=medium bitrate=8000 ! h264parse ! mp4mux ! filesink location={location}", to: input, timeout: .seconds(60))
-        let clip = try ClipPipeline(template: PipelineTemplate(contentsOf: ClipOrientationTests.template), input: input,
-                                    output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
-                                    audio: .none, threads: 0, turned: false) { _, _, _ in nil }
+        try writeWithGStreamer(
+            "videotestsrc num-buffers=90 pattern=smpte75 horizontal-speed=2 ! video/x-raw,width=1920,height=1080,framerate=30/1 ! x264enc speed-preset=medium bitrate=8000 ! h264parse ! mp4mux ! filesink location={location}",
+            to: input, timeout: .seconds(60))
+        let clip = try ClipPipeline(
+            template: PipelineTemplate(contentsOf: ClipOrientationTests.template), input: input,
+            output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
+            audio: .none, threads: 0, turned: false
+        ) { _, _, _ in nil }
         let frames = try clip.run(progress: { _ in }, cancelled: { false })
         #expect(frames == 90)
-        #expect(clip.sharedFrames <= frames / 2, "\(clip.sharedFrames) of \(frames) frames reached the marks shared and were copied")
+        #expect(
+            clip.sharedFrames <= frames / 2,
+            "\(clip.sharedFrames) of \(frames) frames reached the marks shared and were copied")
     }
 
     /// libav's decoder in a clip decodes with slice threads, not frame threads: the encoder keeps
@@ -119,14 +140,20 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.mp4")
-        try writeWithGStreamer("videotestsrc num-buffers=10 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: input)
+        try writeWithGStreamer(
+            "videotestsrc num-buffers=10 ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}",
+            to: input)
         let seen = Mutex<[String]>([])
         var clip: ClipPipeline?
-        clip = try ClipPipeline(template: PipelineTemplate(contentsOf: ClipOrientationTests.template), input: input,
-                                output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
-                                audio: .none, threads: 0, turned: false) { _, index, _ in
+        clip = try ClipPipeline(
+            template: PipelineTemplate(contentsOf: ClipOrientationTests.template), input: input,
+            output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
+            audio: .none, threads: 0, turned: false
+        ) { _, index, _ in
             if index == 0, let pipeline = clip?.pipeline {
-                let decoders = pipeline.allElements().filter { Pipeline.factoryName(of: $0.pointer)?.hasPrefix("avdec_") == true }
+                let decoders = pipeline.allElements().filter {
+                    Pipeline.factoryName(of: $0.pointer)?.hasPrefix("avdec_") == true
+                }
                 seen.withLock { $0 = decoders.map { $0.string("thread-type") ?? "?" } }
             }
             return nil
@@ -145,7 +172,11 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
     static func x264Options(_ file: URL) throws -> String? {
         let bytes = [UInt8](try Data(contentsOf: file))
         let marker = Array("x264 - core".utf8)
-        guard let start = (0...(bytes.count - marker.count)).first(where: { Array(bytes[$0..<$0 + marker.count]) == marker }) else { return nil }
+        guard
+            let start = (0...(bytes.count - marker.count)).first(where: {
+                Array(bytes[$0..<$0 + marker.count]) == marker
+            })
+        else { return nil }
         let text = String(decoding: bytes[start...].prefix { $0 >= 0x20 && $0 <= 0x7E }, as: UTF8.self)
         return text.range(of: "options: ").map { String(text[$0.upperBound...]) }
     }
@@ -166,10 +197,14 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
         let input = folder.appendingPathComponent("in.mp4")
         // 4:2:0, as phones write it: the marked frames go into the encoder as they are (4:4:4 would
         // be converted to new frames first, and the marked ones freed at once).
-        try writeWithGStreamer("videotestsrc num-buffers=90 pattern=smpte75 horizontal-speed=2 ! video/x-raw,format=I420,width=640,height=360,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: input)
-        let clip = try ClipPipeline(template: PipelineTemplate(contentsOf: ClipOrientationTests.template), input: input,
-                                    output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
-                                    audio: .none, threads: 0, turned: false) { _, _, _ in nil }
+        try writeWithGStreamer(
+            "videotestsrc num-buffers=90 pattern=smpte75 horizontal-speed=2 ! video/x-raw,format=I420,width=640,height=360,framerate=30/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}",
+            to: input)
+        let clip = try ClipPipeline(
+            template: PipelineTemplate(contentsOf: ClipOrientationTests.template), input: input,
+            output: folder.appendingPathComponent("out.mp4"), codec: .h264, container: .mp4,
+            audio: .none, threads: 0, turned: false
+        ) { _, _, _ in nil }
         clip.countsFramesHeld = true
         #expect(try clip.run(progress: { _ in }, cancelled: { false }) == 90)
         // The frame being coded, and the next on its way in.
@@ -181,25 +216,39 @@ private func remux(_ input: URL, to output: URL, _ arguments: [String]) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.mp4"), output = folder.appendingPathComponent("out.mp4")
         let reference = folder.appendingPathComponent("ffmpeg.mp4")
-        try writeWithGStreamer("videotestsrc num-buffers=75 pattern=smpte75 horizontal-speed=2 ! video/x-raw,width=640,height=360,framerate=25/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}", to: input)
-        let clip = try ClipPipeline(template: PipelineTemplate(contentsOf: ClipOrientationTests.template), input: input,
-                                    output: output, codec: .h264, container: .mp4, audio: .none, threads: 0, turned: false) { _, _, _ in nil }
+        try writeWithGStreamer(
+            "videotestsrc num-buffers=75 pattern=smpte75 horizontal-speed=2 ! video/x-raw,width=640,height=360,framerate=25/1 ! x264enc ! h264parse ! mp4mux ! filesink location={location}",
+            to: input)
+        let clip = try ClipPipeline(
+            template: PipelineTemplate(contentsOf: ClipOrientationTests.template), input: input,
+            output: output, codec: .h264, container: .mp4, audio: .none, threads: 0, turned: false
+        ) { _, _, _ in nil }
         #expect(try clip.run(progress: { _ in }, cancelled: { false }) == 75)
         #expect(clip.pipeline.elementSummary().contains("camstampx264enc:encoder"), "\(clip.pipeline.elementSummary())")
 
         // Every frame decodes, without a word from the decoder, and the clip lasts 3 s.
         let decoded = try Self.run("ffmpeg", ["-v", "error", "-i", output.path, "-f", "null", "-"])
         #expect(decoded.status == 0 && decoded.output.isEmpty, "\(decoded.output)")
-        let probe = try Self.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
-                                             "stream=nb_read_frames,duration,profile", "-of", "default=nw=1", output.path])
+        let probe = try Self.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                "stream=nb_read_frames,duration,profile", "-of", "default=nw=1", output.path,
+            ])
         #expect(probe.output.contains("nb_read_frames=75"), "\(probe.output)")
         #expect(probe.output.contains("profile=High"), "\(probe.output)")
-        let duration = probe.output.split(separator: "\n").first { $0.hasPrefix("duration=") }.flatMap { Double($0.dropFirst(9)) }
+        let duration = probe.output.split(separator: "\n").first { $0.hasPrefix("duration=") }.flatMap {
+            Double($0.dropFirst(9))
+        }
         #expect(abs((duration ?? 0) - 3) <= 0.04, "\(probe.output)")
 
         // The same settings line as ffmpeg's libx264 at its preset and quality on this machine.
-        let ffmpeg = try Self.run("ffmpeg", ["-v", "error", "-y", "-i", input.path, "-c:v", "libx264", "-preset", "medium", "-crf", "23",
-                                             "-pix_fmt", "yuv420p", reference.path])
+        let ffmpeg = try Self.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-i", input.path, "-c:v", "libx264", "-preset", "medium", "-crf", "23",
+                "-pix_fmt", "yuv420p", reference.path,
+            ])
         #expect(ffmpeg.status == 0, "\(ffmpeg.output)")
         let ours = try Self.x264Options(output), theirs = try Self.x264Options(reference)
         #expect(ours != nil && ours == theirs, "ours: \(ours ?? "none")\nffmpeg: \(theirs ?? "none")")

@@ -14,13 +14,18 @@ import TestSupport
         for name in ["tc.mov", "tc.mp4"] {
             let url = folder.appendingPathComponent(name)
             try makeTestClip(url, rate: "25", ["-timecode", "01:02:03:04"])
-            #expect(ClipTimecode.track(in: url) == .track(frame: 93079, flags: 0, timescale: 12800, frameDuration: 512, framesPerSecond: 25), "\(name)")
+            #expect(
+                ClipTimecode.track(in: url)
+                    == .track(frame: 93079, flags: 0, timescale: 12800, frameDuration: 512, framesPerSecond: 25),
+                "\(name)")
             #expect(try ClipStreams.probe(url).timecode == ClipTimecode.track(in: url))
         }
         // Drop-frame at 29.97: flag 0x1; 01:02:03;04 is frame 111582 (3723 s of 30 numbers, less 2 for 56 of 62 minutes).
         let drop = folder.appendingPathComponent("drop.mov")
         try makeTestClip(drop, rate: "30000/1001", ["-timecode", "01:02:03;04"])
-        #expect(ClipTimecode.track(in: drop) == .track(frame: 111_582, flags: 1, timescale: 30000, frameDuration: 1001, framesPerSecond: 30))
+        #expect(
+            ClipTimecode.track(in: drop)
+                == .track(frame: 111_582, flags: 1, timescale: 30000, frameDuration: 1001, framesPerSecond: 30))
         // None: a clip without, and a file that is no MP4.
         let plain = folder.appendingPathComponent("plain.mov")
         try makeTestClip(plain, rate: "25", [])
@@ -60,8 +65,14 @@ import TestSupport
         // The sample itself (4 bytes in the media data, before the moov here) at its largest.
         var largest = bytes
         let first = try #require(ClipTimecode.track(in: url))
-        guard case .track(let frame, _, _, _, _) = first else { Issue.record("\(first)"); return }
-        let at = try #require(bytes.indices.dropLast(4).first { bytes[$0..<($0 + 4)].elementsEqual(withUnsafeBytes(of: frame.bigEndian, Array.init)) })
+        guard case .track(let frame, _, _, _, _) = first else {
+            Issue.record("\(first)")
+            return
+        }
+        let at = try #require(
+            bytes.indices.dropLast(4).first {
+                bytes[$0..<($0 + 4)].elementsEqual(withUnsafeBytes(of: frame.bigEndian, Array.init))
+            })
         largest.replaceSubrange(at..<(at + 4), with: [0xFF, 0xFF, 0xFF, 0xFF])
         try Data(largest).write(to: damaged)
         guard case .track(let read, _, _, _, _) = try #require(ClipTimecode.track(in: damaged)) else { return }

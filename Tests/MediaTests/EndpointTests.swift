@@ -17,22 +17,27 @@ import Testing
         #expect(throws: MediaError.unmappableFrame(format: "I420", width: 64, height: 48)) {
             try frame.withMapped { $0.fill(0) }
         }
-        #expect(MediaError.unmappableFrame(format: "I420", width: 64, height: 48).description
-            == "cannot map the pixels of a 64x48 I420 frame: its buffer does not hold the whole frame")
+        #expect(
+            MediaError.unmappableFrame(format: "I420", width: 64, height: 48).description
+                == "cannot map the pixels of a 64x48 I420 frame: its buffer does not hold the whole frame")
     }
 
     @Test func marksOnAFrameThatCannotBeMappedAreAnErrorNotASkip() throws {
         let frame = try truncatedFrame()
         let pixels = [UInt8](repeating: 255, count: 4 * 4 * 4)
-        let image = try pixels.withUnsafeBytes { try OverlayImage(width: 4, height: 4, stride: 16, premultipliedBGRA: $0) }
+        let image = try pixels.withUnsafeBytes {
+            try OverlayImage(width: 4, height: 4, stride: 16, premultipliedBGRA: $0)
+        }
         #expect(throws: MediaError.unmappableFrame(format: "I420", width: 64, height: 48)) {
             try OverlayComposition([.init(image: image, x: 0, y: 0)]).blend(into: frame)
         }
     }
 
     @Test func somethingOtherThanRawVideoAtTheAppsinkIsSaidSo() throws {
-        let source = try FrameSource(pipeline: Pipeline("videotestsrc num-buffers=1 ! video/x-raw,width=32,height=32 ! jpegenc ! appsink name=frames"),
-                                     live: false)
+        let source = try FrameSource(
+            pipeline: Pipeline(
+                "videotestsrc num-buffers=1 ! video/x-raw,width=32,height=32 ! jpegenc ! appsink name=frames"),
+            live: false)
         try source.start()
         defer { source.stop() }
         do {
@@ -65,7 +70,9 @@ import Testing
         #expect(sink.string("max-buffers") == "2")
         #expect(sink.string("drop") == "TRUE")
         #expect(sink.string("enable-last-sample") == "FALSE")
-        #expect(source.string("format") == "((GstFormat) GST_FORMAT_TIME)" || source.string("format")?.contains("time") == true)
+        #expect(
+            source.string("format") == "((GstFormat) GST_FORMAT_TIME)"
+                || source.string("format")?.contains("time") == true)
         #expect(source.string("max-buffers") == "8")
         #expect(source.string("max-bytes") == "0")
         #expect(source.string("block") == "FALSE")
@@ -74,6 +81,7 @@ import Testing
 
 /// A template shipped in the checkout's `pipelines/` (what the tool itself runs), not a copy.
 func shippedTemplate(_ name: String) throws -> PipelineTemplate {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     return try PipelineTemplate(contentsOf: root.appendingPathComponent("pipelines/\(name).pipeline"))
 }

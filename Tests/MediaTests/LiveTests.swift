@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct LiveOutputTests {
     @Test func aPulledFrameIsWritableInPlaceWithoutACopy() throws {
-        let description = "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240 ! appsink name=frames"
+        let description =
+            "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240 ! appsink name=frames"
         for exclusive in [false, true] {
             let source = try FrameSource(pipeline: Pipeline(description), live: true, exclusiveFrames: exclusive)
             try source.start()
@@ -15,7 +16,9 @@ import Testing
                 switch try source.pull(timeout: .seconds(5)) {
                 case .frame(let frame): writable.append(frame.isWritable)
                 case .timeout: continue
-                case .endOfStream: Issue.record("unexpected end"); return
+                case .endOfStream:
+                    Issue.record("unexpected end")
+                    return
                 }
             }
             // appsink holds the sample it handed out last: only a frame handed out one pull late
@@ -26,8 +29,9 @@ import Testing
 
     @Test func aSlowOutputDropsFramesInsteadOfQueueingThem() throws {
         // identity sleeps 50 ms per frame: a consumer at 20 fps fed as fast as we can push.
-        let output = try FrameOutput(pipeline: Pipeline("appsrc name=stamped ! identity sleep-time=50000 ! fakesink sync=false"),
-                                     maxBuffers: 4, block: false)
+        let output = try FrameOutput(
+            pipeline: Pipeline("appsrc name=stamped ! identity sleep-time=50000 ! fakesink sync=false"),
+            maxBuffers: 4, block: false)
         try output.start()
         var accepted = 0, dropped = 0
         let start = ContinuousClock.now
@@ -45,8 +49,9 @@ import Testing
     }
 
     @Test func aBlockingOutputTakesEveryFrame() throws {
-        let output = try FrameOutput(pipeline: Pipeline("appsrc name=stamped ! identity sleep-time=2000 ! fakesink sync=false"),
-                                     maxBuffers: 2, block: true)
+        let output = try FrameOutput(
+            pipeline: Pipeline("appsrc name=stamped ! identity sleep-time=2000 ! fakesink sync=false"),
+            maxBuffers: 2, block: true)
         try output.start()
         for index in 0..<30 {
             let frame = try VideoFrame(width: 64, height: 48, format: .i420)
@@ -59,8 +64,13 @@ import Testing
 
 @Suite struct CaptureSourceTests {
     @Test func aCameraIsAskedForTheSizeAndRateRawOrMJPEG() {
-        let fragment = CaptureSource.v4l2(device: "/dev/video0").fragment(for: CaptureFormat(width: 1280, height: 720, fps: 30)).text
-        #expect(fragment == #"v4l2src name="camera" device="/dev/video0" ! capsfilter caps="video/x-raw,width=1280,height=720,framerate=30/1;image/jpeg,width=1280,height=720,framerate=30/1" ! decodebin"#)
+        let fragment = CaptureSource.v4l2(device: "/dev/video0").fragment(
+            for: CaptureFormat(width: 1280, height: 720, fps: 30)
+        ).text
+        #expect(
+            fragment
+                == #"v4l2src name="camera" device="/dev/video0" ! capsfilter caps="video/x-raw,width=1280,height=720,framerate=30/1;image/jpeg,width=1280,height=720,framerate=30/1" ! decodebin"#
+        )
         let free = CaptureSource.v4l2(device: "/dev/video0").fragment(for: CaptureFormat()).text
         #expect(free == #"v4l2src name="camera" device="/dev/video0" ! decodebin"#)
     }
@@ -68,7 +78,8 @@ import Testing
     @Test func theCameraFragmentParses() throws {
         // v4l2src is installed here even without a camera: the description must be valid launch syntax.
         let template = try shippedTemplate("capture")
-        _ = try FrameSource.capture(.v4l2(device: "/dev/video0"), format: CaptureFormat(width: 640, height: 480, fps: 15), template: template)
+        _ = try FrameSource.capture(
+            .v4l2(device: "/dev/video0"), format: CaptureFormat(width: 640, height: 480, fps: 15), template: template)
     }
 }
 
@@ -79,24 +90,30 @@ import Testing
     /// thread, every frame's pixels were copied before they could be written), and the camera is
     /// never held up: frames the encoder cannot take yet are left out before its queue.
     @Test func framesAreMarkedInPlaceAndASlowEncoderNeverHoldsUpTheCamera() throws {
-        let capture = "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! videorate drop-only=true ! video/x-raw,framerate=30/1 ! appsink name=frames"
+        let capture =
+            "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! videorate drop-only=true ! video/x-raw,framerate=30/1 ! appsink name=frames"
         let output = "identity name=pace ! queue name=mark ! identity sleep-time=40000 ! fakesink sync=false"
         let stream = try LiveStream(capture: capture, output: output, backlog: 2)
         let lock = NSLock()
         var exclusive: [Bool] = [], seen = 0, behind = 0
-        try stream.start(admit: { _, encoderIsBehind in
-            lock.withLock {
-                seen += 1
-                if encoderIsBehind { behind += 1 }
-            }
-            return !encoderIsBehind
-        }, mark: { frame, _, _ in
-            lock.withLock { exclusive.append(frame.pixelsAreExclusive) }
-            return .pass
-        }, accepts: { _, _, _ in nil }, ending: {})
+        try stream.start(
+            admit: { _, encoderIsBehind in
+                lock.withLock {
+                    seen += 1
+                    if encoderIsBehind { behind += 1 }
+                }
+                return !encoderIsBehind
+            },
+            mark: { frame, _, _ in
+                lock.withLock { exclusive.append(frame.pixelsAreExclusive) }
+                return .pass
+            }, accepts: { _, _, _ in nil }, ending: {})
         let deadline = ContinuousClock.now + .seconds(20)
         while lock.withLock({ exclusive.count }) < 20 && ContinuousClock.now < deadline {
-            if let result = stream.poll(timeout: .milliseconds(100)) { Issue.record("\(result)"); break }
+            if let result = stream.poll(timeout: .milliseconds(100)) {
+                Issue.record("\(result)")
+                break
+            }
         }
         try stream.finish(timeout: .seconds(10))
         lock.withLock {
@@ -105,7 +122,9 @@ import Testing
             #expect(exclusive.count >= 20 && exclusive.dropFirst(2).allSatisfy { $0 }, "\(exclusive)")
             // 20 frames marked at 25 a second took about 0.8 s, in which the camera made about
             // 24: it went on at its own pace, and what the encoder could not take was left out.
-            #expect(behind > 0 && seen >= exclusive.count + behind, "seen \(seen), behind \(behind), marked \(exclusive.count)")
+            #expect(
+                behind > 0 && seen >= exclusive.count + behind,
+                "seen \(seen), behind \(behind), marked \(exclusive.count)")
         }
     }
 }
@@ -118,16 +137,20 @@ import Testing
     /// after the end reaches the marks. (The encoder after `mark`, as in the stream: with a sink
     /// right after it, the queue refused the new stream's events by itself.)
     @Test func noFrameReachesTheMarksAfterTheEnd() throws {
-        let capture = "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! valve name=gate drop=true ! appsink name=frames"
-        let output = "identity name=pace sync=true ! queue name=mark ! videoconvert ! x264enc tune=zerolatency ! fakesink sync=false"
+        let capture =
+            "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! valve name=gate drop=true ! appsink name=frames"
+        let output =
+            "identity name=pace sync=true ! queue name=mark ! videoconvert ! x264enc tune=zerolatency ! fakesink sync=false"
         let stream = try LiveStream(capture: capture, output: output, backlog: 2)
         defer { stream.abort() }
         let lock = NSLock()
         var marked = 0, ends = 0
-        try stream.start(admit: { _, _ in true }, mark: { _, _, _ in
-            lock.withLock { marked += 1 }
-            return .pass
-        }, accepts: { _, _, _ in nil }, ending: { lock.withLock { ends += 1 } })
+        try stream.start(
+            admit: { _, _ in true },
+            mark: { _, _, _ in
+                lock.withLock { marked += 1 }
+                return .pass
+            }, accepts: { _, _, _ in nil }, ending: { lock.withLock { ends += 1 } })
         // The end as `finish` sends it, at pace's sink pad, without its wait and stop.
         let pace = try stream.pipeline.element(named: "pace")
         let pad = try #require(gst_element_get_static_pad(pace.pointer, "sink"))

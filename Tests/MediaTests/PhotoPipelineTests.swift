@@ -7,8 +7,10 @@ import Testing
     func jpeg(width: Int, height: Int) throws -> Data {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("photo-\(UUID().uuidString).jpg")
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = try FrameOutput(pipeline: Pipeline(PipelineTemplate("appsrc name=stamped ! jpegenc ! filesink location={location}")
-            .render(["location": .quoted(file.path)])))
+        let output = try FrameOutput(
+            pipeline: Pipeline(
+                PipelineTemplate("appsrc name=stamped ! jpegenc ! filesink location={location}")
+                    .render(["location": .quoted(file.path)])))
         try output.start()
         let frame = try blackFrame(width, height, .i420)
         frame.setTimestamps(pts: 0, duration: 1_000_000_000)
@@ -28,7 +30,9 @@ import Testing
             let photo = try jpeg(width: 64, height: 48)
             let output = try pipeline.process(photo, orientation: orientation, size: nil) { frame in
                 seen.append((frame.width, frame.height, frame.isWritable))
-                do { try OverlayComposition([.init(image: white, x: 0, y: 0)]).blend(into: frame) } catch { return error }
+                do { try OverlayComposition([.init(image: white, x: 0, y: 0)]).blend(into: frame) } catch {
+                    return error
+                }
                 return nil
             }
             #expect(output.prefix(2) == Data([0xFF, 0xD8]))

@@ -9,7 +9,9 @@ import TestSupport
             try Pipeline("videotestsrc ! nosuchelement ! fakesink")
         }
         let message = MediaError.missingElements(["x264enc"]).description
-        #expect(message == "GStreamer element not installed: x264enc (install the Debian package gstreamer1.0-plugins-ugly)")
+        #expect(
+            message == "GStreamer element not installed: x264enc (install the Debian package gstreamer1.0-plugins-ugly)"
+        )
     }
 
     @Test func aSyntaxErrorIsAParseError() {
@@ -17,7 +19,10 @@ import TestSupport
             _ = try Pipeline("videotestsrc ! ! fakesink")
             Issue.record("a broken description was accepted")
         } catch {
-            guard case .parse = error else { Issue.record("expected .parse, got \(error)"); return }
+            guard case .parse = error else {
+                Issue.record("expected .parse, got \(error)")
+                return
+            }
         }
     }
 
@@ -26,7 +31,10 @@ import TestSupport
             _ = try Pipeline("videotestsrc no-such-property=1 ! fakesink")
             Issue.record("an unknown property was accepted")
         } catch {
-            guard case .parse(let message, _) = error else { Issue.record("expected .parse, got \(error)"); return }
+            guard case .parse(let message, _) = error else {
+                Issue.record("expected .parse, got \(error)")
+                return
+            }
             #expect(message.contains("no-such-property"))
         }
     }
@@ -38,7 +46,8 @@ import TestSupport
             Issue.record("playing a missing file succeeded")
         } catch {
             guard case .stateChange(let element, let message, _) = error else {
-                Issue.record("expected .stateChange, got \(error)"); return
+                Issue.record("expected .stateChange, got \(error)")
+                return
             }
             #expect(element.contains("filesrc"))
             #expect(message.contains("/nonexistent/camstamp-test") || message.lowercased().contains("not found"))
@@ -69,7 +78,9 @@ import TestSupport
 @Suite struct TemplateTests {
     @Test(.runsGStreamerElements) func quotedValuesSurviveTheParserUnchanged() throws {
         let awkward = "/tmp/a dir/it's \"quoted\" \\ back ! bang {brace}.jpg"
-        let text = try PipelineTemplate("fakesrc ! filesink name=out location={location}").render(["location": .quoted(awkward)])
+        let text = try PipelineTemplate("fakesrc ! filesink name=out location={location}").render([
+            "location": .quoted(awkward)
+        ])
         let pipeline = try Pipeline(text)
         #expect(try pipeline.element(named: "out").string("location") == awkward)
     }
@@ -87,7 +98,8 @@ import TestSupport
 @Suite struct FrameRoundTripTests {
     @Test func testCameraFramesComeOutAtTheRequestedSizeAsI420() throws {
         let template = try shippedTemplate("capture")
-        let source = try FrameSource.capture(.test, format: CaptureFormat(width: 160, height: 120, fps: 30), template: template)
+        let source = try FrameSource.capture(
+            .test, format: CaptureFormat(width: 160, height: 120, fps: 30), template: template)
         try source.start()
         defer { source.stop() }
         var frames: [VideoFrame] = []
@@ -115,8 +127,10 @@ import TestSupport
         frame.setTimestamps(pts: 0, duration: 33_333_333)
         let white = try solidOverlay(width: 16, height: 8, b: 255, g: 255, r: 255, a: 255)
         try OverlayComposition([.init(image: white, x: 40, y: 32)]).blend(into: frame)
-        let description = try PipelineTemplate("appsrc name=stamped ! videoconvert ! pngenc ! filesink location={location}")
-            .render(["location": .quoted(file.path)])
+        let description = try PipelineTemplate(
+            "appsrc name=stamped ! videoconvert ! pngenc ! filesink location={location}"
+        )
+        .render(["location": .quoted(file.path)])
         let output = try FrameOutput(pipeline: Pipeline(description))
         try output.start()
         try output.push(frame)
@@ -136,7 +150,9 @@ import TestSupport
         #expect(sink.string("enable-last-sample") == "FALSE")
         let output = try FrameOutput(pipeline: Pipeline("appsrc name=stamped ! fakesink"))
         let appsrc = try output.pipeline.element(named: "stamped")
-        #expect(appsrc.string("format")?.uppercased().contains("TIME") == true, "format is \(appsrc.string("format") ?? "nil")")
+        #expect(
+            appsrc.string("format")?.uppercased().contains("TIME") == true,
+            "format is \(appsrc.string("format") ?? "nil")")
         #expect(appsrc.string("block") == "TRUE")
     }
 }

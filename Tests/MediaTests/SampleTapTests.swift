@@ -9,7 +9,8 @@ import Testing
     /// appsink), with the pictures held at `gate` and a live sound.
     func branch(_ muxer: String) -> String {
         let leaky = "queue leaky=downstream max-size-buffers=0 max-size-bytes=0 max-size-time=2000000000"
-        return "videotestsrc is-live=true ! video/x-raw,width=320,height=240,framerate=30/1 ! valve name=gate drop=true drop-mode=forward-sticky-events "
+        return
+            "videotestsrc is-live=true ! video/x-raw,width=320,height=240,framerate=30/1 ! valve name=gate drop=true drop-mode=forward-sticky-events "
             + "! x264enc speed-preset=ultrafast tune=zerolatency key-int-max=30 ! h264parse config-interval=-1 "
             + "! video/x-h264,stream-format=byte-stream,alignment=au ! \(leaky) ! h264parse ! \(muxer) name=mux ! appsink name=relay "
             + "audiotestsrc name=sound is-live=true ! audio/x-raw,format=F32LE,layout=interleaved,rate=48000,channels=2 "

@@ -16,13 +16,13 @@ import Testing
     @Test func segmentsWeDoNotEditAreCarriedByteForByte() throws {
         let picture = tinyJPEG(jfif: false)
         let dropped: [[UInt8]] = [
-            appSegment(0xE0, Array("JFXX".utf8) + [0, 0x10] + picture),                  // JFIF thumbnail
-            appSegment(0xE2, Array("MPF".utf8) + [0] + Array("MM\0*\0\0\0\u{8}".utf8)),    // MPF index
-            appSegment(0xE2, Array("FPXR".utf8) + [0, 0, 1, 2]),                           // FlashPix
-            appSegment(0xEE, Array("Adobe".utf8) + [0, 100, 0, 0, 0, 0, 1]),                // colour transform
-            appSegment(0xE4, Array("SCALADO".utf8) + [0] + picture),                        // holds a picture
-            appSegment(0xEB, Array("JP".utf8) + [0, 0, 0, 1]),                             // JUMBF
-            appSegment(0xE1, Array("http://ns.adobe.com/xmp/extension/".utf8) + [0, 1]),   // extended XMP
+            appSegment(0xE0, Array("JFXX".utf8) + [0, 0x10] + picture),  // JFIF thumbnail
+            appSegment(0xE2, Array("MPF".utf8) + [0] + Array("MM\0*\0\0\0\u{8}".utf8)),  // MPF index
+            appSegment(0xE2, Array("FPXR".utf8) + [0, 0, 1, 2]),  // FlashPix
+            appSegment(0xEE, Array("Adobe".utf8) + [0, 100, 0, 0, 0, 0, 1]),  // colour transform
+            appSegment(0xE4, Array("SCALADO".utf8) + [0] + picture),  // holds a picture
+            appSegment(0xEB, Array("JP".utf8) + [0, 0, 0, 1]),  // JUMBF
+            appSegment(0xE1, Array("http://ns.adobe.com/xmp/extension/".utf8) + [0, 1]),  // extended XMP
         ]
         let carried = [appSegment(0xE0, Self.ciff), appSegment(0xEC, Self.ducky), appSegment(0xE5, Self.maker)]
         let m = try ImageMetadata(jpeg: source(carried + dropped))
@@ -31,8 +31,9 @@ import Testing
         let encoded = Data(tinyJPEG(blocksWide: 2))
         let out = try m.insert(into: encoded, stripGPS: false)
         let segments = try JPEGStructure(parsing: out.data).segments
-        #expect(segments.map(\.marker) == [0xE1, 0xE0, 0xEC, 0xE5, 0xDB, 0xC0, 0xC4, 0xC4],
-                "EXIF, the carried segments in source order, then the encoder's less its JFIF")
+        #expect(
+            segments.map(\.marker) == [0xE1, 0xE0, 0xEC, 0xE5, 0xDB, 0xC0, 0xC4, 0xC4],
+            "EXIF, the carried segments in source order, then the encoder's less its JFIF")
         #expect(segments[1...3].map { [UInt8]($0.encoded) } == carried)
         #expect(embeddedJPEGs(in: [UInt8](out.data.dropFirst(2))).isEmpty, "no picture inside the output's segments")
 

@@ -43,8 +43,14 @@ import Testing
     @Test func largeDimensionsTurnAShortIntoALong() throws {
         let source = try EXIF(tiff: Data(cameraEXIF(bigEndian: false).build()))
         let output = try EXIF(tiff: source.outputTIFF(width: 70000, height: 300, stripGPS: false))
-        #expect(output.entry(0xA002, in: .exif).map { ($0.type, output.value($0)) } ?? (0, .bytes([])) == (4, .unsigned([70000])))
-        #expect(output.entry(0xA003, in: .exif).map { ($0.type, output.value($0)) } ?? (0, .bytes([])) == (3, .unsigned([300])))
+        #expect(
+            output.entry(0xA002, in: .exif).map { ($0.type, output.value($0)) } ?? (0, .bytes([])) == (
+                4, .unsigned([70000])
+            ))
+        #expect(
+            output.entry(0xA003, in: .exif).map { ($0.type, output.value($0)) } ?? (0, .bytes([])) == (
+                3, .unsigned([300])
+            ))
     }
 
     @Test(arguments: [false, true])

@@ -54,18 +54,20 @@ import Testing
         #expect(exif.values(names: ["Model", "FNumber", "Nope"]) == ["Model": "Canon EOS R6", "FNumber": "2.8"])
     }
 
-    @Test(arguments: [
-        ((1, 125), "1/125"), ((10, 1250), "1/125"), ((1, 4000), "1/4000"), ((2, 1), "2"), ((1, 2), "1/2"),
-        ((5, 2), "2.5"), ((30, 1), "30"), ((1, 3), "1/3"), ((4, 10), "1/2.5"), ((0, 1), nil), ((1, 0), nil),
-    ] as [((UInt32, UInt32), String?)])
+    @Test(
+        arguments: [
+            ((1, 125), "1/125"), ((10, 1250), "1/125"), ((1, 4000), "1/4000"), ((2, 1), "2"), ((1, 2), "1/2"),
+            ((5, 2), "2.5"), ((30, 1), "30"), ((1, 3), "1/3"), ((4, 10), "1/2.5"), ((0, 1), nil), ((1, 0), nil),
+        ] as [((UInt32, UInt32), String?)])
     func exposureTimeText(rational: (UInt32, UInt32), expected: String?) throws {
         var b = TIFFBuilder(bigEndian: false)
         b.exif = [b.rational(0x829A, [rational])]
         #expect(try EXIF(tiff: Data(b.build())).values["ExposureTime"] == expected)
     }
 
-    @Test(arguments: [((14, 10), "1.4"), ((56, 10), "5.6"), ((11, 1), "11"), ((220, 100), "2.2"), ((0, 0), nil)]
-          as [((UInt32, UInt32), String?)])
+    @Test(
+        arguments: [((14, 10), "1.4"), ((56, 10), "5.6"), ((11, 1), "11"), ((220, 100), "2.2"), ((0, 0), nil)]
+            as [((UInt32, UInt32), String?)])
     func fNumberText(rational: (UInt32, UInt32), expected: String?) throws {
         var b = TIFFBuilder(bigEndian: true)
         b.exif = [b.rational(0x829D, [rational]), b.rational(0x920A, [(42, 10)])]
@@ -114,8 +116,10 @@ import Testing
             TIFFBuilder.Tag(tag: 0x9008, type: 9, count: 1, bytes: b.u32(0xFFFF_FFF0)),
             b.srational(0x9009, [(-1, 2)]),
             TIFFBuilder.Tag(tag: 0x900A, type: 11, count: 1, bytes: b.u32(Float(1.5).bitPattern)),
-            TIFFBuilder.Tag(tag: 0x900B, type: 12, count: 1,
-                            bytes: b.u32(UInt32(Double(-2.25).bitPattern >> 32)) + b.u32(UInt32(Double(-2.25).bitPattern & 0xFFFF_FFFF))),
+            TIFFBuilder.Tag(
+                tag: 0x900B, type: 12, count: 1,
+                bytes: b.u32(UInt32(Double(-2.25).bitPattern >> 32))
+                    + b.u32(UInt32(Double(-2.25).bitPattern & 0xFFFF_FFFF))),
             TIFFBuilder.Tag(tag: 0x900C, type: 99, count: 3, bytes: [1, 2, 3, 4]),
         ]
         let exif = try EXIF(tiff: Data(b.build()))
@@ -154,14 +158,19 @@ import Testing
     @Test func withoutOffsetUsesTheGivenZone() throws {
         let tokyo = TimeZone(identifier: "Asia/Tokyo")!
         #expect(try exif("2026:03:14 15:09:26").dateTimeOriginal(in: tokyo) == utc(2026, 3, 14, 6, 9, 26))
-        #expect(try exif("2026:03:14 15:09:26").dateTimeOriginal(in: TimeZone(identifier: "UTC")!)
+        #expect(
+            try exif("2026:03:14 15:09:26").dateTimeOriginal(in: TimeZone(identifier: "UTC")!)
                 == utc(2026, 3, 14, 15, 9, 26))
     }
 
     @Test func offsetTimeOriginalWins() throws {
         let tokyo = TimeZone(identifier: "Asia/Tokyo")!
-        #expect(try exif("2026:03:14 15:09:26", offset: "-05:30").dateTimeOriginal(in: tokyo) == utc(2026, 3, 14, 20, 39, 26))
-        #expect(try exif("2026:03:14 15:09:26", offset: "+02:00").dateTimeOriginal(in: tokyo) == utc(2026, 3, 14, 13, 9, 26))
+        #expect(
+            try exif("2026:03:14 15:09:26", offset: "-05:30").dateTimeOriginal(in: tokyo)
+                == utc(2026, 3, 14, 20, 39, 26))
+        #expect(
+            try exif("2026:03:14 15:09:26", offset: "+02:00").dateTimeOriginal(in: tokyo) == utc(2026, 3, 14, 13, 9, 26)
+        )
     }
 
     @Test func subSecondsAreAdded() throws {
@@ -176,6 +185,8 @@ import Testing
 
     @Test func badOffsetFallsBackToTheZone() throws {
         let utcZone = TimeZone(identifier: "UTC")!
-        #expect(try exif("2026:03:14 15:09:26", offset: "   :  ").dateTimeOriginal(in: utcZone) == utc(2026, 3, 14, 15, 9, 26))
+        #expect(
+            try exif("2026:03:14 15:09:26", offset: "   :  ").dateTimeOriginal(in: utcZone)
+                == utc(2026, 3, 14, 15, 9, 26))
     }
 }

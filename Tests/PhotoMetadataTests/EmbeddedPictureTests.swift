@@ -34,7 +34,8 @@ import Testing
     @Test func aMakerNoteThatIsOnlyAPictureIsUnlinked() throws {
         // Samsung Digimax: the maker note is a 320×240 preview and nothing else; zeroed in place,
         // exiftool would call it an unrecognised maker note.
-        let source = try EXIF(tiff: Data(withMakerNote(preview + [UInt8](repeating: 0, count: 64), bigEndian: false).build()))
+        let source = try EXIF(
+            tiff: Data(withMakerNote(preview + [UInt8](repeating: 0, count: 64), bigEndian: false).build()))
         let out = try EXIF(tiff: source.outputTIFF(width: 8, height: 8, stripGPS: false))
         #expect(out.entry(0x927C, in: .exif) == nil)
         #expect(out.entries.filter { $0.ifd == .exif }.count == source.entries.filter { $0.ifd == .exif }.count - 1)
@@ -101,13 +102,15 @@ import Testing
             #expect(out.rawValue(e) == source.rawValue(old), "\(e.ifd.rawValue) 0x\(hex(e.tag))")
             if !e.isInline { #expect(e.valueOffset == old.valueOffset, "\(e.ifd.rawValue) 0x\(hex(e.tag)) moved") }
         }
-        #expect(out.entries.filter { $0.ifd != .ifd0 }.map(\.entryOffset)
-            == source.entries.filter { $0.ifd != .ifd0 && $0.ifd != .ifd1 }.map(\.entryOffset), "sub-IFDs stay put")
+        #expect(
+            out.entries.filter { $0.ifd != .ifd0 }.map(\.entryOffset)
+                == source.entries.filter { $0.ifd != .ifd0 && $0.ifd != .ifd1 }.map(\.entryOffset), "sub-IFDs stay put")
     }
 
     @Test func withStripGPSTheEditedIFD0HasNoGPSPointer() throws {
         let source = try EXIF(tiff: Data(cameraEXIF(bigEndian: false).build()))
-        let out = try EXIF(tiff: source.outputTIFF(width: 8, height: 8, stripGPS: true, edits: MetadataEdits(artist: "Al")))
+        let out = try EXIF(
+            tiff: source.outputTIFF(width: 8, height: 8, stripGPS: true, edits: MetadataEdits(artist: "Al")))
         #expect(text(out, 0x013B) == "Al" && text(out, 0x8298) == "© 2026 Jane Doe")
         #expect(!out.hasGPS && out.entry(0x8825, in: .ifd0) == nil)
         #expect(!out.tiff.contains(Array("WGS-84-SECRET".utf8)))
@@ -122,6 +125,8 @@ import Testing
         let png = try ImageMetadata().insert(intoPNG: tinyPNG(), stripGPS: false, edits: MetadataEdits(copyright: "C"))
         let fromPNG = try #require(try ImageMetadata(png: png.data).exif)
         #expect(text(fromPNG, 0x8298) == "C" && fromPNG.entries.count == 1)
-        #expect(try ImageMetadata().insert(into: Data(tinyJPEG()), stripGPS: false).data == Data(tinyJPEG()), "no edits, no EXIF")
+        #expect(
+            try ImageMetadata().insert(into: Data(tinyJPEG()), stripGPS: false).data == Data(tinyJPEG()),
+            "no edits, no EXIF")
     }
 }

@@ -12,30 +12,37 @@ import TestSupport
 
     static func exif(bigEndian: Bool) -> [UInt8] {
         var b = cameraEXIF(bigEndian: bigEndian)
-        b.exif = b.exif.filter { $0.tag != 0x927C } + [b.undefined(0x927C, Array("NOTE".utf8) + preview + [1, 2, 3, 4])]
+        b.exif =
+            b.exif.filter { $0.tag != 0x927C } + [b.undefined(0x927C, Array("NOTE".utf8) + preview + [1, 2, 3, 4])]
         b.thumbnail = preview
         return b.build()
     }
 
-    static let xmp = Array(#"<x:xmpmeta><rdf:Description tiff:Orientation="6" exif:GPSLatitude="48,51N"/></x:xmpmeta>"#.utf8)
+    static let xmp = Array(
+        #"<x:xmpmeta><rdf:Description tiff:Orientation="6" exif:GPSLatitude="48,51N"/></x:xmpmeta>"#.utf8)
 
     static func jpeg(bigEndian: Bool) -> [UInt8] {
-        tinyJPEG(blocksWide: 3, blocksHigh: 2, jfif: false, extra: [
-            app1EXIF(exif(bigEndian: bigEndian)),
-            appSegment(0xE2, Array("ICC_PROFILE".utf8) + [0, 1, 2] + [UInt8](repeating: 0x41, count: 40)),
-            appSegment(0xE2, Array("ICC_PROFILE".utf8) + [0, 2, 2] + [UInt8](repeating: 0x42, count: 40)),
-            appSegment(0xE1, Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + xmp),
-            appSegment(0xEC, Array("Ducky".utf8) + [0, 1, 0, 4, 0, 0, 0, 80, 0, 0]),
-        ])
+        tinyJPEG(
+            blocksWide: 3, blocksHigh: 2, jfif: false,
+            extra: [
+                app1EXIF(exif(bigEndian: bigEndian)),
+                appSegment(0xE2, Array("ICC_PROFILE".utf8) + [0, 1, 2] + [UInt8](repeating: 0x41, count: 40)),
+                appSegment(0xE2, Array("ICC_PROFILE".utf8) + [0, 2, 2] + [UInt8](repeating: 0x42, count: 40)),
+                appSegment(0xE1, Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + xmp),
+                appSegment(0xEC, Array("Ducky".utf8) + [0, 1, 0, 4, 0, 0, 0, 80, 0, 0]),
+            ])
     }
 
     static func png() -> [UInt8] {
-        [UInt8](tinyPNG(width: 6, height: 4, extra: [
-            PNGChunk(type: "iCCP", data: Data(Array("icc".utf8) + [0, 0] + zlibStored([1, 2, 3]))),
-            PNGChunk(type: "eXIf", data: Data(exif(bigEndian: true))),
-            PNGChunk(type: "tEXt", data: Data("Comment\0hello".utf8)),
-            PNGChunk.xmp(Data(xmp)),
-        ]))
+        [UInt8](
+            tinyPNG(
+                width: 6, height: 4,
+                extra: [
+                    PNGChunk(type: "iCCP", data: Data(Array("icc".utf8) + [0, 0] + zlibStored([1, 2, 3]))),
+                    PNGChunk(type: "eXIf", data: Data(exif(bigEndian: true))),
+                    PNGChunk(type: "tEXt", data: Data("Comment\0hello".utf8)),
+                    PNGChunk.xmp(Data(xmp)),
+                ]))
     }
 
     /// Offsets of the length, count and offset fields a mutation may set to an extreme: JPEG
@@ -51,7 +58,9 @@ import TestSupport
             while pos + 8 <= file.count {
                 fields.append((pos, 4))
                 if file[(pos + 4)..<(pos + 8)].elementsEqual("eXIf".utf8) { tiffStart = pos + 8 }
-                pos += 12 + (Int(file[pos]) << 24 | Int(file[pos + 1]) << 16 | Int(file[pos + 2]) << 8 | Int(file[pos + 3]))
+                pos +=
+                    12
+                    + (Int(file[pos]) << 24 | Int(file[pos + 1]) << 16 | Int(file[pos + 2]) << 8 | Int(file[pos + 3]))
             }
         }
         if let t = tiffStart, let exif = try? EXIF(tiff: Data(file[t...])) {
@@ -60,7 +69,9 @@ import TestSupport
                 fields.append((t + ifd.offset, 2))
                 if let next = ifd.nextPointer { fields.append((t + next, 4)) }
             }
-            for e in exif.entries { fields += [(t + e.entryOffset + 2, 2), (t + e.entryOffset + 4, 4), (t + e.entryOffset + 8, 4)] }
+            for e in exif.entries {
+                fields += [(t + e.entryOffset + 2, 2), (t + e.entryOffset + 4, 4), (t + e.entryOffset + 8, 4)]
+            }
         }
         return fields
     }
@@ -81,10 +92,15 @@ import TestSupport
             out.removeSubrange(start..<min(out.count, start + Int.random(in: 1...16, using: &rng)))
         default:
             guard let field = fields.randomElement(using: &rng), field.offset + field.width <= out.count else { break }
-            let extremes: [UInt32] = [0, 1, 2, 0xFF, 0xFFFF, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFE, 0xFFFF_FFFF, UInt32(out.count)]
+            let extremes: [UInt32] = [
+                0, 1, 2, 0xFF, 0xFFFF, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFE, 0xFFFF_FFFF, UInt32(out.count),
+            ]
             let v = extremes.randomElement(using: &rng)!
-            if field.width == 2 { out.put16(UInt16(truncatingIfNeeded: v), at: field.offset, bigEndian: Bool.random(using: &rng)) }
-            else { out.put32(v, at: field.offset, bigEndian: Bool.random(using: &rng)) }
+            if field.width == 2 {
+                out.put16(UInt16(truncatingIfNeeded: v), at: field.offset, bigEndian: Bool.random(using: &rng))
+            } else {
+                out.put32(v, at: field.offset, bigEndian: Bool.random(using: &rng))
+            }
         }
         return out
     }
@@ -109,8 +125,9 @@ import TestSupport
                     for e in [MetadataEdits(), edits] {
                         let jpeg = try m.insert(into: encodedJPEG, stripGPS: stripGPS, edits: e)
                         let structure = try JPEGStructure(parsing: jpeg.data)
-                        #expect(embeddedJPEGs(in: [UInt8](jpeg.data[2..<structure.scanOffset])).isEmpty,
-                                "a picture in the metadata of mutation \(total)")
+                        #expect(
+                            embeddedJPEGs(in: [UInt8](jpeg.data[2..<structure.scanOffset])).isEmpty,
+                            "a picture in the metadata of mutation \(total)")
                         let back = try ImageMetadata(jpeg: jpeg.data)
                         if stripGPS { #expect(back.exif?.hasGPS != true, "GPS in mutation \(total)") }
                         let png = try m.insert(intoPNG: encodedPNG, stripGPS: stripGPS, edits: e)

@@ -22,14 +22,18 @@ extension IIMDatasets {
     init(_ datasets: [Dataset]) { self.init(datasets: datasets) }
 }
 
-
 @Suite struct IPTCTests {
-    static let located = iim([(1, 0, "\u{0}\u{4}"), (2, 0, "\u{0}\u{4}"), (2, 5, "Harbour"), (2, 80, "Jane Doe"),
-                              (2, 90, "Valparaiso"), (2, 92, "Cerro Alegre"), (2, 95, "Region V"), (2, 100, "CHL"),
-                              (2, 101, "Chile"), (2, 116, "(c) Jane")])
+    static let located = iim([
+        (1, 0, "\u{0}\u{4}"), (2, 0, "\u{0}\u{4}"), (2, 5, "Harbour"), (2, 80, "Jane Doe"),
+        (2, 90, "Valparaiso"), (2, 92, "Cerro Alegre"), (2, 95, "Region V"), (2, 100, "CHL"),
+        (2, 101, "Chile"), (2, 116, "(c) Jane"),
+    ])
 
-    func output(_ blocks: [(UInt16, [UInt8])], stripGPS: Bool, edits: MetadataEdits = MetadataEdits()) throws
-        -> (resources: PhotoshopResources?, warnings: [MetadataWarning]) {
+    func output(
+        _ blocks: [(UInt16, [UInt8])], stripGPS: Bool, edits: MetadataEdits = MetadataEdits()
+    ) throws
+        -> (resources: PhotoshopResources?, warnings: [MetadataWarning])
+    {
         var m = ImageMetadata()
         m.iptc = Data(photoshopAPP13(blocks))
         switch m.iptcForOutput(stripGPS: stripGPS, edits: edits) {
@@ -57,9 +61,12 @@ extension IIMDatasets {
     }
 
     @Test func keepCarriesIPTCButNeverThumbnailsOrCopies() throws {
-        let (out, warning) = try output([(0x0404, Self.located), (0x040C, [0xFF, 0xD8, 0xFF, 0xD9]), (0x0409, [1]),
-                                         (0x0422, [2]), (0x0424, Array("<x:xmpmeta/>".utf8)), (0x0425, [UInt8](repeating: 7, count: 16))],
-                                        stripGPS: false)
+        let (out, warning) = try output(
+            [
+                (0x0404, Self.located), (0x040C, [0xFF, 0xD8, 0xFF, 0xD9]), (0x0409, [1]),
+                (0x0422, [2]), (0x0424, Array("<x:xmpmeta/>".utf8)), (0x0425, [UInt8](repeating: 7, count: 16)),
+            ],
+            stripGPS: false)
         #expect(warning.isEmpty)
         #expect(out?.blocks.map(\.id) == [0x0404, 0x0425], "digest kept: the IPTC did not change")
         #expect(try datasets(out).count == 10)
@@ -80,7 +87,8 @@ extension IIMDatasets {
         #expect(d.filter { $0.record == 2 && $0.number == 80 }.map(\.data) == [Array("Ana Pérez".utf8)])
         #expect(d.filter { $0.record == 2 && $0.number == 116 }.map(\.data) == [Array("© 2026 Ana Pérez".utf8)])
         #expect(d.first { $0.record == 1 && $0.number == 90 }?.data == [0x1B, 0x25, 0x47])
-        #expect(d.map { Int($0.record) << 8 | Int($0.number) } == d.map { Int($0.record) << 8 | Int($0.number) }.sorted())
+        #expect(
+            d.map { Int($0.record) << 8 | Int($0.number) } == d.map { Int($0.record) << 8 | Int($0.number) }.sorted())
     }
 
     @Test func aLatin1BlockGetsLatin1AndAnotherCharsetAWarning() throws {
@@ -88,10 +96,15 @@ extension IIMDatasets {
         let (out, warning) = try output([(0x0404, latin1)], stripGPS: false, edits: MetadataEdits(copyright: "© Ana"))
         #expect(warning.isEmpty)
         #expect(try datasets(out).last?.data == [0xA9, 0x20, 0x41, 0x6E, 0x61])
-        let iso2022 = IIMDatasets([.init(record: 1, number: 90, data: [0x1B, 0x2E, 0x41]), .init(record: 2, number: 80, data: [0x41])]).encoded
-        let (other, otherWarning) = try output([(0x0404, iso2022)], stripGPS: false, edits: MetadataEdits(artist: "Ana Pérez"))
+        let iso2022 = IIMDatasets([
+            .init(record: 1, number: 90, data: [0x1B, 0x2E, 0x41]), .init(record: 2, number: 80, data: [0x41]),
+        ]).encoded
+        let (other, otherWarning) = try output(
+            [(0x0404, iso2022)], stripGPS: false, edits: MetadataEdits(artist: "Ana Pérez"))
         #expect(otherWarning == [.iptcCreditNotWritten(["By-line"])])
-        #expect(try datasets(other).contains { $0.number == 80 } == false, "the old By-line would contradict the new credit")
+        #expect(
+            try datasets(other).contains { $0.number == 80 } == false, "the old By-line would contradict the new credit"
+        )
     }
 
     /// A credit longer than IIM allows (CopyrightNotice 128 bytes, By-line 32) is cut at a
@@ -102,7 +115,8 @@ extension IIMDatasets {
         let edits = MetadataEdits(artist: artist, copyright: copyright)
         let (out, warnings) = try output([(0x0404, Self.located)], stripGPS: false, edits: edits)
         #expect(warnings == [.iptcCut("By-line", limit: 32), .iptcCut("CopyrightNotice", limit: 128)])
-        #expect(warnings.last?.description
+        #expect(
+            warnings.last?.description
                 == "IPTC CopyrightNotice cut to 128 bytes, the most IIM allows it (XMP and EXIF hold it whole)")
         let d = try datasets(out)
         let byline = try #require(d.first { $0.record == 2 && $0.number == 80 }?.data)
@@ -125,13 +139,17 @@ extension IIMDatasets {
     @Test func corruptBlocksAreTypedErrors() throws {
         var m = ImageMetadata()
         m.iptc = Data(Array("Photoshop 3.0".utf8) + [0] + Array("8BIM-iptc".utf8))
-        guard case .dropped(.iptcUnreadable(.truncatedResource(offset: 0))) = m.iptcForOutput(stripGPS: false, edits: MetadataEdits()) else {
+        guard
+            case .dropped(.iptcUnreadable(.truncatedResource(offset: 0))) = m.iptcForOutput(
+                stripGPS: false, edits: MetadataEdits())
+        else {
             Issue.record("expected a truncated resource")
             return
         }
         #expect(throws: IPTCError.badDatasetMarker(offset: 0)) { try IIMDatasets(parsing: [0x1D, 2, 5, 0, 0]) }
         #expect(throws: IPTCError.truncatedDataset(offset: 0)) { try IIMDatasets(parsing: [0x1C, 2, 5, 0, 9, 1]) }
-        #expect(MetadataWarning.iptcUnreadable(.truncatedResource(offset: 0)).description
+        #expect(
+            MetadataWarning.iptcUnreadable(.truncatedResource(offset: 0)).description
                 == "IPTC left out: corrupt IPTC: the resource at byte 0 of APP13 runs past its end")
     }
 }

@@ -5,21 +5,24 @@ import Testing
 
 @Suite struct InsertTests {
     static let xmp = """
-    <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-    <rdf:Description xmlns:tiff="http://ns.adobe.com/tiff/1.0/" xmlns:exif="http://ns.adobe.com/exif/1.0/"
-     tiff:Orientation="6" exif:GPSLatitude="33,51.358S" tiff:Model="Canon EOS R6"/>
-    </rdf:RDF></x:xmpmeta>
-    """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description xmlns:tiff="http://ns.adobe.com/tiff/1.0/" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+         tiff:Orientation="6" exif:GPSLatitude="33,51.358S" tiff:Model="Canon EOS R6"/>
+        </rdf:RDF></x:xmpmeta>
+        """
 
     /// A source photo as a camera writes it: EXIF, ICC, XMP, IPTC, Adobe APP14.
     func cameraJPEG(bigEndian: Bool = false) -> Data {
-        Data(tinyJPEG(jfif: false, extra: [
-            app1EXIF(cameraEXIF(bigEndian: bigEndian).build()),
-            appSegment(0xE2, Array("ICC_PROFILE".utf8) + [0, 1, 1] + Array("fake-icc".utf8)),
-            appSegment(0xE1, Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(Self.xmp.utf8)),
-            appSegment(0xED, photoshopAPP13([(0x0404, iim([(2, 5, "Harbour at dawn")]))])),
-            appSegment(0xEE, Array("Adobe".utf8) + [0, 100, 0, 0, 0, 0, 1]),
-        ]))
+        Data(
+            tinyJPEG(
+                jfif: false,
+                extra: [
+                    app1EXIF(cameraEXIF(bigEndian: bigEndian).build()),
+                    appSegment(0xE2, Array("ICC_PROFILE".utf8) + [0, 1, 1] + Array("fake-icc".utf8)),
+                    appSegment(0xE1, Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(Self.xmp.utf8)),
+                    appSegment(0xED, photoshopAPP13([(0x0404, iim([(2, 5, "Harbour at dawn")]))])),
+                    appSegment(0xEE, Array("Adobe".utf8) + [0, 100, 0, 0, 0, 0, 1]),
+                ]))
     }
 
     /// What jpegenc writes: a rotated (portrait) frame, JFIF APP0, no metadata.
@@ -45,7 +48,9 @@ import Testing
         #expect(out.warnings.isEmpty)
         let s = try JPEGStructure(parsing: out.data)
         let markers = s.segments.map(\.marker)
-        #expect(markers == [0xE1, 0xE2, 0xE1, 0xED, 0xDB, 0xC0, 0xC4, 0xC4], "EXIF, ICC, XMP, IPTC, then jpegenc's less JFIF")
+        #expect(
+            markers == [0xE1, 0xE2, 0xE1, 0xED, 0xDB, 0xC0, 0xC4, 0xC4],
+            "EXIF, ICC, XMP, IPTC, then jpegenc's less JFIF")
         #expect(s.segments[0].payload.hasPrefix(Array("Exif".utf8) + [0, 0]))
         #expect(!markers.contains(0xEE), "Adobe APP14 is not copied")
         #expect(try scan(out.data) == scan(encoded))
@@ -79,13 +84,17 @@ import Testing
         var m = try ImageMetadata(jpeg: cameraJPEG())
         m.exif = nil
         let out = try m.insert(into: encoded, stripGPS: false)
-        #expect(try JPEGStructure(parsing: out.data).segments.map(\.marker) == [0xE2, 0xE1, 0xED, 0xE0, 0xDB, 0xC0, 0xC4, 0xC4])
+        #expect(
+            try JPEGStructure(parsing: out.data).segments.map(\.marker) == [
+                0xE2, 0xE1, 0xED, 0xE0, 0xDB, 0xC0, 0xC4, 0xC4,
+            ])
         #expect(try ImageMetadata().insert(into: encoded, stripGPS: false).data == encoded)
     }
 
     @Test func oversizedXMPIsLeftOutWithAWarning() throws {
         var m = ImageMetadata()
-        m.xmp = Data((#"<x:xmpmeta xmlns:x="adobe:ns:meta/">"# + String(repeating: " ", count: 65_500) + "</x:xmpmeta>").utf8)
+        m.xmp = Data(
+            (#"<x:xmpmeta xmlns:x="adobe:ns:meta/">"# + String(repeating: " ", count: 65_500) + "</x:xmpmeta>").utf8)
         let out = try m.insert(into: encoded, stripGPS: false)
         #expect(out.warnings == [.xmpTooLarge(bytes: 65_548)])
         #expect(out.data == encoded)
@@ -94,7 +103,9 @@ import Testing
 
     @Test func xmpAtTheLimitIsWritten() throws {
         var m = ImageMetadata()
-        m.xmp = Data((#"<x:xmpmeta xmlns:x="adobe:ns:meta/">"# + String(repeating: " ", count: 65_502 - 48) + "</x:xmpmeta>").utf8)
+        m.xmp = Data(
+            (#"<x:xmpmeta xmlns:x="adobe:ns:meta/">"# + String(repeating: " ", count: 65_502 - 48) + "</x:xmpmeta>")
+                .utf8)
         let out = try m.insert(into: encoded, stripGPS: false)
         #expect(out.warnings.isEmpty)
         #expect(try ImageMetadata(jpeg: out.data).xmp?.count == 65_502)

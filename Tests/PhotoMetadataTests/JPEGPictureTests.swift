@@ -24,7 +24,8 @@ import Testing
     @Test func theEndIsFoundAcrossProgressiveScansStuffedBytesAndRestarts() throws {
         // Scan data with a stuffed 0xFF00 and a restart, a table between scans, a second scan, EOI,
         // then a trailer that itself holds 0xFFD9 (as an MP4 may).
-        let scans = sos + [0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD0, 0x56] + segment(0xC4, [0x00] + [UInt8](repeating: 0, count: 16))
+        let scans =
+            sos + [0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD0, 0x56] + segment(0xC4, [0x00] + [UInt8](repeating: 0, count: 16))
             + sos + [0x78, 0x9A] + [0xFF, 0xFF, 0xD9]  // a fill byte before EOI
         let data = jpeg(quality: 90, rest: scans + [0x00, 0xFF, 0xD9, 0x42])
         let structure = try JPEGStructure(parsing: data)
@@ -41,8 +42,10 @@ import Testing
     }
 
     @Test func samplingAndColourModel() throws {
-        for (factors, expected) in [([UInt8(0x22), 0x11, 0x11], JPEGPicture.ChromaSampling.s420), ([0x21, 0x11, 0x11], .s422),
-                                    ([0x11, 0x11, 0x11], .s444), ([0x41, 0x11, 0x11], .s411)] {
+        for (factors, expected) in [
+            ([UInt8(0x22), 0x11, 0x11], JPEGPicture.ChromaSampling.s420), ([0x21, 0x11, 0x11], .s422),
+            ([0x11, 0x11, 0x11], .s444), ([0x41, 0x11, 0x11], .s411),
+        ] {
             let data = jpeg(quality: 90, sampling: factors, rest: sos + [0xFF, 0xD9])
             let picture = try #require(JPEGPicture(try JPEGStructure(parsing: data)))
             #expect(picture.chroma == expected && picture.colourModel == .yCbCr && picture.unsupportedCoding == nil)
@@ -54,12 +57,17 @@ import Testing
     /// (4:4:1): jpegdec turned the first green, libjpeg-turbo's TurboJPEG reads neither.
     /// Refused by name, not reported as damage; 4:4:0 is read.
     @Test func samplingNoDecoderReadsIsUnsupported() throws {
-        for (factors, said) in [([UInt8(0x42), 0x11, 0x11], "4:1:0 chroma sampling"), ([0x14, 0x11, 0x11], "4:4:1 chroma sampling")] {
+        for (factors, said) in [
+            ([UInt8(0x42), 0x11, 0x11], "4:1:0 chroma sampling"), ([0x14, 0x11, 0x11], "4:4:1 chroma sampling"),
+        ] {
             let data = jpeg(quality: 90, sampling: factors, rest: sos + [0xFF, 0xD9])
             let picture = try #require(JPEGPicture(try JPEGStructure(parsing: data)))
-            #expect(picture.unsupportedCoding?.hasPrefix(said) == true, "\(factors): \(picture.unsupportedCoding ?? "nil")")
+            #expect(
+                picture.unsupportedCoding?.hasPrefix(said) == true, "\(factors): \(picture.unsupportedCoding ?? "nil")")
         }
-        let fourFourZero = try #require(JPEGPicture(try JPEGStructure(parsing: jpeg(quality: 90, sampling: [0x12, 0x11, 0x11], rest: sos + [0xFF, 0xD9]))))
+        let fourFourZero = try #require(
+            JPEGPicture(
+                try JPEGStructure(parsing: jpeg(quality: 90, sampling: [0x12, 0x11, 0x11], rest: sos + [0xFF, 0xD9]))))
         #expect(fourFourZero.unsupportedCoding == nil)
     }
 }

@@ -41,18 +41,19 @@ import Testing
         #expect(s.frameSize == PixelSize(width: 8, height: 8))
     }
 
-    @Test(arguments: [
-        ([0x89, 0x50], MetadataError.notJPEG),
-        ([0xFF, 0xD8], .noImageData),
-        ([0xFF, 0xD8, 0xFF, 0xD9], .noImageData),
-        ([0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x10, 1, 2], .truncated(offset: 2)),
-        ([0xFF, 0xD8, 0xFF, 0xE1, 0x00], .truncated(offset: 2)),
-        ([0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x01], .badSegmentLength(marker: 0xE1, offset: 2)),
-        ([0xFF, 0xD8, 0x12, 0x34], .unexpectedByte(offset: 2, byte: 0x12)),
-        ([0xFF, 0xD8, 0xFF, 0x00], .unexpectedByte(offset: 3, byte: 0x00)),
-        ([0xFF, 0xD8, 0xFF, 0xFF], .truncated(offset: 2)),
-        ([0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x08, 1], .truncated(offset: 2)),
-    ] as [([UInt8], MetadataError)])
+    @Test(
+        arguments: [
+            ([0x89, 0x50], MetadataError.notJPEG),
+            ([0xFF, 0xD8], .noImageData),
+            ([0xFF, 0xD8, 0xFF, 0xD9], .noImageData),
+            ([0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x10, 1, 2], .truncated(offset: 2)),
+            ([0xFF, 0xD8, 0xFF, 0xE1, 0x00], .truncated(offset: 2)),
+            ([0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x01], .badSegmentLength(marker: 0xE1, offset: 2)),
+            ([0xFF, 0xD8, 0x12, 0x34], .unexpectedByte(offset: 2, byte: 0x12)),
+            ([0xFF, 0xD8, 0xFF, 0x00], .unexpectedByte(offset: 3, byte: 0x00)),
+            ([0xFF, 0xD8, 0xFF, 0xFF], .truncated(offset: 2)),
+            ([0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x08, 1], .truncated(offset: 2)),
+        ] as [([UInt8], MetadataError)])
     func malformedHeadersThrow(bytes: [UInt8], expected: MetadataError) {
         #expect(throws: expected) { try JPEGStructure(parsing: Data(bytes)) }
         #expect(!expected.description.isEmpty && !expected.description.contains("\n"))
@@ -93,9 +94,10 @@ import Testing
         #expect(try ImageMetadata(jpeg: Data(jpeg)).icc == Data(icc))
     }
 
-    @Test(arguments: [
-        [(1, 2)], [(1, 2), (1, 2)], [(1, 2), (2, 3)], [(0, 1)], [(2, 1)], [(1, 0)],
-    ] as [[(UInt8, UInt8)]])
+    @Test(
+        arguments: [
+            [(1, 2)], [(1, 2), (1, 2)], [(1, 2), (2, 3)], [(0, 1)], [(2, 1)], [(1, 0)],
+        ] as [[(UInt8, UInt8)]])
     func inconsistentChunksCostOnlyTheProfile(chunks: [(UInt8, UInt8)]) throws {
         var b = TIFFBuilder(bigEndian: false)
         b.ifd0 = [b.short(0x0112, [6])]
@@ -108,6 +110,8 @@ import Testing
             return
         }
         let out = try m.insert(into: Data(tinyJPEG()), stripGPS: false)
-        #expect(out.warnings.count == 1 && out.warnings[0].description.hasPrefix("ICC profile left out: corrupt ICC profile: "))
+        #expect(
+            out.warnings.count == 1
+                && out.warnings[0].description.hasPrefix("ICC profile left out: corrupt ICC profile: "))
     }
 }

@@ -5,13 +5,17 @@ import Testing
 
 @Suite struct MalformedEXIFTests {
     func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-    func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+    func le32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
+    }
     func entry(_ tag: UInt16, _ type: UInt16, _ count: UInt32, _ value: UInt32) -> [UInt8] {
         le16(tag) + le16(type) + le32(count) + le32(value)
     }
     /// Little-endian TIFF with IFD0 at 8 holding `entries`, then `next`.
     func tiff(_ entries: [[UInt8]], next: UInt32 = 0, tail: [UInt8] = []) -> Data {
-        Data(Array("II".utf8) + le16(42) + le32(8) + le16(UInt16(entries.count)) + entries.flatMap { $0 } + le32(next) + tail)
+        Data(
+            Array("II".utf8) + le16(42) + le32(8) + le16(UInt16(entries.count)) + entries.flatMap { $0 } + le32(next)
+                + tail)
     }
 
     @Test func badHeadersThrow() {
@@ -69,7 +73,9 @@ import Testing
         // at 64) fits in the block. Unreadable, but its bytes must not survive --strip-gps.
         let latitude = le32(48) + le32(1) + le32(51) + le32(1) + le32(7777) + le32(100)
         let gps = le16(9) + entry(0x0002, 5, 3, 64)
-        let data = tiff([entry(0x0112, 3, 1, 6), entry(0x8825, 4, 1, 38)], tail: gps + [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] + latitude)
+        let data = tiff(
+            [entry(0x0112, 3, 1, 6), entry(0x8825, 4, 1, 38)],
+            tail: gps + [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] + latitude)
         let exif = try EXIF(tiff: data)
         #expect(exif.orientation == 6 && !exif.hasGPS && exif.problems == [.ifdOutOfBounds(ifd: "GPS", offset: 38)])
         let out = exif.outputTIFF(width: 1, height: 1, stripGPS: true)
@@ -87,7 +93,8 @@ import Testing
         let exif = try EXIF(tiff: Data(bytes))
         let pointer = try #require(exif.entry(0x8825, in: .ifd0))
         let offset = bytes[pointer.valueOffset + 2...pointer.valueOffset + 3]
-        bytes.replaceSubrange(pointer.entryOffset + 2..<pointer.entryOffset + 12, with: [0, 3, 0, 0, 0, 1] + offset + [0, 0])
+        bytes.replaceSubrange(
+            pointer.entryOffset + 2..<pointer.entryOffset + 12, with: [0, 3, 0, 0, 0, 1] + offset + [0, 0])
         let short = try EXIF(tiff: Data(bytes))
         #expect(short.hasGPS && short.values["GPSLatitude"] != nil)
         let out = short.outputTIFF(width: 1, height: 1, stripGPS: true)

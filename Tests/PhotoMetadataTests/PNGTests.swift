@@ -6,7 +6,10 @@ import Testing
 @Suite struct PNGTests {
     @Test func crc32MatchesTheStandardCheckValue() {
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
-        #expect(PNGChunk(type: "IEND", data: Data()).encoded == [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
+        #expect(
+            PNGChunk(type: "IEND", data: Data()).encoded == [
+                0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
+            ])
     }
 
     @Test func zlibStoredIsWellFormed() {
@@ -20,11 +23,12 @@ import Testing
     }
 
     @Test func jpegMetadataGoesIntoAPNGAfterIHDR() throws {
-        let source = Data(tinyJPEG(extra: [
-            app1EXIF(cameraEXIF(bigEndian: true).build()),
-            appSegment(0xE2, Array("ICC_PROFILE".utf8) + [0, 1, 1] + iccProfileBytes(Array("fake-icc".utf8))),
-            appSegment(0xE1, Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(InsertTests.xmp.utf8)),
-        ]))
+        let source = Data(
+            tinyJPEG(extra: [
+                app1EXIF(cameraEXIF(bigEndian: true).build()),
+                appSegment(0xE2, Array("ICC_PROFILE".utf8) + [0, 1, 1] + iccProfileBytes(Array("fake-icc".utf8))),
+                appSegment(0xE1, Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(InsertTests.xmp.utf8)),
+            ]))
         let encoded = tinyPNG(width: 6, height: 4)
         let out = try ImageMetadata(jpeg: source).insert(intoPNG: encoded, stripGPS: true)
         #expect(out.warnings.isEmpty)
@@ -48,7 +52,9 @@ import Testing
     @Test func pngMetadataRoundTripsAndIntoJPEG() throws {
         var b = TIFFBuilder(bigEndian: false)
         b.ifd0 = [b.ascii(0x0110, "Pixel 9"), b.short(0x0112, [3])]
-        let xmpPacket = Data(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="3"/></rdf:RDF></x:xmpmeta>"#.utf8)
+        let xmpPacket = Data(
+            #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="3"/></rdf:RDF></x:xmpmeta>"#
+                .utf8)
         let xmpChunk = PNGChunk.xmp(xmpPacket)
         let profile = iccProfileBytes([1, 2, 3])
         let iccp = PNGChunk(type: "iCCP", data: Data(Array("sRGB".utf8) + [0, 0] + zlibStored(profile)))
@@ -93,7 +99,10 @@ import Testing
             // Inflates, but not to a profile: no header, or one whose size or signature is wrong.
             (Array("P3".utf8) + [0, 0] + zlibStored(Array(profile.dropFirst(132))), .notAProfile),
             (Array("P3".utf8) + [0, 0] + zlibStored(Array(profile.prefix(70_000))), .notAProfile),
-            (Array("P3".utf8) + [0, 0] + zlibStored(Array(profile[..<36]) + Array("ascp".utf8) + profile[40...]), .notAProfile),
+            (
+                Array("P3".utf8) + [0, 0] + zlibStored(Array(profile[..<36]) + Array("ascp".utf8) + profile[40...]),
+                .notAProfile
+            ),
         ]
         for (data, error) in cases {
             let iccp = PNGChunk(type: "iCCP", data: Data(data))
@@ -103,10 +112,13 @@ import Testing
             #expect(damaged.readWarnings == [.iccpUnreadable(error)])
             #expect(damaged.exif != nil, "the rest is kept")
             let png = try damaged.insert(intoPNG: tinyPNG(), stripGPS: false)
-            #expect(try !PNGChunk.parse(png.data).contains { $0.type == "iCCP" }, "a damaged iCCP is not carried into a PNG")
+            #expect(
+                try !PNGChunk.parse(png.data).contains { $0.type == "iCCP" }, "a damaged iCCP is not carried into a PNG"
+            )
             #expect(png.warnings == [.iccpUnreadable(error)])
         }
-        #expect(MetadataWarning.iccpUnreadable(.tooLarge(limit: PNGChunk.maxICCBytes)).description
+        #expect(
+            MetadataWarning.iccpUnreadable(.tooLarge(limit: PNGChunk.maxICCBytes)).description
                 == "ICC profile left out: the PNG's compressed profile inflates to more than 16 MiB")
     }
 
@@ -153,8 +165,11 @@ import Testing
     @Test func aBadCRCInAnAncillaryChunkCostsOnlyThatChunk() throws {
         var b = TIFFBuilder(bigEndian: true)
         b.ifd0 = [b.ascii(0x0110, "Pixel 9"), b.short(0x0112, [6])]
-        var bytes = [UInt8](tinyPNG(extra: [PNGChunk(type: "tEXt", data: Data("Comment\0hello".utf8)),
-                                            PNGChunk(type: "eXIf", data: Data(b.build()))]))
+        var bytes = [UInt8](
+            tinyPNG(extra: [
+                PNGChunk(type: "tEXt", data: Data("Comment\0hello".utf8)),
+                PNGChunk(type: "eXIf", data: Data(b.build())),
+            ]))
         let text = try #require(Data(bytes).range(of: Data("hello".utf8)))
         bytes[text.lowerBound] ^= 0x20  // the tEXt chunk's CRC no longer matches
         let m = try ImageMetadata(png: Data(bytes))

@@ -11,97 +11,139 @@ extension DecodeTests {
 
     @Test func unknownKeyWithSuggestion() {
         let json = """
-        {
-          "marks": [
-            { "text": "a",
-              "colour": "#FFF" }
-          ]
-        }
-        """
-        #expect(errorText(json) == "/presets-test/studio.json:4: unknown key 'colour' at $.marks[0]; did you mean 'color'?")
-        #expect(errorText(#"{"marks": [], "nmae": "x"}"#)
+            {
+              "marks": [
+                { "text": "a",
+                  "colour": "#FFF" }
+              ]
+            }
+            """
+        #expect(
+            errorText(json) == "/presets-test/studio.json:4: unknown key 'colour' at $.marks[0]; did you mean 'color'?")
+        #expect(
+            errorText(#"{"marks": [], "nmae": "x"}"#)
                 == "/presets-test/studio.json:1: unknown key 'nmae' at $; did you mean 'name'?")
-        #expect(errorText(##"{"marks": [{"text": "a", "outline": {"colour": "#000"}}]}"##)
+        #expect(
+            errorText(##"{"marks": [{"text": "a", "outline": {"colour": "#000"}}]}"##)
                 == "/presets-test/studio.json:1: unknown key 'colour' at $.marks[0].outline; did you mean 'color'?")
-        #expect(errorText(#"{"marks": [{"text": "a", "zzz": 1}]}"#)
-                == "/presets-test/studio.json:1: unknown key 'zzz' at $.marks[0]; valid keys are text, image, font, font-file, weight, size, color, outline, shadow, box, align, max-width, markup, anchor, margin, offset, rotate, opacity, tile, width, height")
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "zzz": 1}]}"#)
+                == "/presets-test/studio.json:1: unknown key 'zzz' at $.marks[0]; valid keys are text, image, font, font-file, weight, size, color, outline, shadow, box, align, max-width, markup, anchor, margin, offset, rotate, opacity, tile, width, height"
+        )
     }
 
     @Test func wrongTypes() {
         let json = """
-        {
-          "marks": [
-            { "text": "a",
-              "size": true }
-          ]
-        }
-        """
-        #expect(errorText(json) == #"/presets-test/studio.json:4: size must be a length like 24, "24px" or "4%" at $.marks[0].size"#)
-        #expect(errorText(#"{"marks": [{"text": "a", "size": "24pt"}]}"#)
+            {
+              "marks": [
+                { "text": "a",
+                  "size": true }
+              ]
+            }
+            """
+        #expect(
+            errorText(json)
+                == #"/presets-test/studio.json:4: size must be a length like 24, "24px" or "4%" at $.marks[0].size"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "size": "24pt"}]}"#)
                 == #"/presets-test/studio.json:1: size must be a length like 24, "24px" or "4%" at $.marks[0].size"#)
-        #expect(errorText(#"{"marks": [{"text": 5}]}"#) == "/presets-test/studio.json:1: text must be a string, not a number at $.marks[0].text")
-        #expect(errorText(#"{"marks": [{"text": "a", "offset": 5}]}"#)
-                == #"/presets-test/studio.json:1: offset must be [x, y] with lengths like 24, "24px" or "4%" at $.marks[0].offset"#)
-        #expect(errorText(#"{"marks": [{"text": "a", "margin": [1, 2, 3]}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": 5}]}"#)
+                == "/presets-test/studio.json:1: text must be a string, not a number at $.marks[0].text")
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "offset": 5}]}"#)
+                == #"/presets-test/studio.json:1: offset must be [x, y] with lengths like 24, "24px" or "4%" at $.marks[0].offset"#
+        )
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "margin": [1, 2, 3]}]}"#)
                 == "/presets-test/studio.json:1: margin must be [x, y], two lengths, not 3 at $.marks[0].margin")
-        #expect(errorText(#"{"marks": [{"text": "a", "margin": [1, "x"]}]}"#)
-                == #"/presets-test/studio.json:1: margin must be a length like 24, "24px" or "4%" at $.marks[0].margin[1]"#)
-        #expect(errorText(#"{"marks": [{"text": "a", "markup": "yes"}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "margin": [1, "x"]}]}"#)
+                == #"/presets-test/studio.json:1: margin must be a length like 24, "24px" or "4%" at $.marks[0].margin[1]"#
+        )
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "markup": "yes"}]}"#)
                 == "/presets-test/studio.json:1: markup must be true or false, not a string at $.marks[0].markup")
-        #expect(errorText(#"{"marks": [{"text": "a", "opacity": "50%"}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "opacity": "50%"}]}"#)
                 == "/presets-test/studio.json:1: opacity must be a number between 0 and 1 at $.marks[0].opacity")
-        #expect(errorText(#"{"marks": [{"text": "a", "box": "dark"}]}"#)
-                == ##"/presets-test/studio.json:1: box must be an object like {"color": "#00000059", "padding": "1%", "radius": 0}, or false at $.marks[0].box"##)
-        #expect(errorText(#"{"marks": {"text": "a"}}"#) == "/presets-test/studio.json:1: marks must be an array of marks, not an object at $.marks")
-        #expect(errorText(#"{"marks": ["a"]}"#) == "/presets-test/studio.json:1: a mark must be an object, not a string at $.marks[0]")
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "box": "dark"}]}"#)
+                == ##"/presets-test/studio.json:1: box must be an object like {"color": "#00000059", "padding": "1%", "radius": 0}, or false at $.marks[0].box"##
+        )
+        #expect(
+            errorText(#"{"marks": {"text": "a"}}"#)
+                == "/presets-test/studio.json:1: marks must be an array of marks, not an object at $.marks")
+        #expect(
+            errorText(#"{"marks": ["a"]}"#)
+                == "/presets-test/studio.json:1: a mark must be an object, not a string at $.marks[0]")
         #expect(errorText(#"[]"#) == "/presets-test/studio.json:1: a preset must be an object, not an array at $")
-        #expect(errorText(#"{"variables": {"n": true}, "marks": []}"#)
+        #expect(
+            errorText(#"{"variables": {"n": true}, "marks": []}"#)
                 == "/presets-test/studio.json:1: variable 'n' must be a string, not a boolean at $.variables.n")
-        #expect(errorText(#"{"name": "x"}"#)
-                == #"/presets-test/studio.json:1: missing key 'marks' at $; a preset needs a list of marks, like "marks": [{"text": "© {author}"}]"#)
-        #expect(errorText(#"{"marks": [{"text": "a", "weight": "extrabold"}]}"#)
-                == "/presets-test/studio.json:1: weight must be thin, light, normal, medium, semibold, bold, heavy, black or a number from 100 to 900, not 'extrabold' at $.marks[0].weight")
-        #expect(errorText(#"{"marks": [{"text": "a", "weight": 950}]}"#)
+        #expect(
+            errorText(#"{"name": "x"}"#)
+                == #"/presets-test/studio.json:1: missing key 'marks' at $; a preset needs a list of marks, like "marks": [{"text": "© {author}"}]"#
+        )
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "weight": "extrabold"}]}"#)
+                == "/presets-test/studio.json:1: weight must be thin, light, normal, medium, semibold, bold, heavy, black or a number from 100 to 900, not 'extrabold' at $.marks[0].weight"
+        )
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "weight": 950}]}"#)
                 == "/presets-test/studio.json:1: weight must be between 100 and 900 at $.marks[0].weight")
-        #expect(errorText(#"{"marks": [{"text": "a", "align": "middle"}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "align": "middle"}]}"#)
                 == "/presets-test/studio.json:1: align must be left, center or right, not 'middle' at $.marks[0].align")
     }
 
     @Test func outOfRange() {
         let json = """
-        {
-          "marks": [
-            { "text": "a" },
-            { "text": "b",
-              "opacity": 1.5 }
-          ]
-        }
-        """
+            {
+              "marks": [
+                { "text": "a" },
+                { "text": "b",
+                  "opacity": 1.5 }
+              ]
+            }
+            """
         #expect(errorText(json) == "/presets-test/studio.json:5: opacity must be between 0 and 1 at $.marks[1].opacity")
-        #expect(errorText(#"{"marks": [{"text": "a", "size": 0}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "size": 0}]}"#)
                 == "/presets-test/studio.json:1: size must be greater than 0 at $.marks[0].size")
-        #expect(errorText(#"{"marks": [{"text": "a", "size": "-2%"}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "size": "-2%"}]}"#)
                 == "/presets-test/studio.json:1: size must be greater than 0 at $.marks[0].size")
-        #expect(errorText(#"{"marks": [{"text": "a",\#n "outline": {"width": -1}}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "a",\#n "outline": {"width": -1}}]}"#)
                 == "/presets-test/studio.json:2: width must be 0 or more at $.marks[0].outline.width")
-        #expect(errorText(#"{"marks": [{"text": "a", "tile": {"gap": "-1%"}}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "tile": {"gap": "-1%"}}]}"#)
                 == "/presets-test/studio.json:1: gap must be 0 or more at $.marks[0].tile.gap")
-        #expect(errorText(#"{"marks": [{"text": "a", "margin": -3}]}"#)
-                == "/presets-test/studio.json:1: margin must be 0 or more at $.marks[0].margin; use 'offset' to move a mark past the edge")
-        #expect(errorText(#"{"marks": [{"text": "a", "rotate": 400}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "margin": -3}]}"#)
+                == "/presets-test/studio.json:1: margin must be 0 or more at $.marks[0].margin; use 'offset' to move a mark past the edge"
+        )
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "rotate": 400}]}"#)
                 == "/presets-test/studio.json:1: rotate must be between -360 and 360 at $.marks[0].rotate")
-        #expect(errorText(#"{"marks": [{"text": "a", "max-width": 0}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "max-width": 0}]}"#)
                 == "/presets-test/studio.json:1: max-width must be greater than 0 at $.marks[0].max-width")
     }
 
     /// A mark with several bad values is refused for the first in the order `Mark.keys` lists
     /// (the order of "valid keys are …"), a part's keys in their own order.
     @Test func severalFaultsReportTheFirstKey() {
-        #expect(errorText(#"{"marks": [{"text": "a", "opacity": 2, "rotate": 400}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "opacity": 2, "rotate": 400}]}"#)
                 == "/presets-test/studio.json:1: rotate must be between -360 and 360 at $.marks[0].rotate")
-        #expect(errorText(#"{"marks": [{"text": "a", "tile": {"gap": -1}, "margin": -1}]}"#)
-                == "/presets-test/studio.json:1: margin must be 0 or more at $.marks[0].margin; use 'offset' to move a mark past the edge")
-        #expect(errorText(#"{"marks": [{"text": "a", "box": {"radius": -1, "padding": -1}}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "tile": {"gap": -1}, "margin": -1}]}"#)
+                == "/presets-test/studio.json:1: margin must be 0 or more at $.marks[0].margin; use 'offset' to move a mark past the edge"
+        )
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "box": {"radius": -1, "padding": -1}}]}"#)
                 == "/presets-test/studio.json:1: padding must be 0 or more at $.marks[0].box.padding")
     }
 
@@ -110,25 +152,57 @@ extension DecodeTests {
     @Test func hugeLengthsAreRefusedWithTheirRange() {
         let nines = String(repeating: "9", count: 400)
         let cases: [(String, String)] = [
-            (#""offset": [1e300, 0]"#, "offset must be between -32767 and 32767 pixels at $.marks[0].offset; use a percentage such as \"4%\" so the mark follows the picture's size"),
-            (#""offset": ["0%", "-\#(nines)%"]"#, "offset must be between -1000% and 1000% of the short side at $.marks[0].offset"),
+            (
+                #""offset": [1e300, 0]"#,
+                "offset must be between -32767 and 32767 pixels at $.marks[0].offset; use a percentage such as \"4%\" so the mark follows the picture's size"
+            ),
+            (
+                #""offset": ["0%", "-\#(nines)%"]"#,
+                "offset must be between -1000% and 1000% of the short side at $.marks[0].offset"
+            ),
             (#""margin": "\#(nines)%""#, "margin must be at most 1000% of the short side at $.marks[0].margin"),
-            (#""margin": [0, 1e19]"#, "margin must be at most 32767 pixels at $.marks[0].margin; use a percentage such as \"4%\" so the mark follows the picture's size"),
-            (#""shadow": {"blur": "1e300"}"#, #"blur must be a length like 24, "24px" or "4%" at $.marks[0].shadow.blur"#),
-            (#""shadow": {"blur": 1e300}"#, "blur must be at most 1024 pixels at $.marks[0].shadow.blur; use a percentage such as \"4%\" so the mark follows the picture's size"),
-            (#""shadow": {"offset": ["101%", 0]}"#, "offset must be between -10% and 10% of the short side at $.marks[0].shadow.offset"),
-            (#""outline": {"width": "\#(nines)"}"#, "width must be at most 1024 pixels at $.marks[0].outline.width; use a percentage such as \"4%\" so the mark follows the picture's size"),
-            (#""box": {"padding": "200%"}"#, "padding must be at most 100% of the short side at $.marks[0].box.padding"),
-            (#""box": {"radius": 1e20}"#, "radius must be at most 8192 pixels at $.marks[0].box.radius; use a percentage such as \"4%\" so the mark follows the picture's size"),
+            (
+                #""margin": [0, 1e19]"#,
+                "margin must be at most 32767 pixels at $.marks[0].margin; use a percentage such as \"4%\" so the mark follows the picture's size"
+            ),
+            (
+                #""shadow": {"blur": "1e300"}"#,
+                #"blur must be a length like 24, "24px" or "4%" at $.marks[0].shadow.blur"#
+            ),
+            (
+                #""shadow": {"blur": 1e300}"#,
+                "blur must be at most 1024 pixels at $.marks[0].shadow.blur; use a percentage such as \"4%\" so the mark follows the picture's size"
+            ),
+            (
+                #""shadow": {"offset": ["101%", 0]}"#,
+                "offset must be between -10% and 10% of the short side at $.marks[0].shadow.offset"
+            ),
+            (
+                #""outline": {"width": "\#(nines)"}"#,
+                "width must be at most 1024 pixels at $.marks[0].outline.width; use a percentage such as \"4%\" so the mark follows the picture's size"
+            ),
+            (
+                #""box": {"padding": "200%"}"#,
+                "padding must be at most 100% of the short side at $.marks[0].box.padding"
+            ),
+            (
+                #""box": {"radius": 1e20}"#,
+                "radius must be at most 8192 pixels at $.marks[0].box.radius; use a percentage such as \"4%\" so the mark follows the picture's size"
+            ),
             (#""tile": {"gap": "1e9px"}"#, #"gap must be a length like 24, "24px" or "4%" at $.marks[0].tile.gap"#),
-            (#""tile": {"gap": 1e9}"#, "gap must be at most 32767 pixels at $.marks[0].tile.gap; use a percentage such as \"4%\" so the mark follows the picture's size"),
+            (
+                #""tile": {"gap": 1e9}"#,
+                "gap must be at most 32767 pixels at $.marks[0].tile.gap; use a percentage such as \"4%\" so the mark follows the picture's size"
+            ),
             (#""max-width": "1001%""#, "max-width must be at most 1000% of the short side at $.marks[0].max-width"),
             (#""size": "\#(nines)%""#, "size must be at most 100% of the short side at $.marks[0].size"),
             (#""opacity": 1e300"#, "opacity must be between 0 and 1 at $.marks[0].opacity"),
             (#""rotate": -1e300"#, "rotate must be between -360 and 360 at $.marks[0].rotate"),
         ]
         for (key, message) in cases {
-            #expect(errorText(#"{"marks": [{"text": "a", \#(key)}]}"#) == "/presets-test/studio.json:1: " + message, "\(key)")
+            #expect(
+                errorText(#"{"marks": [{"text": "a", \#(key)}]}"#) == "/presets-test/studio.json:1: " + message,
+                "\(key)")
         }
     }
 
@@ -138,16 +212,33 @@ extension DecodeTests {
     /// that far on a small picture.
     @Test func anOutlineOrShadowReachesAtMostATenthOfTheShortSide() {
         let cases: [(String, String)] = [
-            (#""outline": {"width": "100%"}"#, "width must be at most 10% of the short side at $.marks[0].outline.width"),
-            (#""outline": {"width": "10.5%"}"#, "width must be at most 10% of the short side at $.marks[0].outline.width"),
+            (
+                #""outline": {"width": "100%"}"#,
+                "width must be at most 10% of the short side at $.marks[0].outline.width"
+            ),
+            (
+                #""outline": {"width": "10.5%"}"#,
+                "width must be at most 10% of the short side at $.marks[0].outline.width"
+            ),
             (#""shadow": {"blur": "100%"}"#, "blur must be at most 10% of the short side at $.marks[0].shadow.blur"),
-            (#""shadow": {"offset": ["0%", "-11%"]}"#, "offset must be between -10% and 10% of the short side at $.marks[0].shadow.offset"),
-            (#""outline": {"width": 1025}"#, "width must be at most 1024 pixels at $.marks[0].outline.width; use a percentage such as \"4%\" so the mark follows the picture's size"),
+            (
+                #""shadow": {"offset": ["0%", "-11%"]}"#,
+                "offset must be between -10% and 10% of the short side at $.marks[0].shadow.offset"
+            ),
+            (
+                #""outline": {"width": 1025}"#,
+                "width must be at most 1024 pixels at $.marks[0].outline.width; use a percentage such as \"4%\" so the mark follows the picture's size"
+            ),
         ]
         for (key, message) in cases {
-            #expect(errorText(#"{"marks": [{"text": "a", \#(key)}]}"#) == "/presets-test/studio.json:1: " + message, "\(key)")
+            #expect(
+                errorText(#"{"marks": [{"text": "a", \#(key)}]}"#) == "/presets-test/studio.json:1: " + message,
+                "\(key)")
         }
-        #expect(errorText(#"{"marks": [{"text": "a", "outline": {"width": "10%"}, "shadow": {"offset": ["-10%", "10%"], "blur": "10%"}}]}"#) == "no error")
+        #expect(
+            errorText(
+                #"{"marks": [{"text": "a", "outline": {"width": "10%"}, "shadow": {"offset": ["-10%", "10%"], "blur": "10%"}}]}"#
+            ) == "no error")
         var mark = Mark(content: .text("a"))
         mark.outline = Outline(width: .px(1000))
         mark.shadow = Shadow(offset: LengthPair(x: .px(-500), y: .px(20)), blur: .px(1000))
@@ -160,87 +251,121 @@ extension DecodeTests {
         let folder = try temporaryFolder()
         let source = folder.appendingPathComponent("p.json")
         try Data().write(to: folder.appendingPathComponent("logo.png"))
-        #expect(errorText(#"{"marks": [{"image": "logo.png", "width": 1e300}]}"#, source: source)
-                == "\(source.path):1: width must be at most 32767 pixels at $.marks[0].width; use a percentage such as \"4%\" so the mark follows the picture's size")
-        #expect(errorText(#"{"marks": [{"image": "logo.png", "height": "-5%"}]}"#, source: source)
+        #expect(
+            errorText(#"{"marks": [{"image": "logo.png", "width": 1e300}]}"#, source: source)
+                == "\(source.path):1: width must be at most 32767 pixels at $.marks[0].width; use a percentage such as \"4%\" so the mark follows the picture's size"
+        )
+        #expect(
+            errorText(#"{"marks": [{"image": "logo.png", "height": "-5%"}]}"#, source: source)
                 == "\(source.path):1: height must be greater than 0 at $.marks[0].height")
-        #expect(errorText(#"{"marks": [{"image": "logo.png", "height": "5000%"}]}"#, source: source)
+        #expect(
+            errorText(#"{"marks": [{"image": "logo.png", "height": "5000%"}]}"#, source: source)
                 == "\(source.path):1: height must be at most 1000% of the short side at $.marks[0].height")
     }
 
     @Test func folderWhereAFileBelongsIsAnError() throws {
         let folder = try temporaryFolder()
         let source = folder.appendingPathComponent("p.json")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("logo.png"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("font.ttf"), withIntermediateDirectories: true)
-        #expect(errorText(#"{"marks": [{"image": "logo.png"}]}"#, source: source)
-                == "\(source.path):1: image is a folder, not a file: \(folder.path)/logo.png at $.marks[0].image; give the path of a PNG or SVG file")
-        #expect(errorText(#"{"marks": [{"text": "a", "font-file": "font.ttf"}]}"#, source: source)
-                == "\(source.path):1: font-file is a folder, not a file: \(folder.path)/font.ttf at $.marks[0].font-file; give the path of a .ttf or .otf file")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("logo.png"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("font.ttf"), withIntermediateDirectories: true)
+        #expect(
+            errorText(#"{"marks": [{"image": "logo.png"}]}"#, source: source)
+                == "\(source.path):1: image is a folder, not a file: \(folder.path)/logo.png at $.marks[0].image; give the path of a PNG or SVG file"
+        )
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "font-file": "font.ttf"}]}"#, source: source)
+                == "\(source.path):1: font-file is a folder, not a file: \(folder.path)/font.ttf at $.marks[0].font-file; give the path of a .ttf or .otf file"
+        )
     }
 
     @Test func textLongerThanAMarkCanShowIsRefused() {
         let long = String(repeating: "x", count: 4097)
-        #expect(errorText(#"{"marks": [{"text": "\#(long)"}]}"#)
-                == "/presets-test/studio.json:1: text has 4097 characters, more than the 4096 a mark can show at $.marks[0].text; split it into several marks or shorten it")
-        #expect(errorText(#"{"variables": {"v": "\#(long)"}, "marks": [{"text": "{v}"}]}"#)
-                == "/presets-test/studio.json:1: variable 'v' has 4097 characters, more than the 4096 a mark can show at $.marks[0].text".replacingOccurrences(of: "$.marks[0].text", with: "$.variables.v"))
+        #expect(
+            errorText(#"{"marks": [{"text": "\#(long)"}]}"#)
+                == "/presets-test/studio.json:1: text has 4097 characters, more than the 4096 a mark can show at $.marks[0].text; split it into several marks or shorten it"
+        )
+        #expect(
+            errorText(#"{"variables": {"v": "\#(long)"}, "marks": [{"text": "{v}"}]}"#)
+                == "/presets-test/studio.json:1: variable 'v' has 4097 characters, more than the 4096 a mark can show at $.marks[0].text"
+                .replacingOccurrences(of: "$.marks[0].text", with: "$.variables.v"))
         #expect(errorText(#"{"marks": [{"text": "\#(String(repeating: "é", count: 4096))"}]}"#) == "no error")
     }
 
     @Test func textOrImage() {
         let both = """
-        {
-          "marks": [
-            { "text": "a", "image": "logo.png" }
-          ]
-        }
-        """
-        #expect(errorText(both) == "/presets-test/studio.json:3: a mark has either 'text' or 'image', not both at $.marks[0]; split it into two marks")
+            {
+              "marks": [
+                { "text": "a", "image": "logo.png" }
+              ]
+            }
+            """
+        #expect(
+            errorText(both)
+                == "/presets-test/studio.json:3: a mark has either 'text' or 'image', not both at $.marks[0]; split it into two marks"
+        )
         let neither = """
-        {
-          "marks": [
-            { "text": "a" },
-            { "anchor": "top" }
-          ]
-        }
-        """
+            {
+              "marks": [
+                { "text": "a" },
+                { "anchor": "top" }
+              ]
+            }
+            """
         #expect(errorText(neither) == "/presets-test/studio.json:4: a mark needs 'text' or 'image' at $.marks[1]")
-        #expect(errorText(#"{"marks": [{"text": ""}]}"#) == "/presets-test/studio.json:1: text must not be empty at $.marks[0].text")
-        #expect(errorText(#"{"marks": [{"text": "a", "width": "10%"}]}"#)
-                == "/presets-test/studio.json:1: 'width' applies to image marks only at $.marks[0].width; use 'size' for text, and 'max-width' to wrap it")
-        #expect(errorText(#"{"marks": [{"image": "a.png", "size": "10%"}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": ""}]}"#)
+                == "/presets-test/studio.json:1: text must not be empty at $.marks[0].text")
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "width": "10%"}]}"#)
+                == "/presets-test/studio.json:1: 'width' applies to image marks only at $.marks[0].width; use 'size' for text, and 'max-width' to wrap it"
+        )
+        #expect(
+            errorText(#"{"marks": [{"image": "a.png", "size": "10%"}]}"#)
                 == "/presets-test/studio.json:1: 'size' applies to text marks only at $.marks[0].size")
     }
 
     @Test func badColour() {
         let json = """
-        {
-          "marks": [
-            { "text": "a",
-              "color": "red" }
-          ]
-        }
-        """
-        #expect(errorText(json) == ##"/presets-test/studio.json:4: color must be #RGB, #RRGGBB or #RRGGBBAA, not 'red' at $.marks[0].color; write e.g. "#FFFFFF" for white"##)
-        #expect(errorText(##"{"marks": [{"text": "a", "box": {"color": "#12345"}}]}"##)
-                == "/presets-test/studio.json:1: color must be #RGB, #RRGGBB or #RRGGBBAA, not '#12345' at $.marks[0].box.color")
-        #expect(errorText(#"{"marks": [{"text": "a", "color": 255}]}"#)
-                == "/presets-test/studio.json:1: color must be a colour in quotes: #RGB, #RRGGBB or #RRGGBBAA, not a number at $.marks[0].color")
+            {
+              "marks": [
+                { "text": "a",
+                  "color": "red" }
+              ]
+            }
+            """
+        #expect(
+            errorText(json)
+                == ##"/presets-test/studio.json:4: color must be #RGB, #RRGGBB or #RRGGBBAA, not 'red' at $.marks[0].color; write e.g. "#FFFFFF" for white"##
+        )
+        #expect(
+            errorText(##"{"marks": [{"text": "a", "box": {"color": "#12345"}}]}"##)
+                == "/presets-test/studio.json:1: color must be #RGB, #RRGGBB or #RRGGBBAA, not '#12345' at $.marks[0].box.color"
+        )
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "color": 255}]}"#)
+                == "/presets-test/studio.json:1: color must be a colour in quotes: #RGB, #RRGGBB or #RRGGBBAA, not a number at $.marks[0].color"
+        )
     }
 
     @Test func badAnchor() {
         let json = """
-        {
-          "marks": [
-            { "text": "a",
-              "anchor": "bottom-rigth" }
-          ]
-        }
-        """
-        #expect(errorText(json) == "/presets-test/studio.json:4: anchor must be one of top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right, not 'bottom-rigth' at $.marks[0].anchor; did you mean 'bottom-right'?")
-        #expect(errorText(#"{"marks": [{"text": "a", "anchor": "middle"}]}"#)
-                == "/presets-test/studio.json:1: anchor must be one of top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right, not 'middle' at $.marks[0].anchor")
+            {
+              "marks": [
+                { "text": "a",
+                  "anchor": "bottom-rigth" }
+              ]
+            }
+            """
+        #expect(
+            errorText(json)
+                == "/presets-test/studio.json:4: anchor must be one of top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right, not 'bottom-rigth' at $.marks[0].anchor; did you mean 'bottom-right'?"
+        )
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "anchor": "middle"}]}"#)
+                == "/presets-test/studio.json:1: anchor must be one of top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right, not 'middle' at $.marks[0].anchor"
+        )
     }
 
     @Test func missingFiles() throws {
@@ -248,38 +373,50 @@ extension DecodeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = folder.appendingPathComponent("p.json")
         let json = """
-        {
-          "marks": [
-            { "image": "logos/missing.svg" }
-          ]
-        }
-        """
-        #expect(errorText(json, source: source)
-                == "\(source.path):3: image file not found: \(folder.path)/logos/missing.svg at $.marks[0].image; image paths are relative to the preset file's folder")
-        #expect(errorText(#"{"marks": [{"text": "a", "font-file": "f.ttf"}]}"#, source: source)
-                == "\(source.path):1: font file not found: \(folder.path)/f.ttf at $.marks[0].font-file; font paths are relative to the preset file's folder")
+            {
+              "marks": [
+                { "image": "logos/missing.svg" }
+              ]
+            }
+            """
+        #expect(
+            errorText(json, source: source)
+                == "\(source.path):3: image file not found: \(folder.path)/logos/missing.svg at $.marks[0].image; image paths are relative to the preset file's folder"
+        )
+        #expect(
+            errorText(#"{"marks": [{"text": "a", "font-file": "f.ttf"}]}"#, source: source)
+                == "\(source.path):1: font file not found: \(folder.path)/f.ttf at $.marks[0].font-file; font paths are relative to the preset file's folder"
+        )
         try Data().write(to: folder.appendingPathComponent("photo.jpg"))
-        #expect(errorText(#"{"marks": [{"image": "photo.jpg"}]}"#, source: source)
+        #expect(
+            errorText(#"{"marks": [{"image": "photo.jpg"}]}"#, source: source)
                 == "\(source.path):1: image must be a PNG or SVG file, not 'photo.jpg' at $.marks[0].image")
     }
 
     @Test func unknownTemplateVariable() {
         let json = """
-        {
-          "variables": { "author": "Ann" },
-          "marks": [
-            { "text": "a" },
-            { "text": "© {autor} {date:%Y}" }
-          ]
-        }
-        """
-        #expect(errorText(json) == "/presets-test/studio.json:5: unknown variable '{autor}' at $.marks[1].text; did you mean 'author'?")
-        #expect(errorText(#"{"marks": [{"text": "{job}"}]}"#)
-                == #"/presets-test/studio.json:1: unknown variable '{job}' at $.marks[0].text; define it in the preset's "variables" or pass --var job=VALUE"#)
+            {
+              "variables": { "author": "Ann" },
+              "marks": [
+                { "text": "a" },
+                { "text": "© {autor} {date:%Y}" }
+              ]
+            }
+            """
+        #expect(
+            errorText(json)
+                == "/presets-test/studio.json:5: unknown variable '{autor}' at $.marks[1].text; did you mean 'author'?")
+        #expect(
+            errorText(#"{"marks": [{"text": "{job}"}]}"#)
+                == #"/presets-test/studio.json:1: unknown variable '{job}' at $.marks[0].text; define it in the preset's "variables" or pass --var job=VALUE"#
+        )
         #expect(errorText(#"{"marks": [{"text": "{job}"}]}"#, known: ["job"]) == "no error")
-        #expect(errorText(#"{"marks": [{"text": "{date:%q}"}]}"#)
-                == "/presets-test/studio.json:1: unknown date field '%q' in '%q' at $.marks[0].text; use strftime fields such as %Y %m %d %H %M %S")
-        #expect(errorText(#"{"variables": {"date": "x"}, "marks": [{"text": "a"}]}"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "{date:%q}"}]}"#)
+                == "/presets-test/studio.json:1: unknown date field '%q' in '%q' at $.marks[0].text; use strftime fields such as %Y %m %d %H %M %S"
+        )
+        #expect(
+            errorText(#"{"variables": {"date": "x"}, "marks": [{"text": "a"}]}"#)
                 == "/presets-test/studio.json:1: variable 'date' is built in at $.variables.date; pick another name")
     }
 
@@ -293,8 +430,11 @@ extension DecodeTests {
 
     @Test func validateCodeBuiltPresets() {
         var mark = Mark(content: .text("{nope}"))
-        #expect(throws: PresetError(.unknownVariable, "unknown variable '{nope}'", path: "$.marks[0].text",
-                                    hint: #"define it in the preset's "variables" or pass --var nope=VALUE"#)) {
+        #expect(
+            throws: PresetError(
+                .unknownVariable, "unknown variable '{nope}'", path: "$.marks[0].text",
+                hint: #"define it in the preset's "variables" or pass --var nope=VALUE"#)
+        ) {
             try Preset(name: "t", marks: [mark]).validate()
         }
         mark.content = .text("ok")

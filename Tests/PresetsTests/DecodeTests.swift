@@ -6,31 +6,33 @@ import Testing
     @Test func decodesEveryKey() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("logos"), withIntermediateDirectories: true)
-        try Data("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8).write(to: folder.appendingPathComponent("logos/studio.svg"))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("logos"), withIntermediateDirectories: true)
+        try Data("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8).write(
+            to: folder.appendingPathComponent("logos/studio.svg"))
         try Data("font".utf8).write(to: folder.appendingPathComponent("Brand.ttf"))
         let json = """
-        {
-          "name": "studio-credit",
-          "description": "Credit line bottom-right, logo top-left",
-          "variables": { "author": "Example Studio" },
-          "marks": [
             {
-              "text": "© {author} {date:%Y}",
-              "font": "Noto Sans CJK SC", "font-file": "Brand.ttf", "weight": "bold", "size": "4%",
-              "color": "#FFFFFFE6",
-              "outline": { "color": "#000000B3", "width": "0.25%" },
-              "shadow": { "color": "#00000080", "offset": ["0.2%", "0.2%"], "blur": "0.3%" },
-              "box": { "color": "#00000059", "padding": "1%", "radius": "0.6%" },
-              "align": "right", "max-width": "60%", "markup": false,
-              "anchor": "bottom-right", "margin": "3%", "offset": [0, "-2px"],
-              "rotate": 0, "opacity": 1.0
-            },
-            { "image": "logos/studio.svg", "width": "18%", "height": 120, "anchor": "top-left", "margin": ["3%", 20], "opacity": 0.8 },
-            { "text": "PROOF", "size": "6%", "color": "#FFFFFF40", "rotate": -30, "tile": { "gap": "12%" }, "weight": 600 }
-          ]
-        }
-        """
+              "name": "studio-credit",
+              "description": "Credit line bottom-right, logo top-left",
+              "variables": { "author": "Example Studio" },
+              "marks": [
+                {
+                  "text": "© {author} {date:%Y}",
+                  "font": "Noto Sans CJK SC", "font-file": "Brand.ttf", "weight": "bold", "size": "4%",
+                  "color": "#FFFFFFE6",
+                  "outline": { "color": "#000000B3", "width": "0.25%" },
+                  "shadow": { "color": "#00000080", "offset": ["0.2%", "0.2%"], "blur": "0.3%" },
+                  "box": { "color": "#00000059", "padding": "1%", "radius": "0.6%" },
+                  "align": "right", "max-width": "60%", "markup": false,
+                  "anchor": "bottom-right", "margin": "3%", "offset": [0, "-2px"],
+                  "rotate": 0, "opacity": 1.0
+                },
+                { "image": "logos/studio.svg", "width": "18%", "height": 120, "anchor": "top-left", "margin": ["3%", 20], "opacity": 0.8 },
+                { "text": "PROOF", "size": "6%", "color": "#FFFFFF40", "rotate": -30, "tile": { "gap": "12%" }, "weight": 600 }
+              ]
+            }
+            """
         let source = folder.appendingPathComponent("studio.json")
         let preset = try decode(json, source: source)
         #expect(preset.name == "studio-credit")
@@ -47,7 +49,10 @@ import Testing
         #expect(credit.size == .percent(4))
         #expect(credit.color == Color(hex: "#FFFFFFE6"))
         #expect(credit.outline == Outline(color: Color(hex: "#000000B3")!, width: .percent(0.25)))
-        #expect(credit.shadow == Shadow(color: Color(hex: "#00000080")!, offset: LengthPair(both: .percent(0.2)), blur: .percent(0.3)))
+        #expect(
+            credit.shadow
+                == Shadow(color: Color(hex: "#00000080")!, offset: LengthPair(both: .percent(0.2)), blur: .percent(0.3))
+        )
         #expect(credit.box == Box(color: Color(hex: "#00000059")!, padding: .percent(1), radius: .percent(0.6)))
         #expect(credit.align == .right)
         #expect(credit.maxWidth == .percent(60))
@@ -84,14 +89,18 @@ import Testing
     }
 
     @Test func subObjectDefaults() throws {
-        let preset = try decode("""
-        {"marks": [{"text": "a", "outline": {}, "shadow": {}, "box": {}, "tile": {}},
-                   {"text": "b", "outline": {"width": 2}, "shadow": {"blur": 0}, "box": {"radius": "1%"}, "tile": true},
-                   {"text": "c", "outline": false, "shadow": null, "box": false, "tile": false}]}
-        """)
+        let preset = try decode(
+            """
+            {"marks": [{"text": "a", "outline": {}, "shadow": {}, "box": {}, "tile": {}},
+                       {"text": "b", "outline": {"width": 2}, "shadow": {"blur": 0}, "box": {"radius": "1%"}, "tile": true},
+                       {"text": "c", "outline": false, "shadow": null, "box": false, "tile": false}]}
+            """)
         let a = preset.marks[0], b = preset.marks[1], c = preset.marks[2]
         #expect(a.outline == Outline(color: Color(hex: "#000000B3")!, width: .percent(0.25)))
-        #expect(a.shadow == Shadow(color: Color(hex: "#00000080")!, offset: LengthPair(both: .percent(0.2)), blur: .percent(0.3)))
+        #expect(
+            a.shadow
+                == Shadow(color: Color(hex: "#00000080")!, offset: LengthPair(both: .percent(0.2)), blur: .percent(0.3))
+        )
         #expect(a.box == Box(color: Color(hex: "#00000059")!, padding: .percent(1), radius: .px(0)))
         #expect(a.tile == Tile(gap: .percent(10)))
         #expect(b.outline == Outline(color: Color(hex: "#000000B3")!, width: .px(2)))
@@ -113,7 +122,8 @@ import Testing
 
     @Test func everyAnchorDecodes() throws {
         for anchor in Anchor.allCases {
-            #expect(try decode(#"{"marks": [{"text": "a", "anchor": "\#(anchor.rawValue)"}]}"#).marks[0].anchor == anchor)
+            #expect(
+                try decode(#"{"marks": [{"text": "a", "anchor": "\#(anchor.rawValue)"}]}"#).marks[0].anchor == anchor)
         }
     }
 }

@@ -14,14 +14,16 @@ import Testing
         // Read back from the same folder, so relative image paths resolve the same way.
         let again = try Preset.decode(Data(json.utf8), source: file)
         #expect(again.marks == preset.marks)
-        #expect(again.variables == preset.variables && again.name == preset.name && again.description == preset.description)
+        #expect(
+            again.variables == preset.variables && again.name == preset.name && again.description == preset.description)
     }
 
     /// `presets show` writes every default out; reading that back must give the same marks. The
     /// default outline, shadow and box colours were 0.7, 0.5 and 0.35 opaque: written as #…B3,
     /// #…80 and #…59 they came back 179/255, 128/255 and 89/255, a different preset.
     @Test func defaultsRoundTrip() throws {
-        let defaults = try Preset.decode(Data(#"{"marks": [{"text": "a", "shadow": true, "box": true, "tile": true}]}"#.utf8))
+        let defaults = try Preset.decode(
+            Data(#"{"marks": [{"text": "a", "shadow": true, "box": true, "tile": true}]}"#.utf8))
         for preset in [Preset.quickText("Hi"), defaults] {
             let again = try Preset.decode(Data(preset.resolvedJSON().utf8))
             #expect(again.marks == preset.marks, "\(preset.resolvedJSON())")
@@ -30,7 +32,8 @@ import Testing
 
     /// A length too small for a plain decimal came out as "1e-05%", which no preset may say.
     @Test func smallLengthsAreWrittenAsPresetsSayThem() throws {
-        let preset = try Preset.decode(Data(#"{"marks": [{"text": "a", "size": "0.00001%", "margin": ["0.000125px", 0]}]}"#.utf8))
+        let preset = try Preset.decode(
+            Data(#"{"marks": [{"text": "a", "size": "0.00001%", "margin": ["0.000125px", 0]}]}"#.utf8))
         let json = preset.resolvedJSON()
         #expect(json.contains(#""size": "0.00001%""#) && json.contains(#""margin": ["0.000125px", "0px"]"#), "\(json)")
         #expect(try Preset.decode(Data(json.utf8)).marks == preset.marks)
@@ -49,10 +52,17 @@ import Testing
 @Suite struct TextLimitTests {
     @Test func hugeSizesAndNULsAreRefusedWithTheirPath() {
         func check(_ json: String) -> String? {
-            do { _ = try Preset.decode(Data(json.utf8)); return nil } catch { return error.description }
+            do {
+                _ = try Preset.decode(Data(json.utf8))
+                return nil
+            } catch { return error.description }
         }
-        #expect(check(#"{"marks":[{"text":"a","size":1000000}]}"#)?.contains("size must be at most 8192 pixels at $.marks[0].size") == true)
-        #expect(check(#"{"marks":[{"text":"a","size":"150%"}]}"#)?.contains("size must be at most 100% of the short side") == true)
+        #expect(
+            check(#"{"marks":[{"text":"a","size":1000000}]}"#)?.contains(
+                "size must be at most 8192 pixels at $.marks[0].size") == true)
+        #expect(
+            check(#"{"marks":[{"text":"a","size":"150%"}]}"#)?.contains("size must be at most 100% of the short side")
+                == true)
         #expect(check(#"{"marks":[{"text":"a\u0000b"}]}"#)?.contains("must not contain a NUL") == true)
         #expect(check(#"{"marks":[{"text":"a","size":"100%"}]}"#) == nil)
     }
@@ -81,7 +91,8 @@ import Testing
     @Test func everyKeyRoundTrips() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data("<svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'/>".utf8).write(to: folder.appendingPathComponent("logo.svg"))
+        try Data("<svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'/>".utf8).write(
+            to: folder.appendingPathComponent("logo.svg"))
         try Data("font".utf8).write(to: folder.appendingPathComponent("Brand.ttf"))
         let source = folder.appendingPathComponent("p.json")
         func preset(_ members: String) throws -> Preset {
@@ -107,11 +118,15 @@ import Testing
                 #expect(set.marks != plain.marks, "\(key.name): \(value) changed nothing")
                 let shown = set.resolvedJSON()
                 #expect(shown.contains(#""\#(key.name)": "#), "\(shown)")
-                #expect(try Preset.decode(Data(shown.utf8), source: source).marks == set.marks, "\(key.name): \(value)\n\(shown)")
+                #expect(
+                    try Preset.decode(Data(shown.utf8), source: source).marks == set.marks,
+                    "\(key.name): \(value)\n\(shown)")
             }
             for value in ["true", "false", "null"] where Self.parts[key.name] != nil {
                 let set = try preset(#"\#(content), "\#(key.name)": \#(value)"#)
-                #expect(try Preset.decode(Data(set.resolvedJSON().utf8), source: source).marks == set.marks, "\(key.name): \(value)")
+                #expect(
+                    try Preset.decode(Data(set.resolvedJSON().utf8), source: source).marks == set.marks,
+                    "\(key.name): \(value)")
             }
         }
         // Every key of a kind at once.

@@ -6,18 +6,32 @@ import Testing
     func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode { try JSONReader.parse(Data(text.utf8)) }
 
     func syntaxError(_ text: String) -> JSONSyntaxError? {
-        do { _ = try parse(text); return nil } catch { return error }
+        do {
+            _ = try parse(text)
+            return nil
+        } catch { return error }
     }
 
     @Test func valuesAndLines() throws {
-        let node = try parse("{\n  \"a\": [1, -2.5e2, true, false, null],\n  \"b\": \"x\\n\\u00e9\\ud83d\\ude00\\/\"\n}")
-        guard case .object(let members) = node.value else { Issue.record("not an object"); return }
+        let node = try parse(
+            "{\n  \"a\": [1, -2.5e2, true, false, null],\n  \"b\": \"x\\n\\u00e9\\ud83d\\ude00\\/\"\n}")
+        guard case .object(let members) = node.value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.map(\.key) == ["a", "b"])
         #expect(members.map(\.keyLine) == [2, 3])
-        guard case .array(let items) = members[0].value.value else { Issue.record("not an array"); return }
+        guard case .array(let items) = members[0].value.value else {
+            Issue.record("not an array")
+            return
+        }
         #expect(items.count == 5)
         if case .number(let value) = items[1].value { #expect(value == -250) } else { Issue.record("not a number") }
-        if case .string(let text) = members[1].value.value { #expect(text == "x\né😀/") } else { Issue.record("not a string") }
+        if case .string(let text) = members[1].value.value {
+            #expect(text == "x\né😀/")
+        } else {
+            Issue.record("not a string")
+        }
         #expect(node.line == 1)
     }
 

@@ -18,22 +18,26 @@ import Testing
             #expect(resolved.marginX == 0.03 * short)
             #expect(resolved.marginY == 10)
             #expect(resolved.fontSize == 0.04 * short)
-            let origin = Layout.origin(of: resolved, markWidth: markWidth, markHeight: markHeight,
-                                       frameWidth: Double(width), frameHeight: Double(height))
-            let expectedX: Double = switch anchor {
-            case .topLeft, .left, .bottomLeft: resolved.marginX
-            case .top, .center, .bottom: (Double(width) - markWidth) / 2
-            case .topRight, .right, .bottomRight: Double(width) - resolved.marginX - markWidth
-            }
-            let expectedY: Double = switch anchor {
-            case .topLeft, .top, .topRight: 10
-            case .left, .center, .right: (Double(height) - markHeight) / 2
-            case .bottomLeft, .bottom, .bottomRight: Double(height) - 10 - markHeight
-            }
+            let origin = Layout.origin(
+                of: resolved, markWidth: markWidth, markHeight: markHeight,
+                frameWidth: Double(width), frameHeight: Double(height))
+            let expectedX: Double =
+                switch anchor {
+                case .topLeft, .left, .bottomLeft: resolved.marginX
+                case .top, .center, .bottom: (Double(width) - markWidth) / 2
+                case .topRight, .right, .bottomRight: Double(width) - resolved.marginX - markWidth
+                }
+            let expectedY: Double =
+                switch anchor {
+                case .topLeft, .top, .topRight: 10
+                case .left, .center, .right: (Double(height) - markHeight) / 2
+                case .bottomLeft, .bottom, .bottomRight: Double(height) - 10 - markHeight
+                }
             #expect(origin == Point(x: expectedX, y: expectedY), "\(anchor.rawValue) on \(width)x\(height)")
             // Inside the frame, and as far from each anchored edge as the margin says.
             #expect(origin.x >= 0 && origin.x + markWidth <= Double(width), "\(anchor.rawValue) on \(width)x\(height)")
-            #expect(origin.y >= 0 && origin.y + markHeight <= Double(height), "\(anchor.rawValue) on \(width)x\(height)")
+            #expect(
+                origin.y >= 0 && origin.y + markHeight <= Double(height), "\(anchor.rawValue) on \(width)x\(height)")
         }
     }
 
@@ -42,8 +46,9 @@ import Testing
         var mark = Mark(content: .text("x"))
         mark.offset = LengthPair(x: .percent(1), y: .px(-5))
         let resolved = mark.resolved(width: frame.width, height: frame.height, expandedText: "x")
-        let origin = Layout.origin(of: resolved, markWidth: 100, markHeight: 40,
-                                   frameWidth: Double(frame.width), frameHeight: Double(frame.height))
+        let origin = Layout.origin(
+            of: resolved, markWidth: 100, markHeight: 40,
+            frameWidth: Double(frame.width), frameHeight: Double(frame.height))
         let short = Double(min(frame.width, frame.height))
         #expect(origin.x == Double(frame.width) - 0.03 * short - 100 + 0.01 * short)
         #expect(origin.y == Double(frame.height) - 0.03 * short - 40 - 5)
@@ -79,8 +84,9 @@ import Testing
         (640, 480, 1000.0, 1000.0, 10.0), (1920, 1080, 17.0, 9.0, 3.0),
     ])
     func tilesCoverTheFrame(width: Int, height: Int, tileWidth: Double, tileHeight: Double, gap: Double) {
-        let origins = Layout.tileOrigins(markWidth: tileWidth, markHeight: tileHeight,
-                                         frameWidth: Double(width), frameHeight: Double(height), gap: gap)
+        let origins = Layout.tileOrigins(
+            markWidth: tileWidth, markHeight: tileHeight,
+            frameWidth: Double(width), frameHeight: Double(height), gap: gap)
         // One tile sits on the centre of the frame.
         #expect(origins.contains(Point(x: (Double(width) - tileWidth) / 2, y: (Double(height) - tileHeight) / 2)))
         // Exactly the tiles of the infinite centred grid that overlap the frame, each once.
@@ -90,7 +96,8 @@ import Testing
         for row in -200...200 {
             for column in -200...200 {
                 let point = Point(x: x0 + Double(column) * stepX, y: y0 + Double(row) * stepY)
-                if point.x < Double(width), point.x + tileWidth > 0, point.y < Double(height), point.y + tileHeight > 0 {
+                if point.x < Double(width), point.x + tileWidth > 0, point.y < Double(height), point.y + tileHeight > 0
+                {
                     expected.append(point)
                 }
             }

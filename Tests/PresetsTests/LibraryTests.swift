@@ -10,8 +10,12 @@ import Testing
     @Test func listLoadAndStack() throws {
         let first = try temporaryFolder(), second = try temporaryFolder()
         defer { for url in [first, second] { try? FileManager.default.removeItem(at: url) } }
-        try write(#"{"description": "By line", "variables": {"author": "A", "city": "Paris"}, "marks": [{"text": "© {author}"}]}"#, "by.json", in: first)
-        try write(#"{"description": "Place", "variables": {"author": "B"}, "marks": [{"text": "{city} {job}", "anchor": "top"}]}"#, "place.json", in: first)
+        try write(
+            #"{"description": "By line", "variables": {"author": "A", "city": "Paris"}, "marks": [{"text": "© {author}"}]}"#,
+            "by.json", in: first)
+        try write(
+            #"{"description": "Place", "variables": {"author": "B"}, "marks": [{"text": "{city} {job}", "anchor": "top"}]}"#,
+            "place.json", in: first)
         try write(#"{"description": "Shadowed", "marks": [{"text": "x"}]}"#, "by.json", in: second)
         try write(#"{"description": "Other", "marks": [{"text": "y"}]}"#, "other.json", in: second)
         try write("{\n\"marks\": [,]}", "broken.json", in: second)
@@ -40,7 +44,10 @@ import Testing
         do {
             _ = try library.load("place")
         } catch {
-            #expect(error.description == "\(first.path)/place.json:1: unknown variable '{city}' at $.marks[0].text; define it in the preset's \"variables\" or pass --var city=VALUE")
+            #expect(
+                error.description
+                    == "\(first.path)/place.json:1: unknown variable '{city}' at $.marks[0].text; define it in the preset's \"variables\" or pass --var city=VALUE"
+            )
         }
     }
 
@@ -82,18 +89,24 @@ import Testing
     }
 
     @Test func everyFileLoadsAndValidates() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: shippedPresets.path).filter { $0.hasSuffix(".json") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: shippedPresets.path).filter {
+            $0.hasSuffix(".json")
+        }
         #expect(files.count >= Self.expected.count)
         for file in files {
             let preset = try library.load(shippedPresets.appendingPathComponent(file).path)
             try preset.validate()
             #expect(preset.name + ".json" == file)
-            #expect(!preset.description.isEmpty && !preset.description.contains("\n"), "\(file) needs a one-line description")
+            #expect(
+                !preset.description.isEmpty && !preset.description.contains("\n"),
+                "\(file) needs a one-line description")
             #expect(!preset.marks.isEmpty)
             for mark in preset.marks {
                 // Relative sizes only, so a preset fits any photo, portrait or landscape.
-                let lengths: [Length?] = [mark.size, mark.maxWidth, mark.width, mark.height, mark.margin.x, mark.margin.y,
-                                          mark.outline?.width, mark.box?.padding, mark.tile?.gap]
+                let lengths: [Length?] = [
+                    mark.size, mark.maxWidth, mark.width, mark.height, mark.margin.x, mark.margin.y,
+                    mark.outline?.width, mark.box?.padding, mark.tile?.gap,
+                ]
                 for case .px(let value)? in lengths { #expect(value == 0, "\(file) has a pixel length") }
                 if case .image(let url) = mark.content {
                     #expect(FileManager.default.fileExists(atPath: url.path))
@@ -106,8 +119,9 @@ import Testing
     }
 
     @Test func shippedTextsExpand() throws {
-        let context = TemplateContext(captureDate: Date(timeIntervalSince1970: 1_772_892_309),
-                                      timeZone: TimeZone(identifier: "UTC")!, hostname: "h")
+        let context = TemplateContext(
+            captureDate: Date(timeIntervalSince1970: 1_772_892_309),
+            timeZone: TimeZone(identifier: "UTC")!, hostname: "h")
         func text(_ name: String, exif: [String: String] = [:]) throws -> String {
             let preset = try library.load(name)
             var context = context
@@ -119,7 +133,10 @@ import Testing
         #expect(try text("timestamp") == "<span size=\"x-large\" weight=\"bold\">14:05</span>\n2026-03-07 Sat")
         #expect(try text("caption-cn") == "「2026年03月07日 14:05」\n工程：示例项目")
         #expect(try text("camera-info") == "Camera · f/? · ?s · ISO ?")
-        #expect(try text("camera-info", exif: ["Model": "X-T5", "FNumber": "5.6", "ExposureTime": "1/250", "ISOSpeedRatings": "200"])
+        #expect(
+            try text(
+                "camera-info",
+                exif: ["Model": "X-T5", "FNumber": "5.6", "ExposureTime": "1/250", "ISOSpeedRatings": "200"])
                 == "X-T5 · f/5.6 · 1/250s · ISO 200")
         #expect(try text("proof") == "PROOF")
         #expect(try library.load("proof").marks[0].rotate == -30)

@@ -10,9 +10,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("a file.txt")
         try Data("x".utf8).write(to: file)
-        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("to-folder"), withDestinationURL: folder)
-        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("dangling"),
-                                                   withDestinationURL: folder.appendingPathComponent("gone"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("to-folder"), withDestinationURL: folder)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("dangling"),
+            withDestinationURL: folder.appendingPathComponent("gone"))
         #expect(PathKind(of: folder) == .folder)
         #expect(PathKind(of: file) == .file)
         #expect(PathKind(atPath: "/dev/null") == .file)

@@ -15,8 +15,10 @@ import Testing
         return context
     }
 
-    func expand(_ text: String, variables: Set<String> = [], markup: Bool = false,
-                _ changes: (inout TemplateContext) -> Void = { _ in }) throws -> String {
+    func expand(
+        _ text: String, variables: Set<String> = [], markup: Bool = false,
+        _ changes: (inout TemplateContext) -> Void = { _ in }
+    ) throws -> String {
         try Template(text, variables: variables).expand(context(changes), escapingMarkup: markup)
     }
 
@@ -75,31 +77,54 @@ import Testing
 
     @Test func captureDateOutOfRangeShowsTheCurrentTime() throws {
         // A file time of 2^63-1 seconds (tmpfs accepts it): Calendar and Int(epoch) cannot hold it.
-        for wild in [Date(timeIntervalSince1970: 9_223_372_036_854_775_807), Date(timeIntervalSince1970: -1e18),
-                     Date(timeIntervalSince1970: 253_402_300_800)] {
-            #expect(try expand("{date} {time} {date:%s %c %j %A}") { $0.captureDate = wild }
+        for wild in [
+            Date(timeIntervalSince1970: 9_223_372_036_854_775_807), Date(timeIntervalSince1970: -1e18),
+            Date(timeIntervalSince1970: 253_402_300_800),
+        ] {
+            #expect(
+                try expand("{date} {time} {date:%s %c %j %A}") { $0.captureDate = wild }
                     == "2026-12-31 00:03:04 1798675384 Thu Dec 31 00:03:04 2026 365 Thursday")
         }
         // Both out of range: the epoch, never a trap.
-        #expect(try expand("{date:%F %T}|{now:%s}") {
-            $0.captureDate = Date(timeIntervalSince1970: 9.2e18); $0.now = Date(timeIntervalSince1970: -9.2e18)
-        } == "1970-01-01 00:00:00|-62135596800")
+        #expect(
+            try expand("{date:%F %T}|{now:%s}") {
+                $0.captureDate = Date(timeIntervalSince1970: 9.2e18)
+                $0.now = Date(timeIntervalSince1970: -9.2e18)
+            } == "1970-01-01 00:00:00|-62135596800")
         // The last second strftime can show is shown as it is.
-        #expect(try Strftime("%F %T %s").string(from: Date(timeIntervalSince1970: 253_402_300_799), timeZone: utc)
+        #expect(
+            try Strftime("%F %T %s").string(from: Date(timeIntervalSince1970: 253_402_300_799), timeZone: utc)
                 == "9999-12-31 23:59:59 253402300799")
     }
 
     @Test func fileAndFrameVariables() throws {
         let text = try expand("{filename} {stem} {counter} {counter:4} {width}x{height} {hostname} {frame} {fps}") {
-            $0.filename = "IMG_0001.JPG"; $0.stem = "IMG_0001"; $0.counter = 7
-            $0.width = 6000; $0.height = 4000; $0.frame = 241; $0.fps = 29.97
+            $0.filename = "IMG_0001.JPG"
+            $0.stem = "IMG_0001"
+            $0.counter = 7
+            $0.width = 6000
+            $0.height = 4000
+            $0.frame = 241
+            $0.fps = 29.97
         }
         #expect(text == "IMG_0001.JPG IMG_0001 7 0007 6000x4000 studio-pc 241 29.97")
         #expect(try expand("{fps}|{fps}") { $0.fps = 30 } == "30|30")
         // {timecode}: HH:MM:SS:FF from the frame number and the rate (non-drop-frame).
-        #expect(try expand("{timecode}") { $0.frame = 45; $0.fps = 30 } == "00:00:01:15")
-        #expect(try expand("{timecode}") { $0.frame = 3600 * 25 + 61 * 25 + 24; $0.fps = 25 } == "01:01:01:24")
-        #expect(try expand("{timecode}") { $0.frame = 30; $0.fps = 29.97 } == "00:00:01:00")
+        #expect(
+            try expand("{timecode}") {
+                $0.frame = 45
+                $0.fps = 30
+            } == "00:00:01:15")
+        #expect(
+            try expand("{timecode}") {
+                $0.frame = 3600 * 25 + 61 * 25 + 24
+                $0.fps = 25
+            } == "01:01:01:24")
+        #expect(
+            try expand("{timecode}") {
+                $0.frame = 30
+                $0.fps = 29.97
+            } == "00:00:01:00")
         #expect(try expand("[{timecode}]") { $0.frame = 3 } == "[]")
         #expect(try expand("[{filename}{counter}{frame}{fps}]") == "[]")
     }
@@ -107,12 +132,16 @@ import Testing
     @Test func exifWithFallback() throws {
         let exif = ["Model": "X-T5", "FNumber": "5.6", "LensModel": "  "]
         #expect(try expand("{exif:Model} f/{exif:FNumber} {exif:ISOSpeedRatings}") { $0.exif = exif } == "X-T5 f/5.6 ")
-        #expect(try expand("{exif:ISOSpeedRatings|?}|{exif:Model|Camera}|{exif:LensModel|no lens}|{exif:Make|}") { $0.exif = exif }
+        #expect(
+            try expand("{exif:ISOSpeedRatings|?}|{exif:Model|Camera}|{exif:LensModel|no lens}|{exif:Make|}") {
+                $0.exif = exif
+            }
                 == "?|X-T5|no lens|")
     }
 
     @Test func presetVariablesAndBraces() throws {
-        #expect(try expand("© {author} {{literal}} }}{{", variables: ["author"]) { $0.variables = ["author": "Ann"] }
+        #expect(
+            try expand("© {author} {{literal}} }}{{", variables: ["author"]) { $0.variables = ["author": "Ann"] }
                 == "© Ann {literal} }{")
     }
 
@@ -120,11 +149,14 @@ import Testing
         let text = "<b>{author}</b> {filename} &amp; {job}"
         let names: Set<String> = ["author", "job"]
         let values: (inout TemplateContext) -> Void = {
-            $0.variables = ["author": "Tom & Jerry <3", "job": "\"q\" 'x'"]; $0.filename = "a<b>.jpg"
+            $0.variables = ["author": "Tom & Jerry <3", "job": "\"q\" 'x'"]
+            $0.filename = "a<b>.jpg"
         }
-        #expect(try expand(text, variables: names, markup: true, values)
+        #expect(
+            try expand(text, variables: names, markup: true, values)
                 == "<b>Tom &amp; Jerry &lt;3</b> a&lt;b&gt;.jpg &amp; &quot;q&quot; &apos;x&apos;")
-        #expect(try expand(text, variables: names, markup: false, values)
+        #expect(
+            try expand(text, variables: names, markup: false, values)
                 == "<b>Tom & Jerry <3</b> a<b>.jpg &amp; \"q\" 'x'")
     }
 
@@ -134,19 +166,20 @@ import Testing
         #expect(try Template("{a}{b}{exif:Model}", variables: ["a", "b"]).variableNames == ["a", "b"])
     }
 
-    @Test(arguments: [
-        ("© {autor}", ["author"], "unknown variable '{autor}'; did you mean 'author'?"),
-        ("{job}", [], "unknown variable '{job}'; define it in the preset's \"variables\" or pass --var job=VALUE"),
-        ("{dat}", [], "unknown variable '{dat}'; did you mean 'date'?"),
-        ("{date", [], "unclosed '{' in text '{date'; write '{{' for a literal brace"),
-        ("a } b", [], "lone '}' in text 'a } b'; write '}}' for a literal brace"),
-        ("{}", [], "empty variable '{}'; write '{{' and '}}' for literal braces"),
-        ("{date:%Q}", [], "unknown date field '%Q' in '%Q'; use strftime fields such as %Y %m %d %H %M %S"),
-        ("{date:%}", [], "date format '%' ends with a lone '%'; write '%%' for a percent sign"),
-        ("{stem:x}", [], "variable 'stem' takes no ':' argument in '{stem:x}'"),
-        ("{exif:}", [], "'{exif:}' needs an EXIF tag name; write e.g. {exif:Model} or {exif:Model|unknown}"),
-        ("{counter:x}", [], "counter width must be a number from 1 to 12 in '{counter:x}'; write e.g. {counter:4}"),
-    ] as [(String, Set<String>, String)])
+    @Test(
+        arguments: [
+            ("© {autor}", ["author"], "unknown variable '{autor}'; did you mean 'author'?"),
+            ("{job}", [], "unknown variable '{job}'; define it in the preset's \"variables\" or pass --var job=VALUE"),
+            ("{dat}", [], "unknown variable '{dat}'; did you mean 'date'?"),
+            ("{date", [], "unclosed '{' in text '{date'; write '{{' for a literal brace"),
+            ("a } b", [], "lone '}' in text 'a } b'; write '}}' for a literal brace"),
+            ("{}", [], "empty variable '{}'; write '{{' and '}}' for literal braces"),
+            ("{date:%Q}", [], "unknown date field '%Q' in '%Q'; use strftime fields such as %Y %m %d %H %M %S"),
+            ("{date:%}", [], "date format '%' ends with a lone '%'; write '%%' for a percent sign"),
+            ("{stem:x}", [], "variable 'stem' takes no ':' argument in '{stem:x}'"),
+            ("{exif:}", [], "'{exif:}' needs an EXIF tag name; write e.g. {exif:Model} or {exif:Model|unknown}"),
+            ("{counter:x}", [], "counter width must be a number from 1 to 12 in '{counter:x}'; write e.g. {counter:4}"),
+        ] as [(String, Set<String>, String)])
     func errors(text: String, variables: Set<String>, expected: String) {
         #expect(templateError(text, variables: variables) == expected)
     }
@@ -155,7 +188,8 @@ import Testing
     /// escaping by Character let it into Pango markup raw, where it breaks the mark.
     @Test func escapingSeesMarkupCharactersUnderCombiningMarks() throws {
         #expect(Template.escapeMarkup("&\u{301}x <\u{338} \"\u{300}") == "&amp;\u{301}x &lt;\u{338} &quot;\u{300}")
-        #expect(try expand("<b>{v}</b>", variables: ["v"], markup: true) { $0.variables = ["v": "R&\u{301}D"] }
+        #expect(
+            try expand("<b>{v}</b>", variables: ["v"], markup: true) { $0.variables = ["v": "R&\u{301}D"] }
                 == "<b>R&amp;\u{301}D</b>")
     }
 
@@ -181,7 +215,9 @@ import Testing
 
     @Test func wellFormed() throws {
         #expect(try problem("plain") == nil)
-        #expect(try problem("<b>{v}</b> &amp; &#169; &#xA9; <span size=\"x-large\" font_desc='Sans 12'>a > b</span>") == nil)
+        #expect(
+            try problem("<b>{v}</b> &amp; &#169; &#xA9; <span size=\"x-large\" font_desc='Sans 12'>a > b</span>") == nil
+        )
         #expect(try problem("<span size=\"x-large\" weight=\"bold\">{time:%H:%M}</span>\n{date}") == nil)
         #expect(try problem("<i>a</i><b/><big><small>x</small></big>") == nil)
         #expect(try problem("<span foreground=\"{v}\">x</span>") == nil)
@@ -192,7 +228,10 @@ import Testing
         ("<b>bold", "'<b>' is never closed"),
         ("<b><i>x</b></i>", "'</b>' does not match '<i>'"),
         ("x</b>", "'</b>' closes nothing"),
-        ("<bold>x</bold>", "unknown markup tag '<bold>'; Pango knows <markup> <span> <b> <big> <i> <s> <sub> <sup> <small> <tt> <u>"),
+        (
+            "<bold>x</bold>",
+            "unknown markup tag '<bold>'; Pango knows <markup> <span> <b> <big> <i> <s> <sub> <sup> <small> <tt> <u>"
+        ),
         ("<spam>x</spam>", "unknown markup tag '<spam>'; did you mean 'span'?"),
         ("a < b", "unclosed '<' (write '&lt;' for a literal '<')"),
     ])
@@ -201,8 +240,10 @@ import Testing
     }
 
     @Test func validateReportsMarkup() {
-        #expect(errorText(#"{"marks": [{"text": "<b>{stem}", "markup": true}]}"#)
-                == #"/presets-test/studio.json:1: markup: '<b>' is never closed at $.marks[0].text; set "markup": false to show the text as written"#)
+        #expect(
+            errorText(#"{"marks": [{"text": "<b>{stem}", "markup": true}]}"#)
+                == #"/presets-test/studio.json:1: markup: '<b>' is never closed at $.marks[0].text; set "markup": false to show the text as written"#
+        )
         #expect(errorText(#"{"marks": [{"text": "<b>{stem}", "markup": false}]}"#) == "no error")
     }
 }

@@ -9,7 +9,8 @@ import Testing
     func count(_ text: String, rate: Double) -> Int? { Timecode(parsing: text, rate: rate)?.start }
 
     @Test func dropFrameSkipsTwoNumbersAMinuteButEachTenthAt2997() throws {
-        let drop = try #require(Timecode(start: 0, framesPerSecond: 30, dropFrame: true, wrapsAt24Hours: true, rate: 30000.0 / 1001))
+        let drop = try #require(
+            Timecode(start: 0, framesPerSecond: 30, dropFrame: true, wrapsAt24Hours: true, rate: 30000.0 / 1001))
         // 00:00:59;29 is frame 1799; the next is 00:01:00;02 (;00 and ;01 are dropped).
         #expect(drop.label(count: 1799) == "00:00:59;29")
         #expect(drop.label(count: 1800) == "00:01:00;02")
@@ -32,7 +33,8 @@ import Testing
     }
 
     @Test func dropFrameSkipsFourNumbersAt5994() throws {
-        let drop = try #require(Timecode(start: 0, framesPerSecond: 60, dropFrame: true, wrapsAt24Hours: true, rate: 60000.0 / 1001))
+        let drop = try #require(
+            Timecode(start: 0, framesPerSecond: 60, dropFrame: true, wrapsAt24Hours: true, rate: 60000.0 / 1001))
         #expect(drop.label(count: 3599) == "00:00:59;59")
         #expect(drop.label(count: 3600) == "00:01:00;04")
         #expect(drop.label(count: 35964) == "00:10:00;00")
@@ -51,8 +53,10 @@ import Testing
 
     @Test func theCountFollowsTheTimeWhenTheVideoRunsAtAnotherRate() throws {
         // 59.94 fps video under a 29.97 timecode: two frames a number.
-        let code = try #require(Timecode(start: 0, framesPerSecond: 30, dropFrame: false, wrapsAt24Hours: true, rate: 30000.0 / 1001))
-        #expect((0..<6).map { code.label(videoFrame: $0, videoRate: 60000.0 / 1001) }
+        let code = try #require(
+            Timecode(start: 0, framesPerSecond: 30, dropFrame: false, wrapsAt24Hours: true, rate: 30000.0 / 1001))
+        #expect(
+            (0..<6).map { code.label(videoFrame: $0, videoRate: 60000.0 / 1001) }
                 == ["00:00:00:00", "00:00:00:00", "00:00:00:01", "00:00:00:01", "00:00:00:02", "00:00:00:02"])
         // Rates a rounding apart are the same rate: the count goes a frame a frame.
         #expect(code.label(videoFrame: 1000, videoRate: 29.97) == "00:00:33:10")
@@ -78,8 +82,10 @@ import Testing
         #expect(Timecode(start: 0, framesPerSecond: 25, dropFrame: false, wrapsAt24Hours: true, rate: 50) == nil)
         #expect(Timecode(start: 0, framesPerSecond: 25, dropFrame: false, wrapsAt24Hours: true, rate: .nan) == nil)
         // Tags that are no timecode at their clip's rate.
-        for text in ["24:00:00:00", "01:60:00:00", "01:02:03:25", "1:02:03:04", "01:02:03:04:05", "+1:02:03:04",
-                     "01-02-03-04", "", "01:02:03;04"] {
+        for text in [
+            "24:00:00:00", "01:60:00:00", "01:02:03:25", "1:02:03:04", "01:02:03:04:05", "+1:02:03:04",
+            "01-02-03-04", "", "01:02:03;04",
+        ] {
             #expect(Timecode(parsing: text, rate: 25) == nil, "\(text)")
         }
         #expect(Timecode(parsing: "01:02:03:04", rate: 0) == nil)

@@ -9,8 +9,10 @@ import Testing
         var bitmap = Bitmap(width: 40, height: 20, stride: 160, pixels: [UInt8](repeating: 0, count: 160 * 20))
         for y in 0..<20 {
             for x in 0..<40 {
-                bitmap[x, y] = x < 20 ? .init(red: 255, green: 0, blue: 0, alpha: 255)
-                                      : .init(red: 0, green: 0, blue: 128, alpha: 128)
+                bitmap[x, y] =
+                    x < 20
+                    ? .init(red: 255, green: 0, blue: 0, alpha: 255)
+                    : .init(red: 0, green: 0, blue: 128, alpha: 128)
             }
         }
         let url = folder.appendingPathComponent("logo test.png")
@@ -35,7 +37,8 @@ import Testing
 
         let short = try renderer.render(imageMark(url, height: 30), frameWidth: 640, frameHeight: 360).bitmap
         #expect(short.width == 60 && short.height == 30)
-        let stretched = try renderer.render(imageMark(url, width: 50, height: 50), frameWidth: 640, frameHeight: 360).bitmap
+        let stretched = try renderer.render(imageMark(url, width: 50, height: 50), frameWidth: 640, frameHeight: 360)
+            .bitmap
         #expect(stretched.width == 50 && stretched.height == 50)
         #expect(stretched.premultipliedViolation() == nil)
     }
@@ -73,7 +76,9 @@ import Testing
     @Test(arguments: [200, 400]) func svgRendersCrispAtItsFinalSize(width: Int) throws {
         let url = try temporaryFolder().appendingPathComponent("logo.svg")
         try Self.svg.write(to: url, atomically: true, encoding: .utf8)
-        let bitmap = try makeRenderer().render(imageMark(url, width: Double(width)), frameWidth: 1920, frameHeight: 1080).bitmap
+        let bitmap = try makeRenderer().render(
+            imageMark(url, width: Double(width)), frameWidth: 1920, frameHeight: 1080
+        ).bitmap
         #expect(bitmap.width == width && bitmap.height == width / 2)
         let scale = width / 100, row = bitmap.height / 2
         // The black square's right edge falls on a pixel boundary: fully opaque, then fully clear.
@@ -122,7 +127,9 @@ import Testing
 
         let badSVG = folder.appendingPathComponent("bad.svg")
         try Data("<svg xmlns=\"http://www.w3.org/2000/svg\"><rect".utf8).write(to: badSVG)
-        #expect(throws: RenderError.self) { try makeRenderer().render(imageMark(badSVG), frameWidth: 64, frameHeight: 64) }
+        #expect(throws: RenderError.self) {
+            try makeRenderer().render(imageMark(badSVG), frameWidth: 64, frameHeight: 64)
+        }
         // librsvg's message ends in a newline: it split `presets check`'s one-line error in two.
         do {
             _ = try renderer.render(imageMark(badSVG), frameWidth: 64, frameHeight: 64)
@@ -173,8 +180,9 @@ import Testing
             let w = Double(upright.width), h = Double(upright.height)
             let expectedW = w * abs(cos(radians)) + h * abs(sin(radians))
             let expectedH = w * abs(sin(radians)) + h * abs(cos(radians))
-            #expect(turned.width == Int(expectedW.rounded(.up)) && turned.height == Int(expectedH.rounded(.up)),
-                    "\(degrees)°: \(turned.width)x\(turned.height), expected \(expectedW)x\(expectedH)")
+            #expect(
+                turned.width == Int(expectedW.rounded(.up)) && turned.height == Int(expectedH.rounded(.up)),
+                "\(degrees)°: \(turned.width)x\(turned.height), expected \(expectedW)x\(expectedH)")
             // The middle is covered, the corners of the bounding box are not.
             #expect(turned[turned.width / 2, turned.height / 2].alpha == 255)
             #expect(turned[0, 0].alpha == 0 && turned[turned.width - 1, turned.height - 1].alpha == 0)
@@ -199,13 +207,17 @@ import Testing
                         Double(x) >= $0.x - gap - 1 && Double(x) < $0.x + w + gap + 1
                             && Double(y) >= $0.y - gap - 1 && Double(y) < $0.y + h + gap + 1
                     }
-                    if !covered { Issue.record("(\(x),\(y)) not covered on \(frameWidth)x\(frameHeight)"); return }
+                    if !covered {
+                        Issue.record("(\(x),\(y)) not covered on \(frameWidth)x\(frameHeight)")
+                        return
+                    }
                 }
             }
             // And every tile overlaps the frame.
-            #expect(rendered.origins.allSatisfy {
-                $0.x < Double(frameWidth) && $0.x + w > 0 && $0.y < Double(frameHeight) && $0.y + h > 0
-            })
+            #expect(
+                rendered.origins.allSatisfy {
+                    $0.x < Double(frameWidth) && $0.x + w > 0 && $0.y < Double(frameHeight) && $0.y + h > 0
+                })
             let alpha = frameAlpha(rendered, width: frameWidth, height: frameHeight)
             #expect(alpha.contains { $0 > 0 })
         }
@@ -217,8 +229,9 @@ import Testing
         mark.offsetX = 3.4
         mark.offsetY = -2.6
         let rendered = try makeRenderer().render(mark, frameWidth: 1001, frameHeight: 501)
-        let exact = Layout.origin(of: mark, markWidth: Double(rendered.bitmap.width),
-                                  markHeight: Double(rendered.bitmap.height), frameWidth: 1001, frameHeight: 501)
+        let exact = Layout.origin(
+            of: mark, markWidth: Double(rendered.bitmap.width),
+            markHeight: Double(rendered.bitmap.height), frameWidth: 1001, frameHeight: 501)
         #expect(rendered.origins == [Point(x: exact.x.rounded(), y: exact.y.rounded())])
     }
 }

@@ -14,17 +14,24 @@ import Testing
             let rendered = try makeRenderer().render(mark, frameWidth: 4000, frameHeight: 3000)
             Issue.record("expected an error, got \(rendered.origins.count) tiles")
         } catch let error as RenderError {
-            guard case .tooManyTiles(let count, 4000, 3000) = error else { Issue.record("\(error)"); return }
+            guard case .tooManyTiles(let count, 4000, 3000) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(count > 100_000)
-            #expect(error.description == "a tiled mark would need \(Int(count)) copies on a 4000x3000 picture, more than 10000; make the mark larger or its tile gap wider")
+            #expect(
+                error.description
+                    == "a tiled mark would need \(Int(count)) copies on a 4000x3000 picture, more than 10000; make the mark larger or its tile gap wider"
+            )
         }
         // Under the cap the grid is drawn, and never more than the cap.
         mark.fontSize = 40
         mark.tileGap = 10
         let rendered = try makeRenderer().render(mark, frameWidth: 4000, frameHeight: 3000)
         #expect(rendered.origins.count > 1000 && rendered.origins.count <= MarkRenderer.maxTiles)
-        let grid = Layout.tileGrid(markWidth: Double(rendered.bitmap.width), markHeight: Double(rendered.bitmap.height),
-                                   frameWidth: 4000, frameHeight: 3000, gap: 10)
+        let grid = Layout.tileGrid(
+            markWidth: Double(rendered.bitmap.width), markHeight: Double(rendered.bitmap.height),
+            frameWidth: 4000, frameHeight: 3000, gap: 10)
         #expect(Double(rendered.origins.count) == grid.columns * grid.rows)
     }
 
@@ -35,8 +42,10 @@ import Testing
         #expect(throws: RenderError.textTooLong(characters: 900_000)) {
             try renderer.render(long, frameWidth: 1920, frameHeight: 1080)
         }
-        #expect(RenderError.textTooLong(characters: 900_000).description
-                == "mark text has 900000 characters once its variables are filled in, more than the 4096 a mark can show; shorten the values that fill it ({exif:…}, {filename}, --var)")
+        #expect(
+            RenderError.textTooLong(characters: 900_000).description
+                == "mark text has 900000 characters once its variables are filled in, more than the 4096 a mark can show; shorten the values that fill it ({exif:…}, {filename}, --var)"
+        )
         // At the cap, a wrapped text is drawn.
         var full = textMark(String(repeating: "x", count: 4096), size: 8)
         full.maxWidth = 1200
@@ -52,14 +61,20 @@ import Testing
         #expect(throws: RenderError.textTooLarge(characters: 4000, fontSize: 1000)) {
             try renderer.render(mark, frameWidth: 6000, frameHeight: 4000)
         }
-        #expect(RenderError.textTooLarge(characters: 4000, fontSize: 1000).description
-                == "mark text of 4000 characters at 1000 pixels would cover more than 64 megapixels; make it shorter or its size smaller")
+        #expect(
+            RenderError.textTooLarge(characters: 4000, fontSize: 1000).description
+                == "mark text of 4000 characters at 1000 pixels would cover more than 64 megapixels; make it shorter or its size smaller"
+        )
         // A line wider than a surface may be is an error, not a blank.
         do {
-            _ = try renderer.render(textMark(String(repeating: "x", count: 4000), size: 17), frameWidth: 6000, frameHeight: 4000)
+            _ = try renderer.render(
+                textMark(String(repeating: "x", count: 4000), size: 17), frameWidth: 6000, frameHeight: 4000)
             Issue.record("expected an error")
         } catch {
-            guard case .tooLarge(let width, _) = error else { Issue.record("\(error)"); return }
+            guard case .tooLarge(let width, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(width > 32767)
         }
     }
@@ -96,14 +111,20 @@ import Testing
             _ = try makeRenderer().render(imageMark(url, width: 200), frameWidth: 1920, frameHeight: 1080)
             Issue.record("expected an error")
         } catch let error as RenderError {
-            #expect(error.description == "image \(url.path) is 30000x30000 pixels, more than a mark can use (at most 32767 a side and 64 megapixels); scale it down, e.g. to 2000 pixels wide")
+            #expect(
+                error.description
+                    == "image \(url.path) is 30000x30000 pixels, more than a mark can use (at most 32767 a side and 64 megapixels); scale it down, e.g. to 2000 pixels wide"
+            )
         }
     }
 
     @Test func folderAsImageSaysSo() throws {
         let folder = try temporaryFolder().appendingPathComponent("logo.png")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        #expect(throws: RenderError.imageUnreadable(folder, reason: "it is a folder, not a file; give the path of a PNG or SVG file")) {
+        #expect(
+            throws: RenderError.imageUnreadable(
+                folder, reason: "it is a folder, not a file; give the path of a PNG or SVG file")
+        ) {
             try makeRenderer().render(imageMark(folder), frameWidth: 640, frameHeight: 360)
         }
     }
@@ -116,8 +137,17 @@ import Testing
     ])
     func svgOutOfProportionIsRefused(attributes: String, width: Double?, size: String) throws {
         let url = try temporaryFolder().appendingPathComponent("logo.svg")
-        try Data(#"<svg xmlns="http://www.w3.org/2000/svg" \#(attributes)><rect width="10" height="10" fill="red"/></svg>"#.utf8).write(to: url)
-        #expect(throws: RenderError.imageUnreadable(url, reason: "its size, \(size) (from its width, height or viewBox), is too far out of proportion to draw (at most 10000:1); fix the SVG's width, height and viewBox")) {
+        try Data(
+            #"<svg xmlns="http://www.w3.org/2000/svg" \#(attributes)><rect width="10" height="10" fill="red"/></svg>"#
+                .utf8
+        ).write(to: url)
+        #expect(
+            throws: RenderError.imageUnreadable(
+                url,
+                reason:
+                    "its size, \(size) (from its width, height or viewBox), is too far out of proportion to draw (at most 10000:1); fix the SVG's width, height and viewBox"
+            )
+        ) {
             try makeRenderer().render(imageMark(url, width: width), frameWidth: 1920, frameHeight: 1080)
         }
     }
@@ -132,25 +162,37 @@ import Testing
             try makeRenderer().render(imageMark(url, width: 10000, height: 10000), frameWidth: 1920, frameHeight: 1080)
         }
         // Scaled to a mark's size it draws.
-        #expect(try makeRenderer().render(imageMark(url, width: 400), frameWidth: 1920, frameHeight: 1080).bitmap.width == 400)
+        #expect(
+            try makeRenderer().render(imageMark(url, width: 400), frameWidth: 1920, frameHeight: 1080).bitmap.width
+                == 400)
     }
 
     @Test func svgFilePastTheSizeCapIsRefusedUnparsed() throws {
         // A 50 MB SVG of a million rectangles took 2 GB and 14 s in librsvg.
         let url = try temporaryFolder().appendingPathComponent("big.svg")
         let rect = #"<rect width="2" height="2"/>"#
-        try Data((#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">"#
-                  + String(repeating: rect, count: (11 << 20) / rect.utf8.count) + "</svg>").utf8).write(to: url)
-        #expect(throws: RenderError.imageUnreadable(url, reason: "the SVG is 11 MB, more than the 10 MB a mark's image may be; simplify it or export it as a PNG")) {
+        try Data(
+            (#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">"#
+                + String(repeating: rect, count: (11 << 20) / rect.utf8.count) + "</svg>").utf8
+        ).write(to: url)
+        #expect(
+            throws: RenderError.imageUnreadable(
+                url,
+                reason: "the SVG is 11 MB, more than the 10 MB a mark's image may be; simplify it or export it as a PNG"
+            )
+        ) {
             try makeRenderer().render(imageMark(url, width: 100), frameWidth: 640, frameHeight: 360)
         }
     }
 
     @Test func deeplyNestedSVGCannotTrap() throws {
         // Billion laughs with <use>: librsvg refuses past its own limits; either way no trap.
-        var svg = ##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100"><defs><rect id="l0" width="1" height="1"/>"##
+        var svg =
+            ##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100"><defs><rect id="l0" width="1" height="1"/>"##
         for level in 1...12 {
-            svg += ##"<g id="l\##(level)">"## + (0..<10).map { _ in ##"<use xlink:href="#l\##(level - 1)"/>"## }.joined() + "</g>"
+            svg +=
+                ##"<g id="l\##(level)">"## + (0..<10).map { _ in ##"<use xlink:href="#l\##(level - 1)"/>"## }.joined()
+                + "</g>"
         }
         svg += ##"</defs><use xlink:href="#l12"/></svg>"##
         let url = try temporaryFolder().appendingPathComponent("laughs.svg")
@@ -173,7 +215,9 @@ import Testing
         for y in 0..<bitmap.height {
             for x in 0..<bitmap.width {
                 let p = bitmap[x, y]
-                if p.alpha > 200, Int(max(p.red, p.green, p.blue)) - Int(min(p.red, p.green, p.blue)) > 100 { saturated += 1 }
+                if p.alpha > 200, Int(max(p.red, p.green, p.blue)) - Int(min(p.red, p.green, p.blue)) > 100 {
+                    saturated += 1
+                }
             }
         }
         #expect(saturated > 200, "\(saturated) saturated pixels in \(bitmap.width)x\(bitmap.height)")
@@ -194,7 +238,10 @@ import Testing
             _ = try makeRenderer().check(loaded)
             Issue.record("expected an error")
         } catch let error as PresetError {
-            #expect(error.description == "\(folder.path)/p.json: font file unusable: \(folder.path)/fake.ttf: not a font FreeType can read at $.marks[1].font-file; give a TrueType or OpenType font file (.ttf, .otf)")
+            #expect(
+                error.description
+                    == "\(folder.path)/p.json: font file unusable: \(folder.path)/fake.ttf: not a font FreeType can read at $.marks[1].font-file; give a TrueType or OpenType font file (.ttf, .otf)"
+            )
         }
     }
 
@@ -206,7 +253,9 @@ import Testing
             Issue.record("expected an error")
         } catch let error as PresetError {
             #expect(error.kind == .outOfRange && error.path == "$.marks[0].tile")
-            #expect(error.message.hasPrefix("a tiled mark would need ") && error.message.hasSuffix(" copies on a 1920x1080 picture, more than 10000"))
+            #expect(
+                error.message.hasPrefix("a tiled mark would need ")
+                    && error.message.hasSuffix(" copies on a 1920x1080 picture, more than 10000"))
             #expect(error.hint == "make the mark larger or its tile gap wider")
         }
         // Fine at 1080p, too large on a 24 MP photo: named with the picture it fails on.
@@ -215,7 +264,8 @@ import Testing
             _ = try makeRenderer().check(big)
             Issue.record("expected an error")
         } catch let error as PresetError {
-            #expect(error.path == "$.marks[0]" && error.message.hasSuffix("megapixels) on a 6000x4000 picture"), "\(error)")
+            #expect(
+                error.path == "$.marks[0]" && error.message.hasSuffix("megapixels) on a 6000x4000 picture"), "\(error)")
         }
     }
 
@@ -223,10 +273,11 @@ import Testing
         let folder = try temporaryFolder()
         let loaded = try preset(#"{"marks": [{"text": "🎉 👍🏽 👨‍👩‍👧 水印"}, {"text": "x\u0378y\ue000\u0378"}]}"#, in: folder)
         let warnings = try makeRenderer().check(loaded)
-        #expect(warnings.map(\.description) == [
-            "\(folder.path)/p.json: warning: no font has a glyph for '\u{378}' (U+378), it will show as a box at $.marks[1].text; install a font that has it (fonts-noto-color-emoji for emoji) or name one with \"font\" or \"font-file\"",
-            "\(folder.path)/p.json: warning: no font has a glyph for '\u{E000}' (U+E000), it will show as a box at $.marks[1].text; install a font that has it (fonts-noto-color-emoji for emoji) or name one with \"font\" or \"font-file\"",
-        ])
+        #expect(
+            warnings.map(\.description) == [
+                "\(folder.path)/p.json: warning: no font has a glyph for '\u{378}' (U+378), it will show as a box at $.marks[1].text; install a font that has it (fonts-noto-color-emoji for emoji) or name one with \"font\" or \"font-file\"",
+                "\(folder.path)/p.json: warning: no font has a glyph for '\u{E000}' (U+E000), it will show as a box at $.marks[1].text; install a font that has it (fonts-noto-color-emoji for emoji) or name one with \"font\" or \"font-file\"",
+            ])
     }
 
     @Test func shippedPresetsPassTheCheck() throws {

@@ -68,8 +68,12 @@ final class FIFORescue: @unchecked Sendable {
         let renderer = try makeRenderer()
         let logo = try fifo("logo.png")
         var rescue = FIFORescue(logo)
-        #expect(throws: RenderError.imageUnreadable(logo, reason: "it is a FIFO (named pipe), not a regular file; "
-                                                        + "give the path of a PNG or SVG file")) {
+        #expect(
+            throws: RenderError.imageUnreadable(
+                logo,
+                reason: "it is a FIFO (named pipe), not a regular file; "
+                    + "give the path of a PNG or SVG file")
+        ) {
             try renderer.render(imageMark(logo), frameWidth: 640, frameHeight: 360)
         }
         #expect(!rescue.stop(), "the image's open waited for a writer")
@@ -96,7 +100,8 @@ final class FIFORescue: @unchecked Sendable {
             try Data(#"<svg \#(namespaces) width="40" height="20">\#(image)</svg>"#.utf8).write(to: svg)
         }
         try link("linked.png")
-        let refused = "the SVG refers to \(pipe.path), which is a FIFO (named pipe), not a regular file; "
+        let refused =
+            "the SVG refers to \(pipe.path), which is a FIFO (named pipe), not a regular file; "
             + "embed the picture in the SVG or point it at a PNG file"
         #expect(throws: RenderError.imageUnreadable(svg, reason: refused)) {
             try renderer.render(imageMark(svg), frameWidth: 640, frameHeight: 360)
@@ -106,12 +111,14 @@ final class FIFORescue: @unchecked Sendable {
         for y in 0..<20 { for x in 0..<40 { green[x, y] = .init(red: 0, green: 255, blue: 0, alpha: 255) } }
         try green.writePNG(to: folder.appendingPathComponent("green.png"))
         try link("green.png")
-        #expect(try renderer.render(imageMark(svg), frameWidth: 640, frameHeight: 360).bitmap[20, 10]
+        #expect(
+            try renderer.render(imageMark(svg), frameWidth: 640, frameHeight: 360).bitmap[20, 10]
                 == .init(red: 0, green: 255, blue: 0, alpha: 255))
     }
 
     @Test func theFilesAnSVGRefersToAreFoundInHrefsAndURLs() {
-        let text = ##"<image href="a.png"/><image xlink:href = 'b c.png'/><use href="#x"/>"##
+        let text =
+            ##"<image href="a.png"/><image xlink:href = 'b c.png'/><use href="#x"/>"##
             + ##"<rect style="fill:url(#g)"/><rect style="fill: url( 'd.png' )"/>"##
             + ##"<image href="data:image/png;base64,AA"/>"##
         #expect(SVGReferences.references(in: text) == ["a.png", "b c.png", "d.png"])

@@ -19,12 +19,15 @@ func makeRenderer() throws -> MarkRenderer {
 }
 
 /// A plain text mark with no effects; tests switch on what they check.
-func textMark(_ text: String, size: Double = 48, color: Color = .white, markup: Bool = false,
-              weight: Int = 400) -> ResolvedMark {
-    ResolvedMark(content: .text(text, markup: markup), fontFamily: nil, fontFile: nil, weight: weight,
-                 fontSize: size, color: color, outline: nil, shadow: nil, box: nil, align: .left,
-                 maxWidth: nil, imageWidth: nil, imageHeight: nil, rotate: 0, opacity: 1,
-                 anchor: .bottomRight, marginX: 10, marginY: 10, offsetX: 0, offsetY: 0, tileGap: nil)
+func textMark(
+    _ text: String, size: Double = 48, color: Color = .white, markup: Bool = false,
+    weight: Int = 400
+) -> ResolvedMark {
+    ResolvedMark(
+        content: .text(text, markup: markup), fontFamily: nil, fontFile: nil, weight: weight,
+        fontSize: size, color: color, outline: nil, shadow: nil, box: nil, align: .left,
+        maxWidth: nil, imageWidth: nil, imageHeight: nil, rotate: 0, opacity: 1,
+        anchor: .bottomRight, marginX: 10, marginY: 10, offsetX: 0, offsetY: 0, tileGap: nil)
 }
 
 func imageMark(_ url: URL, width: Double? = nil, height: Double? = nil) -> ResolvedMark {
@@ -59,8 +62,10 @@ extension Bitmap {
         for y in 0..<height {
             for x in 0..<width where self[x, y].alpha > threshold {
                 if var b = box {
-                    b.minX = min(b.minX, x); b.minY = min(b.minY, y)
-                    b.maxX = max(b.maxX, x + 1); b.maxY = max(b.maxY, y + 1)
+                    b.minX = min(b.minX, x)
+                    b.minY = min(b.minY, y)
+                    b.maxX = max(b.maxX, x + 1)
+                    b.maxY = max(b.maxY, y + 1)
                     box = b
                 } else {
                     box = PixelBox(minX: x, minY: y, maxX: x + 1, maxY: y + 1)

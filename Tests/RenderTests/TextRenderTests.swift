@@ -24,8 +24,9 @@ import Testing
         }
 
         // On the frame: opaque inside the anchored rectangle, untouched outside it.
-        let expected = Layout.origin(of: mark, markWidth: box.width, markHeight: box.height,
-                                     frameWidth: 640, frameHeight: 360)
+        let expected = Layout.origin(
+            of: mark, markWidth: box.width, markHeight: box.height,
+            frameWidth: 640, frameHeight: 360)
         #expect(rendered.origins == [Point(x: expected.x.rounded(), y: expected.y.rounded())])
         #expect(rendered.origins[0].x + box.width == 630 && rendered.origins[0].y + box.height == 350)
         let frame = frameAlpha(rendered, width: 640, height: 360)
@@ -58,8 +59,9 @@ import Testing
         #expect(Double(bitmap.width) == geometry.ink.width && Double(bitmap.height) == geometry.ink.height)
         // Tight: ink reaches (or nearly reaches: Pango rounds the ink box outwards) every edge.
         let ink = try #require(bitmap.inkBox())
-        #expect(ink.minX <= 1 && ink.minY <= 1 && ink.maxX >= bitmap.width - 1 && ink.maxY >= bitmap.height - 1,
-                "ink \(ink) in \(bitmap.width)x\(bitmap.height)")
+        #expect(
+            ink.minX <= 1 && ink.minY <= 1 && ink.maxX >= bitmap.width - 1 && ink.maxY >= bitmap.height - 1,
+            "ink \(ink) in \(bitmap.width)x\(bitmap.height)")
     }
 
     @Test func everyOutputIsPremultiplied() throws {
@@ -108,7 +110,9 @@ import Testing
         for y in 0..<bitmap.height {
             for x in 0..<bitmap.width where bitmap[x, y].alpha == top {
                 let p = bitmap[x, y], a = Double(p.alpha)
-                sum.0 += Double(p.red) * 255 / a; sum.1 += Double(p.green) * 255 / a; sum.2 += Double(p.blue) * 255 / a
+                sum.0 += Double(p.red) * 255 / a
+                sum.1 += Double(p.green) * 255 / a
+                sum.2 += Double(p.blue) * 255 / a
                 count += 1
             }
         }
@@ -122,8 +126,9 @@ import Testing
         let interior = Self.interiorColour(bitmap)
         #expect(interior.count > 1000, "only \(interior.count) interior pixels")
         #expect(abs(interior.alpha - 204) <= 1)
-        #expect(abs(interior.red - 51) <= 2 && abs(interior.green - 153) <= 2 && abs(interior.blue - 204) <= 2,
-                "got \(interior)")
+        #expect(
+            abs(interior.red - 51) <= 2 && abs(interior.green - 153) <= 2 && abs(interior.blue - 204) <= 2,
+            "got \(interior)")
     }
 
     @Test func translucentFillOverOutlineKeepsItsColour() throws {
@@ -165,15 +170,16 @@ import Testing
         let ink = try #require(shadowed.inkBox())
         let plainInk = try #require(plain.inkBox())
         // ±1: the shadow is the filled outline path, the text Cairo's glyph rasterizer.
-        #expect(abs(ink.minX - plainInk.minX - 15) <= 1 && abs(ink.minY - plainInk.minY - 9) <= 1
+        #expect(
+            abs(ink.minX - plainInk.minX - 15) <= 1 && abs(ink.minY - plainInk.minY - 9) <= 1
                 && abs(ink.maxX - plainInk.maxX - 15) <= 1 && abs(ink.maxY - plainInk.maxY - 9) <= 1,
-                "ink \(ink), plain \(plainInk)")
+            "ink \(ink), plain \(plainInk)")
         // A blurred shadow spreads about `blur` pixels further on every side of the offset shape.
         mark.shadow = .init(color: .black, dx: 15, dy: 9, blur: 6)
         let blurred = try renderer.render(mark, frameWidth: 1280, frameHeight: 720).bitmap
         #expect(blurred.width == plain.width + 15 + 6 && blurred.height == plain.height + 9 + 6)
         let soft = try #require(blurred.inkBox())
-        #expect((15 - 6 ..< 15).contains(soft.minX) && (9 - 6 ..< 9).contains(soft.minY), "blurred ink \(soft)")
+        #expect((15 - 6..<15).contains(soft.minX) && (9 - 6..<9).contains(soft.minY), "blurred ink \(soft)")
         #expect(blurred.premultipliedViolation() == nil)
     }
 
@@ -181,13 +187,16 @@ import Testing
         let renderer = try makeRenderer()
         let rendered = try renderer.render(textMark("a & b < c"), frameWidth: 640, frameHeight: 360)
         #expect(!rendered.bitmap.isEmpty && rendered.bitmap.inkBox() != nil)
-        #expect(try renderer.measure("<b>x</b>", markup: false, style: textMark("")).ink.width
+        #expect(
+            try renderer.measure("<b>x</b>", markup: false, style: textMark("")).ink.width
                 > renderer.measure("x", markup: false, style: textMark("")).ink.width * 4)
     }
 
     @Test func invalidMarkupCarriesPangosMessage() throws {
         let renderer = try makeRenderer()
-        #expect(throws: RenderError.self) { try renderer.render(textMark("a & b", markup: true), frameWidth: 640, frameHeight: 360) }
+        #expect(throws: RenderError.self) {
+            try renderer.render(textMark("a & b", markup: true), frameWidth: 640, frameHeight: 360)
+        }
         do {
             _ = try renderer.render(textMark("<b>open", markup: true), frameWidth: 640, frameHeight: 360)
             Issue.record("expected an error")
@@ -196,17 +205,20 @@ import Testing
             #expect(error.description.count > "invalid Pango markup: ".count + 5)
             #expect(!error.description.contains("\n"))
         }
-        let valid = try renderer.render(textMark("<b>bold</b> &amp; <i>it</i>", markup: true), frameWidth: 640, frameHeight: 360)
+        let valid = try renderer.render(
+            textMark("<b>bold</b> &amp; <i>it</i>", markup: true), frameWidth: 640, frameHeight: 360)
         #expect(!valid.bitmap.isEmpty)
     }
 
     @Test func wrapsAtMaxWidthAndAligns() throws {
         let renderer = try makeRenderer()
         var mark = textMark("one two three four five six seven eight nine ten", size: 40)
-        let single = try renderer.measure("one two three four five six seven eight nine ten", markup: false, style: mark)
+        let single = try renderer.measure(
+            "one two three four five six seven eight nine ten", markup: false, style: mark)
         mark.maxWidth = 300
         mark.align = .right
-        let wrapped = try renderer.measure("one two three four five six seven eight nine ten", markup: false, style: mark)
+        let wrapped = try renderer.measure(
+            "one two three four five six seven eight nine ten", markup: false, style: mark)
         #expect(wrapped.logical.width <= 300 && wrapped.logical.height >= 3 * single.logical.height)
         let bitmap = try renderer.render(mark, frameWidth: 1280, frameHeight: 720).bitmap
         #expect(bitmap.width <= 300)

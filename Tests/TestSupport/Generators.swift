@@ -20,6 +20,10 @@ package struct SeededGenerator: RandomNumberGenerator {
 /// A one-second H.264 clip of ffmpeg's `testsrc2` at `size` and `rate` (libx264 ultrafast), with
 /// `arguments` (metadata, a timecode, container flags) before the output `url`.
 package func makeTestClip(_ url: URL, size: String = "64x48", rate: String, _ arguments: [String] = []) throws {
-    try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(size):r=\(rate):d=1", "-c:v", "libx264",
-                        "-preset", "ultrafast"] + arguments + [url.path])
+    try tool(
+        "ffmpeg",
+        [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(size):r=\(rate):d=1", "-c:v", "libx264",
+            "-preset", "ultrafast",
+        ] + arguments + [url.path])
 }

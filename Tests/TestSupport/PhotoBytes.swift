@@ -49,7 +49,8 @@ package struct TIFFBuilder {
         Tag(tag: tag, type: 5, count: UInt32(v.count), bytes: v.flatMap { u32($0.0) + u32($0.1) })
     }
     package func srational(_ tag: UInt16, _ v: [(Int32, Int32)]) -> Tag {
-        Tag(tag: tag, type: 10, count: UInt32(v.count),
+        Tag(
+            tag: tag, type: 10, count: UInt32(v.count),
             bytes: v.flatMap { u32(UInt32(bitPattern: $0.0)) + u32(UInt32(bitPattern: $0.1)) })
     }
     package func undefined(_ tag: UInt16, _ b: [UInt8]) -> Tag {

@@ -67,13 +67,16 @@ package func executable(_ name: String) throws -> URL {
 /// program still running after `timeout` seconds is killed and a failure is recorded against
 /// the caller's test; the result then says `timedOut`.
 @discardableResult
-package func runProcess(_ program: String, _ arguments: [String], environment: ChildEnvironment = .inherited(),
-                        in directory: URL? = nil, stdin: Data? = nil,
-                        stdout: OutputSink = .capture, stderr: OutputSink = .capture,
-                        timeout: TimeInterval = 60,
-                        sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
-    let running = try BackgroundProcess(program, arguments, environment: environment, in: directory, stdin: stdin,
-                                        stdout: stdout, stderr: stderr)
+package func runProcess(
+    _ program: String, _ arguments: [String], environment: ChildEnvironment = .inherited(),
+    in directory: URL? = nil, stdin: Data? = nil,
+    stdout: OutputSink = .capture, stderr: OutputSink = .capture,
+    timeout: TimeInterval = 60,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> RunResult {
+    let running = try BackgroundProcess(
+        program, arguments, environment: environment, in: directory, stdin: stdin,
+        stdout: stdout, stderr: stderr)
     return running.finish(timeout: timeout, sourceLocation: sourceLocation)
 }
 
@@ -91,9 +94,11 @@ package final class BackgroundProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var result: RunResult?
 
-    package init(_ program: String, _ arguments: [String], environment: ChildEnvironment = .inherited(),
-                 in directory: URL? = nil, stdin: Data? = nil,
-                 stdout: OutputSink = .capture, stderr: OutputSink = .capture) throws {
+    package init(
+        _ program: String, _ arguments: [String], environment: ChildEnvironment = .inherited(),
+        in directory: URL? = nil, stdin: Data? = nil,
+        stdout: OutputSink = .capture, stderr: OutputSink = .capture
+    ) throws {
         commandLine = ([program] + arguments).joined(separator: " ")
         process.executableURL = try executable(program)
         process.arguments = arguments
@@ -178,8 +183,9 @@ package final class BackgroundProcess: @unchecked Sendable {
     package func finish(timeout: TimeInterval = 60, sourceLocation: SourceLocation = #_sourceLocation) -> RunResult {
         let result = wait(timeout: timeout)
         if result.timedOut {
-            Issue.record("\(commandLine) did not finish within \(timeout) s; killed. stderr: \(result.stderr)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "\(commandLine) did not finish within \(timeout) s; killed. stderr: \(result.stderr)",
+                sourceLocation: sourceLocation)
         }
         return result
     }
@@ -210,8 +216,9 @@ package final class BackgroundProcess: @unchecked Sendable {
         process.waitUntilExit()
         // A child it left behind may hold the pipes open: its output is not waited for forever.
         _ = readers.wait(timeout: .now() + 5)
-        let finished = RunResult(status: process.terminationStatus, reason: process.terminationReason,
-                                 output: output.get(), errors: errors.get(), timedOut: timedOut)
+        let finished = RunResult(
+            status: process.terminationStatus, reason: process.terminationReason,
+            output: output.get(), errors: errors.get(), timedOut: timedOut)
         result = finished
         return finished
     }

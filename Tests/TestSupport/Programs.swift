@@ -18,12 +18,15 @@ private func camstampCommand(_ arguments: [String], asNobody: Bool) -> (String, 
 /// Runs camstamp with `arguments` in `directory`, optionally as another user, and waits for it
 /// (bounded: killed, and the test failed, after `timeout` seconds).
 @discardableResult
-package func camstamp(_ arguments: [String], in directory: URL? = nil, asNobody: Bool = false,
-                      timeout: TimeInterval = 60, environment: [String: String] = [:], stdin: Data? = nil,
-                      sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
+package func camstamp(
+    _ arguments: [String], in directory: URL? = nil, asNobody: Bool = false,
+    timeout: TimeInterval = 60, environment: [String: String] = [:], stdin: Data? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> RunResult {
     let (program, all) = camstampCommand(arguments, asNobody: asNobody)
-    return try runProcess(program, all, environment: camstampEnvironment(environment), in: directory, stdin: stdin,
-                          timeout: timeout, sourceLocation: sourceLocation)
+    return try runProcess(
+        program, all, environment: camstampEnvironment(environment), in: directory, stdin: stdin,
+        timeout: timeout, sourceLocation: sourceLocation)
 }
 
 /// A camstamp in the background, for tests that signal it while it runs.
@@ -31,8 +34,10 @@ package typealias RunningCamstamp = BackgroundProcess
 
 extension BackgroundProcess {
     /// Starts camstamp with `arguments` in `directory`, optionally as another user.
-    package convenience init(_ arguments: [String], in directory: URL? = nil, asNobody: Bool = false,
-                             environment: [String: String] = [:]) throws {
+    package convenience init(
+        _ arguments: [String], in directory: URL? = nil, asNobody: Bool = false,
+        environment: [String: String] = [:]
+    ) throws {
         let (program, all) = camstampCommand(arguments, asNobody: asNobody)
         try self.init(program, all, environment: camstampEnvironment(environment), in: directory)
     }
@@ -48,8 +53,10 @@ package struct ToolFailure: Error, CustomStringConvertible {
 /// or read a fixture: its stdout, or a `ToolFailure` with its stderr (a failure is a broken test
 /// machine).
 @discardableResult
-package func tool(_ name: String, _ arguments: [String], stdin: Data? = nil, timeout: TimeInterval = 300,
-                  sourceLocation: SourceLocation = #_sourceLocation) throws -> Data {
+package func tool(
+    _ name: String, _ arguments: [String], stdin: Data? = nil, timeout: TimeInterval = 300,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> Data {
     let result = try runProcess(name, arguments, stdin: stdin, timeout: timeout, sourceLocation: sourceLocation)
     guard result.status == 0, result.reason == .exit else {
         throw ToolFailure("\(name) \(arguments.joined(separator: " ")): \(result.stderr)")
@@ -61,12 +68,16 @@ package func tool(_ name: String, _ arguments: [String], stdin: Data? = nil, tim
 /// stderr, and its status (1 when a file has no such tag), are not failures.
 @discardableResult
 package func exiftool(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-    try runProcess("/usr/bin/exiftool", arguments, stderr: .discard, timeout: 120,
-                   sourceLocation: sourceLocation).stdout
+    try runProcess(
+        "/usr/bin/exiftool", arguments, stderr: .discard, timeout: 120,
+        sourceLocation: sourceLocation
+    ).stdout
 }
 
 /// exiftool's output for one file, without the file name it prints.
-package func exiftool(_ arguments: [String], _ file: URL,
-                      sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+package func exiftool(
+    _ arguments: [String], _ file: URL,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> String {
     try exiftool(arguments + [file.path], sourceLocation: sourceLocation)
 }

@@ -5,7 +5,8 @@ import Foundation
 import Media
 
 /// The package's root folder (this file is Tests/TestSupport/TestSupport.swift).
-package let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+package let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 /// The built binary: `CAMSTAMP_BIN` (set by `make test`) or the debug build beside the package.
 package let camstampBinary: URL = {
@@ -16,7 +17,8 @@ package let camstampBinary: URL = {
 /// A fresh folder under the system temp folder, named after the test; the caller removes it.
 package func temporaryFolder(_ name: String = #function) throws -> URL {
     let safe = name.filter { $0.isLetter || $0.isNumber }
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("camstamp-test-\(safe)-\(UUID().uuidString.prefix(8))")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "camstamp-test-\(safe)-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
@@ -36,7 +38,9 @@ package func lumaPlane(_ frame: VideoFrame) throws -> [[UInt8]] {
 
 /// The smallest rectangle holding every pixel whose luma differs from `background` by more than
 /// `tolerance`, as (minX, minY, maxX, maxY) inclusive; nil when nothing differs.
-package func changedBounds(_ luma: [[UInt8]], background: UInt8, tolerance: Int) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
+package func changedBounds(
+    _ luma: [[UInt8]], background: UInt8, tolerance: Int
+) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
     var bounds: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
     for (y, row) in luma.enumerated() {
         for (x, value) in row.enumerated() where abs(Int(value) - Int(background)) > tolerance {
@@ -74,6 +78,7 @@ package func writeWithGStreamer(_ launch: String, to file: URL, timeout: Duratio
     try pipeline.setState(.playing, timeout: timeout)
     let ending = pipeline.waitForEndOrError(timeout: timeout)
     guard ending == .endOfStream else {
-        throw FixtureFailure(description: "\(file.lastPathComponent) not written: \(ending.map { "\($0)" } ?? "timed out") (\(launch))")
+        throw FixtureFailure(
+            description: "\(file.lastPathComponent) not written: \(ending.map { "\($0)" } ?? "timed out") (\(launch))")
     }
 }

@@ -24,8 +24,9 @@ import TestSupport
     @Test func theEnvironmentAndFolderAreTheCallers() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try runProcess("/bin/sh", ["-c", "echo \"$CAMSTAMP_PROBE:$HOME\"; pwd"],
-                                    environment: .only(["CAMSTAMP_PROBE": "set", "PATH": "/usr/bin:/bin"]), in: folder)
+        let result = try runProcess(
+            "/bin/sh", ["-c", "echo \"$CAMSTAMP_PROBE:$HOME\"; pwd"],
+            environment: .only(["CAMSTAMP_PROBE": "set", "PATH": "/usr/bin:/bin"]), in: folder)
         #expect(result.stdout == "set:\n\(folder.resolvingSymlinksInPath().path)\n")
     }
 
@@ -57,4 +58,3 @@ import TestSupport
         #expect(throws: ProcessFailure.self) { try runProcess("camstamp-no-such-program", []) }
     }
 }
-

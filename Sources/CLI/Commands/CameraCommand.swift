@@ -14,34 +14,48 @@ extension Commands {
             "web", value: "[ADDR:]PORT",
             help: "Serve the viewfinder page on ADDR:PORT (0 picks a free port). Any address but "
                 + "127.0.0.1 or ::1 requires the token.",
-            default: "127.0.0.1:8080 unless --window") { try WebAddress(parsing: $0, option: $1) }
-        static let window = Flag("window", help: "Open a native X11 window instead (keys: Space shoot, G grid, S square, "
+            default: "127.0.0.1:8080 unless --window"
+        ) { try WebAddress(parsing: $0, option: $1) }
+        static let window = Flag(
+            "window",
+            help: "Open a native X11 window instead (keys: Space shoot, G grid, S square, "
                 + "M mirror, T timer, Q or Esc quit).")
         static let token = Single<String>(
             "token", value: "TOKEN",
             help: "Required on every web request (?token=, then a cookie). Default on a non-loopback "
-                + "address: a random one, printed in the URL.") { token, option in
-                    guard token.count >= 8, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) else {
-                        throw OptionValueError("'\(option)' must be at least 8 letters, digits or -_.~ (it goes in URLs and cookies)")
-                    }
-                    return token
-                }
-        static let mirrorPhotos = Flag("mirror-photos", help: "Mirror the photos too, not only the preview, when Mirror is on.")
+                + "address: a random one, printed in the URL."
+        ) { token, option in
+            guard token.count >= 8,
+                token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) })
+            else {
+                throw OptionValueError(
+                    "'\(option)' must be at least 8 letters, digits or -_.~ (it goes in URLs and cookies)")
+            }
+            return token
+        }
+        static let mirrorPhotos = Flag(
+            "mirror-photos", help: "Mirror the photos too, not only the preview, when Mirror is on.")
 
         static let spec = CommandSpec(
             "camera",
             overview: "The watermark camera: a live viewfinder with the marks, in a browser or a window.",
             keys: markedCapture + [output, web, window, token, size, fps, quality, mirrorPhotos, pipeline],
-            discussion: "Photos are full camera resolution; the grid and the square frame are drawn on the preview only. "
+            discussion:
+                "Photos are full camera resolution; the grid and the square frame are drawn on the preview only. "
                 + "Runs until Ctrl-C or SIGTERM (exit 130, every photo written).")
     }
 
     /// `camstamp devices`.
     enum Devices {
-        static let json = Flag("json", help: "Print the cameras as JSON (with each control's range, default, value, menu items and flags), for scripts.")
+        static let json = Flag(
+            "json",
+            help:
+                "Print the cameras as JSON (with each control's range, default, value, menu items and flags), for scripts."
+        )
 
         static let spec = CommandSpec(
-            "devices", overview: "List the cameras that --source can use, with their modes and V4L2 controls.", keys: [json])
+            "devices", overview: "List the cameras that --source can use, with their modes and V4L2 controls.",
+            keys: [json])
     }
 
     static func cameraOptions(_ values: OptionValues) throws -> CameraOptions {

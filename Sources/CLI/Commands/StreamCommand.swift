@@ -12,38 +12,49 @@ extension Commands {
                 + "needs is printed on stdout); rtmp://HOST/APP/KEY (FLV, H.264 + AAC), srt://HOST:PORT "
                 + "(MPEG-TS, caller) or srt://:PORT?mode=listener, hls:DIR (2 s segments and index.m3u8). "
                 + "Repeatable: every target gets the same encode; a network target that drops is "
-                + "retried while the others go on. Required unless --serve is given.") { try StreamTarget(parsing: $0, option: $1) }
+                + "retried while the others go on. Required unless --serve is given."
+        ) { try StreamTarget(parsing: $0, option: $1) }
         static let serve = Single<RTSPServe>(
             "serve", value: "URL",
-            help: "Serve the stream over RTSP, e.g. rtsp://0.0.0.0:8554/live: any number of viewers, one encode.") {
-                try RTSPServe(parsing: $0, option: $1)
-            }
+            help: "Serve the stream over RTSP, e.g. rtsp://0.0.0.0:8554/live: any number of viewers, one encode."
+        ) {
+            try RTSPServe(parsing: $0, option: $1)
+        }
         static let audio = Single<AudioChoice>(
             "audio", value: "SOURCE",
             help: "auto (the test source's tone, a clip's own sound, or the microphone), none, or a PulseAudio "
                 + "source / ALSA device such as hw:1,0; AAC (Opus in MKV). Default: auto when publishing (RTMP, "
-                + "SRT, HLS, RTSP) and for --source file:, none for a camera into files and RTP alone.") { try AudioChoice(parsing: $0, option: $1) }
+                + "SRT, HLS, RTSP) and for --source file:, none for a camera into files and RTP alone."
+        ) { try AudioChoice(parsing: $0, option: $1) }
         static let duration = Single<Double>(
             "duration", value: "SEC",
             help: "Stop by itself after SEC seconds of wall time, even when the source cannot keep up; "
-                + "otherwise run until Ctrl-C or SIGTERM.") { try NumberOption.seconds($0, option: $1) }
+                + "otherwise run until Ctrl-C or SIGTERM."
+        ) { try NumberOption.seconds($0, option: $1) }
         static let bitrate = Single<Int>(
             "bitrate", value: "KBPS", help: "H.264 bitrate, kbit/s, up to \(H264Limits.bitrate.upperBound).",
-            default: "\(StreamOptions.defaultBitrate)") { try NumberOption.integer($0, option: $1, in: H264Limits.bitrate) }
+            default: "\(StreamOptions.defaultBitrate)"
+        ) { try NumberOption.integer($0, option: $1, in: H264Limits.bitrate) }
         static let sdp = Single<String>("sdp", value: "FILE", help: "Also write the SDP of an RTP stream to FILE.")
         static let snapshotFolder = Single<String>(
             "snapshot-dir", value: "DIR",
-            help: "Each SIGUSR1 (kill -USR1 PID) writes the current frame, marked, there as a full-size JPEG (the folder is created if missing; no file is ever replaced); the stream goes on.")
-        static let overwrite = Flag("overwrite", help: "Replace the --to file and the --sdp file if they exist (otherwise they are refused).")
+            help:
+                "Each SIGUSR1 (kill -USR1 PID) writes the current frame, marked, there as a full-size JPEG (the folder is created if missing; no file is ever replaced); the stream goes on."
+        )
+        static let overwrite = Flag(
+            "overwrite", help: "Replace the --to file and the --sdp file if they exist (otherwise they are refused).")
         static let json = Flag(
-            "json", help: "Print the summary as one JSON object on stdout when the stream ends, Ctrl-C "
+            "json",
+            help: "Print the summary as one JSON object on stdout when the stream ends, Ctrl-C "
                 + "too: {\"summary\": {targets, frames, dropped, seconds, snapshots, outages, interrupted}}.")
 
         static let spec = CommandSpec(
             "stream",
             overview: "Stamp live video and record it to files or publish it: RTP, RTMP, SRT, HLS, an RTSP server.",
-            keys: markedCapture + [to, serve, audio, duration, size, fps, bitrate, sdp, snapshotFolder, overwrite,
-                                   pipeline, json, progress],
+            keys: markedCapture + [
+                to, serve, audio, duration, size, fps, bitrate, sdp, snapshotFolder, overwrite,
+                pipeline, json, progress,
+            ],
             discussion: "The file is finalized and playable however the stream stops.")
     }
 
@@ -62,12 +73,15 @@ extension Commands {
         options.fps = try values.get(fps)
         // What x264 cannot take is refused here rather than failing (or crawling) once running.
         if let size = options.size { try H264Limits.check(size: size, mp4: options.recordsMP4) }
-        if let fps = options.fps, let size = options.size ?? (options.source == .test ? H264Limits.testCameraSize : nil) {
+        if let fps = options.fps, let size = options.size ?? (options.source == .test ? H264Limits.testCameraSize : nil)
+        {
             try H264Limits.check(fps: fps, size: size)
         }
         options.bitrate = try values.get(Stream.bitrate) ?? options.bitrate
         options.sdp = try values.get(Stream.sdp).map { URL(fileURLWithPath: $0) }
-        options.snapshotFolder = try values.get(Stream.snapshotFolder).map { URL(fileURLWithPath: $0, isDirectory: true) }
+        options.snapshotFolder = try values.get(Stream.snapshotFolder).map {
+            URL(fileURLWithPath: $0, isDirectory: true)
+        }
         options.overwrite = values.get(Stream.overwrite)
         options.json = values.get(Stream.json)
         options.pipeline = try values.get(pipeline)

@@ -18,13 +18,20 @@ enum Completions {
             "        case \"$path/$word\" in",
         ]
         for (path, _) in commands where !path.isEmpty {
-            lines.append("            \"\(path.dropLast().joined(separator: " "))/\(path.last!)\") path=\"\(path.joined(separator: " "))\" ;;")
+            lines.append(
+                "            \"\(path.dropLast().joined(separator: " "))/\(path.last!)\") path=\"\(path.joined(separator: " "))\" ;;"
+            )
         }
-        lines += ["        esac", "    done", "    local opts=\"\" values=\"\" subcommands=\"\" files=\"\"", "    case \"$path\" in"]
+        lines += [
+            "        esac", "    done", "    local opts=\"\" values=\"\" subcommands=\"\" files=\"\"",
+            "    case \"$path\" in",
+        ]
         for (path, command) in commands {
             let options = command.allOptions
             let names = options.flatMap { option in (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.long)"] }
-            let valued = options.filter(\.takesValue).flatMap { option in (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.long)"] }
+            let valued = options.filter(\.takesValue).flatMap { option in
+                (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.long)"]
+            }
             lines.append("        \"\(path.joined(separator: " "))\")")
             lines.append("            opts=\"\(names.joined(separator: " "))\"")
             lines.append("            subcommands=\"\(command.subcommands.map(\.name).joined(separator: " "))\"")
@@ -94,7 +101,9 @@ enum Completions {
             if command.subcommands.isEmpty {
                 let action = Generated.dynamicWords(argumentsOf: path).map { "_camstamp_words \($0)" } ?? "_files"
                 for argument in command.arguments {
-                    let spec = argument.isRepeated ? "'*:\(argument.name):\(action)'"
+                    let spec =
+                        argument.isRepeated
+                        ? "'*:\(argument.name):\(action)'"
                         : "'\(argument.minimum == 0 ? ":" : ""):\(argument.name):\(action)'"
                     specs.append(spec)
                 }
@@ -106,7 +115,9 @@ enum Completions {
                 lines.append("    _arguments -C -s " + specs.joined(separator: " \\\n        "))
                 lines.append("    case $state in")
                 lines.append("        command)")
-                let described = command.subcommands.map { "'\($0.name):\(zshQuote(Generated.firstSentence($0.overview)).replacingOccurrences(of: ":", with: "\\:"))'" }
+                let described = command.subcommands.map {
+                    "'\($0.name):\(zshQuote(Generated.firstSentence($0.overview)).replacingOccurrences(of: ":", with: "\\:"))'"
+                }
                 lines.append("            local -a commands=(\(described.joined(separator: " ")))")
                 lines.append("            _describe -t commands 'camstamp command' commands ;;")
                 lines.append("        argument)")
@@ -128,11 +139,14 @@ enum Completions {
 
     /// `'(-o --output)'{-o,--output}'[help]:PATH:_files'`, `'*--preset[help]:P:_files'`.
     static func zshSpec(_ option: OptionSpec) -> String {
-        let help = "[" + zshQuote(Generated.firstSentence(option.help))
+        let help =
+            "["
+            + zshQuote(Generated.firstSentence(option.help))
             .replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]") + "]"
         var value = ""
         if option.takesValue {
-            let action = Generated.dynamicWords(option).map { "_camstamp_words \($0)" }
+            let action =
+                Generated.dynamicWords(option).map { "_camstamp_words \($0)" }
                 ?? Generated.choices(option).map { "(\($0.joined(separator: " ")))" } ?? "_files"
             value = ":\(zshQuote(option.valueName).replacingOccurrences(of: ":", with: "\\:")):\(action)"
         }
@@ -157,7 +171,9 @@ enum Completions {
         for (path, command) in Generated.walk(root) {
             let condition = fishCondition(path, among: root)
             for sub in command.subcommands {
-                lines.append("complete -c camstamp -n '\(fishCondition(path, among: root, choosing: true))' -a \(sub.name) -d '\(fishQuote(Generated.firstSentence(sub.overview)))'")
+                lines.append(
+                    "complete -c camstamp -n '\(fishCondition(path, among: root, choosing: true))' -a \(sub.name) -d '\(fishQuote(Generated.firstSentence(sub.overview)))'"
+                )
             }
             for option in command.allOptions {
                 var line = "complete -c camstamp -n '\(condition)'"

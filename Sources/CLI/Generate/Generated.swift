@@ -38,7 +38,8 @@ enum Generated {
         case "zsh": return .success(Completions.zsh(Commands.root))
         case "fish": return .success(Completions.fish(Commands.root))
         default:
-            return .failure(UsageError("invalid value '\(shell)' for '--generate-completion': expected bash, zsh or fish"))
+            return .failure(
+                UsageError("invalid value '\(shell)' for '--generate-completion': expected bash, zsh or fish"))
         }
     }
 
@@ -77,7 +78,9 @@ enum Generated {
     /// The words of a value name such as `keep|jpg|png` when it lists choices; nil for `PATH`.
     static func choices(_ option: OptionSpec) -> [String]? {
         let words = option.valueName.split(separator: "|").map(String.init)
-        guard words.count > 1, words.allSatisfy({ $0.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } }) else { return nil }
+        guard words.count > 1, words.allSatisfy({ $0.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } }) else {
+            return nil
+        }
         return words
     }
 

@@ -14,11 +14,15 @@ enum ManPage {
             if let custom = command.usage {
                 lines += [escape(custom), ".br"]
             } else {
-                lines += [".B camstamp \(command.name)", escape(usage(command, name: "camstamp \(command.name)")), ".br"]
+                lines += [
+                    ".B camstamp \(command.name)", escape(usage(command, name: "camstamp \(command.name)")), ".br",
+                ]
             }
         }
-        lines += [".B camstamp", "\\-\\-help | \\-\\-version", ".br",
-                  ".B camstamp", "\\-\\-generate\\-man | \\-\\-generate\\-completion bash|zsh|fish"]
+        lines += [
+            ".B camstamp", "\\-\\-help | \\-\\-version", ".br",
+            ".B camstamp", "\\-\\-generate\\-man | \\-\\-generate\\-completion bash|zsh|fish",
+        ]
         lines += [".SH DESCRIPTION", escape(root.overview)]
         if let discussion = root.discussion { lines += paragraphs(discussion) }
         lines += [".SH GLOBAL OPTIONS", "Every command takes these."]
@@ -26,7 +30,9 @@ enum ManPage {
         lines.append(".SH COMMANDS")
         for (path, command) in Generated.walk(root) where !path.isEmpty {
             let name = (["camstamp"] + path).joined(separator: " ")
-            lines += [".SS \"\(name)\"", escape(command.overview), ".PP", "Usage: " + escape(usage(command, name: name))]
+            lines += [
+                ".SS \"\(name)\"", escape(command.overview), ".PP", "Usage: " + escape(usage(command, name: name)),
+            ]
             for argument in command.arguments {
                 lines += [".TP", "\\fI\(escape(argument.usageForm))\\fR", escape(argument.help)]
             }
@@ -58,29 +64,49 @@ enum ManPage {
 
     /// One example per job, as a user would start (docs/ has more, one page per command).
     static let examples: [(String, String)] = [
-        ("A photo from the first camera, stamped with the shipped credit preset:",
-         "camstamp shoot --preset credit --var author='Ada L.' -o photo.jpg"),
-        ("A time-lapse: a photo a minute for an hour into a folder:",
-         "camstamp shoot --text '{date:%H:%M}' --count 60 --interval 60 -o shots/"),
-        ("A card's photos, marked into a folder with their EXIF kept; a rerun finishes what was left:",
-         "camstamp batch /media/card/DCIM -o marked --recursive --preset credit --skip-existing"),
-        ("One photo into one file (-o - writes it to stdout):",
-         "camstamp batch IMG_0001.jpg -o IMG_0001-marked.jpg --text '© Ada'"),
-        ("Live video recorded and published over RTMP at once, for ten minutes:",
-         "camstamp stream --preset timestamp --to live.mp4 --to rtmp://127.0.0.1/live/key --duration 600"),
-        ("The watermark camera in a browser on this machine:",
-         "camstamp camera --preset credit --web 8080"),
-        ("The cameras, their modes and controls; the presets and where each comes from:",
-         "camstamp devices; camstamp presets list"),
+        (
+            "A photo from the first camera, stamped with the shipped credit preset:",
+            "camstamp shoot --preset credit --var author='Ada L.' -o photo.jpg"
+        ),
+        (
+            "A time-lapse: a photo a minute for an hour into a folder:",
+            "camstamp shoot --text '{date:%H:%M}' --count 60 --interval 60 -o shots/"
+        ),
+        (
+            "A card's photos, marked into a folder with their EXIF kept; a rerun finishes what was left:",
+            "camstamp batch /media/card/DCIM -o marked --recursive --preset credit --skip-existing"
+        ),
+        (
+            "One photo into one file (-o - writes it to stdout):",
+            "camstamp batch IMG_0001.jpg -o IMG_0001-marked.jpg --text '© Ada'"
+        ),
+        (
+            "Live video recorded and published over RTMP at once, for ten minutes:",
+            "camstamp stream --preset timestamp --to live.mp4 --to rtmp://127.0.0.1/live/key --duration 600"
+        ),
+        (
+            "The watermark camera in a browser on this machine:",
+            "camstamp camera --preset credit --web 8080"
+        ),
+        (
+            "The cameras, their modes and controls; the presets and where each comes from:",
+            "camstamp devices; camstamp presets list"
+        ),
     ]
 
     /// The environment variables camstamp reads, for the man page (docs/install.md says the same).
     static let environment: [(String, String)] = [
-        (Resources.environmentVariable, "The folder holding presets/, pipelines/ and fonts/. When set, only it is used. "
-            + "Otherwise camstamp looks beside its executable and in the folders above it (and their share/camstamp), "
-            + "then in $XDG_DATA_HOME/camstamp (~/.local/share/camstamp) and each $XDG_DATA_DIRS/camstamp "
-            + "(/usr/local/share/camstamp, /usr/share/camstamp)."),
-        ("CAMSTAMP_FONTS", "A folder of fonts registered before the presets are drawn, instead of the bundled fonts/ folder."),
+        (
+            Resources.environmentVariable,
+            "The folder holding presets/, pipelines/ and fonts/. When set, only it is used. "
+                + "Otherwise camstamp looks beside its executable and in the folders above it (and their share/camstamp), "
+                + "then in $XDG_DATA_HOME/camstamp (~/.local/share/camstamp) and each $XDG_DATA_DIRS/camstamp "
+                + "(/usr/local/share/camstamp, /usr/share/camstamp)."
+        ),
+        (
+            "CAMSTAMP_FONTS",
+            "A folder of fonts registered before the presets are drawn, instead of the bundled fonts/ folder."
+        ),
         ("XDG_CONFIG_HOME", "Your presets are in $XDG_CONFIG_HOME/camstamp/presets, then ~/.config/camstamp/presets."),
         ("XDG_DATA_HOME, XDG_DATA_DIRS", "Searched for camstamp/ (the shipped files) when CAMSTAMP_HOME is unset."),
         ("GST_DEBUG", "GStreamer's own debug log, e.g. GST_DEBUG=3 to see why a pipeline failed."),

@@ -24,9 +24,11 @@ public struct OptionSpec: Sendable, Equatable {
     /// The command cannot run without it.
     public var isRequired: Bool
 
-    public init(_ long: String, short: Character? = nil, value valueName: String = "",
-                kind: Kind? = nil, help: String, default defaultText: String? = nil,
-                required isRequired: Bool = false) {
+    public init(
+        _ long: String, short: Character? = nil, value valueName: String = "",
+        kind: Kind? = nil, help: String, default defaultText: String? = nil,
+        required isRequired: Bool = false
+    ) {
         self.long = long
         self.short = short
         self.valueName = valueName
@@ -42,15 +44,20 @@ public struct OptionSpec: Sendable, Equatable {
     }
 
     /// An option given at most once with a value.
-    public static func single(_ long: String, short: Character? = nil, value: String, help: String,
-                              default defaultText: String? = nil, required: Bool = false) -> OptionSpec {
-        OptionSpec(long, short: short, value: value, kind: .single, help: help, default: defaultText,
-                   required: required)
+    public static func single(
+        _ long: String, short: Character? = nil, value: String, help: String,
+        default defaultText: String? = nil, required: Bool = false
+    ) -> OptionSpec {
+        OptionSpec(
+            long, short: short, value: value, kind: .single, help: help, default: defaultText,
+            required: required)
     }
 
     /// An option that may be repeated, each value kept in order.
-    public static func repeatable(_ long: String, short: Character? = nil, value: String,
-                                  help: String) -> OptionSpec {
+    public static func repeatable(
+        _ long: String, short: Character? = nil, value: String,
+        help: String
+    ) -> OptionSpec {
         OptionSpec(long, short: short, value: value, kind: .repeatable, help: help)
     }
 
@@ -121,9 +128,11 @@ public struct CommandSpec: Sendable, Equatable {
     /// Paragraphs printed after the tables.
     public var discussion: String?
 
-    public init(_ name: String, overview: String, usage: String? = nil, arguments: [ArgumentSpec] = [],
-                options: [OptionSpec] = [], exclusive: [[String]] = [], subcommands: [CommandSpec] = [],
-                defaultSubcommand: String? = nil, discussion: String? = nil) {
+    public init(
+        _ name: String, overview: String, usage: String? = nil, arguments: [ArgumentSpec] = [],
+        options: [OptionSpec] = [], exclusive: [[String]] = [], subcommands: [CommandSpec] = [],
+        defaultSubcommand: String? = nil, discussion: String? = nil
+    ) {
         self.name = name
         self.overview = overview
         self.usage = usage
@@ -139,10 +148,14 @@ public struct CommandSpec: Sendable, Equatable {
     static let helpOption = OptionSpec.flag("help", short: "h", help: "Show this help.")
 
     /// `-q` and `-v`, which every command takes too; they may come before a subcommand's name.
-    static let quiet = Flag("quiet", short: "q", help: "Print errors only: no progress, results, warnings or summary "
-                            + "(output asked for with --json, and the camera's address, are still printed).")
-    static let verbose = Flag("verbose", short: "v", help: "Also say what was chosen (resource folder, presets, pipelines, "
-                              + "GStreamer elements) and how long each stage took.")
+    static let quiet = Flag(
+        "quiet", short: "q",
+        help: "Print errors only: no progress, results, warnings or summary "
+            + "(output asked for with --json, and the camera's address, are still printed).")
+    static let verbose = Flag(
+        "verbose", short: "v",
+        help: "Also say what was chosen (resource folder, presets, pipelines, "
+            + "GStreamer elements) and how long each stage took.")
     static let globalOptions: [OptionSpec] = [quiet.spec, verbose.spec]
 
     static func isGlobal(_ long: String) -> Bool { globalOptions.contains { $0.long == long } }

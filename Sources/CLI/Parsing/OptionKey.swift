@@ -23,8 +23,10 @@ struct Single<Value>: OptionKey {
     /// The text and the option's name as messages show it (`--fps`), to the value or a one-line error.
     let parse: @Sendable (String, String) throws -> Value
 
-    init(_ long: String, short: Character? = nil, value: String, help: String, default defaultText: String? = nil,
-         required: Bool = false, parse: @escaping @Sendable (_ text: String, _ option: String) throws -> Value) {
+    init(
+        _ long: String, short: Character? = nil, value: String, help: String, default defaultText: String? = nil,
+        required: Bool = false, parse: @escaping @Sendable (_ text: String, _ option: String) throws -> Value
+    ) {
         spec = .single(long, short: short, value: value, help: help, default: defaultText, required: required)
         self.parse = parse
     }
@@ -32,9 +34,13 @@ struct Single<Value>: OptionKey {
 
 extension Single where Value == String {
     /// An option whose value is kept as typed.
-    init(_ long: String, short: Character? = nil, value: String, help: String, default defaultText: String? = nil,
-         required: Bool = false) {
-        self.init(long, short: short, value: value, help: help, default: defaultText, required: required) { text, _ in text }
+    init(
+        _ long: String, short: Character? = nil, value: String, help: String, default defaultText: String? = nil,
+        required: Bool = false
+    ) {
+        self.init(long, short: short, value: value, help: help, default: defaultText, required: required) { text, _ in
+            text
+        }
     }
 }
 
@@ -43,8 +49,10 @@ struct Repeated<Value>: OptionKey {
     let spec: OptionSpec
     let parse: @Sendable (String, String) throws -> Value
 
-    init(_ long: String, value: String, help: String,
-         parse: @escaping @Sendable (_ text: String, _ option: String) throws -> Value) {
+    init(
+        _ long: String, value: String, help: String,
+        parse: @escaping @Sendable (_ text: String, _ option: String) throws -> Value
+    ) {
         spec = .repeatable(long, value: value, help: help)
         self.parse = parse
     }
@@ -96,9 +104,12 @@ final class OptionValues {
 extension CommandSpec {
     /// A command whose table is made of keys; `exclusive` groups name keys too, so a group cannot
     /// name an option the table lacks.
-    init(_ name: String, overview: String, usage: String? = nil, arguments: [ArgumentSpec] = [],
-         keys: [any OptionKey], exclusive: [[any OptionKey]] = [], discussion: String? = nil) {
-        self.init(name, overview: overview, usage: usage, arguments: arguments, options: keys.map(\.spec),
-                  exclusive: exclusive.map { $0.map(\.spec.long) }, discussion: discussion)
+    init(
+        _ name: String, overview: String, usage: String? = nil, arguments: [ArgumentSpec] = [],
+        keys: [any OptionKey], exclusive: [[any OptionKey]] = [], discussion: String? = nil
+    ) {
+        self.init(
+            name, overview: overview, usage: usage, arguments: arguments, options: keys.map(\.spec),
+            exclusive: exclusive.map { $0.map(\.spec.long) }, discussion: discussion)
     }
 }

@@ -62,7 +62,8 @@ extension StreamTarget {
     /// folder must already exist.
     package init(parsing text: String, option: String = "--to") throws {
         let unsupported = OptionValueError(
-            "unsupported target '\(text)' for '\(option)': use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT or hls:DIR")
+            "unsupported target '\(text)' for '\(option)': use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT or hls:DIR"
+        )
         if let network = try Self.networkTarget(text, option: option) {
             self = network
             return
@@ -70,13 +71,14 @@ extension StreamTarget {
         if text.lowercased().hasPrefix("rtp://") {
             let address = text.dropFirst("rtp://".count)
             guard let (host, port) = Self.hostAndPort(address) else {
-                throw OptionValueError.invalid(text, for: option, expected: "rtp://HOST:PORT, e.g. rtp://127.0.0.1:5000")
+                throw OptionValueError.invalid(
+                    text, for: option, expected: "rtp://HOST:PORT, e.g. rtp://127.0.0.1:5000")
             }
             self = .rtp(host: host, port: port)
             return
         }
         guard !text.contains("://"),
-              let container = VideoContainer(rawValue: (text as NSString).pathExtension.lowercased())
+            let container = VideoContainer(rawValue: (text as NSString).pathExtension.lowercased())
         else { throw unsupported }
         let url = URL(fileURLWithPath: text)
         try Self.requireFolder(url.deletingLastPathComponent(), option: option)
@@ -91,9 +93,11 @@ extension StreamTarget {
             let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
             // Servers take the stream as /APP/KEY: without both there is nothing to publish to.
             guard parts.count >= 3, !parts[0].isEmpty, !parts[1].isEmpty, !parts.last!.isEmpty,
-                  !text.contains(where: { $0 == " " || $0 == "\"" })
+                !text.contains(where: { $0 == " " || $0 == "\"" })
             else {
-                throw OptionValueError.invalid(text, for: option, expected: "rtmp://HOST[:PORT]/APP/KEY, e.g. rtmp://live.example.com/live/streamkey")
+                throw OptionValueError.invalid(
+                    text, for: option,
+                    expected: "rtmp://HOST[:PORT]/APP/KEY, e.g. rtmp://live.example.com/live/streamkey")
             }
             return .rtmp(url: text)
         }
@@ -110,15 +114,22 @@ extension StreamTarget {
                 listener = query == "mode=listener"
             }
             if address.hasPrefix(":"), let port = UInt16(address.dropFirst()), port >= 1 {
-                guard listener else { throw OptionValueError.invalid(text, for: option, expected: "srt://:PORT?mode=listener to listen, or srt://HOST:PORT to call") }
+                guard listener else {
+                    throw OptionValueError.invalid(
+                        text, for: option, expected: "srt://:PORT?mode=listener to listen, or srt://HOST:PORT to call")
+                }
                 return .srt(host: nil, port: port, listener: true)
             }
-            guard let (host, port) = hostAndPort(address) else { throw OptionValueError.invalid(text, for: option, expected: expected) }
+            guard let (host, port) = hostAndPort(address) else {
+                throw OptionValueError.invalid(text, for: option, expected: expected)
+            }
             return .srt(host: host, port: port, listener: listener)
         }
         if lower.hasPrefix("hls:") {
             let path = String(text.dropFirst("hls:".count))
-            guard !path.isEmpty else { throw OptionValueError.invalid(text, for: option, expected: "hls:DIR, e.g. hls:/var/www/live") }
+            guard !path.isEmpty else {
+                throw OptionValueError.invalid(text, for: option, expected: "hls:DIR, e.g. hls:/var/www/live")
+            }
             let url = URL(fileURLWithPath: path, isDirectory: true)
             try requireFolder(url.deletingLastPathComponent(), option: option)
             return .hls(folder: url)
@@ -150,7 +161,7 @@ extension StreamTarget {
             guard !host.contains(":") else { return nil }
         }
         guard !host.isEmpty, !host.contains("/"),
-              let port = UInt16(portText), port >= 1
+            let port = UInt16(portText), port >= 1
         else { return nil }
         return (String(host), port)
     }
@@ -160,14 +171,19 @@ extension RTSPServe {
     /// Parses `rtsp://ADDRESS:PORT/PATH` (an IPv6 address in brackets).
     package init(parsing text: String, option: String = "--serve") throws {
         let expected = "rtsp://ADDRESS:PORT/PATH, e.g. rtsp://0.0.0.0:8554/live"
-        guard text.lowercased().hasPrefix("rtsp://") else { throw OptionValueError.invalid(text, for: option, expected: expected) }
+        guard text.lowercased().hasPrefix("rtsp://") else {
+            throw OptionValueError.invalid(text, for: option, expected: expected)
+        }
         let rest = text.dropFirst("rtsp://".count)
-        guard let slash = rest.firstIndex(of: "/") else { throw OptionValueError.invalid(text, for: option, expected: expected) }
+        guard let slash = rest.firstIndex(of: "/") else {
+            throw OptionValueError.invalid(text, for: option, expected: expected)
+        }
         let authority = rest[..<slash]
         let path = String(rest[slash...])
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "/_-."))
         guard path.count > 1, path.unicodeScalars.allSatisfy(allowed.contains),
-              let colon = authority.lastIndex(of: ":"), let port = UInt16(authority[authority.index(after: colon)...]), port >= 1
+            let colon = authority.lastIndex(of: ":"), let port = UInt16(authority[authority.index(after: colon)...]),
+            port >= 1
         else { throw OptionValueError.invalid(text, for: option, expected: expected) }
         var host = String(authority[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -182,7 +198,9 @@ extension AudioChoice {
         switch text {
         case "auto": self = .auto
         case "none": self = .none
-        case "": throw OptionValueError.invalid(text, for: option, expected: "auto, none or a device (e.g. hw:1,0 or a PulseAudio source name)")
+        case "":
+            throw OptionValueError.invalid(
+                text, for: option, expected: "auto, none or a device (e.g. hw:1,0 or a PulseAudio source name)")
         default: self = .device(text)
         }
     }
@@ -263,7 +281,9 @@ package enum NumberOption {
     package static func pixels(_ text: String, option: String = "--max-pixels") throws -> Int {
         let mega = text.hasSuffix("M") || text.hasSuffix("m")
         let digits = mega ? String(text.dropLast()) : text
-        let value: Int? = mega ? Double(digits).flatMap { $0.isFinite && $0 < 1e12 ? Int(($0 * 1e6).rounded()) : nil }
+        let value: Int? =
+            mega
+            ? Double(digits).flatMap { $0.isFinite && $0 < 1e12 ? Int(($0 * 1e6).rounded()) : nil }
             : digits.allSatisfy(\.isASCII) ? Int(digits) : nil
         guard let value, !digits.isEmpty, !digits.hasPrefix("+") else {
             throw OptionValueError.invalid(text, for: option, expected: "a number of pixels, e.g. 50000000 or 50M")

@@ -36,8 +36,9 @@ public enum CommandLineParser {
             if !endOfOptions && argument == "--" {
                 endOfOptions = true
             } else if !endOfOptions && argument.hasPrefix("-") && argument != "-" {
-                state.option(argument, next: index < arguments.count ? arguments[index] : nil,
-                             consumedNext: &index)
+                state.option(
+                    argument, next: index < arguments.count ? arguments[index] : nil,
+                    consumedNext: &index)
             } else if state.expectsSubcommand {
                 if let stop = state.enterSubcommand(argument) {
                     if state.result.helpRequested { return state.result }
@@ -192,7 +193,9 @@ public enum CommandLineParser {
         /// mutually exclusive options.
         mutating func finish() throws(UsageError) {
             if expectsSubcommand {
-                guard let name = command.defaultSubcommand, result.order.allSatisfy(CommandSpec.isGlobal) else { return }
+                guard let name = command.defaultSubcommand, result.order.allSatisfy(CommandSpec.isGlobal) else {
+                    return
+                }
                 if let error = enterSubcommand(name) { throw error }
             }
             for group in command.exclusive {

@@ -52,22 +52,31 @@ public struct BatchJob {
     /// the progress line.
     public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) -> Summary {
         let (preset, variables) = try Verbosity.timed("presets and fonts") { () throws(CamStampError) in
-            try MarkSetup.preset(names: options.presets, text: options.text, variables: options.variables, resources: resources)
+            try MarkSetup.preset(
+                names: options.presets, text: options.text, variables: options.variables, resources: resources)
         }
-        let metadataTemplates = try MetadataTemplates(options.setMetadata,
-                                                      variables: Set(preset.variables(overriddenBy: variables).keys))
-        let plan = try Verbosity.timed("listing the inputs") { () throws(CamStampError) in try BatchPlan(options: options) }
-        Verbosity.log("\(plan.items.count) photo\(plan.items.count == 1 ? "" : "s") to stamp" + (options.shard.map { " (shard \($0))" } ?? ""))
+        let metadataTemplates = try MetadataTemplates(
+            options.setMetadata,
+            variables: Set(preset.variables(overriddenBy: variables).keys))
+        let plan = try Verbosity.timed("listing the inputs") { () throws(CamStampError) in
+            try BatchPlan(options: options)
+        }
+        Verbosity.log(
+            "\(plan.items.count) photo\(plan.items.count == 1 ? "" : "s") to stamp"
+                + (options.shard.map { " (shard \($0))" } ?? ""))
         try prepareOutputFolders(plan)
         if options.dryRun {
-            for item in plan.clips.map({ (input: $0.input, output: $0.output) }) + plan.items.map({ (input: $0.input, output: $0.output) }) {
+            for item in plan.clips.map({ (input: $0.input, output: $0.output) })
+                + plan.items.map({ (input: $0.input, output: $0.output) })
+            {
                 var note = ""
                 if FileManager.default.fileExists(atPath: item.output.path) {
-                    note = switch options.existing {
-                    case .skip: "  (exists: would skip)"
-                    case .overwrite: "  (exists: would replace)"
-                    case .refuse: "  (exists: would refuse)"
-                    }
+                    note =
+                        switch options.existing {
+                        case .skip: "  (exists: would skip)"
+                        case .overwrite: "  (exists: would replace)"
+                        case .refuse: "  (exists: would refuse)"
+                        }
                 }
                 report.result("\(item.input.path) -> \(item.output.path)\(note)")
             }
@@ -79,31 +88,40 @@ public struct BatchJob {
         for name in ["photo-jpeg", "photo-png", "photo-webp", "photo-raw"] {
             templates[name] = try Templates.load(nil, builtIn: name, resources: resources)
         }
-        let settings = PhotoWorker.Settings(quality: options.quality, maxSize: options.maxSize,
-                                            maxDecodedPixels: options.maxDecodedPixels,
-                                            keepsFormat: options.format == .keep, strict: options.strict,
-                                            existing: options.existing, metadata: options.metadata, templates: templates,
-                                            setMetadata: metadataTemplates, reencode: options.reencode,
-                                            toStandardOutput: options.single == .standardOutput)
-        let reporter = BatchReporter(total: plan.items.count + plan.clips.count, clips: plan.clips.count, json: options.json, report: report)
+        let settings = PhotoWorker.Settings(
+            quality: options.quality, maxSize: options.maxSize,
+            maxDecodedPixels: options.maxDecodedPixels,
+            keepsFormat: options.format == .keep, strict: options.strict,
+            existing: options.existing, metadata: options.metadata, templates: templates,
+            setMetadata: metadataTemplates, reencode: options.reencode,
+            toStandardOutput: options.single == .standardOutput)
+        let reporter = BatchReporter(
+            total: plan.items.count + plan.clips.count, clips: plan.clips.count, json: options.json, report: report)
         reporter.shard = options.shard
         for url in plan.skipped { reporter.skippedFile(url) }
         for (url, reason) in plan.refused { reporter.failedFile(url, reason: reason) }
         // Photo options a clip does not take: said once, not ignored in silence.
-        let photoOnly = [options.maxSize.map { _ in "--max-size" }, options.quality.map { _ in "--quality" },
-                         options.format == .keep ? nil : "--format"].compactMap { $0 }
+        let photoOnly = [
+            options.maxSize.map { _ in "--max-size" }, options.quality.map { _ in "--quality" },
+            options.format == .keep ? nil : "--format",
+        ].compactMap { $0 }
         if !plan.clips.isEmpty, !photoOnly.isEmpty {
-            report.warning("\(photoOnly.joined(separator: ", ")) \(photoOnly.count == 1 ? "applies" : "apply") to photos only: "
-                           + "clips keep their size and container (--video-codec chooses their codec)")
+            report.warning(
+                "\(photoOnly.joined(separator: ", ")) \(photoOnly.count == 1 ? "applies" : "apply") to photos only: "
+                    + "clips keep their size and container (--video-codec chooses their codec)")
         }
 
         let next = Atomic<Int>(0)
         let items = plan.items
         let clips = plan.clips
         let workers = max(1, min(options.jobs, items.count + clips.count))
-        let clipSettings = clips.isEmpty ? nil : ClipWorker.Settings(
-            existing: options.existing, template: try Templates.load(nil, builtIn: "clip", resources: resources),
-            threads: workers == 1 ? 0 : max(1, ProcessInfo.processInfo.activeProcessorCount / workers), metadata: options.metadata)
+        let clipSettings =
+            clips.isEmpty
+            ? nil
+            : ClipWorker.Settings(
+                existing: options.existing, template: try Templates.load(nil, builtIn: "clip", resources: resources),
+                threads: workers == 1 ? 0 : max(1, ProcessInfo.processInfo.activeProcessorCount / workers),
+                metadata: options.metadata)
         // Each worker takes the next file when it is free: memory is bounded by the number of
         // workers (one photo or clip each), whatever the folder size. Clips come first: the
         // longest jobs start early, and the photos fill in around them.
@@ -115,8 +133,10 @@ public struct BatchJob {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 if index < clips.count, let clipWorker {
                     let clip = clips[index]
-                    if let outcome = clipWorker.process(clip, progress: { reporter.clipProgress(clip, fraction: $0, speed: $1) },
-                                                        cancelled: { interrupts?.isRequested == true }) {
+                    if let outcome = clipWorker.process(
+                        clip, progress: { reporter.clipProgress(clip, fraction: $0, speed: $1) },
+                        cancelled: { interrupts?.isRequested == true })
+                    {
                         reporter.record(outcome)
                     }
                     continue
@@ -143,7 +163,11 @@ public struct BatchJob {
             return
         }
         try StillDestination.prepareFolder(folder, option: "-o", create: true)
-        for subfolder in Set((plan.items.map(\.output) + plan.clips.map(\.output)).map { $0.deletingLastPathComponent().standardizedFileURL.path }) {
+        for subfolder in Set(
+            (plan.items.map(\.output) + plan.clips.map(\.output)).map {
+                $0.deletingLastPathComponent().standardizedFileURL.path
+            })
+        {
             TemporaryFiles.removeStale(in: URL(fileURLWithPath: subfolder))
         }
     }
@@ -207,7 +231,9 @@ final class BatchReporter: @unchecked Sendable {
         lock.withLock {
             summary.skipped += 1
             report.warning("\(url.path): skipped: \(Self.notAPhoto)")
-            if json { emit(Line(input: url.path, output: nil, status: "skipped", reason: Self.notAPhoto, milliseconds: 0)) }
+            if json {
+                emit(Line(input: url.path, output: nil, status: "skipped", reason: Self.notAPhoto, milliseconds: 0))
+            }
         }
     }
 
@@ -221,8 +247,9 @@ final class BatchReporter: @unchecked Sendable {
     }
 
     func record(_ outcome: PhotoWorker.Outcome) {
-        record(input: outcome.item.input, output: outcome.item.output, status: outcome.status, reason: outcome.reason,
-               milliseconds: outcome.milliseconds, path: outcome.path)
+        record(
+            input: outcome.item.input, output: outcome.item.output, status: outcome.status, reason: outcome.reason,
+            milliseconds: outcome.milliseconds, path: outcome.path)
     }
 
     func record(_ outcome: ClipWorker.Outcome) {
@@ -230,8 +257,9 @@ final class BatchReporter: @unchecked Sendable {
         if outcome.status == .skipped, let reason = outcome.reason, reason == ClipWorker.soundOnly {
             report.warning("\(outcome.item.input.path): skipped: \(reason)")
         }
-        record(input: outcome.item.input, output: outcome.item.output, status: outcome.status, reason: outcome.reason,
-               milliseconds: outcome.milliseconds, frames: outcome.frames)
+        record(
+            input: outcome.item.input, output: outcome.item.output, status: outcome.status, reason: outcome.reason,
+            milliseconds: outcome.milliseconds, frames: outcome.frames)
     }
 
     /// A clip under way: `clip.mp4 42% · 3.1× · 2/10 files` (speed in clip seconds per second).
@@ -239,13 +267,16 @@ final class BatchReporter: @unchecked Sendable {
         lock.withLock {
             let percent = fraction.map { "\(Int($0 * 100))%" } ?? "…"
             let speedText = String(format: "%.1f", speed)
-            progress.update("\(clip.input.lastPathComponent) \(percent) · \(speedText)× · \(done)/\(total) files",
-                            record: record())
+            progress.update(
+                "\(clip.input.lastPathComponent) \(percent) · \(speedText)× · \(done)/\(total) files",
+                record: record())
         }
     }
 
-    private func record(input: URL, output: URL, status: PhotoWorker.Status, reason: String?, milliseconds: Int,
-                        path: PhotoWorker.WritePath? = nil, frames: Int? = nil) {
+    private func record(
+        input: URL, output: URL, status: PhotoWorker.Status, reason: String?, milliseconds: Int,
+        path: PhotoWorker.WritePath? = nil, frames: Int? = nil
+    ) {
         lock.withLock {
             done += 1
             switch status {
@@ -259,13 +290,16 @@ final class BatchReporter: @unchecked Sendable {
                 report.error("\(input.path): \(reason ?? "failed")")
             }
             if json {
-                emit(Line(input: input.path, output: status == .marked ? output.path : nil,
-                          status: status.rawValue, reason: reason, milliseconds: milliseconds,
-                          path: status == .marked ? path?.rawValue : nil, frames: frames))
+                emit(
+                    Line(
+                        input: input.path, output: status == .marked ? output.path : nil,
+                        status: status.rawValue, reason: reason, milliseconds: milliseconds,
+                        path: status == .marked ? path?.rawValue : nil, frames: frames))
             }
             let (rate, eta) = pace()
-            progress.update("\(done)/\(total) \(noun) · \(String(format: "%.1f", rate))/s · ETA \(clockText(seconds: eta).dropFirst(3))",
-                            record: record(), force: done == total)
+            progress.update(
+                "\(done)/\(total) \(noun) · \(String(format: "%.1f", rate))/s · ETA \(clockText(seconds: eta).dropFirst(3))",
+                record: record(), force: done == total)
         }
     }
 
@@ -279,9 +313,10 @@ final class BatchReporter: @unchecked Sendable {
     /// The `--progress json` line of now (called with the lock held).
     private func record() -> ProgressRecord {
         let (rate, eta) = pace()
-        return ProgressRecord(elapsed: ProgressRecord.rounded((ContinuousClock.now - started) / .seconds(1)),
-                              done: done, total: total, rate: ProgressRecord.rounded(rate),
-                              eta: ProgressRecord.rounded(eta))
+        return ProgressRecord(
+            elapsed: ProgressRecord.rounded((ContinuousClock.now - started) / .seconds(1)),
+            done: done, total: total, rate: ProgressRecord.rounded(rate),
+            eta: ProgressRecord.rounded(eta))
     }
 
     func finish(interrupted: Bool) -> BatchJob.Summary {
@@ -291,15 +326,19 @@ final class BatchReporter: @unchecked Sendable {
             summary.notStarted = total - done
             if let existing = summary.existingLine { report.error(existing) }
             if !interrupted { report.note(summary.line) }
-            Verbosity.log("stamping: \(Verbosity.milliseconds(since: started)) ms for \(done) photo\(done == 1 ? "" : "s")")
+            Verbosity.log(
+                "stamping: \(Verbosity.milliseconds(since: started)) ms for \(done) photo\(done == 1 ? "" : "s")")
             if json {
                 // The last line: one object per shard, which docs/scale.md sums into one report.
-                emit(SummaryLine(summary: .init(marked: summary.marked,
-                                                failed: summary.failed, skipped: summary.skipped,
-                                                notStarted: summary.notStarted, existing: summary.existing,
-                                                interrupted: interrupted,
-                                                shard: shard?.description,
-                                                milliseconds: Verbosity.milliseconds(since: started))))
+                emit(
+                    SummaryLine(
+                        summary: .init(
+                            marked: summary.marked,
+                            failed: summary.failed, skipped: summary.skipped,
+                            notStarted: summary.notStarted, existing: summary.existing,
+                            interrupted: interrupted,
+                            shard: shard?.description,
+                            milliseconds: Verbosity.milliseconds(since: started))))
             }
             return summary
         }

@@ -26,7 +26,10 @@ extension ImageFormat {
         if b.count >= 12, b[0..<4].elementsEqual("RIFF".utf8), b[8..<12].elementsEqual("WEBP".utf8) { return .webp }
         // Classic and BigTIFF, either byte order.
         if b.starts(with: [0x49, 0x49, 0x2A, 0]) || b.starts(with: [0x4D, 0x4D, 0, 0x2A])
-            || b.starts(with: [0x49, 0x49, 0x2B, 0]) || b.starts(with: [0x4D, 0x4D, 0, 0x2B]) { return .tiff }
+            || b.starts(with: [0x49, 0x49, 0x2B, 0]) || b.starts(with: [0x4D, 0x4D, 0, 0x2B])
+        {
+            return .tiff
+        }
         // ISO BMFF: a `ftyp` box whose major or compatible brands name a HEIF still image.
         guard b.count >= 16, b[4..<8].elementsEqual("ftyp".utf8) else { return nil }
         let boxSize = min(b.count, Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3]))
@@ -37,7 +40,9 @@ extension ImageFormat {
             at += 4
         }
         if brands.contains(where: { ["avif", "avis"].contains($0) }) { return .avif }
-        if brands.contains(where: { ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains($0) }) { return .heic }
+        if brands.contains(where: { ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains($0) }) {
+            return .heic
+        }
         return nil
     }
 }
@@ -66,9 +71,11 @@ struct BatchPlan {
     /// failures and never opened (opening a FIFO blocks, /dev/zero never ends).
     var refused: [(url: URL, reason: String)] = []
 
-    static let photoExtensions: [String: ImageFormat] = ["jpg": .jpg, "jpeg": .jpg, "jpe": .jpg, "png": .png,
-                                                  "webp": .webp, "tif": .tiff, "tiff": .tiff,
-                                                  "heic": .heic, "heif": .heic, "hif": .heic, "avif": .avif]
+    static let photoExtensions: [String: ImageFormat] = [
+        "jpg": .jpg, "jpeg": .jpg, "jpe": .jpg, "png": .png,
+        "webp": .webp, "tif": .tiff, "tiff": .tiff,
+        "heic": .heic, "heif": .heic, "hif": .heic, "avif": .avif,
+    ]
 
     /// Lists the inputs, tells photos from clips by content, and names (and checks) every output
     /// before any photo is touched.
@@ -82,7 +89,8 @@ struct BatchPlan {
             // (reported as failed, as a damaged photo is); a file named explicitly always is one.
             let sniffed = Self.sniff(input.url)
             if sniffed == nil, !input.url.lastPathComponent.hasPrefix("."),
-               let clip = ClipItem.Format(sniffing: input.url, codec: options.videoCodec) {
+                let clip = ClipItem.Format(sniffing: input.url, codec: options.videoCodec)
+            {
                 try addClip(input, format: clip, options: options, names: names, claims: &claims)
             } else {
                 try addPhoto(input, sniffed: sniffed, options: options, names: names, claims: &claims)
@@ -129,19 +137,25 @@ struct BatchPlan {
     /// An output format this machine's libheif cannot write is refused before any work.
     private static func checkEncoders(_ options: BatchOptions) throws(CamStampError) {
         if options.format == .convert(.heic), !HEIFEncoder.isAvailable(.hevc) {
-            throw .usage("--format heic: this machine's libheif has no HEVC encoder (Debian's libheif1 has x265); use --format jpg")
+            throw .usage(
+                "--format heic: this machine's libheif has no HEVC encoder (Debian's libheif1 has x265); use --format jpg"
+            )
         }
         if options.format == .convert(.avif), !HEIFEncoder.isAvailable(.av1) {
-            throw .usage("\(options.single?.option ?? "--format avif"): this machine's libheif has no AV1 encoder "
-                         + "(Debian's libheif1 has aom); name a .jpg or .heic file")
+            throw .usage(
+                "\(options.single?.option ?? "--format avif"): this machine's libheif has no AV1 encoder "
+                    + "(Debian's libheif1 has aom); name a .jpg or .heic file")
         }
     }
 
-    private mutating func addClip(_ input: Input, format clip: ClipItem.Format, options: BatchOptions, names: Template,
-                                  claims: inout OutputClaims) throws(CamStampError) {
+    private mutating func addClip(
+        _ input: Input, format clip: ClipItem.Format, options: BatchOptions, names: Template,
+        claims: inout OutputClaims
+    ) throws(CamStampError) {
         if let single = options.single {
-            throw .usage("\(single.option) takes a photo, and \(input.url.path) is a video clip; "
-                         + "make -o a folder (end it with /)")
+            throw .usage(
+                "\(single.option) takes a photo, and \(input.url.path) is a video clip; "
+                    + "make -o a folder (end it with /)")
         }
         let counter = items.count + clips.count + 1
         let name = try Self.outputName(names, pattern: options.namePattern, url: input.url, counter: counter)
@@ -149,34 +163,46 @@ struct BatchPlan {
             .appendingPathComponent(name).appendingPathExtension(clip.fileExtension(for: input.url)).standardizedFileURL
         try claims.claim(output, for: input.url)
         if Self.inShard(options.shard, input.folder, input.url) {
-            clips.append(ClipItem(input: input.url, output: output, format: clip, counter: counter,
-                                  explicit: input.explicit))
+            clips.append(
+                ClipItem(
+                    input: input.url, output: output, format: clip, counter: counter,
+                    explicit: input.explicit))
         }
     }
 
-    private mutating func addPhoto(_ input: Input, sniffed: ImageFormat?, options: BatchOptions, names: Template,
-                                   claims: inout OutputClaims) throws(CamStampError) {
+    private mutating func addPhoto(
+        _ input: Input, sniffed: ImageFormat?, options: BatchOptions, names: Template,
+        claims: inout OutputClaims
+    ) throws(CamStampError) {
         let url = input.url
-        guard let kind = sniffed ?? Self.photoExtensions[url.pathExtension.lowercased()] ?? (input.explicit ? .jpg : nil),
-              input.explicit || !url.lastPathComponent.hasPrefix(".") else {
+        guard
+            let kind = sniffed ?? Self.photoExtensions[url.pathExtension.lowercased()] ?? (input.explicit ? .jpg : nil),
+            input.explicit || !url.lastPathComponent.hasPrefix(".")
+        else {
             if Self.inShard(options.shard, input.folder, url) { skipped.append(url) }
             return
         }
         let counter = items.count + clips.count + 1
-        let outputKind: ImageFormat = switch options.format {
-        case .keep: sniffed.map { Self.keptKind($0) } ?? kind
-        case .convert(let format): format
-        }
+        let outputKind: ImageFormat =
+            switch options.format {
+            case .keep: sniffed.map { Self.keptKind($0) } ?? kind
+            case .convert(let format): format
+            }
         let name = try Self.outputName(names, pattern: options.namePattern, url: url, counter: counter)
         // keep: the input's own extension, unless the output's format differs (HEIC without an encoder).
-        let keepsExtension = options.format == .keep && (sniffed.map { Self.keptKind($0) == $0 } ?? true)
+        let keepsExtension =
+            options.format == .keep && (sniffed.map { Self.keptKind($0) == $0 } ?? true)
             && !url.pathExtension.isEmpty
         let fileExtension = keepsExtension ? url.pathExtension : outputKind.fileExtension
-        let output = options.single?.url ?? options.outputFolder.appendingPathComponent(input.folder, isDirectory: true)
+        let output =
+            options.single?.url
+            ?? options.outputFolder.appendingPathComponent(input.folder, isDirectory: true)
             .appendingPathComponent(name).appendingPathExtension(fileExtension).standardizedFileURL
         try claims.claim(output, for: url)
-        items.append(Item(input: url, relativeFolder: input.folder, kind: kind, output: output, outputKind: outputKind,
-                          counter: counter))
+        items.append(
+            Item(
+                input: url, relativeFolder: input.folder, kind: kind, output: output, outputKind: outputKind,
+                counter: counter))
     }
 
     /// Refused before any work: an output that would replace an input, or two inputs that would
@@ -188,10 +214,14 @@ struct BatchPlan {
         mutating func claim(_ output: URL, for url: URL) throws(CamStampError) {
             let resolved = OutputPath.resolved(output)
             if inputs.contains(resolved) {
-                throw .usage("\(output.path) would replace an input photo; choose another -o folder or a --name pattern such as '{stem}-marked'")
+                throw .usage(
+                    "\(output.path) would replace an input photo; choose another -o folder or a --name pattern such as '{stem}-marked'"
+                )
             }
             if let other = seen[resolved] {
-                throw .usage("\(other.path) and \(url.path) would both be written to \(output.path); use --name with {counter} or keep them in separate folders")
+                throw .usage(
+                    "\(other.path) and \(url.path) would both be written to \(output.path); use --name with {counter} or keep them in separate folders"
+                )
             }
             seen[resolved] = url
         }
@@ -200,7 +230,8 @@ struct BatchPlan {
     /// Whether `url`, found in `folder` under its INPUT, belongs to `shard` (all do without one).
     static func inShard(_ shard: Shard?, _ folder: String, _ url: URL) -> Bool {
         guard let shard else { return true }
-        return shard.contains(relativePath: folder.isEmpty ? url.lastPathComponent : folder + "/" + url.lastPathComponent)
+        return shard.contains(
+            relativePath: folder.isEmpty ? url.lastPathComponent : folder + "/" + url.lastPathComponent)
     }
 
     /// The format `--format keep` writes a `kind` photo in: its own, where this machine has an
@@ -221,11 +252,15 @@ struct BatchPlan {
     }
 
     /// The output name (without extension) of `url` from the `--name` pattern.
-    private static func outputName(_ names: Template, pattern: String, url: URL, counter: Int) throws(CamStampError) -> String {
+    private static func outputName(
+        _ names: Template, pattern: String, url: URL, counter: Int
+    ) throws(CamStampError) -> String {
         let stem = url.deletingPathExtension().lastPathComponent
-        return try OutputName.checked(names.expand(TemplateContext(filename: url.lastPathComponent, stem: stem, counter: counter),
-                                                   escapingMarkup: false),
-                                      pattern: pattern, option: "--name", for: url.path)
+        return try OutputName.checked(
+            names.expand(
+                TemplateContext(filename: url.lastPathComponent, stem: stem, counter: counter),
+                escapingMarkup: false),
+            pattern: pattern, option: "--name", for: url.path)
     }
 
     /// The `--name` pattern, checked against the variables a name can use.
@@ -241,7 +276,8 @@ struct BatchPlan {
     static func notRegular(_ url: URL) -> String? {
         var info = stat()
         guard stat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR,
-              let kind = RegularFile.kind(ofMode: info.st_mode) else { return nil }
+            let kind = RegularFile.kind(ofMode: info.st_mode)
+        else { return nil }
         return "not a photo file but \(kind); give photo files or folders of them"
     }
 
@@ -260,12 +296,14 @@ struct BatchPlan {
 
         mutating func walk(_ directory: URL, relative: String) throws(CamStampError) {
             var info = stat()
-            guard stat(directory.path, &info) == 0, visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
+            guard stat(directory.path, &info) == 0, visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
+            else { return }
             if !relative.isEmpty, [UInt64(info.st_dev), UInt64(info.st_ino)] == outputFolder { return }
             let fileManager = FileManager.default
             let names: [String]
             do { names = try fileManager.contentsOfDirectory(atPath: directory.path) } catch {
-                let reason = "cannot list the folder (\((error as NSError).localizedFailureReason ?? error.localizedDescription))"
+                let reason =
+                    "cannot list the folder (\((error as NSError).localizedFailureReason ?? error.localizedDescription))"
                 // A subfolder (a card's lost+found) costs only itself, reported like a failed photo.
                 guard relative.isEmpty else {
                     refused.append((directory, reason))

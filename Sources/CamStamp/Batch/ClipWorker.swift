@@ -24,7 +24,9 @@ struct ClipItem: Sendable {
         init?(sniffing url: URL, codec: VideoCodecChoice) {
             guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
             defer { try? handle.close() }
-            guard let header = try? handle.read(upToCount: 4096), let source = ClipContainer(sniffing: header) else { return nil }
+            guard let header = try? handle.read(upToCount: 4096), let source = ClipContainer(sniffing: header) else {
+                return nil
+            }
             self.init(source: source, fileExtension: url.pathExtension, codec: codec)
         }
 
@@ -73,7 +75,8 @@ final class ClipWorker {
     static func said(_ error: Error) -> String {
         guard let media = error as? MediaError, let message = media.elementMessage else { return "\(error)" }
         if media.description.contains("Caps changes are not supported") {
-            return message + " The video changes size or format mid-clip, which Matroska cannot hold; remux the clip to MP4 first "
+            return message
+                + " The video changes size or format mid-clip, which Matroska cannot hold; remux the clip to MP4 first "
                 + "(ffmpeg -i IN -c copy OUT.mp4), whose marked copy can"
         }
         return message
@@ -115,16 +118,27 @@ final class ClipWorker {
     static func leftOut(_ streams: ClipStreams) -> [String] {
         var notes: [String] = []
         /// "its 1 subtitle track is" / "its 2 subtitle tracks are".
-        func its(_ number: Int, _ noun: String) -> String { number == 1 ? "its 1 \(noun) is" : "its \(number) \(noun)s are" }
-        let subtitlePrefixes = ["text/", "subpicture/", "subtitle/", "closedcaption/", "application/x-ssa", "application/x-ass", "application/x-subtitle"]
+        func its(_ number: Int, _ noun: String) -> String {
+            number == 1 ? "its 1 \(noun) is" : "its \(number) \(noun)s are"
+        }
+        let subtitlePrefixes = [
+            "text/", "subpicture/", "subtitle/", "closedcaption/", "application/x-ssa", "application/x-ass",
+            "application/x-subtitle",
+        ]
         let subtitles = streams.otherStreams.filter { type in subtitlePrefixes.contains(where: type.hasPrefix) }
         let data = streams.otherStreams.filter { type in !subtitlePrefixes.contains(where: type.hasPrefix) }
         if !subtitles.isEmpty { notes.append("\(its(subtitles.count, "subtitle track")) left out") }
         if !data.isEmpty { notes.append("\(its(data.count, "data track")) left out (\(data.joined(separator: ", ")))") }
-        if streams.attachments > 0 { notes.append("\(its(streams.attachments, "attached file")) left out (fonts and such)") }
-        if streams.videoHasAlpha { notes.append("its transparency (alpha channel) is left out: the marked video is opaque") }
+        if streams.attachments > 0 {
+            notes.append("\(its(streams.attachments, "attached file")) left out (fonts and such)")
+        }
+        if streams.videoHasAlpha {
+            notes.append("its transparency (alpha channel) is left out: the marked video is opaque")
+        }
         if let turn = streams.unappliedTurn {
-            notes.append("its \(String(format: "%g", turn))° turn (clockwise, from its track's matrix) is not applied: only quarter turns are")
+            notes.append(
+                "its \(String(format: "%g", turn))° turn (clockwise, from its track's matrix) is not applied: only quarter turns are"
+            )
         }
         return notes
     }
@@ -136,11 +150,14 @@ final class ClipWorker {
         let start = ContinuousClock.now
         func outcome(_ status: PhotoWorker.Status, _ reason: String? = nil, frames: Int = 0) -> Outcome {
             let elapsed = ContinuousClock.now - start
-            return Outcome(item: item, status: status, reason: reason,
-                           milliseconds: PhotoWorker.milliseconds(elapsed),
-                           frames: frames)
+            return Outcome(
+                item: item, status: status, reason: reason,
+                milliseconds: PhotoWorker.milliseconds(elapsed),
+                frames: frames)
         }
-        if let (status, reason) = PhotoWorker.existingOutput(item.output, settings.existing) { return outcome(status, reason) }
+        if let (status, reason) = PhotoWorker.existingOutput(item.output, settings.existing) {
+            return outcome(status, reason)
+        }
         let streams: ClipStreams
         do { streams = try ClipStreams.probe(item.input) } catch {
             return outcome(.failed, "cannot read the video: \(Self.said(error))")
@@ -167,15 +184,18 @@ final class ClipWorker {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let mark = mark(item, streams: streams, marking: marking)
-            frames = try encode(item, streams: streams, codec: codec, audio: audio, into: temporary, mark: mark,
-                                progress: progress, cancelled: cancelled)
+            frames = try encode(
+                item, streams: streams, codec: codec, audio: audio, into: temporary, mark: mark,
+                progress: progress, cancelled: cancelled)
         } catch is ClipPipelineCancelled {
             return nil
         } catch let error as CamStampError {
             return outcome(.failed, "cannot mark the video: \(error.message)")
         } catch {
             // The output's disk, not the video, is at fault: said as a photo's is.
-            if (error as? MediaError)?.resourceProblem == .noSpaceLeft { return outcome(.failed, PhotoWorker.diskFull(item.output)) }
+            if (error as? MediaError)?.resourceProblem == .noSpaceLeft {
+                return outcome(.failed, PhotoWorker.diskFull(item.output))
+            }
             return outcome(.failed, "cannot mark the video: \(Self.said(error))")
         }
         if let cutShort = Self.cutShort(streams, lastTime: marking.lastTime) { marking.notes.append(cutShort) }
@@ -200,8 +220,10 @@ final class ClipWorker {
     }
 
     /// What happens to the clip's audio in `container`, and the notes on what of the clip is left out.
-    private static func audio(of streams: ClipStreams,
-                              into container: ClipContainer) -> (ClipPipeline.AudioHandling, [String]) {
+    private static func audio(
+        of streams: ClipStreams,
+        into container: ClipContainer
+    ) -> (ClipPipeline.AudioHandling, [String]) {
         var notes: [String] = []
         let audio: ClipPipeline.AudioHandling
         if let caps = streams.audio {
@@ -209,7 +231,9 @@ final class ClipWorker {
                 audio = .passThrough(caps)
             } else {
                 audio = .drop
-                notes.append("its audio (\(streams.audioType ?? "?")) cannot go into \(container.rawValue.uppercased()) without re-encoding; left out")
+                notes.append(
+                    "its audio (\(streams.audioType ?? "?")) cannot go into \(container.rawValue.uppercased()) without re-encoding; left out"
+                )
             }
         } else {
             audio = .none
@@ -219,7 +243,9 @@ final class ClipWorker {
         }
         notes += leftOut(streams)
         if streams.isDeeperThan8Bits {
-            notes.append("its \(streams.videoProfile ?? "deep") video is written with 8 bits a sample (an HDR picture loses its range)")
+            notes.append(
+                "its \(streams.videoProfile ?? "deep") video is written with 8 bits a sample (an HDR picture loses its range)"
+            )
         }
         return (audio, notes)
     }
@@ -242,41 +268,49 @@ final class ClipWorker {
             let fps = marking.fps
             if !marking.timecodeRead, let recorded = streams.timecode {
                 marking.timecode = Timecode(recorded, videoRate: fps)
-                if marking.timecode == nil, showsTimecode { marking.notes.append(Self.unusable(recorded, videoRate: fps)) }
+                if marking.timecode == nil, showsTimecode {
+                    marking.notes.append(Self.unusable(recorded, videoRate: fps))
+                }
             }
             marking.timecodeRead = true
             let offset = pts.map { Double($0) / 1e9 } ?? Double(index) / (fps ?? 30)
-            var context = marker.context(width: frame.width, height: frame.height, captureDate: created.addingTimeInterval(offset),
-                                         frame: index, fps: fps)
+            var context = marker.context(
+                width: frame.width, height: frame.height, captureDate: created.addingTimeInterval(offset),
+                frame: index, fps: fps)
             context.filename = input.lastPathComponent
             context.stem = input.deletingPathExtension().lastPathComponent
             context.counter = counter
             context.timecode = marking.timecode
             do { try marker.mark(frame, context: context) } catch { return error }
             if let timecode = marking.timecode, marking.carriesTimecode {
-                marking.carriesTimecode = Self.label(frame, index: index, fps: fps, with: timecode, notes: &marking.notes)
+                marking.carriesTimecode = Self.label(
+                    frame, index: index, fps: fps, with: timecode, notes: &marking.notes)
             }
             return nil
         }
     }
 
     /// Builds `item`'s pipeline into `temporary` and runs it; the frames written.
-    private func encode(_ item: ClipItem, streams: ClipStreams, codec: ClipVideoCodec,
-                        audio: ClipPipeline.AudioHandling, into temporary: URL, mark: @escaping ClipPipeline.Mark,
-                        progress: (Double?, Double) -> Void, cancelled: @escaping () -> Bool) throws -> Int {
-        let pipeline = try ClipPipeline(template: settings.template, input: item.input, output: temporary,
-                                        codec: codec, container: item.format.output,
-                                        audio: audio, threads: settings.threads, turned: streams.isTurned,
-                                        matroskaStart: [.mkv, .webm].contains(item.format.source) ? streams.start : nil,
-                                        duration: streams.duration, mark: mark)
+    private func encode(
+        _ item: ClipItem, streams: ClipStreams, codec: ClipVideoCodec,
+        audio: ClipPipeline.AudioHandling, into temporary: URL, mark: @escaping ClipPipeline.Mark,
+        progress: (Double?, Double) -> Void, cancelled: @escaping () -> Bool
+    ) throws -> Int {
+        let pipeline = try ClipPipeline(
+            template: settings.template, input: item.input, output: temporary,
+            codec: codec, container: item.format.output,
+            audio: audio, threads: settings.threads, turned: streams.isTurned,
+            matroskaStart: [.mkv, .webm].contains(item.format.source) ? streams.start : nil,
+            duration: streams.duration, mark: mark)
         try pipeline.keepTags(location: settings.metadata == .keep, any: settings.metadata != .stripAll)
         if settings.metadata != .stripAll, let created = streams.created { try pipeline.keepCreationTime(created) }
         let began = ContinuousClock.now
-        return try pipeline.run(progress: { position in
-            let elapsed = (ContinuousClock.now - began) / .seconds(1)
-            let fraction = streams.duration.flatMap { $0 > 0 ? min(1, Double(position) / Double($0)) : nil }
-            progress(fraction, elapsed > 0 ? Double(position) / 1e9 / elapsed : 0)
-        }, cancelled: cancelled)
+        return try pipeline.run(
+            progress: { position in
+                let elapsed = (ContinuousClock.now - began) / .seconds(1)
+                let fraction = streams.duration.flatMap { $0 > 0 ? min(1, Double(position) / Double($0)) : nil }
+                progress(fraction, elapsed > 0 ? Double(position) / 1e9 / elapsed : 0)
+            }, cancelled: cancelled)
     }
 
     /// A file cut short in its media data (its index whole, as a faststart MP4 copied halfway)
@@ -285,7 +319,8 @@ final class ClipWorker {
         guard let videoDuration = streams.videoDuration, let lastTime else { return nil }
         let whole = Double(videoDuration) / 1e9, read = Double(lastTime) / 1e9
         guard whole - read > max(1, whole / 10) else { return nil }
-        return String(format: "only %.1f s of its %.1f s of video could be read: the file is cut short or damaged", read, whole)
+        return String(
+            format: "only %.1f s of its %.1f s of video could be read: the file is cut short or damaged", read, whole)
     }
 
     /// Keeps the source's metadata in the marked `temporary` and moves it to `item`'s output;
@@ -299,8 +334,9 @@ final class ClipWorker {
             return "cannot keep its metadata: \(reason)"
         }
         do {
-            try TemporaryFiles.moveIntoPlace(temporary, at: item.output, replacing: settings.existing == .overwrite,
-                                     exists: .failure(PhotoWorker.alreadyExists(item.output)))
+            try TemporaryFiles.moveIntoPlace(
+                temporary, at: item.output, replacing: settings.existing == .overwrite,
+                exists: .failure(PhotoWorker.alreadyExists(item.output)))
         } catch {
             return error.message
         }
@@ -311,18 +347,24 @@ final class ClipWorker {
     /// the marked MOV's timecode track from (qtmux takes the first frame's); false, with a note,
     /// when GStreamer cannot take it (a rate it has no timecode for, 48 at 47.952), after which no
     /// frame is labelled.
-    static func label(_ frame: VideoFrame, index: Int, fps: Double?, with timecode: Timecode, notes: inout [String]) -> Bool {
+    static func label(
+        _ frame: VideoFrame, index: Int, fps: Double?, with timecode: Timecode, notes: inout [String]
+    ) -> Bool {
         let fields = timecode.fields(count: timecode.count(videoFrame: index, videoRate: fps))
         // A count that does not wrap runs on past 23:59:59, where GStreamer's timecodes stop: those
         // frames go unlabelled, and the track keeps the first frame's.
         guard fields.hours < 24 else { return true }
         do {
-            try frame.setTimecode(hours: fields.hours, minutes: fields.minutes, seconds: fields.seconds, frames: fields.frames,
-                                  rate: timecode.frameRate, dropFrame: timecode.dropFrame)
+            try frame.setTimecode(
+                hours: fields.hours, minutes: fields.minutes, seconds: fields.seconds, frames: fields.frames,
+                rate: timecode.frameRate, dropFrame: timecode.dropFrame)
             return true
         } catch {
-            notes.append(index == 0 ? "its timecode is not carried into the marked file: \(error)"
-                         : "its frames from \(index) on carry no timecode of their own (the timecode track is kept): \(error)")
+            notes.append(
+                index == 0
+                    ? "its timecode is not carried into the marked file: \(error)"
+                    : "its frames from \(index) on carry no timecode of their own (the timecode track is kept): \(error)"
+            )
             return false
         }
     }
@@ -332,7 +374,8 @@ final class ClipWorker {
     static func unusable(_ recorded: ClipTimecode, videoRate: Double?) -> String {
         switch recorded {
         case .track(let frame, let flags, let timescale, let frameDuration, let framesPerSecond):
-            return "its timecode track makes no sense (frame \(frame), \(framesPerSecond) frames a second, \(timescale)/\(frameDuration), "
+            return
+                "its timecode track makes no sense (frame \(frame), \(framesPerSecond) frames a second, \(timescale)/\(frameDuration), "
                 + "flags \(flags)); {timecode} counts from 00:00:00:00"
         case .tag(let text):
             let rate = videoRate.map { String(format: " at %.2f frames a second", $0) } ?? " at an unknown frame rate"
@@ -343,8 +386,11 @@ final class ClipWorker {
     /// Carries what the muxer cannot write of an MP4 or MOV source's metadata into the marked
     /// `output` (its creation time, location, camera: `ClipMetadata`), as `settings.metadata` allows.
     private func keepMetadata(of item: ClipItem, in output: URL, created: Date?) throws(MediaError) {
-        guard settings.metadata != .stripAll, [.mp4, .mov].contains(item.format.source), [.mp4, .mov].contains(item.format.output) else { return }
-        try ClipMetadata.carry(from: item.input, into: output, created: created, keepLocation: settings.metadata == .keep)
+        guard settings.metadata != .stripAll, [.mp4, .mov].contains(item.format.source),
+            [.mp4, .mov].contains(item.format.output)
+        else { return }
+        try ClipMetadata.carry(
+            from: item.input, into: output, created: created, keepLocation: settings.metadata == .keep)
     }
 
     private func modificationDate(_ url: URL) -> Date? {
@@ -360,8 +406,9 @@ extension Timecode {
         case .track(let frame, let flags, let timescale, let frameDuration, let framesPerSecond):
             // 0x8: a counter track, whose samples count something else than frames.
             guard timescale > 0, frameDuration > 0, flags & 0x8 == 0 else { return nil }
-            self.init(start: Int(frame), framesPerSecond: Int(framesPerSecond), dropFrame: flags & 0x1 != 0,
-                      wrapsAt24Hours: flags & 0x2 != 0, rate: Double(timescale) / Double(frameDuration))
+            self.init(
+                start: Int(frame), framesPerSecond: Int(framesPerSecond), dropFrame: flags & 0x1 != 0,
+                wrapsAt24Hours: flags & 0x2 != 0, rate: Double(timescale) / Double(frameDuration))
         case .tag(let text):
             guard let videoRate else { return nil }
             self.init(parsing: text, rate: videoRate)

@@ -14,8 +14,9 @@ struct MetadataTemplates: Sendable {
             // The same bound as a mark's text: a credit is a line, and one too long for the EXIF
             // segment would cost the photo its whole EXIF.
             guard assignment.template.count <= Self.maxCharacters else {
-                throw .usage("--set-metadata \(assignment.key.rawValue): the value has \(assignment.template.count) characters, "
-                    + "more than the \(Self.maxCharacters) a credit may have")
+                throw .usage(
+                    "--set-metadata \(assignment.key.rawValue): the value has \(assignment.template.count) characters, "
+                        + "more than the \(Self.maxCharacters) a credit may have")
             }
             do {
                 templates.append((assignment.key, try Template(assignment.template, variables: variables)))
@@ -37,8 +38,9 @@ struct MetadataTemplates: Sendable {
         for (key, template) in templates {
             let value = template.expand(context, escapingMarkup: false)
             guard value.count <= Self.maxCharacters else {
-                throw .failure("--set-metadata \(key.rawValue): the value has \(value.count) characters once its variables are "
-                    + "filled in, more than the \(Self.maxCharacters) a credit may have")
+                throw .failure(
+                    "--set-metadata \(key.rawValue): the value has \(value.count) characters once its variables are "
+                        + "filled in, more than the \(Self.maxCharacters) a credit may have")
             }
             let text = value.isEmpty ? nil : value
             switch key {

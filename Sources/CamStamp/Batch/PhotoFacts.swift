@@ -56,10 +56,13 @@ struct PhotoFacts {
         case .png: try readPNG(data)
         }
         dropProfileOfAnotherColourModel()
-        guard width > 0, height > 0 else { throw .failure("damaged image (its header gives a size of \(width)×\(height))") }
+        guard width > 0, height > 0 else {
+            throw .failure("damaged image (its header gives a size of \(width)×\(height))")
+        }
         if width * height > maxPixels {
-            throw .failure("the picture is \(width)×\(height) (\(width * height / 1_000_000) megapixels), over camstamp's limit of "
-                + "\(maxPixels / 1_000_000) megapixels; scale it down first (e.g. vipsthumbnail --size 16000)")
+            throw .failure(
+                "the picture is \(width)×\(height) (\(width * height / 1_000_000) megapixels), over camstamp's limit of "
+                    + "\(maxPixels / 1_000_000) megapixels; scale it down first (e.g. vipsthumbnail --size 16000)")
         }
         // Damage found while reading is said once, here, and counts for --strict.
         metadataDamage += metadata.readWarnings.map(\.description)
@@ -81,7 +84,8 @@ struct PhotoFacts {
         guard !data.isEmpty else { throw .failure("empty file") }
         if let sniffed = ImageFormat.sniff(data) { return sniffed }
         if data.count < 8 && PNGPicture.couldStart(data) { return .png }
-        throw .failure("not a photo camstamp reads (the file starts like none of JPEG, PNG, WebP, HEIC/HEIF, AVIF or TIFF)")
+        throw .failure(
+            "not a photo camstamp reads (the file starts like none of JPEG, PNG, WebP, HEIC/HEIF, AVIF or TIFF)")
     }
 
     /// Metadata that cannot be read costs the metadata, not the photo.
@@ -102,7 +106,9 @@ struct PhotoFacts {
             throw .failure("damaged JPEG (no picture size found)")
         }
         if let why = picture.unsupportedCoding {
-            throw .failure("unsupported JPEG: \(why); convert it to an 8-bit baseline JPEG or a PNG first (e.g. with ImageMagick's convert)")
+            throw .failure(
+                "unsupported JPEG: \(why); convert it to an 8-bit baseline JPEG or a PNG first (e.g. with ImageMagick's convert)"
+            )
         }
         jpeg = picture
         (width, height) = (picture.width, picture.height)
@@ -123,9 +129,13 @@ struct PhotoFacts {
             throw .failure("damaged WebP (\(error.description))")
         }
         guard !container.isAnimated else {
-            throw .failure("an animated WebP; camstamp marks still pictures (take one frame first, e.g. with webpmux -get frame 1)")
+            throw .failure(
+                "an animated WebP; camstamp marks still pictures (take one frame first, e.g. with webpmux -get frame 1)"
+            )
         }
-        (width, height, hasAlpha, isLosslessWebP) = (container.width, container.height, container.hasAlpha, container.isLossless)
+        (width, height, hasAlpha, isLosslessWebP) = (
+            container.width, container.height, container.hasAlpha, container.isLossless
+        )
         readMetadata { () throws(MetadataError) in try ImageMetadata(webp: data) }
     }
 
@@ -137,7 +147,9 @@ struct PhotoFacts {
         }
         heif = file
         (width, height, hasAlpha) = (file.width, file.height, file.hasAlpha)
-        if file.pictures > 1 { notes.append("its main picture of \(file.pictures) marked; the others are not in the output") }
+        if file.pictures > 1 {
+            notes.append("its main picture of \(file.pictures) marked; the others are not in the output")
+        }
         if let note = Self.deepSamplesNote(file.bitsPerSample) { notes.append(note) }
         // A picture that says "P3" only in its nclx box gets a P3 profile: decoded to RGB it would
         // otherwise be taken for sRGB and look washed out.
@@ -153,8 +165,9 @@ struct PhotoFacts {
         }
         // libtiff would refuse it only when decoding, in words that say neither what nor why.
         if file.isCMYK, file.bitsPerSample != 8 {
-            throw .failure("cannot read a \(file.bitsPerSample)-bit CMYK TIFF (libtiff reads CMYK at 8 bits a sample only); "
-                + "convert it to 8 bits first, e.g. convert in.tif -depth 8 out.tif")
+            throw .failure(
+                "cannot read a \(file.bitsPerSample)-bit CMYK TIFF (libtiff reads CMYK at 8 bits a sample only); "
+                    + "convert it to 8 bits first, e.g. convert in.tif -depth 8 out.tif")
         }
         tiff = file
         (width, height, hasAlpha, isGrey) = (file.width, file.height, file.hasAlpha, file.isGrey)
@@ -165,7 +178,9 @@ struct PhotoFacts {
 
     /// A PNG: its header's size and kind, its chunks' metadata.
     private mutating func readPNG(_ data: Data) throws(CamStampError) {
-        guard let png = PNGPicture(data) else { throw .failure("truncated image (the file ends before the picture does)") }
+        guard let png = PNGPicture(data) else {
+            throw .failure("truncated image (the file ends before the picture does)")
+        }
         do { metadata = try ImageMetadata(png: data) } catch {
             // A critical chunk (IHDR, PLTE, IDAT, IEND: upper-case first letter) is the picture:
             // libpng refuses it, as peers do, and would print its own line on stderr.
@@ -198,7 +213,9 @@ struct PhotoFacts {
             if space == "CMYK" || space == "GRAY" {
                 metadata.icc = nil
                 metadata.pngICCChunk = nil
-                notes.append("its \(space == "CMYK" ? "CMYK" : "grey") colour profile is not carried (the output is in colour, RGB)")
+                notes.append(
+                    "its \(space == "CMYK" ? "CMYK" : "grey") colour profile is not carried (the output is in colour, RGB)"
+                )
             }
         }
     }
@@ -220,17 +237,20 @@ struct PhotoFacts {
     /// `encoded` (a bare JPEG or PNG from the encoder) with this photo's metadata as `policy`
     /// says: EXIF with Orientation 1, the new size and no thumbnail; ICC; XMP; IPTC; with `edits`
     /// (--set-metadata) written. Returns the file and what had to be left out.
-    func withMetadata(_ encoded: Data, kind: ImageFormat, policy: MetadataPolicy,
-                      edits: MetadataEdits = MetadataEdits()) throws(CamStampError) -> (data: Data, warnings: [String]) {
+    func withMetadata(
+        _ encoded: Data, kind: ImageFormat, policy: MetadataPolicy,
+        edits: MetadataEdits = MetadataEdits()
+    ) throws(CamStampError) -> (data: Data, warnings: [String]) {
         // --strip-metadata: only what the encoder wrote.
         if policy == .stripAll { return (encoded, []) }
         let stripGPS = policy == .stripGPS
         do {
-            let output = switch kind {
-            case .jpg: try metadata.insert(into: encoded, stripGPS: stripGPS, edits: edits)
-            case .webp: try metadata.insert(intoWebP: encoded, stripGPS: stripGPS, edits: edits)
-            default: try metadata.insert(intoPNG: encoded, stripGPS: stripGPS, edits: edits)
-            }
+            let output =
+                switch kind {
+                case .jpg: try metadata.insert(into: encoded, stripGPS: stripGPS, edits: edits)
+                case .webp: try metadata.insert(intoWebP: encoded, stripGPS: stripGPS, edits: edits)
+                default: try metadata.insert(intoPNG: encoded, stripGPS: stripGPS, edits: edits)
+                }
             return (output.data, output.warnings.map(\.description))
         } catch {
             throw .failure("cannot add the metadata: \(error)")
@@ -239,8 +259,11 @@ struct PhotoFacts {
 
     /// This photo's metadata as separate pieces for an upright `size` output written by libheif or
     /// libtiff (see `ImageMetadata.pieces`), with what had to be left out.
-    func metadataPieces(size: PixelSize, policy: MetadataPolicy, edits: MetadataEdits = MetadataEdits())
-        -> (exifTIFF: Data?, icc: Data?, xmp: Data?, warnings: [String]) {
+    func metadataPieces(
+        size: PixelSize, policy: MetadataPolicy, edits: MetadataEdits = MetadataEdits()
+    )
+        -> (exifTIFF: Data?, icc: Data?, xmp: Data?, warnings: [String])
+    {
         if policy == .stripAll { return (nil, nil, nil, []) }
         let pieces = metadata.pieces(size: size, stripGPS: policy == .stripGPS, edits: edits)
         return (pieces.exifTIFF, pieces.icc, pieces.xmp, pieces.warnings.map(\.description))

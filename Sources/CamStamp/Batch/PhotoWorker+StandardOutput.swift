@@ -5,7 +5,8 @@ extension PhotoWorker {
     /// before, so a failure leaves stdout empty).
     func writeStandardOutput(_ data: Data) throws(CamStampError) {
         do { try FileHandle.standardOutput.write(contentsOf: data) } catch {
-            let reason = (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+            let reason =
+                (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
                 ?? error.localizedDescription
             throw .failure("cannot write the photo to stdout: \(reason)")
         }

@@ -68,7 +68,10 @@ final class PhotoWorker {
         /// combination has a pipeline of its own; nil for the other encoders.
         var webp: WebPSettings?
     }
-    private struct WebPSettings: Hashable { var quality: Int; var lossless: Bool }
+    private struct WebPSettings: Hashable {
+        var quality: Int
+        var lossless: Bool
+    }
 
     /// The quality PNG sources are written at as JPEG when --quality is not given.
     static let pngSourceQuality = ShootOptions.defaultQuality
@@ -106,22 +109,28 @@ final class PhotoWorker {
         let start = ContinuousClock.now
         func outcome(_ status: Status, _ reason: String? = nil, path: WritePath? = nil) -> Outcome {
             let elapsed = ContinuousClock.now - start
-            return Outcome(item: item, status: status, reason: reason,
-                           milliseconds: PhotoWorker.milliseconds(elapsed),
-                           path: path)
+            return Outcome(
+                item: item, status: status, reason: reason,
+                milliseconds: PhotoWorker.milliseconds(elapsed),
+                path: path)
         }
-        if !settings.toStandardOutput, let (status, reason) = PhotoWorker.existingOutput(item.output, settings.existing) {
+        if !settings.toStandardOutput, let (status, reason) = PhotoWorker.existingOutput(item.output, settings.existing)
+        {
             return outcome(status, reason)
         }
         do throws(CamStampError) {
             let data = try read(item.input)
-            let stamped = try stamp(data, outputKind: settings.keepsFormat ? nil : item.outputKind,
-                                    filename: item.input.lastPathComponent, fallbackDate: modificationDate(item.input),
-                                    counter: item.counter,
-                                    named: BatchPlan.photoExtensions[item.input.pathExtension.lowercased()].map { ($0, item.input.pathExtension) },
-                                    strictOption: "--strict")
+            let stamped = try stamp(
+                data, outputKind: settings.keepsFormat ? nil : item.outputKind,
+                filename: item.input.lastPathComponent, fallbackDate: modificationDate(item.input),
+                counter: item.counter,
+                named: BatchPlan.photoExtensions[item.input.pathExtension.lowercased()].map {
+                    ($0, item.input.pathExtension)
+                },
+                strictOption: "--strict")
             try settings.toStandardOutput ? writeStandardOutput(stamped.data) : write(stamped.data, to: item.output)
-            return outcome(.marked, stamped.warnings.isEmpty ? nil : stamped.warnings.joined(separator: "; "), path: stamped.path)
+            return outcome(
+                .marked, stamped.warnings.isEmpty ? nil : stamped.warnings.joined(separator: "; "), path: stamped.path)
         } catch {
             return outcome(.failed, error.message)
         }
@@ -138,7 +147,8 @@ final class PhotoWorker {
 
     private func read(_ url: URL) throws(CamStampError) -> Data {
         do { return try Data(contentsOf: url, options: .mappedIfSafe) } catch {
-            throw .failure("cannot read the file (\((error as NSError).localizedFailureReason ?? error.localizedDescription))")
+            throw .failure(
+                "cannot read the file (\((error as NSError).localizedFailureReason ?? error.localizedDescription))")
         }
     }
 
@@ -152,10 +162,15 @@ final class PhotoWorker {
 
     /// The upright size of the output: the photo's, or shrunk to --max-size on its long side.
     func outputSize(_ photo: PhotoFacts) -> (width: Int, height: Int) {
-        let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
+        let upright =
+            photo.orientation.swapsAxes
+            ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         guard let limit = settings.maxSize, max(upright.width, upright.height) > limit else { return upright }
         let scale = Double(limit) / Double(max(upright.width, upright.height))
-        return (max(1, Int((Double(upright.width) * scale).rounded())), max(1, Int((Double(upright.height) * scale).rounded())))
+        return (
+            max(1, Int((Double(upright.width) * scale).rounded())),
+            max(1, Int((Double(upright.height) * scale).rounded()))
+        )
     }
 
     /// The photo stamped in its DCT coefficients (a bare JPEG, stored orientation kept), when
@@ -163,27 +178,36 @@ final class PhotoWorker {
     /// the photo down the re-encoding path; a photo that could not be stamped so (arithmetic
     /// coding, 12-bit, CMYK/YCCK) gets a note saying why; damaged data (libjpeg's warning) goes
     /// in `damage` instead, for the photo's damage warning, which --strict fails.
-    func stampInCoefficients(_ data: Data, photo: PhotoFacts, outputKind: ImageFormat,
-                             context: (Int, Int) -> TemplateContext, notes: inout [String],
-                             damage: inout String?) throws(CamStampError) -> (data: Data, path: WritePath)? {
-        let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
+    func stampInCoefficients(
+        _ data: Data, photo: PhotoFacts, outputKind: ImageFormat,
+        context: (Int, Int) -> TemplateContext, notes: inout [String],
+        damage: inout String?
+    ) throws(CamStampError) -> (data: Data, path: WritePath)? {
+        let upright =
+            photo.orientation.swapsAxes
+            ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         // A picture cut short is damaged: the decoder's warning on the other path says so.
         guard photo.kind == .jpg, outputKind == .jpg, !settings.reencode, settings.quality == nil,
-              !photo.truncated, outputSize(photo) == upright else { return nil }
+            !photo.truncated, outputSize(photo) == upright
+        else { return nil }
         let composition: OverlayComposition
         do {
-            composition = try marker.composition(width: upright.width, height: upright.height,
-                                                 context: context(upright.width, upright.height))
+            composition = try marker.composition(
+                width: upright.width, height: upright.height,
+                context: context(upright.width, upright.height))
         } catch {
             throw .failure("\(Self.cannotMark): \(error)")
         }
         do {
-            let result = try stamper.stamp(data[photo.pictureBytes], composition: composition, orientation: photo.orientation,
-                                           splice: settings.splice)
+            let result = try stamper.stamp(
+                data[photo.pictureBytes], composition: composition, orientation: photo.orientation,
+                splice: settings.splice)
             if let warning = result.damage { damage = warning }
             return (result.data, result.spliced ? .spliced : .coefficients)
         } catch {
-            if let warning = error.damage { damage = warning } else {
+            if let warning = error.damage {
+                damage = warning
+            } else {
                 notes.append("re-encoded, not stamped in its DCT coefficients: \(error.description)")
             }
             return nil
@@ -206,14 +230,18 @@ final class PhotoWorker {
     static let webpQuality = 90
 
     /// `image` written as HEIC, AVIF or TIFF, with the photo's metadata in the format's own places.
-    func encode(_ image: RawImage, as kind: ImageFormat, photo: PhotoFacts,
-                        edits: MetadataEdits) throws(CamStampError) -> (data: Data, warnings: [String]) {
-        let pieces = photo.metadataPieces(size: PixelSize(width: image.width, height: image.height), policy: settings.metadata, edits: edits)
+    func encode(
+        _ image: RawImage, as kind: ImageFormat, photo: PhotoFacts,
+        edits: MetadataEdits
+    ) throws(CamStampError) -> (data: Data, warnings: [String]) {
+        let pieces = photo.metadataPieces(
+            size: PixelSize(width: image.width, height: image.height), policy: settings.metadata, edits: edits)
         do {
             switch kind {
             case .heic, .avif:
-                let data = try HEIFEncoder.encode(image, codec: kind == .heic ? .hevc : .av1, quality: settings.quality ?? Self.heifQuality,
-                                                  icc: pieces.icc, exif: pieces.exifTIFF, xmp: pieces.xmp)
+                let data = try HEIFEncoder.encode(
+                    image, codec: kind == .heic ? .hevc : .av1, quality: settings.quality ?? Self.heifQuality,
+                    icc: pieces.icc, exif: pieces.exifTIFF, xmp: pieces.xmp)
                 return (data, pieces.warnings)
             default:
                 // libtiff writes the picture and its ICC profile; EXIF (and then the XMP beside it)
@@ -241,15 +269,20 @@ final class PhotoWorker {
     /// jpegdec, except those it cannot give (CMYK/YCCK, data cut short, or a failure in jpegdec):
     /// those are decoded by libjpeg-turbo, which recovers damaged data with a warning. HEIC, AVIF
     /// and TIFF are decoded by libheif and libtiff, then go through the same pipeline raw.
-    func run(_ data: Data, photo: PhotoFacts, outputKind: ImageFormat,
-                     mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
-        let upright = photo.orientation.swapsAxes ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
+    func run(
+        _ data: Data, photo: PhotoFacts, outputKind: ImageFormat,
+        mark: @escaping (VideoFrame) -> Error?
+    ) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
+        let upright =
+            photo.orientation.swapsAxes
+            ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
         let final = outputSize(photo)
         let size = final == upright ? nil : final
         try checkDecodable(photo)
         if outputKind == .jpg, max(final.width, final.height) > Self.maxJPEGSide {
-            throw .failure("the picture is \(final.width)×\(final.height) and a JPEG holds at most \(Self.maxJPEGSide) pixels a side; "
-                + "use --max-size \(Self.maxJPEGSide) or --format png")
+            throw .failure(
+                "the picture is \(final.width)×\(final.height) and a JPEG holds at most \(Self.maxJPEGSide) pixels a side; "
+                    + "use --max-size \(Self.maxJPEGSide) or --format png")
         }
         let picture = data[photo.pictureBytes]
         var request = PhotoRequest(orientation: photo.orientation, size: size)
@@ -264,15 +297,18 @@ final class PhotoWorker {
             request.encodingFormat = photo.hasAlpha ? "RGBA" : "RGB"
         case .png: break
         }
-        if let jpeg = photo.jpeg, photo.truncated || jpeg.colourModel == .cmyk || jpeg.colourModel == .ycck || Self.jpegdecMiscolours(jpeg) {
+        if let jpeg = photo.jpeg,
+            photo.truncated || jpeg.colourModel == .cmyk || jpeg.colourModel == .ycck || Self.jpegdecMiscolours(jpeg)
+        {
             return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
         }
         if photo.isWidePNG {
             let decoded: DecodedPicture
             do {
                 let png = try PhotoPNGDecoder.decode(picture)
-                decoded = try DecodedPicture.packed(png.pixels, width: png.width, height: png.height, stride: png.stride,
-                                                    format: png.opaque ? "BGRx" : "BGRA")
+                decoded = try DecodedPicture.packed(
+                    png.pixels, width: png.width, height: png.height, stride: png.stride,
+                    format: png.opaque ? "BGRx" : "BGRA")
             } catch {
                 throw .failure("\(error)")
             }
@@ -289,16 +325,19 @@ final class PhotoWorker {
             return try decodeOutside(photo, outputKind: outputKind, request: request, mark: mark)
         }
         do {
-            let codec: PhotoCodec = switch photo.kind {
-            case .jpg: .jpeg
-            case .webp: .webp
-            default: .png
-            }
-            return (try output(of: pipeline(codec, outputKind, photo), outputKind) { pipeline throws in
-                try pipeline.process(picture, request: request, mark: mark)
-            } raw: { pipeline throws in
-                try pipeline.processToRaw(picture, request: request, mark: mark)
-            }, nil)
+            let codec: PhotoCodec =
+                switch photo.kind {
+                case .jpg: .jpeg
+                case .webp: .webp
+                default: .png
+                }
+            return (
+                try output(of: pipeline(codec, outputKind, photo), outputKind) { pipeline throws in
+                    try pipeline.process(picture, request: request, mark: mark)
+                } raw: { pipeline throws in
+                    try pipeline.processToRaw(picture, request: request, mark: mark)
+                }, nil
+            )
         } catch let failure as MarkFailure {
             throw .failure("\(Self.cannotMark): \(failure.error)")
         } catch {
@@ -315,8 +354,10 @@ final class PhotoWorker {
     }
 
     /// The libjpeg-turbo path: decoded to RGB here, then the same marking pipeline from raw input.
-    private func decodeApart(_ data: Data, photo: PhotoFacts, outputKind: ImageFormat, request: PhotoRequest,
-                             mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
+    private func decodeApart(
+        _ data: Data, photo: PhotoFacts, outputKind: ImageFormat, request: PhotoRequest,
+        mark: @escaping (VideoFrame) -> Error?
+    ) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
         let picture: DecodedPicture
         do { picture = try JPEGDecoder.decode(data, adobeInverted: photo.jpeg?.adobeTransform != nil) } catch {
             throw .failure("the picture data is damaged beyond repair (\(error.description))")
@@ -325,11 +366,17 @@ final class PhotoWorker {
     }
 
     /// The libheif/libtiff path: the picture decoded here (upright for HEIF), then marked raw.
-    private func decodeOutside(_ photo: PhotoFacts, outputKind: ImageFormat, request: PhotoRequest,
-                               mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
+    private func decodeOutside(
+        _ photo: PhotoFacts, outputKind: ImageFormat, request: PhotoRequest,
+        mark: @escaping (VideoFrame) -> Error?
+    ) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
         let picture: DecodedPicture
         do throws(MediaError) {
-            if let heif = photo.heif { picture = try heif.decode() } else if let tiff = photo.tiff { picture = try tiff.decode() } else {
+            if let heif = photo.heif {
+                picture = try heif.decode()
+            } else if let tiff = photo.tiff {
+                picture = try tiff.decode()
+            } else {
                 throw MediaError.picture(library: "decoder", message: "no decoder for \(photo.kind.name)")
             }
         } catch {
@@ -339,15 +386,19 @@ final class PhotoWorker {
     }
 
     /// Marks and encodes a picture decoded outside GStreamer, through a raw-input pipeline.
-    private func runDecoded(_ picture: DecodedPicture, photo: PhotoFacts, outputKind: ImageFormat, request: PhotoRequest,
-                            mark: @escaping (VideoFrame) -> Error?) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
+    private func runDecoded(
+        _ picture: DecodedPicture, photo: PhotoFacts, outputKind: ImageFormat, request: PhotoRequest,
+        mark: @escaping (VideoFrame) -> Error?
+    ) throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
         let warning = picture.warning
         do {
-            return (try output(of: pipeline(.raw, outputKind, photo), outputKind) { pipeline throws in
-                try pipeline.process(picture, request: request, mark: mark)
-            } raw: { pipeline throws in
-                try pipeline.processToRaw(picture, request: request, mark: mark)
-            }, warning)
+            return (
+                try output(of: pipeline(.raw, outputKind, photo), outputKind) { pipeline throws in
+                    try pipeline.process(picture, request: request, mark: mark)
+                } raw: { pipeline throws in
+                    try pipeline.processToRaw(picture, request: request, mark: mark)
+                }, warning
+            )
         } catch let failure as MarkFailure {
             throw .failure("\(Self.cannotMark): \(failure.error)")
         } catch {
@@ -356,8 +407,10 @@ final class PhotoWorker {
     }
 
     /// Runs `pipeline` for an encoded file, or for raw pixels when `kind` is encoded in Swift.
-    private func output(of pipeline: PhotoPipeline, _ kind: ImageFormat, encoded: (PhotoPipeline) throws -> Data,
-                        raw: (PhotoPipeline) throws -> RawImage) throws -> PipelineOutput {
+    private func output(
+        of pipeline: PhotoPipeline, _ kind: ImageFormat, encoded: (PhotoPipeline) throws -> Data,
+        raw: (PhotoPipeline) throws -> RawImage
+    ) throws -> PipelineOutput {
         Self.templateName(kind) == "photo-raw" ? .raw(try raw(pipeline)) : .encoded(try encoded(pipeline))
     }
 
@@ -375,13 +428,19 @@ final class PhotoWorker {
     }
 
     /// This worker's pipeline for `input` → `output`, built on first use and kept.
-    private func pipeline(_ input: PhotoCodec, _ output: ImageFormat, _ photo: PhotoFacts) throws(CamStampError) -> PhotoPipeline {
-        let webp = output == .webp ? WebPSettings(quality: settings.quality ?? Self.webpQuality, lossless: webpLossless(photo)) : nil
+    private func pipeline(
+        _ input: PhotoCodec, _ output: ImageFormat, _ photo: PhotoFacts
+    ) throws(CamStampError) -> PhotoPipeline {
+        let webp =
+            output == .webp
+            ? WebPSettings(quality: settings.quality ?? Self.webpQuality, lossless: webpLossless(photo)) : nil
         let key = PipelineKey(input: input, output: output, webp: webp)
         if let existing = pipelines[key] { return existing }
         let name = Self.templateName(output)
         guard let template = settings.templates[name] else { throw .failure("missing pipeline template \(name)") }
-        var values: [String: PipelineTemplate.Value] = ["quality": .integer(webp?.quality ?? settings.quality ?? Self.pngSourceQuality)]
+        var values: [String: PipelineTemplate.Value] = [
+            "quality": .integer(webp?.quality ?? settings.quality ?? Self.pngSourceQuality)
+        ]
         if let webp { values["lossless"] = .word(webp.lossless ? "true" : "false") }
         let pipeline = PhotoPipeline(template: template, input: input, values: values)
         pipelines[key] = pipeline
@@ -406,9 +465,12 @@ final class PhotoWorker {
         } catch {
             let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace || (error as? POSIXError)?.code == .ENOSPC
             if full { throw .failure(Self.diskFull(target)) }
-            let reason = (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? error.localizedDescription
+            let reason =
+                (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? error.localizedDescription
             throw .failure("cannot write \(target.path): \(reason)")
         }
-        try TemporaryFiles.moveIntoPlace(temporary, at: target, replacing: settings.existing == .overwrite, exists: .failure(Self.alreadyExists(target)))
+        try TemporaryFiles.moveIntoPlace(
+            temporary, at: target, replacing: settings.existing == .overwrite,
+            exists: .failure(Self.alreadyExists(target)))
     }
 }

@@ -24,11 +24,13 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String, option: String = "--shard") throws {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
-              parts[0].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isASCII) else {
+            parts[0].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isASCII)
+        else {
             throw OptionValueError.invalid(text, for: option, expected: "K/N with 1 ≤ K ≤ N, such as 2/8")
         }
         guard (1...count).contains(index) else {
-            throw OptionValueError("invalid value '\(text)' for '\(option)': K must be 1 to \(count) (shards count from 1)")
+            throw OptionValueError(
+                "invalid value '\(text)' for '\(option)': K must be 1 to \(count) (shards count from 1)")
         }
         self.init(index: index, count: count)
     }

@@ -19,9 +19,11 @@ extension PhotoWorker {
     /// the photo's own format; `filename` feeds `{filename}`/`{stem}`; a photo without a
     /// DateTimeOriginal is dated `fallbackDate` (now when nil). `named` is the kind a file's name
     /// says, for a note when its content differs; `strictOption` names the setting in a failure.
-    func stamp(_ bytes: Data, outputKind: ImageFormat?, filename: String?, fallbackDate: Date?, counter: Int?,
-               named: (kind: ImageFormat, pathExtension: String)? = nil,
-               strictOption: String = "strict") throws(CamStampError) -> Stamped {
+    func stamp(
+        _ bytes: Data, outputKind: ImageFormat?, filename: String?, fallbackDate: Date?, counter: Int?,
+        named: (kind: ImageFormat, pathExtension: String)? = nil,
+        strictOption: String = "strict"
+    ) throws(CamStampError) -> Stamped {
         // PhotoFacts counts offsets from 0: a slice of a larger Data is copied to its own.
         let data = bytes.startIndex == 0 ? bytes : Data(bytes)
         let photo = try PhotoFacts(data, maxPixels: max(BatchOptions.maxPixels, settings.maxDecodedPixels))
@@ -32,8 +34,10 @@ extension PhotoWorker {
         let outputKind = outputKind ?? BatchPlan.keptKind(photo.kind)
         if let named, photo.kind != named.kind {
             let name = photo.kind.name
-            notes.append("the file is a \(name) despite its .\(named.pathExtension) name; read as \(name)"
-                + (keepsFormat && outputKind == photo.kind ? " and written as \(name) under the name the input has" : ""))
+            notes.append(
+                "the file is a \(name) despite its .\(named.pathExtension) name; read as \(name)"
+                    + (keepsFormat && outputKind == photo.kind
+                        ? " and written as \(name) under the name the input has" : ""))
         }
         if keepsFormat, outputKind != photo.kind {
             notes.append("written as JPEG: this machine's libheif has no \(photo.kind.name) encoder")
@@ -41,11 +45,14 @@ extension PhotoWorker {
         if photo.hasAlpha, outputKind == .jpg { notes.append("its transparency is not kept (a JPEG has none)") }
         // A PNG output carries the gAMA chunk; other formats have no place for it.
         if let gamma = photo.pngGamma, outputKind != .png, settings.metadata != .stripAll {
-            notes.append("its PNG gamma (gAMA \(gamma); sRGB's is 0.45455) is not carried into \(outputKind.name): "
-                + "viewers show it with sRGB's tone curve, lighter or darker than the PNG; --format png keeps it")
+            notes.append(
+                "its PNG gamma (gAMA \(gamma); sRGB's is 0.45455) is not carried into \(outputKind.name): "
+                    + "viewers show it with sRGB's tone curve, lighter or darker than the PNG; --format png keeps it")
         }
         if data[photo.pictureBytes.upperBound...].contains(where: { $0 != 0 && $0 != 0xFF }) {
-            notes.append("\(data.count - photo.pictureBytes.upperBound) bytes after the picture's end (such as a motion photo's video) are not carried to the output")
+            notes.append(
+                "\(data.count - photo.pictureBytes.upperBound) bytes after the picture's end (such as a motion photo's video) are not carried to the output"
+            )
         }
         let captureDate = photo.dateTaken ?? fallbackDate ?? Date()
         let marker = self.marker
@@ -59,8 +66,9 @@ extension PhotoWorker {
             return context
         }
         var found: String?
-        let coefficients = try stampInCoefficients(data, photo: photo, outputKind: outputKind, context: context,
-                                                   notes: &notes, damage: &found)
+        let coefficients = try stampInCoefficients(
+            data, photo: photo, outputKind: outputKind, context: context,
+            notes: &notes, damage: &found)
         if settings.strict, let found {
             // Said as the decoding path says it, without decoding a photo that fails anyway.
             let said = ["the picture data is damaged (\(found))"] + damage
@@ -91,16 +99,20 @@ extension PhotoWorker {
         case .raw(let image):
             output = try encode(image, as: outputKind, photo: photo, edits: edits)
         }
-        return Stamped(data: output.data, kind: outputKind, width: size.width, height: size.height,
-                       warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded)
+        return Stamped(
+            data: output.data, kind: outputKind, width: size.width, height: size.height,
+            warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded)
     }
 
     /// The photo decoded, marked and encoded again. `damage`: what libjpeg found on the coefficient
     /// path (a frame larger than its data, say), which is then why a decoder fails, whatever its
     /// own words (GStreamer's "Internal data stream error").
-    private func reencode(_ data: Data, photo: PhotoFacts, outputKind: ImageFormat, damage: String?,
-                          context: @escaping (Int, Int) -> TemplateContext)
-        throws(CamStampError) -> (output: PipelineOutput, warning: String?) {
+    private func reencode(
+        _ data: Data, photo: PhotoFacts, outputKind: ImageFormat, damage: String?,
+        context: @escaping (Int, Int) -> TemplateContext
+    )
+        throws(CamStampError) -> (output: PipelineOutput, warning: String?)
+    {
         let marker = self.marker
         do {
             // Runs on the pipeline's streaming thread, while this thread waits for the result.
@@ -110,7 +122,7 @@ extension PhotoWorker {
                 }
                 return nil
             }
-        } catch where damage != nil && !error.message.hasPrefix(Self.cannotMark) {
+        } catch  where damage != nil && !error.message.hasPrefix(Self.cannotMark) {
             throw .failure("the picture data is damaged beyond repair (\(damage ?? ""))")
         }
     }

@@ -99,11 +99,15 @@ public struct PixelBuffer: Sendable, Equatable {
         }
         for (index, (plane, size)) in zip(planes, sizes).enumerated() {
             guard plane.stride >= size.rowBytes else {
-                throw .usage("pixel buffer: plane \(index) has a stride of \(plane.stride) bytes, less than the \(size.rowBytes) of one \(width)-pixel \(format.rawValue) row")
+                throw .usage(
+                    "pixel buffer: plane \(index) has a stride of \(plane.stride) bytes, less than the \(size.rowBytes) of one \(width)-pixel \(format.rawValue) row"
+                )
             }
             let needed = plane.stride * (size.rows - 1) + size.rowBytes
             guard plane.bytes.count >= needed else {
-                throw .usage("pixel buffer: plane \(index) has \(plane.bytes.count) bytes, \(needed) needed for \(size.rows) rows of stride \(plane.stride)")
+                throw .usage(
+                    "pixel buffer: plane \(index) has \(plane.bytes.count) bytes, \(needed) needed for \(size.rows) rows of stride \(plane.stride)"
+                )
             }
         }
     }
@@ -134,8 +138,9 @@ extension FrameMarker {
         do {
             try frame.withMapped { mapped in
                 for (index, size) in sizes.enumerated() {
-                    Self.copyRows(size, from: source.planes[index].bytes, stride: source.planes[index].stride,
-                                  to: mapped.plane(index), stride: mapped.stride(index))
+                    Self.copyRows(
+                        size, from: source.planes[index].bytes, stride: source.planes[index].stride,
+                        to: mapped.plane(index), stride: mapped.stride(index))
                 }
             }
             try composition.blend(into: frame)
@@ -147,7 +152,8 @@ extension FrameMarker {
                     planes[index].bytes.withUnsafeMutableBytes { target in
                         for row in 0..<size.rows {
                             target.baseAddress!.advanced(by: row * stride)
-                                .copyMemory(from: plane.baseAddress!.advanced(by: row * frameStride), byteCount: size.rowBytes)
+                                .copyMemory(
+                                    from: plane.baseAddress!.advanced(by: row * frameStride), byteCount: size.rowBytes)
                         }
                     }
                 }
@@ -159,8 +165,10 @@ extension FrameMarker {
     }
 
     /// Copies `size.rows` rows of `size.rowBytes` bytes between two strides.
-    private static func copyRows(_ size: (rowBytes: Int, rows: Int), from source: [UInt8], stride sourceStride: Int,
-                                 to target: UnsafeMutableRawBufferPointer, stride targetStride: Int) {
+    private static func copyRows(
+        _ size: (rowBytes: Int, rows: Int), from source: [UInt8], stride sourceStride: Int,
+        to target: UnsafeMutableRawBufferPointer, stride targetStride: Int
+    ) {
         source.withUnsafeBytes { source in
             for row in 0..<size.rows {
                 target.baseAddress!.advanced(by: row * targetStride)

@@ -52,7 +52,8 @@ public struct CarriedMetadata: Sendable, Equatable {
             self.init()
             return
         }
-        self.init(exif: metadata.exif != nil, gps: metadata.exif?.hasGPS ?? false, icc: metadata.icc != nil,
-                  xmp: metadata.xmp != nil, iptc: metadata.iptc != nil)
+        self.init(
+            exif: metadata.exif != nil, gps: metadata.exif?.hasGPS ?? false, icc: metadata.icc != nil,
+            xmp: metadata.xmp != nil, iptc: metadata.iptc != nil)
     }
 }

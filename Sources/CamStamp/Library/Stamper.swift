@@ -39,8 +39,10 @@ public final class Stamper {
         public var maxDecodedPixels = BatchOptions.defaultMaxDecodedPixels
 
         /// Settings with `camstamp batch`'s defaults unless given.
-        public init(format: BatchFormat = .keep, quality: Int? = nil, maxSize: Int? = nil, metadata: MetadataPolicy = .keep,
-                    setMetadata: [MetadataAssignment] = [], strict: Bool = false) {
+        public init(
+            format: BatchFormat = .keep, quality: Int? = nil, maxSize: Int? = nil, metadata: MetadataPolicy = .keep,
+            setMetadata: [MetadataAssignment] = [], strict: Bool = false
+        ) {
             self.format = format
             self.quality = quality
             self.maxSize = maxSize
@@ -82,8 +84,10 @@ public final class Stamper {
     ///   - resources: where the shipped presets, fonts and pipelines are.
     /// - Throws: `CamStampError` of kind `.usage` naming the preset, JSON path and fix for a bad
     ///   preset or variable, or nothing to stamp.
-    public init(presets: [PresetSource] = [], text: String? = nil, variables: [String: String] = [:],
-                settings: Settings = Settings(), resources: Resources? = Resources.locate()) throws(CamStampError) {
+    public init(
+        presets: [PresetSource] = [], text: String? = nil, variables: [String: String] = [:],
+        settings: Settings = Settings(), resources: Resources? = Resources.locate()
+    ) throws(CamStampError) {
         if let quality = settings.quality, !(1...100).contains(quality) {
             throw .usage("quality \(quality) is out of range; give 1…100")
         }
@@ -94,7 +98,8 @@ public final class Stamper {
             throw .usage("maximum pixel count \(settings.maxDecodedPixels) is out of range; give at least 1 pixel")
         }
         let assignments = variables.sorted { $0.key < $1.key }.map { VariableAssignment(key: $0.key, value: $0.value) }
-        let (preset, overrides) = try MarkSetup.preset(sources: presets, text: text, variables: assignments, resources: resources)
+        let (preset, overrides) = try MarkSetup.preset(
+            sources: presets, text: text, variables: assignments, resources: resources)
         let marker = FrameMarker(preset: preset, variables: overrides)
         setMetadata = try MetadataTemplates(settings.setMetadata, variables: Set(marker.variables.keys))
         self.marker = marker
@@ -117,14 +122,17 @@ public final class Stamper {
     public func stamp(_ image: Data, filename: String? = nil, date: Date? = nil) throws(CamStampError) -> StampedImage {
         let worker = try photoWorker()
         counter += 1
-        let kind: ImageFormat? = switch settings.format {
-        case .keep: nil
-        case .convert(let format): format
-        }
-        let stamped = try worker.stamp(image, outputKind: kind, filename: filename, fallbackDate: date, counter: counter)
-        return StampedImage(data: stamped.data, format: stamped.kind,
-                            width: stamped.width, height: stamped.height,
-                            report: StampReport(warnings: stamped.warnings, metadata: CarriedMetadata(reading: stamped.data)))
+        let kind: ImageFormat? =
+            switch settings.format {
+            case .keep: nil
+            case .convert(let format): format
+            }
+        let stamped = try worker.stamp(
+            image, outputKind: kind, filename: filename, fallbackDate: date, counter: counter)
+        return StampedImage(
+            data: stamped.data, format: stamped.kind,
+            width: stamped.width, height: stamped.height,
+            report: StampReport(warnings: stamped.warnings, metadata: CarriedMetadata(reading: stamped.data)))
     }
 
     /// Stamps the photo file at `url` (read, never modified), dated by its modification
@@ -132,7 +140,9 @@ public final class Stamper {
     public func stamp(contentsOf url: URL) throws(CamStampError) -> StampedImage {
         let data: Data
         do { data = try Data(contentsOf: url, options: .mappedIfSafe) } catch {
-            throw .failure("\(url.path): cannot read the file (\((error as NSError).localizedFailureReason ?? error.localizedDescription))")
+            throw .failure(
+                "\(url.path): cannot read the file (\((error as NSError).localizedFailureReason ?? error.localizedDescription))"
+            )
         }
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
         do {
@@ -153,9 +163,12 @@ public final class Stamper {
     /// - Returns: one result per input, in order.
     /// - Throws: `CamStampError.cancelled(_:)` (kind `.interrupted`) when `cancellation` is
     ///   cancelled before the last image, saying how many were done.
-    public func stampAll(_ inputs: [Input], cancellation: CancellationToken? = nil,
-                         each: ((Int, Result<StampedImage, CamStampError>) -> Void)? = nil) throws(CamStampError)
-        -> [Result<StampedImage, CamStampError>] {
+    public func stampAll(
+        _ inputs: [Input], cancellation: CancellationToken? = nil,
+        each: ((Int, Result<StampedImage, CamStampError>) -> Void)? = nil
+    ) throws(CamStampError)
+        -> [Result<StampedImage, CamStampError>]
+    {
         var results: [Result<StampedImage, CamStampError>] = []
         for (index, input) in inputs.enumerated() {
             try cancellation?.check("\(index) of \(inputs.count) images stamped")
@@ -181,12 +194,14 @@ public final class Stamper {
         for name in ["photo-jpeg", "photo-png"] {
             templates[name] = try Templates.load(nil, builtIn: name, resources: resources)
         }
-        let made = PhotoWorker(settings: .init(quality: settings.quality, maxSize: settings.maxSize,
-                                               maxDecodedPixels: settings.maxDecodedPixels,
-                                               keepsFormat: settings.format == .keep,
-                                               strict: settings.strict, existing: .refuse, metadata: settings.metadata,
-                                               templates: templates, setMetadata: setMetadata),
-                               marker: marker)
+        let made = PhotoWorker(
+            settings: .init(
+                quality: settings.quality, maxSize: settings.maxSize,
+                maxDecodedPixels: settings.maxDecodedPixels,
+                keepsFormat: settings.format == .keep,
+                strict: settings.strict, existing: .refuse, metadata: settings.metadata,
+                templates: templates, setMetadata: setMetadata),
+            marker: marker)
         worker = made
         return made
     }
@@ -201,10 +216,15 @@ public final class Stamper {
     ///   - cancellation: checked first: a cancelled token leaves the frame untouched.
     /// - Throws: `CamStampError.cancelled(_:)` when cancelled; `.failure` when the marks cannot be
     ///   drawn or blended.
-    public func mark(_ frame: inout PixelBuffer, date: Date = Date(), frameNumber: Int? = nil, fps: Double? = nil,
-                     cancellation: CancellationToken? = nil) throws(CamStampError) {
+    public func mark(
+        _ frame: inout PixelBuffer, date: Date = Date(), frameNumber: Int? = nil, fps: Double? = nil,
+        cancellation: CancellationToken? = nil
+    ) throws(CamStampError) {
         try cancellation?.check(frameNumber.map { "frame \($0) not marked" } ?? "frame not marked")
-        try marker.mark(&frame, context: marker.context(width: frame.width, height: frame.height, captureDate: date,
-                                                       frame: frameNumber, fps: fps))
+        try marker.mark(
+            &frame,
+            context: marker.context(
+                width: frame.width, height: frame.height, captureDate: date,
+                frame: frameNumber, fps: fps))
     }
 }

@@ -65,13 +65,15 @@ public struct BatchOptions: Sendable, Equatable {
     public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Options with the defaults `camstamp batch` has.
-    public init(inputs: [URL], outputFolder: URL, presets: [String] = [], text: String? = nil,
-                variables: [VariableAssignment] = [], recursive: Bool = false,
-                jobs: Int = BatchOptions.defaultJobs, format: BatchFormat = .keep,
-                quality: Int? = nil, maxSize: Int? = nil,
-                namePattern: String = BatchOptions.defaultNamePattern,
-                existing: ExistingFilePolicy = .refuse, metadata: MetadataPolicy = .keep,
-                dryRun: Bool = false, json: Bool = false) {
+    public init(
+        inputs: [URL], outputFolder: URL, presets: [String] = [], text: String? = nil,
+        variables: [VariableAssignment] = [], recursive: Bool = false,
+        jobs: Int = BatchOptions.defaultJobs, format: BatchFormat = .keep,
+        quality: Int? = nil, maxSize: Int? = nil,
+        namePattern: String = BatchOptions.defaultNamePattern,
+        existing: ExistingFilePolicy = .refuse, metadata: MetadataPolicy = .keep,
+        dryRun: Bool = false, json: Bool = false
+    ) {
         self.inputs = inputs
         self.outputFolder = outputFolder
         self.presets = presets

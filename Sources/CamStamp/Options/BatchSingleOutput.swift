@@ -24,7 +24,8 @@ public enum BatchSingleOutput: Sendable, Equatable {
         }
         let url = URL(fileURLWithPath: output)
         guard !output.hasSuffix("/"), PathKind(of: url) != .folder,
-              Self.fileFormats[url.pathExtension.lowercased()] != nil else { return nil }
+            Self.fileFormats[url.pathExtension.lowercased()] != nil
+        else { return nil }
         self = .file(url)
     }
 

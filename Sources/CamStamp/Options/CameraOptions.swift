@@ -56,10 +56,12 @@ public struct CameraOptions: Sendable, Equatable {
     public var pipeline: URL?
 
     /// The options, with the command line's defaults.
-    public init(source: SourceSpec = .auto, presets: [String] = [], text: String? = nil,
-                variables: [VariableAssignment] = [], output: URL? = nil, web: WebAddress? = .default,
-                window: Bool = false, token: String? = nil, size: FrameSize? = nil, fps: Int? = nil,
-                quality: Int = ShootOptions.defaultQuality, mirrorPhotos: Bool = false, pipeline: URL? = nil) {
+    public init(
+        source: SourceSpec = .auto, presets: [String] = [], text: String? = nil,
+        variables: [VariableAssignment] = [], output: URL? = nil, web: WebAddress? = .default,
+        window: Bool = false, token: String? = nil, size: FrameSize? = nil, fps: Int? = nil,
+        quality: Int = ShootOptions.defaultQuality, mirrorPhotos: Bool = false, pipeline: URL? = nil
+    ) {
         self.source = source
         self.presets = presets
         self.text = text

@@ -47,10 +47,12 @@ public struct ShootOptions: Sendable, Equatable {
     public static let defaultQuality = 90
 
     /// Options with the defaults `camstamp shoot` has.
-    public init(source: SourceSpec = .auto, presets: [String] = [], text: String? = nil,
-                variables: [VariableAssignment] = [], output: URL? = nil, size: FrameSize? = nil,
-                fps: Int? = nil, warmup: Int? = nil, format: ImageFormat = .jpg,
-                quality: Int = ShootOptions.defaultQuality, pipeline: URL? = nil) {
+    public init(
+        source: SourceSpec = .auto, presets: [String] = [], text: String? = nil,
+        variables: [VariableAssignment] = [], output: URL? = nil, size: FrameSize? = nil,
+        fps: Int? = nil, warmup: Int? = nil, format: ImageFormat = .jpg,
+        quality: Int = ShootOptions.defaultQuality, pipeline: URL? = nil
+    ) {
         self.source = source
         self.presets = presets
         self.text = text

@@ -40,10 +40,12 @@ public struct StreamOptions: Sendable, Equatable {
     public static let defaultBitrate = 4000
 
     /// Options with the defaults `camstamp stream` has.
-    public init(source: SourceSpec = .auto, presets: [String] = [], text: String? = nil,
-                variables: [VariableAssignment] = [], target: StreamTarget, duration: Double? = nil,
-                size: FrameSize? = nil, fps: Int? = nil, bitrate: Int = StreamOptions.defaultBitrate,
-                sdp: URL? = nil, snapshotFolder: URL? = nil, pipeline: URL? = nil) {
+    public init(
+        source: SourceSpec = .auto, presets: [String] = [], text: String? = nil,
+        variables: [VariableAssignment] = [], target: StreamTarget, duration: Double? = nil,
+        size: FrameSize? = nil, fps: Int? = nil, bitrate: Int = StreamOptions.defaultBitrate,
+        sdp: URL? = nil, snapshotFolder: URL? = nil, pipeline: URL? = nil
+    ) {
         self.source = source
         self.presets = presets
         self.text = text

@@ -24,11 +24,17 @@ extension ClipStreams {
     /// `file`'s audio stream as parsebin gives it, through the queue named `fileaudio`.
     private func parsedAudio(from file: URL) throws(MediaError) -> String? {
         guard let type = audioType else { return nil }
-        guard type.hasPrefix("audio/"), type.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "/-.".unicodeScalars.contains($0) }) else {
+        guard type.hasPrefix("audio/"),
+            type.unicodeScalars.allSatisfy({
+                CharacterSet.alphanumerics.contains($0) || "/-.".unicodeScalars.contains($0)
+            })
+        else {
             throw .invalidTemplate("unexpected audio media type '\(type)'")
         }
-        return try PipelineTemplate("filesrc name=\(Self.fileAudioSource) location={location} ! parsebin ! {caps} ! queue name=fileaudio max-size-time=500000000 max-size-bytes=0 max-size-buffers=0")
-            .render(["location": .quoted(file.path), "caps": .fragment(LaunchFragment(type))])
+        return try PipelineTemplate(
+            "filesrc name=\(Self.fileAudioSource) location={location} ! parsebin ! {caps} ! queue name=fileaudio max-size-time=500000000 max-size-bytes=0 max-size-buffers=0"
+        )
+        .render(["location": .quoted(file.path), "caps": .fragment(LaunchFragment(type))])
     }
 }
 

@@ -28,12 +28,18 @@ public enum ClipVideoCodec: String, Sendable, CaseIterable {
         let cores = threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount
         switch self {
         case .h264:
-            return LaunchFragment("camstampx264enc name=encoder speed-preset=\(Self.x264Preset) crf=\(Self.x264CRF) key-int-max=250 threads=\(threads) ! video/x-h264,profile=high ! h264parse")
+            return LaunchFragment(
+                "camstampx264enc name=encoder speed-preset=\(Self.x264Preset) crf=\(Self.x264CRF) key-int-max=250 threads=\(threads) ! video/x-h264,profile=high ! h264parse"
+            )
         case .hevc:
             // x265 at veryfast: its medium is several times slower than x264's.
-            return LaunchFragment("x265enc name=encoder speed-preset=veryfast option-string=\"crf=24:pools=\(cores):frame-threads=\(min(cores, 4))\" ! h265parse")
+            return LaunchFragment(
+                "x265enc name=encoder speed-preset=veryfast option-string=\"crf=24:pools=\(cores):frame-threads=\(min(cores, 4))\" ! h265parse"
+            )
         case .vp9:
-            return LaunchFragment("vp9enc name=encoder deadline=1 cpu-used=8 end-usage=cq cq-level=32 target-bitrate=20000000 row-mt=true threads=\(cores)")
+            return LaunchFragment(
+                "vp9enc name=encoder deadline=1 cpu-used=8 end-usage=cq cq-level=32 target-bitrate=20000000 row-mt=true threads=\(cores)"
+            )
         }
     }
 
@@ -63,7 +69,13 @@ public enum ClipContainer: String, Sendable, CaseIterable {
         if bytes[0...3] == [0x1A, 0x45, 0xDF, 0xA3] {
             // The DocType string is in the EBML header, within its first few dozen bytes.
             let text = String(decoding: bytes.prefix(64).map { $0 < 0x20 || $0 > 0x7E ? 0x20 : $0 }, as: UTF8.self)
-            if text.contains("webm") { self = .webm } else if text.contains("matroska") { self = .mkv } else { return nil }
+            if text.contains("webm") {
+                self = .webm
+            } else if text.contains("matroska") {
+                self = .mkv
+            } else {
+                return nil
+            }
             return
         }
         let box = String(decoding: bytes[4...7], as: UTF8.self)

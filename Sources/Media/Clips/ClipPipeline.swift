@@ -8,13 +8,16 @@ internal import ISOBMFF
 /// threads: the encoder is the clip's bottleneck (x264 medium takes ~8x a frame's decode at
 /// 1080p) and keeps every core busy, so frame threads only add their hand-offs: 2.0-2.1 s of CPU
 /// against 1.5-1.6 s to decode the bench's 60 s 1080p clip (`avdec_h264` alone).
-private let decoderAdded: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<GstElement>?,
-                                          gpointer?) -> Void = { _, _, element, _ in
-    guard let element, Pipeline.factoryName(of: element)?.hasPrefix("avdec_") == true else { return }
-    gst_object_ref(UnsafeMutableRawPointer(element))
-    // An audio decoder (avdec_aac) has no thread-type: nothing to set.
-    try? Element(adopting: element).set("thread-type", "slice")
-}
+private let decoderAdded:
+    @convention(c) (
+        UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<GstElement>?,
+        gpointer?
+    ) -> Void = { _, _, element, _ in
+        guard let element, Pipeline.factoryName(of: element)?.hasPrefix("avdec_") == true else { return }
+        gst_object_ref(UnsafeMutableRawPointer(element))
+        // An audio decoder (avdec_aac) has no thread-type: nothing to set.
+        try? Element(adopting: element).set("thread-type", "slice")
+    }
 
 /// One clip decoded, turned upright, marked in place and encoded, its audio passed through.
 ///
@@ -42,9 +45,11 @@ public final class ClipPipeline: @unchecked Sendable {
     /// WebM source, where it starts (`ClipStreams.start`), so that its picture keeps its place against
     /// its sound (see `startSegments`). `duration`: the clip's (`ClipStreams.duration`); MP4/MOV
     /// video gets a 90 kHz timescale only where that length is known to fit in it (`ClipTimescale`).
-    public init(template: PipelineTemplate, input: URL, output: URL, codec: ClipVideoCodec, container: ClipContainer,
-                audio: AudioHandling, threads: Int, turned: Bool = true, matroskaStart: UInt64? = nil, duration: UInt64? = nil,
-                mark: @escaping Mark) throws(MediaError) {
+    public init(
+        template: PipelineTemplate, input: URL, output: URL, codec: ClipVideoCodec, container: ClipContainer,
+        audio: AudioHandling, threads: Int, turned: Bool = true, matroskaStart: UInt64? = nil, duration: UInt64? = nil,
+        mark: @escaping Mark
+    ) throws(MediaError) {
         var stop = "video/x-raw(ANY)"
         let branch: LaunchFragment
         switch audio {
@@ -55,13 +60,15 @@ public final class ClipPipeline: @unchecked Sendable {
             // its first only ~50 frames in (its lookahead): 10 s of a 5 fps clip. A queue of 3 s
             // filled first, held up the demuxer, and the video never came: a 5 or 10 fps clip with
             // sound stalled. So no limit in time; 64 MiB of compressed sound is an hour and more.
-            branch = LaunchFragment("decode.audio_0 ! queue max-size-time=0 max-size-bytes=67108864 max-size-buffers=0 ! mux.audio_0")
+            branch = LaunchFragment(
+                "decode.audio_0 ! queue max-size-time=0 max-size-bytes=67108864 max-size-buffers=0 ! mux.audio_0")
         case .drop:
             branch = LaunchFragment("decode.audio_0 ! fakesink sync=false async=false")
         }
         let description = try template.render([
             "input": .quoted(input.path), "output": .quoted(output.path), "stop": .quoted(stop),
-            "orient": .fragment(LaunchFragment(turned ? "videoflip name=orient video-direction=auto" : "identity name=orient")),
+            "orient": .fragment(
+                LaunchFragment(turned ? "videoflip name=orient video-direction=auto" : "identity name=orient")),
             "encoder": .fragment(codec.fragment(threads: max(0, threads))),
             "muxer": .fragment(LaunchFragment("\(container.muxer) name=mux")), "audio": .fragment(branch),
         ])
@@ -69,7 +76,8 @@ public final class ClipPipeline: @unchecked Sendable {
         self.output = output
         // Only MP4 and MOV can take the source's edit back; Matroska keeps GStreamer's reading.
         if case .passThrough = audio, [.mp4, .mov].contains(container), let edit = ClipAudioEdit.read(from: input),
-           let applied = edit.install(on: pipeline, reading: input) {
+            let applied = edit.install(on: pipeline, reading: input)
+        {
             audioEdit = (edit, applied)
             if let encoder = try? pipeline.element(named: "encoder") { ClipAudioEdit.dropGaps(before: encoder) }
         }
@@ -78,8 +86,9 @@ public final class ClipPipeline: @unchecked Sendable {
         ClipTimescale.install(on: pipeline, duration: duration)
         // Not for VP9: its real-time encoder is fast enough that the decoder's speed counts.
         if codec != .vp9 {
-            g_signal_connect_data(pipeline.element, "deep-element-added", unsafeBitCast(decoderAdded, to: GCallback.self), nil, nil,
-                                  GConnectFlags(0))
+            g_signal_connect_data(
+                pipeline.element, "deep-element-added", unsafeBitCast(decoderAdded, to: GCallback.self), nil, nil,
+                GConnectFlags(0))
         }
         Self.passStreamEnds(in: pipeline)
         marking.action = { frame, index, pts in mark(frame, index, pts).map { .fail($0) } ?? .pass }
@@ -109,7 +118,9 @@ public final class ClipPipeline: @unchecked Sendable {
             while let node = list {
                 let child = node.pointee.data.assumingMemoryBound(to: GstElement.self)
                 if Pipeline.factoryName(of: child) == "multiqueue" {
-                    g_signal_connect_data(child, "pad-added", unsafeBitCast(multiqueuePadAdded, to: GCallback.self), nil, nil, GConnectFlags(0))
+                    g_signal_connect_data(
+                        child, "pad-added", unsafeBitCast(multiqueuePadAdded, to: GCallback.self), nil, nil,
+                        GConnectFlags(0))
                 }
                 list = node.pointee.next
             }
@@ -151,7 +162,8 @@ public final class ClipPipeline: @unchecked Sendable {
     public func keepCreationTime(_ date: Date) throws(MediaError) {
         let mux = try pipeline.element(named: "mux")
         guard ["matroskamux", "webmmux"].contains(Pipeline.factoryName(of: mux.pointer) ?? ""),
-              let whole = g_date_time_new_from_unix_utc(gint64(date.timeIntervalSince1970.rounded(.down))) else { return }
+            let whole = g_date_time_new_from_unix_utc(gint64(date.timeIntervalSince1970.rounded(.down)))
+        else { return }
         defer { g_date_time_unref(whole) }
         let microseconds = (date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down)) * 1e6
         guard let time = g_date_time_add(whole, GTimeSpan(microseconds.rounded())) else { return }
@@ -173,7 +185,9 @@ public final class ClipPipeline: @unchecked Sendable {
         let mux = try pipeline.element(named: "mux")
         let mode = !any ? TagFilter.none : location ? TagFilter.keep : TagFilter.noLocation
         forEachPad(of: mux.pointer, sink: true) {
-            gst_pad_add_probe($0, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, tagFilterProbe, UnsafeMutableRawPointer(bitPattern: mode.rawValue), nil)
+            gst_pad_add_probe(
+                $0, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, tagFilterProbe,
+                UnsafeMutableRawPointer(bitPattern: mode.rawValue), nil)
         }
     }
 
@@ -208,7 +222,9 @@ public final class ClipPipeline: @unchecked Sendable {
     /// Runs the clip to its end. `progress` is called about every 250 ms with the position (ns);
     /// `cancelled` is asked as often, and stops the run (throwing `.cancelled`) when it says so.
     /// Returns the frames written. A run where nothing moves for `stallLimit` throws `MediaError.stalled`.
-    public func run(progress: (UInt64) -> Void, cancelled: () -> Bool, stallLimit: Duration = ClipPipeline.stallLimit) throws -> Int {
+    public func run(
+        progress: (UInt64) -> Void, cancelled: () -> Bool, stallLimit: Duration = ClipPipeline.stallLimit
+    ) throws -> Int {
         defer { pipeline.stop() }
         try pipeline.setState(.playing, wait: false)
         var seen: (frames: Int, position: UInt64?) = (-1, nil)
@@ -249,7 +265,8 @@ private let startSegmentProbe: GstPadProbeCallback = { _, info, context in
     let start = guint64(context.assumingMemoryBound(to: UInt64.self).pointee)
     var parsed: UnsafePointer<GstSegment>?
     gst_event_parse_segment(event, &parsed)
-    guard let parsed, parsed.pointee.format == GST_FORMAT_TIME, parsed.pointee.rate > 0, parsed.pointee.start > start else {
+    guard let parsed, parsed.pointee.format == GST_FORMAT_TIME, parsed.pointee.rate > 0, parsed.pointee.start > start
+    else {
         return GST_PAD_PROBE_OK
     }
     var segment = parsed.pointee
@@ -263,17 +280,20 @@ private let startSegmentProbe: GstPadProbeCallback = { _, info, context in
 }
 
 /// A source pad of decodebin3's multiqueue: its stream's end is passed on (`passStreamEnds`).
-private let multiqueuePadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, _ in
-    guard let pad, gst_pad_get_direction(pad) == GST_PAD_SRC else { return }
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, streamEndProbe, nil, nil)
-}
+private let multiqueuePadAdded:
+    @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = {
+        _, pad, _ in
+        guard let pad, gst_pad_get_direction(pad) == GST_PAD_SRC else { return }
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, streamEndProbe, nil, nil)
+    }
 
 /// On a stream's way out of decodebin3's multiqueue: an end (decodebin3's own, which its probe
 /// after this one drops) goes to the pad's peer as a plain end, after the stream's last packet.
 private let streamEndProbe: GstPadProbeCallback = { pad, info, _ in
     guard let pad, let info, let data = info.pointee.data,
-          data.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_EOS,
-          let peer = gst_pad_get_peer(pad) else { return GST_PAD_PROBE_OK }
+        data.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_EOS,
+        let peer = gst_pad_get_peer(pad)
+    else { return GST_PAD_PROBE_OK }
     defer { gst_object_unref(UnsafeMutableRawPointer(peer)) }
     // Refused (false) when the peer has ended already: the end that follows from decodebin3.
     _ = gst_pad_send_event(peer, gst_event_new_eos())
@@ -290,15 +310,20 @@ private let sourceSoftwareTags: Set<String> = ["encoder", "encoder-version", "ap
 
 /// On a muxer's sink pad: a tag event goes on without what `ClipPipeline.keepTags` leaves out.
 private let tagFilterProbe: GstPadProbeCallback = { _, info, context in
-    guard let info, let data = info.pointee.data, let mode = TagFilter(rawValue: Int(bitPattern: context)) else { return GST_PAD_PROBE_OK }
+    guard let info, let data = info.pointee.data, let mode = TagFilter(rawValue: Int(bitPattern: context)) else {
+        return GST_PAD_PROBE_OK
+    }
     let event = data.assumingMemoryBound(to: GstEvent.self)
     guard event.pointee.type == GST_EVENT_TAG else { return GST_PAD_PROBE_OK }
     if mode == .none { return GST_PAD_PROBE_DROP }
     var parsed: UnsafeMutablePointer<GstTagList>?
     gst_event_parse_tag(event, &parsed)
     guard let parsed, let tags = gst_tag_list_copy(parsed) else { return GST_PAD_PROBE_OK }
-    let names = (0..<max(0, gst_tag_list_n_tags(tags))).compactMap { gst_tag_list_nth_tag_name(tags, guint($0)).map { String(cString: $0) } }
-    for name in names where sourceSoftwareTags.contains(name) || (mode == .noLocation && name.hasPrefix("geo-location-")) {
+    let names = (0..<max(0, gst_tag_list_n_tags(tags))).compactMap {
+        gst_tag_list_nth_tag_name(tags, guint($0)).map { String(cString: $0) }
+    }
+    for name in names
+    where sourceSoftwareTags.contains(name) || (mode == .noLocation && name.hasPrefix("geo-location-")) {
         gst_tag_list_remove_tag(tags, name)
     }
     let privateTag = "private-qt-tag"
@@ -306,11 +331,13 @@ private let tagFilterProbe: GstPadProbeCallback = { _, info, context in
         var kept: [GValue] = []
         for index in 0..<gst_tag_list_get_tag_size(tags, privateTag) {
             guard let value = gst_tag_list_get_value_index(tags, privateTag, index),
-                  let sample = g_value_get_boxed(value), let buffer = gst_sample_get_buffer(OpaquePointer(sample)) else { continue }
+                let sample = g_value_get_boxed(value), let buffer = gst_sample_get_buffer(OpaquePointer(sample))
+            else { continue }
             var type = [UInt8](repeating: 0, count: 4)
             // An atom's type is printable; qtdemux's unnamed mdta items are numbered 1, 2, ...
             guard gst_buffer_extract(buffer, 4, &type, 4) == 4, type[0] != 0,
-                  mode == .keep || !["\u{A9}xyz", "loci"].contains(String(decoding: type, as: UTF8.self)) else { continue }
+                mode == .keep || !["\u{A9}xyz", "loci"].contains(String(decoding: type, as: UTF8.self))
+            else { continue }
             var copy = GValue()
             g_value_init(&copy, value.pointee.g_type)
             g_value_copy(value, &copy)

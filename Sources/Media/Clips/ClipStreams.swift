@@ -51,7 +51,8 @@ public struct ClipStreams: Sendable {
         guard let videoProfile else { return false }
         // Profiles that allow more but are mostly coded in 8 bits (H.264 high-4:4:4, high-4:2:2) are
         // not counted: the profile alone cannot tell.
-        return videoProfile.hasSuffix("-10") || videoProfile.hasSuffix("-12") || videoProfile.contains("-10-") || videoProfile.contains("-12-")
+        return videoProfile.hasSuffix("-10") || videoProfile.hasSuffix("-12") || videoProfile.contains("-10-")
+            || videoProfile.contains("-12-")
             || (video == "video/x-vp9" && ["2", "3"].contains(videoProfile))
     }
 
@@ -87,8 +88,11 @@ public struct ClipStreams: Sendable {
         durations.install(on: pipeline, reading: file)
         let demux = try pipeline.element(named: "demux")
         let bin = UnsafeMutableRawPointer(pipeline.element)
-        g_signal_connect_data(demux.pointer, "pad-added", unsafeBitCast(probePadAdded, to: GCallback.self), bin, nil, GConnectFlags(0))
-        g_signal_connect_data(demux.pointer, "element-added", unsafeBitCast(holdFirstPullWhilePlugged, to: GCallback.self), nil, nil, GConnectFlags(0))
+        g_signal_connect_data(
+            demux.pointer, "pad-added", unsafeBitCast(probePadAdded, to: GCallback.self), bin, nil, GConnectFlags(0))
+        g_signal_connect_data(
+            demux.pointer, "element-added", unsafeBitCast(holdFirstPullWhilePlugged, to: GCallback.self), nil, nil,
+            GConnectFlags(0))
         // parsebin exposes its streams together once it has parsed their caps; the pipeline has
         // no sink before that, so PAUSED comes at once. Wait for streams with caps whose
         // fakesinks have prerolled.
@@ -98,7 +102,10 @@ public struct ClipStreams: Sendable {
             if let error = pipeline.waitForError(timeout: .milliseconds(20)) { throw error }
             let pads = srcPads(of: demux)
             if !pads.isEmpty, pads.allSatisfy({ gst_pad_has_current_caps($0) != 0 && gst_pad_is_linked($0) != 0 }),
-               gst_element_get_state(pipeline.element, nil, nil, 0) == GST_STATE_CHANGE_SUCCESS { break }
+                gst_element_get_state(pipeline.element, nil, nil, 0) == GST_STATE_CHANGE_SUCCESS
+            {
+                break
+            }
             guard ContinuousClock.now < deadline else { throw .timeout("\(file.path): no streams found within 20 s") }
         }
         var streams = ClipStreams()
@@ -115,7 +122,9 @@ public struct ClipStreams: Sendable {
                 streams.video = type
                 let structure = gst_caps_get_structure(caps, 0)
                 var width: gint = 0, height: gint = 0
-                if gst_structure_get_int(structure, "width", &width) != 0, gst_structure_get_int(structure, "height", &height) != 0 {
+                if gst_structure_get_int(structure, "width", &width) != 0,
+                    gst_structure_get_int(structure, "height", &height) != 0
+                {
                     streams.videoSize = (Int(width), Int(height))
                 }
                 var nanoseconds: gint64 = 0
@@ -158,7 +167,9 @@ public struct ClipStreams: Sendable {
         g_value_init(&value, gst_sample_get_type())
         defer { g_value_unset(&value) }
         g_object_get_property(gcast(sink.pointer), "last-sample", &value)
-        guard let sample = g_value_get_boxed(&value), let buffer = gst_sample_get_buffer(OpaquePointer(sample)) else { return nil }
+        guard let sample = g_value_get_boxed(&value), let buffer = gst_sample_get_buffer(OpaquePointer(sample)) else {
+            return nil
+        }
         let time = buffer.pointee.pts != GstClockTime.max ? buffer.pointee.pts : buffer.pointee.dts
         return time == GstClockTime.max ? nil : UInt64(time)
     }
@@ -171,8 +182,10 @@ public struct ClipStreams: Sendable {
     }
 
     /// The first value `read` finds in the tag events stuck on `pad` (global and stream tags).
-    static func firstTag<Value>(on pad: UnsafeMutablePointer<GstPad>,
-                                _ read: (UnsafeMutablePointer<GstTagList>) -> Value?) -> Value? {
+    static func firstTag<Value>(
+        on pad: UnsafeMutablePointer<GstPad>,
+        _ read: (UnsafeMutablePointer<GstTagList>) -> Value?
+    ) -> Value? {
         var index: guint = 0
         while let event = gst_pad_get_sticky_event(pad, GST_EVENT_TAG, index) {
             defer { gst_event_unref(event) }
@@ -201,12 +214,15 @@ public struct ClipStreams: Sendable {
             guard gst_tag_list_get_date_time(tags, "datetime", &dateTime) != 0, let dateTime else { return nil }
             defer { gst_date_time_unref(dateTime) }
             // A date alone (no time of day) is not a creation time to count from.
-            guard gst_date_time_has_time(dateTime) != 0, let glib = gst_date_time_to_g_date_time(dateTime) else { return nil }
+            guard gst_date_time_has_time(dateTime) != 0, let glib = gst_date_time_to_g_date_time(dateTime) else {
+                return nil
+            }
             defer { g_date_time_unref(glib) }
             let seconds = g_date_time_to_unix(glib)
             // MP4 writers that do not know the time write 0 (1904) or the Unix epoch.
             guard seconds > 86_400 else { return nil }
-            return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(g_date_time_get_microsecond(glib)) / 1e6)
+            return Date(
+                timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(g_date_time_get_microsecond(glib)) / 1e6)
         }
     }
 }
@@ -218,14 +234,16 @@ public struct ClipStreams: Sendable {
 /// adds waits, before its first pull, until parsebin hands it its state, which parsebin does just
 /// after it stops dropping its errors (gstparsebin.c, connect_pad). The wait is capped at 1 s
 /// in case parsebin gives the element up instead: a slower failure, never a hang.
-private let holdFirstPullWhilePlugged: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, element, _ in
-    guard let element else { return }
-    forEachPad(of: element, sink: true) { pad in
-        // A pull probe: an element that is pushed to (a parser) never calls it.
-        _ = gst_pad_add_probe(pad, GstPadProbeType(GST_PAD_PROBE_TYPE_PULL.rawValue | GST_PAD_PROBE_TYPE_BLOCK.rawValue),
-                              untilPlugged, UnsafeMutableRawPointer(element), nil)
+private let holdFirstPullWhilePlugged:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, element, _ in
+        guard let element else { return }
+        forEachPad(of: element, sink: true) { pad in
+            // A pull probe: an element that is pushed to (a parser) never calls it.
+            _ = gst_pad_add_probe(
+                pad, GstPadProbeType(GST_PAD_PROBE_TYPE_PULL.rawValue | GST_PAD_PROBE_TYPE_BLOCK.rawValue),
+                untilPlugged, UnsafeMutableRawPointer(element), nil)
+        }
     }
-}
 
 /// A poll, not a wait on a condition: nothing announces the end of the plugging. parsebin sets the
 /// element PAUSED while it is locked, then drops its error filter and unlocks it
@@ -242,21 +260,23 @@ private let untilPlugged: GstPadProbeCallback = { _, _, element in
 /// Each stream parsebin finds goes through a queue into a fakesink, so the pipeline prerolls with
 /// every stream's caps and tags (without the queue the first sink to preroll would block the
 /// demuxer's one thread before the other streams got a buffer).
-private let probePadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, bin in
-    guard let pad, let bin, let queue = gst_element_factory_make("queue", nil) else { return }
-    guard let sink = gst_element_factory_make("fakesink", nil) else {
-        gst_object_unref(UnsafeMutableRawPointer(queue))
-        return
+private let probePadAdded:
+    @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = {
+        _, pad, bin in
+        guard let pad, let bin, let queue = gst_element_factory_make("queue", nil) else { return }
+        guard let sink = gst_element_factory_make("fakesink", nil) else {
+            gst_object_unref(UnsafeMutableRawPointer(queue))
+            return
+        }
+        gst_util_set_object_arg(gcast(sink), "sync", "false")
+        let pipeline = bin.assumingMemoryBound(to: GstBin.self)
+        gst_bin_add(pipeline, queue)
+        gst_bin_add(pipeline, sink)
+        _ = gst_element_link(queue, sink)
+        _ = gst_element_sync_state_with_parent(sink)
+        _ = gst_element_sync_state_with_parent(queue)
+        if let queuePad = gst_element_get_static_pad(queue, "sink") {
+            _ = gst_pad_link(pad, queuePad)
+            gst_object_unref(UnsafeMutableRawPointer(queuePad))
+        }
     }
-    gst_util_set_object_arg(gcast(sink), "sync", "false")
-    let pipeline = bin.assumingMemoryBound(to: GstBin.self)
-    gst_bin_add(pipeline, queue)
-    gst_bin_add(pipeline, sink)
-    _ = gst_element_link(queue, sink)
-    _ = gst_element_sync_state_with_parent(sink)
-    _ = gst_element_sync_state_with_parent(queue)
-    if let queuePad = gst_element_get_static_pad(queue, "sink") {
-        _ = gst_pad_link(pad, queuePad)
-        gst_object_unref(UnsafeMutableRawPointer(queuePad))
-    }
-}

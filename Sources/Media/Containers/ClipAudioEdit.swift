@@ -22,12 +22,17 @@ extension ClipAudioEdit {
     /// `bytes` in place of the file's at `offset`, in every buffer that holds any of them (a pad
     /// probe: on what is pulled, or pushed); the file itself is not touched. Returns what tells
     /// whether it did, or nil when no file source reads `file` (a user's template).
-    static func rewrite(_ offset: UInt64, with bytes: [UInt8], on pipeline: Pipeline, reading file: URL,
-                        source name: String? = nil) -> Applied? {
-        guard let source = pipeline.allElements().first(where: {
-                  Pipeline.factoryName(of: $0.pointer) == "filesrc" && $0.string("location") == file.path && (name == nil || $0.name == name)
-              }),
-              let pad = gst_element_get_static_pad(source.pointer, "src") else { return nil }
+    static func rewrite(
+        _ offset: UInt64, with bytes: [UInt8], on pipeline: Pipeline, reading file: URL,
+        source name: String? = nil
+    ) -> Applied? {
+        guard
+            let source = pipeline.allElements().first(where: {
+                Pipeline.factoryName(of: $0.pointer) == "filesrc" && $0.string("location") == file.path
+                    && (name == nil || $0.name == name)
+            }),
+            let pad = gst_element_get_static_pad(source.pointer, "src")
+        else { return nil }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
         let applied = Applied(offset: offset, bytes: bytes)
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, openEditProbe, Unmanaged.passRetained(applied).toOpaque()) {
@@ -65,18 +70,24 @@ extension ClipAudioEdit {
 
         /// Rewrites the part of `buffer` (holding the file's bytes from `start`) that overlaps
         /// the entry; returns the buffer to pass on (a copy when `buffer` was not writable).
-        fileprivate func rewrite(_ buffer: UnsafeMutablePointer<GstBuffer>, from start: UInt64) -> UnsafeMutablePointer<GstBuffer> {
+        fileprivate func rewrite(
+            _ buffer: UnsafeMutablePointer<GstBuffer>, from start: UInt64
+        ) -> UnsafeMutablePointer<GstBuffer> {
             let size = UInt64(gst_buffer_get_size(buffer))
             let (end, overflow) = start.addingReportingOverflow(size)
             let lower = max(start, offset), upper = min(overflow ? .max : end, offset + UInt64(bytes.count))
             guard lower < upper else { return buffer }
             var target = buffer
-            if gst_mini_object_is_writable(gcast(buffer, to: GstMiniObject.self)) == 0, let copy = gst_buffer_copy_deep(buffer) {
+            if gst_mini_object_is_writable(gcast(buffer, to: GstMiniObject.self)) == 0,
+                let copy = gst_buffer_copy_deep(buffer)
+            {
                 gst_buffer_unref(buffer)
                 target = copy
             }
             let from = Int(lower - offset), count = Int(upper - lower)
-            let filled = bytes.withUnsafeBytes { gst_buffer_fill(target, gsize(lower - start), $0.baseAddress! + from, gsize(count)) }
+            let filled = bytes.withUnsafeBytes {
+                gst_buffer_fill(target, gsize(lower - start), $0.baseAddress! + from, gsize(count))
+            }
             if Int(filled) == count { written.withLock { for index in from..<(from + count) { $0[index] = true } } }
             return target
         }
@@ -88,7 +99,6 @@ extension ClipAudioEdit {
         do { try writeSourceEdit(into: output) } catch { throw MediaError(error) }
     }
 }
-
 
 /// On the file source's pad: every buffer holding bytes of the sound's media edit gets the open
 /// entry's bytes there. In pull mode the probe has the offset read; a pushed buffer carries its own.
@@ -105,5 +115,6 @@ private let openEditProbe: GstPadProbeCallback = { _, info, context in
 /// Drops GAP events on their way into the video encoder (see `ClipAudioEdit.dropGaps`).
 private let gapProbe: GstPadProbeCallback = { _, info, _ in
     guard let info, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
-    return data.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_GAP ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
+    return data.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_GAP
+        ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
 }

@@ -7,6 +7,8 @@ extension ClipMediaDurations {
     /// Has the pipeline's file source reading `file` give qtdemux these durations; nothing when
     /// no file source reads it (a user's template).
     func install(on pipeline: Pipeline, reading file: URL) {
-        for change in changes { _ = ClipAudioEdit.rewrite(change.offset, with: change.bytes, on: pipeline, reading: file) }
+        for change in changes {
+            _ = ClipAudioEdit.rewrite(change.offset, with: change.bytes, on: pipeline, reading: file)
+        }
     }
 }

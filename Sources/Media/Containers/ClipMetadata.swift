@@ -8,7 +8,8 @@ public enum ClipMetadata {
     /// Sets `output`'s creation times to `created` and copies `source`'s location, make/model
     /// and `mdta` keys into it (without the location when `keepLocation` is false; the `encoder`
     /// key never: the output's encoder is not the source's). Both are MP4 or MOV files.
-    public static func carry(from source: URL, into output: URL, created: Date?, keepLocation: Bool) throws(MediaError) {
+    public static func carry(from source: URL, into output: URL, created: Date?, keepLocation: Bool) throws(MediaError)
+    {
         do {
             try ContainerMetadata.carry(from: source, into: output, created: created, keepLocation: keepLocation)
         } catch {

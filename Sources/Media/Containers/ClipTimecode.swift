@@ -19,8 +19,9 @@ public enum ClipTimecode: Sendable, Equatable {
     /// the track's boxes or sample are cut short.
     static func track(in file: URL) -> ClipTimecode? {
         TimecodeTrack.first(in: file).map {
-            .track(frame: $0.frame, flags: $0.flags, timescale: $0.timescale, frameDuration: $0.frameDuration,
-                   framesPerSecond: $0.framesPerSecond)
+            .track(
+                frame: $0.frame, flags: $0.flags, timescale: $0.timescale, frameDuration: $0.frameDuration,
+                framesPerSecond: $0.framesPerSecond)
         }
     }
 }
@@ -32,9 +33,13 @@ extension ClipStreams {
         firstTag(on: pad) { tags in
             for index in 0..<gst_tag_list_get_tag_size(tags, "extended-comment") {
                 var value: UnsafePointer<gchar>?
-                guard gst_tag_list_peek_string_index(tags, "extended-comment", index, &value) != 0, let value else { continue }
+                guard gst_tag_list_peek_string_index(tags, "extended-comment", index, &value) != 0, let value else {
+                    continue
+                }
                 let comment = String(cString: value)
-                if comment.uppercased().hasPrefix("TIMECODE=") { return .tag(String(comment.dropFirst("TIMECODE=".count))) }
+                if comment.uppercased().hasPrefix("TIMECODE=") {
+                    return .tag(String(comment.dropFirst("TIMECODE=".count)))
+                }
             }
             return nil
         }

@@ -14,8 +14,9 @@ extension ClipTimescale {
     /// lasting `duration` (ns, as probed).
     static func install(on pipeline: Pipeline, duration: UInt64?) {
         guard let mux = try? pipeline.element(named: "mux"), let encoder = try? pipeline.element(named: "encoder"),
-              ["mp4mux", "qtmux"].contains(Pipeline.factoryName(of: mux.pointer) ?? ""),
-              let pad = gst_element_get_static_pad(encoder.pointer, "sink") else { return }
+            ["mp4mux", "qtmux"].contains(Pipeline.factoryName(of: mux.pointer) ?? ""),
+            let pad = gst_element_get_static_pad(encoder.pointer, "sink")
+        else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
         let target = Unmanaged.passRetained(Target(mux: mux, duration: duration)).toOpaque()
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, rawCaps, target) {
@@ -52,7 +53,10 @@ extension ClipTimescale {
     fileprivate final class Target {
         let mux: Element
         let duration: UInt64?
-        init(mux: Element, duration: UInt64?) { self.mux = mux; self.duration = duration }
+        init(mux: Element, duration: UInt64?) {
+            self.mux = mux
+            self.duration = duration
+        }
     }
 }
 
@@ -69,9 +73,13 @@ private let rawCaps: GstPadProbeCallback = { _, info, context in
     // No frame rate in the caps counts as variable (0/1).
     var numerator: gint = 0, denominator: gint = 1
     _ = gst_structure_get_fraction(structure, "framerate", &numerator, &denominator)
-    guard let timescale = ClipTimescale.timescale(numerator: Int(numerator), denominator: Int(denominator), duration: target.duration),
-          let pad = gst_element_get_static_pad(target.mux.pointer, "video_0") else { return GST_PAD_PROBE_OK }
-    gst_util_set_object_arg(UnsafeMutableRawPointer(pad).assumingMemoryBound(to: GObject.self), "trak-timescale", String(timescale))
+    guard
+        let timescale = ClipTimescale.timescale(
+            numerator: Int(numerator), denominator: Int(denominator), duration: target.duration),
+        let pad = gst_element_get_static_pad(target.mux.pointer, "video_0")
+    else { return GST_PAD_PROBE_OK }
+    gst_util_set_object_arg(
+        UnsafeMutableRawPointer(pad).assumingMemoryBound(to: GObject.self), "trak-timescale", String(timescale))
     gst_object_unref(UnsafeMutableRawPointer(pad))
     return GST_PAD_PROBE_OK
 }
@@ -79,7 +87,9 @@ private let rawCaps: GstPadProbeCallback = { _, info, context in
 private let encodedDuration: GstPadProbeCallback = { _, info, context in
     guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
     let buffer = data.assumingMemoryBound(to: GstBuffer.self)
-    guard buffer.pointee.pts != GstClockTime.max, buffer.pointee.duration != GstClockTime.max else { return GST_PAD_PROBE_OK }
+    guard buffer.pointee.pts != GstClockTime.max, buffer.pointee.duration != GstClockTime.max else {
+        return GST_PAD_PROBE_OK
+    }
     let durations = Unmanaged<ClipTimescale.Durations>.fromOpaque(context).takeUnretainedValue()
     durations.byTime.withLock { $0[UInt64(buffer.pointee.pts)] = UInt64(buffer.pointee.duration) }
     return GST_PAD_PROBE_OK
@@ -91,7 +101,8 @@ private let muxedDuration: GstPadProbeCallback = { _, info, context in
     guard buffer.pointee.pts != GstClockTime.max else { return GST_PAD_PROBE_OK }
     let durations = Unmanaged<ClipTimescale.Durations>.fromOpaque(context).takeUnretainedValue()
     guard let duration = durations.byTime.withLock({ $0.removeValue(forKey: UInt64(buffer.pointee.pts)) }),
-          duration != UInt64(buffer.pointee.duration) else { return GST_PAD_PROBE_OK }
+        duration != UInt64(buffer.pointee.duration)
+    else { return GST_PAD_PROBE_OK }
     buffer = gcast(gst_mini_object_make_writable(gcast(buffer)))
     buffer.pointee.duration = GstClockTime(duration)
     info.pointee.data = UnsafeMutableRawPointer(buffer)

@@ -34,13 +34,16 @@ public final class RecordedSoundEdit: Sendable {
     /// picture (an empty edit first), or the pipeline has no such branch or muxer.
     public static func install(on pipeline: Pipeline, clip: URL) -> RecordedSoundEdit? {
         guard let edit = ClipAudioEdit.read(from: clip), !edit.startsLate,
-              let mux = try? pipeline.element(named: "mux") else { return nil }
+            let mux = try? pipeline.element(named: "mux")
+        else { return nil }
         var pads: [UnsafeMutablePointer<GstPad>] = []
         forEachPad(of: mux.pointer, sink: true) { if objectName(gcast($0)).hasPrefix("audio") { pads.append($0) } }
         guard pads.count == 1,
-              let applied = edit.install(on: pipeline, reading: clip, source: ClipStreams.fileAudioSource) else { return nil }
+            let applied = edit.install(on: pipeline, reading: clip, source: ClipStreams.fileAudioSource)
+        else { return nil }
         let watch = RecordedSoundEdit(edit: edit, applied: applied)
-        gst_pad_add_probe(pads[0], GST_PAD_PROBE_TYPE_BUFFER, keptSoundProbe, Unmanaged.passRetained(watch).toOpaque()) {
+        gst_pad_add_probe(pads[0], GST_PAD_PROBE_TYPE_BUFFER, keptSoundProbe, Unmanaged.passRetained(watch).toOpaque())
+        {
             if let context = $0 { Unmanaged<RecordedSoundEdit>.fromOpaque(context).release() }
         }
         return watch
@@ -80,6 +83,7 @@ public final class RecordedSoundEdit: Sendable {
 /// On the muxer's sound pad: the span of the sound it takes.
 private let keptSoundProbe: GstPadProbeCallback = { _, info, context in
     guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
-    Unmanaged<RecordedSoundEdit>.fromOpaque(context).takeUnretainedValue().take(data.assumingMemoryBound(to: GstBuffer.self))
+    Unmanaged<RecordedSoundEdit>.fromOpaque(context).takeUnretainedValue().take(
+        data.assumingMemoryBound(to: GstBuffer.self))
     return GST_PAD_PROBE_OK
 }

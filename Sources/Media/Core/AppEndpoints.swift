@@ -20,9 +20,13 @@ struct AppSinkSettings {
     var async = true
 
     /// A live capture: a short queue, the oldest frame dropped rather than the camera stalled.
-    static func live(maxBuffers: Int) -> AppSinkSettings { AppSinkSettings(maxBuffers: maxBuffers, drop: true, sync: true) }
+    static func live(maxBuffers: Int) -> AppSinkSettings {
+        AppSinkSettings(maxBuffers: maxBuffers, drop: true, sync: true)
+    }
     /// Files and photos: a short queue, the producer waits, nothing is dropped.
-    static func everyBuffer(maxBuffers: Int) -> AppSinkSettings { AppSinkSettings(maxBuffers: maxBuffers, drop: false, sync: false) }
+    static func everyBuffer(maxBuffers: Int) -> AppSinkSettings {
+        AppSinkSettings(maxBuffers: maxBuffers, drop: false, sync: false)
+    }
     /// Encoded data taken off a tee for another pipeline: never paced, never holding the tee.
     static let tap = AppSinkSettings(maxBuffers: 300, drop: true, sync: false, async: false)
 }

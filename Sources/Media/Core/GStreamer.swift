@@ -15,7 +15,9 @@ public enum GStreamer {
             return .failure(.initialization(message))
         }
         // The clips' H.264 encoder (ClipVideoCodec), in this process only.
-        guard camstamp_x264enc_register() != 0 else { return .failure(.initialization("cannot register the camstampx264enc element")) }
+        guard camstamp_x264enc_register() != 0 else {
+            return .failure(.initialization("cannot register the camstampx264enc element"))
+        }
         return .success(())
     }()
 
@@ -41,7 +43,8 @@ public enum GStreamer {
 
 /// Puts `replacement` in place of the event passing a pad probe (`info`'s data, whose one
 /// reference the probe holds): the same sequence number, the old event let go.
-func replaceProbeEvent(_ info: UnsafeMutablePointer<GstPadProbeInfo>, with replacement: UnsafeMutablePointer<GstEvent>) {
+func replaceProbeEvent(_ info: UnsafeMutablePointer<GstPadProbeInfo>, with replacement: UnsafeMutablePointer<GstEvent>)
+{
     guard let old = info.pointee.data?.assumingMemoryBound(to: GstEvent.self) else { return }
     gst_event_set_seqnum(replacement, gst_event_get_seqnum(old))
     gst_event_unref(old)
@@ -51,7 +54,9 @@ func replaceProbeEvent(_ info: UnsafeMutablePointer<GstPadProbeInfo>, with repla
 /// Calls `body` with each sink (or source) pad `element` has now, each held meanwhile: the list is
 /// read under the element's lock and the calls made after it (parsebin and the muxers add pads
 /// from their streaming threads).
-func forEachPad(of element: UnsafeMutablePointer<GstElement>, sink: Bool, _ body: (UnsafeMutablePointer<GstPad>) -> Void) {
+func forEachPad(
+    of element: UnsafeMutablePointer<GstElement>, sink: Bool, _ body: (UnsafeMutablePointer<GstPad>) -> Void
+) {
     let object: UnsafeMutablePointer<GstObject> = gcast(element)
     var pads: [UnsafeMutablePointer<GstPad>] = []
     g_mutex_lock(&object.pointee.lock)

@@ -66,11 +66,14 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         case .initialization(let message):
             "GStreamer could not start: \(message)"
         case .missingElements(let names):
-            "GStreamer element\(names.count == 1 ? "" : "s") not installed: " + names.map { name in
-                if let package = MediaError.debianPackage(providing: name) {
-                    "\(name) (install the Debian package \(package))"
-                } else { name }
-            }.joined(separator: ", ")
+            "GStreamer element\(names.count == 1 ? "" : "s") not installed: "
+                + names.map { name in
+                    if let package = MediaError.debianPackage(providing: name) {
+                        "\(name) (install the Debian package \(package))"
+                    } else {
+                        name
+                    }
+                }.joined(separator: ", ")
         case .parse(let message, _):
             "invalid pipeline: \(message)"
         case .stateChange(let element, let message, let debug):
@@ -84,7 +87,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         case .timeout(let what):
             "timed out: \(what)"
         case .device(let path, let operation, let code):
-            code == ENOTTY ? "\(path): not a V4L2 camera (\(operation): \(String(cString: strerror(code))))"
+            code == ENOTTY
+                ? "\(path): not a V4L2 camera (\(operation): \(String(cString: strerror(code))))"
                 : "\(path): \(operation): \(String(cString: strerror(code)))"
         case .blend(let format, let width, let height):
             "cannot blend the marks into a \(width)x\(height) \(format) frame"
@@ -127,7 +131,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         }
         // A failure while starting comes as a state change that kept only the debug text.
         if case .stateChange(_, _, let debug) = self { return debug.flatMap(Self.problem(inDebug:)) }
-        guard case .stream(_, let domain, let code, let message, let debug) = self, domain == "gst-resource-error-quark" else { return nil }
+        guard case .stream(_, let domain, let code, let message, let debug) = self, domain == "gst-resource-error-quark"
+        else { return nil }
         // hlssink2 puts the system's reason in its message ("Failed to write playlist 'Error
         // writing to file: No space left on device'"), with a plain write error's code.
         if let problem = debug.flatMap(Self.problem(inDebug:)) ?? Self.problem(inDebug: message) { return problem }
@@ -146,7 +151,9 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     /// The operating system's reason in a resource error's debug text ("system error: Read-only
     /// file system"), when GStreamer gave one.
     public var systemReason: String? {
-        guard case .stream(_, _, _, _, let debug?) = self, let start = debug.range(of: "system error: ") else { return nil }
+        guard case .stream(_, _, _, _, let debug?) = self, let start = debug.range(of: "system error: ") else {
+            return nil
+        }
         let reason = debug[start.upperBound...].prefix { $0 != ")" && $0 != "\n" }
         return reason.isEmpty ? nil : String(reason)
     }
@@ -207,13 +214,23 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     private static let packages: [String: String] = {
         var map: [String: String] = [:]
         let table: [(String, [String])] = [
-            ("gstreamer1.0-plugins-base", ["appsrc", "appsink", "videoconvert", "videoscale", "videorate",
-                                           "videotestsrc", "decodebin", "uridecodebin", "playbin",
-                                           "audiotestsrc", "encodebin"]),
+            (
+                "gstreamer1.0-plugins-base",
+                [
+                    "appsrc", "appsink", "videoconvert", "videoscale", "videorate",
+                    "videotestsrc", "decodebin", "uridecodebin", "playbin",
+                    "audiotestsrc", "encodebin",
+                ]
+            ),
             ("gstreamer1.0-x", ["textoverlay", "clockoverlay", "timeoverlay", "ximagesink"]),
-            ("gstreamer1.0-plugins-good", ["v4l2src", "jpegenc", "jpegdec", "pngenc", "pngdec", "mp4mux", "qtmux",
-                                           "qtdemux", "matroskamux", "matroskademux", "rtph264pay", "rtph264depay",
-                                           "udpsink", "udpsrc", "videoflip", "gdkpixbufoverlay", "splitmuxsink"]),
+            (
+                "gstreamer1.0-plugins-good",
+                [
+                    "v4l2src", "jpegenc", "jpegdec", "pngenc", "pngdec", "mp4mux", "qtmux",
+                    "qtdemux", "matroskamux", "matroskademux", "rtph264pay", "rtph264depay",
+                    "udpsink", "udpsrc", "videoflip", "gdkpixbufoverlay", "splitmuxsink",
+                ]
+            ),
             ("gstreamer1.0-plugins-bad", ["h264parse", "jpegparse", "mpegtsmux", "openh264enc", "x265enc"]),
             ("gstreamer1.0-plugins-ugly", ["x264enc"]),
             ("gstreamer1.0-libav", ["avdec_h264", "avenc_mjpeg"]),
@@ -232,6 +249,7 @@ func mediaError(from message: UnsafeMutablePointer<GstMessage>) -> MediaError {
     let element = objectPath(message.pointee.src)
     let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
     let domain = error.map { String(cString: g_quark_to_string($0.pointee.domain)) } ?? ""
-    return .stream(element: element, domain: domain, code: Int(error?.pointee.code ?? 0),
-                   message: text, debug: takeGString(debug))
+    return .stream(
+        element: element, domain: domain, code: Int(error?.pointee.code ?? 0),
+        message: text, debug: takeGString(debug))
 }

@@ -16,8 +16,10 @@ public final class Pipeline: @unchecked Sendable {
         self.description = description
         let parsed = try Self.parse(description, asBin: false)
         // A single element comes back bare; wrap it so every Pipeline has a bus of its own.
-        if g_type_check_instance_is_a(UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GTypeInstance.self),
-                                      gst_pipeline_get_type()) != 0 {
+        if g_type_check_instance_is_a(
+            UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GTypeInstance.self),
+            gst_pipeline_get_type()) != 0
+        {
             element = parsed
         } else {
             let bin = gst_pipeline_new(nil)!
@@ -45,21 +47,28 @@ public final class Pipeline: @unchecked Sendable {
     }
 
     /// Parses launch text into a pipeline, or a bin whose unlinked pads stay unlinked.
-    private static func parse(_ description: String, asBin: Bool) throws(MediaError) -> UnsafeMutablePointer<GstElement> {
+    private static func parse(_ description: String, asBin: Bool) throws(MediaError) -> UnsafeMutablePointer<GstElement>
+    {
         let context = gst_parse_context_new()
         defer { gst_parse_context_free(context) }
         var error: UnsafeMutablePointer<GError>?
-        let parsed = asBin ? gst_parse_bin_from_description_full(description, 0, context, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        let parsed =
+            asBin
+            ? gst_parse_bin_from_description_full(description, 0, context, GST_PARSE_FLAG_FATAL_ERRORS, &error)
             : gst_parse_launch_full(description, context, GST_PARSE_FLAG_FATAL_ERRORS, &error)
         if let error {
             defer { g_error_free(error) }
             if let parsed { gst_object_unref(UnsafeMutableRawPointer(parsed)) }
             if error.pointee.domain == gst_parse_error_quark(),
-               error.pointee.code == Int32(GST_PARSE_ERROR_NO_SUCH_ELEMENT.rawValue) {
+                error.pointee.code == Int32(GST_PARSE_ERROR_NO_SUCH_ELEMENT.rawValue)
+            {
                 var names: [String] = []
                 if let missing = gst_parse_context_get_missing_elements(context) {
                     var index = 0
-                    while let name = missing[index] { names.append(String(cString: name)); index += 1 }
+                    while let name = missing[index] {
+                        names.append(String(cString: name))
+                        index += 1
+                    }
                     g_strfreev(missing)
                 }
                 throw .missingElements(names.isEmpty ? [String(cString: error.pointee.message)] : names)
@@ -135,7 +144,8 @@ public final class Pipeline: @unchecked Sendable {
     private func popMessage(_ types: GstMessageType, timeout: Duration?) -> BusResult? {
         let bus = gst_element_get_bus(element)!
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        let popped = timeout.map { gst_bus_timed_pop_filtered(bus, GstClockTime($0.nanoseconds), types) }
+        let popped =
+            timeout.map { gst_bus_timed_pop_filtered(bus, GstClockTime($0.nanoseconds), types) }
             ?? gst_bus_pop_filtered(bus, types)
         guard let message = popped else { return nil }
         defer { gst_message_unref(message) }
@@ -166,7 +176,12 @@ public final class Pipeline: @unchecked Sendable {
             }
         }
         public var description: String {
-            switch self { case .null: "NULL"; case .ready: "READY"; case .paused: "PAUSED"; case .playing: "PLAYING" }
+            switch self {
+            case .null: "NULL"
+            case .ready: "READY"
+            case .paused: "PAUSED"
+            case .playing: "PLAYING"
+            }
         }
     }
 
@@ -200,8 +215,11 @@ public final class Element: @unchecked Sendable {
     /// Sets a property from its string form, as gst-launch would.
     public func set(_ property: String, _ value: String) throws(MediaError) {
         let object: UnsafeMutablePointer<GObject> = gcast(pointer)
-        guard g_object_class_find_property(UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class)
-            .assumingMemoryBound(to: GObjectClass.self), property) != nil else {
+        guard
+            g_object_class_find_property(
+                UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class)
+                    .assumingMemoryBound(to: GObjectClass.self), property) != nil
+        else {
             throw .invalidTemplate("element '\(name)' has no property '\(property)'")
         }
         gst_util_set_object_arg(object, property, value)
@@ -210,8 +228,11 @@ public final class Element: @unchecked Sendable {
     /// A property's value in its string form (as gst-inspect shows it).
     public func string(_ property: String) -> String? {
         let object: UnsafeMutablePointer<GObject> = gcast(pointer)
-        guard let spec = g_object_class_find_property(UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class)
-            .assumingMemoryBound(to: GObjectClass.self), property) else { return nil }
+        guard
+            let spec = g_object_class_find_property(
+                UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class)
+                    .assumingMemoryBound(to: GObjectClass.self), property)
+        else { return nil }
         var value = GValue()
         g_value_init(&value, spec.pointee.value_type)
         defer { g_value_unset(&value) }
@@ -239,8 +260,12 @@ public final class Element: @unchecked Sendable {
     /// is unset or not a structure.
     public func structure(_ property: String) -> (name: String, fields: [String: String])? {
         let object: UnsafeMutablePointer<GObject> = gcast(pointer)
-        guard let spec = g_object_class_find_property(UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class)
-            .assumingMemoryBound(to: GObjectClass.self), property), spec.pointee.value_type == gst_structure_get_type() else { return nil }
+        guard
+            let spec = g_object_class_find_property(
+                UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class)
+                    .assumingMemoryBound(to: GObjectClass.self), property),
+            spec.pointee.value_type == gst_structure_get_type()
+        else { return nil }
         var value = GValue()
         g_value_init(&value, spec.pointee.value_type)
         defer { g_value_unset(&value) }
@@ -256,7 +281,9 @@ public final class Element: @unchecked Sendable {
             let key = String(cString: name)
             if let string = gst_structure_get_string(structure, name) {
                 fields[key] = String(cString: string)
-            } else if let value = gst_structure_get_value(structure, name), let text = takeGString(gst_value_serialize(value)) {
+            } else if let value = gst_structure_get_value(structure, name),
+                let text = takeGString(gst_value_serialize(value))
+            {
                 fields[key] = text
             }
         }
@@ -264,7 +291,9 @@ public final class Element: @unchecked Sendable {
     }
 
     public func set(_ property: String, _ value: Int) throws(MediaError) { try set(property, String(value)) }
-    public func set(_ property: String, _ value: Bool) throws(MediaError) { try set(property, value ? "true" : "false") }
+    public func set(_ property: String, _ value: Bool) throws(MediaError) {
+        try set(property, value ? "true" : "false")
+    }
 }
 
 extension Element {

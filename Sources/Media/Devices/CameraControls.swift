@@ -22,7 +22,10 @@ public struct CameraControl: Sendable, Equatable, Codable {
     public struct MenuItem: Sendable, Equatable, Codable {
         public var index: Int64
         public var name: String
-        public init(index: Int64, name: String) { self.index = index; self.name = name }
+        public init(index: Int64, name: String) {
+            self.index = index
+            self.name = name
+        }
     }
 
     /// The name as v4l2src's `extra-controls` spells it: `white_balance_temperature_auto`.
@@ -40,11 +43,21 @@ public struct CameraControl: Sendable, Equatable, Codable {
     public var menu: [MenuItem]
     public var flags: [Flag]
 
-    public init(name: String, label: String, id: UInt32, type: Kind, minimum: Int64, maximum: Int64,
-                step: UInt64, defaultValue: Int64, value: Int64?, menu: [MenuItem] = [], flags: [Flag] = []) {
-        self.name = name; self.label = label; self.id = id; self.type = type
-        self.minimum = minimum; self.maximum = maximum; self.step = step; self.defaultValue = defaultValue
-        self.value = value; self.menu = menu; self.flags = flags
+    public init(
+        name: String, label: String, id: UInt32, type: Kind, minimum: Int64, maximum: Int64,
+        step: UInt64, defaultValue: Int64, value: Int64?, menu: [MenuItem] = [], flags: [Flag] = []
+    ) {
+        self.name = name
+        self.label = label
+        self.id = id
+        self.type = type
+        self.minimum = minimum
+        self.maximum = maximum
+        self.step = step
+        self.defaultValue = defaultValue
+        self.value = value
+        self.menu = menu
+        self.flags = flags
     }
 
     /// Greyed out now: another control (an "auto" one) decides its value.
@@ -63,8 +76,10 @@ public struct CameraControl: Sendable, Equatable, Codable {
         var out = ""
         var pendingSeparator = false
         for character in label.unicodeScalars {
-            let isAlphanumeric = character.isASCII && (("a"..."z").contains(character) || ("A"..."Z").contains(character)
-                || ("0"..."9").contains(character))
+            let isAlphanumeric =
+                character.isASCII
+                && (("a"..."z").contains(character) || ("A"..."Z").contains(character)
+                    || ("0"..."9").contains(character))
             if isAlphanumeric {
                 if pendingSeparator && !out.isEmpty { out += "_" }
                 pendingSeparator = false
@@ -99,7 +114,10 @@ public enum CameraControls {
             if extended {
                 if retrying({ camstamp_v4l2_query_ext_ctrl(fd, &query) }) != 0 {
                     // Drivers older than Linux 3.17 know only VIDIOC_QUERYCTRL.
-                    if errno == ENOTTY && controls.isEmpty { extended = false; continue }
+                    if errno == ENOTTY && controls.isEmpty {
+                        extended = false
+                        continue
+                    }
                     break
                 }
             } else {
@@ -129,17 +147,18 @@ public enum CameraControls {
         let label = withUnsafeBytes(of: query.name) { bytes in
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
-        let kind: CameraControl.Kind = switch v4l2_ctrl_type(rawValue: query.type) {
-        case V4L2_CTRL_TYPE_INTEGER: .integer
-        case V4L2_CTRL_TYPE_BOOLEAN: .boolean
-        case V4L2_CTRL_TYPE_MENU: .menu
-        case V4L2_CTRL_TYPE_INTEGER_MENU: .integerMenu
-        case V4L2_CTRL_TYPE_BUTTON: .button
-        case V4L2_CTRL_TYPE_INTEGER64: .integer64
-        case V4L2_CTRL_TYPE_STRING: .string
-        case V4L2_CTRL_TYPE_BITMASK: .bitmask
-        default: .other
-        }
+        let kind: CameraControl.Kind =
+            switch v4l2_ctrl_type(rawValue: query.type) {
+            case V4L2_CTRL_TYPE_INTEGER: .integer
+            case V4L2_CTRL_TYPE_BOOLEAN: .boolean
+            case V4L2_CTRL_TYPE_MENU: .menu
+            case V4L2_CTRL_TYPE_INTEGER_MENU: .integerMenu
+            case V4L2_CTRL_TYPE_BUTTON: .button
+            case V4L2_CTRL_TYPE_INTEGER64: .integer64
+            case V4L2_CTRL_TYPE_STRING: .string
+            case V4L2_CTRL_TYPE_BITMASK: .bitmask
+            default: .other
+            }
         let flagBits: [(UInt32, CameraControl.Flag)] = [
             (UInt32(V4L2_CTRL_FLAG_GRABBED), .grabbed), (UInt32(V4L2_CTRL_FLAG_READ_ONLY), .readOnly),
             (UInt32(V4L2_CTRL_FLAG_UPDATE), .update), (UInt32(V4L2_CTRL_FLAG_INACTIVE), .inactive),
@@ -149,20 +168,24 @@ public enum CameraControls {
         let flags = flagBits.filter { query.flags & $0.0 != 0 }.map(\.1)
         var menu: [CameraControl.MenuItem] = []
         if kind == .menu || kind == .integerMenu, query.minimum >= 0, query.maximum >= query.minimum,
-           query.maximum - query.minimum < 256 {
+            query.maximum - query.minimum < 256
+        {
             for index in query.minimum...query.maximum {
                 var item = v4l2_querymenu()
                 item.id = query.id
                 item.index = UInt32(index)
                 // Indices a driver skips fail with EINVAL: they are not choices.
                 guard retrying({ camstamp_v4l2_querymenu(fd, &item) }) == 0 else { continue }
-                let name: String = kind == .integerMenu ? String(item.value)
+                let name: String =
+                    kind == .integerMenu
+                    ? String(item.value)
                     : withUnsafeBytes(of: item.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                 menu.append(.init(index: index, name: name))
             }
         }
         var value: Int64?
-        let readable = [.integer, .boolean, .menu, .integerMenu, .integer64, .bitmask].contains(kind)
+        let readable =
+            [.integer, .boolean, .menu, .integerMenu, .integer64, .bitmask].contains(kind)
             && !flags.contains(.writeOnly)
         if readable {
             var one = v4l2_ext_control()
@@ -176,9 +199,10 @@ public enum CameraControls {
                 return kind == .integer64 ? pointer.pointee.value64 : Int64(pointer.pointee.value)
             }
         }
-        return CameraControl(name: CameraControl.extraControlsName(label), label: label, id: query.id, type: kind,
-                             minimum: query.minimum, maximum: query.maximum, step: query.step,
-                             defaultValue: query.default_value, value: value, menu: menu, flags: flags)
+        return CameraControl(
+            name: CameraControl.extraControlsName(label), label: label, id: query.id, type: kind,
+            minimum: query.minimum, maximum: query.maximum, step: query.step,
+            defaultValue: query.default_value, value: value, menu: menu, flags: flags)
     }
 
     /// Runs an ioctl again when a signal interrupted it.

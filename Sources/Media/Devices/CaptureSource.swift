@@ -20,14 +20,18 @@ public enum CaptureSource: Sendable, Equatable {
             LaunchFragment("videotestsrc name=camera is-live=true pattern=smpte75 horizontal-speed=2")
         case .v4l2(let device):
             // decodebin takes raw and MJPEG cameras alike.
-            LaunchFragment(([LaunchFragment(element: "v4l2src", ["name": "camera", "device": device]).text]
-                            + [format.cameraModes.map { LaunchFragment(element: "capsfilter", ["caps": $0]).text }].compactMap { $0 }
-                            + ["decodebin"]).joined(separator: " ! "))
+            LaunchFragment(
+                ([LaunchFragment(element: "v4l2src", ["name": "camera", "device": device]).text]
+                    + [format.cameraModes.map { LaunchFragment(element: "capsfilter", ["caps": $0]).text }].compactMap {
+                        $0
+                    }
+                    + ["decodebin"]).joined(separator: " ! "))
         case .file(let url):
             // A phone's clip with a rotation tag is turned upright as a batch turns it (`clip.pipeline`'s
             // {orient}); one without keeps no videoflip, which would copy every frame for nothing.
-            LaunchFragment(LaunchFragment(element: "filesrc", ["name": "camera", "location": url.path]).text + " ! decodebin"
-                           + ((try? ClipStreams.probe(url))?.isTurned == true ? " ! videoflip video-direction=auto" : ""))
+            LaunchFragment(
+                LaunchFragment(element: "filesrc", ["name": "camera", "location": url.path]).text + " ! decodebin"
+                    + ((try? ClipStreams.probe(url))?.isTurned == true ? " ! videoflip video-direction=auto" : ""))
         }
     }
 }
@@ -39,7 +43,9 @@ public struct CaptureFormat: Sendable, Equatable {
     public var height: Int?
     public var fps: Int?
     public init(width: Int? = nil, height: Int? = nil, fps: Int? = nil) {
-        self.width = width; self.height = height; self.fps = fps
+        self.width = width
+        self.height = height
+        self.fps = fps
     }
 
     /// The camera modes that give this size and rate, raw or MJPEG; nil when nothing was asked.
@@ -70,19 +76,27 @@ extension CaptureSource {
         var format = format
         // The test camera has no size of its own: give it a webcam-like default.
         if self == .test {
-            if format.width == nil { format.width = 1280; format.height = 720 }
+            if format.width == nil {
+                format.width = 1280
+                format.height = 720
+            }
             if format.fps == nil { format.fps = 30 }
         }
-        return try template.render(["source": .fragment(fragment(for: format)), "caps": .fragment(format.caps),
-                                     "rate": .fragment(format.rate)])
+        return try template.render([
+            "source": .fragment(fragment(for: format)), "caps": .fragment(format.caps),
+            "rate": .fragment(format.rate),
+        ])
     }
 }
 
 extension FrameSource {
     /// Builds (but does not start) the capture pipeline from `template`.
-    public static func capture(_ source: CaptureSource, format: CaptureFormat,
-                               template: PipelineTemplate) throws(MediaError) -> FrameSource {
-        try FrameSource(pipeline: Pipeline(source.capture(format: format, template: template)), live: true, exclusiveFrames: true)
+    public static func capture(
+        _ source: CaptureSource, format: CaptureFormat,
+        template: PipelineTemplate
+    ) throws(MediaError) -> FrameSource {
+        try FrameSource(
+            pipeline: Pipeline(source.capture(format: format, template: template)), live: true, exclusiveFrames: true)
     }
 }
 

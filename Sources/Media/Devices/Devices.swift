@@ -66,7 +66,10 @@ public enum Devices {
         if let properties = gst_device_get_properties(device) {
             defer { gst_structure_free(properties) }
             for key in ["device.path", "api.v4l2.path", "object.path"] {
-                if let value = gst_structure_get_string(properties, key) { path = String(cString: value); break }
+                if let value = gst_structure_get_string(properties, key) {
+                    path = String(cString: value)
+                    break
+                }
             }
         }
         var modes: [CameraDevice.Mode] = []
@@ -85,7 +88,9 @@ public enum Devices {
         var format = media
         if let raw = gst_structure_get_string(structure, "format") { format = String(cString: raw) }
         var width: gint = 0, height: gint = 0
-        let hasSize = gst_structure_get_int(structure, "width", &width) != 0 && gst_structure_get_int(structure, "height", &height) != 0
+        let hasSize =
+            gst_structure_get_int(structure, "width", &width) != 0
+            && gst_structure_get_int(structure, "height", &height) != 0
         var rates: [String] = []
         if let value = gst_structure_get_value(structure, "framerate") {
             // A single fraction, a list of them, or a range: its string form reads well in all cases.
@@ -96,6 +101,7 @@ public enum Devices {
                     .map { $0.hasSuffix("/1") ? String($0.dropLast(2)) : $0 }
             }
         }
-        return .init(format: format, width: hasSize ? Int(width) : nil, height: hasSize ? Int(height) : nil, framerates: rates)
+        return .init(
+            format: format, width: hasSize ? Int(width) : nil, height: hasSize ? Int(height) : nil, framerates: rates)
     }
 }

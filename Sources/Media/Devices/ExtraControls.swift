@@ -43,7 +43,9 @@ public struct ExtraControl: Sendable, Equatable, Hashable, CustomStringConvertib
         let spelled = CameraControl.extraControlsName(name)
         guard spelled == name else {
             let hint = spelled.isEmpty ? "names are lowercase letters, digits and _" : "did you mean '\(spelled)'?"
-            throw ExtraControlError("--control: '\(name)' is not a control name as v4l2src spells it; \(hint) (`camstamp devices` lists them)")
+            throw ExtraControlError(
+                "--control: '\(name)' is not a control name as v4l2src spells it; \(hint) (`camstamp devices` lists them)"
+            )
         }
         guard !rawValue.isEmpty else {
             throw ExtraControlError("--control \(name): the value is empty; give a number, true/false or a menu item")
@@ -52,7 +54,8 @@ public struct ExtraControl: Sendable, Equatable, Hashable, CustomStringConvertib
             throw ExtraControlError("--control: \(error)")
         }
         let invalid = ExtraControlError(
-            "--control \(text): GStreamer cannot read '\(rawValue)' as one value; give a whole number, true/false or a menu item (quote text with spaces as \"50 Hz\")")
+            "--control \(text): GStreamer cannot read '\(rawValue)' as one value; give a whole number, true/false or a menu item (quote text with spaces as \"50 Hz\")"
+        )
         guard let structure = gst_structure_from_string("controls, \(name)=\(rawValue)", nil) else { throw invalid }
         defer { gst_structure_free(structure) }
         // `a=1, b=2` in one --control would parse as two fields.
@@ -75,13 +78,15 @@ public struct ExtraControl: Sendable, Equatable, Hashable, CustomStringConvertib
     /// The `extra-controls` structure for `controls` (integers and booleans; text must have been
     /// resolved against the camera first), e.g. `controls, brightness=(int)10, …`.
     public static func structure(_ controls: [ExtraControl]) -> String {
-        (["controls"] + controls.map { control in
-            switch control.value {
-            case .integer(let value): "\(control.name)=(int)\(value)"
-            case .boolean(let value): "\(control.name)=(boolean)\(value ? "true" : "false")"
-            case .text(let value): "\(control.name)=(string)\"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
-            }
-        }).joined(separator: ", ")
+        (["controls"]
+            + controls.map { control in
+                switch control.value {
+                case .integer(let value): "\(control.name)=(int)\(value)"
+                case .boolean(let value): "\(control.name)=(boolean)\(value ? "true" : "false")"
+                case .text(let value):
+                    "\(control.name)=(string)\"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
+                }
+            }).joined(separator: ", ")
     }
 }
 
@@ -103,8 +108,11 @@ extension Element {
             throw .invalidTemplate("'\(text)' is not a GStreamer structure")
         }
         let object: UnsafeMutablePointer<GObject> = gcast(pointer)
-        guard g_object_class_find_property(UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class)
-            .assumingMemoryBound(to: GObjectClass.self), property) != nil else {
+        guard
+            g_object_class_find_property(
+                UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class)
+                    .assumingMemoryBound(to: GObjectClass.self), property) != nil
+        else {
             gst_structure_free(structure)
             throw .invalidTemplate("element '\(name)' has no property '\(property)'")
         }

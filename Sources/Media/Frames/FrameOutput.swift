@@ -15,7 +15,9 @@ public final class FrameOutput: @unchecked Sendable {
     /// `block: true` makes `push` wait when `maxBuffers` are queued (a file must get every frame);
     /// `block: false` drops the frame instead when the queue is full (live: `push` returns false,
     /// so latency and memory stay bounded when the encoder falls behind).
-    public init(pipeline: Pipeline, maxBuffers: Int = 4, block: Bool = true, sourceName: String = "stamped") throws(MediaError) {
+    public init(
+        pipeline: Pipeline, maxBuffers: Int = 4, block: Bool = true, sourceName: String = "stamped"
+    ) throws(MediaError) {
         self.pipeline = pipeline
         blocking = block
         self.maxBuffers = UInt64(maxBuffers)

@@ -94,9 +94,13 @@ public final class FrameSource: @unchecked Sendable {
 extension FrameSource {
     /// The first frame of an image or video file, decoded and converted to `format`: for looking
     /// at what was written (tests, previews).
-    public static func firstFrame(of file: URL, format: PixelFormat, timeout: Duration = .seconds(10)) throws(MediaError) -> VideoFrame {
-        let description = try PipelineTemplate("filesrc location={location} ! decodebin ! videoconvert ! video/x-raw,format={format} ! appsink name=frames")
-            .render(["location": .quoted(file.path), "format": .word(format.rawValue)])
+    public static func firstFrame(
+        of file: URL, format: PixelFormat, timeout: Duration = .seconds(10)
+    ) throws(MediaError) -> VideoFrame {
+        let description = try PipelineTemplate(
+            "filesrc location={location} ! decodebin ! videoconvert ! video/x-raw,format={format} ! appsink name=frames"
+        )
+        .render(["location": .quoted(file.path), "format": .word(format.rawValue)])
         let source = try FrameSource(pipeline: Pipeline(description), live: false)
         try source.start()
         defer { source.stop() }

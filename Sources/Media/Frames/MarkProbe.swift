@@ -63,15 +63,21 @@ final class MarkProbe: @unchecked Sendable {
 
     /// Blends in place as a frame passes (streaming thread). Never throws or traps: a failure is
     /// recorded, the frame dropped, and the owner reports it.
-    fileprivate func mark(pad: UnsafeMutablePointer<GstPad>, info: UnsafeMutablePointer<GstPadProbeInfo>,
-                          data: UnsafeMutableRawPointer) -> GstPadProbeReturn {
+    fileprivate func mark(
+        pad: UnsafeMutablePointer<GstPad>, info: UnsafeMutablePointer<GstPadProbeInfo>,
+        data: UnsafeMutableRawPointer
+    ) -> GstPadProbeReturn {
         guard let action = lock.withLock({ failure == nil ? self.action : nil }) else { return GST_PAD_PROBE_DROP }
         // Ours alone after the source or decoder; if not, this swaps in a writable copy, and mapping
         // it to blend copies the pixels that are still shared.
-        let buffer: UnsafeMutablePointer<GstBuffer> = gcast(gst_mini_object_make_writable(data.assumingMemoryBound(to: GstMiniObject.self)))
+        let buffer: UnsafeMutablePointer<GstBuffer> = gcast(
+            gst_mini_object_make_writable(data.assumingMemoryBound(to: GstMiniObject.self)))
         if gst_buffer_is_all_memory_writable(buffer) == 0 { lock.withLock { shared += 1 } }
         info.pointee.data = UnsafeMutableRawPointer(buffer)
-        let index = lock.withLock { () -> Int in defer { frames += 1 }; return frames }
+        let index = lock.withLock { () -> Int in
+            defer { frames += 1 }
+            return frames
+        }
         let pts = buffer.pointee.pts == GstClockTime.max ? nil : UInt64(buffer.pointee.pts)
         // A frame that cannot be marked fails the run, never goes out unmarked (as for photos).
         let verdict: MarkVerdict

@@ -36,9 +36,12 @@ public final class OverlayImage: @unchecked Sendable {
     /// image is first blended into a frame: a JPEG stamped in its coefficients never needs it.
     /// (Throws nothing now; it stays `throws` so that callers do not change.) `pixels` may be a
     /// window into a larger image (its last row then ends at the window's right edge).
-    public init(width: Int, height: Int, stride: Int, premultipliedBGRA pixels: UnsafeRawBufferPointer) throws(MediaError) {
-        precondition(width > 0 && height > 0 && stride >= width * 4 && pixels.count >= stride * (height - 1) + width * 4,
-                     "overlay pixels do not match \(width)x\(height) with stride \(stride)")
+    public init(
+        width: Int, height: Int, stride: Int, premultipliedBGRA pixels: UnsafeRawBufferPointer
+    ) throws(MediaError) {
+        precondition(
+            width > 0 && height > 0 && stride >= width * 4 && pixels.count >= stride * (height - 1) + width * 4,
+            "overlay pixels do not match \(width)x\(height) with stride \(stride)")
         self.width = width
         self.height = height
         var packed = [UInt8](repeating: 0, count: width * height * 4)
@@ -85,7 +88,10 @@ public final class OverlayImage: @unchecked Sendable {
             #endif
             for offset in stride(from: 0, to: pixels.count, by: 4) {
                 let (red, green, blue, alpha) = straight(at: offset)
-                pixels[offset + r] = red; pixels[offset + g] = green; pixels[offset + b] = blue; pixels[offset + a] = alpha
+                pixels[offset + r] = red
+                pixels[offset + g] = green
+                pixels[offset + b] = blue
+                pixels[offset + a] = alpha
             }
         case .yuv(let kr, let kb, let fullRange):
             format = GST_VIDEO_FORMAT_AYUV
@@ -107,8 +113,9 @@ public final class OverlayImage: @unchecked Sendable {
         var offsets: [gsize] = [0, 0, 0, 0]
         var strides: [gint] = [gint(width * 4), 0, 0, 0]
         // The overlay API requires a video meta describing the layout.
-        _ = gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, format,
-                                           guint(width), guint(height), 1, &offsets, &strides)
+        _ = gst_buffer_add_video_meta_full(
+            buffer, GST_VIDEO_FRAME_FLAG_NONE, format,
+            guint(width), guint(height), 1, &offsets, &strides)
         var weighted: (y: [UInt16], cb: [UInt16], cr: [UInt16], inverse: [UInt16])?
         if case .yuv = space {
             let alphas = Swift.stride(from: 0, to: pixels.count, by: 4).map { UInt16(pixels[$0]) }
@@ -123,9 +130,13 @@ public final class OverlayImage: @unchecked Sendable {
     /// The pixel at `offset` with its alpha divided out, as (red, green, blue, alpha).
     private func straight(at offset: Int) -> (UInt8, UInt8, UInt8, UInt8) {
         #if _endian(little)
-        let (b, g, r, a) = (premultiplied[offset], premultiplied[offset + 1], premultiplied[offset + 2], premultiplied[offset + 3])
+        let (b, g, r, a) = (
+            premultiplied[offset], premultiplied[offset + 1], premultiplied[offset + 2], premultiplied[offset + 3]
+        )
         #else
-        let (a, r, g, b) = (premultiplied[offset], premultiplied[offset + 1], premultiplied[offset + 2], premultiplied[offset + 3])
+        let (a, r, g, b) = (
+            premultiplied[offset], premultiplied[offset + 1], premultiplied[offset + 2], premultiplied[offset + 3]
+        )
         #endif
         guard a > 0 else { return (0, 0, 0, 0) }
         guard a < 255 else { return (r, g, b, a) }
@@ -158,7 +169,9 @@ enum ColourSpace: Hashable {
         var kr = 0.299, kb = 0.114
         var matrix = info.colorimetry.matrix
         // Unknown or RGB matrix on a YUV frame: BT.601, as GStreamer itself assumes.
-        if matrix == GST_VIDEO_COLOR_MATRIX_UNKNOWN || matrix == GST_VIDEO_COLOR_MATRIX_RGB { matrix = GST_VIDEO_COLOR_MATRIX_BT601 }
+        if matrix == GST_VIDEO_COLOR_MATRIX_UNKNOWN || matrix == GST_VIDEO_COLOR_MATRIX_RGB {
+            matrix = GST_VIDEO_COLOR_MATRIX_BT601
+        }
         _ = gst_video_color_matrix_get_Kr_Kb(matrix, &kr, &kb)
         self = .yuv(kr: kr, kb: kb, fullRange: info.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255)
     }
@@ -178,7 +191,11 @@ public final class OverlayComposition: @unchecked Sendable {
         public var image: OverlayImage
         public var x: Int
         public var y: Int
-        public init(image: OverlayImage, x: Int, y: Int) { self.image = image; self.x = x; self.y = y }
+        public init(image: OverlayImage, x: Int, y: Int) {
+            self.image = image
+            self.x = x
+            self.y = y
+        }
     }
 
     let placements: [Placement]
@@ -209,7 +226,9 @@ public final class OverlayComposition: @unchecked Sendable {
         let space = ColourSpace(frame.info)
         let blended = try frame.withVideoFrame { video in
             if let planes = Planes420(video) {
-                for placement in placements { planes.blend(placement.image, space: space, x: placement.x, y: placement.y) }
+                for placement in placements {
+                    planes.blend(placement.image, space: space, x: placement.x, y: placement.y)
+                }
                 return true
             }
             guard let columns = ColumnViews(video.pointee.info) else {
@@ -281,7 +300,9 @@ struct ColumnViews {
 
     /// Blends `image` at (`x`, `y`) into the columns of `frame` it covers; false when GStreamer's
     /// blender refuses. A placement wholly outside the frame is nothing to do.
-    func blend(_ image: OverlayImage, space: ColourSpace, x: Int, y: Int, into frame: UnsafeMutablePointer<GstVideoFrame>) -> Bool {
+    func blend(
+        _ image: OverlayImage, space: ColourSpace, x: Int, y: Int, into frame: UnsafeMutablePointer<GstVideoFrame>
+    ) -> Bool {
         let width = Int(frame.pointee.info.width), height = Int(frame.pointee.info.height)
         guard x < width, x + image.width > 0, y < height, y + image.height > 0 else { return true }
         let first = max(0, x) / alignment
@@ -298,7 +319,9 @@ struct ColumnViews {
         var info = GstVideoInfo()
         let format: GstVideoFormat
         if case .rgb = space { format = overlayRGBFormat } else { format = GST_VIDEO_FORMAT_AYUV }
-        guard gst_video_info_set_format(&info, format, guint(image.width), guint(image.height)) != 0 else { return false }
+        guard gst_video_info_set_format(&info, format, guint(image.width), guint(image.height)) != 0 else {
+            return false
+        }
         var pixels = GstVideoFrame()
         guard gst_video_frame_map(&pixels, &info, buffer, GST_MAP_READ) != 0 else { return false }
         defer { gst_video_frame_unmap(&pixels) }
@@ -325,7 +348,8 @@ struct Planes420 {
     /// Nil for a frame of any other format.
     init?(_ frame: UnsafeMutablePointer<GstVideoFrame>) {
         let info = frame.pointee.info
-        guard let finfo = info.finfo, [GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12].contains(finfo.pointee.format) else { return nil }
+        guard let finfo = info.finfo, [GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12].contains(finfo.pointee.format)
+        else { return nil }
         let data = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: gpointer?.self)) }
         let strides = withUnsafeBytes(of: info.stride) { Array($0.bindMemory(to: gint.self)) }
         let planes = withUnsafeBytes(of: finfo.pointee.plane) { Array($0.bindMemory(to: guint.self)) }
@@ -351,34 +375,36 @@ struct Planes420 {
         let columns = max(0, -x)..<max(0, min(image.width, width - x))
         guard !rows.isEmpty, !columns.isEmpty, let weighted = image.converted(for: space).weighted else { return }
         weighted.y.withUnsafeBufferPointer { markY in
-        weighted.cb.withUnsafeBufferPointer { markCb in
-        weighted.cr.withUnsafeBufferPointer { markCr in
-        weighted.inverse.withUnsafeBufferPointer { inverse in
-            for row in rows {
-                let covered = image.coveredColumns[row].clamped(to: columns)
-                guard !covered.isEmpty else { continue }
-                let frameRow = y + row, mark = row * image.width
-                let lumaRow = luma + frameRow * lumaStride + x
-                // Pointers from the row's first covered pixel and a count, so that the loop has
-                // no index arithmetic to check and the compiler makes it vector code.
-                let frame = lumaRow + covered.lowerBound
-                let terms = markY.baseAddress! + mark + covered.lowerBound
-                let inverses = inverse.baseAddress! + mark + covered.lowerBound
-                for index in 0..<covered.count {
-                    frame[index] = Self.mix(terms[index], frame[index], inverses[index])
-                }
-                // Chroma: even frame rows, even frame columns (the top-left pixel of each block).
-                guard frameRow & 1 == 0 else { continue }
-                let chromaRow = frameRow / 2 * chromaStride
-                for column in Swift.stride(from: covered.lowerBound + (x + covered.lowerBound) & 1, to: covered.upperBound, by: 2) {
-                    let sample = chromaRow + (x + column) / 2 * chromaStep
-                    cb[sample] = Self.mix(markCb[mark + column], cb[sample], inverse[mark + column])
-                    cr[sample] = Self.mix(markCr[mark + column], cr[sample], inverse[mark + column])
+            weighted.cb.withUnsafeBufferPointer { markCb in
+                weighted.cr.withUnsafeBufferPointer { markCr in
+                    weighted.inverse.withUnsafeBufferPointer { inverse in
+                        for row in rows {
+                            let covered = image.coveredColumns[row].clamped(to: columns)
+                            guard !covered.isEmpty else { continue }
+                            let frameRow = y + row, mark = row * image.width
+                            let lumaRow = luma + frameRow * lumaStride + x
+                            // Pointers from the row's first covered pixel and a count, so that the loop has
+                            // no index arithmetic to check and the compiler makes it vector code.
+                            let frame = lumaRow + covered.lowerBound
+                            let terms = markY.baseAddress! + mark + covered.lowerBound
+                            let inverses = inverse.baseAddress! + mark + covered.lowerBound
+                            for index in 0..<covered.count {
+                                frame[index] = Self.mix(terms[index], frame[index], inverses[index])
+                            }
+                            // Chroma: even frame rows, even frame columns (the top-left pixel of each block).
+                            guard frameRow & 1 == 0 else { continue }
+                            let chromaRow = frameRow / 2 * chromaStride
+                            for column in Swift.stride(
+                                from: covered.lowerBound + (x + covered.lowerBound) & 1, to: covered.upperBound, by: 2)
+                            {
+                                let sample = chromaRow + (x + column) / 2 * chromaStep
+                                cb[sample] = Self.mix(markCb[mark + column], cb[sample], inverse[mark + column])
+                                cr[sample] = Self.mix(markCr[mark + column], cr[sample], inverse[mark + column])
+                            }
+                        }
+                    }
                 }
             }
-        }
-        }
-        }
         }
     }
 

@@ -49,7 +49,8 @@ private let frameDrawerProbe: GstPadProbeCallback = { pad, info, context in
     }
     // The buffer may still be shared with the frame Swift pushed (no scaling): the probe may swap
     // in a writable copy, which is what travels on.
-    let buffer: UnsafeMutablePointer<GstBuffer> = gcast(gst_mini_object_make_writable(data.assumingMemoryBound(to: GstMiniObject.self)))
+    let buffer: UnsafeMutablePointer<GstBuffer> = gcast(
+        gst_mini_object_make_writable(data.assumingMemoryBound(to: GstMiniObject.self)))
     info.pointee.data = UnsafeMutableRawPointer(buffer)
     drawer.draw(VideoFrame(borrowing: buffer, caps: caps, info: drawer.info))
     gst_caps_unref(caps)
@@ -76,7 +77,8 @@ public enum WindowSinks {
             if result != GST_STATE_CHANGE_FAILURE { return name }
             reasons.append("\(name) cannot open the display")
         }
-        throw .stateChange(element: "window", message: "no video sink can open a window", debug: reasons.joined(separator: "; "))
+        throw .stateChange(
+            element: "window", message: "no video sink can open a window", debug: reasons.joined(separator: "; "))
     }
 }
 
@@ -91,22 +93,27 @@ public final class WindowKeys: @unchecked Sendable {
     public init(pipeline: Pipeline) {
         let bus = gst_element_get_bus(pipeline.element)!
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        gst_bus_set_sync_handler(bus, { _, message, context in
-            guard let message, let context, message.pointee.type == GST_MESSAGE_ELEMENT,
-                  gst_navigation_message_get_type(message) == GST_NAVIGATION_MESSAGE_EVENT else { return GST_BUS_PASS }
-            var event: UnsafeMutablePointer<GstEvent>?
-            if gst_navigation_message_parse_event(message, &event) != 0, let event {
-                var key: UnsafePointer<gchar>?
-                if gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_KEY_PRESS,
-                   gst_navigation_event_parse_key_event(event, &key) != 0, let key {
-                    let keys = Unmanaged<WindowKeys>.fromOpaque(context).takeUnretainedValue()
-                    let name = String(cString: key)
-                    keys.lock.withLock { keys.keys.append(name) }
+        gst_bus_set_sync_handler(
+            bus,
+            { _, message, context in
+                guard let message, let context, message.pointee.type == GST_MESSAGE_ELEMENT,
+                    gst_navigation_message_get_type(message) == GST_NAVIGATION_MESSAGE_EVENT
+                else { return GST_BUS_PASS }
+                var event: UnsafeMutablePointer<GstEvent>?
+                if gst_navigation_message_parse_event(message, &event) != 0, let event {
+                    var key: UnsafePointer<gchar>?
+                    if gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_KEY_PRESS,
+                        gst_navigation_event_parse_key_event(event, &key) != 0, let key
+                    {
+                        let keys = Unmanaged<WindowKeys>.fromOpaque(context).takeUnretainedValue()
+                        let name = String(cString: key)
+                        keys.lock.withLock { keys.keys.append(name) }
+                    }
+                    gst_event_unref(event)
                 }
-                gst_event_unref(event)
-            }
-            return GST_BUS_DROP
-        }, Unmanaged.passRetained(self).toOpaque()) { context in
+                return GST_BUS_DROP
+            }, Unmanaged.passRetained(self).toOpaque()
+        ) { context in
             if let context { Unmanaged<WindowKeys>.fromOpaque(context).release() }
         }
     }
@@ -137,7 +144,8 @@ extension VideoFrame {
         }
         let x = x & ~1, y = y & ~1
         guard x >= 0, y >= 0, width > 0, height > 0, x + width <= self.width, y + height <= self.height else {
-            throw .invalidTemplate("crop \(width)x\(height)+\(x)+\(y) is outside the \(self.width)x\(self.height) frame")
+            throw .invalidTemplate(
+                "crop \(width)x\(height)+\(x)+\(y) is outside the \(self.width)x\(self.height) frame")
         }
         let target = try emptyCopy(width: width, height: height)
         try copyPlanes(into: target) { plane in
@@ -150,11 +158,13 @@ extension VideoFrame {
                 if !mirrored {
                     destination.copyMemory(from: source, byteCount: columns * unit)
                 } else if unit == 1 {
-                    let from = source.assumingMemoryBound(to: UInt8.self), to = destination.assumingMemoryBound(to: UInt8.self)
+                    let from = source.assumingMemoryBound(to: UInt8.self),
+                        to = destination.assumingMemoryBound(to: UInt8.self)
                     for column in 0..<columns { to[column] = from[columns - 1 - column] }
                 } else {
                     for column in 0..<columns {
-                        destination.advanced(by: column * unit).copyMemory(from: source.advanced(by: (columns - 1 - column) * unit), byteCount: unit)
+                        destination.advanced(by: column * unit).copyMemory(
+                            from: source.advanced(by: (columns - 1 - column) * unit), byteCount: unit)
                     }
                 }
             }
@@ -170,7 +180,8 @@ extension VideoFrame {
         guard format != nil, format != .yuy2 else {
             throw .invalidTemplate("cannot rotate \(self.format?.rawValue ?? "this") frames")
         }
-        let target = try turns % 2 == 1 ? emptyCopy(width: height, height: width) : emptyCopy(width: width, height: height)
+        let target =
+            try turns % 2 == 1 ? emptyCopy(width: height, height: width) : emptyCopy(width: width, height: height)
         try copyPlanes(into: target) { plane in
             // The source plane's size in pixels of this plane.
             let columns = (width + (1 << plane.wSub) - 1) >> plane.wSub
@@ -179,12 +190,13 @@ extension VideoFrame {
                 let sourceRow = plane.from.advanced(by: row * plane.fromStride)
                 for column in 0..<columns {
                     // Where (column, row) lands after the turn, clockwise.
-                    let (x, y) = switch turns {
-                    case 1: (rows - 1 - row, column)
-                    case 2: (columns - 1 - column, rows - 1 - row)
-                    case 3: (row, columns - 1 - column)
-                    default: (column, row)
-                    }
+                    let (x, y) =
+                        switch turns {
+                        case 1: (rows - 1 - row, column)
+                        case 2: (columns - 1 - column, rows - 1 - row)
+                        case 3: (row, columns - 1 - column)
+                        default: (column, row)
+                        }
                     plane.to.advanced(by: y * plane.toStride + x * plane.unit)
                         .copyMemory(from: sourceRow.advanced(by: column * plane.unit), byteCount: plane.unit)
                 }
@@ -200,7 +212,9 @@ extension VideoFrame {
         try mirrored.copyPlanes(into: self) { plane in
             for row in 0..<((rows + (1 << plane.hSub) - 1) >> plane.hSub) {
                 plane.to.advanced(by: row * plane.toStride)
-                    .copyMemory(from: plane.from.advanced(by: row * plane.fromStride), byteCount: min(plane.fromStride, plane.toStride))
+                    .copyMemory(
+                        from: plane.from.advanced(by: row * plane.fromStride),
+                        byteCount: min(plane.fromStride, plane.toStride))
             }
         }
     }
@@ -209,8 +223,9 @@ extension VideoFrame {
     /// into the new size's default), `width`×`height`, stamped with this one's time.
     private func emptyCopy(width: Int, height: Int) throws(MediaError) -> VideoFrame {
         var colorimetry = info.colorimetry
-        let target = try VideoFrame(width: width, height: height, format: format!,
-                                    colorimetry: takeGString(gst_video_colorimetry_to_string(&colorimetry)))
+        let target = try VideoFrame(
+            width: width, height: height, format: format!,
+            colorimetry: takeGString(gst_video_colorimetry_to_string(&colorimetry)))
         target.setTimestamps(pts: presentationTime, duration: nil)
         return target
     }
@@ -233,14 +248,22 @@ extension VideoFrame {
                 let planes = withUnsafeBytes(of: finfo.plane) { Array($0.bindMemory(to: guint.self)) }
                 for plane in 0..<Int(finfo.n_planes) {
                     let component = planes.prefix(Int(finfo.n_components)).firstIndex(of: guint(plane)) ?? 0
-                    body(PlanePair(
-                        wSub: Int(withUnsafeBytes(of: finfo.w_sub) { $0.bindMemory(to: guint.self)[component] }),
-                        hSub: Int(withUnsafeBytes(of: finfo.h_sub) { $0.bindMemory(to: guint.self)[component] }),
-                        unit: Int(withUnsafeBytes(of: finfo.pixel_stride) { $0.bindMemory(to: gint.self)[component] }),
-                        fromStride: Int(withUnsafeBytes(of: from.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] }),
-                        toStride: Int(withUnsafeBytes(of: to.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] }),
-                        from: withUnsafeBytes(of: from.pointee.data) { $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane] }!,
-                        to: withUnsafeBytes(of: to.pointee.data) { $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane] }!))
+                    body(
+                        PlanePair(
+                            wSub: Int(withUnsafeBytes(of: finfo.w_sub) { $0.bindMemory(to: guint.self)[component] }),
+                            hSub: Int(withUnsafeBytes(of: finfo.h_sub) { $0.bindMemory(to: guint.self)[component] }),
+                            unit: Int(
+                                withUnsafeBytes(of: finfo.pixel_stride) { $0.bindMemory(to: gint.self)[component] }),
+                            fromStride: Int(
+                                withUnsafeBytes(of: from.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] }),
+                            toStride: Int(
+                                withUnsafeBytes(of: to.pointee.info.stride) { $0.bindMemory(to: gint.self)[plane] }),
+                            from: withUnsafeBytes(of: from.pointee.data) {
+                                $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane]
+                            }!,
+                            to: withUnsafeBytes(of: to.pointee.data) {
+                                $0.bindMemory(to: UnsafeMutableRawPointer?.self)[plane]
+                            }!))
                 }
             }
         }

@@ -36,7 +36,10 @@ public final class VideoFrame: @unchecked Sendable {
         case borrowed
     }
 
-    private init(buffer: UnsafeMutablePointer<GstBuffer>, ownership: Ownership, caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
+    private init(
+        buffer: UnsafeMutablePointer<GstBuffer>, ownership: Ownership, caps: UnsafeMutablePointer<GstCaps>,
+        info: GstVideoInfo
+    ) {
         self.buffer = buffer
         self.ownership = ownership
         self.caps = gst_caps_ref(caps)
@@ -44,19 +47,25 @@ public final class VideoFrame: @unchecked Sendable {
     }
 
     /// Adopts `buffer` (one ref) and refs `caps`.
-    convenience init(adopting buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
+    convenience init(
+        adopting buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo
+    ) {
         self.init(buffer: buffer, ownership: .owned, caps: caps, info: info)
     }
 
     /// Borrows a writable `buffer` from a pad probe; valid only during the probe.
-    convenience init(borrowing buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
+    convenience init(
+        borrowing buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo
+    ) {
         precondition(gst_mini_object_is_writable(gcast(buffer)) != 0, "a borrowed frame must already be writable")
         self.init(buffer: buffer, ownership: .borrowed, caps: caps, info: info)
     }
 
     /// Adopts `sample` (one ref, as pulled from appsink) and uses its buffer in place.
-    convenience init(adoptingSample sample: OpaquePointer, buffer: UnsafeMutablePointer<GstBuffer>,
-                     caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo) {
+    convenience init(
+        adoptingSample sample: OpaquePointer, buffer: UnsafeMutablePointer<GstBuffer>,
+        caps: UnsafeMutablePointer<GstCaps>, info: GstVideoInfo
+    ) {
         self.init(buffer: buffer, ownership: .sample(sample), caps: caps, info: info)
     }
 
@@ -71,7 +80,8 @@ public final class VideoFrame: @unchecked Sendable {
 
     /// A new frame filled with zero bytes, for tests and synthetic sources. `colorimetry` is
     /// GStreamer's name for it (`bt709`, `bt601`, `1:4:0:0`); nil takes the default for the size.
-    public convenience init(width: Int, height: Int, format: PixelFormat, colorimetry: String? = nil) throws(MediaError) {
+    public convenience init(width: Int, height: Int, format: PixelFormat, colorimetry: String? = nil) throws(MediaError)
+    {
         try GStreamer.initialize()
         var info = GstVideoInfo()
         guard gst_video_info_set_format(&info, format.gst, guint(width), guint(height)) != 0 else {
@@ -135,21 +145,29 @@ public final class VideoFrame: @unchecked Sendable {
     /// one it gets as the MOV's timecode track. `rate` is the count's (30000/1001 for 29.97);
     /// `dropFrame` skips numbers as at 29.97 drop-frame. Throws `MediaError.timecode` when
     /// GStreamer takes it for no timecode (24 hours or more, a frame number past the rate).
-    public func setTimecode(hours: Int, minutes: Int, seconds: Int, frames: Int, rate: (numerator: Int, denominator: Int),
-                            dropFrame: Bool) throws(MediaError) {
+    public func setTimecode(
+        hours: Int, minutes: Int, seconds: Int, frames: Int, rate: (numerator: Int, denominator: Int),
+        dropFrame: Bool
+    ) throws(MediaError) {
         let label = String(format: "%02d:%02d:%02d%@%02d", hours, minutes, seconds, dropFrame ? ";" : ":", frames)
         let fields = [hours, minutes, seconds, frames]
         guard fields.allSatisfy({ (0...Int(UInt32.max)).contains($0) }), (1...Int(Int32.max)).contains(rate.numerator),
-              (1...Int(Int32.max)).contains(rate.denominator) else {
+            (1...Int(Int32.max)).contains(rate.denominator)
+        else {
             throw .timecode(label, rate: "\(rate.numerator)/\(rate.denominator)")
         }
         ensureWritable()
         // One timecode a frame: a decoder's (from the stream's SEI) gives way to the source's.
-        if let old = gst_buffer_get_meta(buffer, gst_video_time_code_meta_api_get_type()) { _ = gst_buffer_remove_meta(buffer, old) }
+        if let old = gst_buffer_get_meta(buffer, gst_video_time_code_meta_api_get_type()) {
+            _ = gst_buffer_remove_meta(buffer, old)
+        }
         let flags = dropFrame ? GST_VIDEO_TIME_CODE_FLAGS_DROP_FRAME : GST_VIDEO_TIME_CODE_FLAGS_NONE
         // gst_buffer_add_video_time_code_meta_full checks the timecode and adds nothing when it is none.
-        guard gst_buffer_add_video_time_code_meta_full(buffer, guint(rate.numerator), guint(rate.denominator), nil, flags,
-                                                       guint(hours), guint(minutes), guint(seconds), guint(frames), 0) != nil else {
+        guard
+            gst_buffer_add_video_time_code_meta_full(
+                buffer, guint(rate.numerator), guint(rate.denominator), nil, flags,
+                guint(hours), guint(minutes), guint(seconds), guint(frames), 0) != nil
+        else {
             throw .timecode(label, rate: "\(rate.numerator)/\(rate.denominator)")
         }
     }
@@ -172,7 +190,9 @@ public final class VideoFrame: @unchecked Sendable {
 
     /// Maps the raw frame, readable and writable (made writable first, copied only if shared),
     /// for the duration of `body`: the one place a frame is mapped.
-    func withVideoFrame<R>(_ body: (UnsafeMutablePointer<GstVideoFrame>) throws(MediaError) -> R) throws(MediaError) -> R {
+    func withVideoFrame<R>(
+        _ body: (UnsafeMutablePointer<GstVideoFrame>) throws(MediaError) -> R
+    ) throws(MediaError) -> R {
         ensureWritable()
         var frame = GstVideoFrame()
         let flags = GstMapFlags(GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)
@@ -203,13 +223,17 @@ public struct MappedFrame {
 
     /// Bytes per row of plane `index`.
     public func stride(_ index: Int) -> Int {
-        withUnsafeBytes(of: frame.pointee.info.stride) { $0.load(fromByteOffset: index * MemoryLayout<gint>.stride, as: gint.self) }.int
+        withUnsafeBytes(of: frame.pointee.info.stride) {
+            $0.load(fromByteOffset: index * MemoryLayout<gint>.stride, as: gint.self)
+        }.int
     }
 
     /// The pixel rows of plane `index` (its height follows from the format's subsampling).
     public func plane(_ index: Int) -> UnsafeMutableRawBufferPointer {
         let data = withUnsafeBytes(of: frame.pointee.data) {
-            $0.load(fromByteOffset: index * MemoryLayout<UnsafeMutableRawPointer?>.stride, as: UnsafeMutableRawPointer?.self)
+            $0.load(
+                fromByteOffset: index * MemoryLayout<UnsafeMutableRawPointer?>.stride, as: UnsafeMutableRawPointer?.self
+            )
         }
         let info = frame.pointee.info
         // The vertical subsampling of the first component stored in this plane.

@@ -70,7 +70,9 @@ public final class LiveStream: @unchecked Sendable {
         }
         defer { gst_object_unref(UnsafeMutableRawPointer(sinkPad)) }
         guard let upstream = gst_pad_get_peer(sinkPad) else {
-            throw .invalidTemplate("appsink name=frames must be linked to a fixed element before it (end the capture with {caps} ! appsink name=frames)")
+            throw .invalidTemplate(
+                "appsink name=frames must be linked to a fixed element before it (end the capture with {caps} ! appsink name=frames)"
+            )
         }
         defer { gst_object_unref(UnsafeMutableRawPointer(upstream)) }
         guard let feeder = gst_pad_get_parent_element(upstream) else {
@@ -92,9 +94,11 @@ public final class LiveStream: @unchecked Sendable {
     /// fails the stream there, so no encoder error comes first); `ending` once, when the end of
     /// the stream reaches the encoder's queue (from the source, or from `finish`), before the
     /// encoder and muxers see it.
-    public func start(admit: @escaping Admit, mark: @escaping Mark,
-                      accepts: @escaping (_ width: Int, _ height: Int, _ framesPerSecond: Double?) -> Error?,
-                      ending: @escaping () -> Void) throws(MediaError) {
+    public func start(
+        admit: @escaping Admit, mark: @escaping Mark,
+        accepts: @escaping (_ width: Int, _ height: Int, _ framesPerSecond: Double?) -> Error?,
+        ending: @escaping () -> Void
+    ) throws(MediaError) {
         marking.action = mark
         try marking.install(on: pipeline, element: "mark")
         admission.admit = admit
@@ -127,11 +131,13 @@ public final class LiveStream: @unchecked Sendable {
     private func watchFileSinks() {
         for element in pipeline.allElements() where Pipeline.factoryName(of: element.pointer) == "filesink" {
             guard let location = element.string("location"),
-                  let pad = gst_element_get_static_pad(element.pointer, "sink") else { continue }
+                let pad = gst_element_get_static_pad(element.pointer, "sink")
+            else { continue }
             defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
             let watch = FileSinkWatch()
             files[location] = watch
-            let types = GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+            let types = GstPadProbeType(
+                GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
             gst_pad_add_probe(pad, types, fileSinkProbe, Unmanaged.passRetained(watch).toOpaque()) {
                 if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
             }
@@ -143,7 +149,8 @@ public final class LiveStream: @unchecked Sendable {
     /// recording of 2.6 s said 10 s. Each file muxer's sink pads fail that query now, as with a
     /// camera (the length is written when the recording is finalised).
     private func hideDurationsFromMuxers() {
-        for element in pipeline.allElements() where ["matroskamux", "mp4mux", "qtmux"].contains(Pipeline.factoryName(of: element.pointer) ?? "") {
+        for element in pipeline.allElements()
+        where ["matroskamux", "mp4mux", "qtmux"].contains(Pipeline.factoryName(of: element.pointer) ?? "") {
             forEachPad(of: element.pointer, sink: true) { pad in
                 gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_UPSTREAM, durationQueryProbe, nil, nil)
             }
@@ -168,7 +175,9 @@ public final class LiveStream: @unchecked Sendable {
     /// camera that failed still gets its recording finalised). Then the pipeline stops. Errors
     /// `ignoringErrors` says are known already (what one failed output set off on its way up)
     /// are ignored while the others finish.
-    public func finish(timeout: Duration, ignoringErrors isKnown: (MediaError) -> Bool = { _ in false }) throws(MediaError) {
+    public func finish(
+        timeout: Duration, ignoringErrors isKnown: (MediaError) -> Bool = { _ in false }
+    ) throws(MediaError) {
         defer { abort() }
         guard !ended else { return }
         if let pad = gst_element_get_static_pad(pace.pointer, "sink") {
@@ -224,7 +233,9 @@ private final class Admission: @unchecked Sendable {
     func handle(_ info: UnsafeMutablePointer<GstPadProbeInfo>, _ data: UnsafeMutableRawPointer) -> GstPadProbeReturn {
         if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0 {
             let buffer = data.assumingMemoryBound(to: GstBuffer.self)
-            guard let (admit, queue) = lock.withLock({ endSeen ? nil : admit.map { ($0, queue) } }) else { return GST_PAD_PROBE_DROP }
+            guard let (admit, queue) = lock.withLock({ endSeen ? nil : admit.map { ($0, queue) } }) else {
+                return GST_PAD_PROBE_DROP
+            }
             let pts = buffer.pointee.pts == GstClockTime.max ? nil : UInt64(buffer.pointee.pts)
             return admit(pts, isBehind(queue)) ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
         }
@@ -291,7 +302,8 @@ private final class FileSinkWatch: Sendable {
 /// Fails a duration query (dropped unanswered: the asking muxer gets false), lets any other pass.
 private let durationQueryProbe: GstPadProbeCallback = { _, info, _ in
     guard let info, let data = info.pointee.data,
-          data.assumingMemoryBound(to: GstQuery.self).pointee.type == GST_QUERY_DURATION else { return GST_PAD_PROBE_OK }
+        data.assumingMemoryBound(to: GstQuery.self).pointee.type == GST_QUERY_DURATION
+    else { return GST_PAD_PROBE_OK }
     return GST_PAD_PROBE_DROP
 }
 
@@ -299,10 +311,14 @@ private let fileSinkProbe: GstPadProbeCallback = { _, info, context in
     guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
     let watch = Unmanaged<FileSinkWatch>.fromOpaque(context).takeUnretainedValue()
     let isBuffer = info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0
-    if !isBuffer && data.assumingMemoryBound(to: GstEvent.self).pointee.type != GST_EVENT_EOS { return GST_PAD_PROBE_OK }
+    if !isBuffer && data.assumingMemoryBound(to: GstEvent.self).pointee.type != GST_EVENT_EOS {
+        return GST_PAD_PROBE_OK
+    }
     let onDisk = watch.lock.withLock { state in
         if state.frameGiven { state.frameOnDisk = true }
-        if isBuffer && data.assumingMemoryBound(to: GstBuffer.self).pointee.duration != GstClockTime.max { state.frameGiven = true }
+        if isBuffer && data.assumingMemoryBound(to: GstBuffer.self).pointee.duration != GstClockTime.max {
+            state.frameGiven = true
+        }
         return state.frameOnDisk
     }
     // Known for good: no lock per buffer for the rest of the stream.

@@ -31,9 +31,14 @@ extension LiveStream {
         for (index, branch) in branches.enumerated() {
             for head in branch.heads {
                 guard let element = try? pipeline.element(named: head),
-                      let pad = gst_element_get_static_pad(element.pointer, "sink") else { continue }
-                let types = GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)
-                gst_pad_add_probe(pad, types, branchGateProbe, Unmanaged.passRetained(BranchGate(gates: gates, index: index)).toOpaque()) {
+                    let pad = gst_element_get_static_pad(element.pointer, "sink")
+                else { continue }
+                let types = GstPadProbeType(
+                    GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)
+                gst_pad_add_probe(
+                    pad, types, branchGateProbe,
+                    Unmanaged.passRetained(BranchGate(gates: gates, index: index)).toOpaque()
+                ) {
                     if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
                 }
                 gst_object_unref(UnsafeMutableRawPointer(pad))
@@ -41,20 +46,23 @@ extension LiveStream {
         }
         let bus = gst_element_get_bus(pipeline.element)!
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        gst_bus_set_sync_handler(bus, { _, message, context in
-            guard let message, let context, message.pointee.type == GST_MESSAGE_ERROR else { return GST_BUS_PASS }
-            let gates = Unmanaged<BranchGates>.fromOpaque(context).takeUnretainedValue()
-            var names: [String] = []
-            var object = message.pointee.src
-            if let object { gst_object_ref(UnsafeMutableRawPointer(object)) }
-            while let current = object {
-                names.append(objectName(current))
-                object = gst_object_get_parent(current)
-                gst_object_unref(UnsafeMutableRawPointer(current))
-            }
-            gates.close(containingAny: names)
-            return GST_BUS_PASS
-        }, Unmanaged.passRetained(gates).toOpaque()) { context in
+        gst_bus_set_sync_handler(
+            bus,
+            { _, message, context in
+                guard let message, let context, message.pointee.type == GST_MESSAGE_ERROR else { return GST_BUS_PASS }
+                let gates = Unmanaged<BranchGates>.fromOpaque(context).takeUnretainedValue()
+                var names: [String] = []
+                var object = message.pointee.src
+                if let object { gst_object_ref(UnsafeMutableRawPointer(object)) }
+                while let current = object {
+                    names.append(objectName(current))
+                    object = gst_object_get_parent(current)
+                    gst_object_unref(UnsafeMutableRawPointer(current))
+                }
+                gates.close(containingAny: names)
+                return GST_BUS_PASS
+            }, Unmanaged.passRetained(gates).toOpaque()
+        ) { context in
             if let context { Unmanaged<BranchGates>.fromOpaque(context).release() }
         }
     }

@@ -30,8 +30,10 @@ public final class RTSPServer: @unchecked Sendable {
     private let gate = RTSPViewerGate()
 
     /// Listens on `address:port` and serves `launch` at `path`. A port in use fails here.
-    public init(address: String, port: UInt16, path: String, launch: String, feeds: [String],
-                viewerJoins: @escaping @Sendable () -> Void = {}) throws(MediaError) {
+    public init(
+        address: String, port: UInt16, path: String, launch: String, feeds: [String],
+        viewerJoins: @escaping @Sendable () -> Void = {}
+    ) throws(MediaError) {
         try GStreamer.initialize()
         feedNames = feeds
         self.viewerJoins = viewerJoins
@@ -54,36 +56,53 @@ public final class RTSPServer: @unchecked Sendable {
             g_object_unref(UnsafeMutableRawPointer(server))
             g_main_loop_unref(loop)
             g_main_context_unref(context)
-            throw .stateChange(element: "rtsp-server", message: "cannot listen on \(address):\(port): \(message)", debug: nil)
+            throw .stateChange(
+                element: "rtsp-server", message: "cannot listen on \(address):\(port): \(message)", debug: nil)
         }
         self.source = source
-        let callback: @convention(c) (UnsafeMutablePointer<GstRTSPMediaFactory>?, UnsafeMutablePointer<GstRTSPMedia>?, gpointer?) -> Void = { _, media, data in
-            guard let media, let data else { return }
-            Unmanaged<RTSPServer>.fromOpaque(data).takeUnretainedValue().configure(media)
-        }
-        g_signal_connect_data(UnsafeMutableRawPointer(factory), "media-configure",
-                              unsafeBitCast(callback, to: GCallback.self), Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(0))
-        let connected: @convention(c) (UnsafeMutablePointer<GstRTSPServer>?, UnsafeMutablePointer<GstRTSPClient>?, gpointer?) -> Void = { _, client, data in
-            guard let client, let data else { return }
-            let play: @convention(c) (UnsafeMutablePointer<GstRTSPClient>?, UnsafeMutablePointer<GstRTSPContext>?, gpointer?) -> Void = {
-                client, context, data in
-                guard let client, let data else { return }
-                let server = Unmanaged<RTSPServer>.fromOpaque(data).takeUnretainedValue()
-                // Held first, then the keyframe asked for: it cannot slip past before the hold.
-                if let session = context?.pointee.sessmedia { server.gate.hold(client: UnsafeMutableRawPointer(client), session: session) }
-                server.viewerJoins()
-            }
-            g_signal_connect_data(UnsafeMutableRawPointer(client), "play-request", unsafeBitCast(play, to: GCallback.self),
-                                  data, nil, GConnectFlags(0))
-            let closed: @convention(c) (UnsafeMutablePointer<GstRTSPClient>?, gpointer?) -> Void = { client, data in
-                guard let client, let data else { return }
-                Unmanaged<RTSPServer>.fromOpaque(data).takeUnretainedValue().gate.forget(client: UnsafeMutableRawPointer(client))
-            }
-            g_signal_connect_data(UnsafeMutableRawPointer(client), "closed", unsafeBitCast(closed, to: GCallback.self),
-                                  data, nil, GConnectFlags(0))
-        }
-        g_signal_connect_data(UnsafeMutableRawPointer(server), "client-connected", unsafeBitCast(connected, to: GCallback.self),
-                              Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(0))
+        let callback:
+            @convention(c) (UnsafeMutablePointer<GstRTSPMediaFactory>?, UnsafeMutablePointer<GstRTSPMedia>?, gpointer?)
+                -> Void = { _, media, data in
+                    guard let media, let data else { return }
+                    Unmanaged<RTSPServer>.fromOpaque(data).takeUnretainedValue().configure(media)
+                }
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(factory), "media-configure",
+            unsafeBitCast(callback, to: GCallback.self), Unmanaged.passUnretained(self).toOpaque(), nil,
+            GConnectFlags(0))
+        let connected:
+            @convention(c) (UnsafeMutablePointer<GstRTSPServer>?, UnsafeMutablePointer<GstRTSPClient>?, gpointer?) ->
+                Void = { _, client, data in
+                    guard let client, let data else { return }
+                    let play:
+                        @convention(c) (
+                            UnsafeMutablePointer<GstRTSPClient>?, UnsafeMutablePointer<GstRTSPContext>?, gpointer?
+                        ) -> Void = {
+                            client, context, data in
+                            guard let client, let data else { return }
+                            let server = Unmanaged<RTSPServer>.fromOpaque(data).takeUnretainedValue()
+                            // Held first, then the keyframe asked for: it cannot slip past before the hold.
+                            if let session = context?.pointee.sessmedia {
+                                server.gate.hold(client: UnsafeMutableRawPointer(client), session: session)
+                            }
+                            server.viewerJoins()
+                        }
+                    g_signal_connect_data(
+                        UnsafeMutableRawPointer(client), "play-request", unsafeBitCast(play, to: GCallback.self),
+                        data, nil, GConnectFlags(0))
+                    let closed: @convention(c) (UnsafeMutablePointer<GstRTSPClient>?, gpointer?) -> Void = {
+                        client, data in
+                        guard let client, let data else { return }
+                        Unmanaged<RTSPServer>.fromOpaque(data).takeUnretainedValue().gate.forget(
+                            client: UnsafeMutableRawPointer(client))
+                    }
+                    g_signal_connect_data(
+                        UnsafeMutableRawPointer(client), "closed", unsafeBitCast(closed, to: GCallback.self),
+                        data, nil, GConnectFlags(0))
+                }
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(server), "client-connected", unsafeBitCast(connected, to: GCallback.self),
+            Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(0))
         gst_rtsp_mount_points_add_factory(mounts, path, factory)
         g_object_unref(UnsafeMutableRawPointer(mounts))
         g_source_attach(source, context)
@@ -155,7 +174,8 @@ public final class RTSPServer: @unchecked Sendable {
         var found: [String: SampleFeed] = [:]
         for name in feedNames {
             guard let element = gst_bin_get_by_name_recurse_up(gcast(bin), name),
-                  let feed = try? SampleFeed(element: Element(adopting: element)) else { continue }
+                let feed = try? SampleFeed(element: Element(adopting: element))
+            else { continue }
             found[name] = feed
         }
         lock.withLock {

@@ -33,7 +33,9 @@ public final class EncodedSample: @unchecked Sendable {
     /// `time` as a running time, by the sample's segment: comparable between the taps of one
     /// pipeline, where the times themselves need not be (x264enc's start 1000 hours on).
     var runningTime: UInt64? {
-        guard let time, let segment = gst_sample_get_segment(sample), segment.pointee.format == GST_FORMAT_TIME else { return nil }
+        guard let time, let segment = gst_sample_get_segment(sample), segment.pointee.format == GST_FORMAT_TIME else {
+            return nil
+        }
         let running = gst_segment_to_running_time(segment, GST_FORMAT_TIME, GstClockTime(time))
         return running == noTime ? nil : UInt64(running)
     }
@@ -51,7 +53,9 @@ public final class SampleTap: @unchecked Sendable {
         try element.configure(AppSinkSettings.tap)
         // Notes the first buffer, then goes.
         if let pad = gst_element_get_static_pad(element.pointer, "sink") {
-            gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, firstBufferProbe, Unmanaged.passRetained(received).toOpaque()) {
+            gst_pad_add_probe(
+                pad, GST_PAD_PROBE_TYPE_BUFFER, firstBufferProbe, Unmanaged.passRetained(received).toOpaque()
+            ) {
                 if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
             }
             gst_object_unref(UnsafeMutableRawPointer(pad))
@@ -73,7 +77,8 @@ public final class SampleTap: @unchecked Sendable {
     @discardableResult
     public func endIfNothingCame() -> Bool {
         guard !received.value.load(ordering: .acquiring),
-              let pad = gst_element_get_static_pad(element.pointer, "sink") else { return false }
+            let pad = gst_element_get_static_pad(element.pointer, "sink")
+        else { return false }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
         if let peer = gst_pad_get_peer(pad) {
             if let feeder = gst_pad_get_parent_element(peer) {
@@ -89,8 +94,9 @@ public final class SampleTap: @unchecked Sendable {
     /// Drops the data and the end on every sink pad of `element`, before its own handling: what
     /// it refuses or fails on never reaches the queues that feed it (they take a drop as a push).
     private func cutOff(_ element: UnsafeMutablePointer<GstElement>) {
-        let types = GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue
-                                    | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+        let types = GstPadProbeType(
+            GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue
+                | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
         forEachPad(of: element, sink: true) { gst_pad_add_probe($0, types, dropDataAndEnd, nil, nil) }
     }
 
@@ -131,7 +137,9 @@ private let firstBufferProbe: GstPadProbeCallback = { _, _, context in
 /// events (caps, segment) pass, so whatever the muxer already holds still finds its formats.
 private let dropDataAndEnd: GstPadProbeCallback = { _, info, _ in
     guard let info, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
-    guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue != 0 else { return GST_PAD_PROBE_DROP }
+    guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue != 0 else {
+        return GST_PAD_PROBE_DROP
+    }
     let type = data.assumingMemoryBound(to: GstEvent.self).pointee.type
     return type == GST_EVENT_EOS || type == GST_EVENT_GAP ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
 }

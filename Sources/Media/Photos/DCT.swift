@@ -28,15 +28,20 @@ enum DCT {
     /// eight: each pass adds up scaled rows (SIMD) in the same order as the textbook sums, so the
     /// same results. `scratch` holds the 64 values between the passes, so a block costs no
     /// allocation.
-    private static func twoPasses(_ input: [Double], into output: inout [Double], scratch: inout [Double],
-                                  first: [SIMD8<Double>], second: [SIMD8<Double>]) {
+    private static func twoPasses(
+        _ input: [Double], into output: inout [Double], scratch: inout [Double],
+        first: [SIMD8<Double>], second: [SIMD8<Double>]
+    ) {
         input.withUnsafeBufferPointer { source in
             scratch.withUnsafeMutableBufferPointer { middle in
                 output.withUnsafeMutableBufferPointer { out in
-                    let from = UnsafeRawPointer(source.baseAddress!), between = UnsafeMutableRawPointer(middle.baseAddress!)
+                    let from = UnsafeRawPointer(source.baseAddress!),
+                        between = UnsafeMutableRawPointer(middle.baseAddress!)
                     for i in 0..<8 {
                         var sum = SIMD8<Double>(repeating: 0)
-                        for j in 0..<8 { sum += first[i][j] * from.loadUnaligned(fromByteOffset: j * 64, as: SIMD8<Double>.self) }
+                        for j in 0..<8 {
+                            sum += first[i][j] * from.loadUnaligned(fromByteOffset: j * 64, as: SIMD8<Double>.self)
+                        }
                         between.storeBytes(of: sum, toByteOffset: i * 64, as: SIMD8<Double>.self)
                     }
                     let to = UnsafeMutableRawPointer(out.baseAddress!)

@@ -87,7 +87,8 @@ public final class HEIFFile: @unchecked Sendable {
         for id in ids.prefix(count) {
             if let contentType {
                 guard let found = heif_image_handle_get_metadata_content_type(handle, id),
-                      String(cString: found) == contentType else { continue }
+                    String(cString: found) == contentType
+                else { continue }
             }
             let size = heif_image_handle_get_metadata_size(handle, id)
             guard size > 0 else { continue }
@@ -122,7 +123,9 @@ public final class HEIFFile: @unchecked Sendable {
         let width = Int(heif_image_get_width(image, heif_channel_interleaved))
         let height = Int(heif_image_get_height(image, heif_channel_interleaved))
         var sourceStride: Int32 = 0
-        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &sourceStride) else {
+        guard width > 0, height > 0,
+            let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &sourceStride)
+        else {
             throw HEIF.failure("libheif gave no picture")
         }
         return try DecodedPicture.packed(width: width, height: height, alpha: hasAlpha, warning: nil) { row in
@@ -143,7 +146,9 @@ public enum HEIFEncoder {
 
     /// `image` encoded as one primary picture (upright: no transform boxes) at `quality` (0…100),
     /// with `icc` as its colour profile and `exif` (a TIFF block) and `xmp` as metadata items.
-    public static func encode(_ image: RawImage, codec: Codec, quality: Int, icc: Data?, exif: Data?, xmp: Data?) throws(MediaError) -> Data {
+    public static func encode(
+        _ image: RawImage, codec: Codec, quality: Int, icc: Data?, exif: Data?, xmp: Data?
+    ) throws(MediaError) -> Data {
         HEIF.start()
         guard let context = heif_context_alloc() else { throw HEIF.failure("cannot start libheif") }
         defer { heif_context_free(context) }
@@ -154,19 +159,25 @@ public enum HEIFEncoder {
         defer { heif_image_release(picture) }
         try check(heif_image_add_plane(picture, heif_channel_interleaved, Int32(image.width), Int32(image.height), 8))
         var stride: Int32 = 0
-        guard let plane = heif_image_get_plane(picture, heif_channel_interleaved, &stride) else { throw HEIF.failure("libheif gave no plane") }
+        guard let plane = heif_image_get_plane(picture, heif_channel_interleaved, &stride) else {
+            throw HEIF.failure("libheif gave no plane")
+        }
         let rowBytes = image.width * image.channels
         image.pixels.withUnsafeBytes { source in
             for row in 0..<image.height {
-                (plane + row * Int(stride)).update(from: source.baseAddress!.advanced(by: row * image.stride).assumingMemoryBound(to: UInt8.self),
-                                                   count: rowBytes)
+                (plane + row * Int(stride)).update(
+                    from: source.baseAddress!.advanced(by: row * image.stride).assumingMemoryBound(to: UInt8.self),
+                    count: rowBytes)
             }
         }
         if let icc {
-            try check(icc.withUnsafeBytes { heif_image_set_raw_color_profile(picture, "prof", $0.baseAddress, $0.count) })
+            try check(
+                icc.withUnsafeBytes { heif_image_set_raw_color_profile(picture, "prof", $0.baseAddress, $0.count) })
         }
         var encoder: OpaquePointer?
-        try check(heif_context_get_encoder_for_format(context, codec == .hevc ? heif_compression_HEVC : heif_compression_AV1, &encoder))
+        try check(
+            heif_context_get_encoder_for_format(
+                context, codec == .hevc ? heif_compression_HEVC : heif_compression_AV1, &encoder))
         guard let encoder else { throw HEIF.failure("libheif has no \(codec == .hevc ? "HEVC" : "AV1") encoder") }
         defer { heif_encoder_release(encoder) }
         try check(heif_encoder_set_lossy_quality(encoder, Int32(max(0, min(100, quality)))))
@@ -182,15 +193,20 @@ public enum HEIFEncoder {
         guard let handle else { throw HEIF.failure("libheif encoded no picture") }
         defer { heif_image_handle_release(handle) }
         if let exif {
-            try check(exif.withUnsafeBytes { heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count)) })
+            try check(
+                exif.withUnsafeBytes {
+                    heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count))
+                })
         }
         if let xmp {
-            try check(xmp.withUnsafeBytes { heif_context_add_XMP_metadata(context, handle, $0.baseAddress, Int32($0.count)) })
+            try check(
+                xmp.withUnsafeBytes { heif_context_add_XMP_metadata(context, handle, $0.baseAddress, Int32($0.count)) })
         }
         let sink = HEIFSink()
         var writer = heif_writer(writer_api_version: 1) { _, data, size, userdata in
             if let data, let userdata {
-                Unmanaged<HEIFSink>.fromOpaque(userdata).takeUnretainedValue().data.append(data.assumingMemoryBound(to: UInt8.self), count: size)
+                Unmanaged<HEIFSink>.fromOpaque(userdata).takeUnretainedValue().data.append(
+                    data.assumingMemoryBound(to: UInt8.self), count: size)
             }
             return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: HEIF.okMessage)
         }
@@ -212,13 +228,17 @@ enum HEIF {
     /// heif_init once per process: it loads libheif's plugins (counted; never undone here).
     private static let started: Bool = { heif_init(nil).code == heif_error_Ok }()
     /// A message for success: libheif wants one, and a static string outlives every call.
-    static var okMessage: UnsafePointer<CChar> { UnsafeRawPointer(("Success" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self) }
+    static var okMessage: UnsafePointer<CChar> {
+        UnsafeRawPointer(("Success" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
+    }
 
     static func start() { _ = started }
 
     static func failure(_ error: heif_error) -> MediaError {
         // One line: libheif ends some messages with a newline.
-        let message = error.message.map { String(cString: $0).split(whereSeparator: \.isNewline).joined(separator: " ") }
+        let message = error.message.map {
+            String(cString: $0).split(whereSeparator: \.isNewline).joined(separator: " ")
+        }
         return failure(message.flatMap { $0.isEmpty ? nil : $0 } ?? "error \(error.code.rawValue)")
     }
 
@@ -230,11 +250,15 @@ enum HEIF {
 extension DecodedPicture {
     /// A picture of packed 8-bit RGB (RGBA with `alpha`) rows, copied from `row(y)` into a
     /// GstBuffer laid out as GStreamer wants it (rows padded to 4 bytes).
-    static func packed(width: Int, height: Int, alpha: Bool, warning: String?,
-                       row: (Int) -> UnsafeRawPointer) throws(MediaError) -> DecodedPicture {
+    static func packed(
+        width: Int, height: Int, alpha: Bool, warning: String?,
+        row: (Int) -> UnsafeRawPointer
+    ) throws(MediaError) -> DecodedPicture {
         let rowBytes = width * (alpha ? 4 : 3)
-        return try filled(alpha ? GST_VIDEO_FORMAT_RGBA : GST_VIDEO_FORMAT_RGB, width: width, height: height,
-                          element: "decoder", what: "picture") { data, stride in
+        return try filled(
+            alpha ? GST_VIDEO_FORMAT_RGBA : GST_VIDEO_FORMAT_RGB, width: width, height: height,
+            element: "decoder", what: "picture"
+        ) { data, stride in
             for y in 0..<height {
                 (data + y * stride).update(from: row(y).assumingMemoryBound(to: UInt8.self), count: rowBytes)
             }

@@ -56,8 +56,10 @@ public final class JPEGCoefficientStamp {
     /// `splice`: a file of one sequential Huffman scan has its entropy-coded data spliced (only the
     /// changed MCUs and the one after each coded again, the rest copied); any other file, or one
     /// whose tables lack a code the changed blocks need, is written as without it.
-    public func stamp(_ jpeg: Data, composition: OverlayComposition, orientation: Orientation,
-                      splice: Bool) throws(CoefficientStampError) -> Result {
+    public func stamp(
+        _ jpeg: Data, composition: OverlayComposition, orientation: Orientation,
+        splice: Bool
+    ) throws(CoefficientStampError) -> Result {
         guard splice else { return try stamp(jpeg, composition: composition, orientation: orientation) }
         let job = Job(placements: composition.placements, orientation: orientation, owner: self)
         let context = Unmanaged.passUnretained(job).toOpaque()
@@ -66,13 +68,15 @@ public final class JPEGCoefficientStamp {
         var length = 0
         let status = withExtendedLifetime(job) {
             jpeg.withUnsafeBytes { raw in
-                cs_splice_coefficients(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Self.prepareCallback,
-                                       Self.wantsCallback, Self.windowCallback, context, &output, &length, &message)
+                cs_splice_coefficients(
+                    raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Self.prepareCallback,
+                    Self.wantsCallback, Self.windowCallback, context, &output, &length, &message)
             }
         }
         if status == 0, let output {
-            var result = Result(data: Data(bytesNoCopy: output, count: length, deallocator: .free),
-                                blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
+            var result = Result(
+                data: Data(bytesNoCopy: output, count: length, deallocator: .free),
+                blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
             result.spliced = true
             return result
         }
@@ -82,7 +86,7 @@ public final class JPEGCoefficientStamp {
         var result: Result
         do {
             result = try stamp(jpeg, composition: composition, orientation: orientation)
-        } catch where status == CS_SPLICE_DAMAGED && error.damage == nil {
+        } catch  where status == CS_SPLICE_DAMAGED && error.damage == nil {
             // Refused for another reason (a coloured mark on a grey photo): the damage is still said.
             throw CoefficientStampError(description: error.description, damage: skipped)
         }
@@ -93,8 +97,10 @@ public final class JPEGCoefficientStamp {
     }
 
     /// Tier 1 alone: every coefficient read and written again by libjpeg.
-    public func stamp(_ jpeg: Data, composition: OverlayComposition,
-                      orientation: Orientation) throws(CoefficientStampError) -> Result {
+    public func stamp(
+        _ jpeg: Data, composition: OverlayComposition,
+        orientation: Orientation
+    ) throws(CoefficientStampError) -> Result {
         let job = Job(placements: composition.placements, orientation: orientation, owner: self)
         let context = Unmanaged.passUnretained(job).toOpaque()
         var message = [CChar](repeating: 0, count: Int(CS_MESSAGE_LENGTH))
@@ -102,8 +108,9 @@ public final class JPEGCoefficientStamp {
         var length = 0
         let status = withExtendedLifetime(job) {
             jpeg.withUnsafeBytes { raw in
-                cs_rewrite_coefficients(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Self.prepareCallback,
-                                        Self.filterCallback, context, &output, &length, &message)
+                cs_rewrite_coefficients(
+                    raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Self.prepareCallback,
+                    Self.filterCallback, context, &output, &length, &message)
             }
         }
         guard status == 0, let output else {
@@ -111,8 +118,9 @@ public final class JPEGCoefficientStamp {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw CoefficientStampError(description: "the picture data is damaged (\(text))", damage: text)
         }
-        return Result(data: Data(bytesNoCopy: output, count: length, deallocator: .free),
-                      blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
+        return Result(
+            data: Data(bytesNoCopy: output, count: length, deallocator: .free),
+            blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
     }
 
     /// What a component's patches depend on besides the photo's quantisation tables.
@@ -143,7 +151,9 @@ public final class JPEGCoefficientStamp {
         /// Whether any pixel of block (row, column) is under the mark.
         func covers(row: Int, column: Int) -> Bool {
             for j in max(0, row * 8 - y0)..<min(height, row * 8 + 8 - y0) {
-                for i in max(0, column * 8 - x0)..<min(width, column * 8 + 8 - x0) where alpha[j * width + i] > 0 { return true }
+                for i in max(0, column * 8 - x0)..<min(width, column * 8 + 8 - x0) where alpha[j * width + i] > 0 {
+                    return true
+                }
             }
             return false
         }
@@ -187,8 +197,14 @@ public final class JPEGCoefficientStamp {
         }
 
         func prepare(_ frame: cs_frame) -> Bool {
-            if frame.arithmetic != 0 { failure = "arithmetic coding"; return false }
-            if frame.precision != 8 { failure = "\(frame.precision)-bit samples"; return false }
+            if frame.arithmetic != 0 {
+                failure = "arithmetic coding"
+                return false
+            }
+            if frame.precision != 8 {
+                failure = "\(frame.precision)-bit samples"
+                return false
+            }
             // 1 grey, 2 RGB, 3 YCbCr in libjpeg's J_COLOR_SPACE; CMYK and YCCK are not blended here.
             guard [1, 2, 3].contains(frame.colour_space), frame.components == (frame.colour_space == 1 ? 1 : 3) else {
                 failure = "a \(frame.components)-component colour model other than grey, RGB or YCbCr (CMYK/YCCK)"
@@ -206,9 +222,10 @@ public final class JPEGCoefficientStamp {
                 failure = "an unusual chroma sampling (\(h[c])×\(v[c]) of \(frame.max_h)×\(frame.max_v))"
                 return false
             }
-            let key = PatchKey(placements: placements.map { PlacementKey(image: ObjectIdentifier($0.image), x: $0.x, y: $0.y) },
-                               orientation: orientation, width: width, height: height, colourSpace: Int(frame.colour_space),
-                               factors: (0..<components).flatMap { [h[$0], v[$0]] })
+            let key = PatchKey(
+                placements: placements.map { PlacementKey(image: ObjectIdentifier($0.image), x: $0.x, y: $0.y) },
+                orientation: orientation, width: width, height: height, colourSpace: Int(frame.colour_space),
+                factors: (0..<components).flatMap { [h[$0], v[$0]] })
             let patches: [[Patch]]
             if let cached = owner.cache[key] {
                 patches = cached.patches
@@ -222,8 +239,11 @@ public final class JPEGCoefficientStamp {
                 patches = (0..<components).map { c in
                     let fx = Int(frame.max_h) / h[c], fy = Int(frame.max_v) / v[c]
                     return placements.compactMap { placement in
-                        guard var patch = patch(placement, width: width, height: height, component: c,
-                                                colourSpace: Int(frame.colour_space), fx: fx, fy: fy) else { return nil }
+                        guard
+                            var patch = patch(
+                                placement, width: width, height: height, component: c,
+                                colourSpace: Int(frame.colour_space), fx: fx, fy: fy)
+                        else { return nil }
                         patch.blockColumns = patch.x0 / 8..<min(columns[c], (patch.x0 + patch.width + 7) / 8)
                         patch.blockRows = patch.y0 / 8..<min(rows[c], (patch.y0 + patch.height + 7) / 8)
                         return patch
@@ -232,7 +252,9 @@ public final class JPEGCoefficientStamp {
                 if owner.cache.count >= 8 { owner.cache.removeAll() }
                 owner.cache[key] = (placements.map(\.image), patches)
             }
-            planes = (0..<components).map { c in Plane(patches: patches[c], quant: (0..<64).map { Double(quant[c * 64 + $0]) }) }
+            planes = (0..<components).map { c in
+                Plane(patches: patches[c], quant: (0..<64).map { Double(quant[c * 64 + $0]) })
+            }
             return true
         }
 
@@ -240,14 +262,17 @@ public final class JPEGCoefficientStamp {
         /// stored picture: their premultiplied average, each stored pixel taking the mark pixel it
         /// shows as once the picture is turned upright (pixels off the mark count as transparent);
         /// nil when the mark misses the picture.
-        private func patch(_ p: OverlayComposition.Placement, width: Int, height: Int, component c: Int,
-                           colourSpace: Int, fx: Int, fy: Int) -> Patch? {
+        private func patch(
+            _ p: OverlayComposition.Placement, width: Int, height: Int, component c: Int,
+            colourSpace: Int, fx: Int, fy: Int
+        ) -> Patch? {
             let shown = orientation.swapsAxes ? (width: height, height: width) : (width: width, height: height)
             let ux0 = max(0, p.x), uy0 = max(0, p.y)
             let ux1 = min(shown.width, p.x + p.image.width), uy1 = min(shown.height, p.y + p.image.height)
             guard ux0 < ux1, uy0 < uy1 else { return nil }
             // The mark's box in stored coordinates.
-            let a = stored(ux0, uy0, width: width, height: height), b = stored(ux1 - 1, uy1 - 1, width: width, height: height)
+            let a = stored(ux0, uy0, width: width, height: height),
+                b = stored(ux1 - 1, uy1 - 1, width: width, height: height)
             let sx0 = min(a.x, b.x), sy0 = min(a.y, b.y), sx1 = max(a.x, b.x) + 1, sy1 = max(a.y, b.y) + 1
             var patch = Patch()
             patch.x0 = sx0 / fx
@@ -265,7 +290,8 @@ public final class JPEGCoefficientStamp {
             // `upright` is affine, so the mark byte a stored pixel shows is too: offset = base +
             // sx * stepX + sy * stepY (the orientation's switch once, not per pixel).
             let origin = upright(0, 0, width: width, height: height)
-            let alongX = upright(1, 0, width: width, height: height), alongY = upright(0, 1, width: width, height: height)
+            let alongX = upright(1, 0, width: width, height: height),
+                alongY = upright(0, 1, width: width, height: height)
             let stepX = ((alongX.y - origin.y) * p.image.width + (alongX.x - origin.x)) * 4
             let stepY = ((alongY.y - origin.y) * p.image.width + (alongY.x - origin.x)) * 4
             let base = ((origin.y - p.y) * p.image.width + (origin.x - p.x)) * 4
@@ -277,21 +303,25 @@ public final class JPEGCoefficientStamp {
                             let row = base + sy * stepY
                             for sx in max(sx0, (patch.x0 + px) * fx)..<min(sx1, (patch.x0 + px + 1) * fx) {
                                 let o = row + sx * stepX
-                                r += Int(source[o + ri]); g += Int(source[o + gi]); b += Int(source[o + bi]); a += Int(source[o + ai])
+                                r += Int(source[o + ri])
+                                g += Int(source[o + gi])
+                                b += Int(source[o + bi])
+                                a += Int(source[o + ai])
                             }
                         }
                         guard a > 0 else { continue }
                         let red = Double(r) * scale, green = Double(g) * scale, blue = Double(b) * scale
                         let y = kr * red + (1 - kr - kb) * green + kb * blue
                         let alpha = Double(a) * scale
-                        let value: Double = switch (colourSpace, c) {
-                        case (1, _), (3, 0): y
-                        case (3, 1): 0.5 * alpha + (blue - y) / (2 * (1 - kb))
-                        case (3, _): 0.5 * alpha + (red - y) / (2 * (1 - kr))
-                        case (_, 0): red
-                        case (_, 1): green
-                        default: blue
-                        }
+                        let value: Double =
+                            switch (colourSpace, c) {
+                            case (1, _), (3, 0): y
+                            case (3, 1): 0.5 * alpha + (blue - y) / (2 * (1 - kb))
+                            case (3, _): 0.5 * alpha + (red - y) / (2 * (1 - kr))
+                            case (_, 0): red
+                            case (_, 1): green
+                            default: blue
+                            }
                         patch.value[py * patch.width + px] = Float(255 * value)
                         patch.alpha[py * patch.width + px] = Float(alpha)
                     }
@@ -315,7 +345,9 @@ public final class JPEGCoefficientStamp {
         }
 
         /// A C array of four ints (a tuple in Swift) as an array.
-        private func integers(_ tuple: (Int32, Int32, Int32, Int32)) -> [Int] { [Int(tuple.0), Int(tuple.1), Int(tuple.2), Int(tuple.3)] }
+        private func integers(_ tuple: (Int32, Int32, Int32, Int32)) -> [Int] {
+            [Int(tuple.0), Int(tuple.1), Int(tuple.2), Int(tuple.3)]
+        }
 
         /// Where stored pixel (x, y) of a `width`×`height` picture shows once turned upright.
         private func upright(_ x: Int, _ y: Int, width: Int, height: Int) -> (x: Int, y: Int) {
@@ -348,7 +380,9 @@ public final class JPEGCoefficientStamp {
         /// The block columns `filter` may change in block row `row` of `component`, if any.
         func wants(component: Int, row: Int) -> Range<Int>? {
             let columns = planes[component].patches.filter { $0.blockRows.contains(row) }.map(\.blockColumns)
-            guard let first = columns.map(\.lowerBound).min(), let end = columns.map(\.upperBound).max() else { return nil }
+            guard let first = columns.map(\.lowerBound).min(), let end = columns.map(\.upperBound).max() else {
+                return nil
+            }
             return first..<end
         }
 
@@ -364,7 +398,9 @@ public final class JPEGCoefficientStamp {
             var scratch = [Double](repeating: 0, count: 64)
             for column in columns where column >= first && column < first + count {
                 // Left as it is when every pixel of the block is transparent in every patch.
-                guard active.contains(where: { $0.blockColumns.contains(column) && $0.covers(row: row, column: column) }) else { continue }
+                guard
+                    active.contains(where: { $0.blockColumns.contains(column) && $0.covers(row: row, column: column) })
+                else { continue }
                 let block = blocks + (column - first) * 64
                 for k in 0..<64 { coefficients[k] = Double(block[k]) * plane.quant[k] }
                 DCT.inverse(coefficients, into: &samples, scratch: &scratch)
@@ -392,7 +428,8 @@ public final class JPEGCoefficientStamp {
 
     private static let wantsCallback: cs_wants_row = { context, component, row, first, end in
         guard let context, let first, let end,
-              let columns = Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().wants(component: Int(component), row: Int(row))
+            let columns = Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().wants(
+                component: Int(component), row: Int(row))
         else { return 0 }
         first.pointee = Int32(columns.lowerBound)
         end.pointee = Int32(columns.upperBound)
@@ -401,15 +438,17 @@ public final class JPEGCoefficientStamp {
 
     private static let windowCallback: cs_filter_window = { context, component, row, first, blocks, count in
         guard let context, let blocks else { return 1 }
-        Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().filter(component: Int(component), row: Int(row), first: Int(first),
-                                                                        blocks: blocks, count: Int(count))
+        Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().filter(
+            component: Int(component), row: Int(row), first: Int(first),
+            blocks: blocks, count: Int(count))
         return 0
     }
 
     private static let filterCallback: cs_filter = { context, component, row, blocks, count in
         guard let context, let blocks else { return 1 }
-        Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().filter(component: Int(component), row: Int(row),
-                                                                        blocks: blocks, count: Int(count))
+        Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().filter(
+            component: Int(component), row: Int(row),
+            blocks: blocks, count: Int(count))
         return 0
     }
 }

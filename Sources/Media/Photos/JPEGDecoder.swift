@@ -31,9 +31,12 @@ extension DecodedPicture {
     /// buffer (given its stride, as GStreamer lays rows out); `fill` returns the decoder's warning,
     /// if any. The one place a raw picture buffer is described and allocated; errors name `element`
     /// and say it was `what` (e.g. "RGB picture").
-    static func filled(_ format: GstVideoFormat, width: Int, height: Int, element: String, what: String,
-                       fill: (_ data: UnsafeMutablePointer<UInt8>, _ stride: Int) throws(MediaError) -> String?)
-        throws(MediaError) -> DecodedPicture {
+    static func filled(
+        _ format: GstVideoFormat, width: Int, height: Int, element: String, what: String,
+        fill: (_ data: UnsafeMutablePointer<UInt8>, _ stride: Int) throws(MediaError) -> String?
+    )
+        throws(MediaError) -> DecodedPicture
+    {
         func failure(_ message: String) -> MediaError {
             .picture(library: element, message: message)
         }
@@ -60,14 +63,17 @@ extension DecodedPicture {
         gst_buffer_unmap(buffer, &map)
         let caps = gst_video_info_to_caps(&info)!
         defer { gst_caps_unref(caps) }
-        return DecodedPicture(width: width, height: height, warning: warning,
-                              caps: takeGString(gst_caps_to_string(caps)) ?? "video/x-raw", buffer: buffer)
+        return DecodedPicture(
+            width: width, height: height, warning: warning,
+            caps: takeGString(gst_caps_to_string(caps)) ?? "video/x-raw", buffer: buffer)
     }
 
     /// A picture another library decoded (Cairo's PNG reader): packed 8-bit rows in `format`, a
     /// GStreamer format name such as BGRA or BGRx, copied into a buffer a raw pipeline takes.
-    public static func packed(_ pixels: [UInt8], width: Int, height: Int, stride: Int,
-                              format: String) throws(MediaError) -> DecodedPicture {
+    public static func packed(
+        _ pixels: [UInt8], width: Int, height: Int, stride: Int,
+        format: String
+    ) throws(MediaError) -> DecodedPicture {
         try GStreamer.initialize()
         let videoFormat = gst_video_format_from_string(format)
         let what = "\(format) picture"
@@ -75,11 +81,13 @@ extension DecodedPicture {
             throw .picture(library: "picture", message: "cannot describe a \(width)x\(height) \(what)")
         }
         let rowBytes = Int(gst_video_format_get_info(videoFormat).pointee.pixel_stride.0) * width
-        return try filled(videoFormat, width: width, height: height, element: "picture", what: what) { data, targetStride in
+        return try filled(videoFormat, width: width, height: height, element: "picture", what: what) {
+            data, targetStride in
             pixels.withUnsafeBytes { source in
                 for y in 0..<height {
-                    (data + y * targetStride).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * stride,
-                                                     count: rowBytes)
+                    (data + y * targetStride).update(
+                        from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * stride,
+                        count: rowBytes)
                 }
             }
             return nil
@@ -98,38 +106,54 @@ public enum JPEGDecoder {
         guard let handle = tjInitDecompress() else { throw failure("cannot start libjpeg-turbo") }
         defer { tjDestroy(handle) }
         // withUnsafeBytes rethrows untyped errors: the typed error travels in a Result.
-        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in Result { () throws(MediaError) -> DecodedPicture in
-            let source = raw.bindMemory(to: UInt8.self).baseAddress
-            var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colourspace: Int32 = 0
-            guard tjDecompressHeader3(handle, source, UInt(raw.count), &width, &height, &subsampling, &colourspace) == 0 else {
-                throw failure(message(handle))
-            }
-            let cmyk = colourspace == Int32(TJCS_CMYK.rawValue) || colourspace == Int32(TJCS_YCCK.rawValue)
-            return try DecodedPicture.filled(GST_VIDEO_FORMAT_RGB, width: Int(width), height: Int(height),
-                                             element: "libjpeg-turbo", what: "RGB picture") { data, stride throws(MediaError) in
-                let status: Int32
-                if cmyk {
-                    // libjpeg gives CMYK as stored; the RGB conversion below is ours.
-                    var ink = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
-                    status = tjDecompress2(handle, source, UInt(raw.count), &ink, width, 0, height, Int32(TJPF_CMYK.rawValue), 0)
-                    if status == 0 || tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) {
-                        convertCMYK(ink, width: Int(width), height: Int(height), inverted: adobeInverted, into: data, stride: stride)
-                    }
-                } else {
-                    status = tjDecompress2(handle, source, UInt(raw.count), data, width, Int32(stride), height, Int32(TJPF_RGB.rawValue), 0)
+        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            Result { () throws(MediaError) -> DecodedPicture in
+                let source = raw.bindMemory(to: UInt8.self).baseAddress
+                var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colourspace: Int32 = 0
+                guard
+                    tjDecompressHeader3(handle, source, UInt(raw.count), &width, &height, &subsampling, &colourspace)
+                        == 0
+                else {
+                    throw failure(message(handle))
                 }
-                guard status != 0 else { return nil }
-                // A warning means the data was damaged but the whole picture was produced.
-                guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else { throw failure(message(handle)) }
-                return message(handle)
+                let cmyk = colourspace == Int32(TJCS_CMYK.rawValue) || colourspace == Int32(TJCS_YCCK.rawValue)
+                return try DecodedPicture.filled(
+                    GST_VIDEO_FORMAT_RGB, width: Int(width), height: Int(height),
+                    element: "libjpeg-turbo", what: "RGB picture"
+                ) { data, stride throws(MediaError) in
+                    let status: Int32
+                    if cmyk {
+                        // libjpeg gives CMYK as stored; the RGB conversion below is ours.
+                        var ink = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+                        status = tjDecompress2(
+                            handle, source, UInt(raw.count), &ink, width, 0, height, Int32(TJPF_CMYK.rawValue), 0)
+                        if status == 0 || tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) {
+                            convertCMYK(
+                                ink, width: Int(width), height: Int(height), inverted: adobeInverted, into: data,
+                                stride: stride)
+                        }
+                    } else {
+                        status = tjDecompress2(
+                            handle, source, UInt(raw.count), data, width, Int32(stride), height,
+                            Int32(TJPF_RGB.rawValue), 0)
+                    }
+                    guard status != 0 else { return nil }
+                    // A warning means the data was damaged but the whole picture was produced.
+                    guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
+                        throw failure(message(handle))
+                    }
+                    return message(handle)
+                }
             }
-        } }.get()
+        }.get()
     }
 
     /// CMYK → RGB without a colour profile, as ImageMagick and browsers do: each ink darkens its
     /// complementary primary and black darkens all three. Inverted (Adobe) data stores 255 − ink.
-    private static func convertCMYK(_ ink: [UInt8], width: Int, height: Int, inverted: Bool,
-                                    into rgb: UnsafeMutablePointer<UInt8>, stride: Int) {
+    private static func convertCMYK(
+        _ ink: [UInt8], width: Int, height: Int, inverted: Bool,
+        into rgb: UnsafeMutablePointer<UInt8>, stride: Int
+    ) {
         ink.withUnsafeBufferPointer { ink in
             for y in 0..<height {
                 let row = rgb + y * stride

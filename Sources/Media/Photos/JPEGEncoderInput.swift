@@ -15,7 +15,8 @@ enum JPEGEncoderInput {
     /// Pads the frames entering `encoder` when it is a jpegenc; any other encoder is left alone.
     static func install(on encoder: Element) throws(MediaError) {
         guard let factory = gst_element_get_factory(encoder.pointer),
-              let name = gst_object_get_name(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self)) else { return }
+            let name = gst_object_get_name(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self))
+        else { return }
         defer { g_free(name) }
         guard String(cString: name) == "jpegenc" else { return }
         guard let pad = gst_element_get_static_pad(encoder.pointer, "sink") else {
@@ -26,7 +27,9 @@ enum JPEGEncoderInput {
     }
 
     private static let padProbe: GstPadProbeCallback = { pad, info, _ in
-        guard let pad, let info, let data = info.pointee.data, let caps = gst_pad_get_current_caps(pad) else { return GST_PAD_PROBE_OK }
+        guard let pad, let info, let data = info.pointee.data, let caps = gst_pad_get_current_caps(pad) else {
+            return GST_PAD_PROBE_OK
+        }
         defer { gst_caps_unref(caps) }
         // What is not raw video is jpegenc's to refuse, with its own error.
         guard var videoInfo = try? rawVideoInfo(caps, at: "encoder") else { return GST_PAD_PROBE_OK }
@@ -40,11 +43,14 @@ enum JPEGEncoderInput {
 
     /// A copy of `buffer` whose planes' rows hold whole blocks, or nil when they already do (or
     /// the format is packed: jpegenc copies those rows itself, to their exact width).
-    static func blockPadded(_ buffer: UnsafeMutablePointer<GstBuffer>, info: inout GstVideoInfo) -> UnsafeMutablePointer<GstBuffer>? {
+    static func blockPadded(
+        _ buffer: UnsafeMutablePointer<GstBuffer>, info: inout GstVideoInfo
+    ) -> UnsafeMutablePointer<GstBuffer>? {
         let format = info.finfo.pointee
         let planeCount = Int(format.n_planes)
         guard planeCount > 1 || format.n_components == 1, planeCount == Int(format.n_components), planeCount <= 4,
-              format.flags.rawValue & GST_VIDEO_FORMAT_FLAG_COMPLEX.rawValue == 0 else { return nil }
+            format.flags.rawValue & GST_VIDEO_FORMAT_FLAG_COMPLEX.rawValue == 0
+        else { return nil }
         let widthShift = withUnsafeBytes(of: format.w_sub) { Array($0.bindMemory(to: guint.self)) }
         let heightShift = withUnsafeBytes(of: format.h_sub) { Array($0.bindMemory(to: guint.self)) }
         let width = Int(info.width), height = Int(info.height)
@@ -82,9 +88,12 @@ enum JPEGEncoderInput {
             }
         }
         gst_buffer_unmap(padded, &map)
-        _ = gst_buffer_copy_into(padded, buffer, GstBufferCopyFlags(GST_BUFFER_COPY_FLAGS.rawValue | GST_BUFFER_COPY_TIMESTAMPS.rawValue), 0, gsize.max)
-        _ = gst_buffer_add_video_meta_full(padded, GST_VIDEO_FRAME_FLAG_NONE, format.format, guint(width), guint(height),
-                                           guint(planeCount), &offsets, &strideValues)
+        _ = gst_buffer_copy_into(
+            padded, buffer, GstBufferCopyFlags(GST_BUFFER_COPY_FLAGS.rawValue | GST_BUFFER_COPY_TIMESTAMPS.rawValue), 0,
+            gsize.max)
+        _ = gst_buffer_add_video_meta_full(
+            padded, GST_VIDEO_FRAME_FLAG_NONE, format.format, guint(width), guint(height),
+            guint(planeCount), &offsets, &strideValues)
         return padded
     }
 }

@@ -84,8 +84,10 @@ public struct PhotoRequest: Sendable {
     /// The JPEG quality set on the element named `encoder`; nil keeps the template's.
     public var quality: Int?
 
-    public init(orientation: Orientation, size: (width: Int, height: Int)? = nil, workFormat: String? = nil,
-                encodingFormat: String? = nil, quality: Int? = nil) {
+    public init(
+        orientation: Orientation, size: (width: Int, height: Int)? = nil, workFormat: String? = nil,
+        encodingFormat: String? = nil, quality: Int? = nil
+    ) {
         self.orientation = orientation
         self.size = size
         self.workFormat = workFormat
@@ -175,16 +177,19 @@ public final class PhotoPipeline: @unchecked Sendable {
         guard let sourcePad = gst_element_get_static_pad(source.pointer, "src") else {
             throw .missingNamedElement(name: "encoded", pipeline: pipeline.description)
         }
-        gst_pad_add_probe(sourcePad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, endProbe, Unmanaged.passRetained(marking).toOpaque()) {
+        gst_pad_add_probe(
+            sourcePad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, endProbe, Unmanaged.passRetained(marking).toOpaque()
+        ) {
             if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
         }
         gst_object_unref(UnsafeMutableRawPointer(sourcePad))
         let encoder = try? pipeline.element(named: "encoder")
         if let encoder { try JPEGEncoderInput.install(on: encoder) }
-        let built = Parts(pipeline: pipeline, source: source, orient: try pipeline.element(named: "orient"),
-                          size: try pipeline.element(named: "size"), work: try? pipeline.element(named: "work"),
-                          encoding: try? pipeline.element(named: "encoding"), encoder: encoder,
-                          output: output, marking: marking)
+        let built = Parts(
+            pipeline: pipeline, source: source, orient: try pipeline.element(named: "orient"),
+            size: try pipeline.element(named: "size"), work: try? pipeline.element(named: "work"),
+            encoding: try? pipeline.element(named: "encoding"), encoder: encoder,
+            output: output, marking: marking)
         try pipeline.setState(.playing, wait: false)
         parts = built
         return built
@@ -194,8 +199,10 @@ public final class PhotoPipeline: @unchecked Sendable {
     /// scaling. `mark` is called once, on a streaming thread, with the upright frame to draw on in
     /// place (the frame is valid only during the call); an error it returns fails the photo.
     /// Returns the encoded file.
-    public func process(_ data: Data, orientation: Orientation, size: (width: Int, height: Int)?,
-                        mark: @escaping (VideoFrame) -> Error?) throws -> Data {
+    public func process(
+        _ data: Data, orientation: Orientation, size: (width: Int, height: Int)?,
+        mark: @escaping (VideoFrame) -> Error?
+    ) throws -> Data {
         try process(data, request: PhotoRequest(orientation: orientation, size: size), mark: mark)
     }
 
@@ -212,7 +219,9 @@ public final class PhotoPipeline: @unchecked Sendable {
 
     /// Runs a picture decoded outside GStreamer through a `.raw` pipeline; the picture's buffer is
     /// handed over (the picture is empty afterwards), so the probe writes it in place.
-    public func process(_ picture: DecodedPicture, request: PhotoRequest, mark: @escaping (VideoFrame) -> Error?) throws -> Data {
+    public func process(
+        _ picture: DecodedPicture, request: PhotoRequest, mark: @escaping (VideoFrame) -> Error?
+    ) throws -> Data {
         precondition(input == .raw, "a decoded picture needs a pipeline built for raw input")
         guard let buffer = picture.buffer else { preconditionFailure("a decoded picture goes through a pipeline once") }
         picture.buffer = nil
@@ -222,14 +231,18 @@ public final class PhotoPipeline: @unchecked Sendable {
     /// As `process(_:request:mark:)`, through a template that ends in raw video (`photo-raw`):
     /// the marked picture comes back as packed RGB or RGBA (`request.encodingFormat`), for an
     /// encoder outside GStreamer (libheif, libtiff).
-    public func processToRaw(_ data: Data, request: PhotoRequest, mark: @escaping (VideoFrame) -> Error?) throws -> RawImage {
+    public func processToRaw(
+        _ data: Data, request: PhotoRequest, mark: @escaping (VideoFrame) -> Error?
+    ) throws -> RawImage {
         lastRaw = nil
         _ = try process(data, request: request, mark: mark)
         return try takeRaw()
     }
 
     /// As `process(_:request:mark:)` for a decoded picture, giving raw pixels (see `processToRaw`).
-    public func processToRaw(_ picture: DecodedPicture, request: PhotoRequest, mark: @escaping (VideoFrame) -> Error?) throws -> RawImage {
+    public func processToRaw(
+        _ picture: DecodedPicture, request: PhotoRequest, mark: @escaping (VideoFrame) -> Error?
+    ) throws -> RawImage {
         lastRaw = nil
         _ = try process(picture, request: request, mark: mark)
         return try takeRaw()
@@ -245,12 +258,16 @@ public final class PhotoPipeline: @unchecked Sendable {
         }
         let pixels = lastOutput
         lastOutput = Data()
-        return RawImage(pixels: pixels, width: layout.width, height: layout.height, stride: layout.stride, hasAlpha: layout.format == "RGBA")
+        return RawImage(
+            pixels: pixels, width: layout.width, height: layout.height, stride: layout.stride,
+            hasAlpha: layout.format == "RGBA")
     }
 
     /// Pushes `buffer` (adopted) and waits for its encoded file.
-    private func run(_ buffer: UnsafeMutablePointer<GstBuffer>, caps: String?, request: PhotoRequest,
-                     mark: @escaping (VideoFrame) -> Error?) throws -> Data {
+    private func run(
+        _ buffer: UnsafeMutablePointer<GstBuffer>, caps: String?, request: PhotoRequest,
+        mark: @escaping (VideoFrame) -> Error?
+    ) throws -> Data {
         let parts: Parts
         do { parts = try build() } catch {
             gst_buffer_unref(buffer)
@@ -258,11 +275,16 @@ public final class PhotoPipeline: @unchecked Sendable {
         }
         do {
             try parts.orient.set("video-direction", request.orientation.videoDirection)
-            try parts.size.set("caps", request.size.map { "video/x-raw,width=\($0.width),height=\($0.height),pixel-aspect-ratio=1/1" } ?? "video/x-raw")
+            try parts.size.set(
+                "caps",
+                request.size.map { "video/x-raw,width=\($0.width),height=\($0.height),pixel-aspect-ratio=1/1" }
+                    ?? "video/x-raw")
             try setFormat(request.workFormat, on: parts.work, named: "work", in: parts.pipeline)
             try setFormat(request.encodingFormat, on: parts.encoding, named: "encoding", in: parts.pipeline)
             if let quality = request.quality {
-                guard let encoder = parts.encoder else { throw MediaError.missingNamedElement(name: "encoder", pipeline: parts.pipeline.description) }
+                guard let encoder = parts.encoder else {
+                    throw MediaError.missingNamedElement(name: "encoder", pipeline: parts.pipeline.description)
+                }
                 try encoder.set("quality", quality)
             }
             if let caps { try parts.source.set("caps", caps) }
@@ -285,12 +307,17 @@ public final class PhotoPipeline: @unchecked Sendable {
             sequence += 1
             let flow = gst_app_src_push_buffer(parts.source.appSource, buffer)
             guard flow == GST_FLOW_OK else {
-                throw parts.pipeline.pendingError() ?? MediaError.outputStopped(element: parts.source.name, flow: String(cString: gst_flow_get_name(flow)))
+                throw parts.pipeline.pendingError()
+                    ?? MediaError.outputStopped(
+                        element: parts.source.name, flow: String(cString: gst_flow_get_name(flow)))
             }
             // A marker behind the photo: a decoder that drops a damaged picture without a word
             // (jpegdec does) lets it through with no frame before it, and we know at once.
-            gst_element_send_event(parts.source.pointer, gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM,
-                                                                              gst_structure_new_empty(Self.photoEnd)))
+            gst_element_send_event(
+                parts.source.pointer,
+                gst_event_new_custom(
+                    GST_EVENT_CUSTOM_DOWNSTREAM,
+                    gst_structure_new_empty(Self.photoEnd)))
             let encoded = try pullOutput(parts)
             let failure = parts.marking.lock.withLock { () -> Error? in
                 defer { parts.marking.action = nil }
@@ -308,7 +335,9 @@ public final class PhotoPipeline: @unchecked Sendable {
 
     /// Sets a per-photo format on a capsfilter the template may have; asking for one the template
     /// lacks is an error, not a silent no-op.
-    private func setFormat(_ format: String?, on element: Element?, named name: String, in pipeline: Pipeline) throws(MediaError) {
+    private func setFormat(
+        _ format: String?, on element: Element?, named name: String, in pipeline: Pipeline
+    ) throws(MediaError) {
         guard let element else {
             if format != nil { throw .missingNamedElement(name: name, pipeline: pipeline.description) }
             return
@@ -331,7 +360,8 @@ public final class PhotoPipeline: @unchecked Sendable {
                 // Raw output: its layout comes from the caps (strides are padded to 4 bytes).
                 var info = GstVideoInfo()
                 if let caps = gst_sample_get_caps(sample), gst_video_info_from_caps(&info, caps) != 0,
-                   let name = gst_video_format_to_string(info.finfo.pointee.format) {
+                    let name = gst_video_format_to_string(info.finfo.pointee.format)
+                {
                     lastRaw = (Int(info.width), Int(info.height), Int(info.stride.0), String(cString: name))
                     lastOutput = bytes
                 }
@@ -352,7 +382,8 @@ public final class PhotoPipeline: @unchecked Sendable {
         guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
         let event = data.assumingMemoryBound(to: GstEvent.self)
         guard event.pointee.type == GST_EVENT_CUSTOM_DOWNSTREAM, let structure = gst_event_get_structure(event),
-              gst_structure_has_name(structure, PhotoPipeline.photoEnd) != 0 else { return GST_PAD_PROBE_OK }
+            gst_structure_has_name(structure, PhotoPipeline.photoEnd) != 0
+        else { return GST_PAD_PROBE_OK }
         let marking = Unmanaged<Marking>.fromOpaque(context).takeUnretainedValue()
         marking.lock.withLock { if !marking.sawFrame { marking.undecodable = true } }
         return GST_PAD_PROBE_DROP
@@ -364,7 +395,8 @@ public final class PhotoPipeline: @unchecked Sendable {
         marking.lock.withLock { marking.sawFrame = true }
         guard let action = marking.lock.withLock({ marking.action }) else { return GST_PAD_PROBE_OK }
         // Normally ours alone already; if not, the probe may swap in a writable copy.
-        let buffer: UnsafeMutablePointer<GstBuffer> = gcast(gst_mini_object_make_writable(data.assumingMemoryBound(to: GstMiniObject.self)))
+        let buffer: UnsafeMutablePointer<GstBuffer> = gcast(
+            gst_mini_object_make_writable(data.assumingMemoryBound(to: GstMiniObject.self)))
         if UnsafeMutableRawPointer(buffer) != data { marking.lock.withLock { marking.copies += 1 } }
         info.pointee.data = UnsafeMutableRawPointer(buffer)
         // A frame that cannot be marked is a failure, never a photo let through unmarked.

@@ -30,7 +30,9 @@ public final class TIFFFile: @unchecked Sendable {
 
     public init(_ data: Data) throws(MediaError) {
         stream = TIFFStream(data)
-        guard let tiff = TIFFFile.open(stream, mode: "rm") else { throw TIFFFile.failure(stream.messages.first ?? "not a TIFF file libtiff can read") }
+        guard let tiff = TIFFFile.open(stream, mode: "rm") else {
+            throw TIFFFile.failure(stream.messages.first ?? "not a TIFF file libtiff can read")
+        }
         self.tiff = tiff
         width = Int(Self.get(tiff, TIFFTAG_IMAGEWIDTH, UInt32.self) ?? 0)
         height = Int(Self.get(tiff, TIFFTAG_IMAGELENGTH, UInt32.self) ?? 0)
@@ -42,7 +44,9 @@ public final class TIFFFile: @unchecked Sendable {
         isCMYK = photometric == PHOTOMETRIC_SEPARATED
         var extraCount: UInt16 = 0
         var extraTypes: UnsafeMutablePointer<UInt16>?
-        _ = withVaList([withUnsafeMutablePointer(to: &extraCount) { $0 }, withUnsafeMutablePointer(to: &extraTypes) { $0 }]) {
+        _ = withVaList([
+            withUnsafeMutablePointer(to: &extraCount) { $0 }, withUnsafeMutablePointer(to: &extraTypes) { $0 },
+        ]) {
             TIFFVGetField(tiff, UInt32(TIFFTAG_EXTRASAMPLES), $0)
         }
         extraSamples = extraTypes.map { Array(UnsafeBufferPointer(start: $0, count: Int(extraCount))) } ?? []
@@ -70,9 +74,13 @@ public final class TIFFFile: @unchecked Sendable {
             var kinds = extraSamples
             kinds[0] = UInt16(EXTRASAMPLE_ASSOCALPHA)
             let set = kinds.withUnsafeMutableBufferPointer { pointer in
-                withVaList([Int32(pointer.count), pointer.baseAddress!]) { TIFFVSetField(tiff, UInt32(TIFFTAG_EXTRASAMPLES), $0) }
+                withVaList([Int32(pointer.count), pointer.baseAddress!]) {
+                    TIFFVSetField(tiff, UInt32(TIFFTAG_EXTRASAMPLES), $0)
+                }
             }
-            guard set != 0 else { throw Self.failure(stream.messages.first ?? "libtiff cannot read the picture's straight alpha") }
+            guard set != 0 else {
+                throw Self.failure(stream.messages.first ?? "libtiff cannot read the picture's straight alpha")
+            }
         }
         var raster = [UInt32](repeating: 0, count: width * height)
         // Asking for the file's own orientation makes libtiff flip nothing: rows come as stored.
@@ -86,7 +94,9 @@ public final class TIFFFile: @unchecked Sendable {
             if alphaIsAssociated { raster.withUnsafeMutableBytes(Self.unpremultiply) }
             return try raster.withUnsafeBytes { bytes in
                 Result { () throws(MediaError) in
-                    try DecodedPicture.packed(width: width, height: height, alpha: true, warning: warning) { bytes.baseAddress! + $0 * width * 4 }
+                    try DecodedPicture.packed(width: width, height: height, alpha: true, warning: warning) {
+                        bytes.baseAddress! + $0 * width * 4
+                    }
                 }
             }.get()
         }
@@ -94,8 +104,10 @@ public final class TIFFFile: @unchecked Sendable {
         // a hundred megapixels.
         return try raster.withUnsafeBytes { source in
             Result { () throws(MediaError) in
-                try DecodedPicture.filled(GST_VIDEO_FORMAT_RGB, width: width, height: height, element: "decoder",
-                                          what: "picture") { data, stride in
+                try DecodedPicture.filled(
+                    GST_VIDEO_FORMAT_RGB, width: width, height: height, element: "decoder",
+                    what: "picture"
+                ) { data, stride in
                     for y in 0..<height {
                         let from = source.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * width * 4
                         let to = data + y * stride
@@ -125,7 +137,9 @@ public final class TIFFFile: @unchecked Sendable {
     /// (Orientation 1), with `icc` (tag 34675) and `xmp` (tag 700).
     public static func encode(_ image: RawImage, icc: Data?, xmp: Data?) throws(MediaError) -> Data {
         let stream = TIFFStream(Data())
-        guard let tiff = open(stream, mode: "w") else { throw failure(stream.messages.first ?? "libtiff cannot start a file") }
+        guard let tiff = open(stream, mode: "w") else {
+            throw failure(stream.messages.first ?? "libtiff cannot start a file")
+        }
         var closed = false
         defer { if !closed { TIFFClose(tiff) } }
         func set(_ tag: Int32, _ values: CVarArg...) throws(MediaError) {
@@ -150,7 +164,9 @@ public final class TIFFFile: @unchecked Sendable {
         try set(TIFFTAG_ROWSPERSTRIP, UInt32(max(1, 256 * 1024 / max(1, image.width * image.channels))))
         var alphaKind = UInt16(EXTRASAMPLE_UNASSALPHA)
         if image.hasAlpha {
-            try withUnsafeMutablePointer(to: &alphaKind) { pointer throws(MediaError) in try set(TIFFTAG_EXTRASAMPLES, Int32(1), pointer) }
+            try withUnsafeMutablePointer(to: &alphaKind) { pointer throws(MediaError) in
+                try set(TIFFTAG_EXTRASAMPLES, Int32(1), pointer)
+            }
         }
         for (tag, bytes) in [(TIFFTAG_ICCPROFILE, icc), (TIFFTAG_XMLPACKET, xmp)] {
             guard let bytes, !bytes.isEmpty else { continue }
@@ -185,27 +201,35 @@ public final class TIFFFile: @unchecked Sendable {
             if let arguments { _ = vsnprintf(&text, text.count, format, arguments) }
             let stream = Unmanaged<TIFFStream>.fromOpaque(context).takeUnretainedValue()
             if stream.messages.count < 8 {
-                stream.messages.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                stream.messages.append(
+                    String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             }
             return 1
         }
         TIFFOpenOptionsSetErrorHandlerExtR(options, handler, context)
         // Warnings (unknown private tags, as cameras write) are not failures: dropped.
         TIFFOpenOptionsSetWarningHandlerExtR(options, { _, _, _, _, _ in 1 }, nil)
-        return TIFFClientOpenExt("memory", mode, context, { context, buffer, size in
-            Unmanaged<TIFFStream>.fromOpaque(context!).takeUnretainedValue().read(buffer, Int(size))
-        }, { context, buffer, size in
-            Unmanaged<TIFFStream>.fromOpaque(context!).takeUnretainedValue().write(buffer, Int(size))
-        }, { context, offset, whence in
-            Unmanaged<TIFFStream>.fromOpaque(context!).takeUnretainedValue().seek(offset, whence)
-        }, { _ in 0 }, { context in
-            UInt64(Unmanaged<TIFFStream>.fromOpaque(context!).takeUnretainedValue().data.count)
-        }, { _, _, _ in 0 }, { _, _, _ in }, options)
+        return TIFFClientOpenExt(
+            "memory", mode, context,
+            { context, buffer, size in
+                Unmanaged<TIFFStream>.fromOpaque(context!).takeUnretainedValue().read(buffer, Int(size))
+            },
+            { context, buffer, size in
+                Unmanaged<TIFFStream>.fromOpaque(context!).takeUnretainedValue().write(buffer, Int(size))
+            },
+            { context, offset, whence in
+                Unmanaged<TIFFStream>.fromOpaque(context!).takeUnretainedValue().seek(offset, whence)
+            }, { _ in 0 },
+            { context in
+                UInt64(Unmanaged<TIFFStream>.fromOpaque(context!).takeUnretainedValue().data.count)
+            }, { _, _, _ in 0 }, { _, _, _ in }, options)
     }
 
     private static func get<T: FixedWidthInteger>(_ tiff: OpaquePointer, _ tag: Int32, _: T.Type) -> T? {
         var value: T = 0
-        let found = withUnsafeMutablePointer(to: &value) { pointer in withVaList([pointer]) { TIFFVGetField(tiff, UInt32(tag), $0) } }
+        let found = withUnsafeMutablePointer(to: &value) { pointer in
+            withVaList([pointer]) { TIFFVGetField(tiff, UInt32(tag), $0) }
+        }
         return found != 0 ? value : nil
     }
 
@@ -253,11 +277,12 @@ private final class TIFFStream {
     }
 
     func seek(_ offset: UInt64, _ whence: Int32) -> UInt64 {
-        let base = switch whence {
-        case SEEK_CUR: position
-        case SEEK_END: data.count
-        default: 0
-        }
+        let base =
+            switch whence {
+            case SEEK_CUR: position
+            case SEEK_END: data.count
+            default: 0
+            }
         let target = base + Int(Int64(bitPattern: offset))
         guard target >= 0 else { return UInt64.max }
         position = target

@@ -21,11 +21,13 @@ do {
     for warning in photo.report.warnings { print("warning: \(warning)") }
 
     // A raw frame, as a decoder or camera would hand it over: I420, rows padded to 64 bytes.
-    var frame = try PixelBuffer(format: .i420, width: 640, height: 360, planes: [
-        .init(bytes: [UInt8](repeating: 40, count: 640 * 360), stride: 640),
-        .init(bytes: [UInt8](repeating: 128, count: 320 * 180), stride: 320),
-        .init(bytes: [UInt8](repeating: 128, count: 320 * 180), stride: 320),
-    ])
+    var frame = try PixelBuffer(
+        format: .i420, width: 640, height: 360,
+        planes: [
+            .init(bytes: [UInt8](repeating: 40, count: 640 * 360), stride: 640),
+            .init(bytes: [UInt8](repeating: 128, count: 320 * 180), stride: 320),
+            .init(bytes: [UInt8](repeating: 128, count: 320 * 180), stride: 320),
+        ])
     let before = frame.planes[0].bytes
     try stamper.mark(&frame, frameNumber: 1, fps: 30, cancellation: CancellationToken())
     let changed = zip(before, frame.planes[0].bytes).filter { $0 != $1 }.count
@@ -72,7 +74,10 @@ enum GradientPNG {
             offset += count
         } while offset < data.count
         var a: UInt32 = 1, b: UInt32 = 0
-        for byte in data { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        for byte in data {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
         return out + be32(Int(b << 16 | a))
     }
 
