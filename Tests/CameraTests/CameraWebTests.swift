@@ -306,18 +306,11 @@ extension CameraTests {
             let folder = try temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let first = try CameraProcess(["--source", "test", "--size", "320x240", "--text", "x"], in: folder)
-            let second = Process()
-            second.executableURL = camstampBinary
-            second.arguments = [
+            let second = try camstamp([
                 "camera", "--source", "test", "--size", "320x240", "--text", "x", "--web", "127.0.0.1:\(first.port)",
-            ]
-            let errors = Pipe()
-            second.standardError = errors
-            second.standardOutput = FileHandle.nullDevice
-            try second.run()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            second.waitUntilExit()
-            #expect(second.terminationStatus == 1)
+            ])
+            let message = second.stderr
+            #expect(second.status == 1)
             #expect(
                 message.hasPrefix(
                     "camstamp: --web 127.0.0.1:\(first.port): cannot listen on 127.0.0.1:\(first.port) ("), "\(message)"

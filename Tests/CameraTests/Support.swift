@@ -16,11 +16,10 @@ final class Locked<Value>: @unchecked Sendable {
     func update<R>(_ change: (inout Value) -> R) -> R { lock.withLock { change(&value) } }
 }
 
-/// `camstamp camera` running in the background, on a free port of 127.0.0.1 unless `--web` is given.
+/// `camstamp camera` running in the background, on a free port of 127.0.0.1 unless `--web` is given
+/// (TestSupport's `BackgroundProcess`, which reads its output as it runs and bounds every wait).
 final class CameraProcess: @unchecked Sendable {
-    let process = Process()
-    private let out = Locked(Data()), err = Locked(Data())
-    private let group = DispatchGroup()
+    private let running: BackgroundProcess
     /// The URL it printed (with `?token=` when there is one).
     private(set) var printedURL = ""
     /// Where to connect: always 127.0.0.1, whatever address it was bound to.
@@ -31,36 +30,17 @@ final class CameraProcess: @unchecked Sendable {
     init(_ arguments: [String], in folder: URL, environment: [String: String] = [:], ulimit: String? = nil) throws {
         var arguments = ["camera"] + arguments
         if !arguments.contains("--web") && !arguments.contains("--window") { arguments += ["--web", "127.0.0.1:0"] }
-        process.executableURL = camstampBinary
-        process.arguments = arguments
+        let environment = ChildEnvironment.inherited(["G_DEBUG": "fatal-criticals"].merging(environment) { $1 })
         if let ulimit {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit \(ulimit) && exec \"$0\" \"$@\"", camstampBinary.path] + arguments
-        }
-        process.currentDirectoryURL = folder
-        var env = ProcessInfo.processInfo.environment
-        env["G_DEBUG"] = "fatal-criticals"
-        env.merge(environment) { _, new in new }
-        process.environment = env
-        let outPipe = Pipe(), errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        try process.run()
-        for (pipe, sink) in [(outPipe, out), (errPipe, err)] {
-            group.enter()
-            let handle = pipe.fileHandleForReading
-            Thread.detachNewThread { [group] in
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    sink.update { $0.append(chunk) }
-                }
-                group.leave()
-            }
+            running = try BackgroundProcess(
+                "/bin/sh", ["-c", "ulimit \(ulimit) && exec \"$0\" \"$@\"", camstampBinary.path] + arguments,
+                environment: environment, in: folder)
+        } else {
+            running = try BackgroundProcess(camstampBinary.path, arguments, environment: environment, in: folder)
         }
         guard arguments.contains("--web") else { return }
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline && process.isRunning {
+        while Date() < deadline && running.isRunning {
             if let line = stdout.split(separator: "\n").first, stdout.contains("\n") {
                 printedURL = String(line)
                 break
@@ -75,31 +55,16 @@ final class CameraProcess: @unchecked Sendable {
         base = "http://127.0.0.1:\(number)"
     }
 
-    /// A test that threw before stopping it leaves no camera running.
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
+    var stdout: String { running.stdout }
+    var stderr: String { running.stderr }
+    var pid: Int32 { running.pid }
 
-    var stdout: String { String(decoding: out.get(), as: UTF8.self) }
-    var stderr: String { String(decoding: err.get(), as: UTF8.self) }
-    var pid: Int32 { process.processIdentifier }
-
-    /// Ctrl-C, then waits (bounded) for it to end.
+    /// Ctrl-C, then waits (bounded) for it to end; one that does not is killed and the test failed.
     @discardableResult
     func stop(signal: Int32 = SIGINT, timeout: TimeInterval = 30) -> (status: Int32, stdout: String, stderr: String) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            Issue.record("camstamp camera did not stop within \(timeout) s")
-        }
-        process.waitUntilExit()
-        group.wait()
-        return (process.terminationStatus, stdout, stderr)
+        running.send(signal)
+        let result = running.finish(timeout: timeout)
+        return (result.status, result.stdout, result.stderr)
     }
 
     /// How many file descriptors the process has open now.
@@ -262,32 +227,19 @@ final class RawViewer {
     func close() { Glibc.close(socket) }
 }
 
-/// Runs a test script with Debian's python3 (where python3-selenium is installed).
+/// Runs a test script with Debian's python3 (where python3-selenium is installed), its stdout and
+/// stderr together (bounded: killed, and the test failed, after `timeout` seconds).
 func runScript(
     _ name: String, _ arguments: [String], timeout: TimeInterval = 120
 ) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [scripts.appendingPathComponent(name).path] + arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["G_DEBUG"] = "fatal-criticals"
-    process.environment = environment
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    let output = Locked(Data())
-    try process.run()
-    let reader = Thread { output.update { $0 = pipe.fileHandleForReading.readDataToEndOfFile() } }
-    reader.start()
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-    if process.isRunning {
-        kill(process.processIdentifier, SIGKILL)
-        Issue.record("\(name) did not finish within \(timeout) s")
-    }
-    process.waitUntilExit()
-    while reader.isExecuting || !reader.isFinished { Thread.sleep(forTimeInterval: 0.02) }
-    return (process.terminationStatus, String(decoding: output.get(), as: UTF8.self))
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = folder.appendingPathComponent("output.log")
+    let script = try BackgroundProcess(
+        "/usr/bin/python3", [scripts.appendingPathComponent(name).path] + arguments,
+        environment: .inherited(["G_DEBUG": "fatal-criticals"]), stdout: .file(log), stderr: .file(log))
+    let result = script.finish(timeout: timeout)
+    return (result.status, script.stderr)
 }
 
 /// One exchange on a plain socket to 127.0.0.1, written as given (any Host, any header, a body

@@ -31,39 +31,19 @@ import TestSupport
         try FileManager.default.createSymbolicLink(
             at: bin.appendingPathComponent("camstamp"),
             withDestinationURL: camstampBinary)
-        let process = Process()
-        // A session of its own: what the script left running (it failed half-way) is killed with it.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["/bin/sh", "-e", "-c", recipe.script]
-        process.currentDirectoryURL = home
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home.path
-        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         let port = try freePort()
-        environment["PORT"] = String(port)
-        environment["G_DEBUG"] = "fatal-criticals"
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = LockedData(), errData = LockedData()
-        let group = DispatchGroup()
-        for (pipe, sink) in [(out, outData), (err, errData)] {
-            group.enter()
-            DispatchQueue.global().async {
-                sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
-                group.leave()
-            }
-        }
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        kill(-process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        group.wait()
-        let stdout = String(decoding: outData.get(), as: UTF8.self)
-        let stderr = String(decoding: errData.get(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(recipe.page): the recipe failed: \(stderr)")
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        // A session of its own: what the script left running (it failed half-way) is killed with it.
+        let script = try BackgroundProcess(
+            "/usr/bin/setsid", ["/bin/sh", "-e", "-c", recipe.script],
+            environment: .inherited([
+                "HOME": home.path, "PATH": path, "PORT": String(port), "G_DEBUG": "fatal-criticals",
+            ]), in: home)
+        let result = script.finish(timeout: 60)
+        kill(-script.pid, SIGKILL)
+        let stdout = result.stdout
+        let stderr = result.stderr
+        #expect(result.status == 0, "\(recipe.page): the recipe failed: \(stderr)")
         #expect(Set(stdout.split(separator: "\n").map(String.init)) == ["h264", "aac"], "ffprobe saw: \(stdout)")
         // camstamp's summary: the target was reached and given frames.
         #expect(stderr.contains("rtmp://127.0.0.1:\(port)/live/x: ") && stderr.contains(" frames written"), "\(stderr)")
