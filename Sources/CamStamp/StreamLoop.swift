@@ -36,38 +36,8 @@ extension StreamJob {
                 ending.finished = true
                 return ending
             case .error(let error)?:
-                // A frame refused by the marks explains what the encoder said of it.
-                if let failure = session.stream.failure {
-                    ending.failure = markFailure(failure)
-                    return ending
-                }
-                if session.stream.isCapture(error) {
-                    ending.failure = session.capture.failure(error)
-                    return ending
-                }
-                // One target of several that cannot be written (a full disk) is isolated (its
-                // branch drops what comes, `isolateFailedBranches`) and the others go on, until every one
-                // is gone.
-                if options.targets.count > 1, let target = failedTarget(error, session.output),
-                    session.stream.hasIsolated(branchWith: session.output.sink(of: target))
-                {
-                    if !ending.isolated.contains(where: { $0.target == target }) {
-                        ending.isolated.append((target, error))
-                    }
-                    if ending.isolated.count < options.targets.count { continue }
-                }
-                // Otherwise its error went up through the tee and stopped the encode for every
-                // target, and the end follows the error down to the others: they are
-                // finalised, and it alone is named.
-                if options.targets.count > 1,
-                    let target = failedTarget(error, session.output) ?? ending.isolated.first?.target
-                {
-                    ending.failure =
-                        lostFailure(ending.isolated, session.output) ?? outputFailure(error, session.output)
-                    ending.lostTarget = target
-                    return ending
-                }
-                throw outputFailure(error, session.output)
+                if try endsLoop(on: error, session, &ending) { return ending }
+                continue
             case nil:
                 break
             }
@@ -81,17 +51,61 @@ extension StreamJob {
                     return ending
                 }
             }
-            // fps as achieved (frames written over wall time), as ffmpeg reports it.
-            let elapsed = (ContinuousClock.now - session.started) / .seconds(1)
-            let achieved = elapsed > 0.5 ? Double(state.written) / elapsed : 1e9 / Double(state.frameDuration)
-            session.progress.update(
-                "frame=\(state.written) fps=\(String(format: "%.1f", achieved)) dropped=\(state.dropped) "
-                    + "time=\(clockText(seconds: Double(state.lastTime) / 1e9, fraction: true))",
-                record: ProgressRecord(
-                    elapsed: ProgressRecord.rounded(elapsed), frame: state.written,
-                    fps: ProgressRecord.rounded(min(achieved, 1000)), dropped: state.dropped,
-                    time: ProgressRecord.rounded(Double(state.lastTime) / 1e9)))
+            showProgress(session, state)
         }
+    }
+
+    /// What a pipeline error does to the loop: false to go on (one target of several isolated
+    /// while others remain), true to end it with `ending`; a broken output is thrown.
+    private func endsLoop(
+        on error: MediaError, _ session: Session, _ ending: inout Ending
+    ) throws(CamStampError) -> Bool {
+        // A frame refused by the marks explains what the encoder said of it.
+        if let failure = session.stream.failure {
+            ending.failure = markFailure(failure)
+            return true
+        }
+        if session.stream.isCapture(error) {
+            ending.failure = session.capture.failure(error)
+            return true
+        }
+        // One target of several that cannot be written (a full disk) is isolated (its
+        // branch drops what comes, `isolateFailedBranches`) and the others go on, until every one
+        // is gone.
+        if options.targets.count > 1, let target = failedTarget(error, session.output),
+            session.stream.hasIsolated(branchWith: session.output.sink(of: target))
+        {
+            if !ending.isolated.contains(where: { $0.target == target }) {
+                ending.isolated.append((target, error))
+            }
+            if ending.isolated.count < options.targets.count { return false }
+        }
+        // Otherwise its error went up through the tee and stopped the encode for every
+        // target, and the end follows the error down to the others: they are
+        // finalised, and it alone is named.
+        if options.targets.count > 1,
+            let target = failedTarget(error, session.output) ?? ending.isolated.first?.target
+        {
+            ending.failure =
+                lostFailure(ending.isolated, session.output) ?? outputFailure(error, session.output)
+            ending.lostTarget = target
+            return true
+        }
+        throw outputFailure(error, session.output)
+    }
+
+    /// The progress line for `state`.
+    private func showProgress(_ session: Session, _ state: Counts.State) {
+        // fps as achieved (frames written over wall time), as ffmpeg reports it.
+        let elapsed = (ContinuousClock.now - session.started) / .seconds(1)
+        let achieved = elapsed > 0.5 ? Double(state.written) / elapsed : 1e9 / Double(state.frameDuration)
+        session.progress.update(
+            "frame=\(state.written) fps=\(String(format: "%.1f", achieved)) dropped=\(state.dropped) "
+                + "time=\(clockText(seconds: Double(state.lastTime) / 1e9, fraction: true))",
+            record: ProgressRecord(
+                elapsed: ProgressRecord.rounded(elapsed), frame: state.written,
+                fps: ProgressRecord.rounded(min(achieved, 1000)), dropped: state.dropped,
+                time: ProgressRecord.rounded(Double(state.lastTime) / 1e9)))
     }
 
     /// A failure of the marks (or of a format they refused), as the job says it.

@@ -205,20 +205,9 @@ extension StreamOutput {
         let mux = "mux\(index)", input = "in\(index)", soundInput = "in\(index)a"
         switch target {
         case .file(let url, let container):
-            let muxer = container == .mp4 ? "mp4mux name=\(mux) fragment-duration=1000" : "matroskamux name=\(mux)"
-            let location = PipelineTemplate.quote((recordings[url] ?? url).path)
-            launch.append(
-                "video. ! \(fileQueue) name=\(input) ! h264parse ! \(muxer) ! filesink name=file\(index) "
-                    + "buffer-mode=unbuffered location=\(location)")
-            branch.parts = [input, mux, "file\(index)"]
-            branch.heads = [input]
-            branch.sink = "file\(index)"
-            if sound {
-                if container == .mp4 { codecs.aac = true } else { codecs.opus = true }
-                launch.append("\(container == .mp4 ? "aac" : "opus"). ! \(fileQueue) name=\(soundInput) ! \(mux).")
-                branch.parts.append(soundInput)
-                branch.heads.append(soundInput)
-            }
+            launch += fileBranch(
+                url, container: container, names: (mux, input, soundInput), sound: sound, codecs: &codecs,
+                recordings: recordings, into: &branch)
         case .rtp(let host, let port):
             let name = firstRTP ? "pay" : "pay\(index)"
             launch.append(
@@ -248,27 +237,8 @@ extension StreamOutput {
                 launch.append("aac. ! \(leakyQueue) ! \(mux).")
             }
         case .hls(let folder):
-            do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false) } catch {
-                if !FileManager.default.fileExists(atPath: folder.path) {
-                    throw .failure("--to hls:\(folder.path): cannot create the folder: \(error.localizedDescription)")
-                }
-            }
-            // Segments of 2 s (a keyframe each second); the playlist keeps the last 6, the
-            // folder the last 12, so a long stream does not fill the disk.
-            let segments = PipelineTemplate.quote(folder.appendingPathComponent("segment%05d.ts").path)
-            let playlist = PipelineTemplate.quote(folder.appendingPathComponent("index.m3u8").path)
-            launch.append(
-                "video. ! \(fileQueue) name=\(input) ! h264parse ! hlssink2 name=\(mux) target-duration=2 "
-                    + "playlist-length=6 max-files=12 location=\(segments) playlist-location=\(playlist)")
-            branch.parts = [input, mux]
-            branch.heads = [input]
-            branch.sink = mux
-            if sound {
-                codecs.aac = true
-                launch.append("aac. ! \(fileQueue) name=\(soundInput) ! \(mux).audio")
-                branch.parts.append(soundInput)
-                branch.heads.append(soundInput)
-            }
+            launch += try hlsBranch(
+                folder, names: (mux, input, soundInput), sound: sound, codecs: &codecs, into: &branch)
         case .serve:
             launch.append("video. ! \(leakyQueue) ! appsink name=\(rtspVideoTap)")
             if sound {
@@ -277,5 +247,64 @@ extension StreamOutput {
             }
         }
         return (branch, launch.joined(separator: " "))
+    }
+
+    /// A file's branch: every frame muxed and written to its recording's name, its sound (`sound`)
+    /// from the tee of the container's codec, which it marks in `codecs`. `names` are its queues'
+    /// and muxer's.
+    private static func fileBranch(
+        _ url: URL, container: VideoContainer, names: (mux: String, input: String, soundInput: String),
+        sound: Bool, codecs: inout Codecs, recordings: [URL: URL], into branch: inout Branch
+    ) -> [String] {
+        let (mux, input, soundInput) = names
+        let index = branch.index
+        var launch: [String] = []
+        let muxer = container == .mp4 ? "mp4mux name=\(mux) fragment-duration=1000" : "matroskamux name=\(mux)"
+        let location = PipelineTemplate.quote((recordings[url] ?? url).path)
+        launch.append(
+            "video. ! \(fileQueue) name=\(input) ! h264parse ! \(muxer) ! filesink name=file\(index) "
+                + "buffer-mode=unbuffered location=\(location)")
+        branch.parts = [input, mux, "file\(index)"]
+        branch.heads = [input]
+        branch.sink = "file\(index)"
+        if sound {
+            if container == .mp4 { codecs.aac = true } else { codecs.opus = true }
+            launch.append("\(container == .mp4 ? "aac" : "opus"). ! \(fileQueue) name=\(soundInput) ! \(mux).")
+            branch.parts.append(soundInput)
+            branch.heads.append(soundInput)
+        }
+        return launch
+    }
+
+    /// An HLS folder's branch: created if need be, segments and playlist written into it, its
+    /// sound from `aac.` (marked in `codecs`). `names` are its queues' and hlssink2's.
+    private static func hlsBranch(
+        _ folder: URL, names: (mux: String, input: String, soundInput: String), sound: Bool,
+        codecs: inout Codecs, into branch: inout Branch
+    ) throws(CamStampError) -> [String] {
+        let (mux, input, soundInput) = names
+        var launch: [String] = []
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false) } catch {
+            if !FileManager.default.fileExists(atPath: folder.path) {
+                throw .failure("--to hls:\(folder.path): cannot create the folder: \(error.localizedDescription)")
+            }
+        }
+        // Segments of 2 s (a keyframe each second); the playlist keeps the last 6, the
+        // folder the last 12, so a long stream does not fill the disk.
+        let segments = PipelineTemplate.quote(folder.appendingPathComponent("segment%05d.ts").path)
+        let playlist = PipelineTemplate.quote(folder.appendingPathComponent("index.m3u8").path)
+        launch.append(
+            "video. ! \(fileQueue) name=\(input) ! h264parse ! hlssink2 name=\(mux) target-duration=2 "
+                + "playlist-length=6 max-files=12 location=\(segments) playlist-location=\(playlist)")
+        branch.parts = [input, mux]
+        branch.heads = [input]
+        branch.sink = mux
+        if sound {
+            codecs.aac = true
+            launch.append("aac. ! \(fileQueue) name=\(soundInput) ! \(mux).audio")
+            branch.parts.append(soundInput)
+            branch.heads.append(soundInput)
+        }
+        return launch
     }
 }

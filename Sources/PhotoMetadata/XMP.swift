@@ -37,40 +37,8 @@ enum XMPEdit {
             let keys = document.keys
             let present = Set(keys)
 
-            // Whole properties to remove: a key goes with the first step on its path that a rule
-            // names (`Xmp.xmpMM.Pantry[1]/exif:GPSLatitude` alone, `Xmp.iptcExt.LocationShown`
-            // with everything below it).
-            var uris: [String: String?] = [:]
-            var removed: [String] = []
-            var containers = Set<String>()
-            for key in keys {
-                guard let path = XMPKeyPath(key) else { continue }
-                for (index, step) in path.steps.enumerated() {
-                    let uri = uris[step.prefix] ?? XMPDocument.namespace(ofPrefix: step.prefix)
-                    uris[step.prefix] = uri
-                    var candidates: Set<String> = uri.map { [$0] } ?? []
-                    if index > 0 {
-                        // A prefix bound to several namespaces in one packet goes if any says so.
-                        candidates.formUnion(nested[step.prefix] ?? [])
-                    }
-                    guard
-                        candidates.contains(where: {
-                            XMPNamespace.removes(uri: $0, name: step.name, stripGPS: stripGPS, credit: edits)
-                        })
-                    else { continue }
-                    removed.append(key)
-                    // The struct and array nodes from the root down hold no value, so they are
-                    // not among `keys`: each is a prefix ending where a `[n]` or a `/field` starts.
-                    for (offset, character) in key.utf8.enumerated()
-                    where (character == UInt8(ascii: "[") || character == UInt8(ascii: "/"))
-                        && offset >= step.key.utf8.count
-                    {
-                        let node = String(key.utf8.prefix(offset))!
-                        if !present.contains(node) { containers.insert(node) }
-                    }
-                    break
-                }
-            }
+            let (removed, containers) = keysToRemove(
+                keys, present: present, nested: nested, stripGPS: stripGPS, edits: edits)
             let removals = removed.count + containers.count
             guard removals * keys.count <= removalBudget else {
                 throw .tooManyRemovals(removals, of: keys.count)
@@ -82,33 +50,86 @@ enum XMPEdit {
             }
             changed = removals > 0
 
-            // The pixels are upright (unless stamped as stored) and may be scaled: the packet must
-            // not say otherwise.
-            var values: [(key: String, value: String)] = edits.keepsOrientation ? [] : [("Xmp.tiff.Orientation", "1")]
-            if let size {
-                values += [
-                    ("Xmp.exif.PixelXDimension", "\(size.width)"), ("Xmp.exif.PixelYDimension", "\(size.height)"),
-                    ("Xmp.tiff.ImageWidth", "\(size.width)"), ("Xmp.tiff.ImageLength", "\(size.height)"),
-                ]
-            }
-            for (key, value) in values where present.contains(key) {
-                if try document.string(key) != value {
-                    try document.set(key, value)
-                    changed = true
-                }
-            }
-            if let artist = edits.artist {
-                try document.set("Xmp.dc.creator", items: [artist])
-                changed = true
-            }
-            if let copyright = edits.copyright {
-                // Explicit language, so a notice that itself starts with `lang=` stays text.
-                try document.set("Xmp.dc.rights", "lang=\"x-default\" " + copyright)
-                changed = true
-            }
+            if try setValues(in: document, present: present, size: size, edits: edits) { changed = true }
             return changed
                 ? .edited(try document.packet().map { XMPNamespace.restoringURIs($0, from: nested) }) : .unchanged
         }
+    }
+
+    /// The keys to remove from `document`, and the struct and array nodes above them that hold
+    /// no value of their own (`nested`: the namespaces each of the packet's prefixes is bound to).
+    private static func keysToRemove(
+        _ keys: [String], present: Set<String>, nested: [String: Set<String>], stripGPS: Bool,
+        edits: MetadataEdits
+    ) -> (removed: [String], containers: Set<String>) {
+        // Whole properties to remove: a key goes with the first step on its path that a rule
+        // names (`Xmp.xmpMM.Pantry[1]/exif:GPSLatitude` alone, `Xmp.iptcExt.LocationShown`
+        // with everything below it).
+        var uris: [String: String?] = [:]
+        var removed: [String] = []
+        var containers = Set<String>()
+        for key in keys {
+            guard let path = XMPKeyPath(key) else { continue }
+            for (index, step) in path.steps.enumerated() {
+                let uri = uris[step.prefix] ?? XMPDocument.namespace(ofPrefix: step.prefix)
+                uris[step.prefix] = uri
+                var candidates: Set<String> = uri.map { [$0] } ?? []
+                if index > 0 {
+                    // A prefix bound to several namespaces in one packet goes if any says so.
+                    candidates.formUnion(nested[step.prefix] ?? [])
+                }
+                guard
+                    candidates.contains(where: {
+                        XMPNamespace.removes(uri: $0, name: step.name, stripGPS: stripGPS, credit: edits)
+                    })
+                else { continue }
+                removed.append(key)
+                // The struct and array nodes from the root down hold no value, so they are
+                // not among `keys`: each is a prefix ending where a `[n]` or a `/field` starts.
+                for (offset, character) in key.utf8.enumerated()
+                where (character == UInt8(ascii: "[") || character == UInt8(ascii: "/"))
+                    && offset >= step.key.utf8.count
+                {
+                    let node = String(key.utf8.prefix(offset))!
+                    if !present.contains(node) { containers.insert(node) }
+                }
+                break
+            }
+        }
+        return (removed, containers)
+    }
+
+    /// Sets the orientation and pixel size the packet states, and the `--set-metadata` credit;
+    /// whether that changed anything.
+    private static func setValues(
+        in document: XMPDocument, present: Set<String>, size: PixelSize?, edits: MetadataEdits
+    ) throws(Exiv2Error) -> Bool {
+        var changed = false
+        // The pixels are upright (unless stamped as stored) and may be scaled: the packet must
+        // not say otherwise.
+        var values: [(key: String, value: String)] = edits.keepsOrientation ? [] : [("Xmp.tiff.Orientation", "1")]
+        if let size {
+            values += [
+                ("Xmp.exif.PixelXDimension", "\(size.width)"), ("Xmp.exif.PixelYDimension", "\(size.height)"),
+                ("Xmp.tiff.ImageWidth", "\(size.width)"), ("Xmp.tiff.ImageLength", "\(size.height)"),
+            ]
+        }
+        for (key, value) in values where present.contains(key) {
+            if try document.string(key) != value {
+                try document.set(key, value)
+                changed = true
+            }
+        }
+        if let artist = edits.artist {
+            try document.set("Xmp.dc.creator", items: [artist])
+            changed = true
+        }
+        if let copyright = edits.copyright {
+            // Explicit language, so a notice that itself starts with `lang=` stays text.
+            try document.set("Xmp.dc.rights", "lang=\"x-default\" " + copyright)
+            changed = true
+        }
+        return changed
     }
 }
 

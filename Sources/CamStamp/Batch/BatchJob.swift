@@ -65,36 +65,53 @@ public struct BatchJob {
             "\(plan.items.count) photo\(plan.items.count == 1 ? "" : "s") to stamp"
                 + (options.shard.map { " (shard \($0))" } ?? ""))
         try prepareOutputFolders(plan)
-        if options.dryRun {
-            for item in plan.clips.map({ (input: $0.input, output: $0.output) })
-                + plan.items.map({ (input: $0.input, output: $0.output) })
-            {
-                var note = ""
-                if FileManager.default.fileExists(atPath: item.output.path) {
-                    note =
-                        switch options.existing {
-                        case .skip: "  (exists: would skip)"
-                        case .overwrite: "  (exists: would replace)"
-                        case .refuse: "  (exists: would refuse)"
-                        }
-                }
-                report.result("\(item.input.path) -> \(item.output.path)\(note)")
+        if options.dryRun { return dryRun(plan, report: report) }
+        let settings = try photoSettings(metadataTemplates)
+        let reporter = reporter(for: plan, report: report)
+        return try work(
+            plan, preset: preset, variables: variables, settings: settings, reporter: reporter,
+            interrupts: interrupts)
+    }
+
+    /// `--dry-run`: each input and the output it would get, said as a result; nothing written.
+    private func dryRun(_ plan: BatchPlan, report: JobOutput) -> Summary {
+        for item in plan.clips.map({ (input: $0.input, output: $0.output) })
+            + plan.items.map({ (input: $0.input, output: $0.output) })
+        {
+            var note = ""
+            if FileManager.default.fileExists(atPath: item.output.path) {
+                note =
+                    switch options.existing {
+                    case .skip: "  (exists: would skip)"
+                    case .overwrite: "  (exists: would replace)"
+                    case .refuse: "  (exists: would refuse)"
+                    }
             }
-            var summary = Summary()
-            summary.skipped = plan.skipped.count
-            return summary
+            report.result("\(item.input.path) -> \(item.output.path)\(note)")
         }
+        var summary = Summary()
+        summary.skipped = plan.skipped.count
+        return summary
+    }
+
+    /// What every photo worker is set up with: the options and the photo pipeline templates.
+    private func photoSettings(_ metadataTemplates: MetadataTemplates) throws(CamStampError) -> PhotoWorker.Settings {
         var templates: [String: PipelineTemplate] = [:]
         for name in ["photo-jpeg", "photo-png", "photo-webp", "photo-raw"] {
             templates[name] = try Templates.load(nil, builtIn: name, resources: resources)
         }
-        let settings = PhotoWorker.Settings(
+        return PhotoWorker.Settings(
             quality: options.quality, maxSize: options.maxSize,
             maxDecodedPixels: options.maxDecodedPixels,
             keepsFormat: options.format == .keep, strict: options.strict,
             existing: options.existing, metadata: options.metadata, templates: templates,
             setMetadata: metadataTemplates, reencode: options.reencode,
             toStandardOutput: options.single == .standardOutput)
+    }
+
+    /// The batch's reporter, told first of the files the plan skipped or refused; the photo
+    /// options that clips do not take are said here too.
+    private func reporter(for plan: BatchPlan, report: JobOutput) -> BatchReporter {
         let reporter = BatchReporter(
             total: plan.items.count + plan.clips.count, clips: plan.clips.count, json: options.json, report: report)
         reporter.shard = options.shard
@@ -110,7 +127,15 @@ public struct BatchJob {
                 "\(photoOnly.joined(separator: ", ")) \(photoOnly.count == 1 ? "applies" : "apply") to photos only: "
                     + "clips keep their size and container (--video-codec chooses their codec)")
         }
+        return reporter
+    }
 
+    /// Runs the plan's clips, then its photos, on `options.jobs` workers until all are done or
+    /// an interrupt; the summary, or the interruption with it.
+    private func work(
+        _ plan: BatchPlan, preset: Preset, variables: [String: String], settings: PhotoWorker.Settings,
+        reporter: BatchReporter, interrupts: Interrupts?
+    ) throws(CamStampError) -> Summary {
         let next = Atomic<Int>(0)
         let items = plan.items
         let clips = plan.clips

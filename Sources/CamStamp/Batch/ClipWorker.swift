@@ -2,71 +2,6 @@ import Foundation
 internal import Media
 import Presets
 
-/// A video clip of a batch and where its output goes.
-struct ClipItem: Sendable {
-    var input: URL
-    var output: URL
-    var format: Format
-    /// 1-based position among all the batch's files, for `{counter}`.
-    var counter: Int
-    /// Named on the command line, not found in a folder: a file with no picture then fails
-    /// instead of being skipped (a voice memo beside the clips of a phone's folder).
-    var explicit = true
-
-    /// The source's container (by content) and what the output is written as.
-    struct Format: Sendable, Equatable {
-        var source: ClipContainer
-        var output: ClipContainer
-        var choice: VideoCodecChoice
-
-        /// The clip's format when `url` holds an MP4, MOV, MKV or WebM file (by its first bytes),
-        /// else nil. Unreadable files are nil too: the photo path reports them.
-        init?(sniffing url: URL, codec: VideoCodecChoice) {
-            guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-            defer { try? handle.close() }
-            guard let header = try? handle.read(upToCount: 4096), let source = ClipContainer(sniffing: header) else {
-                return nil
-            }
-            self.init(source: source, fileExtension: url.pathExtension, codec: codec)
-        }
-
-        /// The output container: the source's family, so MP4 stays MP4 (MOV when the name says
-        /// .mov), MKV stays MKV. WebM holds only VP8/VP9/AV1: VP9 WebM under `--video-codec vp9`
-        /// or `keep`, else MKV (H.264 or HEVC with the WebM's Opus/Vorbis copied). VP9 from an
-        /// MP4 or MOV goes into MKV, which every VP9 player reads.
-        init(source: ClipContainer, fileExtension: String, codec: VideoCodecChoice) {
-            self.source = source
-            self.choice = codec
-            switch (source, codec) {
-            case (.webm, .vp9), (.webm, .keep): output = .webm
-            case (.webm, _), (.mkv, _), (.mp4, .vp9), (.mov, .vp9): output = .mkv
-            case (.mp4, _), (.mov, _): output = fileExtension.lowercased() == "mov" ? .mov : .mp4
-            }
-        }
-
-        /// The output's extension: the input's own when the container family is kept (.m4v, .MP4),
-        /// else the container's.
-        func fileExtension(for url: URL) -> String {
-            let same = source == output || (source == .mov && output == .mp4) || (source == .mp4 && output == .mov)
-            return same && !url.pathExtension.isEmpty ? url.pathExtension : output.rawValue
-        }
-
-        /// The codec for a source whose video is `sourceVideo` (a media type).
-        func codec(sourceVideo: String?) -> ClipVideoCodec {
-            switch choice {
-            case .h264: return .h264
-            case .hevc: return .hevc
-            case .vp9: return .vp9
-            case .keep:
-                if output == .webm { return .vp9 }
-                let source = sourceVideo.flatMap(ClipVideoCodec.init(mediaType:)) ?? .h264
-                // MP4 and MOV outputs hold H.264 and HEVC here; a VP9 source in one gets H.264.
-                return output == .mkv || source != .vp9 ? source : .h264
-            }
-        }
-    }
-}
-
 /// Marks one clip at a time for a batch worker: probes it, builds its pipeline and runs it into a
 /// temporary file that becomes the output only when the clip is complete.
 final class ClipWorker {
@@ -343,46 +278,6 @@ final class ClipWorker {
         return nil
     }
 
-    /// Labels `frame` (number `index`) with the count `{timecode}` shows on it, for qtmux to write
-    /// the marked MOV's timecode track from (qtmux takes the first frame's); false, with a note,
-    /// when GStreamer cannot take it (a rate it has no timecode for, 48 at 47.952), after which no
-    /// frame is labelled.
-    static func label(
-        _ frame: VideoFrame, index: Int, fps: Double?, with timecode: Timecode, notes: inout [String]
-    ) -> Bool {
-        let fields = timecode.fields(count: timecode.count(videoFrame: index, videoRate: fps))
-        // A count that does not wrap runs on past 23:59:59, where GStreamer's timecodes stop: those
-        // frames go unlabelled, and the track keeps the first frame's.
-        guard fields.hours < 24 else { return true }
-        do {
-            try frame.setTimecode(
-                hours: fields.hours, minutes: fields.minutes, seconds: fields.seconds, frames: fields.frames,
-                rate: timecode.frameRate, dropFrame: timecode.dropFrame)
-            return true
-        } catch {
-            notes.append(
-                index == 0
-                    ? "its timecode is not carried into the marked file: \(error)"
-                    : "its frames from \(index) on carry no timecode of their own (the timecode track is kept): \(error)"
-            )
-            return false
-        }
-    }
-
-    /// Why `{timecode}` does not start at `recorded` (a timecode that makes no sense) on video
-    /// at `videoRate` frames a second.
-    static func unusable(_ recorded: ClipTimecode, videoRate: Double?) -> String {
-        switch recorded {
-        case .track(let frame, let flags, let timescale, let frameDuration, let framesPerSecond):
-            return
-                "its timecode track makes no sense (frame \(frame), \(framesPerSecond) frames a second, \(timescale)/\(frameDuration), "
-                + "flags \(flags)); {timecode} counts from 00:00:00:00"
-        case .tag(let text):
-            let rate = videoRate.map { String(format: " at %.2f frames a second", $0) } ?? " at an unknown frame rate"
-            return "its TIMECODE tag '\(text)' is no timecode\(rate); {timecode} counts from 00:00:00:00"
-        }
-    }
-
     /// Carries what the muxer cannot write of an MP4 or MOV source's metadata into the marked
     /// `output` (its creation time, location, camera: `ClipMetadata`), as `settings.metadata` allows.
     private func keepMetadata(of item: ClipItem, in output: URL, created: Date?) throws(MediaError) {
@@ -395,23 +290,5 @@ final class ClipWorker {
 
     private func modificationDate(_ url: URL) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
-    }
-}
-
-extension Timecode {
-    /// The timecode `clip` records, for video at `videoRate` frames a second; nil when its values
-    /// make no sense (a damaged or hostile file: `{timecode}` then counts from 00:00:00:00).
-    init?(_ clip: ClipTimecode, videoRate: Double?) {
-        switch clip {
-        case .track(let frame, let flags, let timescale, let frameDuration, let framesPerSecond):
-            // 0x8: a counter track, whose samples count something else than frames.
-            guard timescale > 0, frameDuration > 0, flags & 0x8 == 0 else { return nil }
-            self.init(
-                start: Int(frame), framesPerSecond: Int(framesPerSecond), dropFrame: flags & 0x1 != 0,
-                wrapsAt24Hours: flags & 0x2 != 0, rate: Double(timescale) / Double(frameDuration))
-        case .tag(let text):
-            guard let videoRate else { return nil }
-            self.init(parsing: text, rate: videoRate)
-        }
     }
 }

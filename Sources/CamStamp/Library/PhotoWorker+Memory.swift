@@ -32,28 +32,7 @@ extension PhotoWorker {
         var damage = photo.metadataDamage
         let keepsFormat = outputKind == nil
         let outputKind = outputKind ?? BatchPlan.keptKind(photo.kind)
-        if let named, photo.kind != named.kind {
-            let name = photo.kind.name
-            notes.append(
-                "the file is a \(name) despite its .\(named.pathExtension) name; read as \(name)"
-                    + (keepsFormat && outputKind == photo.kind
-                        ? " and written as \(name) under the name the input has" : ""))
-        }
-        if keepsFormat, outputKind != photo.kind {
-            notes.append("written as JPEG: this machine's libheif has no \(photo.kind.name) encoder")
-        }
-        if photo.hasAlpha, outputKind == .jpg { notes.append("its transparency is not kept (a JPEG has none)") }
-        // A PNG output carries the gAMA chunk; other formats have no place for it.
-        if let gamma = photo.pngGamma, outputKind != .png, settings.metadata != .stripAll {
-            notes.append(
-                "its PNG gamma (gAMA \(gamma); sRGB's is 0.45455) is not carried into \(outputKind.name): "
-                    + "viewers show it with sRGB's tone curve, lighter or darker than the PNG; --format png keeps it")
-        }
-        if data[photo.pictureBytes.upperBound...].contains(where: { $0 != 0 && $0 != 0xFF }) {
-            notes.append(
-                "\(data.count - photo.pictureBytes.upperBound) bytes after the picture's end (such as a motion photo's video) are not carried to the output"
-            )
-        }
+        notes += outputNotes(photo, data, outputKind: outputKind, keepsFormat: keepsFormat, named: named)
         let captureDate = photo.dateTaken ?? fallbackDate ?? Date()
         let marker = self.marker
         // What a mark (and a --set-metadata value) can refer to, for this photo at this size.
@@ -102,6 +81,39 @@ extension PhotoWorker {
         return Stamped(
             data: output.data, kind: outputKind, width: size.width, height: size.height,
             warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded)
+    }
+
+    /// What the output does not keep of `photo` or keeps otherwise, for its warning line: a
+    /// content its file's name belies, a format this machine cannot write, transparency, gamma,
+    /// and bytes after the picture.
+    private func outputNotes(
+        _ photo: PhotoFacts, _ data: Data, outputKind: ImageFormat, keepsFormat: Bool,
+        named: (kind: ImageFormat, pathExtension: String)?
+    ) -> [String] {
+        var notes: [String] = []
+        if let named, photo.kind != named.kind {
+            let name = photo.kind.name
+            notes.append(
+                "the file is a \(name) despite its .\(named.pathExtension) name; read as \(name)"
+                    + (keepsFormat && outputKind == photo.kind
+                        ? " and written as \(name) under the name the input has" : ""))
+        }
+        if keepsFormat, outputKind != photo.kind {
+            notes.append("written as JPEG: this machine's libheif has no \(photo.kind.name) encoder")
+        }
+        if photo.hasAlpha, outputKind == .jpg { notes.append("its transparency is not kept (a JPEG has none)") }
+        // A PNG output carries the gAMA chunk; other formats have no place for it.
+        if let gamma = photo.pngGamma, outputKind != .png, settings.metadata != .stripAll {
+            notes.append(
+                "its PNG gamma (gAMA \(gamma); sRGB's is 0.45455) is not carried into \(outputKind.name): "
+                    + "viewers show it with sRGB's tone curve, lighter or darker than the PNG; --format png keeps it")
+        }
+        if data[photo.pictureBytes.upperBound...].contains(where: { $0 != 0 && $0 != 0xFF }) {
+            notes.append(
+                "\(data.count - photo.pictureBytes.upperBound) bytes after the picture's end (such as a motion photo's video) are not carried to the output"
+            )
+        }
+        return notes
     }
 
     /// The photo decoded, marked and encoded again. `damage`: what libjpeg found on the coefficient
