@@ -80,6 +80,21 @@ extension CameraTests { @Suite struct ServerSafety {
         #expect(camera.stop().status == 130)
     }
 
+    /// A length libsoup reads as negative (`-1`, or one past 2^64) passed the 1 MiB check: the
+    /// request then waited for a body until the 10 s deadline closed it, without an answer.
+    @Test func aLengthBeyondAnyBodyGets413() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let camera = try CameraProcess(Self.small, in: folder)
+        let port = camera.port
+        for length in ["-1", "99999999999999999999"] {
+            let answer = try RawClient.exchange(port: port, "POST /api/settings HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                                                + "Content-Length: \(length)\r\n\r\n", timeout: 5)
+            #expect(answer?.status == 413, "Content-Length: \(length): \(answer?.text.prefix(300) ?? "no answer")")
+        }
+        #expect(camera.stop().status == 130)
+    }
+
     /// The figure of issue 21: one 256 MiB POST added 527 MiB. Only its first 2 MiB are sent here
     /// (the answer must come before the rest).
     @Test func aBodyOverOneMiBGets413BeforeItIsRead() throws {
