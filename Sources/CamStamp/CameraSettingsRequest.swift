@@ -143,6 +143,11 @@ extension CameraAPI {
         var names: [String] = []
         for entry in entries {
             guard case .string(let name) = entry else { throw wrong }
+            // Each at most once: the list stays as short as the presets offered (10,000 copies of
+            // one took the server thread 5 s, and every frame drew them all).
+            guard !names.contains(name) else {
+                throw .usage("settings: 'presets': '\(name)' is given twice; each preset is stacked once")
+            }
             if givenPresets.contains(name) || (!PresetLibrary.isPath(name) && available.contains(name)) {
                 names.append(name)
             } else if PresetLibrary.isPath(name) {

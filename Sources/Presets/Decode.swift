@@ -37,11 +37,16 @@ extension Preset {
     }
 }
 
+/// The largest preset file read (docs/presets.md, "Limits").
+let maxPresetBytes = 4 << 20
+
 /// The file's bytes, or a `PresetError` saying why they cannot be read. Only a regular file is
 /// read (see `RegularFile`): a FIFO as the preset would otherwise wait for a writer forever.
 func readPresetFile(_ url: URL) throws(PresetError) -> Data {
     do {
-        return try RegularFile.contents(of: url)
+        // A preset is small JSON: a large file (a sparse one, a photo given by mistake) is not
+        // read whole into memory to find that out.
+        return try RegularFile.contents(of: url, limit: maxPresetBytes)
     } catch {
         switch error {
         case .missing: throw PresetError(.notFound, "no such preset file", file: url.path)

@@ -10,7 +10,7 @@ extension MarkRenderer {
     func renderImage(_ url: URL, width: Double?, height: Double?) throws(RenderError) -> CairoSurface {
         switch try images.image(at: url) {
         case .png(let image): try drawPNG(image, width: width, height: height, url: url)
-        case .svg(let handle): try drawSVG(handle, width: width, height: height, url: url)
+        case .svg(let handle, _): try drawSVG(handle, width: width, height: height, url: url)
         }
     }
 
@@ -159,7 +159,9 @@ let maxSVGBytes = 10 << 20
 final class ImageCache {
     enum Image {
         case png(CairoSurface)
-        case svg(SVGHandle)
+        /// The folder its references are resolved in lives as long as the handle: librsvg loads
+        /// them when it draws.
+        case svg(SVGHandle, SVGFolder?)
     }
 
     private struct Key: Hashable {
@@ -195,7 +197,7 @@ final class ImageCache {
         do { head = try file.read(upTo: 1024) } catch { throw .imageUnreadable(url, reason: "it \(error)") }
         switch try ImageKind(of: url, head: head) {
         case .png: return .png(try png(file, url: url))
-        case .svg: return .svg(try svg(file, url: url))
+        case .svg: return try svg(file, url: url)
         }
     }
 
@@ -223,8 +225,8 @@ final class ImageCache {
         return image
     }
 
-    /// Parses the SVG from the open file's bytes, with the file as the base of its own references.
-    private static func svg(_ file: RegularFile, url: URL) throws(RenderError) -> SVGHandle {
+    /// Parses the SVG from the open file's bytes; its references are resolved in an `SVGFolder`.
+    private static func svg(_ file: RegularFile, url: URL) throws(RenderError) -> Image {
         // librsvg holds the whole document tree: a 50 MB SVG took 2 GB and 14 s, per thread.
         func tooLarge(_ bytes: Int) -> RenderError {
             .imageUnreadable(
@@ -248,7 +250,9 @@ final class ImageCache {
         defer { g_bytes_unref(bytes) }
         let stream = g_memory_input_stream_new_from_bytes(bytes)
         defer { g_object_unref(stream) }
-        let base = gzipped ? nil : g_file_new_for_path(url.path)
+        // Resolved in a private folder of copies: see SVGFolder.
+        let folder = gzipped ? nil : try SVGFolder(svg: data, of: url)
+        let base = folder.flatMap { g_file_new_for_path($0.base.path) }
         defer { if let base { g_object_unref(UnsafeMutableRawPointer(base)) } }
         var error: UnsafeMutablePointer<GError>?
         guard let pointer = rsvg_handle_new_from_stream_sync(stream, base, RSVG_HANDLE_FLAGS_NONE, nil, &error) else {
@@ -256,6 +260,6 @@ final class ImageCache {
         }
         let handle = SVGHandle(adopting: pointer)
         rsvg_handle_set_dpi(handle.pointer, 96)
-        return handle
+        return .svg(handle, folder)
     }
 }

@@ -26,6 +26,20 @@ enum SVGReferences {
         }
     }
 
+    /// The references in `svg` that name a file under its own folder (relative, no `..`): the
+    /// only ones librsvg 2.54 loads, and what `SVGFolder` copies.
+    static func relativePaths(in svg: Data) -> [String] {
+        var paths: Set<String> = []
+        for reference in references(in: String(decoding: svg, as: UTF8.self)) {
+            var path = reference.removingPercentEncoding ?? reference
+            if let cut = path.firstIndex(where: { $0 == "#" || $0 == "?" }) { path = String(path[..<cut]) }
+            let parts = path.split(separator: "/")
+            guard !path.isEmpty, !path.contains(":"), !path.hasPrefix("/"), !parts.contains("..") else { continue }
+            paths.insert(parts.filter { $0 != "." }.joined(separator: "/"))
+        }
+        return paths.filter { !$0.isEmpty }.sorted()
+    }
+
     /// The values of `href=` attributes and `url(…)` in `text`, less fragments and `data:` URIs.
     static func references(in text: String) -> [String] {
         var found: [String] = []

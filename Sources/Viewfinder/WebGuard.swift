@@ -80,7 +80,8 @@ struct WebGuard: Sendable {
                         + "use the camera's own page")
             }
         }
-        if let contentLength, contentLength > limits.maxBody {
+        // Beyond 2^63 (`-1`, twenty nines) libsoup's parse wraps to a negative length.
+        if let contentLength, contentLength < 0 || contentLength > limits.maxBody {
             throw Self.tooLarge(limits)
         }
     }

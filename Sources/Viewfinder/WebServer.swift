@@ -324,7 +324,9 @@ public final class WebServer: @unchecked Sendable {
         guard let record = Self.record(of: message), let connections else { return }
         let headers = soup_server_message_get_request_headers(message)
         func header(_ name: String) -> String? {
-            soup_message_headers_get_one(headers, name).map { String(cString: $0) }
+            // Repeated headers joined: a foreign Host or Origin cannot hide behind a second, own one
+            // (`get_one` gives the last).
+            soup_message_headers_get_list(headers, name).map { String(cString: $0) }
         }
         let length: Int? =
             soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH

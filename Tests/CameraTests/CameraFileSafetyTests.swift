@@ -35,6 +35,21 @@ extension CameraTests {
             #expect(camera.stop().status == 130)
         }
 
+        /// A list of one name many times over was taken whole: 10,000 copies of a preset held the
+        /// server thread for seconds, and every frame and every state drew or listed them all.
+        @Test func aPresetNamedTwiceIsRefused() throws {
+            let folder = try temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let camera = try CameraProcess(["--source", "test", "--size", "320x240", "--text", "x"], in: folder)
+            let twice = try http(
+                "POST", camera.base + "/api/settings",
+                json: ["presets": ["timestamp", "credit"] + Array(repeating: "timestamp", count: 100)])
+            #expect(twice.status == 400, "\(twice.status) \(twice.text.prefix(300))")
+            #expect(twice.text.contains("'timestamp' is given twice"), "\(twice.text.prefix(300))")
+            #expect(try http("GET", camera.base + "/api/state").json["active"] as? [String] == [])
+            #expect(camera.stop().status == 130)
+        }
+
         @Test func aShotReplacedByALinkOrAnotherFileIsNotServed() throws {
             let folder = try temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }

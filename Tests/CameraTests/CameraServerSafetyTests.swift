@@ -54,6 +54,27 @@ extension CameraTests {
             #expect(camera.stop().status == 130)
         }
 
+        /// libsoup hands over the last of repeated headers: a foreign name or site followed by the
+        /// camera's own used to pass (HTTP/1.1 wants 400 for two Hosts). A browser sends each once;
+        /// this holds for any other client.
+        @Test func aSecondHostOrOriginCannotHideAForeignFirst() throws {
+            let folder = try temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let camera = try CameraProcess(Self.small, in: folder)
+            let port = camera.port
+            let hosts = "GET /api/state HTTP/1.1\r\nHost: evil.example:\(port)\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+            let named = try RawClient.exchange(port: port, hosts)
+            #expect([400, 421].contains(named?.status), "\(named?.text.prefix(300) ?? "no answer")")
+            #expect(named?.text.contains(folder.lastPathComponent) == false, "another site was told the photos' paths")
+            let origins = ["Origin: http://evil.example", "Origin: http://127.0.0.1:\(port)"]
+            let changed = try RawClient.exchange(port: port, Self.post("/api/settings", port: port, headers: origins))
+            #expect(changed?.status == 403, "\(changed?.text.prefix(300) ?? "no answer")")
+            #expect(
+                try http("GET", camera.base + "/api/state").json["grid"] as? Bool == false,
+                "another site changed the grid")
+            #expect(camera.stop().status == 130)
+        }
+
         @Test func aNameThatIsNotThisMachinesIsRefusedOnEveryPath() throws {
             let folder = try temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -79,6 +100,23 @@ extension CameraTests {
             ] {
                 let answer = try RawClient.exchange(port: port, "GET /api/state HTTP/1.1\r\nHost: \(host)\r\n\r\n")
                 #expect(answer?.status == 200, "Host \(host): \(answer?.text.prefix(300) ?? "no answer")")
+            }
+            #expect(camera.stop().status == 130)
+        }
+
+        /// A length libsoup reads as negative (`-1`, or one past 2^64) passed the 1 MiB check: the
+        /// request then waited for a body until the 10 s deadline closed it, without an answer.
+        @Test func aLengthBeyondAnyBodyGets413() throws {
+            let folder = try temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let camera = try CameraProcess(Self.small, in: folder)
+            let port = camera.port
+            for length in ["-1", "99999999999999999999"] {
+                let answer = try RawClient.exchange(
+                    port: port,
+                    "POST /api/settings HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                        + "Content-Length: \(length)\r\n\r\n", timeout: 5)
+                #expect(answer?.status == 413, "Content-Length: \(length): \(answer?.text.prefix(300) ?? "no answer")")
             }
             #expect(camera.stop().status == 130)
         }

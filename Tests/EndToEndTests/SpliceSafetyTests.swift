@@ -120,6 +120,69 @@ import Testing
         }
     }
 
+    /// A DQT of zeros (T.81 wants 1…255; libjpeg decodes it, as a grey picture): the blended
+    /// blocks' coefficients were divided by zero and the splice and the coefficient path wrote
+    /// Huffman codes djpeg calls corrupt, marked. Such a photo is decoded and encoded again now.
+    @Test(arguments: [["-restart", "1"], []])
+    func aZeroQuantisationStepIsNeverSpliced(options: [String]) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var jpeg = try Self.cleanJPEG(in: folder, options: options)
+        var dqt = try #require(Self.segment(0xDB, in: jpeg))
+        while jpeg[dqt + 1] == 0xDB {
+            let length = Int(jpeg[dqt + 2]) << 8 | Int(jpeg[dqt + 3])
+            var table = dqt + 4
+            while table < dqt + 2 + length {
+                jpeg.replaceSubrange(table + 1..<table + 65, with: [UInt8](repeating: 0, count: 64))
+                table += 65
+            }
+            dqt += 2 + length
+        }
+        try put(jpeg, "in/zero.jpg", in: folder)
+        try tool("djpeg", ["-outfile", "/dev/null", folder.appendingPathComponent("in/zero.jpg").path])
+        let result = try camstamp([
+            "batch", folder.appendingPathComponent("in").path, "-o", folder.appendingPathComponent("out").path,
+            "--text", "Proof", "--json",
+        ])
+        #expect(result.status == 0 && result.stdout.contains(#""path":"reencoded""#), "\(result.stdout)")
+        try checkMarkedOutputsDecode(result)
+    }
+
+    /// A 16-bit DQT whose AC steps are far larger than the data was made for (a quality-100
+    /// photo's steps of 1 given as 300): libjpeg decodes it, with every block far out of range.
+    /// A blended block's DC was held to ±2047, so its difference from an untouched neighbour
+    /// could need 12 bits; libjpeg's encoder writes that unchecked, and the coefficient path
+    /// wrote an output djpeg calls corrupt, marked.
+    @Test func aBlendedBlockNeverNeedsADCDifferenceBaselineCannotHold() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var jpeg = try Self.cleanJPEG(
+            in: folder, width: 200, height: 152, options: ["-quality", "100", "-sample", "1x1"])
+        let dqt = try #require(Self.segment(0xDB, in: jpeg))
+        let length = Int(jpeg[dqt + 2]) << 8 | Int(jpeg[dqt + 3])
+        var tables: [UInt8] = []
+        var table = dqt + 4
+        while table < dqt + 2 + length {
+            tables.append(0x10 | jpeg[table] & 0x0F)
+            for k in 1...64 {
+                // The DC step stays 1: the blended samples' mean, far out of range, is its value.
+                let step = Int(jpeg[table + k]) * (k == 1 ? 1 : 300)
+                tables += [UInt8(step >> 8), UInt8(step & 0xFF)]
+            }
+            table += 65
+        }
+        let size = tables.count + 2
+        jpeg.replaceSubrange(dqt..<dqt + 2 + length, with: [0xFF, 0xDB, UInt8(size >> 8), UInt8(size & 0xFF)] + tables)
+        try put(jpeg, "in/steps.jpg", in: folder)
+        try tool("djpeg", ["-outfile", "/dev/null", folder.appendingPathComponent("in/steps.jpg").path])
+        let result = try camstamp([
+            "batch", folder.appendingPathComponent("in").path, "-o", folder.appendingPathComponent("out").path,
+            "--text", "Proof", "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        try checkMarkedOutputsDecode(result)
+    }
+
     /// A SOF that gives a side of 32768 or more for a small scan (the fuzz's sizes: height
     /// 0x80xx, width 0x80xx or 0xFFxx): libjpeg finds the data too short, then GStreamer's
     /// pipeline refuses the size, which used to be the photo's failure, raw ("GstAppSrc:encoded:

@@ -116,6 +116,42 @@ final class FIFORescue: @unchecked Sendable {
                 == .init(red: 0, green: 255, blue: 0, alpha: 255))
     }
 
+    /// References a scanner does not see (a character entity, an internal entity, CSS `@import`,
+    /// `xi:include`) reached a FIFO beside the SVG, and librsvg waited on it forever. It now
+    /// resolves them in a private folder holding copies of the regular files the scanner found:
+    /// the FIFO is not there to be opened.
+    @Test(arguments: [
+        ##"<image href="&#102;ifo.png" width="9" height="9"/>"##,
+        ##"<image href="&#x66;ifo.png" width="9" height="9"/>"##,
+        ##"<use href="&#102;ifo.png#a"/>"##,
+        ##"<style>@import "fifo.png";</style>"##,
+        ##"<rect width="9" height="9" style="fill: url(\66 ifo.png)"/>"##,
+        ##"<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="fifo.png" parse="text"/>"##,
+    ])
+    func anSVGReferenceNoScannerSeesNeverReachesAFIFO(element: String) throws {
+        let renderer = try makeRenderer()
+        let pipe = try fifo("fifo.png")
+        let rescue = FIFORescue(pipe)
+        let svg = pipe.deletingLastPathComponent().appendingPathComponent("logo.svg")
+        let namespaces = #"xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink""#
+        try Data(#"<svg \#(namespaces) width="9" height="9">\#(element)</svg>"#.utf8).write(to: svg)
+        _ = try? renderer.render(imageMark(svg), frameWidth: 640, frameHeight: 360)
+        #expect(!rescue.stop(), "librsvg's open waited for a writer")
+    }
+
+    @Test func anInternalEntityNamingAFIFOIsNotFollowed() throws {
+        let renderer = try makeRenderer()
+        let pipe = try fifo("fifo.png")
+        let rescue = FIFORescue(pipe)
+        let svg = pipe.deletingLastPathComponent().appendingPathComponent("logo.svg")
+        let text =
+            ##"<!DOCTYPE svg [<!ENTITY f "fifo.png">]>"##
+            + ##"<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><image href="&f;" width="9" height="9"/></svg>"##
+        try Data(text.utf8).write(to: svg)
+        _ = try? renderer.render(imageMark(svg), frameWidth: 640, frameHeight: 360)
+        #expect(!rescue.stop(), "librsvg's open waited for a writer")
+    }
+
     @Test func theFilesAnSVGRefersToAreFoundInHrefsAndURLs() {
         let text =
             ##"<image href="a.png"/><image xlink:href = 'b c.png'/><use href="#x"/>"##

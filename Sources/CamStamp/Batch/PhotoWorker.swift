@@ -143,11 +143,30 @@ final class PhotoWorker {
         var description: String { "\(error)" }
     }
 
+    /// The photo's bytes. A file whose first bytes are no photo's is not read further: a named
+    /// INPUT may be any file (a 10 GB video given by mistake), and reading it whole to say so
+    /// took its size in memory. Opened as a regular file: not one swapped for a FIFO since the plan.
     private func read(_ url: URL) throws(CamStampError) -> Data {
-        do { return try Data(contentsOf: url, options: .mappedIfSafe) } catch {
-            throw .failure(
-                "cannot read the file (\((error as NSError).localizedFailureReason ?? error.localizedDescription))")
+        func failure(_ error: RegularFile.Failure) -> CamStampError {
+            if case .failed(let reason) = error { return .failure("cannot read the file (\(reason))") }
+            return .failure("cannot read the file: it \(error)")
         }
+        let file: RegularFile
+        let head: Data
+        do throws(RegularFile.Failure) {
+            file = try RegularFile(opening: url)
+            head = try file.read(upTo: 64)
+        } catch { throw failure(error) }
+        // PhotoFacts says why, from these bytes alone.
+        if head.count == 64, ImageFormat.sniff(head) == nil { _ = try PhotoFacts(head) }
+        // Read whole or not at all: more than the machine's memory would trap or meet the OOM killer.
+        let memory = ProcessInfo.processInfo.physicalMemory
+        if UInt64(file.size) > memory {
+            throw .failure(
+                "the file is \(file.size >> 20) MB, more than this machine's memory "
+                    + "(\(memory >> 20) MB); is it a photo?")
+        }
+        do throws(RegularFile.Failure) { return head + (try file.readAll()) } catch { throw failure(error) }
     }
 
     /// stat(2)'s, not FileManager's attributes: those look up the owner's and group's names

@@ -39,6 +39,12 @@ extension JPEGCoefficientStamp {
             let rows = integers(frame.height_in_blocks)
             let quant = withUnsafeBytes(of: frame.quant) { Array($0.bindMemory(to: UInt16.self)) }
             let components = Int(frame.components)
+            // A zero step (T.81 allows 1…255) makes every coefficient of the blended blocks
+            // unbounded: decoding and encoding again is the only way to a file that decodes.
+            guard !quant.prefix(components * 64).contains(0) else {
+                failure = "a zero in a quantisation table"
+                return false
+            }
             blocksTotal = (0..<components).reduce(0) { $0 + columns[$1] * rows[$1] }
             for c in 0..<components where Int(frame.max_h) % h[c] != 0 || Int(frame.max_v) % v[c] != 0 {
                 failure = "an unusual chroma sampling (\(h[c])×\(v[c]) of \(frame.max_h)×\(frame.max_v))"
@@ -232,8 +238,10 @@ extension JPEGCoefficientStamp {
                 }
                 DCT.forward(samples, into: &coefficients, scratch: &scratch)
                 for k in 0..<64 {
-                    // Baseline Huffman coding holds DC differences in 11 bits and AC values in 10.
-                    let limit = k == 0 ? 2047.0 : 1023.0
+                    // Baseline Huffman coding holds DC differences in 11 bits and AC values in 10:
+                    // a DC within ±1023 (what 8-bit samples give) differs from its neighbour's by
+                    // at most 2047, which libjpeg's encoder does not check.
+                    let limit = 1023.0
                     // Rounded half away from zero by truncation (`rounded()` is a libm call).
                     let q = max(-limit, min(limit, coefficients[k] / plane.quant[k]))
                     block[k] = Int16(q + (q < 0 ? -0.5 : 0.5))
