@@ -1,4 +1,6 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // camstamp: watermarks on photos and live video, built on GStreamer, Cairo, Pango and librsvg.
 import PackageDescription
 

@@ -1,4 +1,6 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // A program that embeds camstamp: stamps a generated photo in memory and writes it.
 import PackageDescription
 

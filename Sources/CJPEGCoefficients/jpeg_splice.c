@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // Tier 2, the entropy splice (see jpeg_coefficients.h). libjpeg only reads the headers (tables,
 // sampling, colour space); the scan is walked here: Huffman-decoded just enough to know where each
 // MCU starts and its DC predictors, coefficients kept only for the MCU rows the marks reach. In C

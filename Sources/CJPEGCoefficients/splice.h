@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // Tier 2, the entropy splice (see jpeg_coefficients.h), inside this target: the types its files
 // share. splice_tables.c builds and checks Huffman tables, splice_header.c reads the headers
 // through libjpeg, splice_scan.c destuffs and walks the scan, splice_writer.c writes the output,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // The headers, read by libjpeg (which checks most of what they say), and what libjpeg checks
 // only once it starts decoding, which the splice never does: table selectors, the scan's
 // parameters, the tables' codes.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // The scan: destuffed and split at its restart markers, then walked (Huffman-decoded just enough
 // to know where each MCU starts and its DC predictors; coefficients kept only for the MCUs the
 // marks reach).

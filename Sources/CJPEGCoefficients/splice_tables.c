@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // The splice's Huffman tables: checked as libjpeg checks them, extended with the codes a changed
 // block may need, built for the walk, and kept from photo to photo on each thread.
 #include "splice.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // The output: the headers libjpeg read (tables extended where they were), then each restart
 // interval copied byte for byte, or spliced: bits copied (shifted where needed) around the MCUs
 // the marks changed, which are Huffman-coded again.

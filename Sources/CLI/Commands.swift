@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // The command tables of camstamp and the raw-arguments → validated-options step.
 //
 // Flag names here are a contract (documented in docs/, one page per command): scripts and tests

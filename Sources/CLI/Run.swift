@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // Runs a parsed command: results and diagnostics go through one JobOutput, and failures map to exit codes here.
 import CamStamp
 internal import CMalloc

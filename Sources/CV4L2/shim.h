@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // CV4L2: the V4L2 ioctls camstamp uses to list a camera's controls (linux/videodev2.h, from
 // linux-libc-dev). Only what Swift cannot import is wrapped here:
 // - ioctl(2) is variadic, and the VIDIOC_* request numbers are _IOWR() macros over sizeof,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 #include "CViewfinderShim.h"
 
 SoupServer *camstamp_soup_server_new(const char *server_header) {

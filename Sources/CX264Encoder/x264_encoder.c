@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // camstampx264enc: libx264 behind GstVideoEncoder, for marked clips (ClipPipeline).
 //
 // Why not x264enc: it keeps each input frame mapped, and the GstVideoCodecFrame keeps its input

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// A failure a user sees as one line, `camstamp: WHAT: REASON`, and the exit code it maps to.

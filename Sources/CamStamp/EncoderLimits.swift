@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // What the stream's encoder can take, checked with the options: past these limits x264enc either
 // fails late with "Can not initialize x264 encoder", ignores the value with a GLib warning, or runs
 // far slower than real time.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 package import Media
 
 /// What happens to a photo's pixels between the camera and the marks: a quarter turn (shoot's

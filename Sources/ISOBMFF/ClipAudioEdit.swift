@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// The edit list of an MP4/MOV clip's sound track that starts its media late: the AAC of a clip

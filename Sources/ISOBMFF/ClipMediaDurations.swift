@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// The media durations (`mdhd`) qtdemux is given for an MP4/MOV clip's tracks, where GStreamer

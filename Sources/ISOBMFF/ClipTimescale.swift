@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// The MP4/MOV muxer's video timescale: 90 kHz (the MPEG clock, what a camera's or a TS's clip

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// What an MP4/MOV file's `colr` box says of its video's range, read from the box itself:

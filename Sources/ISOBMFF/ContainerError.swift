@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 /// Why a clip's boxes could not be rewritten; Media turns each into the `MediaError` of the same
 /// name, which is what a user sees.
 package enum ContainerError: Error, Equatable {

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// The turn an MP4/MOV video track's display matrix (`tkhd`, ISO/IEC 14496-12 §8.3.2) asks

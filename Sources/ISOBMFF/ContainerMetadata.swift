@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// What a marked MP4 or MOV clip keeps of its source's container metadata that GStreamer 1.22's

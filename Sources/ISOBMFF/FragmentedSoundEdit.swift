@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// The edit list a fragmented MP4 recording's sound is given once it is written: mp4mux (GStreamer

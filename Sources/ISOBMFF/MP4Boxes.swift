@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// An ISO BMFF box (MP4, MOV, HEIF's container) in bytes held in memory: its type, where it

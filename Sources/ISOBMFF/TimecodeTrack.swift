@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// A QuickTime timecode track (`tmcd`, MOV and MP4) as its file records it: its first sample, a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// Bounds-checked integer reads over a byte array; nil past the end, never a trap.

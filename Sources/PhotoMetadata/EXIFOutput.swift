@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 // Editing strategy: the camera's bytes, edited in place, never re-laid-out. Every IFD and value

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// EXIF tag names (as in the EXIF 2.32 specification) and the `{exif:TAG}` text of their values.

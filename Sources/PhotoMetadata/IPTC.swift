@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 // IPTC in a JPEG: APP13 `Photoshop 3.0\0`, a list of Photoshop image resource blocks, one of them

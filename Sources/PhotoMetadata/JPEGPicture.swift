@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// What a JPEG's header says about its picture, read before any decoder sees it: how it is coded,

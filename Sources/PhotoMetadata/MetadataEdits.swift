@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 /// Values a user asks to write into every output (`batch --set-metadata KEY=VALUE`), already
 /// expanded from their templates: into EXIF IFD0 and XMP, and into IPTC when the photo has IPTC
 /// (none is added, as the Metadata Working Group advises).

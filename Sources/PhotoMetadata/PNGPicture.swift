@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// What a PNG says of its picture in IHDR (the chunk that must come first), for a file that is

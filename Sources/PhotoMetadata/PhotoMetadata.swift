@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 /// PhotoMetadata: reads a photo's EXIF, ICC profile, XMP and IPTC and writes them into the JPEG or
 /// PNG that the batch job re-encodes, edited for the new pixels.
 ///

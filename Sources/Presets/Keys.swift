@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// One key of a mark, or of a mark's outline, shadow, box or tile, in preset JSON: its name, the

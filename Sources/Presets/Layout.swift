@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 /// A point in frame pixels, origin top-left, y down.
 public struct Point: Hashable, Sendable {
     /// Pixels from the left edge.

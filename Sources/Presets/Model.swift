@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// A length in a preset: pixels, or a percentage of the short side of the upright image or frame.

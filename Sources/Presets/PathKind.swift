@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// What a path names now, links followed: the one "does it exist, and is it a folder?" check, so

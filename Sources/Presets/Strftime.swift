@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// A strftime(3) format parsed once and applied to many dates, in Swift over Calendar so it needs

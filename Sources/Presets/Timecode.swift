@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// A clip's own SMPTE timecode: the count its first frame carries and how the count runs, so that

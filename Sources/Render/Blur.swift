@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 /// Blur radius in pixels for one box pass such that three passes spread about `blur` pixels:
 /// three box passes of radius r approximate a Gaussian and reach 3r pixels out.
 func boxBlurRadius(forBlur blur: Double) -> Int {

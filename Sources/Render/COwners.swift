@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // Cairo, PangoCairo and librsvg all include cairo.h; a C declaration they share is visible through
 // whichever module the compiler credits with it, so every file that touches them imports all three.
 internal import CCairo

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 /// An axis-aligned rectangle in pixels, as its edges (internal layout arithmetic only).
 struct Rect: Equatable {
     var minX: Double, minY: Double, maxX: Double, maxY: Double

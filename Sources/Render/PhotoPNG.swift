@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // Cairo, PangoCairo and librsvg all include cairo.h (see COwners.swift): all three are imported.
 internal import CCairo
 internal import CPangoCairo

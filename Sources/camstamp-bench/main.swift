@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // camstamp-bench: the steady-state cost of `Marker.mark` on video frames, measured inside one
 // process (no capture, no encoder), for `make bench` (see bench/README.md).
 //

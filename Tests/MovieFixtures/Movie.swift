@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// Movie boxes built byte by byte, as ffmpeg and qtmux lay them out.

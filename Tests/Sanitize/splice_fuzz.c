@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // `make sanitize`: the splice (tier 2) and the coefficient rewrite (tier 1) of CJPEGCoefficients
 // under AddressSanitizer and UBSan, driven straight through their C functions.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // Fixtures the suites make rather than ship: one seeded generator for everything random, so a
 // failure replays, and the small clips several suites build with ffmpeg.
 import Foundation

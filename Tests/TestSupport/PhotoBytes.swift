@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // Byte-level photo fixtures: TIFF (EXIF) blocks and JPEG segments, built by hand so a test
 // controls every offset and count (the metadata parsers' tests damage them on purpose).
 

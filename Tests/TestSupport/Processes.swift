@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // The one way the tests run a program: camstamp, a peer tool (ffmpeg, exiftool, ImageMagick…),
 // a shell, a server. Output is read while the program runs, so a chatty one never blocks on a
 // full pipe, and every wait is bounded: a program that outlives its timeout is killed and the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // The programs the tests run most, over `runProcess`: camstamp itself, and the peer tools that
 // make fixtures or referee output (exiftool, ImageMagick, ffmpeg, gst-launch-1.0).
 import Foundation

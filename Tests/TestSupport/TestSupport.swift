@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // What the suites share: where the built binary is, scratch folders, and the pixel checks they
 // make on decoded output (programs are run by Processes.swift). One copy here, so the suites
 // cannot drift apart.

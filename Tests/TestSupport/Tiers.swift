@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // The two tiers: `make test` runs every suite; `make check`, the unit tier, runs the suites that
 // need no camera, server, browser or GStreamer pipeline, in seconds. It hides GStreamer's
 // plugins from them (so a test there that starts using an element fails at once, and says which)

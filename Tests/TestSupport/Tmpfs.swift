@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // Small tmpfs disks for the full-disk and read-only-disk tests. Mounting one needs root (or
 // CAP_SYS_ADMIN), as `make test` has on CI; elsewhere those tests are skipped, and say so.
 import Foundation

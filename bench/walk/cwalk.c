@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // bench/walk/cwalk JPEG DIR: times the entropy splice's walk alone (skip_mcu over every MCU of a
 // baseline JPEG without restart markers, 20 times), and leaves in DIR the destuffed scan and the
 // tables for walk.swift, the same loop in Swift (see bench/walk/run.sh).

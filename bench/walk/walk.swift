@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // bench/walk/swalk DIR MCUS: the entropy splice's walk (jpeg_splice.c's skip_mcu) in Swift over
 // unsafe buffers, on the tables and destuffed scan cwalk left in DIR: the same algorithm and tables,
 // for the C-or-Swift comparison issue 12 asks for. 4:2:0 only (six blocks an MCU).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // A C shim over libjpeg's coefficient API (Debian: libjpeg62-turbo-dev), for what Swift cannot do:
 // libjpeg reports a fatal error by calling error_exit, which must not return — it has to longjmp
 // back past libjpeg's frames, and Swift has no setjmp/longjmp. Everything else is in Swift (Media).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // `camstamp camera` and `camstamp devices`: their tables and the options they build.
 import CamStamp
 import Foundation

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // What every job's options are assembled from: the marks, the source, files and folders.
 import CamStamp
 import Foundation

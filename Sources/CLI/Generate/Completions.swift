@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 /// Shell completions for bash, zsh and fish, from the command tables: each command's
 /// subcommands and options (with `-q`, `-v`, `--help`), choices such as `jpg|png` offered as
 /// words, preset names and sources asked of `camstamp --complete` as the user types, other values

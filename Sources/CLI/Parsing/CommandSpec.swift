@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 /// The tables the parser reads: one `CommandSpec` per command, one `OptionSpec` per flag.
 
 /// One option of a command: its names, value, help line and how often it may be given.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 /// The process exit status; the only values camstamp returns.
 public enum ExitCode: Int32, Sendable, Equatable, CaseIterable {
     /// Everything was done.

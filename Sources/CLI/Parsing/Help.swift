@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 /// Help text in OVERVIEW / USAGE / ARGUMENTS / OPTIONS form, built from the tables and wrapped.
 public enum HelpFormatter {
     /// The full help of `command`, whose words from the root are `name` (`camstamp presets show`).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 /// Typed keys: one per option of a table, carrying its `OptionSpec` and how its text becomes a
 /// value. The tables are built from the keys and the builders read values only through them, so a
 /// misspelt option is a compile error (not a silent nil) and a table and its builder cannot name

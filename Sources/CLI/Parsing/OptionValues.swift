@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // The command line's value parsers: the text of one option becomes a value of the library's
 // option types, or a one-line `OptionValueError` that names the option and the fix.
 // (`SourceSpec(parsing:)` stays in CamStamp: the camera's HTTP API reads the same grammar.)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Presets
 /// A command line split against the tables, before any value is validated.
 public struct ParsedArguments: Sendable, Equatable {

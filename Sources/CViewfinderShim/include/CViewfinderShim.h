@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // The few calls of libsoup and GStreamer that Swift cannot import, each wrapped in a fixed-arity
 // function. Nothing else belongs here.
 #pragma once

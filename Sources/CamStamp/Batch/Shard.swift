@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 /// `batch --shard K/N`: this process takes share K of N of the photos, so N processes (on one
 /// machine or many, over a shared folder) stamp a corpus together with no photo done twice.
 ///

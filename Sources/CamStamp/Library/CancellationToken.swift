@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Synchronization
 
 /// A request to stop, handed by a caller to long work and honoured between photos and frames.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // Options/: the validated options of each job, as plain values. The command line's text parsers
 // that build them are the CLI's (Sources/CLI/Parsing/OptionValues.swift); only `SourceSpec`'s
 // stays here, since the camera's HTTP API reads the same grammar. Whether a camera or a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // GStreamer core, app and video all include gst.h; a C declaration they share is visible
 // through whichever module the compiler credits with it, so every file imports all three.
 internal import CGStreamer

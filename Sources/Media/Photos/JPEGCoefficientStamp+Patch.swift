@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 extension JPEGCoefficientStamp {
     /// BT.601 full range, as JFIF defines YCbCr.
     static let kr = 0.299, kb = 0.114

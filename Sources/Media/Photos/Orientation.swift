@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 /// EXIF orientation (1…8) as the flip that makes the picture upright.
 public enum Orientation: Int, Sendable, CaseIterable {
     case normal = 1, mirrored, rotated180, flipped, transposed, rotated90, transverse, rotated270

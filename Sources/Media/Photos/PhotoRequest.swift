@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 import Foundation
 
 /// What a photo pipeline is fed: JPEG, PNG or WebP bytes, or raw pictures decoded outside

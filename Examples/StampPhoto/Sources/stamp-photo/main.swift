@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
 // stamp-photo OUTPUT.jpg: draws a 640×480 gradient, stamps it with the shipped `credit` preset
 // and a caption, writes the JPEG, then marks a raw video frame and says what changed.
 import CamStamp
