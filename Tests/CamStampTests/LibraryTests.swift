@@ -268,6 +268,35 @@ import TestSupport
         #expect(frame == before)
     }
 
+    /// `stamp(contentsOf:)` reads as batch does: a file that is no photo is called that from its
+    /// first bytes, one larger than the machine's memory is refused unread (a 1 TiB file starting
+    /// like a JPEG was read whole, or failed as "The operation could not be completed").
+    @Test func aFileIsNeverReadWholeToBeRefused() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stamper = try Stamper(text: "x")
+        func sparse(_ name: String, head: Data) throws -> URL {
+            let url = folder.appendingPathComponent(name)
+            try head.write(to: url)
+            #expect(truncate(url.path, 1 << 40) == 0)
+            return url
+        }
+        let zeros = try sparse("zeros.png", head: Data())
+        let jpeg = try sparse("big.jpg", head: Data([0xFF, 0xD8, 0xFF, 0xE0]))
+        let memory = ProcessInfo.processInfo.physicalMemory >> 20
+        #expect {
+            try stamper.stamp(contentsOf: zeros)
+        } throws: {
+            "\($0)".hasPrefix("\(zeros.path): not a photo camstamp reads (the file starts like none")
+        }
+        #expect {
+            try stamper.stamp(contentsOf: jpeg)
+        } throws: {
+            "\($0)"
+                == "\(jpeg.path): the file is 1048576 MB, more than this machine's memory (\(memory) MB); is it a photo?"
+        }
+    }
+
     @Test func aRunGoesOnPastABadImage() throws {
         let stamper = try Stamper(text: "x")
         let results = try stamper.stampAll([.data(Data("not an image".utf8), filename: "notes.txt")])

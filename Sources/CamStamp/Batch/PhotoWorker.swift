@@ -119,7 +119,7 @@ final class PhotoWorker {
             return outcome(status, reason)
         }
         do throws(CamStampError) {
-            let data = try read(item.input)
+            let data = try Self.read(item.input)
             let stamped = try stamp(
                 data, outputKind: settings.keepsFormat ? nil : item.outputKind,
                 filename: item.input.lastPathComponent, fallbackDate: modificationDate(item.input),
@@ -148,7 +148,8 @@ final class PhotoWorker {
     /// The photo's bytes. A file whose first bytes are no photo's is not read further: a named
     /// INPUT may be any file (a 10 GB video given by mistake), and reading it whole to say so
     /// took its size in memory. Opened as a regular file: not one swapped for a FIFO since the plan.
-    private func read(_ url: URL) throws(CamStampError) -> Data {
+    /// The library's `Stamper.stamp(contentsOf:)` reads its file the same way.
+    static func read(_ url: URL) throws(CamStampError) -> Data {
         func failure(_ error: RegularFile.Failure) -> CamStampError {
             if case .failed(let reason) = error { return .failure("cannot read the file (\(reason))") }
             return .failure("cannot read the file: it \(error)")

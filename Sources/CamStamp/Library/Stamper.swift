@@ -141,10 +141,8 @@ public final class Stamper {
     /// time when its EXIF has no date.
     public func stamp(contentsOf url: URL) throws(CamStampError) -> StampedImage {
         let data: Data
-        do { data = try Data(contentsOf: url, options: .mappedIfSafe) } catch {
-            throw .failure(
-                "\(url.path): cannot read the file (\((error as NSError).localizedFailureReason ?? error.localizedDescription))"
-            )
+        do { data = try PhotoWorker.read(url) } catch {
+            throw CamStampError(error.kind, "\(url.path): \(error.message)")
         }
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
         do {
