@@ -44,8 +44,12 @@ extension StreamJob {
                 break
             }
             // A recording takes its name once a frame of it is on disk: a hard kill from then on
-            // leaves a playable file there, one before leaves no frameless file in its place.
-            try session.recordings.placeThoseWithAFrame(stream: session.stream)
+            // leaves a playable file there, one before leaves no frameless file in its place. Only
+            // once a picture was written: the sound's first buffer alone (a publishing stream has
+            // sound) is no recording.
+            if session.counts.withLock({ $0.written }) > 0 {
+                try session.recordings.placeThoseWithAFrame(stream: session.stream)
+            }
             if !sdpPrinted, rtpTarget != nil, let sdp = sessionDescription(session) {
                 sdpPrinted = true
                 do { try publish(sdp: sdp, report: report) } catch {
@@ -165,9 +169,10 @@ extension StreamJob {
                 fps: ProgressRecord.rounded(elapsed > 0 ? Double(state.written) / elapsed : 0), dropped: state.dropped,
                 time: ProgressRecord.rounded(Double(state.lastTime) / 1e9)))
         if let failure = ending.failure { throw failure }
-        // A file finalised after its frames takes its name now (one that never got a frame, as
-        // on a Ctrl-C before the first, is removed).
-        try session.recordings.settle(stream: session.stream, finishedWithFrames: state.written > 0)
+        // A file finalised after its frames takes its name now (one that never got a picture, as
+        // on a Ctrl-C before the first, is removed, whatever sound it holds).
+        try session.recordings.settle(
+            stream: state.written > 0 ? session.stream : nil, finishedWithFrames: state.written > 0)
         if state.written > 0 { try keepSoundEdit(session.soundEdit) }
         let summary = Summary(
             framesWritten: state.written, framesDropped: state.dropped, duration: Double(state.lastTime) / 1e9,
