@@ -64,27 +64,18 @@ public final class JPEGCoefficientStamp {
     ) throws(CoefficientStampError) -> Result {
         guard splice else { return try stamp(jpeg, composition: composition, orientation: orientation) }
         let job = Job(placements: composition.placements, orientation: orientation, owner: self)
-        let context = Unmanaged.passUnretained(job).toOpaque()
-        var message = [CChar](repeating: 0, count: Int(CS_MESSAGE_LENGTH))
-        var output: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        let status = withExtendedLifetime(job) {
-            jpeg.withUnsafeBytes { raw in
-                cs_splice_coefficients(
-                    raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Self.prepareCallback,
-                    Self.wantsCallback, Self.windowCallback, context, &output, &length, &message)
-            }
+        let (status, output, skipped) = Self.call(jpeg, job) { input, count, context, output, length, message in
+            cs_splice_coefficients(
+                input, count, Self.prepareCallback, Self.wantsCallback, Self.windowCallback, context, output, length,
+                message)
         }
         if status == 0, let output {
-            var result = Result(
-                data: Data(bytesNoCopy: output, count: length, deallocator: .free),
-                blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
+            var result = Result(data: output, blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
             result.spliced = true
             return result
         }
         if status == 2, let failure = job.failure { throw CoefficientStampError(description: failure) }
         // Anything else is tier 1's to write, or to refuse with its own reason.
-        let skipped = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var result: Result
         do {
             result = try stamp(jpeg, composition: composition, orientation: orientation)
@@ -104,25 +95,41 @@ public final class JPEGCoefficientStamp {
         orientation: Orientation
     ) throws(CoefficientStampError) -> Result {
         let job = Job(placements: composition.placements, orientation: orientation, owner: self)
+        let (status, output, text) = Self.call(jpeg, job) { input, count, context, output, length, message in
+            cs_rewrite_coefficients(
+                input, count, Self.prepareCallback, Self.filterCallback, context, output, length, message)
+        }
+        guard status == 0, let output else {
+            if let failure = job.failure { throw CoefficientStampError(description: failure) }
+            throw CoefficientStampError(description: "the picture data is damaged (\(text))", damage: text)
+        }
+        return Result(data: output, blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
+    }
+
+    /// One call into the C shim for `job` (its callbacks' context): the status, the output the
+    /// shim allocated (freed with its Data), and the shim's message.
+    private static func call(
+        _ jpeg: Data, _ job: Job,
+        _ body: (
+            UnsafePointer<UInt8>?, Int, UnsafeMutableRawPointer, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+            UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>
+        ) -> Int32
+    ) -> (status: Int32, output: Data?, message: String) {
         let context = Unmanaged.passUnretained(job).toOpaque()
         var message = [CChar](repeating: 0, count: Int(CS_MESSAGE_LENGTH))
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         let status = withExtendedLifetime(job) {
             jpeg.withUnsafeBytes { raw in
-                cs_rewrite_coefficients(
-                    raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Self.prepareCallback,
-                    Self.filterCallback, context, &output, &length, &message)
+                message.withUnsafeMutableBufferPointer { text in
+                    body(
+                        raw.bindMemory(to: UInt8.self).baseAddress, raw.count, context, &output, &length,
+                        text.baseAddress!)
+                }
             }
         }
-        guard status == 0, let output else {
-            if let failure = job.failure { throw CoefficientStampError(description: failure) }
-            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw CoefficientStampError(description: "the picture data is damaged (\(text))", damage: text)
-        }
-        return Result(
-            data: Data(bytesNoCopy: output, count: length, deallocator: .free),
-            blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
+        let data = output.map { Data(bytesNoCopy: $0, count: length, deallocator: .free) }
+        return (status, data, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     /// What a component's patches depend on besides the photo's quantisation tables.
