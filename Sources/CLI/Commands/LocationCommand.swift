@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
+// `--gps` and `--strip-gps`: where shoot, camera and stream get their position.
+import CamStamp
+import Foundation
+
+extension Commands {
+    static let gps = Single<GPSOption>(
+        "gps", value: "auto|HOST:PORT|off",
+        help: "Where the position for {lat}, {lon}, {latlon}, {alt}, {gps:accuracy} and {place} comes from: "
+            + "auto (gpsd on localhost:2947 when it runs, else nothing), a gpsd's HOST:PORT, or off. "
+            + "A photo taken with a fix gets EXIF GPS tags.",
+        default: "auto"
+    ) { text, option in try GPSOption(parsing: text, option: option) }
+    static let stripPhotoGPS = Flag(
+        "strip-gps", help: "Write no GPS tags into the photos (the marks still show the position).")
+
+    /// The keys of a job that takes photos with a position.
+    static let photoLocation: [any OptionKey] = [gps, stripPhotoGPS]
+
+    /// `--gps`, and `--strip-gps` when `photos` (the job's table has it).
+    static func locationOptions(_ values: OptionValues, photos: Bool) throws -> LocationOptions {
+        var options = LocationOptions()
+        if let gps = try values.get(gps) { options.gps = gps }
+        if photos { options.stripGPS = values.get(stripPhotoGPS) }
+        return options
+    }
+}
