@@ -62,7 +62,9 @@ public struct CameraJob {
             settings: .init(
                 presets: options.presets, text: options.text,
                 variables: Dictionary(options.variables.map { ($0.key, $0.value) }) { _, b in b },
-                source: options.source))
+                source: options.source),
+            location: LocationFeed(option: options.location.gps, report: report))
+        defer { session.location?.stop() }
         let camera = try Capture(
             spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
             resources: resources)
@@ -98,7 +100,7 @@ public struct CameraJob {
         }
 
         let loop = CameraLoop(
-            job: self, camera: camera, marker: FrameMarker(preset: preset, variables: variables),
+            job: self, camera: camera, marker: FrameMarker(preset: preset, variables: variables, location: session.location),
             session: session, writer: writer, decor: decor, previews: previews,
             windowPreview: windowPreview, report: report)
         defer {

@@ -43,8 +43,9 @@ public struct ShootJob {
         let camera = try Capture(
             spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
             resources: resources, controls: options.controls)
-        let location = LocationFeed(option: options.location.gps, fields: preset.locationFields, report: report)
+        let location = LocationFeed(option: options.location.gps, report: report)
         defer { location.stop() }
+        marker.location = location
         try Verbosity.timed("camera start") { () throws(CamStampError) in try camera.start() }
         defer { camera.stop() }
         // gpsd sends its first report a moment after the connection: a photo taken at once waits for it.
@@ -81,7 +82,6 @@ public struct ShootJob {
             // One context for the marks and the name: `{counter}` is the photo's number in both.
             var context = marker.context(width: frame.width, height: frame.height, captureDate: Date())
             context.counter = number
-            location.fill(&context)
             try marker.mark(frame, context: context)
             let geotag = options.location.stripGPS ? nil : context.location
             // What a write failure names: the photo asked for, or the folder its name is made in.

@@ -10,7 +10,6 @@ import Synchronization
 final class LocationFeed: @unchecked Sendable {
     private let option: GPSOption
     private let client: GPSDClient?
-    private let fields: Set<LocationField>
     private let report: JobOutput
     private let started = ContinuousClock.now
     private struct State {
@@ -27,10 +26,9 @@ final class LocationFeed: @unchecked Sendable {
     /// How long gpsd has to send a first fix before "no fix" is said.
     static let settling: Duration = .seconds(3)
 
-    /// Follows gpsd as `option` says; `fields` are the location variables the marks show.
-    init(option: GPSOption, fields: Set<LocationField>, report: JobOutput) {
+    /// Follows gpsd as `option` says.
+    init(option: GPSOption, report: JobOutput) {
         self.option = option
-        self.fields = fields
         self.report = report
         switch option {
         case .off: client = nil
@@ -63,7 +61,7 @@ final class LocationFeed: @unchecked Sendable {
     }
 
     /// The camera page's position (`POST /api/settings {"location": …}`).
-    func setBrowserFix(_ fix: GeoFix) { state.withLock { $0.browser = (fix, .now) } }
+    func setBrowserFix(_ fix: GeoFix?) { state.withLock { $0.browser = fix.map { ($0, .now) } } }
 
     /// Waits up to `timeout` for gpsd's first fix, when a gpsd is there (a photo taken at once).
     func waitForFix(timeout: Duration = LocationFeed.settling) {
@@ -76,13 +74,18 @@ final class LocationFeed: @unchecked Sendable {
         }
     }
 
-    /// `context` with the position and the place filled in; the warning when the marks want a
-    /// position and none has come (once gpsd had its chance).
-    func fill(_ context: inout TemplateContext) {
+    /// `context` with the position and the place filled in; the warning when the marks show
+    /// `fields` and no position has come (once gpsd had its chance).
+    func fill(_ context: inout TemplateContext, fields: Set<LocationField>) {
         let fix = self.fix
         context.location = fix
         if let fix, fields.contains(.place) { context.place = place(near: fix) }
-        if fix == nil, !fields.isEmpty { warnOnce() }
+        if fix == nil, !fields.isEmpty { warnOnce(fields) }
+    }
+
+    /// Loads the gazetteer on another thread, so the first `{place}` of a live job finds it ready.
+    static func prepareGazetteer() {
+        DispatchQueue.global(qos: .utility).async { _ = Geotag.place(near: GeoFix(latitude: 0, longitude: 0)!) }
     }
 
     private func place(near fix: GeoFix) -> String? {
@@ -94,7 +97,7 @@ final class LocationFeed: @unchecked Sendable {
         return label
     }
 
-    private func warnOnce() {
+    private func warnOnce(_ fields: Set<LocationField>) {
         let settled: Bool
         if let snapshot = client?.snapshot {
             settled = (snapshot.attempts > 0 && !snapshot.connected) || ContinuousClock.now - started >= Self.settling

@@ -56,6 +56,8 @@ public struct CameraOptions: Sendable, Equatable {
     public var mirrorPhotos: Bool
     /// `--pipeline`: a capture template of the user's own.
     public var pipeline: URL?
+    /// `--gps` (and `--strip-gps` for photos): where the position comes from.
+    public var location = LocationOptions()
 
     /// The options, with the command line's defaults.
     public init(
