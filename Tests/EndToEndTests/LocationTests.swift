@@ -19,16 +19,22 @@ final class FakeGPS {
         port = try freePort()
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") + ":/usr/sbin:/sbin"
         // -n: gpsd reads the log before a client comes; -c: a sentence every 0.05 s, over and over.
+        // The child inherits the test thread's blocked signals: gpsfake would not hear SIGINT, and
+        // its gpsd would outlive it. python3 clears the mask before it becomes gpsfake.
+        let unblocked = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+            + "os.execv(sys.argv[1], sys.argv[1:])"
         process = try BackgroundProcess(
-            "/usr/bin/gpsfake", ["-n", "-q", "-c", "0.05", "-P", String(port), log.path],
+            "/usr/bin/python3",
+            ["-c", unblocked, "/usr/bin/gpsfake", "-n", "-q", "-c", "0.05", "-P", String(port), log.path],
             environment: .inherited(["PATH": path]), stdout: .discard, stderr: .capture)
         guard waitForListener(port: port, timeout: 20) else {
-            let said = process.stop().stderr
+            let said = process.stop(SIGINT).stderr
             throw ToolFailure("gpsfake did not listen on 127.0.0.1:\(port): \(said)")
         }
     }
 
-    func stop() { _ = process.stop() }
+    /// SIGINT: gpsfake stops its gpsd on the way out.
+    func stop() { _ = process.stop(SIGINT) }
 
     static let installed = FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake")
         && FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")
