@@ -58,6 +58,9 @@ public struct CameraOptions: Sendable, Equatable {
     public var pipeline: URL?
     /// `--gps` (and `--strip-gps` for photos): where the position comes from.
     public var location = LocationOptions()
+    /// `--tls-cert`, `--tls-key`: the page over HTTPS with this PEM certificate and key.
+    public var tlsCertificate: URL?
+    public var tlsKey: URL?
 
     /// The options, with the command line's defaults.
     public init(
