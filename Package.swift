@@ -78,7 +78,8 @@ let package = Package(
         // libsoup 3: the camera's HTTP server, MJPEG handed to multisocketsink.
         .target(name: "Viewfinder", dependencies: ["Media", "CSoup", "CViewfinderShim", "CGStreamer"]),
         // The jobs: shoot, batch, stream, camera.
-        .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata", "Viewfinder", "Places"]),
+        .target(
+            name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata", "Viewfinder", "Places"]),
         // The command line: flag tables, validation, messages, exit codes.
         .target(name: "CLI", dependencies: ["CamStamp", "Presets", "CMalloc"]),
         .executableTarget(name: "camstamp", dependencies: ["CLI", "CamStamp"]),
@@ -91,7 +92,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "ISOBMFF", "MovieFixtures", "TestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
-        .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets", "TestSupport"]),
+        .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets", "Places", "TestSupport"]),
         // Fixtures/: real camera photos, found through #filePath.
         // What the suites share: the one process runner, the binary, scratch folders, tmpfs disks,
         // the seeded generator and fixture makers, pixel checks.

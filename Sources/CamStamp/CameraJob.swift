@@ -100,7 +100,8 @@ public struct CameraJob {
         }
 
         let loop = CameraLoop(
-            job: self, camera: camera, marker: FrameMarker(preset: preset, variables: variables, location: session.location),
+            job: self, camera: camera,
+            marker: FrameMarker(preset: preset, variables: variables, location: session.location),
             session: session, writer: writer, decor: decor, previews: previews,
             windowPreview: windowPreview, report: report)
         defer {

@@ -29,6 +29,9 @@ package enum Gazetteer {
     /// How many cities there are (loads them).
     package static var count: Int { index.cities.count }
 
+    /// Every city, for a test that checks the grid against reading them all.
+    package static var allCities: [City] { index.cities }
+
     /// Swift runs a static's initialiser once, on first use, whatever the thread.
     private static let index = CityGrid(cities: loadCities())
 
@@ -53,7 +56,7 @@ package enum Gazetteer {
 }
 
 /// Cities by 1° cell of latitude and longitude.
-struct CityGrid: Sendable {
+package struct CityGrid: Sendable {
     let cities: [City]
     private let cells: [Int: [Int32]]
     static let earthRadius = 6_371_008.8
@@ -107,7 +110,8 @@ struct CityGrid: Sendable {
         if span >= 180 {
             columns = Array(0..<360)
         } else {
-            let first = Int((longitude - span + 180).rounded(.down)), last = Int((longitude + span + 180).rounded(.down))
+            let first = Int((longitude - span + 180).rounded(.down)),
+                last = Int((longitude + span + 180).rounded(.down))
             columns = (first...last).map { (($0 % 360) + 360) % 360 }
         }
         var found: [Int32] = []
@@ -118,7 +122,7 @@ struct CityGrid: Sendable {
     }
 
     /// The great-circle distance in metres (haversine).
-    static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+    package static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
         let p1 = lat1 * .pi / 180, p2 = lat2 * .pi / 180
         let dp = p2 - p1, dl = (lon2 - lon1) * .pi / 180
         let a = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)

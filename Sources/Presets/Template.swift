@@ -91,10 +91,11 @@ public struct Template: Hashable, Sendable {
     }
 
     /// Names with a meaning of their own; presets may not define variables with these names.
-    public static let builtinNames: [String] = [
-        "date", "time", "datetime", "now", "filename", "stem", "counter", "width", "height",
-        "exif", "hostname", "frame", "fps", "timecode",
-    ] + LocationField.names
+    public static let builtinNames: [String] =
+        [
+            "date", "time", "datetime", "now", "filename", "stem", "counter", "width", "height",
+            "exif", "hostname", "frame", "fps", "timecode",
+        ] + LocationField.names
 
     static let defaultFormats: [String: String] = [
         "date": "%Y-%m-%d", "time": "%H:%M:%S", "datetime": "%Y-%m-%d %H:%M:%S", "now": "%Y-%m-%d %H:%M:%S",

@@ -134,7 +134,9 @@ public final class WebServer: @unchecked Sendable {
     ) throws(WebServerError) {
         self.handler = handler
         self.limits = limits
-        self.tls = try tls.map { files throws(WebServerError) in try WebTLS(certificate: files.certificate, key: files.key) }
+        self.tls = try tls.map { files throws(WebServerError) in
+            try WebTLS(certificate: files.certificate, key: files.key)
+        }
         guard_ = WebGuard(boundAddress: address, scheme: tls == nil ? "http" : "https")
         Self.raiseDescriptorLimit()
         context = g_main_context_new()

@@ -17,13 +17,20 @@ extension CameraTests {
                 "curl", ["-s", "--max-time", "10", "-w", "\n%{http_code}"] + arguments, timeout: 30)
             let text = result.stdout
             let cut = text.lastIndex(of: "\n") ?? text.startIndex
-            return (String(text[..<cut]), Int(text[text.index(after: cut)...].trimmingCharacters(in: .whitespaces)) ?? 0)
+            return (
+                String(text[..<cut]), Int(text[text.index(after: cut)...].trimmingCharacters(in: .whitespaces)) ?? 0
+            )
         }
 
-        static func post(_ body: String, to url: String, origin: String, extra: [String] = []) throws -> (
+        static func post(
+            _ body: String, to url: String, origin: String, extra: [String] = []
+        ) throws -> (
             body: String, status: Int
         ) {
-            try curl(extra + ["-X", "POST", "-H", "Origin: \(origin)", "-H", "Content-Type: application/json", "-d", body, url])
+            try curl(
+                extra + [
+                    "-X", "POST", "-H", "Origin: \(origin)", "-H", "Content-Type: application/json", "-d", body, url,
+                ])
         }
 
         static func gps(_ path: String) throws -> [Double] {
@@ -78,7 +85,8 @@ extension CameraTests {
             #expect(try Self.curl(["http://127.0.0.1:\(camera.port)/"]).status == 0)
             // The page's origin is https://; the http:// one is another site.
             let plainOrigin = "http://127.0.0.1:\(camera.port)"
-            let refused = try Self.post(Self.paris, to: camera.base + "/api/settings", origin: plainOrigin, extra: trusted)
+            let refused = try Self.post(
+                Self.paris, to: camera.base + "/api/settings", origin: plainOrigin, extra: trusted)
             #expect(refused.status == 403, "\(refused.body)")
             let badValue = try Self.post(
                 #"{"location": {"lat": 48, "lon": 200}}"#, to: camera.base + "/api/settings", origin: camera.base,

@@ -21,7 +21,8 @@ final class FakeGPS {
         // -n: gpsd reads the log before a client comes; -c: a sentence every 0.05 s, over and over.
         // The child inherits the test thread's blocked signals: gpsfake would not hear SIGINT, and
         // its gpsd would outlive it. python3 clears the mask before it becomes gpsfake.
-        let unblocked = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+        let unblocked =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
             + "os.execv(sys.argv[1], sys.argv[1:])"
         process = try BackgroundProcess(
             "/usr/bin/python3",
@@ -36,7 +37,8 @@ final class FakeGPS {
     /// SIGINT: gpsfake stops its gpsd on the way out.
     func stop() { _ = process.stop(SIGINT) }
 
-    static let installed = FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake")
+    static let installed =
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake")
         && FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")
 
     /// GGA (position, altitude), GSA (a 3D fix) and RMC (date) a second apart, with checksums.

@@ -6,7 +6,7 @@ import Foundation
 
 extension Commands {
     static let gps = Single<GPSOption>(
-        "gps", value: "auto|HOST:PORT|off",
+        "gps", value: "HOST:PORT",
         help: "Where the position for {lat}, {lon}, {latlon}, {alt}, {gps:accuracy} and {place} comes from: "
             + "auto (gpsd on localhost:2947 when it runs, else nothing), a gpsd's HOST:PORT, or off. "
             + "A photo taken with a fix gets EXIF GPS tags.",

@@ -23,7 +23,9 @@ public enum GPSOption: Sendable, Equatable, CustomStringConvertible {
             let expected = "auto, off or HOST:PORT of a gpsd (localhost:2947)"
             var host = Substring(text), port = Self.defaultPort
             if host.hasPrefix("[") {
-                guard let close = host.firstIndex(of: "]") else { throw .invalid(text, for: option, expected: expected) }
+                guard let close = host.firstIndex(of: "]") else {
+                    throw .invalid(text, for: option, expected: expected)
+                }
                 let rest = host[host.index(after: close)...]
                 host = host[host.index(after: host.startIndex)..<close]
                 if !rest.isEmpty {

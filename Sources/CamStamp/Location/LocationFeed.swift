@@ -38,7 +38,12 @@ final class LocationFeed: @unchecked Sendable {
             let warned = Mutex(false)
             client = GPSDClient(host: host, port: port) { why in
                 // Once: a gpsd that is down is retried quietly.
-                guard warned.withLock({ was in defer { was = true }; return !was }) else { return }
+                guard
+                    warned.withLock({ was in
+                        defer { was = true }
+                        return !was
+                    })
+                else { return }
                 report.warning("--gps \(address): \(why); retrying while the job runs")
             }
         }
@@ -104,7 +109,12 @@ final class LocationFeed: @unchecked Sendable {
         } else {
             settled = true
         }
-        guard settled, state.withLock({ state in defer { state.warned = true }; return !state.warned }) else {
+        guard settled,
+            state.withLock({ state in
+                defer { state.warned = true }
+                return !state.warned
+            })
+        else {
             return
         }
         let why: String
