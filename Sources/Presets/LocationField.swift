@@ -5,11 +5,17 @@ import Foundation
 /// The location variables: `{lat}` `{lon}` `{latlon}` `{alt}` `{place}` `{gps:accuracy}`, each
 /// with an optional fallback for when there is no fix (`{lat|no fix}`).
 public enum LocationField: String, Hashable, Sendable, CaseIterable {
+    /// `{lat}`: signed decimal degrees north.
     case latitude = "lat"
+    /// `{lon}`: signed decimal degrees east.
     case longitude = "lon"
+    /// `{latlon}`: `48.85837° N, 2.29448° E`.
     case latLon = "latlon"
+    /// `{alt}`: whole metres above sea level.
     case altitude = "alt"
+    /// `{place}`: the nearest city.
     case place
+    /// `{gps:accuracy}`: the horizontal accuracy in whole metres.
     case accuracy = "gps:accuracy"
 
     /// The names a preset may not take for its own variables.

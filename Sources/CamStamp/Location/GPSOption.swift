@@ -50,6 +50,7 @@ public enum GPSOption: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// As `--gps` takes it: `auto`, `off`, `localhost:2947`, `[::1]:2947`.
     public var description: String {
         switch self {
         case .auto: "auto"

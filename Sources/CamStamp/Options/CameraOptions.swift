@@ -58,8 +58,9 @@ public struct CameraOptions: Sendable, Equatable {
     public var pipeline: URL?
     /// `--gps` (and `--strip-gps` for photos): where the position comes from.
     public var location = LocationOptions()
-    /// `--tls-cert`, `--tls-key`: the page over HTTPS with this PEM certificate and key.
+    /// `--tls-cert`: the page over HTTPS with this PEM certificate (chain), with `tlsKey`.
     public var tlsCertificate: URL?
+    /// `--tls-key`: the PEM private key of `tlsCertificate`.
     public var tlsKey: URL?
 
     /// The options, with the command line's defaults.
