@@ -38,6 +38,32 @@ extension CameraTests {
                 .split(separator: "\n").compactMap { Double($0) }
         }
 
+        /// A self-signed certificate for 127.0.0.1 and localhost, and its key, made by openssl.
+        static func certificate(in folder: URL) throws -> (certificate: String, key: String) {
+            let certificate = folder.appendingPathComponent("cert.pem").path
+            let key = folder.appendingPathComponent("key.pem").path
+            try tool(
+                "openssl",
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
+                    "-keyout", key, "-out", certificate, "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                ])
+            return (certificate, key)
+        }
+
+        /// Chromium on the HTTPS page, its position emulated and allowed: Location, then a photo.
+        @Test func theLocationButtonSendsTheBrowsersPositionOverHTTPS() throws {
+            let folder = try temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let (certificate, key) = try Self.certificate(in: folder)
+            let run = try runScript("location_test.py", [camstampBinary.path, folder.path, certificate, key])
+            #expect(run.status == 0, "\(run.output)")
+            let path = run.output.split(separator: "\n").first { $0.hasPrefix("photo: ") }?.dropFirst(7)
+            let tags = try Self.gps(path.map(String.init) ?? "")
+            #expect(tags.prefix(2).map { ($0 * 1e5).rounded() } == [4_885_341, 234_880], "\(run.output)")
+        }
+
         @Test func thePagesPositionIsInTheShotAndBadValuesAreRefused() throws {
             let folder = try temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -66,15 +92,7 @@ extension CameraTests {
         @Test func anHTTPSCameraAnswersWithItsCertificateAndTakesThePosition() throws {
             let folder = try temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let certificate = folder.appendingPathComponent("cert.pem").path
-            let key = folder.appendingPathComponent("key.pem").path
-            try tool(
-                "openssl",
-                [
-                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
-                    "-keyout", key, "-out", certificate, "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-                ])
+            let (certificate, key) = try Self.certificate(in: folder)
             let camera = try CameraProcess(Self.camera + ["--tls-cert", certificate, "--tls-key", key], in: folder)
             #expect(camera.base.hasPrefix("https://"), "\(camera.printedURL)")
             let trusted = ["--cacert", certificate]
