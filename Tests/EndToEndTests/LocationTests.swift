@@ -144,4 +144,24 @@ final class FakeGPS {
         }
         #expect(stamped.count == 2 && stamped[0] == stamped[1], "the mark is not '\(Self.mark)'")
     }
+
+    /// A stream follows gpsd as a shoot does: with a fix no warning (4 s, past the 3 s gpsd has for its
+    /// first fix); without gpsd, one for the whole run.
+    @Test(.enabled(if: FakeGPS.installed, "gpsfake and gpsd (gpsd, gpsd-clients) are not installed: make deps"))
+    func aStreamWarnsOnceWithoutAFixAndNotWithOne() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gps = try FakeGPS(in: folder)
+        defer { gps.stop() }
+        for (port, warnings) in [(gps.port, 0), (try freePort(), 1)] {
+            let output = folder.appendingPathComponent("clip-\(port).mp4")
+            let result = try camstamp([
+                "stream", "--source", "test", "--size", "320x240", "--gps", "127.0.0.1:\(port)", "--text",
+                "{latlon|no fix} {place}", "--to", output.path, "--duration", "4",
+            ])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let said = result.stderr.split(separator: "\n").filter { $0.hasPrefix("camstamp: gps: no position") }
+            #expect(said.count == warnings, "gpsd on \(port): \(result.stderr)")
+        }
+    }
 }
