@@ -32,7 +32,8 @@
   // Not every report: a phone gives one a second; a new one goes when it moved or 10 s passed.
   function worthSending(position) {
     if (!last) return true;
-    const moved = Math.hypot(position.lat - last.lat, (position.lon - last.lon) * Math.cos(position.lat * Math.PI / 180));
+    const east = (position.lon - last.lon) * Math.cos(position.lat * Math.PI / 180);
+    const moved = Math.hypot(position.lat - last.lat, east);
     return moved * 111320 > 10 || Date.now() - last.at > 10000;
   }
 

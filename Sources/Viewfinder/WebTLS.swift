@@ -38,7 +38,8 @@ final class WebTLS: @unchecked Sendable {
         return UnsafeMutableRawPointer(wrapped).assumingMemoryBound(to: GIOStream.self)
     }
 
-    /// Writes `bytes` through `stream` (libsoup's stream over the TLS connection): a short answer fits in a fresh socket's send buffer.
+    /// Writes `bytes` through `stream` (libsoup's stream over the TLS connection): a short answer
+    /// fits in a fresh socket's send buffer.
     static func send(_ bytes: [UInt8], on stream: UnsafeMutablePointer<GIOStream>) {
         var written: gsize = 0
         _ = bytes.withUnsafeBytes {
