@@ -93,7 +93,21 @@ public enum MetadataInventory {
         guard let exif = try? EXIF(app1Payload: segment.payload) else {
             return [MetadataBlock("EXIF", where_, .dropped, "it cannot be read")]
         }
-        return exifBlocks(exif, where_)
+        var blocks = exifBlocks(exif, where_)
+        // Pictures elsewhere in the block (a maker note's preview) are zeroed in the output too.
+        let tiffStart = JPEGSignature.exif.count
+        let thumbnails = exif.thumbnailRanges.map { $0.lowerBound + tiffStart..<$0.upperBound + tiffStart }
+        let previews = embeddedJPEGs(in: [UInt8](segment.payload)).filter { picture in
+            !thumbnails.contains { $0.overlaps(picture) }
+        }
+        if !previews.isEmpty {
+            let bytes = previews.reduce(0) { $0 + $1.count }
+            blocks.append(
+                MetadataBlock(
+                    previews.count == 1 ? "preview in the EXIF block" : "\(previews.count) previews in the EXIF block",
+                    "\(bytes) bytes", .dropped, "zeroed: it would show the photo without its marks"))
+        }
+        return blocks
     }
 
     /// `exif`'s block, maker note and thumbnail.
