@@ -13,9 +13,13 @@ public struct PresetRenderOptions: Sendable, Equatable {
     public var toStandardOutput = false
     /// The size of the landscape picture (the portrait one is the same turned).
     public var size = FrameSize(width: PresetPreview.defaultSize.width, height: PresetPreview.defaultSize.height)
+    /// Which sample photos are drawn on.
     public var layout: PresetPreview.Layout = .both
+    /// `--var K=V`, over the preset's own variables.
     public var variables: [VariableAssignment] = []
+    /// Replace an existing output.
     public var overwrite = false
+    /// The JPEG quality (1…100).
     public var quality = ShootOptions.defaultQuality
 
     /// Options for `preset` with the defaults.
@@ -31,6 +35,7 @@ public struct PresetRenderOptions: Sendable, Equatable {
 
 /// Renders a preset's preview and writes it as one file, whole or not at all.
 public struct PresetRenderJob {
+    /// What to draw and where.
     public let options: PresetRenderOptions
 
     /// A job for `options`.

@@ -7,10 +7,13 @@ import Presets
 
 /// `camstamp inspect FILE...`: what to look at, and with which marks.
 public struct InspectOptions: Sendable, Equatable {
+    /// The photos and clips, in the order they are reported.
     public var files: [URL]
+    /// One JSON array instead of a block per file.
     public var json = false
     /// The marks batch would draw (they decide which blocks a splice codes again); nil: `timestamp`.
     public var presets: [String] = []
+    /// `--var K=V` for the marks.
     public var variables: [VariableAssignment] = []
 
     /// Options for `files` with the defaults.
@@ -19,6 +22,7 @@ public struct InspectOptions: Sendable, Equatable {
 
 /// Reads each file as batch does and says what batch would do with it, without writing anything.
 public struct InspectJob {
+    /// What to inspect, with which marks.
     public let options: InspectOptions
 
     /// A job for `options`.

@@ -8,10 +8,13 @@ import Foundation
 public struct Inspection: Sendable, Equatable, Encodable {
     /// One metadata block and its fate in a marked output.
     public struct Block: Sendable, Equatable, Encodable {
+        /// What it is: "EXIF", "maker note", "C2PA manifest (JUMBF)"…
         public var name: String
+        /// Where it is and how large: "APP1, 1234 bytes".
         public var detail: String
         /// "carried" or "dropped".
         public var fate: String
+        /// Why, or what is edited in it.
         public var why: String
     }
 
@@ -21,18 +24,21 @@ public struct Inspection: Sendable, Equatable, Encodable {
     public var kind: String
     /// The format by content: JPEG, PNG, WebP, HEIC, AVIF, TIFF; MP4, MOV, MKV, WebM.
     public var format: String
-    /// The picture's size as stored.
+    /// The picture's width as stored.
     public var width: Int
+    /// The picture's height as stored.
     public var height: Int
     /// The EXIF orientation (1…8; 1 when the photo has none).
     public var orientation: Int
     /// What the orientation asks a viewer to do, in words.
     public var orientationMeaning: String
-    /// The size once upright: what the marks are laid out on.
+    /// The width once upright: what the marks are laid out on.
     public var uprightWidth: Int
+    /// The height once upright.
     public var uprightHeight: Int
     /// The template variables batch would fill for it, by name (`exif:Model`, `date`…).
     public var variables: [String: String]
+    /// The metadata blocks, in file order.
     public var metadata: [Block]
     /// "spliced", "coefficients" or "reencoded", as `batch --json` says it.
     public var path: String
