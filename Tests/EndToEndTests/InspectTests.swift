@@ -115,6 +115,23 @@ import TestSupport
         #expect(try exiftool(["-s3", "-PreviewImage"], photo).contains("Binary data"))
     }
 
+    @Test func aPhonesTurnedClipIsSaidTurnedAndReencoded() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("turned.mp4")
+        try Clips.mp4(clip, frames: 10, rotate: 90, created: "2024-05-06T07:08:09Z", size: (96, 64))
+        let (result, reports) = try Self.inspect([clip], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(reports.first)
+        #expect((report.format, report.width, report.height, report.path) == ("MP4", 96, 64, "reencoded"))
+        // GStreamer reads ffmpeg's rotate=90 as image-orientation rotate-270, which batch turns by.
+        #expect(report.orientation == 8 && (report.upright_width, report.upright_height) == (64, 96))
+        #expect(report.reason.hasPrefix("a clip: its video is decoded, marked frame by frame"))
+        #expect(report.reason.hasSuffix("; the sound is copied as it is"), "\(report.reason)")
+        #expect(report.variables["date"] == "2024-05-06", "the clip's creation time")
+        #expect(report.variables["frame"] == "0" && report.variables["filename"] == "turned.mp4")
+    }
+
     @Test func aFileItCannotReadIsOneLineAfterTheOthers() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
