@@ -7,7 +7,7 @@ import Presets
 public struct PresetRenderOptions: Sendable, Equatable {
     /// A preset name (shipped or the user's) or a path to a preset JSON file.
     public var preset: String
-    /// The JPEG to write; nil writes `NAME.jpg` in the current folder.
+    /// The JPEG to write, or a folder to write `NAME.jpg` into; nil writes it in the current folder.
     public var output: URL?
     /// `-o -`: the JPEG goes to stdout.
     public var toStandardOutput = false
@@ -25,11 +25,17 @@ public struct PresetRenderOptions: Sendable, Equatable {
     /// Options for `preset` with the defaults.
     public init(preset: String) { self.preset = preset }
 
-    /// Where the preview goes without -o: the preset's file name stem, so a path renders as its name.
+    /// Where the preview goes: -o, or NAME.jpg in the current folder or in the folder -o names
+    /// (NAME is the preset's file name stem, so a path renders as its name).
     public var outputURL: URL {
-        if let output { return output }
+        var isFolder: ObjCBool = false
+        let folder =
+            output.map { FileManager.default.fileExists(atPath: $0.path, isDirectory: &isFolder) && isFolder.boolValue }
+            ?? true
+        if let output, !folder { return output }
         let name = URL(fileURLWithPath: preset).deletingPathExtension().lastPathComponent
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("\(name).jpg")
+        let base = output ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        return base.appendingPathComponent("\(name).jpg")
     }
 }
 

@@ -86,6 +86,12 @@ import TestSupport
         // Nothing but the preview is left in the folder: no temporary file.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["preview.jpg"])
 
+        // -o naming a folder writes NAME.jpg into it.
+        let sub = folder.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let intoFolder = try Self.render(["logo", "-o", "sub", "--size", "120x80"], in: folder)
+        #expect(intoFolder.status == 0 && intoFolder.stdout == sub.appendingPathComponent("logo.jpg").path + "\n")
+
         let unknown = try Self.render(["credti"], in: folder)
         #expect(
             unknown.status == 64 && unknown.stderr == "camstamp: no preset named 'credti'; did you mean 'credit'?\n")

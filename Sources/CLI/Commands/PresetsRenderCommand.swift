@@ -10,7 +10,8 @@ extension Commands {
     enum PresetsRender {
         static let output = Single<String>(
             "output", short: "o", value: "FILE",
-            help: "The JPEG to write, or - for stdout.", default: "NAME.jpg in the current folder")
+            help: "The JPEG to write, a folder to write NAME.jpg into, or - for stdout.",
+            default: "NAME.jpg in the current folder")
         static let size = Single<FrameSize>(
             "size", value: "WxH",
             help: "The size of the sample photo; the portrait one is the same turned a quarter "
