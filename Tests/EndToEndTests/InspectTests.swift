@@ -132,6 +132,18 @@ import TestSupport
         #expect(report.variables["frame"] == "0" && report.variables["filename"] == "turned.mp4")
     }
 
+    @Test func aHEICIsAPhotoThoughItIsAnISOBMFFFileAsClipsAre() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photos = try Self.photos(in: folder)
+        let heic = folder.appendingPathComponent("phone.heic")
+        try tool("heif-enc", ["-q", "50", photos["baseline"]!.path, "-o", heic.path])
+        let (result, reports) = try Self.inspect([heic], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(reports.first)
+        #expect((report.format, report.width, report.height, report.path) == ("HEIC", 160, 120, "reencoded"))
+    }
+
     @Test func aFileItCannotReadIsOneLineAfterTheOthers() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -58,7 +58,10 @@ public struct InspectJob {
     func inspect(_ url: URL, worker: PhotoWorker) throws(CamStampError) -> Inspection {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .failure("no such file; check the path") }
         if let reason = BatchPlan.notRegular(url) { throw .failure(reason) }
-        if let clip = ClipItem.Format(sniffing: url, codec: BatchOptions(inputs: [url], outputFolder: url).videoCodec) {
+        // As BatchPlan tells them apart: a photo by content first (a HEIC is an ISO BMFF file too).
+        if BatchPlan.sniff(url) == nil,
+            let clip = ClipItem.Format(sniffing: url, codec: BatchOptions(inputs: [url], outputFolder: url).videoCodec)
+        {
             return try inspectClip(url, format: clip, marker: worker.marker)
         }
         return try inspectPhoto(url, data: PhotoWorker.read(url), worker: worker)
