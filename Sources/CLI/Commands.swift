@@ -141,7 +141,8 @@ enum Commands {
         static let pictures = Flag(
             "pictures",
             help: "Show each preset's preview under its line, in a terminal that displays pictures "
-                + "(kitty, WezTerm, Ghostty, Konsole, iTerm2); elsewhere, or into a pipe, write the previews "
+                + "(kitty, WezTerm, Ghostty, Konsole, iTerm2, foot, mlterm; or as CAMSTAMP_PICTURES=kitty|iterm2|sixel says); "
+                + "elsewhere, or into a pipe, write the previews "
                 + "to ~/.cache/camstamp/previews and print their paths.")
 
         static let spec = CommandSpec(

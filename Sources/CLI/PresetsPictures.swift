@@ -30,7 +30,8 @@ enum PresetsPictures {
         if terminal == nil, folder == nil {
             folder = cacheFolder(environment)
             output.warning(
-                "this terminal shows no pictures (stdout is no kitty, WezTerm, Ghostty, Konsole or iTerm2 terminal); "
+                "this terminal shows no pictures (stdout is no kitty, WezTerm, Ghostty, Konsole, iTerm2, foot or mlterm terminal; "
+                    + "CAMSTAMP_PICTURES=kitty|iterm2|sixel names a protocol); "
                     + "the previews are files in \(folder!.path)")
         }
         if let folder {

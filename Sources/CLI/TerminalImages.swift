@@ -3,7 +3,8 @@
 import Foundation
 
 /// Pictures shown in the terminal itself, for `presets list --pictures`: the kitty graphics
-/// protocol (kitty, WezTerm, Ghostty, Konsole) or iTerm2's inline images. Used only when stdout
+/// protocol (kitty, WezTerm, Ghostty, Konsole), iTerm2's inline images or sixel (foot, mlterm;
+/// `CAMSTAMP_PICTURES=kitty|iterm2|sixel|none` names one the environment does not). Used only when stdout
 /// is a terminal and the environment names one that speaks a protocol: escape sequences written
 /// into a pipe or a file would be garbage there, and a terminal that does not know them prints
 /// them as text.
@@ -11,7 +12,11 @@ enum TerminalImages {
     enum Kind: Equatable {
         case kitty
         case iTerm2
+        case sixel
     }
+
+    /// Names a protocol for a terminal the environment does not give away (xterm with sixel).
+    static let override = "CAMSTAMP_PICTURES"
 
     /// The protocol stdout's terminal speaks, by `environment`; nil when stdout is no terminal or
     /// the terminal is not known to show pictures.
@@ -20,6 +25,13 @@ enum TerminalImages {
         isTerminal: Bool = isatty(STDOUT_FILENO) == 1
     ) -> Kind? {
         guard isTerminal else { return nil }
+        switch environment[override] {
+        case "kitty": return .kitty
+        case "iterm2": return .iTerm2
+        case "sixel": return .sixel
+        case "none": return nil
+        default: break
+        }
         let term = environment["TERM"] ?? "", program = environment["TERM_PROGRAM"] ?? ""
         // Inside tmux or screen the sequences need wrapping the multiplexer may not pass on.
         if term.hasPrefix("screen") || term.hasPrefix("tmux") || environment["TMUX"] != nil { return nil }
@@ -29,6 +41,7 @@ enum TerminalImages {
             return .kitty
         }
         if program == "iTerm.app" { return .iTerm2 }
+        if ["foot", "foot-extra", "mlterm", "contour"].contains(term) || term.hasPrefix("yaft") { return .sixel }
         return nil
     }
 
@@ -52,6 +65,8 @@ enum TerminalImages {
                 first = false
             }
             return out + "\n"
+        case .sixel:
+            return Sixel.encode(rgb: picture.rgb, width: picture.width, height: picture.height) + "\n"
         case .iTerm2:
             let file = picture.jpeg.base64EncodedString()
             return "\u{1B}]1337;File=inline=1;size=\(picture.jpeg.count);preserveAspectRatio=1:\(file)\u{07}\n"

@@ -75,6 +75,24 @@ import Testing
         #expect(TerminalImages.detect(environment: ["TERM": "xterm-kitty", "TMUX": "/tmp/t"], isTerminal: true) == nil)
     }
 
+    @Test func sixelTerminalsAndTheOverrideAreKnown() {
+        #expect(TerminalImages.detect(environment: ["TERM": "foot"], isTerminal: true) == .sixel)
+        #expect(TerminalImages.detect(environment: ["CAMSTAMP_PICTURES": "sixel"], isTerminal: true) == .sixel)
+        #expect(
+            TerminalImages.detect(environment: ["CAMSTAMP_PICTURES": "none", "TERM": "foot"], isTerminal: true) == nil)
+        #expect(TerminalImages.detect(environment: ["CAMSTAMP_PICTURES": "sixel"], isTerminal: false) == nil)
+    }
+
+    @Test func sixelBandsHoldOneRunOfCharactersPerColour() {
+        // Two columns six rows high: red on the left, blue on the right.
+        let rgb: [UInt8] = (0..<12).flatMap { (i: Int) -> [UInt8] in i % 2 == 0 ? [255, 0, 0] : [0, 0, 255] }
+        let picture = TerminalImages.Picture(width: 2, height: 6, rgb: rgb, jpeg: Data())
+        #expect(
+            TerminalImages.sequence(picture, protocol: .sixel)
+                == "\u{1B}P0;1;0q\"1;1;2;6#5;2;0;0;100#180;2;100;0;0#5?~$#180~?-\u{1B}\\\n")
+        #expect(Sixel.run([0, 0, 0, 0, 0, 1]) == "!5?@")
+    }
+
     @Test func kittyPicturesAreSentInChunksOf4096() {
         let picture = TerminalImages.Picture(
             width: 40, height: 30, rgb: [UInt8](repeating: 7, count: 3600 * 3), jpeg: Data([0xFF, 0xD8]))

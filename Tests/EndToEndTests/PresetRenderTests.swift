@@ -124,5 +124,10 @@ import TestSupport
         #expect(terminal.status == 0, "\(terminal.stderr)")
         #expect(terminal.stdout.components(separatedBy: "\u{1B}_Ga=T,f=24,").count == 7, "not one picture a preset")
         #expect(terminal.stdout.contains("credit       Copyright line bottom-right"))
+        var foot = environment
+        foot["TERM"] = "foot"
+        let sixel = try runProcess(
+            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: .inherited(foot), timeout: 120)
+        #expect(sixel.status == 0 && sixel.stdout.components(separatedBy: "\u{1B}P0;1;0q").count == 7)
     }
 }
