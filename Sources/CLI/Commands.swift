@@ -160,7 +160,7 @@ enum Commands {
 
     static let presets = CommandSpec(
         "presets",
-        overview: "List, show and check presets.",
+        overview: "List, show, check and render presets.",
         usage: "camstamp presets [list | show NAME | check FILE... | render NAME]",
         subcommands: [PresetsList.spec, presetsShow, presetsCheck, PresetsRender.spec],
         defaultSubcommand: "list")
