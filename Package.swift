@@ -64,6 +64,9 @@ let package = Package(
         // qtmux and mp4mux lose a clip's sound, frames, tracks, colours or metadata
         // (docs/gstreamer-workarounds.md). Media's only; tested without GStreamer.
         .target(name: "ISOBMFF"),
+        // Pure Swift: the invisible mark (invisible-watermark's dwtDct) and its payload, over
+        // pixels the caller maps; no C, no Foundation.
+        .target(name: "Watermark"),
         // GStreamer: init, templates, typed errors, the frame hub, blending, devices.
         .target(
             name: "Media",
@@ -74,7 +77,8 @@ let package = Package(
         // libsoup 3: the camera's HTTP server, MJPEG handed to multisocketsink.
         .target(name: "Viewfinder", dependencies: ["Media", "CSoup", "CViewfinderShim", "CGStreamer"]),
         // The jobs: shoot, batch, stream, camera.
-        .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata", "Viewfinder"]),
+        .target(
+            name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata", "Viewfinder", "Watermark"]),
         // The command line: flag tables, validation, messages, exit codes.
         .target(name: "CLI", dependencies: ["CamStamp", "Presets", "CMalloc"]),
         .executableTarget(name: "camstamp", dependencies: ["CLI", "CamStamp"]),
@@ -85,6 +89,9 @@ let package = Package(
         .testTarget(name: "RenderTests", dependencies: ["Render", "Presets"]),
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MovieFixtures"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "ISOBMFF", "MovieFixtures", "TestSupport"]),
+        // The mark against invisible-watermark (Scripts/referee.py, run by the tests).
+        .testTarget(
+            name: "WatermarkTests", dependencies: ["Watermark", "Media", "TestSupport"], exclude: ["Scripts"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
         .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets", "TestSupport"]),
