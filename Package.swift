@@ -94,7 +94,8 @@ let package = Package(
             name: "WatermarkTests", dependencies: ["Watermark", "Media", "TestSupport"], exclude: ["Scripts"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
-        .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets", "TestSupport"]),
+        .testTarget(
+            name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets", "TestSupport", "Watermark"]),
         // Fixtures/: real camera photos, found through #filePath.
         // What the suites share: the one process runner, the binary, scratch folders, tmpfs disks,
         // the seeded generator and fixture makers, pixel checks.
