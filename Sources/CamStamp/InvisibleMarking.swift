@@ -12,21 +12,25 @@ enum InvisibleMarking {
     private static func withPlane<R>(
         _ frame: VideoFrame, _ body: (ChromaPlane) throws(CamStampError) -> R
     ) throws(CamStampError) -> R {
-        let packed: ChromaPlane.Layout? =
-            switch frame.format {
-            case .bgrx, .bgra: .packed(bytesPerPixel: 4, red: 2, green: 1, blue: 0)
-            case .rgbx, .rgba: .packed(bytesPerPixel: 4, red: 0, green: 1, blue: 2)
-            case .i420: .cb(subsampling: 2)
+        let known: ChromaPlane.Layout? =
+            switch frame.formatName {
+            case "I420": .cb(subsampling: 2)
+            case "Y444": .cb(subsampling: 1)
+            case "RGB": .packed(bytesPerPixel: 3, red: 0, green: 1, blue: 2)
+            case "BGR": .packed(bytesPerPixel: 3, red: 2, green: 1, blue: 0)
+            case "RGBx", "RGBA": .packed(bytesPerPixel: 4, red: 0, green: 1, blue: 2)
+            case "BGRx", "BGRA": .packed(bytesPerPixel: 4, red: 2, green: 1, blue: 0)
+            case "xRGB", "ARGB": .packed(bytesPerPixel: 4, red: 1, green: 2, blue: 3)
+            case "xBGR", "ABGR": .packed(bytesPerPixel: 4, red: 3, green: 2, blue: 1)
             default: nil
             }
-        guard let layout = packed else {
+        guard let layout = known else {
             throw .failure(
-                "cannot write an invisible mark into \(frame.format?.rawValue ?? "this") frames; "
-                    + "it needs I420 or 8-bit RGB")
+                "cannot write an invisible mark into \(frame.formatName) frames; it needs I420, Y444 or 8-bit RGB")
         }
         do {
             return try frame.withMapped { (mapped) throws(MediaError) -> Result<R, CamStampError> in
-                let index = layout == .cb(subsampling: 2) ? 1 : 0
+                let index = if case .cb = layout { 1 } else { 0 }
                 let plane = ChromaPlane(
                     base: mapped.plane(index).baseAddress!, stride: mapped.stride(index), width: frame.width,
                     height: frame.height, layout: layout)
@@ -62,4 +66,25 @@ enum InvisibleMarking {
 
     /// A new instance id for a mark without a manifest (`xmp:iid:` and a random UUID, as C2PA's).
     static func newInstanceID() -> String { "xmp:iid:\(UUID().uuidString.lowercased())" }
+}
+
+extension PhotoWorker {
+    /// The invisible mark a photo was given, as `--json` says it.
+    struct InvisibleMarkInfo: Encodable, Sendable {
+        /// camstamp's own name for the mark, not one of C2PA's registered soft-binding algorithms.
+        var algorithm = InvisibleMark.algorithm
+        var instanceID: String
+        /// The 64 bits carried, in hexadecimal: the first 8 bytes of SHA-256(instanceID).
+        var payload: String
+
+        init(instanceID: String) {
+            self.instanceID = instanceID
+            payload = MarkPayload(instanceID: instanceID).hex
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case algorithm, payload
+            case instanceID = "instance_id"
+        }
+    }
 }

@@ -46,7 +46,8 @@ import Watermark
         }
         let packed = try rampFrame(.yuy2)
         #expect(
-            throws: CamStampError.failure("cannot write an invisible mark into YUY2 frames; it needs I420 or 8-bit RGB")
+            throws: CamStampError.failure(
+                "cannot write an invisible mark into YUY2 frames; it needs I420, Y444 or 8-bit RGB")
         ) {
             try InvisibleMarking.embed(instanceID: "xmp:iid:x", into: packed)
         }
