@@ -104,7 +104,8 @@ let package = Package(
         // MP4 movie boxes built byte by byte, for the tests of ISOBMFF and of Media's clip probes.
         .target(name: "MovieFixtures", path: "Tests/MovieFixtures"),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata", "TestSupport"], exclude: ["Fixtures"]),
+            name: "EndToEndTests", dependencies: ["Media", "PhotoMetadata", "TestSupport", "Watermark"],
+            exclude: ["Fixtures"]),
         // `camstamp camera` over HTTP, in Chromium and in an X11 window; Scripts/ are run by the tests.
         .testTarget(name: "CameraTests", dependencies: ["Media", "TestSupport"], exclude: ["Scripts"]),
     ],

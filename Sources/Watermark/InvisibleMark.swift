@@ -8,8 +8,8 @@
 /// (but the first) has a remainder above 18 modulo 36 (a 0 is written at 9, a 1 at 27). A reader
 /// takes each bit's majority. (Despite the name, 0.2.0's method takes no DCT.)
 /// How this embedder writes differs from invisible-watermark's (which quantises that one
-/// coefficient): it shifts the whole block's U by the least that brings the remainder within 8
-/// of its bit's centre. One coefficient's change is high-frequency chroma, which JPEG's
+/// coefficient): it shifts the whole block's U by the least that brings the remainder within 6
+/// of its bit's centre (leaving the blocks that would need the most). One coefficient's change is high-frequency chroma, which JPEG's
 /// subsampling and quantisation wipe out (0.2.0's own marks rarely survive quality 90); a
 /// block's is its lowest frequency, kept at quality 50. The largest coefficient stays the largest.
 public enum InvisibleMark {
@@ -18,9 +18,13 @@ public enum InvisibleMark {
     public static let algorithm = "org.camstamp.dwtdct64.1"
     /// The quantisation step (invisible-watermark's `scales[1]`).
     static let scale: Float = 36
-    /// How close to its bit's centre (9 or 27) a block's remainder is brought: 8 of the 9 to the
-    /// decision's edge, which keeps the picture above 40 dB PSNR.
-    static let reach: Float = 8
+    /// How close to its bit's centre (9 or 27) a block's remainder is brought: 3 inside the
+    /// decision's edges, past the ±2 that JPEG q75 moves a smooth block's value.
+    static let reach: Float = 6
+    /// A block whose remainder lies further than this from its bit's centre (near the other bit's)
+    /// is left as it is: moving it costs the most, and its wrong vote is outvoted. The PSNR this
+    /// saves buys the larger margin above, for every other block.
+    static let giveUp: Float = 16
     /// Pictures with fewer 8×8 blocks carry too few votes per bit (invisible-watermark refuses
     /// under 256×256 pixels).
     public static let minimumBlocks = 1024
@@ -70,7 +74,7 @@ public enum InvisibleMark {
     static func shift(_ magnitude: Float, bit: UInt8) -> Float {
         var offset = magnitude - scale * (bit == 0 ? 0.25 : 0.75)
         offset -= (offset / scale).rounded() * scale
-        guard abs(offset) > reach else { return 0 }
+        guard abs(offset) > reach, abs(offset) <= giveUp else { return 0 }
         return offset > 0 ? reach - offset : -reach - offset
     }
 }

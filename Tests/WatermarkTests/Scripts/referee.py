@@ -11,6 +11,7 @@ read and write without a decoder.
   referee.py embed IN OUT HEX                  invisible-watermark's mark of HEX (8 bytes)
   referee.py decode IN                         the 16 hex digits it reads
   referee.py jpeg IN OUT QUALITY               IN through OpenCV's JPEG (libjpeg, 4:2:0) and back
+  referee.py ppm IN OUT.ppm                     IN decoded by OpenCV (libjpeg), as a PPM
   referee.py resize IN OUT FACTOR              area-resampled by FACTOR
   referee.py payload TEXT                      the first 8 bytes of SHA-256(TEXT), in hex
 """
@@ -86,6 +87,8 @@ def main(argv):
     elif command == "jpeg":
         done, encoded = cv2.imencode(".jpg", read(argv[2]), [cv2.IMWRITE_JPEG_QUALITY, int(argv[4])])
         write(argv[3], cv2.imdecode(encoded, cv2.IMREAD_COLOR))
+    elif command == "ppm":
+        write(argv[3], read(argv[2]))
     elif command == "resize":
         image = read(argv[2])
         factor = float(argv[4])
