@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "CLI", dependencies: ["CamStamp", "Presets", "CMalloc"]),
         .executableTarget(name: "camstamp", dependencies: ["CLI", "CamStamp"]),
         // `make bench` only: per-frame costs measured inside one process.
-        .executableTarget(name: "camstamp-bench", dependencies: ["CamStamp", "Media", "Presets"]),
+        .executableTarget(name: "camstamp-bench", dependencies: ["CamStamp", "Media", "Presets", "Watermark"]),
 
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Presets"]),
