@@ -93,17 +93,18 @@ struct WebGuard: Sendable {
         }
     }
 
-    /// The body's framing (RFC 9112 §6.3): several Content-Length values that differ, or one that is
-    /// no number, make the message's end unknowable, so the request is refused with 400 and the
-    /// connection closed. `header` is every Content-Length the request has, joined with ", ".
+    /// The body's framing (RFC 9112 §6.3): Content-Length values that differ make the message's
+    /// end unknowable (a proxy in front may take the other one), so the request is refused with 400
+    /// and the connection closed. The same value repeated is one length (RFC 9110 §8.6); a single
+    /// malformed one is libsoup's, or `check`'s, to refuse. `header` is every Content-Length the
+    /// request has, joined with ", ".
     static func checkFraming(contentLength header: String?) throws(WebRefusal) {
         guard let header else { return }
-        let values = header.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
-        let numeric = values.allSatisfy { !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }
-        let numbers = Set(values.map { $0.drop { $0 == "0" } })
-        guard numeric, numbers.count == 1 else {
+        let values = Set(
+            header.split(separator: ",", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            })
+        guard values.count == 1 else {
             throw WebRefusal(
                 status: 400,
                 text: "camstamp: the request's Content-Length (\(header.prefix(64))) is not one length; "
