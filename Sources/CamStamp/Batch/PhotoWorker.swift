@@ -209,7 +209,11 @@ final class PhotoWorker {
         // A picture cut short is damaged: the decoder's warning on the other path says so.
         guard photo.kind == .jpg, outputKind == .jpg, !settings.reencode, settings.quality == nil,
             !photo.truncated, outputSize(photo) == upright
-        else { return nil }
+        else {
+            // The decoding path's jpegdec says nothing of damaged data: libjpeg is asked here.
+            if photo.kind == .jpg, !photo.truncated { damage = JPEGDamage.warning(in: data[photo.pictureBytes]) }
+            return nil
+        }
         let composition: OverlayComposition
         do {
             composition = try marker.composition(
