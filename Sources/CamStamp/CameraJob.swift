@@ -65,12 +65,13 @@ public struct CameraJob {
                 source: options.source))
         let camera = try Capture(
             spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
-            resources: resources)
+            resources: resources, exclusiveFrames: false)
         session.setCamera(
             name: Self.describe(camera.source),
             controls: SourceControls.list(for: camera.source, lister: controlLister))
         let decor = PreviewDecor()
-        let webPreview = try options.web.map { _ throws(CamStampError) in try makeWebPreview(decor: decor) }
+        let ring = FrameRing()
+        let webPreview = try options.web.map { _ throws(CamStampError) in try makeWebPreview(decor: decor, ring: ring) }
         let windowPreview = try windowSink.map { sink throws(CamStampError) in
             try makeWindowPreview(sink: sink, decor: decor)
         }
@@ -84,10 +85,12 @@ public struct CameraJob {
         let writer = StillWriter(
             destination: destination, template: stillTemplate, quality: options.quality,
             session: session)
+        let recorder = CameraRecorder(folder: destination.folder, fps: options.fps, resources: resources)
         var server: WebServer?
         if let web = options.web, let webPreview {
             do {
-                server = try startServer(web, token: token, session: session, stream: webPreview.fanOut, report: report)
+                server = try startServer(
+                    web, token: token, session: session, stream: webPreview.fanOut, recorder: recorder, report: report)
             } catch {
                 camera.stop()
                 throw error
@@ -100,9 +103,10 @@ public struct CameraJob {
         let loop = CameraLoop(
             job: self, camera: camera, marker: FrameMarker(preset: preset, variables: variables),
             session: session, writer: writer, decor: decor, previews: previews,
-            windowPreview: windowPreview, report: report)
+            windowPreview: windowPreview, report: report, ring: ring, recorder: recorder)
         defer {
             session.stop()
+            recorder.finishAll()
             writer.waitUntilDone()
             server?.stop()
             loop.camera.stop()
@@ -127,10 +131,10 @@ public struct CameraJob {
     /// it the viewfinder cannot be reached.
     private func startServer(
         _ web: WebAddress, token: String?, session: CameraSession, stream: MJPEGFanOut,
-        report: JobOutput
+        recorder: CameraRecorder, report: JobOutput
     ) throws(CamStampError) -> WebServer {
         let resources = resources
-        let api = CameraAPI(
+        var api = CameraAPI(
             session: session, stream: stream, token: token, resources: resources,
             library: presetLibrary,
             checkMarks: { presets, text, variables throws(CamStampError) in
@@ -140,9 +144,12 @@ public struct CameraJob {
                     resources: resources)
             }, checkSource: { spec throws(CamStampError) in _ = try Capture.captureSource(for: spec) },
             givenPresets: Set(options.presets.filter(PresetLibrary.isPath)), givenSource: options.source)
+        api.recorder = recorder
+        let handler = api
         let server: WebServer
         do {
-            server = try WebServer(address: web.host, port: web.port) { request, reply in api.handle(request, reply) }
+            server = try WebServer(address: web.host, port: web.port) { request, reply in handler.handle(request, reply)
+            }
         } catch {
             throw .failure("--web \(web.description): \(error.message); choose another port with --web")
         }
@@ -184,8 +191,9 @@ public struct CameraJob {
         return FrameSize(width: maxPreviewWidth, height: height)
     }
 
-    private func makeWebPreview(decor: PreviewDecor) throws(CamStampError) -> (output: FrameOutput, fanOut: MJPEGFanOut)
-    {
+    private func makeWebPreview(
+        decor: PreviewDecor, ring: FrameRing
+    ) throws(CamStampError) -> (output: FrameOutput, fanOut: MJPEGFanOut) {
         let template = try Templates.load(nil, builtIn: "preview-web", resources: resources)
         let boundary = "camstampframe"
         do {
@@ -193,10 +201,23 @@ public struct CameraJob {
             // Non-blocking, two frames deep: a slow encoder costs preview frames, never the camera's.
             let output = try FrameOutput(pipeline: pipeline, maxBuffers: 2, block: false)
             try pipeline.element(named: "overlay").onEachFrame { decor.draw(on: $0) }
+            try pipeline.element(named: "mux").addPartHeaders { pts in Self.partHeaders(pts: pts, ring: ring) }
             return (output, try MJPEGFanOut(sink: pipeline.element(named: "out"), boundary: boundary))
         } catch {
             throw .failure("preview: \(error)")
         }
+    }
+
+    /// Each part of the page's stream says which frame it is and when that frame was captured
+    /// (`X-Frame`, `X-Timestamp` in seconds since 1970), and the ring notes that it is on screen
+    /// from now: a shot is the frame shown when the shutter was pressed.
+    private static func partHeaders(pts: UInt64?, ring: FrameRing) -> [(String, String)] {
+        guard let pts, let entry = ring.entry(pts: pts) else { return [] }
+        ring.markShown(number: entry.number, at: .now)
+        return [
+            ("X-Frame", String(entry.number)),
+            ("X-Timestamp", String(format: "%.6f", entry.capturedWall.timeIntervalSince1970)),
+        ]
     }
 
     private func makeWindowPreview(sink: String, decor: PreviewDecor) throws(CamStampError) -> FrameOutput {

@@ -19,7 +19,11 @@ final class StillWriter: @unchecked Sendable {
         self.session = session
     }
 
-    func write(_ frame: VideoFrame, done: @escaping @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void) {
+    /// Writes `frame` (the camera loop's frame `number`) and calls `done` on the writer's thread.
+    func write(
+        _ frame: VideoFrame, number: Int? = nil,
+        done: @escaping @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void
+    ) {
         queue.async { [self] in
             do throws(CamStampError) {
                 let file = try destination.write { (temporary: URL) throws(CamStampError) in
@@ -36,7 +40,7 @@ final class StillWriter: @unchecked Sendable {
                 let shot = CameraSession.Shot(
                     name: file.lastPathComponent, path: file.path, width: frame.width,
                     height: frame.height, taken: Date(), device: UInt64(written.st_dev),
-                    inode: UInt64(written.st_ino))
+                    inode: UInt64(written.st_ino), frame: number)
                 session.addShot(shot)
                 done(.success(shot))
             } catch {

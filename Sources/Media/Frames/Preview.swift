@@ -227,7 +227,8 @@ extension VideoFrame {
         var colorimetry = info.colorimetry
         let target = try VideoFrame(
             width: width, height: height, format: format!,
-            colorimetry: takeGString(gst_video_colorimetry_to_string(&colorimetry)))
+            colorimetry: takeGString(gst_video_colorimetry_to_string(&colorimetry)),
+            rate: info.fps_n > 0 ? (info.fps_n, info.fps_d) : nil)
         target.setTimestamps(pts: presentationTime, duration: nil)
         return target
     }
