@@ -140,8 +140,10 @@ final class CameraLoop {
     /// (the photos asked for are taken from it), then shown and recorded. The preview is the
     /// photo: the same pixels, only scaled and with the grid drawn on the preview's own copy.
     private func show(_ frame: VideoFrame) throws(CamStampError) {
-        let captured = ContinuousClock.now
-        let wall = Date()
+        // Captured when the camera stamped it, not when it reached this thread.
+        let age = frame.presentationTime.flatMap { camera.frames.pipeline.age(ofRunningTime: $0) } ?? 0
+        let captured = ContinuousClock.now - .nanoseconds(Int64(age))
+        let wall = Date(timeIntervalSinceNow: -Double(age) / 1e9)
         frameNumber += 1
         let settings = applied
         let view = photo(of: frame, settings: settings)

@@ -71,3 +71,18 @@ private let partHeaderProbe: GstPadProbeCallback = { _, info, context in
     info.pointee.data = UnsafeMutableRawPointer(joined)
     return GST_PAD_PROBE_OK
 }
+
+extension Pipeline {
+    /// How long ago, on the pipeline's clock, a live source stamped a buffer of running time
+    /// `pts` (its capture), in nanoseconds: 0 for a time not reached yet, nil with no clock (not
+    /// playing) or for an age past a second (a file's times, which are not running times).
+    public func age(ofRunningTime pts: UInt64) -> UInt64? {
+        guard let clock = gst_element_get_clock(element) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
+        let now = UInt64(gst_clock_get_time(clock))
+        let stamped = UInt64(gst_element_get_base_time(element)) &+ pts
+        guard now > stamped else { return 0 }
+        let age = now - stamped
+        return age <= 1_000_000_000 ? age : nil
+    }
+}
