@@ -188,19 +188,33 @@ extension VideoFrame {
             // The source plane's size in pixels of this plane.
             let columns = (width + (1 << plane.wSub) - 1) >> plane.wSub
             let rows = (height + (1 << plane.hSub) - 1) >> plane.hSub
+            // Where (column, row) lands after the turn, clockwise: x = x0 + column·dx + row·rx,
+            // y = y0 + column·dy + row·ry.
+            let (x0, dx, rx, y0, dy, ry) =
+                switch turns {
+                case 1: (rows - 1, 0, -1, 0, 1, 0)
+                case 2: (columns - 1, -1, 0, rows - 1, 0, -1)
+                case 3: (0, 0, 1, columns - 1, -1, 0)
+                default: (0, 1, 0, 0, 0, 1)
+                }
+            let step = dy * plane.toStride + dx * plane.unit
             for row in 0..<rows {
                 let sourceRow = plane.from.advanced(by: row * plane.fromStride)
-                for column in 0..<columns {
-                    // Where (column, row) lands after the turn, clockwise.
-                    let (x, y) =
-                        switch turns {
-                        case 1: (rows - 1 - row, column)
-                        case 2: (columns - 1 - column, rows - 1 - row)
-                        case 3: (row, columns - 1 - column)
-                        default: (column, row)
-                        }
-                    plane.to.advanced(by: y * plane.toStride + x * plane.unit)
-                        .copyMemory(from: sourceRow.advanced(by: column * plane.unit), byteCount: plane.unit)
+                var target = (y0 + row * ry) * plane.toStride + (x0 + row * rx) * plane.unit
+                if plane.unit == 1 {
+                    // Bytes one by one without a call each: a 1080p luma plane is 2 million of them.
+                    let from = sourceRow.assumingMemoryBound(to: UInt8.self)
+                    let to = plane.to.assumingMemoryBound(to: UInt8.self)
+                    for column in 0..<columns {
+                        to[target] = from[column]
+                        target += step
+                    }
+                } else {
+                    for column in 0..<columns {
+                        plane.to.advanced(by: target)
+                            .copyMemory(from: sourceRow.advanced(by: column * plane.unit), byteCount: plane.unit)
+                        target += step
+                    }
                 }
             }
         }
