@@ -66,6 +66,7 @@ public struct CameraJob {
         let camera = try Capture(
             spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
             resources: resources, exclusiveFrames: false)
+        camera.deliverAtOnce()
         session.setCamera(
             name: Self.describe(camera.source),
             controls: SourceControls.list(for: camera.source, lister: controlLister))

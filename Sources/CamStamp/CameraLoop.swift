@@ -108,6 +108,7 @@ final class CameraLoop {
             let next = try Capture(
                 spec: wanted.source, size: options.size, fps: options.fps,
                 pipeline: options.pipeline, resources: job.resources, exclusiveFrames: false)
+            next.deliverAtOnce()
             camera.stop()
             try next.start()
             camera = next

@@ -154,6 +154,14 @@ struct Capture {
         control.menu.map { "\($0.index) (\($0.name))" }.joined(separator: ", ")
     }
 
+    /// Frames as soon as a live camera gives them, not held until their time plus the capture's
+    /// latency (a frame at 30 fps): a viewfinder and a zero-lag shutter want them at once. A
+    /// video file played as the camera keeps being paced by the clock.
+    func deliverAtOnce() {
+        if case .file = source { return }
+        try? frames.pipeline.element(named: "frames").set("sync", false)
+    }
+
     func start() throws(CamStampError) {
         do { try frames.start() } catch { throw Self.captureError(error, source: source, mode: mode) }
     }
