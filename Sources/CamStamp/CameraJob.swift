@@ -32,7 +32,7 @@ public struct CameraJob {
         self.controlLister = controlLister
     }
 
-    /// The widest preview: a phone screen or a laptop window needs no more, and JPEG encoding
+    /// The preview's longest side: a phone screen or a laptop window needs no more, and JPEG encoding
     /// of each preview frame stays cheap whatever the camera's resolution.
     static let maxPreviewWidth = 1280
     /// X11 sinks in order of preference; each is tried at READY before the pipeline is built.
@@ -184,12 +184,17 @@ public struct CameraJob {
     /// The folders `--preset NAME` searches: the page picks among the same presets.
     private var presetLibrary: PresetLibrary { PresetFolders.library(resources: resources) }
 
-    /// The preview's size for a frame: the frame's own up to 1280 px wide, scaled down (aspect
-    /// kept, even sides) beyond.
+    /// The preview's size for a frame: the frame's own up to 1280 px on its long side, scaled
+    /// down (aspect kept, even sides) beyond; a turned camera's portrait frame costs the preview
+    /// no more than a landscape one.
     static func previewSize(for frame: FrameSize) -> FrameSize {
-        guard frame.width > maxPreviewWidth else { return frame }
-        let height = max(2, Int((Double(frame.height) * Double(maxPreviewWidth) / Double(frame.width)).rounded()) & ~1)
-        return FrameSize(width: maxPreviewWidth, height: height)
+        let long = max(frame.width, frame.height)
+        guard long > maxPreviewWidth else { return frame }
+        let scale = Double(maxPreviewWidth) / Double(long)
+        func side(_ length: Int) -> Int {
+            length == long ? maxPreviewWidth : max(2, Int((Double(length) * scale).rounded()) & ~1)
+        }
+        return FrameSize(width: side(frame.width), height: side(frame.height))
     }
 
     private func makeWebPreview(

@@ -119,6 +119,10 @@ import Testing
         #expect(CameraJob.previewSize(for: FrameSize(width: 1920, height: 1080)) == FrameSize(width: 1280, height: 720))
         #expect(CameraJob.previewSize(for: FrameSize(width: 3840, height: 2160)) == FrameSize(width: 1280, height: 720))
         #expect(CameraJob.previewSize(for: FrameSize(width: 2592, height: 1944)) == FrameSize(width: 1280, height: 960))
+        // A turned camera: the long side is the one held to 1280.
+        #expect(CameraJob.previewSize(for: FrameSize(width: 1080, height: 1920)) == FrameSize(width: 720, height: 1280))
+        #expect(
+            CameraJob.previewSize(for: FrameSize(width: 1080, height: 1080)) == FrameSize(width: 1080, height: 1080))
     }
 
     @Test func tokensAreComparedWhole() {

@@ -198,27 +198,45 @@ extension VideoFrame {
                 default: (0, 1, 0, 0, 0, 1)
                 }
             let step = dy * plane.toStride + dx * plane.unit
+            let start = { (row: Int) in (y0 + row * ry) * plane.toStride + (x0 + row * rx) * plane.unit }
+            if plane.unit == 1 {
+                Self.turnBytes(plane, rows: rows, columns: columns, start: start, step: step)
+                return
+            }
             for row in 0..<rows {
                 let sourceRow = plane.from.advanced(by: row * plane.fromStride)
-                var target = (y0 + row * ry) * plane.toStride + (x0 + row * rx) * plane.unit
-                if plane.unit == 1 {
-                    // Bytes one by one without a call each: a 1080p luma plane is 2 million of them.
-                    let from = sourceRow.assumingMemoryBound(to: UInt8.self)
-                    let to = plane.to.assumingMemoryBound(to: UInt8.self)
-                    for column in 0..<columns {
-                        to[target] = from[column]
-                        target += step
-                    }
-                } else {
-                    for column in 0..<columns {
-                        plane.to.advanced(by: target)
-                            .copyMemory(from: sourceRow.advanced(by: column * plane.unit), byteCount: plane.unit)
+                var target = start(row)
+                for column in 0..<columns {
+                    plane.to.advanced(by: target)
+                        .copyMemory(from: sourceRow.advanced(by: column * plane.unit), byteCount: plane.unit)
+                    target += step
+                }
+            }
+        }
+        return target
+    }
+
+    /// A plane of bytes turned, in 32×32 tiles: a quarter turn writes each source row down a
+    /// column, and a whole 1080p column at a time misses the cache on every byte.
+    private static func turnBytes(
+        _ plane: PlanePair, rows: Int, columns: Int, start: (Int) -> Int, step: Int
+    ) {
+        let from = plane.from.assumingMemoryBound(to: UInt8.self)
+        let to = plane.to.assumingMemoryBound(to: UInt8.self)
+        let tile = 32
+        for rowStart in stride(from: 0, to: rows, by: tile) {
+            for columnStart in stride(from: 0, to: columns, by: tile) {
+                let columnEnd = min(columnStart + tile, columns)
+                for row in rowStart..<min(rowStart + tile, rows) {
+                    let source = row * plane.fromStride
+                    var target = start(row) + columnStart * step
+                    for column in columnStart..<columnEnd {
+                        to[target] = from[source + column]
                         target += step
                     }
                 }
             }
         }
-        return target
     }
 
     /// Mirrors the frame left to right in place (a selfie view).
