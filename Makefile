@@ -16,12 +16,13 @@ DEBS = pkg-config \
        libcairo2-dev libpango1.0-dev librsvg2-dev libfontconfig-dev fontconfig \
        fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
        libgexiv2-dev libjpeg62-turbo-dev libimage-exiftool-perl libjpeg-turbo-progs \
+       libgeonames-dev libgeonames0 libgeonames-common gpsd gpsd-tools gpsd-clients glib-networking \
        libturbojpeg0-dev imagemagick libvips-tools \
        zsh fish \
        libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium python3-pil \
        libheif-dev libheif-examples libtiff-dev libwebp-dev webp \
        libgstrtspserver-1.0-dev gstreamer1.0-rtsp nginx libnginx-mod-rtmp srt-tools ffmpeg \
-       pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file
+       pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file python3-venv
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -50,6 +51,29 @@ deps:
 
 build: deps
 	$(SWIFT) build -c $(CONFIG)
+
+# The tests' Python referees, pinned, in a venv of their own (Debian's python3 is externally
+# managed); the tests find it at $(PYTHON_ENV)/bin/python3 (or CAMSTAMP_PYTHON). invisible-watermark
+# judges the invisible mark: installed --no-deps, since its other methods pull in torch and
+# onnxruntime, while dwtDct needs only numpy, PyWavelets and OpenCV (and the tests load its
+# maxDct.py by path: the package's __init__ imports torch). Installed only when the list changed.
+PYTHON_ENV      = $(BUILD_DIR)/python
+PYTHON_PACKAGES = numpy==2.2.6 PyWavelets==1.8.0 opencv-python-headless==4.12.0.88
+PYTHON_NO_DEPS  = invisible-watermark==0.2.0
+PYTHON_STAMP    = $(PYTHON_ENV)/camstamp-packages.txt
+.PHONY: python-deps
+
+python-deps: deps
+	@want="$(PYTHON_PACKAGES) --no-deps $(PYTHON_NO_DEPS)"; \
+	if [ "$$(cat $(PYTHON_STAMP) 2>/dev/null)" = "$$want" ]; then \
+	  echo "camstamp: the tests' Python packages are present"; \
+	else \
+	  echo "camstamp: installing the tests' Python packages into $(PYTHON_ENV): $$want"; \
+	  /usr/bin/python3 -m venv $(PYTHON_ENV) && \
+	  $(PYTHON_ENV)/bin/pip install -q $(PYTHON_PACKAGES) && \
+	  $(PYTHON_ENV)/bin/pip install -q --no-deps $(PYTHON_NO_DEPS) && \
+	  echo "$$want" > $(PYTHON_STAMP); \
+	fi
 
 release:
 	$(MAKE) build CONFIG=release
@@ -83,7 +107,7 @@ format:
 	$(SWIFT) format --in-place --recursive $(FORMAT_PATHS)
 
 # `make test`: every suite (CI runs it), then the docs and the example package.
-test: check-tracked lint build
+test: check-tracked lint build python-deps
 	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) $(SWIFT) test -c $(CONFIG)
 	$(MAKE) docs example
 
@@ -94,11 +118,12 @@ test: check-tracked lint build
 # it in `make test`, or put it in a suite outside this list. A new test target or MediaTests suite
 # of that kind joins the tier by being added here.
 UNIT_SUITES = ^(PresetsTests|RenderTests|ISOBMFFTests|PhotoMetadataTests|CLITests|CamStampTests|TestSupportTests)\. \
+  ^WatermarkTests\.PayloadTests/ \
   ^MediaTests\.(BlendTests|ColumnBlendTests|ClipContainerTests|ClipMetadataUnitTests|CameraControlsTests)/ \
   ^MediaTests\.(TemplateTests|UpstreamFixTests|SpliceFuzzTests)/
 NO_PLUGINS = $(BUILD_DIR)/no-gstreamer-plugins
 
-check: build
+check: build python-deps
 	@mkdir -p $(NO_PLUGINS)
 	CAMSTAMP_UNIT_TIER=1 GST_PLUGIN_SYSTEM_PATH_1_0=$(CURDIR)/$(NO_PLUGINS) GST_PLUGIN_PATH_1_0= \
 	  GST_REGISTRY_1_0=$(CURDIR)/$(NO_PLUGINS)/registry.bin G_DEBUG=fatal-criticals \
@@ -112,9 +137,22 @@ SYMBOL_GRAPHS = $(BUILD_DIR)/symbol-graphs
 api-check: build
 	python3 scripts/check-library-api.py --symbol-graphs $(SYMBOL_GRAPHS)/product $(BUILD_DIR)/$(CONFIG)
 
+# docs/presets.md's pictures: every shipped preset drawn by `camstamp presets render` on the sample
+# photos, into docs/images/presets/NAME.jpg (checked in; PresetPicturesTests checks that each
+# preset has one, that the page shows it, and that a fresh one has its size).
+PRESET_PICTURE_SIZE    = 384x256
+PRESET_PICTURE_QUALITY = 80
+PRESET_PICTURES_DIR    = docs/images/presets
+.PHONY: preset-pictures
+preset-pictures: build
+	@mkdir -p $(PRESET_PICTURES_DIR)
+	@for preset in presets/*.json; do name=$$(basename $$preset .json); \
+	  $(CAMSTAMP) presets render $$preset --size $(PRESET_PICTURE_SIZE) --quality $(PRESET_PICTURE_QUALITY) \
+	    -o $(PRESET_PICTURES_DIR)/$$name.jpg --overwrite || exit 1; done
+
 # DocC for the library, with the toolchain's docc (no swift-docc-plugin needed), into .build/docs
 # (static hosting layout). Warnings (a broken link, an undocumented parameter) are errors.
-docs: api-check
+docs: api-check preset-pictures
 	@command -v docc >/dev/null || { echo "camstamp: docc is not in this Swift toolchain; the catalog is Sources/CamStamp/CamStamp.docc"; exit 1; }
 	rm -rf $(SYMBOL_GRAPHS)/CamStamp $(BUILD_DIR)/docs && mkdir -p $(SYMBOL_GRAPHS)/CamStamp
 	cp $(SYMBOL_GRAPHS)/product/CamStamp*.symbols.json $(SYMBOL_GRAPHS)/CamStamp/
@@ -171,7 +209,7 @@ bench-deps: deps
 	$(call install-missing,camstamp bench,$(BENCH_DEBS))
 
 # Release build, then bench/run.sh: Markdown tables on stdout and in bench-output/results.md.
-bench: bench-deps
+bench: bench-deps python-deps
 	$(SWIFT) build -c release
 	@bin=$$($(SWIFT) build -c release --show-bin-path) && \
 	  CAMSTAMP=$$bin/camstamp CAMSTAMP_BENCH=$$bin/camstamp-bench bench/run.sh

@@ -16,8 +16,8 @@
 #   PREVIEW_SECONDS, PREVIEW_ROUNDS   the camera preview part [10, 3]
 #   BENCH_HEIC_PHOTOS          12 MP HEIC photos for part 6, made from the first JPEGs [8]
 #   VIEWFINDER_SECONDS, VIEWFINDER_SHOTS   the viewfinder part: latency, press to file [8, 20]
-#   BENCH_ONLY                 "blend batch stream resize coefficients heic preview viewfinder rtsp clip"
-#                              or a subset
+#   BENCH_ONLY                 "blend batch stream resize coefficients heic preview viewfinder rtsp clip
+#                              invisible" or a subset
 #   RTSP_WINDOW, RTSP_ROUNDS   the RTSP viewers part (bench/rtsp-viewers.sh) [10, 2]
 set -euo pipefail
 
@@ -34,7 +34,7 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview viewfinder rtsp clip}
+only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview viewfinder rtsp clip invisible}
 heic_n=${BENCH_HEIC_PHOTOS:-8}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
@@ -167,7 +167,8 @@ esac
 
 case " $only " in *" coefficients "*)
     # ImageMagick wrote the corpus with optimal Huffman tables, which lack codes a changed block
-    # may need: tier 2 falls back to tier 1 on a few (the camstamp-spliced-optimised row says so).
+    # may need: tier 2 codes such blocks as the nearest the tables can say, within a bound (the
+    # paths column of the -optimised rows says whether any fell back to tier 1).
     # Cameras write the standard tables: the same photos with those (jpegtran, lossless: the same
     # coefficients, so the same pixels) are part 5's corpus.
     standard="$out/photos-standard"
@@ -180,11 +181,14 @@ case " $only " in *" coefficients "*)
     cp "$photos/photos.tsv" "$standard/photos.tsv"   # the displayed sizes, for the peers' marks
     say "5 stamped without re-encoding: camstamp spliced (tier 2) vs tier 1 vs --reencode vs djpeg | cjpeg, $photos_n photos, 2 at a time, $rounds rounds"
     mkdir -p "$out/coefficients"
+    # Each tool on both corpora: the standard tables, and the optimised ones as ImageMagick wrote
+    # them (the rows ending in -optimised); the bounds (jpegtran, the Huffman-only pass) too.
     specs=()
-    for tool in camstamp-spliced camstamp-coefficients camstamp-reencode djpeg-cjpeg; do
+    for tool in camstamp-spliced camstamp-spliced-box camstamp-coefficients camstamp-coefficients-box \
+        camstamp-reencode djpeg-cjpeg jpegtran huffman-pass; do
         specs+=("$tool=\"$here/batch-tool.sh\" $tool \"$standard\" \"$out/coefficients/$tool\" \"$assets\"")
+        specs+=("$tool-optimised=\"$here/batch-tool.sh\" $tool \"$photos\" \"$out/coefficients/$tool-optimised\" \"$assets\"")
     done
-    specs+=("camstamp-spliced-optimised=\"$here/batch-tool.sh\" camstamp-spliced \"$photos\" \"$out/coefficients/camstamp-spliced-optimised\" \"$assets\"")
     measure --label coefficients --out "$out/coefficients.json" --rounds "$rounds" --warmup 1 \
         --prep "rm -rf \"$out/coefficients/\$BENCH_NAME\"" \
         --post "ls \"$out/coefficients/\$BENCH_NAME\" | grep -c '\\.jpg\$' || true" "${specs[@]}"
@@ -221,6 +225,17 @@ case " $only " in *" heic "*)
         >"$out/heic-checks.json" 2>>"$log" || true
 esac
 
+rm -f "$out/invisible.md"
+case " $only " in *" invisible "*)
+    say "10 invisible mark: embedding CPU on one thread, 12 MP (the 20-photo robustness set is WatermarkTests)"
+    "$CAMSTAMP_BENCH" invisible 4000 3000 5 | python3 -c '
+import json, sys
+r = json.loads(sys.stdin.read())
+print("| invisible mark, 12 MP, one thread | CPU s per MP |\n| --- | --- |")
+print("| packed RGBx | %.4f |\n| I420 (Cb plane) | %.4f |" % (r["rgbx_cpu_s_per_mp"], r["i420_cpu_s_per_mp"]))
+' >"$out/invisible.md"
+esac
+
 rm -f "$out/preview.md"
 case " $only " in *" preview "*)
     say "7 camera preview CPU per frame: 640x480@30 with 0, 1, 4 viewers and the capture alone"
@@ -240,5 +255,6 @@ esac
 [ -s "$out/preview.md" ] && { echo; cat "$out/preview.md"; } >>"$out/results.md"
 [ -s "$out/viewfinder.md" ] && { echo; cat "$out/viewfinder.md"; } >>"$out/results.md"
 [ -f "$out/rtsp.md" ] && { echo; cat "$out/rtsp.md"; } >>"$out/results.md"
+[ -f "$out/invisible.md" ] && { echo; cat "$out/invisible.md"; } >>"$out/results.md"
 cat "$out/results.md"
 say "tables in $out/results.md, raw runs in $out/*.json, tool output in $log"

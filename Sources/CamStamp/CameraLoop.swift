@@ -94,7 +94,7 @@ final class CameraLoop {
             let setup = try MarkSetup.preset(
                 names: wanted.presets, text: wanted.text, variables: variables,
                 resources: job.resources)
-            marker = FrameMarker(preset: setup.preset, variables: setup.variables)
+            marker = FrameMarker(preset: setup.preset, variables: setup.variables, location: session.location)
             session.lastError = nil
         } catch {
             session.lastError = error.message
@@ -148,16 +148,13 @@ final class CameraLoop {
         frameNumber += 1
         let settings = applied
         let view = photo(of: frame, settings: settings)
-        do {
-            try marker.mark(
-                view,
-                context: marker.context(
-                    width: view.width, height: view.height, captureDate: wall,
-                    frame: frameNumber, fps: frame.framesPerSecond))
-        } catch {
-            session.lastError = error.message
-        }
-        ring.keep(view, number: frameNumber, version: seenVersion, captured: captured, wall: wall)
+        let context = marker.context(
+            width: view.width, height: view.height, captureDate: wall, frame: frameNumber,
+            fps: frame.framesPerSecond)
+        do { try marker.mark(view, context: context) } catch { session.lastError = error.message }
+        ring.keep(
+            view, number: frameNumber, version: seenVersion, captured: captured, wall: wall,
+            geotag: context.location)
         takeShots()
         resizePreviews(camera: frame, view: view)
         for output in previews {
@@ -194,8 +191,9 @@ final class CameraLoop {
             guard let entry = ring.frame(at: request.pressed, version: request.version) else { continue }
             let report = report
             let session = session
+            let geotag = job.options.location.stripGPS ? nil : entry.geotag
             // A frame of its own over the same pixels: the encoder stamps its own time on it.
-            writer.write(entry.frame.sharingPixels(pts: entry.pts), number: entry.number) { result in
+            writer.write(entry.frame.sharingPixels(pts: entry.pts), number: entry.number, geotag: geotag) { result in
                 if case .success(let shot) = result { report.result(shot.path) }
                 if case .failure(let error) = result { session.lastError = error.message }
                 request.done(result)

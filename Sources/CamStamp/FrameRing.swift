@@ -2,6 +2,7 @@
 // Copyright 2026 The camstamp authors
 import Foundation
 internal import Media
+import Presets
 
 /// The camera's last few frames as the viewfinder showed them (cropped, turned, mirrored and
 /// marked: each is the photo it would make), so that a shot is the frame on screen when the
@@ -19,6 +20,8 @@ final class FrameRing: @unchecked Sendable {
         let capturedWall: Date
         /// The settings' version it was made with (`CameraSession.version`).
         let version: Int
+        /// Where the camera was (the marks' `{lat}`…), for the photo's EXIF.
+        let geotag: GeoFix?
         /// When its part left for the page's viewers (nil until then, or with no page).
         var shown: ContinuousClock.Instant?
     }
@@ -37,13 +40,16 @@ final class FrameRing: @unchecked Sendable {
     }
 
     /// Keeps `frame` (already marked, not to be written to again) as the newest.
-    func keep(_ frame: VideoFrame, number: Int, version: Int, captured: ContinuousClock.Instant, wall: Date) {
+    func keep(
+        _ frame: VideoFrame, number: Int, version: Int, captured: ContinuousClock.Instant, wall: Date,
+        geotag: GeoFix? = nil
+    ) {
         let capacity = Self.capacity(frameBytes: frame.byteCount)
         lock.withLock {
             entries.append(
                 Entry(
                     frame: frame, number: number, pts: frame.presentationTime, captured: captured,
-                    capturedWall: wall, version: version))
+                    capturedWall: wall, version: version, geotag: geotag))
             if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
         }
     }

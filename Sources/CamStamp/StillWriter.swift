@@ -3,6 +3,7 @@
 import Dispatch
 import Foundation
 internal import Media
+import Presets
 
 /// Encodes photos off the camera's thread, one at a time, each written atomically.
 final class StillWriter: @unchecked Sendable {
@@ -19,9 +20,10 @@ final class StillWriter: @unchecked Sendable {
         self.session = session
     }
 
-    /// Writes `frame` (the camera loop's frame `number`) and calls `done` on the writer's thread.
+    /// Writes `frame` (the camera loop's frame `number`), with `geotag` in its EXIF when there is
+    /// one, and calls `done` on the writer's thread.
     func write(
-        _ frame: VideoFrame, number: Int? = nil,
+        _ frame: VideoFrame, number: Int? = nil, geotag: GeoFix? = nil,
         done: @escaping @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void
     ) {
         queue.async { [self] in
@@ -32,6 +34,7 @@ final class StillWriter: @unchecked Sendable {
                     } catch {
                         throw .failure("photo: \(error)")
                     }
+                    if let geotag { try Geotag.write(geotag, into: temporary) }
                 }
                 var written = stat()
                 guard lstat(file.path, &written) == 0 else {
