@@ -71,7 +71,9 @@ final class CameraLoop {
     private func applyChanges() {
         seenVersion = session.version
         let wanted = session.settings
-        if wanted.presets != applied.presets || wanted.text != applied.text || wanted.variables != applied.variables {
+        if wanted.presets != applied.presets || wanted.text != applied.text || wanted.variables != applied.variables
+            || wanted.marksRevision != applied.marksRevision
+        {
             applyMarks(wanted)
         }
         if wanted.source != applied.source { applySource(wanted) }
@@ -134,6 +136,7 @@ final class CameraLoop {
         frameNumber += 1
         let settings = applied
         takeShots(of: frame, settings: settings)
+        session.offerLiveFrame(frame)
         resizePreviews(for: frame)
         do {
             if settings.mirror { try frame.mirror() }
