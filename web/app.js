@@ -12,6 +12,7 @@ let presetList = [];
 let marksKey = "";
 let viewing = null;
 let dragging = false;
+let marksLayout = null;
 const timerChoices = [0, 3, 10];
 
 function setStatus(text, isError) {
@@ -253,14 +254,14 @@ async function deleteViewed() {
 // kept in the user's copy of its preset.
 function photoRect() {
   const img = $("preview");
-  if (!img.naturalWidth || !state || !state.marksLayout) return null;
+  if (!img.naturalWidth || !marksLayout) return null;
   const box = img.getBoundingClientRect();
   const scale = Math.min(box.width / img.naturalWidth, box.height / img.naturalHeight);
   const shown = { width: img.naturalWidth * scale, height: img.naturalHeight * scale };
   shown.left = box.left + (box.width - shown.width) / 2;
   shown.top = box.top + (box.height - shown.height) / 2;
   // The photo (the frame, or its centre square) inside what the preview shows.
-  const layout = state.marksLayout;
+  const layout = marksLayout;
   const fit = Math.min(shown.width / layout.width, shown.height / layout.height);
   const width = layout.width * fit, height = layout.height * fit;
   return { left: shown.left + (shown.width - width) / 2, top: shown.top + (shown.height - height) / 2,
@@ -275,7 +276,7 @@ async function refreshMarks(force) {
     return;
   }
   marksKey = key;
-  try { state.marksLayout = await api("GET", "/api/marks"); } catch (_) { marksKey = ""; return; }
+  try { marksLayout = await api("GET", "/api/marks"); } catch (_) { marksKey = ""; return; }
   placeMarks();
 }
 
@@ -287,7 +288,7 @@ function placeMarks() {
   const frame = $("frame").getBoundingClientRect();
   Object.assign(layer.style, { left: rect.left - frame.left + "px", top: rect.top - frame.top + "px",
                                width: rect.width + "px", height: rect.height + "px" });
-  layer.replaceChildren(...state.marksLayout.marks.filter((m) => m.preset).map((mark) => {
+  layer.replaceChildren(...marksLayout.marks.filter((m) => m.preset).map((mark) => {
     const handle = document.createElement("div");
     handle.className = "mark";
     handle.title = "drag to move (" + mark.preset + ")";
