@@ -57,9 +57,10 @@ extension CameraAPI {
         settings: CameraSession.Settings, size: (width: Int, height: Int), library: PresetLibrary
     ) throws(CamStampError) -> MarkPlaces {
         var marks: [(preset: String?, index: Int, mark: Mark)] = []
+        var presets: [Preset] = []
         do {
-            let loaded = try library.loadEach(stacking: settings.presets, knownVariables: Set(settings.variables.keys))
-            for (name, preset) in zip(settings.presets, loaded) {
+            presets = try library.loadEach(stacking: settings.presets, knownVariables: Set(settings.variables.keys))
+            for (name, preset) in zip(settings.presets, presets) {
                 marks += preset.marks.enumerated().map {
                     (PresetLibrary.isPath(name) ? nil : name, $0.offset, $0.element)
                 }
@@ -68,7 +69,8 @@ extension CameraAPI {
             throw .usage(error.description)
         }
         if let text = settings.text { marks.append((nil, 0, Preset.quickText(text).marks[0])) }
-        let marker = FrameMarker(preset: Preset.stacking([]), variables: settings.variables)
+        // The variables as the photo's marks see them: the presets' own, then the page's.
+        let marker = FrameMarker(preset: Preset.stacking(presets), variables: settings.variables)
         let context = marker.context(width: size.width, height: size.height)
         let renderer = MarkRenderer()
         var places: [MarkPlace] = []
