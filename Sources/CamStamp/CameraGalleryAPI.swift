@@ -45,16 +45,19 @@ extension CameraAPI {
         let name = request.query["name"].map { ($0 as NSString).lastPathComponent }.map { String($0.prefix(200)) }
         let (resources, session, folder) = (resources, session, outputFolder)
         Self.pageWork.async {
-            do throws(CamStampError) {
-                let (stamped, shot) = try Self.stamp(
-                    upload.url, name: name, settings: settings, folder: folder, resources: resources)
+            let outcome = Result { () throws(CamStampError) in
+                try Self.stamp(upload.url, name: name, settings: settings, folder: folder, resources: resources)
+            }
+            // Gone before the answer: nothing of the upload outlives its request.
+            upload.discard()
+            switch outcome {
+            case .success(let (stamped, shot)):
                 session.addShot(shot)
-                let url = ShotJSON(shot).url
                 reply.send(
                     WebResponse(
                         contentType: Self.imageType(shot.name), body: stamped.data,
-                        headers: headers + [("X-Camstamp-Path", shot.path), ("X-Camstamp-URL", url)]))
-            } catch {
+                        headers: headers + [("X-Camstamp-Path", shot.path), ("X-Camstamp-URL", ShotJSON(shot).url)]))
+            case .failure(let error):
                 // A bad photo is the sender's (422); no camera marks or files is ours (500).
                 let status = error.kind == .usage ? 422 : 500
                 reply.send(.json(Self.encode(["error": error.message]), status: status, headers: headers))

@@ -31,6 +31,8 @@ public final class WebUpload: @unchecked Sendable {
     private let handle: FileHandle
     private(set) var bytes = 0
     private(set) var failure: String?
+    private let lock = NSLock()
+    private var discarded = false
 
     init(folder: URL) throws(WebServerError) {
         let url = folder.appendingPathComponent(".camstamp-upload-\(UUID().uuidString)")
@@ -43,7 +45,16 @@ public final class WebUpload: @unchecked Sendable {
         handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
 
-    deinit { unlink(url.path) }
+    deinit { discard() }
+
+    /// Removes the file now (it is removed with the last reference otherwise).
+    public func discard() {
+        lock.withLock {
+            guard !discarded else { return }
+            discarded = true
+            unlink(url.path)
+        }
+    }
 
     /// Appends one chunk; a write failure (a full disk) is kept and answered once the body is in.
     func append(_ chunk: UnsafeRawBufferPointer) {
