@@ -12,7 +12,18 @@ extension CameraAPI {
     /// The most an album photo may be: a phone's largest (a 200-megapixel JPEG is ~40 MB) with room
     /// to spare; the pixels are capped as batch caps them (`--max-pixels`).
     static let maxUploadBytes = 100 << 20
-    static let uploadRoute = WebUploadRoute(method: "POST", path: "/api/stamp", maxBytes: maxUploadBytes)
+
+    /// `POST /api/stamp`: only a request with the token (when there is one) may send its photo.
+    static func uploadRoute(token: String?) -> WebUploadRoute {
+        WebUploadRoute(method: "POST", path: "/api/stamp", maxBytes: maxUploadBytes) { cookie, authorization, query in
+            guard let token else { return true }
+            let given = query.flatMap {
+                URLComponents(string: "/?" + $0)?.queryItems?.first { $0.name == "token" }?.value
+            }
+            return [given, cookie.flatMap { Self.cookie(cookieName, in: $0) }, authorization.flatMap(Self.bearerToken)]
+                .contains { $0.map { Self.same($0, token) } ?? false }
+        }
+    }
 
     func deleteShot(_ name: String, reply: WebReply, headers: [(String, String)]) {
         // The same rule as serving it: only a name this camera wrote, still the file it wrote.

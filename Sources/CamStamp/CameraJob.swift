@@ -145,7 +145,7 @@ public struct CameraJob {
         let server: WebServer
         do {
             server = try WebServer(
-                address: web.host, port: web.port, limits: WebLimits(uploads: [CameraAPI.uploadRoute])
+                address: web.host, port: web.port, limits: WebLimits(uploads: [CameraAPI.uploadRoute(token: token)])
             ) {
                 request, reply in api.handle(request, reply)
             }

@@ -341,7 +341,8 @@ public final class WebServer: @unchecked Sendable {
             soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH
             ? Int(soup_message_headers_get_content_length(headers)) : nil
         let method = String(cString: soup_server_message_get_method(message))
-        let path = soup_server_message_get_uri(message).flatMap { g_uri_get_path($0) }.map { String(cString: $0) }
+        let uri = soup_server_message_get_uri(message)
+        let path = uri.flatMap { g_uri_get_path($0) }.map { String(cString: $0) }
         let upload = path.flatMap { limits.upload(method: method, path: $0) }
         do {
             try guard_.check(
@@ -351,7 +352,16 @@ public final class WebServer: @unchecked Sendable {
             connections.refuse(message, record: record, error)
             return
         }
-        if let upload { startUpload(upload, message: message, record: record) }
+        guard let upload else { return }
+        let query = uri.flatMap { g_uri_get_query($0) }.map { String(cString: $0) }
+        guard upload.admits(header("Cookie"), header("Authorization"), query) else {
+            connections.refuse(
+                message, record: record,
+                WebRefusal(
+                    status: 401, text: "camstamp: a token is required: open the URL camstamp printed (…/?token=…)"))
+            return
+        }
+        startUpload(upload, message: message, record: record)
     }
 
     /// Runs `body` on the server thread.

@@ -5,7 +5,7 @@ import Foundation
 
 /// A route that takes a file (a photo from the phone's album) rather than small JSON: its body
 /// is streamed to a temporary file as it arrives, never held in memory, up to its own limit.
-public struct WebUploadRoute: Sendable, Equatable {
+public struct WebUploadRoute: Sendable {
     /// `POST`.
     public var method: String
     /// `/api/stamp`.
@@ -15,12 +15,21 @@ public struct WebUploadRoute: Sendable, Equatable {
     /// The whole body must be in within this time from the request's start (the idle timeout
     /// applies between chunks).
     public var timeout: Duration
+    /// Whether a request may send its body, from its Cookie and Authorization headers and its raw
+    /// query: one without the camera's token is refused before a byte of it reaches the disk.
+    public var admits: @Sendable (_ cookie: String?, _ authorization: String?, _ query: String?) -> Bool
 
-    public init(method: String, path: String, maxBytes: Int, timeout: Duration = .seconds(300)) {
+    public init(
+        method: String, path: String, maxBytes: Int, timeout: Duration = .seconds(300),
+        admits: @escaping @Sendable (_ cookie: String?, _ authorization: String?, _ query: String?) -> Bool = {
+            _, _, _ in true
+        }
+    ) {
         self.method = method
         self.path = path
         self.maxBytes = maxBytes
         self.timeout = timeout
+        self.admits = admits
     }
 }
 

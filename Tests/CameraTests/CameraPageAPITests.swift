@@ -193,6 +193,30 @@ extension CameraTests {
             #expect(!left.contains { $0.hasPrefix(".camstamp-upload-") }, "an upload's file was left")
             #expect(camera.stop().status == 130)
         }
+        @Test func offLoopbackEveryNewRouteWantsTheTokenAndAnUploadIsRefusedBeforeItsBody() throws {
+            let folder = try temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let camera = try Self.start(["--source", "test", "--size", "320x240", "--web", "0.0.0.0:0"], in: folder)
+            let token = try #require(camera.printedURL.firstMatch(of: /\?token=([0-9a-f]{32})$/).map { String($0.1) })
+            for (method, path) in [
+                ("GET", "/api/presets"), ("GET", "/api/presets/timestamp/preview.jpg"), ("GET", "/api/marks"),
+                ("POST", "/api/marks/move"), ("POST", "/api/stamp"), ("DELETE", "/shots/anything.jpg"),
+            ] {
+                #expect(try Self.send(method, path, port: camera.port).status == 401, "\(method) \(path)")
+            }
+            // Only the headers of a large upload: the answer comes before any of its body is sent.
+            let client = try RawClient(port: camera.port)
+            client.send("POST /api/stamp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(50 << 20)\r\n\r\n")
+            #expect(client.status()?.status == 401)
+            let photo = try Data(contentsOf: try Self.albumPhoto(in: folder))
+            let allowed = try Self.send(
+                "POST", "/api/stamp", port: camera.port, body: photo, headers: ["Authorization: Bearer \(token)"])
+            #expect(allowed.status == 200, "\(allowed.head)")
+            let byQuery = try Self.send("POST", "/api/stamp?token=\(token)&name=a.jpg", port: camera.port, body: photo)
+            #expect(byQuery.status == 200, "\(byQuery.head)")
+            #expect(camera.stop().status == 130)
+        }
+
         @Test func aMovedMarkIsKeptAsAUserPresetAndTheNextPhotoHasItThere() throws {
             let folder = try temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
