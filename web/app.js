@@ -409,12 +409,16 @@ async function toggleRecording() {
 }
 
 function renderRecording() {
-  // The camera says whether it records (another page may have started it).
-  const recording = state && state.recording;
-  if (recording && typeof recording === "object" && recording.active === false) recordingSince = null;
-  if (recording && !recordingSince && (recording === true || recording.active)) {
-    recordingSince = recording.started ? Date.parse(recording.started) || Date.now() : Date.now();
-    setMode("video");
+  // The camera says whether it records (another page may have started it):
+  // {"recording": true, "seconds": 12.5, …} in /api/state.
+  const status = state && state.recording;
+  const on = status === true || !!(status && (status.recording || status.active));
+  if (!busy && status != null) {
+    if (!on) recordingSince = null;
+    else if (!recordingSince) {
+      setMode("video");
+      recordingSince = Date.now() - (Number(status.seconds) || 0) * 1000;
+    }
   }
   $("shoot").classList.toggle("recording", !!recordingSince);
   $("shoot").textContent = recordingSince ? "Stop" : mode === "video" ? "Record" : "Shoot";
