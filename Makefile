@@ -16,6 +16,7 @@ DEBS = pkg-config \
        libcairo2-dev libpango1.0-dev librsvg2-dev libfontconfig-dev fontconfig \
        fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
        libgexiv2-dev libjpeg62-turbo-dev libimage-exiftool-perl libjpeg-turbo-progs \
+       libgeonames-dev libgeonames0 libgeonames-common gpsd gpsd-tools gpsd-clients glib-networking \
        libturbojpeg0-dev imagemagick libvips-tools \
        zsh fish \
        libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium python3-pil \

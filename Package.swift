@@ -31,6 +31,8 @@ let package = Package(
         systemLibrary("CTurboJPEG", "libturbojpeg", "libturbojpeg0-dev"),
         systemLibrary("CGexiv2", "gexiv2", "libgexiv2-dev"),
         systemLibrary("CZlib", "zlib", "zlib1g-dev"),
+        // GeoNames' cities (compiled into libgeonames0; libgeonames-common is its data package).
+        systemLibrary("CGeonames", "geonames", "libgeonames-dev"),
         // linux/videodev2.h (linux-libc-dev, part of every C toolchain): camera controls by ioctl.
         .systemLibrary(name: "CV4L2"),
         // malloc.h (glibc): the batch command's allocator tuning.
@@ -71,10 +73,13 @@ let package = Package(
                 "ISOBMFF", "CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CV4L2", "CJPEGCoefficients", "CHeif",
                 "CTIFF", "CGstRtspServer", "CX264Encoder",
             ]),
+        // The nearest city to a position ({place}), from libgeonames' offline gazetteer.
+        .target(name: "Places", dependencies: ["CGeonames"]),
         // libsoup 3: the camera's HTTP server, MJPEG handed to multisocketsink.
         .target(name: "Viewfinder", dependencies: ["Media", "CSoup", "CViewfinderShim", "CGStreamer"]),
         // The jobs: shoot, batch, stream, camera.
-        .target(name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata", "Viewfinder"]),
+        .target(
+            name: "CamStamp", dependencies: ["Presets", "Render", "Media", "PhotoMetadata", "Viewfinder", "Places"]),
         // The command line: flag tables, validation, messages, exit codes.
         .target(name: "CLI", dependencies: ["CamStamp", "Presets", "CMalloc"]),
         .executableTarget(name: "camstamp", dependencies: ["CLI", "CamStamp"]),
@@ -87,7 +92,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "ISOBMFF", "MovieFixtures", "TestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
-        .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets", "TestSupport"]),
+        .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets", "Places", "TestSupport"]),
         // Fixtures/: real camera photos, found through #filePath.
         // What the suites share: the one process runner, the binary, scratch folders, tmpfs disks,
         // the seeded generator and fixture makers, pixel checks.

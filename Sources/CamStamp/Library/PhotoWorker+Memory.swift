@@ -44,6 +44,7 @@ extension PhotoWorker {
             context.stem = filename.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }
             context.counter = counter
             context.exif = photo.exifValues
+            context.takeLocation(fromEXIF: photo.exifValues, fields: marker.preset.locationFields)
             return context
         }
         var found: String?
