@@ -33,11 +33,14 @@ async function api(method, path, body) {
   return json;
 }
 
-async function refresh() {
-  // Chromium can leave a multipart image blank without an error event (many requests at once to
-  // this camera): reopen the stream then too.
+// Chromium can leave the multipart preview blank without an error event (seen when the camera
+// moves a client that fell behind to its newest frame): reopen the stream then too.
+function checkPreview() {
   const preview = $("preview");
   if (preview.complete && !preview.naturalWidth) preview.src = "stream.mjpg?" + Date.now();
+}
+
+async function refresh() {
   try {
     render(await api("GET", "/api/state"));
   } catch (error) {
@@ -499,3 +502,4 @@ refresh().then(loadPresets);
 setInterval(refresh, 3000);
 setInterval(refreshThumbnails, 10000);
 setInterval(tickRecording, 250);
+setInterval(checkPreview, 1000);
