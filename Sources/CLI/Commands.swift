@@ -8,9 +8,6 @@ import CamStamp
 import Presets
 import Foundation
 
-/// The version `camstamp --version` prints.
-public let camstampVersion = "0.1.0"
-
 /// What the command line asks for, with every value validated.
 public enum ParsedCommand: Sendable, Equatable {
     case shoot(ShootOptions)

@@ -316,6 +316,7 @@ public final class WebServer: @unchecked Sendable {
 
     private func started(_ message: OpaquePointer) {
         guard let record = connections?.accepting else { return }
+        record.headersRead = false
         let object = UnsafeMutableRawPointer(message).assumingMemoryBound(to: GObject.self)
         g_object_set_data_full(object, Self.recordKey, Unmanaged.passRetained(record).toOpaque()) {
             if let record = $0 { Unmanaged<WebConnections.Record>.fromOpaque(record).release() }
@@ -346,11 +347,12 @@ public final class WebServer: @unchecked Sendable {
         let length: Int? =
             soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH
             ? Int(soup_message_headers_get_content_length(headers)) : nil
+        connections.headRead(record)
         let method = String(cString: soup_server_message_get_method(message))
-        let uri = soup_server_message_get_uri(message)
-        let path = uri.flatMap { g_uri_get_path($0) }.map { String(cString: $0) }
+        let path = soup_server_message_get_uri(message).flatMap { g_uri_get_path($0) }.map { String(cString: $0) }
         let upload = path.flatMap { limits.upload(method: method, path: $0) }
         do {
+            try WebGuard.checkFraming(contentLength: header("Content-Length"))
             try guard_.check(
                 method: method, host: header("Host"), origin: header("Origin"), referer: header("Referer"),
                 contentLength: length, limits: limits, upload: upload)
@@ -358,16 +360,11 @@ public final class WebServer: @unchecked Sendable {
             connections.refuse(message, record: record, error)
             return
         }
-        guard let upload else { return }
-        let query = uri.flatMap { g_uri_get_query($0) }.map { String(cString: $0) }
-        guard upload.admits(header("Cookie"), header("Authorization"), query) else {
-            connections.refuse(
-                message, record: record,
-                WebRefusal(
-                    status: 401, text: "camstamp: a token is required: open the URL camstamp printed (…/?token=…)"))
-            return
+        if let upload {
+            startUpload(
+                upload, message: message, record: record, cookie: header("Cookie"),
+                authorization: header("Authorization"))
         }
-        startUpload(upload, message: message, record: record)
     }
 
     /// Runs `body` on the server thread.

@@ -99,7 +99,18 @@ extension WebLimits {
 
 extension WebServer {
     /// An upload's body goes to its file, not into libsoup's buffer.
-    func startUpload(_ route: WebUploadRoute, message: OpaquePointer, record: WebConnections.Record) {
+    func startUpload(
+        _ route: WebUploadRoute, message: OpaquePointer, record: WebConnections.Record, cookie: String?,
+        authorization: String?
+    ) {
+        let query = soup_server_message_get_uri(message).flatMap { g_uri_get_query($0) }.map { String(cString: $0) }
+        guard route.admits(cookie, authorization, query) else {
+            connections?.refuse(
+                message, record: record,
+                WebRefusal(
+                    status: 401, text: "camstamp: a token is required: open the URL camstamp printed (…/?token=…)"))
+            return
+        }
         do throws(WebServerError) {
             record.upload = try WebUpload(folder: limits.uploadFolder)
         } catch {

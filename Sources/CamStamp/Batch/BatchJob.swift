@@ -107,7 +107,7 @@ public struct BatchJob {
             maxDecodedPixels: options.maxDecodedPixels,
             keepsFormat: options.format == .keep, strict: options.strict,
             existing: options.existing, metadata: options.metadata, templates: templates,
-            setMetadata: metadataTemplates, reencode: options.reencode,
+            setMetadata: metadataTemplates, reencode: options.reencode, invisible: options.invisible,
             toStandardOutput: options.single == .standardOutput)
     }
 
@@ -231,6 +231,8 @@ final class BatchReporter: @unchecked Sendable {
         var path: String?
         /// Clips only: the frames written.
         var frames: Int?
+        /// `--invisible`: the mark's algorithm, instance id and payload.
+        var invisible: PhotoWorker.InvisibleMarkInfo?
     }
 
     /// The `--shard` this batch is, named in the JSON summary.
@@ -276,7 +278,7 @@ final class BatchReporter: @unchecked Sendable {
     func record(_ outcome: PhotoWorker.Outcome) {
         record(
             input: outcome.item.input, output: outcome.item.output, status: outcome.status, reason: outcome.reason,
-            milliseconds: outcome.milliseconds, path: outcome.path)
+            milliseconds: outcome.milliseconds, path: outcome.path, invisible: outcome.invisible)
     }
 
     func record(_ outcome: ClipWorker.Outcome) {
@@ -302,7 +304,7 @@ final class BatchReporter: @unchecked Sendable {
 
     private func record(
         input: URL, output: URL, status: PhotoWorker.Status, reason: String?, milliseconds: Int,
-        path: PhotoWorker.WritePath? = nil, frames: Int? = nil
+        path: PhotoWorker.WritePath? = nil, frames: Int? = nil, invisible: PhotoWorker.InvisibleMarkInfo? = nil
     ) {
         lock.withLock {
             done += 1
@@ -321,7 +323,8 @@ final class BatchReporter: @unchecked Sendable {
                     Line(
                         input: input.path, output: status == .marked ? output.path : nil,
                         status: status.rawValue, reason: reason, milliseconds: milliseconds,
-                        path: status == .marked ? path?.rawValue : nil, frames: frames))
+                        path: status == .marked ? path?.rawValue : nil, frames: frames,
+                        invisible: status == .marked ? invisible : nil))
             }
             let (rate, eta) = pace()
             progress.update(
