@@ -22,6 +22,8 @@ struct CameraAPI: Sendable {
     let givenSource: SourceSpec
     /// Where album photos stamped on the page are kept (`-o`; nil: the current folder).
     var outputFolder: URL? = nil
+    /// The page's video (`POST /api/record`); nil: this camera cannot record.
+    var recorder: CameraRecorder? = nil
     /// The camera picker's list: the test camera and the cameras found at start (the device
     /// monitor takes tens of milliseconds, too long for every poll of the page).
     let cameras: [StateJSON.Camera] =
@@ -48,6 +50,7 @@ struct CameraAPI: Sendable {
                 return
             }
         }
+        if handleRecording(request, reply, headers: extraHeaders) { return }
         switch (request.method, request.path) {
         case ("GET", "/"), ("GET", "/index.html"):
             reply.send(page("index.html", headers: extraHeaders))
@@ -127,6 +130,8 @@ struct CameraAPI: Sendable {
         var width: Int
         var height: Int
         var taken: String
+        /// The camera loop's number of the frame the photo is (`{frame}` in its marks).
+        var frame: Int?
         init(_ shot: CameraSession.Shot) {
             path = shot.path
             url = "/shots/" + (shot.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? shot.name)
@@ -134,6 +139,7 @@ struct CameraAPI: Sendable {
             width = shot.width
             height = shot.height
             taken = ISO8601DateFormatter().string(from: shot.taken)
+            frame = shot.frame
         }
     }
 
@@ -169,6 +175,8 @@ struct CameraAPI: Sendable {
         var shots: [ShotJSON]
         var viewers: Int
         var error: String?
+        var rotate: Int
+        var recording: RecordingJSON
     }
 
     func stateJSON() -> Data {
@@ -198,7 +206,8 @@ struct CameraAPI: Sendable {
             grid: settings.grid, square: settings.square, mirror: settings.mirror, timer: settings.timer,
             burst: ["count": Double(settings.burstCount), "interval": settings.burstInterval],
             controls: camera.controls, controlsReason: camera.reason,
-            shots: session.shots.map(ShotJSON.init), viewers: stream.clientCount, error: session.lastError)
+            shots: session.shots.map(ShotJSON.init), viewers: stream.clientCount, error: session.lastError,
+            rotate: settings.rotate, recording: recordingJSON)
         return Self.encode(state)
     }
 

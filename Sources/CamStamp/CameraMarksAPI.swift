@@ -26,14 +26,9 @@ extension CameraAPI {
         var marks: [MarkPlace]
     }
 
-    /// The photo's size now: the camera's frame, or its centre square.
+    /// The photo's size now: the live view is the photo (cropped, turned, mirrored).
     func photoSize() -> (width: Int, height: Int)? {
-        guard let frame = session.sizes.frame else { return nil }
-        if session.settings.square {
-            let side = StillGeometry.centreSquare(width: frame.width, height: frame.height).side
-            return (side, side)
-        }
-        return (frame.width, frame.height)
+        session.liveFrame.map { ($0.frame.width, $0.frame.height) }
     }
 
     func sendMarkPlaces(reply: WebReply, headers: [(String, String)]) {

@@ -83,7 +83,8 @@ extension CameraAPI {
         do { preset = try library.load(name, knownVariables: Set(settings.variables.keys)) } catch {
             throw .usage("preset '\(name)': \(error.description)")
         }
-        let frame = try StillGeometry(square: settings.square).apply(to: live.copy())
+        // The live view is the photo already (cropped, turned, mirrored): marked on a copy.
+        let frame = live.copy()
         let marker = FrameMarker(preset: preset, variables: settings.variables)
         try marker.mark(frame, context: marker.context(width: frame.width, height: frame.height))
         let width = min(thumbnailWidth, frame.width) & ~1

@@ -20,9 +20,10 @@ final class StillWriter: @unchecked Sendable {
         self.session = session
     }
 
-    /// Writes `frame`, with `geotag` in its EXIF when there is one.
+    /// Writes `frame` (the camera loop's frame `number`), with `geotag` in its EXIF when there is
+    /// one, and calls `done` on the writer's thread.
     func write(
-        _ frame: VideoFrame, geotag: GeoFix? = nil,
+        _ frame: VideoFrame, number: Int? = nil, geotag: GeoFix? = nil,
         done: @escaping @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void
     ) {
         queue.async { [self] in
@@ -42,7 +43,7 @@ final class StillWriter: @unchecked Sendable {
                 let shot = CameraSession.Shot(
                     name: file.lastPathComponent, path: file.path, width: frame.width,
                     height: frame.height, taken: Date(), device: UInt64(written.st_dev),
-                    inode: UInt64(written.st_ino))
+                    inode: UInt64(written.st_ino), frame: number)
                 session.addShot(shot)
                 done(.success(shot))
             } catch {
