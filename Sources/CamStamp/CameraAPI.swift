@@ -20,6 +20,8 @@ struct CameraAPI: Sendable {
     /// What the command line gave: the only preset files and video source the page may pick.
     let givenPresets: Set<String>
     let givenSource: SourceSpec
+    /// Where album photos stamped on the page are kept (`-o`; nil: the current folder).
+    var outputFolder: URL? = nil
     /// The page's video (`POST /api/record`); nil: this camera cannot record.
     var recorder: CameraRecorder? = nil
     /// The camera picker's list: the test camera and the cameras found at start (the device
@@ -84,13 +86,13 @@ struct CameraAPI: Sendable {
             if request.query["download"] != nil {
                 headers.append(("Content-Disposition", "attachment; filename=\"\(shot.name)\""))
             }
-            reply.send(WebResponse(contentType: "image/jpeg", body: data, headers: headers))
+            reply.send(WebResponse(contentType: Self.imageType(shot.name), body: data, headers: headers))
         case ("GET", let path) where Self.isAsset(path):
             reply.send(page(String(path.dropFirst()), headers: extraHeaders))
         case (_, "/"), (_, "/stream.mjpg"), (_, "/api/state"), (_, "/api/shoot"), (_, "/api/settings"):
             reply.send(.text("camstamp: \(request.method) is not allowed on \(request.path)", status: 405))
         default:
-            reply.send(.text("camstamp: nothing at \(request.path)", status: 404))
+            handlePage(request, reply, headers: extraHeaders)
         }
     }
 

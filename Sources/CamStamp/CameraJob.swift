@@ -44,8 +44,9 @@ public struct CameraJob {
     /// photo's path as results, what the window's keys did as notes.
     public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) {
         // Everything that can be checked without a camera is checked first.
+        let presets = startingPresets
         let (preset, variables) = try MarkSetup.preset(
-            names: options.presets, text: options.text,
+            names: presets, text: options.text,
             variables: options.variables, resources: resources)
         let folder =
             options.output
@@ -60,7 +61,7 @@ public struct CameraJob {
 
         let session = CameraSession(
             settings: .init(
-                presets: options.presets, text: options.text,
+                presets: presets, text: options.text,
                 variables: Dictionary(options.variables.map { ($0.key, $0.value) }) { _, b in b },
                 source: options.source),
             location: LocationFeed(option: options.location.gps, report: report))
@@ -147,7 +148,8 @@ public struct CameraJob {
                     variables: variables.map { VariableAssignment(key: $0.key, value: $0.value) },
                     resources: resources)
             }, checkSource: { spec throws(CamStampError) in _ = try Capture.captureSource(for: spec) },
-            givenPresets: Set(options.presets.filter(PresetLibrary.isPath)), givenSource: options.source)
+            givenPresets: Set(options.presets.filter(PresetLibrary.isPath)), givenSource: options.source,
+            outputFolder: options.output)
         api.recorder = recorder
         let handler = api
         let server: WebServer
@@ -155,7 +157,10 @@ public struct CameraJob {
             options.tlsKey.map { (certificate: certificate.path, key: $0.path) }
         }
         do {
-            server = try WebServer(address: web.host, port: web.port, tls: tlsFiles) { request, reply in
+            server = try WebServer(
+                address: web.host, port: web.port, limits: WebLimits(uploads: [CameraAPI.uploadRoute(token: token)]),
+                tls: tlsFiles
+            ) { request, reply in
                 handler.handle(request, reply)
             }
         } catch {
@@ -190,6 +195,12 @@ public struct CameraJob {
         default: break
         }
         return false
+    }
+
+    /// The presets the camera starts with: those given, else `timestamp` (a watermark camera
+    /// marks time from the start; the page changes it).
+    var startingPresets: [String] {
+        options.presets.isEmpty && options.text == nil ? ["timestamp"] : options.presets
     }
 
     /// The folders `--preset NAME` searches: the page picks among the same presets.

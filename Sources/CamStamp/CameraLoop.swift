@@ -78,7 +78,9 @@ final class CameraLoop {
     private func applyChanges() {
         seenVersion = session.version
         let wanted = session.settings
-        if wanted.presets != applied.presets || wanted.text != applied.text || wanted.variables != applied.variables {
+        if wanted.presets != applied.presets || wanted.text != applied.text || wanted.variables != applied.variables
+            || wanted.marksRevision != applied.marksRevision
+        {
             applyMarks(wanted)
         }
         if wanted.source != applied.source { applySource(wanted) }
@@ -148,6 +150,8 @@ final class CameraLoop {
         frameNumber += 1
         let settings = applied
         let view = photo(of: frame, settings: settings)
+        // Unmarked, for the presets' thumbnails: each is drawn on the photo as it would be.
+        session.offerLiveFrame(view)
         let context = marker.context(
             width: view.width, height: view.height, captureDate: wall, frame: frameNumber,
             fps: frame.framesPerSecond)

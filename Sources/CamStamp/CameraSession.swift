@@ -23,6 +23,8 @@ final class CameraSession: @unchecked Sendable {
         var controls: [String: Int] = [:]
         /// Degrees clockwise the picture is turned (0, 90, 180, 270): a camera on its side.
         var rotate = 0
+        /// Bumped when a preset in force changed on disk (a mark moved on the page): reloaded.
+        var marksRevision = 0
     }
 
     /// A photo written since the camera started.
@@ -61,6 +63,7 @@ final class CameraSession: @unchecked Sendable {
     private var _sourceName = ""
     private var _controls: (controls: [ViewfinderControl], reason: String?) = ([], nil)
     private var stopping = false
+    private var _liveFrame: (frame: VideoFrame, taken: ContinuousClock.Instant)?
 
     /// The position the marks and photos get; the page's position goes here.
     let location: LocationFeed?
@@ -119,6 +122,19 @@ final class CameraSession: @unchecked Sendable {
     }
 
     func addShot(_ shot: Shot) { lock.withLock { _shots.append(shot) } }
+    /// Forgets the photo named `name` (deleted from the page).
+    func removeShot(named name: String) { lock.withLock { _shots.removeAll { $0.name == name } } }
+
+    /// A copy of the camera's frame, unmarked, kept a moment for the presets' thumbnails.
+    func offerLiveFrame(_ frame: VideoFrame) {
+        let due = lock.withLock { _liveFrame.map { $0.taken + .milliseconds(500) <= .now } ?? true }
+        guard due else { return }
+        let copy = frame.copy()
+        lock.withLock { _liveFrame = (copy, .now) }
+    }
+
+    /// The latest frame kept by `offerLiveFrame`, with when it was kept.
+    var liveFrame: (frame: VideoFrame, taken: ContinuousClock.Instant)? { lock.withLock { _liveFrame } }
     var shots: [Shot] { lock.withLock { _shots } }
 
     /// The photo named `name` that this camera wrote, if any (nothing else is ever served).

@@ -15,6 +15,10 @@ final class WebConnections: @unchecked Sendable {
         unowned let owner: WebConnections
         var deadline: ContinuousClock.Instant?
         var bodyBytes = 0
+        /// The route's own file for an upload, and when its whole body must be in.
+        var upload: WebUpload?
+        var uploadRoute: WebUploadRoute?
+        var uploadDeadline: ContinuousClock.Instant?
         /// Set once the connection was taken from libsoup to answer a refusal ourselves.
         var refused: UnsafeMutablePointer<GIOStream>?
         var drained = 0

@@ -18,16 +18,22 @@ public struct WebLimits: Sendable {
     public var requestTimeout: Duration
     /// From the request read to the last byte of the answer (the MJPEG stream excepted).
     public var answerTimeout: Duration
+    /// Routes that take a file: streamed to a temporary file in `uploadFolder`, each with its own cap.
+    public var uploads: [WebUploadRoute]
+    public var uploadFolder: URL
 
     public init(
         maxBody: Int = 1 << 20, maxConnections: Int = 128, maxConnectionsPerPeer: Int = 32,
-        requestTimeout: Duration = .seconds(10), answerTimeout: Duration = .seconds(60)
+        requestTimeout: Duration = .seconds(10), answerTimeout: Duration = .seconds(60),
+        uploads: [WebUploadRoute] = [], uploadFolder: URL = FileManager.default.temporaryDirectory
     ) {
         self.maxBody = maxBody
         self.maxConnections = maxConnections
         self.maxConnectionsPerPeer = maxConnectionsPerPeer
         self.requestTimeout = requestTimeout
         self.answerTimeout = answerTimeout
+        self.uploads = uploads
+        self.uploadFolder = uploadFolder
     }
 }
 
@@ -60,7 +66,7 @@ struct WebGuard: Sendable {
     /// Refuses what the headers alone condemn; `contentLength` is nil for a chunked body.
     func check(
         method: String, host: String?, origin: String?, referer: String?, contentLength: Int?,
-        limits: WebLimits
+        limits: WebLimits, upload: WebUploadRoute? = nil
     ) throws(WebRefusal) {
         guard let host, let name = Self.hostPart(host) else {
             throw WebRefusal(status: 400, text: "camstamp: the request has no valid Host header")
@@ -91,8 +97,8 @@ struct WebGuard: Sendable {
             }
         }
         // Beyond 2^63 (`-1`, twenty nines) libsoup's parse wraps to a negative length.
-        if let contentLength, contentLength < 0 || contentLength > limits.maxBody {
-            throw Self.tooLarge(limits)
+        if let contentLength, contentLength < 0 || contentLength > (upload?.maxBytes ?? limits.maxBody) {
+            throw Self.tooLarge(limits, upload: upload)
         }
     }
 
@@ -115,8 +121,14 @@ struct WebGuard: Sendable {
         }
     }
 
-    static func tooLarge(_ limits: WebLimits) -> WebRefusal {
-        WebRefusal(
+    static func tooLarge(_ limits: WebLimits, upload: WebUploadRoute? = nil) -> WebRefusal {
+        if let upload {
+            return WebRefusal(
+                status: 413,
+                text: "camstamp: the file is larger than \(upload.maxBytes >> 20) MiB, the most \(upload.path) takes; "
+                    + "stamp it with camstamp batch")
+        }
+        return WebRefusal(
             status: 413,
             text: "camstamp: the request body is larger than \(limits.maxBody / 1024) KiB; "
                 + "the camera takes small JSON settings only")

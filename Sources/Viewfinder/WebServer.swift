@@ -18,6 +18,8 @@ public struct WebRequest: Sendable {
     public var query: [String: String]
     public var headers: [String: String]
     public var body: Data
+    /// The body of an upload route, in a temporary file (removed when the last copy goes).
+    public var upload: WebUpload?
     /// The peer's address (`127.0.0.1`), for messages.
     public var peer: String
 
@@ -122,7 +124,7 @@ public final class WebServer: @unchecked Sendable {
     fileprivate var serverThreadID: pthread_t?
     let limits: WebLimits
     private let guard_: WebGuard
-    fileprivate var connections: WebConnections?
+    var connections: WebConnections?
     private let tls: WebTLS?
 
     /// Listens on `address` (an IPv4 or IPv6 literal) and `port`, and calls `handler` on the
@@ -230,6 +232,14 @@ public final class WebServer: @unchecked Sendable {
         {
             request.body = Data(bytes: data, count: Int(body.pointee.length))
         }
+        if let record = Self.record(of: message), let upload = record.upload {
+            record.upload = nil
+            do { try upload.finish() } catch {
+                WebReply(message: message, server: self).send(.text("camstamp: \(error.message)", status: 500))
+                return
+            }
+            request.upload = upload
+        }
         let reply = WebReply(message: message, server: self)
         handler(request, reply)
         reply.inHandler = false
@@ -318,10 +328,7 @@ public final class WebServer: @unchecked Sendable {
         }
         let chunk: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { message, bytes, _ in
             guard let message, let bytes, let record = WebServer.record(of: message) else { return }
-            record.bodyBytes += Int(g_bytes_get_size(bytes))
-            if record.bodyBytes > record.owner.limits.maxBody {
-                record.owner.refuse(message, record: record, WebGuard.tooLarge(record.owner.limits))
-            }
+            WebServer.received(bytes, message: message, record: record)
         }
         let flags = GConnectFlags(rawValue: 0)
         g_signal_connect_data(object, "got-headers", unsafeBitCast(headers, to: GCallback.self), me, nil, flags)
@@ -341,14 +348,22 @@ public final class WebServer: @unchecked Sendable {
             soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH
             ? Int(soup_message_headers_get_content_length(headers)) : nil
         connections.headRead(record)
+        let method = String(cString: soup_server_message_get_method(message))
+        let path = soup_server_message_get_uri(message).flatMap { g_uri_get_path($0) }.map { String(cString: $0) }
+        let upload = path.flatMap { limits.upload(method: method, path: $0) }
         do {
             try WebGuard.checkFraming(contentLength: header("Content-Length"))
             try guard_.check(
-                method: String(cString: soup_server_message_get_method(message)),
-                host: header("Host"), origin: header("Origin"), referer: header("Referer"),
-                contentLength: length, limits: limits)
+                method: method, host: header("Host"), origin: header("Origin"), referer: header("Referer"),
+                contentLength: length, limits: limits, upload: upload)
         } catch {
             connections.refuse(message, record: record, error)
+            return
+        }
+        if let upload {
+            startUpload(
+                upload, message: message, record: record, cookie: header("Cookie"),
+                authorization: header("Authorization"))
         }
     }
 

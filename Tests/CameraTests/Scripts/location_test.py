@@ -53,6 +53,8 @@ try:
     wait = WebDriverWait(driver, 20)
     if not driver.execute_script("return window.isSecureContext"):
         fail("the HTTPS page is not a secure context")
+    # The button is in the settings drawer, with Grid, Square and the rest.
+    driver.find_element(By.ID, "open-drawer").click()
     button = wait.until(lambda d: d.find_element(By.ID, "location"))
     if button.get_attribute("disabled"):
         fail("the Location button is disabled on the HTTPS page")
