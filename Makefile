@@ -16,12 +16,13 @@ DEBS = pkg-config \
        libcairo2-dev libpango1.0-dev librsvg2-dev libfontconfig-dev fontconfig \
        fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
        libgexiv2-dev libjpeg62-turbo-dev libimage-exiftool-perl libjpeg-turbo-progs \
+       libgeonames-dev libgeonames0 libgeonames-common gpsd gpsd-tools gpsd-clients glib-networking \
        libturbojpeg0-dev imagemagick libvips-tools \
        zsh fish \
        libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium python3-pil \
        libheif-dev libheif-examples libtiff-dev libwebp-dev webp \
        libgstrtspserver-1.0-dev gstreamer1.0-rtsp nginx libnginx-mod-rtmp srt-tools ffmpeg \
-       pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file
+       pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file python3-venv
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -51,6 +52,29 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
+# The tests' Python referees, pinned, in a venv of their own (Debian's python3 is externally
+# managed); the tests find it at $(PYTHON_ENV)/bin/python3 (or CAMSTAMP_PYTHON). invisible-watermark
+# judges the invisible mark: installed --no-deps, since its other methods pull in torch and
+# onnxruntime, while dwtDct needs only numpy, PyWavelets and OpenCV (and the tests load its
+# maxDct.py by path: the package's __init__ imports torch). Installed only when the list changed.
+PYTHON_ENV      = $(BUILD_DIR)/python
+PYTHON_PACKAGES = numpy==2.2.6 PyWavelets==1.8.0 opencv-python-headless==4.12.0.88
+PYTHON_NO_DEPS  = invisible-watermark==0.2.0
+PYTHON_STAMP    = $(PYTHON_ENV)/camstamp-packages.txt
+.PHONY: python-deps
+
+python-deps: deps
+	@want="$(PYTHON_PACKAGES) --no-deps $(PYTHON_NO_DEPS)"; \
+	if [ "$$(cat $(PYTHON_STAMP) 2>/dev/null)" = "$$want" ]; then \
+	  echo "camstamp: the tests' Python packages are present"; \
+	else \
+	  echo "camstamp: installing the tests' Python packages into $(PYTHON_ENV): $$want"; \
+	  /usr/bin/python3 -m venv $(PYTHON_ENV) && \
+	  $(PYTHON_ENV)/bin/pip install -q $(PYTHON_PACKAGES) && \
+	  $(PYTHON_ENV)/bin/pip install -q --no-deps $(PYTHON_NO_DEPS) && \
+	  echo "$$want" > $(PYTHON_STAMP); \
+	fi
+
 release:
 	$(MAKE) build CONFIG=release
 
@@ -75,7 +99,7 @@ check-tracked: deps
 
 # `make lint`: the toolchain's swift-format with the checked-in .swift-format (swift-nio's settings,
 # less the rules this code does not follow: see CONTRIBUTING.md); `make format` rewrites in place.
-FORMAT_PATHS = Package.swift Sources Tests Examples/StampPhoto/Package.swift Examples/StampPhoto/Sources
+FORMAT_PATHS = Package.swift Sources Tests $(foreach e,StampPhoto StampFolder LiveFrames,Examples/$(e)/Package.swift Examples/$(e)/Sources)
 .PHONY: lint format
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
@@ -83,7 +107,7 @@ format:
 	$(SWIFT) format --in-place --recursive $(FORMAT_PATHS)
 
 # `make test`: every suite (CI runs it), then the docs and the example package.
-test: check-tracked lint build
+test: check-tracked lint build python-deps
 	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) $(SWIFT) test -c $(CONFIG)
 	$(MAKE) docs example
 
@@ -94,11 +118,12 @@ test: check-tracked lint build
 # it in `make test`, or put it in a suite outside this list. A new test target or MediaTests suite
 # of that kind joins the tier by being added here.
 UNIT_SUITES = ^(PresetsTests|RenderTests|ISOBMFFTests|PhotoMetadataTests|CLITests|CamStampTests|TestSupportTests)\. \
+  ^WatermarkTests\.PayloadTests/ \
   ^MediaTests\.(BlendTests|ColumnBlendTests|ClipContainerTests|ClipMetadataUnitTests|CameraControlsTests)/ \
   ^MediaTests\.(TemplateTests|UpstreamFixTests|SpliceFuzzTests)/
 NO_PLUGINS = $(BUILD_DIR)/no-gstreamer-plugins
 
-check: build
+check: build python-deps
 	@mkdir -p $(NO_PLUGINS)
 	CAMSTAMP_UNIT_TIER=1 GST_PLUGIN_SYSTEM_PATH_1_0=$(CURDIR)/$(NO_PLUGINS) GST_PLUGIN_PATH_1_0= \
 	  GST_REGISTRY_1_0=$(CURDIR)/$(NO_PLUGINS)/registry.bin G_DEBUG=fatal-criticals \
@@ -136,16 +161,39 @@ docs: api-check preset-pictures
 	  --fallback-bundle-identifier org.camstamp.CamStamp --transform-for-static-hosting --warnings-as-errors
 	@echo "camstamp: documentation in $(CURDIR)/$(BUILD_DIR)/docs"
 
-# Examples/StampPhoto, a package that embeds the library by path: built, run, its photo checked.
-EXAMPLE_OUTPUT = $(BUILD_DIR)/example/stamped.jpg
+# Examples/*: packages that embed the library by path, built into one scratch folder (the camstamp
+# targets are built once for all three), each run and what it wrote checked: StampPhoto (a photo in
+# memory), StampFolder (a folder through stampAll, then cancelled after 2), LiveFrames (frames from
+# the test camera). Their manifests are also loaded from a copy of the tree in a folder not named
+# camstamp: a path dependency's identity is its folder's name unless the manifest names it.
+EXAMPLES       = StampPhoto StampFolder LiveFrames
+EXAMPLE_DIR    = $(BUILD_DIR)/example
+EXAMPLE_BUILD  = $(BUILD_DIR)/examples
+EXAMPLE_OUTPUT = $(EXAMPLE_DIR)/stamped.jpg
+EXAMPLE_CLONE  = $(EXAMPLE_DIR)/a-checkout-not-named-camstamp
 example: deps
-	@# SwiftPM keeps the example's build plan, and with it the list of the library's source files,
-	@# until its own manifest changes: files added to camstamp since would be missing. Plan anew.
-	rm -f Examples/StampPhoto/.build/debug.yaml Examples/StampPhoto/.build/debug/description.json
-	$(SWIFT) build --package-path Examples/StampPhoto
-	@mkdir -p $(dir $(EXAMPLE_OUTPUT)) && rm -f $(EXAMPLE_OUTPUT)
-	$(SWIFT) run --skip-build --package-path Examples/StampPhoto stamp-photo $(EXAMPLE_OUTPUT)
+	@# SwiftPM keeps a build plan, and with it the list of the library's source files, until the
+	@# root manifest changes: files added to camstamp since would be missing. Plan anew.
+	rm -rf $(EXAMPLE_DIR) && mkdir -p $(EXAMPLE_DIR)/photos $(EXAMPLE_CLONE)
+	cp -R Package.swift Sources Tests $(EXAMPLE_CLONE)/
+	@for e in $(EXAMPLES); do mkdir -p $(EXAMPLE_CLONE)/Examples/$$e && cp -R Examples/$$e/Package.swift \
+	  Examples/$$e/Sources $(EXAMPLE_CLONE)/Examples/$$e/ && \
+	  $(SWIFT) package --package-path $(EXAMPLE_CLONE)/Examples/$$e --scratch-path $(EXAMPLE_DIR)/resolve-$$e \
+	    show-dependencies >/dev/null || { echo "camstamp: Examples/$$e does not resolve from a folder not named camstamp"; exit 1; }; \
+	done
+	@for e in $(EXAMPLES); do rm -f $(EXAMPLE_BUILD)/debug.yaml $(EXAMPLE_BUILD)/debug/description.json && \
+	  echo "$(SWIFT) build --package-path Examples/$$e" && \
+	  $(SWIFT) build --package-path Examples/$$e --scratch-path $(EXAMPLE_BUILD) || exit 1; done
+	$(EXAMPLE_BUILD)/debug/stamp-photo $(EXAMPLE_OUTPUT)
 	@test "$$(head -c 2 $(EXAMPLE_OUTPUT) | od -An -tx1 | tr -d ' ')" = ffd8 || { echo "camstamp: the example wrote no JPEG"; exit 1; }
+	python3 scripts/make-demo-photos.py $(EXAMPLE_DIR)/photos
+	$(EXAMPLE_BUILD)/debug/stamp-folder $(EXAMPLE_DIR)/photos $(EXAMPLE_DIR)/all
+	@test $$(ls $(EXAMPLE_DIR)/all | wc -l) -eq $$(ls $(EXAMPLE_DIR)/photos | wc -l) || { echo "camstamp: stamp-folder missed photos"; exit 1; }
+	@status=0; $(EXAMPLE_BUILD)/debug/stamp-folder $(EXAMPLE_DIR)/photos $(EXAMPLE_DIR)/two --stop-after 2 || status=$$?; \
+	  test $$status -eq 130 && test $$(ls $(EXAMPLE_DIR)/two | wc -l) -eq 2 || \
+	  { echo "camstamp: stamp-folder --stop-after 2: exit $$status, $$(ls $(EXAMPLE_DIR)/two | wc -l) photos"; exit 1; }
+	$(EXAMPLE_BUILD)/debug/live-frames $(EXAMPLE_DIR)/frames.i420 10
+	@test $$(stat -c %s $(EXAMPLE_DIR)/frames.i420) -eq $$((10 * 640 * 360 * 3 / 2)) || { echo "camstamp: live-frames wrote no 10 frames"; exit 1; }
 
 # `make sanitize`: the C below the JPEG fast path (CJPEGCoefficients: the splice and the coefficient
 # rewrite) under AddressSanitizer, LeakSanitizer and UBSan, any report fatal. A small C driver
@@ -184,7 +232,7 @@ bench-deps: deps
 	$(call install-missing,camstamp bench,$(BENCH_DEBS))
 
 # Release build, then bench/run.sh: Markdown tables on stdout and in bench-output/results.md.
-bench: bench-deps
+bench: bench-deps python-deps
 	$(SWIFT) build -c release
 	@bin=$$($(SWIFT) build -c release --show-bin-path) && \
 	  CAMSTAMP=$$bin/camstamp CAMSTAMP_BENCH=$$bin/camstamp-bench bench/run.sh

@@ -8,9 +8,6 @@ import CamStamp
 import Presets
 import Foundation
 
-/// The version `camstamp --version` prints.
-public let camstampVersion = "0.1.0"
-
 /// What the command line asks for, with every value validated.
 public enum ParsedCommand: Sendable, Equatable {
     case shoot(ShootOptions)
@@ -24,6 +21,8 @@ public enum ParsedCommand: Sendable, Equatable {
     case presetsRender(PresetRenderOptions)
     case presetsPictures(PresetPicturesOptions)
     case inspect(InspectOptions)
+    /// `camstamp config show | path | check`.
+    case config(ConfigRequest)
     /// Help text to print on stdout; exit 0.
     case help(String)
     /// Print `camstamp <version>` on stdout; exit 0.
@@ -46,9 +45,14 @@ public struct Invocation: Sendable, Equatable {
     public var progressJSON = false
 }
 
-/// `parseCommandLine`, with the global options kept.
-public func parseInvocation(_ arguments: [String]) throws(UsageError) -> Invocation {
-    let parsed = try CommandLineParser.parse(arguments, root: Commands.root)
+/// `parseCommandLine`, with the global options kept and, when `defaults` is given, the values of
+/// that defaults file under the command line (`runCommandLine` reads the user's; nil reads none).
+public func parseInvocation(_ arguments: [String], defaults: DefaultsFile? = nil) throws(UsageError) -> Invocation {
+    func settings(path: [String], command: CommandSpec) throws(UsageError) -> [DefaultSetting] {
+        guard let defaults, DefaultsKeys.readsDefaults(path: path, command: command) else { return [] }
+        return try defaults.settings()
+    }
+    let parsed = try CommandLineParser.parse(arguments, root: Commands.root, defaults: settings)
     do {
         return try Commands.invocation(from: OptionValues(parsed))
     } catch let error as UsageError {
@@ -186,7 +190,8 @@ enum Commands {
             + "camstamp --generate-man | --generate-completion bash|zsh|fish",
         options: [version.spec, generateMan.spec, generateCompletion.spec],
         subcommands: [
-            Shoot.spec, Batch.spec, Stream.spec, Camera.spec, Devices.spec, presets, Inspect.spec, help,
+            Shoot.spec, Batch.spec, Stream.spec, Camera.spec, Devices.spec, presets, Inspect.spec, ConfigCommand.spec,
+            help,
         ],
         discussion: "Run 'camstamp COMMAND --help' for the options of a command.\n"
             + "Exit status: 0 all done, 1 some inputs or the pipeline failed, 64 usage or preset error, "
@@ -210,6 +215,7 @@ enum Commands {
             case .stream(let options): options.json
             case .presetsList: values.get(PresetsList.json)
             case .inspect(let options): options.json
+            case .config(.show(_, let json)): json
             default: false
             }
         let reportsProgress = values.path == [Batch.spec.name] || values.path == [Stream.spec.name]
@@ -240,6 +246,7 @@ enum Commands {
         case [presets.name, presetsCheck.name]: return .presetsCheck(values.positionals)
         case [presets.name, PresetsRender.spec.name]: return .presetsRender(try presetRenderOptions(values))
         case [Inspect.spec.name]: return .inspect(try inspectOptions(values))
+        case [ConfigCommand.spec.name, values.path.last]: return .config(try ConfigCommand.request(values))
         case [help.name]:
             return .help(try helpForHelpCommand(values.positionals))
         default:

@@ -3,6 +3,7 @@
 import Dispatch
 import Foundation
 internal import Media
+import Presets
 
 /// Encodes photos off the camera's thread, one at a time, each written atomically.
 final class StillWriter: @unchecked Sendable {
@@ -19,7 +20,11 @@ final class StillWriter: @unchecked Sendable {
         self.session = session
     }
 
-    func write(_ frame: VideoFrame, done: @escaping @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void) {
+    /// Writes `frame`, with `geotag` in its EXIF when there is one.
+    func write(
+        _ frame: VideoFrame, geotag: GeoFix? = nil,
+        done: @escaping @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void
+    ) {
         queue.async { [self] in
             do throws(CamStampError) {
                 let file = try destination.write { (temporary: URL) throws(CamStampError) in
@@ -28,6 +33,7 @@ final class StillWriter: @unchecked Sendable {
                     } catch {
                         throw .failure("photo: \(error)")
                     }
+                    if let geotag { try Geotag.write(geotag, into: temporary) }
                 }
                 var written = stat()
                 guard lstat(file.path, &written) == 0 else {

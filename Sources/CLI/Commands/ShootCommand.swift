@@ -74,15 +74,22 @@ extension Commands {
             keys: markedCapture + [
                 output, overwrite, size, fps, warmup, format, quality, pipeline, delay, count, interval,
                 rotate, square, mirror, control, json,
-            ])
+            ] + photoLocation)
     }
 
     static func shootOptions(_ values: OptionValues) throws -> ShootOptions {
         var options = ShootOptions()
         try applyMarkedCapture(values, to: &options)
+        options.location = try locationOptions(values, photos: true)
         let output = try values.get(Shoot.output)
         if let output {
-            if output == "-" { options.toStandardOutput = true } else { options.output = URL(fileURLWithPath: output) }
+            // The defaults file's output is the folder the photos go into (batch's and camera's too).
+            let folder = values.origin(Shoot.output) != nil
+            if output == "-" {
+                options.toStandardOutput = true
+            } else {
+                options.output = folder ? URL(fileURLWithPath: output, isDirectory: true) : URL(fileURLWithPath: output)
+            }
         }
         options.overwrite = values.get(Shoot.overwrite)
         options.json = values.get(Shoot.json)

@@ -107,7 +107,7 @@ public struct BatchJob {
             maxDecodedPixels: options.maxDecodedPixels,
             keepsFormat: options.format == .keep, strict: options.strict,
             existing: options.existing, metadata: options.metadata, templates: templates,
-            setMetadata: metadataTemplates, reencode: options.reencode,
+            setMetadata: metadataTemplates, reencode: options.reencode, invisible: options.invisible,
             toStandardOutput: options.single == .standardOutput)
     }
 
@@ -183,10 +183,16 @@ public struct BatchJob {
     private func prepareOutputFolders(_ plan: BatchPlan) throws(CamStampError) {
         let folder = options.outputFolder
         if options.single == .standardOutput { return }
+        // A device or a FIFO is neither written into nor replaced by a photo.
+        var named = folder
+        if case .file(let file) = options.single { named = file }
+        if let kind = StillDestination.nonRegularKind(named) {
+            throw .usage(
+                "-o: \(named.path) is \(kind), not a folder or a regular file; "
+                    + "name a folder, a new photo file (one.jpg) or - for stdout")
+        }
         guard !options.dryRun else {
-            if PathKind(of: folder) == .file {
-                throw .usage("-o: \(folder.path) is a file, not a folder")
-            }
+            if PathKind(of: folder) == .file { throw .usage(StillDestination.notAFolder(folder, option: "-o")) }
             return
         }
         try StillDestination.prepareFolder(folder, option: "-o", create: true)
@@ -231,6 +237,8 @@ final class BatchReporter: @unchecked Sendable {
         var path: String?
         /// Clips only: the frames written.
         var frames: Int?
+        /// `--invisible`: the mark's algorithm, instance id and payload.
+        var invisible: PhotoWorker.InvisibleMarkInfo?
     }
 
     /// The `--shard` this batch is, named in the JSON summary.
@@ -276,7 +284,7 @@ final class BatchReporter: @unchecked Sendable {
     func record(_ outcome: PhotoWorker.Outcome) {
         record(
             input: outcome.item.input, output: outcome.item.output, status: outcome.status, reason: outcome.reason,
-            milliseconds: outcome.milliseconds, path: outcome.path)
+            milliseconds: outcome.milliseconds, path: outcome.path, invisible: outcome.invisible)
     }
 
     func record(_ outcome: ClipWorker.Outcome) {
@@ -302,7 +310,7 @@ final class BatchReporter: @unchecked Sendable {
 
     private func record(
         input: URL, output: URL, status: PhotoWorker.Status, reason: String?, milliseconds: Int,
-        path: PhotoWorker.WritePath? = nil, frames: Int? = nil
+        path: PhotoWorker.WritePath? = nil, frames: Int? = nil, invisible: PhotoWorker.InvisibleMarkInfo? = nil
     ) {
         lock.withLock {
             done += 1
@@ -321,7 +329,8 @@ final class BatchReporter: @unchecked Sendable {
                     Line(
                         input: input.path, output: status == .marked ? output.path : nil,
                         status: status.rawValue, reason: reason, milliseconds: milliseconds,
-                        path: status == .marked ? path?.rawValue : nil, frames: frames))
+                        path: status == .marked ? path?.rawValue : nil, frames: frames,
+                        invisible: status == .marked ? invisible : nil))
             }
             let (rate, eta) = pace()
             progress.update(
