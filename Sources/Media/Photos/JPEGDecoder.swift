@@ -39,6 +39,22 @@ extension DecodedPicture {
     )
         throws(MediaError) -> DecodedPicture
     {
+        try filled(format, width: width, height: height, element: element, what: what) {
+            data, info throws(MediaError) in try fill(data, Int(info.stride.0))
+        }
+    }
+
+    /// As `filled(_:width:height:element:what:fill:)`, for a format with several planes: `fill`
+    /// gets the buffer's layout (`offset` and `stride` per plane). `jpegColour` describes the
+    /// picture as jpegdec does (BT.601 full range, JPEG chroma siting), so a YUV picture goes
+    /// through the pipeline as jpegdec's would.
+    static func filled(
+        _ format: GstVideoFormat, width: Int, height: Int, element: String, what: String,
+        jpegColour: Bool = false,
+        fill: (_ data: UnsafeMutablePointer<UInt8>, _ info: GstVideoInfo) throws(MediaError) -> String?
+    )
+        throws(MediaError) -> DecodedPicture
+    {
         func failure(_ message: String) -> MediaError {
             .picture(library: element, message: message)
         }
@@ -47,6 +63,12 @@ extension DecodedPicture {
             throw failure("cannot describe a \(width)x\(height) \(what)")
         }
         info.colorimetry.range = GST_VIDEO_COLOR_RANGE_0_255
+        if jpegColour {
+            info.colorimetry.matrix = GST_VIDEO_COLOR_MATRIX_BT601
+            info.colorimetry.transfer = GST_VIDEO_TRANSFER_UNKNOWN
+            info.colorimetry.primaries = GST_VIDEO_COLOR_PRIMARIES_UNKNOWN
+            info.chroma_site = GST_VIDEO_CHROMA_SITE_JPEG
+        }
         // One picture a second, as the photo pipeline stamps them (0/1 makes a CRITICAL downstream).
         info.fps_n = 1
         info.fps_d = 1
@@ -57,7 +79,7 @@ extension DecodedPicture {
             throw failure("cannot map a \(info.size)-byte buffer")
         }
         let warning: String?
-        do { warning = try fill(map.data, Int(info.stride.0)) } catch {
+        do { warning = try fill(map.data, info) } catch {
             gst_buffer_unmap(buffer, &map)
             gst_buffer_unref(buffer)
             throw error
@@ -177,7 +199,7 @@ public enum JPEGDecoder {
         tjGetErrorStr2(handle).map { String(cString: $0) } ?? "unknown libjpeg-turbo error"
     }
 
-    private static func failure(_ message: String) -> MediaError {
+    static func failure(_ message: String) -> MediaError {
         .picture(library: "libjpeg-turbo", message: message)
     }
 }
