@@ -21,7 +21,8 @@ DEBS = pkg-config \
        libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium python3-pil \
        libheif-dev libheif-examples libtiff-dev libwebp-dev webp \
        libgstrtspserver-1.0-dev gstreamer1.0-rtsp nginx libnginx-mod-rtmp srt-tools ffmpeg \
-       pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file
+       pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file \
+       openssl unzip python3-pip
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -48,7 +49,36 @@ endef
 deps:
 	$(call install-missing,camstamp,$(DEBS))
 
-build: deps
+# Content Credentials: c2pa-rs' C library (libc2pa_c.so, MIT/Apache-2.0) as PyPI's c2pa-python
+# wheel ships it, fetched only when missing, checked against its pinned checksum, put where the
+# binary looks for it (../c2pa/ beside .build/CONFIG/camstamp; PREFIX/lib/camstamp once installed).
+# camstamp opens it at the first --sign or verify (Sources/Credentials), so it builds without it.
+# The tests' referee is the same wheel's Python package (test-deps).
+C2PA_VERSION = 0.38.1
+C2PA_WHEEL   = c2pa_python-$(C2PA_VERSION)-py3-none-manylinux_2_28_x86_64.whl
+C2PA_SHA256  = 0885fc72b7741b2af91305d1768618c827d802fa8963cd11f2fe2d00500651d0
+C2PA_DIR     = $(BUILD_DIR)/c2pa
+C2PA_LIB     = $(C2PA_DIR)/libc2pa_c.so
+PYTHON_TEST_PACKAGES = toml cryptography requests
+
+$(C2PA_DIR)/$(C2PA_WHEEL):
+	@mkdir -p $(C2PA_DIR)
+	python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux_2_28_x86_64 \
+	  --python-version 3.11 -d $(C2PA_DIR) c2pa-python==$(C2PA_VERSION)
+	echo "$(C2PA_SHA256)  $@" | sha256sum -c --quiet || { rm -f $@; exit 1; }
+
+$(C2PA_LIB): $(C2PA_DIR)/$(C2PA_WHEEL)
+	unzip -p $< c2pa/libs/libc2pa_c.so > $@.part && chmod 644 $@.part && mv $@.part $@
+
+.PHONY: c2pa test-deps
+c2pa: $(C2PA_LIB)
+
+# c2pa-python, the tests' independent reader, from the checked wheel (its dependencies from PyPI).
+test-deps: $(C2PA_LIB)
+	@python3 -c 'import c2pa' 2>/dev/null || { python3 -m pip install --quiet --break-system-packages $(PYTHON_TEST_PACKAGES) && \
+	  python3 -m pip install --quiet --break-system-packages --no-deps $(C2PA_DIR)/$(C2PA_WHEEL); }
+
+build: deps $(C2PA_LIB)
 	$(SWIFT) build -c $(CONFIG)
 
 release:
@@ -83,7 +113,7 @@ format:
 	$(SWIFT) format --in-place --recursive $(FORMAT_PATHS)
 
 # `make test`: every suite (CI runs it), then the docs and the example package.
-test: check-tracked lint build
+test: check-tracked lint build test-deps
 	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) $(SWIFT) test -c $(CONFIG)
 	$(MAKE) docs example
 

@@ -21,6 +21,8 @@ public enum ParsedCommand: Sendable, Equatable {
     case presetsList
     case presetsShow(String)
     case presetsCheck([String])
+    case verify(VerifyOptions)
+    case keysNew(KeysOptions)
     /// Help text to print on stdout; exit 0.
     case help(String)
     /// Print `camstamp <version>` on stdout; exit 0.
@@ -172,7 +174,9 @@ enum Commands {
         usage: "camstamp COMMAND [OPTIONS]\ncamstamp --help | --version\n"
             + "camstamp --generate-man | --generate-completion bash|zsh|fish",
         options: [version.spec, generateMan.spec, generateCompletion.spec],
-        subcommands: [Shoot.spec, Batch.spec, Stream.spec, Camera.spec, Devices.spec, presets, help],
+        subcommands: [
+            Shoot.spec, Batch.spec, Stream.spec, Camera.spec, Devices.spec, presets, Verify.spec, Keys.spec, help,
+        ],
         discussion: "Run 'camstamp COMMAND --help' for the options of a command.\n"
             + "Exit status: 0 all done, 1 some inputs or the pipeline failed, 64 usage or preset error, "
             + "130 interrupted.")
@@ -194,6 +198,7 @@ enum Commands {
             case .shoot(let options): options.json
             case .stream(let options): options.json
             case .presetsList: values.get(PresetsList.json)
+            case .verify(let options): options.json
             default: false
             }
         let reportsProgress = values.path == [Batch.spec.name] || values.path == [Stream.spec.name]
@@ -222,6 +227,8 @@ enum Commands {
         case [presets.name, PresetsList.spec.name]: return .presetsList
         case [presets.name, presetsShow.name]: return .presetsShow(values.positionals[0])
         case [presets.name, presetsCheck.name]: return .presetsCheck(values.positionals)
+        case [Verify.spec.name]: return .verify(try Verify.options(values))
+        case [Keys.spec.name, Keys.new.name]: return .keysNew(try Keys.options(values))
         case [help.name]:
             return .help(try helpForHelpCommand(values.positionals))
         default:

@@ -30,6 +30,10 @@ final class PhotoWorker {
         /// coefficient written again (tier 1). On unless CAMSTAMP_SPLICE=0 (for the bench and the
         /// tests, which compare the two).
         var splice = ProcessInfo.processInfo.environment["CAMSTAMP_SPLICE"] != "0"
+        /// What the manifest says of `--strip-gps`/`--set-metadata`, nil when neither edits metadata.
+        var metadataEdit: String?
+        /// `--sign`: each output signed, the last write before it is put in place.
+        var credentials: ContentCredentials?
     }
 
     /// How a marked photo was written, for `--json`.
@@ -128,12 +132,30 @@ final class PhotoWorker {
                     ($0, item.input.pathExtension)
                 },
                 strictOption: "--strict")
-            try settings.toStandardOutput ? writeStandardOutput(stamped.data) : write(stamped.data, to: item.output)
-            return outcome(
-                .marked, stamped.warnings.isEmpty ? nil : stamped.warnings.joined(separator: "; "), path: stamped.path)
+            var warnings = stamped.warnings
+            let output = try credentials(stamped, source: data, name: item.input.lastPathComponent, warnings: &warnings)
+            try settings.toStandardOutput ? writeStandardOutput(output) : write(output, to: item.output)
+            return outcome(.marked, warnings.isEmpty ? nil : warnings.joined(separator: "; "), path: stamped.path)
         } catch {
             return outcome(.failed, error.message)
         }
+    }
+
+    /// The stamped photo signed (`--sign`), or, unsigned, with a warning when its source's
+    /// manifest is left out.
+    private func credentials(
+        _ stamped: Stamped, source: Data, name: String, warnings: inout [String]
+    )
+        throws(CamStampError) -> Data
+    {
+        guard let credentials = settings.credentials else {
+            if ContentCredentials.carriesManifest(source) { warnings.append(ContentCredentials.manifestDropped) }
+            return stamped.data
+        }
+        let sourceFormat = ImageFormat.sniff(source) ?? stamped.kind
+        return try credentials.sign(
+            stamped.data, format: stamped.kind, source: source, sourceName: name, sourceFormat: sourceFormat,
+            marks: ContentCredentials.marks(marker.drawnContents), metadataEdit: settings.metadataEdit)
     }
 
     /// How a failure of the marks starts, told apart from the decoders' failures.

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
+internal import Credentials
+import Foundation
+import Presets
+
+/// The jobs' side of Content Credentials: the signer made once for a job, and each output's
+/// manifest drafted from what the job did (Credentials makes and signs it).
+final class ContentCredentials: Sendable {
+    /// The claim generator's name; its version is the command line's.
+    static let generator = "camstamp"
+    private let version: String
+    private let signer: C2PASigner
+
+    /// The certificate and key read and turned into a signer: a bad file, key or missing SDK is a
+    /// usage error before any work.
+    init(_ options: SigningOptions) throws(CamStampError) {
+        do {
+            let identity = try SigningIdentity(
+                chain: options.certificate, key: options.key, timestampAuthority: options.timestampAuthority)
+            signer = try C2PASigner(identity)
+            version = options.version
+        } catch {
+            throw error.isLibrary ? .failure(error.message) : .usage(error.message)
+        }
+    }
+
+    /// What the marks of an output were, as the manifest's actions name them.
+    enum Mark: Sendable, Equatable {
+        case text(String)
+        case image(URL)
+    }
+
+    /// `output` (an `format` file) signed: `c2pa.opened` with `source` as its parent (a manifest in
+    /// the source is kept as the parent's), the marks, the metadata edits.
+    func sign(
+        _ output: Data, format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
+        marks: [Mark], metadataEdit: String?
+    ) throws(CamStampError) -> Data {
+        var draft = ManifestDraft(
+            title: sourceName, format: Self.mime(format), generator: (Self.generator, version))
+        draft.opened(source: source, title: sourceName, format: Self.mime(sourceFormat))
+        add(marks, to: &draft)
+        if let metadataEdit { draft.editedMetadata(metadataEdit) }
+        do { return try draft.sign(output, with: signer) } catch { throw .failure(error.message) }
+    }
+
+    /// A captured photo signed: `c2pa.created` (a digital capture at `date`), the marks.
+    func signCapture(
+        _ output: Data, format: ImageFormat, title: String, date: Date, marks: [Mark]
+    )
+        throws(CamStampError) -> Data
+    {
+        var draft = ManifestDraft(title: title, format: Self.mime(format), generator: (Self.generator, version))
+        draft.created(when: date)
+        add(marks, to: &draft)
+        do { return try draft.sign(output, with: signer) } catch { throw .failure(error.message) }
+    }
+
+    private func add(_ marks: [Mark], to draft: inout ManifestDraft) {
+        for mark in marks {
+            switch mark {
+            case .text(let text): draft.addedText(text)
+            case .image(let url):
+                // A logo that cannot be read again is named by its action alone.
+                if let bytes = try? Data(contentsOf: url) {
+                    let svg = url.pathExtension.lowercased() == "svg"
+                    draft.placed(bytes, title: url.lastPathComponent, format: svg ? "image/svg+xml" : "image/png")
+                }
+            }
+        }
+    }
+
+    /// The marks a composition was drawn from, in order, each text once.
+    static func marks(_ contents: [ResolvedMark.Content]) -> [Mark] {
+        var marks: [Mark] = []
+        for content in contents {
+            let mark: Mark =
+                switch content {
+                case .text(let text, _): .text(text)
+                case .image(let url): .image(url)
+                }
+            if !marks.contains(mark) { marks.append(mark) }
+        }
+        return marks
+    }
+
+    static func mime(_ format: ImageFormat) -> String {
+        switch format {
+        case .jpg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .heic: "image/heic"
+        case .tiff: "image/tiff"
+        case .avif: "image/avif"
+        }
+    }
+
+    /// Whether `data` carries a C2PA manifest store: a JUMBF description box of type c2pa
+    /// (`jumd` then the type's first bytes, `c2pa`), wherever the format keeps it.
+    static func carriesManifest(_ data: Data) -> Bool {
+        data.range(of: Data("jumdc2pa".utf8)) != nil
+    }
+
+    /// The warning for a source whose manifest an unsigned output leaves out.
+    static let manifestDropped =
+        "its Content Credentials (C2PA manifest) are left out: they would not match the marked output; "
+        + "--sign carries them on as the signed output's parent ingredient"
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
+internal import CC2PA
+import Foundation
+
+/// The user's certificate chain and key (`--sign`, `--sign-key`), read and checked once.
+package struct SigningIdentity: Sendable, Equatable {
+    /// PEM, end-entity certificate first.
+    package var chain: String
+    package var key: String
+    /// The SDK's name of the signature algorithm, from the key: es256, es384, es512, ed25519, ps256.
+    package var algorithm: String
+    /// An RFC 3161 time-stamp authority (`--tsa`), or nil for none.
+    package var timestampAuthority: String?
+
+    /// Reads both files; a bad one is an error naming it and its option.
+    package init(chain chainURL: URL, key keyURL: URL, timestampAuthority: String? = nil) throws(CredentialsError) {
+        chain = try Self.readPEM(chainURL, option: "--sign", expecting: "CERTIFICATE")
+        key = try Self.readPEM(keyURL, option: "--sign-key", expecting: "PRIVATE KEY")
+        guard let algorithm = Self.algorithm(ofKey: key) else {
+            throw CredentialsError(
+                "\(keyURL.path): not an ES256/ES384/ES512, Ed25519 or RSA key; make one with camstamp keys new DIR")
+        }
+        self.algorithm = algorithm
+        self.timestampAuthority = timestampAuthority
+    }
+
+    private static func readPEM(_ url: URL, option: String, expecting label: String) throws(CredentialsError) -> String
+    {
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+            let reason = (error as NSError).localizedFailureReason ?? "cannot read it"
+            throw CredentialsError("\(option) \(url.path): \(reason)")
+        }
+        guard text.contains("-----BEGIN "), text.contains(label + "-----") else {
+            throw CredentialsError("\(option) \(url.path): no PEM \(label) in it; give a PEM file")
+        }
+        return text
+    }
+
+    /// The algorithm a PEM key signs with, from its header or the OIDs in its DER.
+    static func algorithm(ofKey pem: String) -> String? {
+        if pem.contains("BEGIN RSA PRIVATE KEY") { return "ps256" }
+        let base64 =
+            pem.split(separator: "\n").filter { !$0.hasPrefix("-----") && !$0.contains(":") }.joined()
+        guard let der = Data(base64Encoded: base64) else { return nil }
+        func has(_ bytes: [UInt8]) -> Bool { der.range(of: Data(bytes)) != nil }
+        if has([0x06, 0x03, 0x2B, 0x65, 0x70]) { return "ed25519" }
+        if has([0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07]) { return "es256" }
+        if has([0x06, 0x05, 0x2B, 0x81, 0x04, 0x00, 0x22]) { return "es384" }
+        if has([0x06, 0x05, 0x2B, 0x81, 0x04, 0x00, 0x23]) { return "es512" }
+        if has([0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]) { return "ps256" }
+        return nil
+    }
+}
+
+/// An SDK context with camstamp's settings, and the signer made from an identity. One per worker
+/// thread: the SDK's last error is per thread, and nothing is shared between photos.
+package final class C2PASigner: @unchecked Sendable {
+    let library: C2PALibrary
+    let context: OpaquePointer
+    let signer: OpaquePointer
+    package let identity: SigningIdentity
+
+    /// No thumbnail (c2pa-rs makes one by default, costing more than the splice of a 12 MP photo),
+    /// no automatic actions (camstamp says what it did), no check of what was just signed, nothing
+    /// fetched from the network.
+    static let settings = """
+        {"builder": {"thumbnail": {"enabled": false},
+          "actions": {"auto_created_action": {"enabled": false}, "auto_opened_action": {"enabled": false},
+                      "auto_placed_action": {"enabled": false}}},
+         "verify": {"verify_after_sign": false, "remote_manifest_fetch": false, "ocsp_fetch": false}}
+        """
+
+    package init(_ identity: SigningIdentity) throws(CredentialsError) {
+        let library = try C2PALibrary.shared()
+        let context = try Self.context(library, settings: Self.settings)
+        let made = identity.algorithm.withCString { alg in
+            identity.chain.withCString { chain in
+                identity.key.withCString { key in
+                    Self.withOptionalCString(identity.timestampAuthority) { tsa in
+                        var info = C2paSignerInfo(alg: alg, sign_cert: chain, private_key: key, ta_url: tsa)
+                        return library.signerFromInfo(&info)
+                    }
+                }
+            }
+        }
+        guard let made else {
+            _ = library.free(UnsafeRawPointer(context))
+            throw library.failure("--sign: the certificate and key do not make a signer")
+        }
+        self.library = library
+        self.context = context
+        self.identity = identity
+        signer = made
+    }
+
+    deinit {
+        _ = library.free(UnsafeRawPointer(signer))
+        _ = library.free(UnsafeRawPointer(context))
+    }
+
+    static func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+        guard let text else { return body(nil) }
+        return text.withCString(body)
+    }
+
+    /// A context whose settings are `json` (the SDK's settings, as JSON).
+    static func context(_ library: C2PALibrary, settings json: String) throws(CredentialsError) -> OpaquePointer {
+        guard let settings = library.settingsNew() else { throw library.failure("c2pa: settings") }
+        defer { _ = library.free(UnsafeRawPointer(settings)) }
+        guard library.settingsUpdate(settings, json, "json") == 0 else { throw library.failure("c2pa: settings") }
+        guard let builder = library.contextBuilderNew() else { throw library.failure("c2pa: context") }
+        guard library.contextBuilderSetSettings(builder, settings) == 0 else {
+            _ = library.free(UnsafeRawPointer(builder))
+            throw library.failure("c2pa: context")
+        }
+        guard let context = library.contextBuilderBuild(builder) else { throw library.failure("c2pa: context") }
+        return context
+    }
+}
