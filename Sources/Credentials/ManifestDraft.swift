@@ -13,9 +13,22 @@ package struct ManifestDraft: Sendable {
         package var title: String
         package var format: String
         package var relationship: String
-        package var bytes: Data
+        package var asset: Asset
         /// The id the actions name it by.
         package var label: String
+    }
+
+    /// An asset's bytes: in memory (a photo, a logo) or in a file (a clip, read where it lies).
+    package enum Asset: Sendable {
+        case data(Data)
+        case file(URL)
+
+        func backing() throws(CredentialsError) -> StreamBacking {
+            switch self {
+            case .data(let data): MemoryStream(data)
+            case .file(let url): try FileStream(url, writing: false)
+            }
+        }
     }
 
     /// The asset's name and MIME type.
@@ -34,10 +47,10 @@ package struct ManifestDraft: Sendable {
     }
 
     /// `c2pa.opened`: the asset was made from `source`, its parent.
-    package mutating func opened(source: Data, title: String, format: String) {
+    package mutating func opened(source: Asset, title: String, format: String) {
         let label = "parent"
         ingredients.append(
-            Ingredient(title: title, format: format, relationship: "parentOf", bytes: source, label: label))
+            Ingredient(title: title, format: format, relationship: "parentOf", asset: source, label: label))
         actions.append(["action": "c2pa.opened", "parameters": ["ingredientIds": [.string(label)]]])
     }
 
@@ -60,7 +73,7 @@ package struct ManifestDraft: Sendable {
     package mutating func placed(_ image: Data, title: String, format: String) {
         let label = "component\(ingredients.count)"
         ingredients.append(
-            Ingredient(title: title, format: format, relationship: "componentOf", bytes: image, label: label))
+            Ingredient(title: title, format: format, relationship: "componentOf", asset: .data(image), label: label))
         actions.append(["action": "c2pa.placed", "parameters": ["ingredientIds": [.string(label)]]])
     }
 
@@ -93,8 +106,28 @@ package struct ManifestDraft: Sendable {
 
     /// `asset` (in `format`) with this manifest signed into it: the last write of an output.
     package func sign(_ asset: Data, with signer: C2PASigner) throws(CredentialsError) -> Data {
+        try sign(asset, with: signer, context: signer.context)
+    }
+
+    func sign(_ asset: Data, with signer: C2PASigner, context: OpaquePointer) throws(CredentialsError) -> Data {
+        let output = MemoryStream()
+        try sign(MemoryStream(asset), into: output, with: signer, context: context)
+        return output.data
+    }
+
+    /// The file `asset` signed into `output`, a new file (it must not exist); read and written
+    /// through their descriptors, never whole in memory.
+    package func sign(file asset: URL, into output: URL, with signer: C2PASigner) throws(CredentialsError) {
+        let destination = try FileStream(output, writing: true)
+        try sign(try FileStream(asset, writing: false), into: destination, with: signer, context: signer.context)
+        try destination.synchronize()
+    }
+
+    private func sign(
+        _ source: StreamBacking, into output: StreamBacking, with signer: C2PASigner, context: OpaquePointer
+    ) throws(CredentialsError) {
         let library = signer.library
-        guard let fresh = library.builderFromContext(signer.context) else { throw library.failure("c2pa: builder") }
+        guard let fresh = library.builderFromContext(context) else { throw library.failure("c2pa: builder") }
         guard let builder = library.builderWithDefinition(fresh, definition.text) else {
             throw library.failure("c2pa: the manifest")
         }
@@ -104,13 +137,12 @@ package struct ManifestDraft: Sendable {
                 "title": .string(ingredient.title), "format": .string(ingredient.format),
                 "relationship": .string(ingredient.relationship), "label": .string(ingredient.label),
             ]
-            let added = try MemoryStream(ingredient.bytes).withStream(library) { stream in
+            let added = try ingredient.asset.backing().withStream(library) { stream in
                 library.builderAddIngredient(builder, json.text, ingredient.format, stream)
             }
             guard added == 0 else { throw library.failure("c2pa: ingredient \(ingredient.title)") }
         }
-        let output = MemoryStream()
-        let written = try MemoryStream(asset).withStream(library) { (source) throws(CredentialsError) -> Int64 in
+        let written = try source.withStream(library) { (source) throws(CredentialsError) -> Int64 in
             try output.withStream(library) { (destination) throws(CredentialsError) -> Int64 in
                 var manifest: UnsafePointer<UInt8>?
                 defer { if let manifest { _ = library.free(manifest) } }
@@ -118,6 +150,5 @@ package struct ManifestDraft: Sendable {
             }
         }
         guard written >= 0 else { throw library.failure("c2pa: cannot sign \(title)") }
-        return output.data
     }
 }

@@ -3,18 +3,16 @@
 internal import CC2PA
 import Foundation
 
-/// Bytes in memory behind a C2paStream: the asset read, or the signed asset written. camstamp
-/// holds a photo whole already, so the SDK reads and writes it here, never through a file.
-final class MemoryStream {
-    private(set) var bytes: [UInt8]
-    private var position = 0
+/// What a C2paStream reads and writes through: camstamp's bytes, never a path the SDK opens. The
+/// subclasses hold them in memory (a photo, held whole already) or in a file (a clip).
+class StreamBacking {
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int { -1 }
+    func write(_ buffer: UnsafeRawBufferPointer) -> Int { -1 }
+    /// The position after seeking to `offset` from the start (0), here (1) or the end (2).
+    func seek(_ offset: Int, from mode: Int32) -> Int { -1 }
 
-    init(_ data: Data = Data()) { bytes = [UInt8](data) }
-
-    var data: Data { Data(bytes) }
-
-    /// Runs `body` with a C2paStream over this buffer, released afterwards.
-    func withStream<T>(
+    /// Runs `body` with a C2paStream over this backing, released afterwards.
+    final func withStream<T>(
         _ library: C2PALibrary, _ body: (OpaquePointer) throws(CredentialsError) -> T
     ) throws(CredentialsError) -> T {
         let context = OpaquePointer(Unmanaged.passUnretained(self).toOpaque())
@@ -25,47 +23,107 @@ final class MemoryStream {
         return try withExtendedLifetime(self) { () throws(CredentialsError) -> T in try body(stream) }
     }
 
-    private static func from(_ context: OpaquePointer?) -> MemoryStream {
-        Unmanaged<MemoryStream>.fromOpaque(UnsafeRawPointer(context!)).takeUnretainedValue()
+    private static func from(_ context: OpaquePointer?) -> StreamBacking {
+        Unmanaged<StreamBacking>.fromOpaque(UnsafeRawPointer(context!)).takeUnretainedValue()
     }
 
     private static let read: C2paReadCallback = { context, data, length in
-        let stream = from(context)
-        let count = max(0, min(Int(length), stream.bytes.count - stream.position))
-        if count > 0, let data {
-            stream.bytes.withUnsafeBufferPointer {
-                data.update(from: $0.baseAddress! + stream.position, count: count)
+        guard let data, length > 0 else { return 0 }
+        return from(context).read(into: UnsafeMutableRawBufferPointer(start: data, count: Int(length)))
+    }
+    private static let seek: C2paSeekCallback = { context, offset, mode in from(context).seek(offset, from: mode) }
+    private static let write: C2paWriteCallback = { context, data, length in
+        guard let data, length > 0 else { return 0 }
+        return from(context).write(UnsafeRawBufferPointer(start: data, count: Int(length)))
+    }
+    private static let flush: C2paFlushCallback = { _ in 0 }
+}
+
+/// Bytes in memory: the photo read, or the signed photo written.
+final class MemoryStream: StreamBacking {
+    private(set) var bytes: [UInt8]
+    private var position = 0
+
+    init(_ data: Data = Data()) { bytes = [UInt8](data) }
+
+    var data: Data { Data(bytes) }
+
+    override func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = max(0, min(buffer.count, bytes.count - position))
+        if count > 0 {
+            bytes.withUnsafeBytes {
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[position..<position + count]))
             }
         }
-        stream.position += count
+        position += count
         return count
     }
 
-    private static let seek: C2paSeekCallback = { context, offset, mode in
-        let stream = from(context)
-        let base = mode == 1 ? stream.position : mode == 2 ? stream.bytes.count : 0
-        let target = base + Int(offset)
+    override func seek(_ offset: Int, from mode: Int32) -> Int {
+        let target = (mode == 1 ? position : mode == 2 ? bytes.count : 0) + offset
         guard target >= 0 else { return -1 }
-        stream.position = target
+        position = target
         return target
     }
 
-    private static let write: C2paWriteCallback = { context, data, length in
-        let stream = from(context)
-        let count = Int(length)
-        guard count > 0, let data else { return 0 }
-        if stream.position > stream.bytes.count {
-            stream.bytes.append(contentsOf: repeatElement(0, count: stream.position - stream.bytes.count))
+    override func write(_ buffer: UnsafeRawBufferPointer) -> Int {
+        if position > bytes.count { bytes.append(contentsOf: repeatElement(0, count: position - bytes.count)) }
+        let overlap = min(buffer.count, bytes.count - position)
+        if overlap > 0 { bytes.replaceSubrange(position..<position + overlap, with: buffer[0..<overlap]) }
+        if overlap < buffer.count { bytes.append(contentsOf: buffer[overlap...]) }
+        position += buffer.count
+        return buffer.count
+    }
+}
+
+/// A file, read or written in place through its descriptor: a clip is not held in memory whole.
+final class FileStream: StreamBacking {
+    private let descriptor: Int32
+    private var position = 0
+
+    /// Opens `url` to read, or creates it (it must not exist) to write.
+    init(_ url: URL, writing: Bool) throws(CredentialsError) {
+        descriptor =
+            writing
+            ? open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) : open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CredentialsError(
+                "cannot \(writing ? "write" : "read") \(url.path): \(String(cString: strerror(errno)))")
         }
-        let overlap = min(count, stream.bytes.count - stream.position)
-        let source = UnsafeBufferPointer(start: data, count: count)
-        if overlap > 0 {
-            stream.bytes.replaceSubrange(stream.position..<stream.position + overlap, with: source[0..<overlap])
-        }
-        if overlap < count { stream.bytes.append(contentsOf: source[overlap...]) }
-        stream.position += count
+    }
+
+    deinit { close(descriptor) }
+
+    override func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(position))
+        if count > 0 { position += count }
         return count
     }
 
-    private static let flush: C2paFlushCallback = { _ in 0 }
+    override func seek(_ offset: Int, from mode: Int32) -> Int {
+        var info = stat()
+        guard mode != 2 || fstat(descriptor, &info) == 0 else { return -1 }
+        let target = (mode == 1 ? position : mode == 2 ? Int(info.st_size) : 0) + offset
+        guard target >= 0 else { return -1 }
+        position = target
+        return target
+    }
+
+    override func write(_ buffer: UnsafeRawBufferPointer) -> Int {
+        var done = 0
+        while done < buffer.count {
+            let count = pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(position + done))
+            guard count > 0 else { return -1 }
+            done += count
+        }
+        position += done
+        return done
+    }
+
+    /// Writes what the kernel holds of the file to its disk.
+    func synchronize() throws(CredentialsError) {
+        guard fsync(descriptor) == 0 else {
+            throw CredentialsError("cannot write: \(String(cString: strerror(errno)))")
+        }
+    }
 }

@@ -12,9 +12,12 @@ package struct SigningIdentity: Sendable, Equatable {
     package var algorithm: String
     /// An RFC 3161 time-stamp authority (`--tsa`), or nil for none.
     package var timestampAuthority: String?
+    /// The chain's file, for messages.
+    package var certificateName: String
 
     /// Reads both files; a bad one is an error naming it and its option.
     package init(chain chainURL: URL, key keyURL: URL, timestampAuthority: String? = nil) throws(CredentialsError) {
+        certificateName = chainURL.path
         chain = try Self.readPEM(chainURL, option: "--sign", expecting: "CERTIFICATE")
         key = try Self.readPEM(keyURL, option: "--sign-key", expecting: "PRIVATE KEY")
         guard let algorithm = Self.algorithm(ofKey: key) else {
@@ -98,6 +101,33 @@ package final class C2PASigner: @unchecked Sendable {
     deinit {
         _ = library.free(UnsafeRawPointer(signer))
         _ = library.free(UnsafeRawPointer(context))
+    }
+
+    /// An 8×8 grey JPEG, the probe's asset.
+    static let probeJPEG = Data(
+        base64Encoded:
+            "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19i"
+            + "Z2hnPk1xeXBkeFxlZ2P/wAALCAAIAAgBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAAAf/EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAI"
+            + "AQEAAD8AH//Z")!
+
+    /// Signs a tiny JPEG once and has the SDK check what it signed, so a certificate it refuses as a
+    /// signer (a CA, one without the C2PA key usages) or a key that is not the certificate's is said
+    /// before any work; the photos are then signed without that check.
+    package func probe() throws(CredentialsError) {
+        var draft = ManifestDraft(title: "probe", format: "image/jpeg", generator: ("camstamp", "probe"))
+        draft.created()
+        do {
+            let settings = Self.settings.replacingOccurrences(
+                of: "\"verify_after_sign\": false", with: "\"verify_after_sign\": true")
+            let checking = try Self.context(library, settings: settings)
+            defer { _ = library.free(UnsafeRawPointer(checking)) }
+            _ = try draft.sign(Self.probeJPEG, with: self, context: checking)
+        } catch {
+            throw CredentialsError(
+                "--sign \(identity.certificateName): not usable as a C2PA signer "
+                    + "(signingCredential.invalid: \(error.message.replacingOccurrences(of: "c2pa: cannot sign probe: ", with: "")))"
+                    + "; make a signing certificate with camstamp keys new DIR")
+        }
     }
 
     static func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {

@@ -163,7 +163,7 @@ public struct BatchJob {
             : ClipWorker.Settings(
                 existing: options.existing, template: try Templates.load(nil, builtIn: "clip", resources: resources),
                 threads: workers == 1 ? 0 : max(1, ProcessInfo.processInfo.activeProcessorCount / workers),
-                metadata: options.metadata)
+                metadata: options.metadata, credentials: settings.credentials, metadataEdit: settings.metadataEdit)
         // Each worker takes the next file when it is free: memory is bounded by the number of
         // workers (one photo or clip each), whatever the folder size. Clips come first: the
         // longest jobs start early, and the photos fill in around them.

@@ -20,6 +20,7 @@ final class ContentCredentials: Sendable {
                 chain: options.certificate, key: options.key, timestampAuthority: options.timestampAuthority)
             signer = try C2PASigner(identity)
             version = options.version
+            try signer.probe()
         } catch {
             throw error.isLibrary ? .failure(error.message) : .usage(error.message)
         }
@@ -39,10 +40,23 @@ final class ContentCredentials: Sendable {
     ) throws(CamStampError) -> Data {
         var draft = ManifestDraft(
             title: sourceName, format: Self.mime(format), generator: (Self.generator, version))
-        draft.opened(source: source, title: sourceName, format: Self.mime(sourceFormat))
+        draft.opened(source: .data(source), title: sourceName, format: Self.mime(sourceFormat))
         add(marks, to: &draft)
         if let metadataEdit { draft.editedMetadata(metadataEdit) }
         do { return try draft.sign(output, with: signer) } catch { throw .failure(error.message) }
+    }
+
+    /// A marked clip (`output`, a finished MP4 or MOV) signed into `signed`, a new file: `c2pa.opened`
+    /// with `source` as its parent, the marks. Both are read where they lie.
+    func signClip(
+        _ output: URL, into signed: URL, format: String, source: URL, sourceFormat: String, marks: [Mark],
+        metadataEdit: String?
+    ) throws(CamStampError) {
+        var draft = ManifestDraft(title: source.lastPathComponent, format: format, generator: (Self.generator, version))
+        draft.opened(source: .file(source), title: source.lastPathComponent, format: sourceFormat)
+        add(marks, to: &draft)
+        if let metadataEdit { draft.editedMetadata(metadataEdit) }
+        do { try draft.sign(file: output, into: signed, with: signer) } catch { throw .failure(error.message) }
     }
 
     /// A captured photo signed: `c2pa.created` (a digital capture at `date`), the marks.
@@ -100,6 +114,37 @@ final class ContentCredentials: Sendable {
     /// (`jumd` then the type's first bytes, `c2pa`), wherever the format keeps it.
     static func carriesManifest(_ data: Data) -> Bool {
         data.range(of: Data("jumdc2pa".utf8)) != nil
+    }
+
+    /// Whether an MP4 or MOV file carries a C2PA manifest store: a top-level `uuid` box of C2PA's
+    /// type, found by reading the boxes' headers only.
+    static func clipCarriesManifest(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        let c2pa: [UInt8] = [
+            0xD8, 0xFE, 0xC3, 0xD6, 0x1B, 0x0E, 0x48, 0x3C, 0x92, 0x97, 0x58, 0x28, 0x87, 0x7E, 0xC4, 0x81,
+        ]
+        var offset: UInt64 = 0
+        for _ in 0..<10_000 {
+            guard (try? handle.seek(toOffset: offset)) != nil,
+                let header = try? handle.read(upToCount: 32), header.count >= 8
+            else { return false }
+            let bytes = [UInt8](header)
+            var size = bytes[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            var body = 8
+            if size == 1, bytes.count >= 16 {
+                size = bytes[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                body = 16
+            }
+            if bytes[4..<8] == [0x75, 0x75, 0x69, 0x64], bytes.count >= body + 16,
+                Array(bytes[body..<body + 16]) == c2pa
+            {
+                return true
+            }
+            guard size >= 8 else { return false }
+            offset += size
+        }
+        return false
     }
 
     /// The warning for a source whose manifest an unsigned output leaves out.
