@@ -26,6 +26,48 @@ package struct SigningIdentity: Sendable, Equatable {
         }
         self.algorithm = algorithm
         self.timestampAuthority = timestampAuthority
+        // The SDK reads PKCS#8 only; `openssl ecparam -genkey` writes SEC 1.
+        if let pkcs8 = Self.pkcs8(fromSEC1: key) { key = pkcs8 }
+    }
+
+    /// A SEC 1 EC key (`BEGIN EC PRIVATE KEY`) as the PKCS#8 key it is inside:
+    /// SEQUENCE { 0, SEQUENCE { id-ecPublicKey, curve }, OCTET STRING { the SEC 1 key } }.
+    static func pkcs8(fromSEC1 pem: String) -> String? {
+        guard pem.contains("BEGIN EC PRIVATE KEY"), let sec1 = der(pem) else { return nil }
+        let curves: [[UInt8]] = [
+            [0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07], [0x06, 0x05, 0x2B, 0x81, 0x04, 0x00, 0x22],
+            [0x06, 0x05, 0x2B, 0x81, 0x04, 0x00, 0x23],
+        ]
+        guard let curve = curves.first(where: { sec1.range(of: Data($0)) != nil }) else { return nil }
+        func element(_ tag: UInt8, _ body: [UInt8]) -> [UInt8] {
+            let count = body.count
+            let length: [UInt8] =
+                count < 0x80
+                ? [UInt8(count)]
+                : count < 0x100 ? [0x81, UInt8(count)] : [0x82, UInt8(count >> 8), UInt8(count & 0xFF)]
+            return [tag] + length + body
+        }
+        let ecPublicKey: [UInt8] = [0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]
+        let body = [0x02, 0x01, 0x00] + element(0x30, ecPublicKey + curve) + element(0x04, [UInt8](sec1))
+        let base64 = Data(element(0x30, body)).base64EncodedString(options: [
+            .lineLength64Characters, .endLineWithLineFeed,
+        ])
+        return "-----BEGIN PRIVATE KEY-----\n\(base64)\n-----END PRIVATE KEY-----\n"
+    }
+
+    /// The DER inside a PEM's first block.
+    static func der(_ pem: String) -> Data? {
+        var lines: [Substring] = []
+        var inside = false
+        for line in pem.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces)[...] }) {
+            if line.hasPrefix("-----BEGIN") {
+                inside = true
+                continue
+            }
+            if line.hasPrefix("-----END") { break }
+            if inside, !line.contains(":") { lines.append(line) }
+        }
+        return Data(base64Encoded: lines.joined())
     }
 
     private static func readPEM(_ url: URL, option: String, expecting label: String) throws(CredentialsError) -> String
@@ -44,9 +86,7 @@ package struct SigningIdentity: Sendable, Equatable {
     /// The algorithm a PEM key signs with, from its header or the OIDs in its DER.
     static func algorithm(ofKey pem: String) -> String? {
         if pem.contains("BEGIN RSA PRIVATE KEY") { return "ps256" }
-        let base64 =
-            pem.split(separator: "\n").filter { !$0.hasPrefix("-----") && !$0.contains(":") }.joined()
-        guard let der = Data(base64Encoded: base64) else { return nil }
+        guard let der = der(pem) else { return nil }
         func has(_ bytes: [UInt8]) -> Bool { der.range(of: Data(bytes)) != nil }
         if has([0x06, 0x03, 0x2B, 0x65, 0x70]) { return "ed25519" }
         if has([0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07]) { return "es256" }
