@@ -58,7 +58,7 @@ C2PA_VERSION = 0.38.1
 C2PA_WHEEL   = c2pa_python-$(C2PA_VERSION)-py3-none-manylinux_2_28_x86_64.whl
 C2PA_SHA256  = 0885fc72b7741b2af91305d1768618c827d802fa8963cd11f2fe2d00500651d0
 C2PA_DIR     = $(BUILD_DIR)/c2pa
-C2PA_LIB     = $(C2PA_DIR)/libc2pa_c.so
+C2PA_LIB    ?= $(C2PA_DIR)/libc2pa_c.so
 PYTHON_TEST_PACKAGES = toml cryptography requests
 
 $(C2PA_DIR)/$(C2PA_WHEEL):
@@ -223,6 +223,8 @@ DESTDIR     ?=
 BINDIR       = $(PREFIX)/bin
 DATADIR      = $(PREFIX)/share/camstamp
 MANDIR       = $(PREFIX)/share/man/man1
+# The C2PA SDK, where the installed binary looks for it (PREFIX/bin/../lib/camstamp).
+C2PALIBDIR   = $(PREFIX)/lib/camstamp
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
@@ -234,7 +236,7 @@ RECORD_FOLDERS ?= yes
 MADE_LIST    = $(DATADIR)/installed-folders
 SHIPPED      = $(shell find presets pipelines $(if $(filter system,$(FONTS)),,fonts) -type f ! -name '.*' | sort)
 # Every folder install-files writes into (install-files also lists their missing parents).
-INSTALL_DIRS = $(BINDIR) $(MANDIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR) \
+INSTALL_DIRS = $(BINDIR) $(C2PALIBDIR) $(MANDIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR) \
                $(sort $(patsubst %/,%,$(dir $(addprefix $(DATADIR)/,$(SHIPPED)))))
 
 install-build:
@@ -243,7 +245,7 @@ install-build:
 install: $(if $(INSTALL_BIN),,install-build)
 	$(MAKE) install-files INSTALL_BIN=$(or $(INSTALL_BIN),$(STATIC_DIR)/release/camstamp)
 
-install-files:
+install-files: $(C2PA_LIB)
 	@test -x "$(INSTALL_BIN)" || { echo "camstamp: install: no binary at '$(INSTALL_BIN)'; run make install" >&2; exit 1; }
 	@made=$$(for d in $(INSTALL_DIRS); do \
 	    while [ "$$d" != / ] && [ "$$d" != . ]; do [ -d "$(DESTDIR)$$d" ] || echo "$$d"; d=$$(dirname "$$d"); done; \
@@ -251,6 +253,7 @@ install-files:
 	  install -d $(DESTDIR)$(DATADIR) && \
 	  if [ "$(RECORD_FOLDERS)" = yes ]; then printf '%s\n' $$made | sort -u > $(DESTDIR)$(MADE_LIST); fi
 	install -D -m 755 $(STRIP) $(INSTALL_BIN) $(DESTDIR)$(BINDIR)/camstamp
+	install -D -m 644 $(C2PA_LIB) $(DESTDIR)$(C2PALIBDIR)/libc2pa_c.so
 	@for f in $(SHIPPED); do install -D -m 644 $$f $(DESTDIR)$(DATADIR)/$$f || exit 1; done
 	install -d $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	$(INSTALL_BIN) --generate-man > $(DESTDIR)$(MANDIR)/camstamp.1
@@ -263,7 +266,8 @@ install-files:
 # Removes exactly what install-files wrote (same PREFIX and DESTDIR), then the folders it made,
 # deepest first, each only once empty.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/camstamp $(DESTDIR)$(MANDIR)/camstamp.1 $(DESTDIR)$(BASHCOMPDIR)/camstamp \
+	rm -f $(DESTDIR)$(BINDIR)/camstamp $(DESTDIR)$(C2PALIBDIR)/libc2pa_c.so \
+	  $(DESTDIR)$(MANDIR)/camstamp.1 $(DESTDIR)$(BASHCOMPDIR)/camstamp \
 	  $(DESTDIR)$(ZSHCOMPDIR)/_camstamp $(DESTDIR)$(FISHCOMPDIR)/camstamp.fish
 	@for f in $(SHIPPED); do rm -f $(DESTDIR)$(DATADIR)/$$f; done
 	@list=$(DESTDIR)$(MADE_LIST); made=; \
@@ -280,12 +284,12 @@ uninstall:
 DEB_DEBS = dpkg-dev debhelper fakeroot lintian
 DEB_DIR ?= deb-output
 
-deb: deps $(if $(INSTALL_BIN),,install-build)
+deb: deps $(C2PA_LIB) $(if $(INSTALL_BIN),,install-build)
 	$(call install-missing,camstamp deb,$(DEB_DEBS))
 	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/camstamp
 	tar -c --exclude=./.git --exclude=./.build --exclude=./$(STATIC_DIR) --exclude=./$(DEB_DIR) \
 	  --exclude=./$(DEMO_DIR) --exclude=./bench-output . | tar -x -C $(DEB_DIR)/camstamp
-	cd $(DEB_DIR)/camstamp && \
+	cd $(DEB_DIR)/camstamp && C2PA_LIB=$(abspath $(C2PA_LIB)) \
 	  INSTALL_BIN=$(abspath $(or $(INSTALL_BIN),$(STATIC_DIR)/release/camstamp)) dpkg-buildpackage -b -us -uc
 	@ls $(DEB_DIR)/*.deb
 
