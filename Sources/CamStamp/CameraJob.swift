@@ -54,6 +54,7 @@ public struct CameraJob {
             output: URL(fileURLWithPath: folder.path, isDirectory: true),
             format: .jpg)
         let stillTemplate = try Templates.load(nil, builtIn: "still-jpeg", resources: resources)
+        let credentials = try options.signing.map { (signing) throws(CamStampError) in try ContentCredentials(signing) }
         let windowSink = options.window ? try Self.usableWindowSink() : nil
         var token = options.token
         if let web = options.web, !web.isLoopback, token == nil { token = Self.randomToken() }
@@ -83,7 +84,7 @@ public struct CameraJob {
 
         let writer = StillWriter(
             destination: destination, template: stillTemplate, quality: options.quality,
-            session: session)
+            session: session, credentials: credentials)
         var server: WebServer?
         if let web = options.web, let webPreview {
             do {

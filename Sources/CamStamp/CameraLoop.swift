@@ -175,7 +175,7 @@ final class CameraLoop {
                 try marker.mark(still, context: marker.context(width: still.width, height: still.height))
                 let report = report
                 let session = session
-                writer.write(still) { result in
+                writer.write(still, marks: ContentCredentials.marks(marker.drawnContents)) { result in
                     if case .success(let shot) = result { report.result(shot.path) }
                     if case .failure(let error) = result { session.lastError = error.message }
                     request.done(result)

@@ -11,15 +11,26 @@ final class StillWriter: @unchecked Sendable {
     private let quality: Int
     private let session: CameraSession
     private let queue = DispatchQueue(label: "camstamp.camera.stills")
+    /// `--sign`: each photo signed as its last write.
+    private let credentials: ContentCredentials?
 
-    init(destination: StillDestination, template: PipelineTemplate, quality: Int, session: CameraSession) {
+    init(
+        destination: StillDestination, template: PipelineTemplate, quality: Int, session: CameraSession,
+        credentials: ContentCredentials? = nil
+    ) {
+        self.credentials = credentials
         self.destination = destination
         self.template = template
         self.quality = quality
         self.session = session
     }
 
-    func write(_ frame: VideoFrame, done: @escaping @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void) {
+    /// `marks`: what was drawn on `frame`, for the photo's Content Credentials.
+    func write(
+        _ frame: VideoFrame, marks: [ContentCredentials.Mark] = [],
+        done: @escaping @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void
+    ) {
+        let taken = Date()
         queue.async { [self] in
             do throws(CamStampError) {
                 let file = try destination.write { (temporary: URL) throws(CamStampError) in
@@ -28,6 +39,7 @@ final class StillWriter: @unchecked Sendable {
                     } catch {
                         throw .failure("photo: \(error)")
                     }
+                    try credentials?.signCapture(temporary, format: .jpg, date: taken, marks: marks)
                 }
                 var written = stat()
                 guard lstat(file.path, &written) == 0 else {

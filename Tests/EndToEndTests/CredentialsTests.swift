@@ -132,6 +132,22 @@ struct CredentialsTests {
         }
     }
 
+    @Test(.runsGStreamerElements) func aShotIsACreatedCapture() throws {
+        let folder = try temporaryFolder()
+        let chain = try TestChain(in: folder.appendingPathComponent("keys"))
+        let photo = folder.appendingPathComponent("shot.jpg")
+        let result = try camstamp([
+            "shoot", "--source", "test", "-o", photo.path, "--text", "Site 7",
+            "--sign", chain.chain.path, "--sign-key", chain.key.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try Referee.read(photo, mime: "image/jpeg", anchors: chain.root)
+        #expect(report.state == "Trusted", "\(report.failures)")
+        #expect(report.actions.first == "c2pa.created")
+        #expect(report.actions.contains("c2pa.addedText: Site 7"))
+        #expect(report.relationships == [])
+    }
+
     @Test(arguments: [false, true]) func keysNewMakesASignerTheRefereeTrusts(ed25519: Bool) throws {
         let folder = try temporaryFolder("keys-\(ed25519)")
         let keys = folder.appendingPathComponent("keys")

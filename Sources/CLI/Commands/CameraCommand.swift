@@ -41,7 +41,8 @@ extension Commands {
         static let spec = CommandSpec(
             "camera",
             overview: "The watermark camera: a live viewfinder with the marks, in a browser or a window.",
-            keys: markedCapture + [output, web, window, token, size, fps, quality, mirrorPhotos, pipeline],
+            keys: markedCapture + [output, web, window, token, size, fps, quality, mirrorPhotos, pipeline]
+                + Signing.keys,
             discussion:
                 "Photos are full camera resolution; the grid and the square frame are drawn on the preview only. "
                 + "Runs until Ctrl-C or SIGTERM (exit 130, every photo written).")
@@ -74,6 +75,7 @@ extension Commands {
         options.quality = try values.get(quality) ?? options.quality
         options.mirrorPhotos = values.get(Camera.mirrorPhotos)
         options.pipeline = try values.get(pipeline)
+        options.signing = try Signing.options(values)
         return options
     }
 }

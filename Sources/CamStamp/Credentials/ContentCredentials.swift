@@ -59,16 +59,21 @@ final class ContentCredentials: Sendable {
         do { try draft.sign(file: output, into: signed, with: signer) } catch { throw .failure(error.message) }
     }
 
-    /// A captured photo signed: `c2pa.created` (a digital capture at `date`), the marks.
-    func signCapture(
-        _ output: Data, format: ImageFormat, title: String, date: Date, marks: [Mark]
-    )
-        throws(CamStampError) -> Data
-    {
-        var draft = ManifestDraft(title: title, format: Self.mime(format), generator: (Self.generator, version))
+    /// A captured photo, the temporary file `photo` that becomes the output, signed in place:
+    /// `c2pa.created` (a digital capture at `date`), the marks.
+    func signCapture(_ photo: URL, format: ImageFormat, date: Date, marks: [Mark]) throws(CamStampError) {
+        var draft = ManifestDraft(
+            title: photo.lastPathComponent, format: Self.mime(format), generator: (Self.generator, version))
         draft.created(when: date)
         add(marks, to: &draft)
-        do { return try draft.sign(output, with: signer) } catch { throw .failure(error.message) }
+        do {
+            let signed = try draft.sign(try Data(contentsOf: photo), with: signer)
+            try signed.write(to: photo)
+        } catch let error as CredentialsError {
+            throw .failure("photo: \(error.message)")
+        } catch {
+            throw .failure("photo: cannot sign \(photo.path): \(error.localizedDescription)")
+        }
     }
 
     private func add(_ marks: [Mark], to draft: inout ManifestDraft) {

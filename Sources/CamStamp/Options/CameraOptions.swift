@@ -54,6 +54,8 @@ public struct CameraOptions: Sendable, Equatable {
     public var quality: Int
     /// Photos mirrored like the preview (a selfie camera); otherwise only the preview is.
     public var mirrorPhotos: Bool
+    /// `--sign`: every photo signed with Content Credentials (`c2pa.created`); nil signs nothing.
+    public var signing: SigningOptions?
     /// `--pipeline`: a capture template of the user's own.
     public var pipeline: URL?
 
