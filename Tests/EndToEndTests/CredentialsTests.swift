@@ -148,6 +148,23 @@ struct CredentialsTests {
         #expect(report.relationships == [])
     }
 
+    @Test(.runsGStreamerElements) func aFinishedRecordingIsSignedAndALiveTargetRefused() throws {
+        let folder = try temporaryFolder()
+        let chain = try TestChain(in: folder.appendingPathComponent("keys"))
+        let recording = folder.appendingPathComponent("rec.mp4")
+        let sign = ["--sign", chain.chain.path, "--sign-key", chain.key.path]
+        let result = try camstamp(
+            ["stream", "--source", "test", "--to", recording.path, "--duration", "1", "--text", "Live"] + sign)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try Referee.read(recording, mime: "video/mp4", anchors: chain.root)
+        #expect(report.state == "Trusted", "\(report.failures)")
+        #expect(report.successes.contains("assertion.bmffHash.match"))
+        #expect(report.actions == ["c2pa.created", "c2pa.addedText: Live"])
+        let live = try camstamp(["stream", "--source", "test", "--to", "rtp://127.0.0.1:5004"] + sign)
+        #expect(live.status == 64)
+        #expect(live.stderr.contains("signs finished MP4 recordings only: an RTP stream"), "\(live.stderr)")
+    }
+
     @Test(arguments: [false, true]) func keysNewMakesASignerTheRefereeTrusts(ed25519: Bool) throws {
         let folder = try temporaryFolder("keys-\(ed25519)")
         let keys = folder.appendingPathComponent("keys")

@@ -21,6 +21,18 @@ extension Commands {
 
         static let keys: [any OptionKey] = [sign, signKey, tsa]
 
+        /// A stream target, as `--sign`'s refusal names it.
+        static func describe(_ target: StreamTarget) -> String {
+            switch target {
+            case .file(let url, _): "\(url.lastPathComponent) (Matroska)"
+            case .rtp: "an RTP stream"
+            case .rtmp: "an RTMP stream"
+            case .srt: "an SRT stream"
+            case .hls: "an HLS stream's live segments"
+            case .serve: "the RTSP server's live stream"
+            }
+        }
+
         /// The signing options from the line or the environment; nil when neither asks for signing.
         static func options(
             _ values: OptionValues, environment: [String: String] = ProcessInfo.processInfo.environment

@@ -76,6 +76,27 @@ final class ContentCredentials: Sendable {
         }
     }
 
+    /// A finished recording signed where it lies: `c2pa.created`, the marks; written into a
+    /// temporary file beside it and renamed over it.
+    func signRecording(_ file: URL, marks: [Mark]) throws(CamStampError) {
+        var draft = ManifestDraft(
+            title: file.lastPathComponent, format: "video/mp4", generator: (Self.generator, version))
+        draft.created()
+        add(marks, to: &draft)
+        let signed = TemporaryFiles.temporaryURL(in: file.deletingLastPathComponent(), for: file.lastPathComponent)
+        TemporaryFiles.shared.add(signed)
+        defer { TemporaryFiles.shared.remove(signed) }
+        do { try draft.sign(file: file, into: signed, with: signer) } catch {
+            try? FileManager.default.removeItem(at: signed)
+            throw .failure("\(file.path): cannot sign it: \(error.message)")
+        }
+        guard rename(signed.path, file.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: signed)
+            throw .failure("\(file.path): cannot sign it: \(reason)")
+        }
+    }
+
     private func add(_ marks: [Mark], to draft: inout ManifestDraft) {
         for mark in marks {
             switch mark {
