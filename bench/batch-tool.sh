@@ -7,6 +7,7 @@
 #       camstamp-spliced | camstamp-coefficients | camstamp-reencode   (part 5: stamped with the
 #       entropy-coded data spliced (tier 2, the default), in the DCT coefficients by libjpeg alone
 #       (tier 1, CAMSTAMP_SPLICE=0), or re-encoded)
+#       camstamp-spliced-signed   (part 5: tier 2 with --sign, keys from `camstamp keys new` in ASSETS)
 #       camstamp-heic-jpg | camstamp-heic-keep | heif-convert-magick   (part 6: HEIC photos)
 # Env: CAMSTAMP (the binary), JOBS (photos at a time, default 2), MARK_TEXT.
 #
@@ -65,6 +66,13 @@ fi
 # Part 5: the JPEG stamped without re-encoding (camstamp's default for JPEG to JPEG at the
 # source's own quality: no --quality): spliced (tier 2), tier 1 alone, and re-encoding (--reencode).
 # The --json lines go to OUT/paths.jsonl: which path each photo took.
+if [ "$tool" = camstamp-spliced-signed ]; then
+    keys="$assets/keys"
+    [ -f "$keys/key.pem" ] || "${CAMSTAMP:?set CAMSTAMP to the camstamp binary}" keys new "$keys" --name "camstamp bench" >/dev/null
+    exec "$CAMSTAMP" batch "$photos"/photo-*.jpg -o "$out" --text "$text" --preset logo --jobs "$jobs" --json \
+        --sign "$keys/chain.pem" --sign-key "$keys/key.pem" >"$out/paths.jsonl"
+fi
+
 if [ "$tool" = camstamp-spliced ] || [ "$tool" = camstamp-coefficients ] || [ "$tool" = camstamp-reencode ]; then
     extra=()
     [ "$tool" = camstamp-reencode ] && extra=(--reencode)

@@ -179,7 +179,7 @@ case " $only " in *" coefficients "*)
     say "5 stamped without re-encoding: camstamp spliced (tier 2) vs tier 1 vs --reencode vs djpeg | cjpeg, $photos_n photos, 2 at a time, $rounds rounds"
     mkdir -p "$out/coefficients"
     specs=()
-    for tool in camstamp-spliced camstamp-coefficients camstamp-reencode djpeg-cjpeg; do
+    for tool in camstamp-spliced camstamp-spliced-signed camstamp-coefficients camstamp-reencode djpeg-cjpeg; do
         specs+=("$tool=\"$here/batch-tool.sh\" $tool \"$standard\" \"$out/coefficients/$tool\" \"$assets\"")
     done
     specs+=("camstamp-spliced-optimised=\"$here/batch-tool.sh\" camstamp-spliced \"$photos\" \"$out/coefficients/camstamp-spliced-optimised\" \"$assets\"")
