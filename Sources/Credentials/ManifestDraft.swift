@@ -110,7 +110,8 @@ package struct ManifestDraft: Sendable {
     }
 
     func sign(_ asset: Data, with signer: C2PASigner, context: OpaquePointer) throws(CredentialsError) -> Data {
-        let output = MemoryStream()
+        // The manifest is tens of kilobytes (no thumbnail): the output is the asset and a little more.
+        let output = MemoryStream(capacity: asset.count + (256 << 10))
         try sign(MemoryStream(asset), into: output, with: signer, context: context)
         return output.data
     }

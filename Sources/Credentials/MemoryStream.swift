@@ -39,38 +39,43 @@ class StreamBacking {
     private static let flush: C2paFlushCallback = { _ in 0 }
 }
 
-/// Bytes in memory: the photo read, or the signed photo written.
+/// Bytes in memory: the photo read (shared with the caller, never copied), or the signed photo
+/// written (room for it reserved once).
 final class MemoryStream: StreamBacking {
-    private(set) var bytes: [UInt8]
+    private(set) var data: Data
     private var position = 0
 
-    init(_ data: Data = Data()) { bytes = [UInt8](data) }
+    init(_ data: Data) { self.data = data }
 
-    var data: Data { Data(bytes) }
+    /// An empty buffer to write about `capacity` bytes into.
+    init(capacity: Int) {
+        data = Data()
+        data.reserveCapacity(capacity)
+    }
 
     override func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        let count = max(0, min(buffer.count, bytes.count - position))
+        let count = max(0, min(buffer.count, data.count - position))
         if count > 0 {
-            bytes.withUnsafeBytes {
-                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[position..<position + count]))
-            }
+            let start = data.startIndex + position
+            data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: start..<start + count)
         }
         position += count
         return count
     }
 
     override func seek(_ offset: Int, from mode: Int32) -> Int {
-        let target = (mode == 1 ? position : mode == 2 ? bytes.count : 0) + offset
+        let target = (mode == 1 ? position : mode == 2 ? data.count : 0) + offset
         guard target >= 0 else { return -1 }
         position = target
         return target
     }
 
     override func write(_ buffer: UnsafeRawBufferPointer) -> Int {
-        if position > bytes.count { bytes.append(contentsOf: repeatElement(0, count: position - bytes.count)) }
-        let overlap = min(buffer.count, bytes.count - position)
-        if overlap > 0 { bytes.replaceSubrange(position..<position + overlap, with: buffer[0..<overlap]) }
-        if overlap < buffer.count { bytes.append(contentsOf: buffer[overlap...]) }
+        if position > data.count { data.append(Data(count: position - data.count)) }
+        let overlap = min(buffer.count, data.count - position)
+        let start = data.startIndex + position
+        if overlap > 0 { data.replaceSubrange(start..<start + overlap, with: buffer[0..<overlap]) }
+        if overlap < buffer.count { data.append(contentsOf: buffer[overlap...]) }
         position += buffer.count
         return buffer.count
     }
