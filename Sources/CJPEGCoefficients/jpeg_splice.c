@@ -128,7 +128,6 @@ static int run_splice(splice *sp, cs_prepare prepare, cs_wants_row wants, cs_fil
     if (sp->mcus > scan_bytes * 4 / (size_t)h->mcu.blocks + 1)
         return splice_failure(sp->text, CS_SPLICE_DAMAGED, "the header gives a %d×%d picture, more than its %zu bytes "
                               "of data can hold", h->frame.width, h->frame.height, scan_bytes);
-    if ((status = check_codes(sp->h, sp->text))) return status;
     if (prepare(context, &sp->h->frame) != 0) return 2;
     if ((status = read_scan(sp->input, sp->input_length, h->scan_start, sp->intervals, &sp->s, sp->text))
         || (status = plan_kept(sp, wants, context)) || (status = allocate_walk(sp)) || (status = walk_scan(sp))

@@ -147,6 +147,9 @@ typedef struct {
     int *predictors;         // the DC predictors before each MCU, by component
     uint8_t *changed;        // by MCU
     int16_t *original;       // the kept coefficients before the marks
+    // The squared error, in samples, of the blocks coded as the nearest the tables can say
+    // (nearest_codable_block) against the blocks the marks asked for.
+    double nearest_error;
     writer w;
     char text[JMSG_LENGTH_MAX];
 } splice;
@@ -171,7 +174,6 @@ int extend_table(JHUFF_TBL *t, int ac);
 
 // splice_header.c: 0, or a CS_SPLICE_ status with `text` saying why.
 int read_header(const unsigned char *input, size_t length, header *h, table_cache *tables, char *text);
-int check_codes(const header *h, char *text);
 
 // splice_scan.c
 int read_scan(const unsigned char *input, size_t length, size_t scan_start, int intervals, scan *s, char *text);
@@ -182,5 +184,11 @@ int walk_scan(splice *sp);
 
 // splice_writer.c
 int write_output(splice *sp);
+
+// splice_nearest.c
+int nearest_codable_block(const int16_t *block, int pred, const table *dc, const table *ac,
+                          const unsigned short quant[64], int16_t out[64]);
+double block_error(const int16_t *asked, const int16_t *coded, const unsigned short quant[64]);
+int check_fidelity(splice *sp);
 
 #endif

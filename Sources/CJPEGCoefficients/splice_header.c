@@ -143,19 +143,3 @@ int read_header(const unsigned char *input, size_t length, header *h, table_cach
     jpeg_destroy_decompress(&info);
     return status;
 }
-
-// Tables that still lack a DC size, or the AC end of block or 16-zero run, after extend_table go
-// to tier 1 at once, before the walk is paid for. An AC size the table lacks after a run of zeros
-// is worked around as the changed blocks are coded; one it lacks right after a value (an optimal
-// table of a large photo has no room to add it: its codes reach 16 bits) sends the photo to tier 1
-// only if a changed block needs it, which on the bench's ImageMagick-written photos (which all
-// lack such sizes) 5 of 32 marked photos did.
-int check_codes(const header *h, char *text) {
-    for (int c = 0; c < h->frame.components; c++)
-        for (int symbol = 0; symbol < 256; symbol++)
-            if ((symbol <= 11 && !h->dc[c]->size[symbol])
-                || ((symbol == 0x00 || symbol == 0xF0) && !h->ac[c]->size[symbol]))
-                return splice_failure(text, CS_SPLICE_MISSING_CODE,
-                                      "the Huffman tables lack codes a changed block may need");
-    return 0;
-}

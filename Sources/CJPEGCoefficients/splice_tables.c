@@ -139,8 +139,9 @@ static int needed_symbol(int ac, int symbol) {
 // the DHT segment changes. An optimal table leaves just its longest length's all-ones code free,
 // so there is room for 2^(16 - longest) - 1 codes: all of them at the shortest length with room,
 // else as many as fit at 16 bits, those that cannot be worked around first (DC sizes; AC sizes
-// right after a value, end of block, 16 zeros; a 1 after each run, which encode_block uses to
-// shorten a run it has no code for). 1 when symbols were added, 0 when none lacked, -1 when none fit.
+// right after a value, end of block, 16 zeros; a 1 after each run, with which the nearest codable
+// block shortens a run the table has no code for). 1 when symbols were added, 0 when none lacked,
+// -1 when none fit.
 int extend_table(JHUFF_TBL *t, int ac) {
     int have[256] = {0}, total = 0, longest = 0;
     for (int l = 1; l <= 16; l++) {

@@ -41,7 +41,8 @@ static void append(writer *w, const uint8_t *bytes, size_t n) {
 }
 
 // Encodes one block (natural order) after DC predictor `pred`. 0; -1 when a value is beyond what
-// baseline coding holds; -2 when a table has no code for a symbol needed.
+// baseline coding holds; -2 when a table has no code for a symbol needed (an optimal table holds
+// only the symbols its photo used): the caller then codes the nearest block the tables can say.
 static int encode_block(writer *w, const int16_t *block, int pred, const table *dc, const table *ac) {
     int diff = block[0] - pred, magnitude = diff < 0 ? -diff : diff;
     int s = magnitude ? 32 - __builtin_clz((unsigned)magnitude) : 0;
@@ -64,22 +65,7 @@ static int encode_block(writer *w, const int16_t *block, int pred, const table *
         s = 32 - __builtin_clz((unsigned)magnitude);
         if (s > 10) return -1;
         int rs = run << 4 | s;
-        if (!ac->size[rs]) {
-            // A table without this run and size (an optimal table holds only what its photo
-            // used): the run is shortened by a +1 at one of its zeros, where that gives two codes
-            // the table has, which changes a block that is being changed anyway by one
-            // quantisation step at one frequency. A value of a size the table lacks after every
-            // shorter run cannot be written without changing it a lot (cut to a smaller size,
-            // a text's edges lose their contrast): tier 1 rebuilds the tables instead.
-            int split = -1;
-            for (int after = run - 1; after >= 0 && split < 0; after--)
-                if (ac->size[(run - 1 - after) << 4 | 1] && ac->size[after << 4 | s]) split = after;
-            if (split < 0) return -2;
-            int before = run - 1 - split;
-            put(w, ac->code[before << 4 | 1], ac->size[before << 4 | 1]);
-            put(w, 1, 1); // +1
-            rs = split << 4 | s;
-        }
+        if (!ac->size[rs]) return -2;
         put(w, (uint32_t)ac->code[rs] << s | ((uint32_t)(v < 0 ? v - 1 : v) & ((1u << s) - 1)), ac->size[rs] + s);
         run = 0;
     }
@@ -214,26 +200,42 @@ static int code_mcu_again(splice *sp, size_t i, int pred[]) {
     for (int b = 0; b < h->mcu.blocks; b++) {
         int c = h->mcu.component[b];
         const int16_t *block = blocks[b];
-        int result = encode_block(&sp->w, block, pred[c], h->mcu.dc[b], h->mcu.ac[b]);
-        if (result == -2)
-            return splice_failure(sp->text, CS_SPLICE_MISSING_CODE,
-                                  "the Huffman tables lack a code the changed blocks need");
-        if (result)
-            return splice_failure(sp->text, CS_SPLICE_MISSING_CODE, "a changed coefficient beyond baseline coding");
+        const writer before = sp->w;
+        int16_t nearest[64];
+        if (encode_block(&sp->w, block, pred[c], h->mcu.dc[b], h->mcu.ac[b])) {
+            // A code the tables lack (or a value beyond baseline coding): the block is coded
+            // again, from where it started, as the nearest one they can say.
+            sp->w.length = before.length;
+            sp->w.bits = before.bits;
+            sp->w.count = before.count;
+            if (nearest_codable_block(block, pred[c], h->mcu.dc[b], h->mcu.ac[b], h->frame.quant[c], nearest)
+                || encode_block(&sp->w, nearest, pred[c], h->mcu.dc[b], h->mcu.ac[b]))
+                return splice_failure(sp->text, CS_SPLICE_MISSING_CODE,
+                                      "the Huffman tables lack the codes a changed block needs");
+            sp->nearest_error += block_error(block, nearest, h->frame.quant[c]);
+            block = nearest;
+        }
         pred[c] = block[0];
     }
     return 0;
 }
 
+// Whether MCU i starts with the DC predictors the input had there: then its bits can be copied.
+static int same_predictors(const splice *sp, size_t i, const int pred[]) {
+    const size_t components = (size_t)sp->h->frame.components;
+    return !memcmp(pred, sp->predictors + i * components, sizeof(int) * components);
+}
+
 // Interval k with changes: the bits between the MCUs coded again copied as they were, those MCUs
-// (each changed one and the one after it, whose DC difference changes) coded again, then padded.
+// (each changed one, and each after one coded again whose predictors it changed: the DC
+// differences change) coded again, then padded.
 static int splice_interval(splice *sp, int k) {
     const size_t first = interval_first(sp, k), last = interval_end(sp, k);
     const size_t components = (size_t)sp->h->frame.components;
     uint64_t copied = (uint64_t)sp->s.start[k] * 8;
     int pred[CS_MAX_COMPONENTS] = {0}, previous = 0;
     for (size_t i = first; i < last; i++) {
-        if (!sp->changed[i] && !(i > first && sp->changed[i - 1])) {
+        if (!sp->changed[i] && !(previous && !same_predictors(sp, i, pred))) {
             previous = 0;
             continue;
         }
@@ -269,5 +271,5 @@ int write_output(splice *sp) {
         uint8_t marker[2] = {0xFF, k + 1 < sp->intervals ? (uint8_t)(0xD0 + k % 8) : 0xD9};
         append(w, marker, 2);
     }
-    return 0;
+    return check_fidelity(sp);
 }

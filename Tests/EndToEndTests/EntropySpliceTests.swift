@@ -151,17 +151,17 @@ import TestSupport
 
     /// Optimal Huffman tables (cjpeg -optimize) lack codes the changed blocks need, and their
     /// longest codes leave room for a few new ones at most: on a picture whose AC tables lack the
-    /// large values a mark's edges need right after another value (which the encoder cannot work
-    /// around), the photo is stamped by tier 1, which completes the tables, and --json says
-    /// "coefficients".
-    @Test func tablesWithoutACodeTheMarkNeedsFallBackToTier1() throws {
+    /// large values a mark's edges need right after another value, the blocks that need them are
+    /// coded as the nearest ones the tables can say, and the photo is spliced (the same checks as
+    /// tier 1's against --reencode; NearestCodableBlockTests measures the marks' fidelity).
+    @Test func tablesWithoutACodeTheMarkNeedsAreSplicedAsNearAsTheyCanSay() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let c = CoefficientStampTests.Case(
             sampling: "2x2", progressive: false, restart: false, orientation: 1, optimised: true)
         let input = try CoefficientStampTests().source(c, in: folder)
         let harness = CoefficientStampTests()
-        let (stamped, reencoded) = try harness.stamp(input, in: folder, splice: true, path: "coefficients")
+        let (stamped, reencoded) = try harness.stamp(input, in: folder, splice: true, path: "spliced")
         try harness.checkStamp(
             input: input, stamped: stamped, reencoded: reencoded, orientation: 1, mcu: c.mcu, growth: 0.06)
     }
@@ -203,8 +203,8 @@ import TestSupport
 
     /// A photo-sized grainy picture with hard shapes, as ImageMagick writes it (optimal tables whose
     /// codes reach 16 bits, so none can be added, lacking most AC run/sizes): spliced all the same,
-    /// a missing code after a run of zeros worked around by a +1 (so a few pixels differ from tier
-    /// 1's file, by a level or so: this fixture needs it); the scan before the first changed MCU
+    /// the blocks that need a missing code coded as the nearest the tables can say (so a few pixels
+    /// differ from tier 1's file, by a level or so: this fixture needs it); the scan before the first changed MCU
     /// is the input's; djpeg (which fails on a warning) and ffmpeg decode it alike.
     @Test func optimisedTablesWithoutRoomAreSplicedAroundTheMissingCodes() throws {
         let folder = try temporaryFolder()

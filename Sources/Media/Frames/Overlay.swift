@@ -54,11 +54,23 @@ public final class OverlayImage: @unchecked Sendable {
             }
         }
         premultiplied = packed
-        coveredColumns = (0..<height).map { row in
-            let alphas = Swift.stride(from: row * width * 4 + 3, to: (row + 1) * width * 4, by: 4)
-            guard let first = alphas.first(where: { packed[$0] != 0 }) else { return 0..<0 }
-            let last = alphas.reversed().first(where: { packed[$0] != 0 })!
-            return (first - row * width * 4) / 4..<(last - row * width * 4) / 4 + 1
+        coveredColumns = packed.withUnsafeBufferPointer { Self.coveredColumns($0, width: width, height: height) }
+    }
+
+    /// For each row of `pixels` (premultiplied, so a clear pixel's alpha is 0), the columns from
+    /// its first to its last pixel that is not wholly transparent.
+    private static func coveredColumns(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int) -> [Range<Int>] {
+        #if _endian(little)
+        let alphaByte = 3
+        #else
+        let alphaByte = 0
+        #endif
+        return (0..<height).map { row in
+            let base = row * width * 4 + alphaByte
+            guard let first = (0..<width).first(where: { pixels[base + $0 * 4] != 0 }) else { return 0..<0 }
+            var last = width - 1
+            while pixels[base + last * 4] == 0 { last -= 1 }
+            return first..<last + 1
         }
     }
 
@@ -79,35 +91,15 @@ public final class OverlayImage: @unchecked Sendable {
     private func convert(for space: ColourSpace) -> Converted {
         var pixels = [UInt8](repeating: 0, count: premultiplied.count)
         let format: GstVideoFormat
+        var weighted: (y: [UInt16], cb: [UInt16], cr: [UInt16], inverse: [UInt16])?
         switch space {
         case .rgb:
-            // BGRA bytes in memory on little-endian, as Cairo writes them (ARGB on big-endian).
             format = overlayRGBFormat
-            #if _endian(little)
-            let (b, g, r, a) = (0, 1, 2, 3)
-            #else
-            let (a, r, g, b) = (0, 1, 2, 3)
-            #endif
-            for offset in stride(from: 0, to: pixels.count, by: 4) {
-                let (red, green, blue, alpha) = straight(at: offset)
-                pixels[offset + r] = red
-                pixels[offset + g] = green
-                pixels[offset + b] = blue
-                pixels[offset + a] = alpha
-            }
+            pixels.withUnsafeMutableBufferPointer { convertToRGB(into: $0) }
         case .yuv(let kr, let kb, let fullRange):
             format = GST_VIDEO_FORMAT_AYUV
-            let kg = 1 - kr - kb
-            let (lumaScale, lumaOffset, chromaScale) = fullRange ? (255.0, 0.0, 255.0) : (219.0, 16.0, 224.0)
-            for offset in stride(from: 0, to: pixels.count, by: 4) {
-                let (red, green, blue, alpha) = straight(at: offset)
-                let r = Double(red) / 255, g = Double(green) / 255, b = Double(blue) / 255
-                let y = kr * r + kg * g + kb * b
-                let cb = (b - y) / (2 * (1 - kb)), cr = (r - y) / (2 * (1 - kr))
-                pixels[offset] = alpha
-                pixels[offset + 1] = clampByte(lumaOffset + lumaScale * y)
-                pixels[offset + 2] = clampByte(128 + chromaScale * cb)
-                pixels[offset + 3] = clampByte(128 + chromaScale * cr)
+            weighted = pixels.withUnsafeMutableBufferPointer {
+                convertToAYUV(into: $0, kr: kr, kb: kb, fullRange: fullRange)
             }
         }
         let buffer = gst_buffer_new_allocate(nil, gsize(pixels.count), nil)!
@@ -118,27 +110,80 @@ public final class OverlayImage: @unchecked Sendable {
         _ = gst_buffer_add_video_meta_full(
             buffer, GST_VIDEO_FRAME_FLAG_NONE, format,
             guint(width), guint(height), 1, &offsets, &strides)
-        var weighted: (y: [UInt16], cb: [UInt16], cr: [UInt16], inverse: [UInt16])?
-        if case .yuv = space {
-            let alphas = Swift.stride(from: 0, to: pixels.count, by: 4).map { UInt16(pixels[$0]) }
-            func term(_ channel: Int) -> [UInt16] {
-                alphas.indices.map { UInt16(pixels[$0 * 4 + channel]) * alphas[$0] }
-            }
-            weighted = (term(1), term(2), term(3), alphas.map { 255 - $0 })
-        }
         return Converted(box: GstBufferBox(buffer), weighted: weighted)
     }
 
-    /// The pixel at `offset` with its alpha divided out, as (red, green, blue, alpha).
-    private func straight(at offset: Int) -> (UInt8, UInt8, UInt8, UInt8) {
+    /// Straight-alpha BGRA bytes in memory on little-endian, as Cairo writes them (ARGB on
+    /// big-endian), into `pixels` (zeroed: a clear pixel stays as it is).
+    private func convertToRGB(into pixels: UnsafeMutableBufferPointer<UInt8>) {
         #if _endian(little)
-        let (b, g, r, a) = (
-            premultiplied[offset], premultiplied[offset + 1], premultiplied[offset + 2], premultiplied[offset + 3]
-        )
+        let (b, g, r, a) = (0, 1, 2, 3)
         #else
-        let (a, r, g, b) = (
-            premultiplied[offset], premultiplied[offset + 1], premultiplied[offset + 2], premultiplied[offset + 3]
-        )
+        let (a, r, g, b) = (0, 1, 2, 3)
+        #endif
+        premultiplied.withUnsafeBufferPointer { source in
+            for offset in stride(from: 0, to: pixels.count, by: 4) where source[offset + a] != 0 {
+                let (red, green, blue, alpha) = Self.straight(source, at: offset)
+                pixels[offset + r] = red
+                pixels[offset + g] = green
+                pixels[offset + b] = blue
+                pixels[offset + a] = alpha
+            }
+        }
+    }
+
+    /// Straight-alpha AYUV with the frame's matrix and range into `pixels`, and each pixel's
+    /// terms of the blend (`Converted.weighted`), in one pass; a clear pixel's terms are 0, 0, 0
+    /// and 255.
+    private func convertToAYUV(
+        into pixels: UnsafeMutableBufferPointer<UInt8>, kr: Double, kb: Double, fullRange: Bool
+    ) -> (y: [UInt16], cb: [UInt16], cr: [UInt16], inverse: [UInt16]) {
+        let count = width * height, kg = 1 - kr - kb
+        let (lumaScale, lumaOffset, chromaScale) = fullRange ? (255.0, 0.0, 255.0) : (219.0, 16.0, 224.0)
+        var y = [UInt16](repeating: 0, count: count), cb = y, cr = y
+        var inverse = [UInt16](repeating: 255, count: count)
+        #if _endian(little)
+        let alphaByte = 3
+        #else
+        let alphaByte = 0
+        #endif
+        // A clear pixel: alpha 0 and black, as the blender has always been given it.
+        let clear = (clampByte(lumaOffset), clampByte(128), clampByte(128))
+        for offset in stride(from: 0, to: pixels.count, by: 4) {
+            (pixels[offset + 1], pixels[offset + 2], pixels[offset + 3]) = clear
+        }
+        premultiplied.withUnsafeBufferPointer { source in
+            for pixel in 0..<count where source[pixel * 4 + alphaByte] != 0 {
+                let offset = pixel * 4
+                let (red, green, blue, alpha) = Self.straight(source, at: offset)
+                let r = Double(red) / 255, g = Double(green) / 255, b = Double(blue) / 255
+                let luma = kr * r + kg * g + kb * b
+                let u = (b - luma) / (2 * (1 - kb)), v = (r - luma) / (2 * (1 - kr))
+                let (ys, us, vs) = (
+                    clampByte(lumaOffset + lumaScale * luma), clampByte(128 + chromaScale * u),
+                    clampByte(128 + chromaScale * v)
+                )
+                pixels[offset] = alpha
+                pixels[offset + 1] = ys
+                pixels[offset + 2] = us
+                pixels[offset + 3] = vs
+                let weight = UInt16(alpha)
+                y[pixel] = UInt16(ys) * weight
+                cb[pixel] = UInt16(us) * weight
+                cr[pixel] = UInt16(vs) * weight
+                inverse[pixel] = 255 - weight
+            }
+        }
+        return (y, cb, cr, inverse)
+    }
+
+    /// The pixel at `offset` of `source` (Cairo's premultiplied bytes) with its alpha divided
+    /// out, as (red, green, blue, alpha).
+    private static func straight(_ source: UnsafeBufferPointer<UInt8>, at offset: Int) -> (UInt8, UInt8, UInt8, UInt8) {
+        #if _endian(little)
+        let (b, g, r, a) = (source[offset], source[offset + 1], source[offset + 2], source[offset + 3])
+        #else
+        let (a, r, g, b) = (source[offset], source[offset + 1], source[offset + 2], source[offset + 3])
         #endif
         guard a > 0 else { return (0, 0, 0, 0) }
         guard a < 255 else { return (r, g, b, a) }
