@@ -116,6 +116,12 @@ package struct ManifestDraft: Sendable {
         return output.data
     }
 
+    /// `asset` signed into the file `output`, a new file (it must not exist).
+    package func sign(_ asset: Data, intoFile output: URL, with signer: C2PASigner) throws(CredentialsError) {
+        let destination = try FileStream(output, writing: true)
+        try sign(MemoryStream(asset), into: destination, with: signer, context: signer.context)
+    }
+
     /// The file `asset` signed into `output`, a new file (it must not exist); read and written
     /// through their descriptors, never whole in memory.
     package func sign(file asset: URL, into output: URL, with signer: C2PASigner) throws(CredentialsError) {

@@ -90,7 +90,7 @@ final class FileStream: StreamBacking {
     init(_ url: URL, writing: Bool) throws(CredentialsError) {
         descriptor =
             writing
-            ? open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) : open(url.path, O_RDONLY | O_CLOEXEC)
+            ? open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) : open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw CredentialsError(
                 "cannot \(writing ? "write" : "read") \(url.path): \(String(cString: strerror(errno)))")

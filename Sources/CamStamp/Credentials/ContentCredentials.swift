@@ -34,16 +34,24 @@ final class ContentCredentials: Sendable {
 
     /// `output` (an `format` file) signed: `c2pa.opened` with `source` as its parent (a manifest in
     /// the source is kept as the parent's), the marks, the metadata edits.
+    /// `into` a file: the signed photo is written there (a new file) and nil returned, so no
+    /// second photo-sized buffer is held; else it is returned.
     func sign(
         _ output: Data, format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
-        marks: [Mark], metadataEdit: String?
-    ) throws(CamStampError) -> Data {
+        marks: [Mark], metadataEdit: String?, into file: URL? = nil
+    ) throws(CamStampError) -> Data? {
         var draft = ManifestDraft(
             title: sourceName, format: Self.mime(format), generator: (Self.generator, version))
         draft.opened(source: .data(source), title: sourceName, format: Self.mime(sourceFormat))
         add(marks, to: &draft)
         if let metadataEdit { draft.editedMetadata(metadataEdit) }
-        do { return try draft.sign(output, with: signer) } catch { throw .failure(error.message) }
+        do {
+            guard let file else { return try draft.sign(output, with: signer) }
+            try draft.sign(output, intoFile: file, with: signer)
+            return nil
+        } catch {
+            throw .failure(error.message)
+        }
     }
 
     /// A marked clip (`output`, a finished MP4 or MOV) signed into `signed`, a new file: `c2pa.opened`
