@@ -123,7 +123,7 @@ test: check-tracked lint build test-deps
 # give it `.runsGStreamerElements` (Tests/TestSupport/Tiers.swift), which skips it here and runs
 # it in `make test`, or put it in a suite outside this list. A new test target or MediaTests suite
 # of that kind joins the tier by being added here.
-UNIT_SUITES = ^(PresetsTests|RenderTests|ISOBMFFTests|PhotoMetadataTests|CLITests|CamStampTests|TestSupportTests)\. \
+UNIT_SUITES = ^(PresetsTests|RenderTests|ISOBMFFTests|PhotoMetadataTests|CredentialsUnitTests|CLITests|CamStampTests|TestSupportTests)\. \
   ^MediaTests\.(BlendTests|ColumnBlendTests|ClipContainerTests|ClipMetadataUnitTests|CameraControlsTests)/ \
   ^MediaTests\.(TemplateTests|UpstreamFixTests|SpliceFuzzTests)/
 NO_PLUGINS = $(BUILD_DIR)/no-gstreamer-plugins

@@ -93,6 +93,7 @@ let package = Package(
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MovieFixtures"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "ISOBMFF", "MovieFixtures", "TestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "TestSupport"]),
+        .testTarget(name: "CredentialsUnitTests", dependencies: ["Credentials"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
         .testTarget(name: "CamStampTests", dependencies: ["CamStamp", "Media", "Presets", "TestSupport"]),
         // Fixtures/: real camera photos, found through #filePath.
