@@ -142,9 +142,22 @@ SYMBOL_GRAPHS = $(BUILD_DIR)/symbol-graphs
 api-check: build
 	python3 scripts/check-library-api.py --symbol-graphs $(SYMBOL_GRAPHS)/product $(BUILD_DIR)/$(CONFIG)
 
+# docs/presets.md's pictures: every shipped preset drawn by `camstamp presets render` on the sample
+# photos, into docs/images/presets/NAME.jpg (checked in; PresetPicturesTests checks that each
+# preset has one, that the page shows it, and that a fresh one has its size).
+PRESET_PICTURE_SIZE    = 384x256
+PRESET_PICTURE_QUALITY = 80
+PRESET_PICTURES_DIR    = docs/images/presets
+.PHONY: preset-pictures
+preset-pictures: build
+	@mkdir -p $(PRESET_PICTURES_DIR)
+	@for preset in presets/*.json; do name=$$(basename $$preset .json); \
+	  $(CAMSTAMP) presets render $$preset --size $(PRESET_PICTURE_SIZE) --quality $(PRESET_PICTURE_QUALITY) \
+	    -o $(PRESET_PICTURES_DIR)/$$name.jpg --overwrite || exit 1; done
+
 # DocC for the library, with the toolchain's docc (no swift-docc-plugin needed), into .build/docs
 # (static hosting layout). Warnings (a broken link, an undocumented parameter) are errors.
-docs: api-check
+docs: api-check preset-pictures
 	@command -v docc >/dev/null || { echo "camstamp: docc is not in this Swift toolchain; the catalog is Sources/CamStamp/CamStamp.docc"; exit 1; }
 	rm -rf $(SYMBOL_GRAPHS)/CamStamp $(BUILD_DIR)/docs && mkdir -p $(SYMBOL_GRAPHS)/CamStamp
 	cp $(SYMBOL_GRAPHS)/product/CamStamp*.symbols.json $(SYMBOL_GRAPHS)/CamStamp/

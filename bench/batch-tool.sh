@@ -6,7 +6,8 @@
 #       camstamp-2048 | vipsthumbnail-2048   (part 4: shrink to a 2048 px long side)
 #       camstamp-spliced | camstamp-coefficients | camstamp-reencode   (part 5: stamped with the
 #       entropy-coded data spliced (tier 2, the default), in the DCT coefficients by libjpeg alone
-#       (tier 1, CAMSTAMP_SPLICE=0), or re-encoded)
+#       (tier 1, CAMSTAMP_SPLICE=0), or re-encoded; camstamp-spliced-box and
+#       camstamp-coefficients-box with a solid-box preset), jpegtran and huffman-pass (its bounds)
 #       camstamp-spliced-signed   (part 5: tier 2 with --sign, keys from `camstamp keys new` in ASSETS)
 #       camstamp-heic-jpg | camstamp-heic-keep | heif-convert-magick   (part 6: HEIC photos)
 # Env: CAMSTAMP (the binary), JOBS (photos at a time, default 2), MARK_TEXT.
@@ -50,6 +51,13 @@ if [ "${1:-}" = assets ]; then
         -fill white -stroke none -annotate +0+0 "$text" -trim +repage "$assets/text-$em.png"
     printf '%s\t%s\n' "$(vipsheader -f width "$assets/text-$em.png")" "$(vipsheader -f height "$assets/text-$em.png")" \
         >"$assets/text-$em.size"
+    # Part 5's solid box: white text on an opaque black box, the watermark style whose edges need
+    # the largest DCT values (the Huffman codes an optimised table is most likely to lack).
+    cat >"$assets/solidbox.json" <<'JSON'
+{"name": "solidbox", "description": "White text on an opaque black box",
+ "marks": [{"text": "© 2026 Example Studio · 2026-12-01 19:00", "size": "3%", "color": "#FFFFFF",
+   "outline": false, "box": {"color": "#000000FF", "padding": "1%"}, "anchor": "bottom-right", "margin": "3%"}]}
+JSON
     exit 0
 fi
 
@@ -73,12 +81,24 @@ if [ "$tool" = camstamp-spliced-signed ]; then
         --sign "$keys/chain.pem" --sign-key "$keys/key.pem" >"$out/paths.jsonl"
 fi
 
-if [ "$tool" = camstamp-spliced ] || [ "$tool" = camstamp-coefficients ] || [ "$tool" = camstamp-reencode ]; then
-    extra=()
-    [ "$tool" = camstamp-reencode ] && extra=(--reencode)
-    [ "$tool" = camstamp-coefficients ] && export CAMSTAMP_SPLICE=0
+# camstamp-*-box: the solid-box preset instead of the text and logo. jpegtran (a full entropy decode
+# and encode, the coefficient path's bound) and djpeg -scale 1/8 (a Huffman-only pass: the scan
+# decoded, DC only, the splice walk's bound) are the bounds, one process per photo.
+case $tool in camstamp-spliced | camstamp-coefficients | camstamp-reencode | camstamp-spliced-box | camstamp-coefficients-box)
+    extra=(--text "$text" --preset logo)
+    case $tool in *-box) extra=(--preset "$assets/solidbox.json") ;; esac
+    case $tool in camstamp-reencode) extra+=(--reencode) ;; camstamp-coefficients*) export CAMSTAMP_SPLICE=0 ;; esac
     exec "${CAMSTAMP:?set CAMSTAMP to the camstamp binary}" batch "$photos"/photo-*.jpg -o "$out" \
-        --text "$text" --preset logo --jobs "$jobs" --json "${extra[@]}" >"$out/paths.jsonl"
+        --jobs "$jobs" --json "${extra[@]}" >"$out/paths.jsonl"
+esac
+if [ "$tool" = jpegtran ]; then
+    printf '%s\0' "$photos"/photo-*.jpg | xargs -0 -n 1 -P "$jobs" sh -c \
+        'jpegtran -copy all -outfile "$0/$(basename "$1")" "$1"' "$out"
+    exit 0
+fi
+if [ "$tool" = huffman-pass ]; then
+    printf '%s\0' "$photos"/photo-*.jpg | xargs -0 -n 1 -P "$jobs" sh -c 'djpeg -scale 1/8 -outfile /dev/null "$1"' sh
+    exit 0
 fi
 # Part 6: HEIC 12 MP photos (PHOTOS holds photo-*.heic). camstamp reads them with libheif and writes
 # a marked JPEG (--format jpg) or HEIC again (--format keep, x265); the peers convert with

@@ -165,7 +165,8 @@ esac
 
 case " $only " in *" coefficients "*)
     # ImageMagick wrote the corpus with optimal Huffman tables, which lack codes a changed block
-    # may need: tier 2 falls back to tier 1 on a few (the camstamp-spliced-optimised row says so).
+    # may need: tier 2 codes such blocks as the nearest the tables can say, within a bound (the
+    # paths column of the -optimised rows says whether any fell back to tier 1).
     # Cameras write the standard tables: the same photos with those (jpegtran, lossless: the same
     # coefficients, so the same pixels) are part 5's corpus.
     standard="$out/photos-standard"
@@ -178,11 +179,16 @@ case " $only " in *" coefficients "*)
     cp "$photos/photos.tsv" "$standard/photos.tsv"   # the displayed sizes, for the peers' marks
     say "5 stamped without re-encoding: camstamp spliced (tier 2) vs tier 1 vs --reencode vs djpeg | cjpeg, $photos_n photos, 2 at a time, $rounds rounds"
     mkdir -p "$out/coefficients"
+    # Each tool on both corpora: the standard tables, and the optimised ones as ImageMagick wrote
+    # them (the rows ending in -optimised); the bounds (jpegtran, the Huffman-only pass) too.
     specs=()
-    for tool in camstamp-spliced camstamp-spliced-signed camstamp-coefficients camstamp-reencode djpeg-cjpeg; do
+    for tool in camstamp-spliced camstamp-spliced-box camstamp-coefficients camstamp-coefficients-box \
+        camstamp-reencode djpeg-cjpeg jpegtran huffman-pass; do
         specs+=("$tool=\"$here/batch-tool.sh\" $tool \"$standard\" \"$out/coefficients/$tool\" \"$assets\"")
+        specs+=("$tool-optimised=\"$here/batch-tool.sh\" $tool \"$photos\" \"$out/coefficients/$tool-optimised\" \"$assets\"")
     done
-    specs+=("camstamp-spliced-optimised=\"$here/batch-tool.sh\" camstamp-spliced \"$photos\" \"$out/coefficients/camstamp-spliced-optimised\" \"$assets\"")
+    # Tier 2 with --sign (issue 24), on the standard tables only: beside camstamp-spliced.
+    specs+=("camstamp-spliced-signed=\"$here/batch-tool.sh\" camstamp-spliced-signed \"$standard\" \"$out/coefficients/camstamp-spliced-signed\" \"$assets\"")
     measure --label coefficients --out "$out/coefficients.json" --rounds "$rounds" --warmup 1 \
         --prep "rm -rf \"$out/coefficients/\$BENCH_NAME\"" \
         --post "ls \"$out/coefficients/\$BENCH_NAME\" | grep -c '\\.jpg\$' || true" "${specs[@]}"

@@ -21,6 +21,9 @@ public enum ParsedCommand: Sendable, Equatable {
     case presetsList
     case presetsShow(String)
     case presetsCheck([String])
+    case presetsRender(PresetRenderOptions)
+    case presetsPictures(PresetPicturesOptions)
+    case inspect(InspectOptions)
     case verify(VerifyOptions)
     case keysNew(KeysOptions)
     /// Help text to print on stdout; exit 0.
@@ -133,11 +136,21 @@ enum Commands {
     enum PresetsList {
         static let json = Flag(
             "json", help: "Print the presets as JSON (name, description, origin, file), for scripts.")
+        static let previews = Single<String>(
+            "previews", value: "DIR",
+            help: "Draw each preset on the sample photos (as presets render does) into DIR/NAME.jpg, "
+                + "replacing those files, and print their paths.")
+        static let pictures = Flag(
+            "pictures",
+            help: "Show each preset's preview under its line, in a terminal that displays pictures "
+                + "(kitty, WezTerm, Ghostty, Konsole, iTerm2, foot, mlterm; or as CAMSTAMP_PICTURES=kitty|iterm2|sixel says); "
+                + "elsewhere, or into a pipe, write the previews "
+                + "to ~/.cache/camstamp/previews and print their paths.")
 
         static let spec = CommandSpec(
             "list",
             overview: "List your presets and the shipped ones, with their descriptions and where each comes from.",
-            keys: [json], discussion: PresetFolders.discussion)
+            keys: [json, previews, pictures], discussion: PresetFolders.discussion)
     }
 
     static let presetsShow = CommandSpec(
@@ -149,9 +162,9 @@ enum Commands {
 
     static let presets = CommandSpec(
         "presets",
-        overview: "List, show and check presets.",
-        usage: "camstamp presets [list | show NAME | check FILE...]",
-        subcommands: [PresetsList.spec, presetsShow, presetsCheck],
+        overview: "List, show, check and render presets.",
+        usage: "camstamp presets [list | show NAME | check FILE... | render NAME]",
+        subcommands: [PresetsList.spec, presetsShow, presetsCheck, PresetsRender.spec],
         defaultSubcommand: "list")
 
     static let help = CommandSpec(
@@ -175,7 +188,8 @@ enum Commands {
             + "camstamp --generate-man | --generate-completion bash|zsh|fish",
         options: [version.spec, generateMan.spec, generateCompletion.spec],
         subcommands: [
-            Shoot.spec, Batch.spec, Stream.spec, Camera.spec, Devices.spec, presets, Verify.spec, Keys.spec, help,
+            Shoot.spec, Batch.spec, Stream.spec, Camera.spec, Devices.spec, presets, Inspect.spec, Verify.spec,
+            Keys.spec, help,
         ],
         discussion: "Run 'camstamp COMMAND --help' for the options of a command.\n"
             + "Exit status: 0 all done, 1 some inputs or the pipeline failed, 64 usage or preset error, "
@@ -198,6 +212,7 @@ enum Commands {
             case .shoot(let options): options.json
             case .stream(let options): options.json
             case .presetsList: values.get(PresetsList.json)
+            case .inspect(let options): options.json
             case .verify(let options): options.json
             default: false
             }
@@ -224,9 +239,11 @@ enum Commands {
         case [Stream.spec.name]: return .stream(try streamOptions(values))
         case [Camera.spec.name]: return .camera(try cameraOptions(values))
         case [Devices.spec.name]: return .devices(DevicesOptions(json: values.get(Devices.json)))
-        case [presets.name, PresetsList.spec.name]: return .presetsList
+        case [presets.name, PresetsList.spec.name]: return try presetsListCommand(values)
         case [presets.name, presetsShow.name]: return .presetsShow(values.positionals[0])
         case [presets.name, presetsCheck.name]: return .presetsCheck(values.positionals)
+        case [presets.name, PresetsRender.spec.name]: return .presetsRender(try presetRenderOptions(values))
+        case [Inspect.spec.name]: return .inspect(try inspectOptions(values))
         case [Verify.spec.name]: return .verify(try Verify.options(values))
         case [Keys.spec.name, Keys.new.name]: return .keysNew(try Keys.options(values))
         case [help.name]:

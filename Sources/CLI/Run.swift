@@ -79,6 +79,12 @@ private func run(_ invocation: Invocation, output: JobOutput) throws(CamStampErr
         for line in try CameraListing.lines(json: options.json) { output.result(line) }
     case .presetsList, .presetsShow, .presetsCheck:
         try PresetsCommand.run(command, json: invocation.json, output: output)
+    case .presetsRender(let options):
+        if let written = try PresetRenderJob(options: options).run() { output.result(written.path) }
+    case .presetsPictures(let options):
+        return try PresetsPictures.run(options, output: output)
+    case .inspect(let options):
+        return try InspectCommand.run(options, output: output)
     case .stream(let options):
         let job = StreamJob(options: options)
         output.note(job.summaryLine(try job.run(interrupts: .shared, report: output)))

@@ -119,7 +119,7 @@ import TestSupport
             "camstamp batch --sh", "camstamp presets ", "camstamp presets list --j", "camstamp batch --format ",
             "camstamp stream -",
         ]
-        let expected = ["--shard", "check list show", "--json", "heic jpg keep png tiff webp"]
+        let expected = ["--shard", "check list render show", "--json", "heic jpg keep png tiff webp"]
         let bash = try shell(
             "bash",
             [

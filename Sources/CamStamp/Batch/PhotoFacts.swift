@@ -35,7 +35,7 @@ struct PhotoFacts {
     /// HEIC/AVIF and TIFF pictures, decoded outside GStreamer (libheif, libtiff).
     var heif: HEIFFile?
     var tiff: TIFFFile?
-    private var metadata = ImageMetadata()
+    private(set) var metadata = ImageMetadata()
     /// Damage found in the photo's metadata: what could not be read, or the parts left out. The
     /// photo is still marked (a warning line says what); under --strict it fails.
     private(set) var metadataDamage: [String] = []

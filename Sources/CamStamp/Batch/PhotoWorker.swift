@@ -229,18 +229,16 @@ final class PhotoWorker {
     /// the photo down the re-encoding path; a photo that could not be stamped so (arithmetic
     /// coding, 12-bit, CMYK/YCCK) gets a note saying why; damaged data (libjpeg's warning) goes
     /// in `damage` instead, for the photo's damage warning, which --strict fails.
+    /// `spliceSkipped`: why a coefficient-stamped photo was not spliced (`camstamp inspect` says it).
     func stampInCoefficients(
         _ data: Data, photo: PhotoFacts, outputKind: ImageFormat,
         context: (Int, Int) -> TemplateContext, notes: inout [String],
         damage: inout String?
-    ) throws(CamStampError) -> (data: Data, path: WritePath)? {
+    ) throws(CamStampError) -> (data: Data, path: WritePath, spliceSkipped: String?)? {
         let upright =
             photo.orientation.swapsAxes
             ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
-        // A picture cut short is damaged: the decoder's warning on the other path says so.
-        guard photo.kind == .jpg, outputKind == .jpg, !settings.reencode, settings.quality == nil,
-            !photo.truncated, outputSize(photo) == upright
-        else { return nil }
+        guard coefficientPathRefusal(photo, outputKind: outputKind) == nil else { return nil }
         let composition: OverlayComposition
         do {
             composition = try marker.composition(
@@ -254,7 +252,8 @@ final class PhotoWorker {
                 data[photo.pictureBytes], composition: composition, orientation: photo.orientation,
                 splice: settings.splice)
             if let warning = result.damage { damage = warning }
-            return (result.data, result.spliced ? .spliced : .coefficients)
+            let skipped = settings.splice ? result.spliceSkipped : "CAMSTAMP_SPLICE=0"
+            return (result.data, result.spliced ? .spliced : .coefficients, skipped)
         } catch {
             if let warning = error.damage {
                 damage = warning
@@ -263,6 +262,22 @@ final class PhotoWorker {
             }
             return nil
         }
+    }
+
+    /// Why `photo` goes down the re-encoding path whatever its data holds, or nil when it may be
+    /// stamped in its DCT coefficients (`stampInCoefficients` still tries, and may say otherwise).
+    func coefficientPathRefusal(_ photo: PhotoFacts, outputKind: ImageFormat) -> String? {
+        let upright =
+            photo.orientation.swapsAxes
+            ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
+        if photo.kind != .jpg { return "a \(photo.kind.name): only a JPEG is stamped in its DCT coefficients" }
+        if outputKind != .jpg { return "written as \(outputKind.name), not as the JPEG it is" }
+        if settings.reencode { return "--reencode asks for it" }
+        if settings.quality != nil { return "--quality asks for another quality than the photo's own" }
+        // A picture cut short is damaged: the decoder's warning on the other path says so.
+        if photo.truncated { return "its data ends before the picture does: decoded as far as it goes" }
+        if outputSize(photo) != upright { return "--max-size scales it" }
+        return nil
     }
 
     /// What a photo or clip whose output `target` did not fit on its disk says.
