@@ -16,12 +16,13 @@ DEBS = pkg-config \
        libcairo2-dev libpango1.0-dev librsvg2-dev libfontconfig-dev fontconfig \
        fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
        libgexiv2-dev libjpeg62-turbo-dev libimage-exiftool-perl libjpeg-turbo-progs \
+       libgeonames-dev libgeonames0 libgeonames-common gpsd gpsd-tools gpsd-clients glib-networking \
        libturbojpeg0-dev imagemagick libvips-tools \
        zsh fish \
        libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium python3-pil \
        libheif-dev libheif-examples libtiff-dev libwebp-dev webp \
        libgstrtspserver-1.0-dev gstreamer1.0-rtsp nginx libnginx-mod-rtmp srt-tools ffmpeg \
-       pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file \
+       pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file python3-venv \
        openssl unzip python3-pip
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -53,13 +54,12 @@ deps:
 # wheel ships it, fetched only when missing, checked against its pinned checksum, put where the
 # binary looks for it (../c2pa/ beside .build/CONFIG/camstamp; PREFIX/lib/camstamp once installed).
 # camstamp opens it at the first --sign or verify (Sources/Credentials), so it builds without it.
-# The tests' referee is the same wheel's Python package (test-deps).
+# The tests' referee is the same wheel's Python package (python-deps).
 C2PA_VERSION = 0.38.1
 C2PA_WHEEL   = c2pa_python-$(C2PA_VERSION)-py3-none-manylinux_2_28_x86_64.whl
 C2PA_SHA256  = 0885fc72b7741b2af91305d1768618c827d802fa8963cd11f2fe2d00500651d0
 C2PA_DIR     = $(BUILD_DIR)/c2pa
 C2PA_LIB    ?= $(C2PA_DIR)/libc2pa_c.so
-PYTHON_TEST_PACKAGES = toml cryptography requests
 
 $(C2PA_DIR)/$(C2PA_WHEEL):
 	@mkdir -p $(C2PA_DIR)
@@ -70,16 +70,37 @@ $(C2PA_DIR)/$(C2PA_WHEEL):
 $(C2PA_LIB): $(C2PA_DIR)/$(C2PA_WHEEL)
 	unzip -p $< c2pa/libs/libc2pa_c.so > $@.part && chmod 644 $@.part && mv $@.part $@
 
-.PHONY: c2pa test-deps
+.PHONY: c2pa
 c2pa: $(C2PA_LIB)
-
-# c2pa-python, the tests' independent reader, from the checked wheel (its dependencies from PyPI).
-test-deps: $(C2PA_LIB)
-	@python3 -c 'import c2pa' 2>/dev/null || { python3 -m pip install --quiet --break-system-packages $(PYTHON_TEST_PACKAGES) && \
-	  python3 -m pip install --quiet --break-system-packages --no-deps $(C2PA_DIR)/$(C2PA_WHEEL); }
 
 build: deps $(C2PA_LIB)
 	$(SWIFT) build -c $(CONFIG)
+
+# The tests' Python referees, pinned, in a venv of their own (Debian's python3 is externally
+# managed); the tests find it at $(PYTHON_ENV)/bin/python3 (or CAMSTAMP_PYTHON). invisible-watermark
+# judges the invisible mark: installed --no-deps, since its other methods pull in torch and
+# onnxruntime, while dwtDct needs only numpy, PyWavelets and OpenCV (and the tests load its
+# maxDct.py by path: the package's __init__ imports torch). c2pa-python, the Content Credentials'
+# referee, from the wheel make fetched and checked (C2PA_WHEEL), with its three dependencies.
+# Installed only when the list changed.
+PYTHON_ENV      = $(BUILD_DIR)/python
+PYTHON_PACKAGES = numpy==2.2.6 PyWavelets==1.8.0 opencv-python-headless==4.12.0.88 \
+                  toml==0.10.2 cryptography==48.0.0 requests==2.34.2
+PYTHON_NO_DEPS  = invisible-watermark==0.2.0 $(C2PA_DIR)/$(C2PA_WHEEL)
+PYTHON_STAMP    = $(PYTHON_ENV)/camstamp-packages.txt
+.PHONY: python-deps
+
+python-deps: deps $(C2PA_LIB)
+	@want="$(PYTHON_PACKAGES) --no-deps $(PYTHON_NO_DEPS)"; \
+	if [ "$$(cat $(PYTHON_STAMP) 2>/dev/null)" = "$$want" ]; then \
+	  echo "camstamp: the tests' Python packages are present"; \
+	else \
+	  echo "camstamp: installing the tests' Python packages into $(PYTHON_ENV): $$want"; \
+	  /usr/bin/python3 -m venv $(PYTHON_ENV) && \
+	  $(PYTHON_ENV)/bin/pip install -q $(PYTHON_PACKAGES) && \
+	  $(PYTHON_ENV)/bin/pip install -q --no-deps $(PYTHON_NO_DEPS) && \
+	  echo "$$want" > $(PYTHON_STAMP); \
+	fi
 
 release:
 	$(MAKE) build CONFIG=release
@@ -113,7 +134,7 @@ format:
 	$(SWIFT) format --in-place --recursive $(FORMAT_PATHS)
 
 # `make test`: every suite (CI runs it), then the docs and the example package.
-test: check-tracked lint build test-deps
+test: check-tracked lint build python-deps
 	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) $(SWIFT) test -c $(CONFIG)
 	$(MAKE) docs example
 
@@ -124,11 +145,12 @@ test: check-tracked lint build test-deps
 # it in `make test`, or put it in a suite outside this list. A new test target or MediaTests suite
 # of that kind joins the tier by being added here.
 UNIT_SUITES = ^(PresetsTests|RenderTests|ISOBMFFTests|PhotoMetadataTests|CredentialsUnitTests|CLITests|CamStampTests|TestSupportTests)\. \
+  ^WatermarkTests\.PayloadTests/ \
   ^MediaTests\.(BlendTests|ColumnBlendTests|ClipContainerTests|ClipMetadataUnitTests|CameraControlsTests)/ \
   ^MediaTests\.(TemplateTests|UpstreamFixTests|SpliceFuzzTests)/
 NO_PLUGINS = $(BUILD_DIR)/no-gstreamer-plugins
 
-check: build
+check: build python-deps
 	@mkdir -p $(NO_PLUGINS)
 	CAMSTAMP_UNIT_TIER=1 GST_PLUGIN_SYSTEM_PATH_1_0=$(CURDIR)/$(NO_PLUGINS) GST_PLUGIN_PATH_1_0= \
 	  GST_REGISTRY_1_0=$(CURDIR)/$(NO_PLUGINS)/registry.bin G_DEBUG=fatal-criticals \
@@ -214,7 +236,7 @@ bench-deps: deps
 	$(call install-missing,camstamp bench,$(BENCH_DEBS))
 
 # Release build, then bench/run.sh: Markdown tables on stdout and in bench-output/results.md.
-bench: bench-deps
+bench: bench-deps python-deps
 	$(SWIFT) build -c release
 	@bin=$$($(SWIFT) build -c release --show-bin-path) && \
 	  CAMSTAMP=$$bin/camstamp CAMSTAMP_BENCH=$$bin/camstamp-bench bench/run.sh

@@ -15,7 +15,7 @@
 #                              machine, at most 5 s (measure.py); BENCH_SETTLE=0 turns it off
 #   PREVIEW_SECONDS, PREVIEW_ROUNDS   the camera preview part [10, 3]
 #   BENCH_HEIC_PHOTOS          12 MP HEIC photos for part 6, made from the first JPEGs [8]
-#   BENCH_ONLY                 "blend batch stream resize coefficients heic preview rtsp clip" or a subset
+#   BENCH_ONLY                 "blend batch stream resize coefficients heic preview rtsp clip invisible" or a subset
 #   RTSP_WINDOW, RTSP_ROUNDS   the RTSP viewers part (bench/rtsp-viewers.sh) [10, 2]
 set -euo pipefail
 
@@ -32,7 +32,7 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview rtsp clip}
+only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview rtsp clip invisible}
 heic_n=${BENCH_HEIC_PHOTOS:-8}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
@@ -225,6 +225,17 @@ case " $only " in *" heic "*)
         >"$out/heic-checks.json" 2>>"$log" || true
 esac
 
+rm -f "$out/invisible.md"
+case " $only " in *" invisible "*)
+    say "10 invisible mark: embedding CPU on one thread, 12 MP (the 20-photo robustness set is WatermarkTests)"
+    "$CAMSTAMP_BENCH" invisible 4000 3000 5 | python3 -c '
+import json, sys
+r = json.loads(sys.stdin.read())
+print("| invisible mark, 12 MP, one thread | CPU s per MP |\n| --- | --- |")
+print("| packed RGBx | %.4f |\n| I420 (Cb plane) | %.4f |" % (r["rgbx_cpu_s_per_mp"], r["i420_cpu_s_per_mp"]))
+' >"$out/invisible.md"
+esac
+
 rm -f "$out/preview.md"
 case " $only " in *" preview "*)
     say "7 camera preview CPU per frame: 640x480@30 with 0, 1, 4 viewers and the capture alone"
@@ -238,5 +249,6 @@ case " $only " in *" blend "*|*" batch "*|*" stream "*|*" resize "*|*" coefficie
 esac
 [ -s "$out/preview.md" ] && { echo; cat "$out/preview.md"; } >>"$out/results.md"
 [ -f "$out/rtsp.md" ] && { echo; cat "$out/rtsp.md"; } >>"$out/results.md"
+[ -f "$out/invisible.md" ] && { echo; cat "$out/invisible.md"; } >>"$out/results.md"
 cat "$out/results.md"
 say "tables in $out/results.md, raw runs in $out/*.json, tool output in $log"

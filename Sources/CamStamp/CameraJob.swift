@@ -63,7 +63,9 @@ public struct CameraJob {
             settings: .init(
                 presets: options.presets, text: options.text,
                 variables: Dictionary(options.variables.map { ($0.key, $0.value) }) { _, b in b },
-                source: options.source))
+                source: options.source),
+            location: LocationFeed(option: options.location.gps, report: report))
+        defer { session.location?.stop() }
         let camera = try Capture(
             spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
             resources: resources)
@@ -99,7 +101,8 @@ public struct CameraJob {
         }
 
         let loop = CameraLoop(
-            job: self, camera: camera, marker: FrameMarker(preset: preset, variables: variables),
+            job: self, camera: camera,
+            marker: FrameMarker(preset: preset, variables: variables, location: session.location),
             session: session, writer: writer, decor: decor, previews: previews,
             windowPreview: windowPreview, report: report)
         defer {
@@ -142,14 +145,23 @@ public struct CameraJob {
             }, checkSource: { spec throws(CamStampError) in _ = try Capture.captureSource(for: spec) },
             givenPresets: Set(options.presets.filter(PresetLibrary.isPath)), givenSource: options.source)
         let server: WebServer
+        let tlsFiles = options.tlsCertificate.flatMap { certificate in
+            options.tlsKey.map { (certificate: certificate.path, key: $0.path) }
+        }
         do {
-            server = try WebServer(address: web.host, port: web.port) { request, reply in api.handle(request, reply) }
+            server = try WebServer(address: web.host, port: web.port, tls: tlsFiles) { request, reply in
+                api.handle(request, reply)
+            }
         } catch {
+            // A certificate that does not load is the user's to fix; a missing TLS backend, the machine's.
+            if error.message.hasPrefix("--tls") { throw .usage(error.message) }
+            if error.message.contains("TLS backend") { throw .failure(error.message) }
             throw .failure("--web \(web.description): \(error.message); choose another port with --web")
         }
         let shownHost = web.host == "0.0.0.0" || web.host == "::" ? Self.hostName : web.host
         let host = shownHost.contains(":") ? "[\(shownHost)]" : shownHost
-        report.essential("http://\(host):\(server.port)/" + (token.map { "?token=\($0)" } ?? ""))
+        let scheme = tlsFiles == nil ? "http" : "https"
+        report.essential("\(scheme)://\(host):\(server.port)/" + (token.map { "?token=\($0)" } ?? ""))
         return server
     }
 

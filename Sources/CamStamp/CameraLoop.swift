@@ -87,7 +87,7 @@ final class CameraLoop {
             let setup = try MarkSetup.preset(
                 names: wanted.presets, text: wanted.text, variables: variables,
                 resources: job.resources)
-            marker = FrameMarker(preset: setup.preset, variables: setup.variables)
+            marker = FrameMarker(preset: setup.preset, variables: setup.variables, location: session.location)
             session.lastError = nil
         } catch {
             session.lastError = error.message
@@ -172,10 +172,14 @@ final class CameraLoop {
         for request in requests {
             do {
                 let still = geometry.isIdentity ? frame.copy() : try geometry.apply(to: frame)
-                try marker.mark(still, context: marker.context(width: still.width, height: still.height))
+                let context = marker.context(width: still.width, height: still.height)
+                try marker.mark(still, context: context)
                 let report = report
                 let session = session
-                writer.write(still, marks: ContentCredentials.marks(marker.drawnContents)) { result in
+                writer.write(
+                    still, geotag: job.options.location.stripGPS ? nil : context.location,
+                    marks: ContentCredentials.marks(marker.drawnContents)
+                ) { result in
                     if case .success(let shot) = result { report.result(shot.path) }
                     if case .failure(let error) = result { session.lastError = error.message }
                     request.done(result)

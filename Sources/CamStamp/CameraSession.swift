@@ -53,7 +53,13 @@ final class CameraSession: @unchecked Sendable {
     private var _controls: (controls: [ViewfinderControl], reason: String?) = ([], nil)
     private var stopping = false
 
-    init(settings: Settings) { _settings = settings }
+    /// The position the marks and photos get; the page's position goes here.
+    let location: LocationFeed?
+
+    init(settings: Settings, location: LocationFeed? = nil) {
+        _settings = settings
+        self.location = location
+    }
 
     var settings: Settings { lock.withLock { _settings } }
     /// Bumped by every change, so the loop notices one without comparing every field.

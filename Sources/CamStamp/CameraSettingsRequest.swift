@@ -52,12 +52,12 @@ enum SettingsValue: Decodable, Equatable {
 extension CameraAPI {
     static let settingKeys: Set<String> = [
         "grid", "square", "mirror", "timer", "burst", "presets", "text",
-        "variables", "camera", "controls",
+        "variables", "camera", "controls", "location",
     ]
 
     /// A JSON object with any of grid, square, mirror (booleans), timer (0, 3, 10), burst {count,
     /// interval}, presets (names from the preset folders), text, variables {name: value}, camera
-    /// (one of the cameras offered), controls {name: number}.
+    /// (one of the cameras offered), controls {name: number}, location {lat, lon, accuracy, alt}.
     func applySettings(_ body: Data) throws(CamStampError) {
         let object = try Self.settingsObject(body)
         if let unknown = object.keys.sorted().first(where: { !Self.settingKeys.contains($0) }) {
@@ -121,8 +121,10 @@ extension CameraAPI {
                 throw .usage("settings: '\(key)': \(Self.reason(error))")
             }
         }
+        let location = try object["location"].map(Self.checkedLocation)
         let accepted = next
         session.update { $0 = accepted }
+        if let location { session.location?.setBrowserFix(location) }
     }
 
     private static func settingsObject(_ body: Data) throws(CamStampError) -> [String: SettingsValue] {

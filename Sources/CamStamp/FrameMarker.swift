@@ -33,11 +33,25 @@ public final class FrameMarker {
     private var lastComposition = OverlayComposition([])
     /// How many overlays were rendered (not served from the cache), for tests and stats.
     public private(set) var renderCount = 0
+    /// Where the frames are taken, for the location variables (shoot, camera, stream).
+    var location: LocationFeed? {
+        // The gazetteer loads once, away from the frames' thread.
+        didSet { if locationFields.contains(.place) { LocationFeed.prepareGazetteer() } }
+    }
+    /// The location variables the marks show.
+    let locationFields: Set<LocationField>
 
     /// A marker for `preset` with `variables` overriding the preset's own.
     public init(preset: Preset, variables: [String: String]) {
         self.preset = preset
         self.variables = preset.variables(overriddenBy: variables)
+        locationFields = preset.locationFields
+    }
+
+    /// A marker whose frames are taken where `location` says.
+    convenience init(preset: Preset, variables: [String: String], location: LocationFeed?) {
+        self.init(preset: preset, variables: variables)
+        self.location = location
     }
 
     /// A template context for a frame of `width`×`height` with this marker's variables.
@@ -45,9 +59,11 @@ public final class FrameMarker {
         width: Int, height: Int, captureDate: Date = Date(), frame: Int? = nil,
         fps: Double? = nil
     ) -> TemplateContext {
-        TemplateContext(
+        var context = TemplateContext(
             captureDate: captureDate, width: width, height: height, frame: frame, fps: fps,
             variables: variables)
+        location?.fill(&context, fields: locationFields)
+        return context
     }
 
     /// The composition for one frame. Cheap when nothing changed since the last frame.

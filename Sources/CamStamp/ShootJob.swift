@@ -44,8 +44,13 @@ public struct ShootJob {
         let camera = try Capture(
             spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
             resources: resources, controls: options.controls)
+        let location = LocationFeed(option: options.location.gps, report: report)
+        defer { location.stop() }
+        marker.location = location
         try Verbosity.timed("camera start") { () throws(CamStampError) in try camera.start() }
         defer { camera.stop() }
+        // gpsd sends its first report a moment after the connection: a photo taken at once waits for it.
+        location.waitForFix()
         Verbosity.log("capture elements: \(camera.frames.pipeline.elementSummary().joined(separator: " "))")
 
         let progress = report.progress
@@ -79,6 +84,7 @@ public struct ShootJob {
             var context = marker.context(width: frame.width, height: frame.height, captureDate: Date())
             context.counter = number
             try marker.mark(frame, context: context)
+            let geotag = options.location.stripGPS ? nil : context.location
             // What a write failure names: the photo asked for, or the folder its name is made in.
             let target =
                 options.toStandardOutput
@@ -87,6 +93,7 @@ public struct ShootJob {
                     ?? destination.folder.path
             let file = try destination.write(context: context) { (temporary: URL) throws(CamStampError) in
                 try encode(frame, to: temporary, template: stillTemplate, target: target)
+                if let geotag { try Geotag.write(geotag, into: temporary) }
                 try credentials?.signCapture(
                     temporary, format: options.format, date: context.captureDate,
                     marks: ContentCredentials.marks(marker.drawnContents))

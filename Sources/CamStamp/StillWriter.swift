@@ -3,6 +3,7 @@
 import Dispatch
 import Foundation
 internal import Media
+import Presets
 
 /// Encodes photos off the camera's thread, one at a time, each written atomically.
 final class StillWriter: @unchecked Sendable {
@@ -25,9 +26,10 @@ final class StillWriter: @unchecked Sendable {
         self.session = session
     }
 
-    /// `marks`: what was drawn on `frame`, for the photo's Content Credentials.
+    /// Writes `frame`, with `geotag` in its EXIF when there is one; `marks`: what was drawn on
+    /// `frame`, for the photo's Content Credentials.
     func write(
-        _ frame: VideoFrame, marks: [ContentCredentials.Mark] = [],
+        _ frame: VideoFrame, geotag: GeoFix? = nil, marks: [ContentCredentials.Mark] = [],
         done: @escaping @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void
     ) {
         let taken = Date()
@@ -39,6 +41,7 @@ final class StillWriter: @unchecked Sendable {
                     } catch {
                         throw .failure("photo: \(error)")
                     }
+                    if let geotag { try Geotag.write(geotag, into: temporary) }
                     try credentials?.signCapture(temporary, format: .jpg, date: taken, marks: marks)
                 }
                 var written = stat()

@@ -178,10 +178,13 @@ public struct StreamJob {
             stream.abort()
             throw error
         }
+        let marker = FrameMarker(preset: preset, variables: variables)
+        // Stopped when the marker goes, with the session.
+        marker.location = LocationFeed(option: options.location.gps, report: report)
         let session = Session(
             capture: capture, stream: stream, recordings: recordings, output: output, publishing: publishing,
             address: address,
-            marker: FrameMarker(preset: preset, variables: variables), snapshotWriter: snapshotWriter,
+            marker: marker, snapshotWriter: snapshotWriter,
             progress: report.progress, soundEdit: soundEdit(on: stream.pipeline))
         do { try start(session, interrupts: interrupts) } catch {
             session.abort()

@@ -32,6 +32,11 @@ public struct TemplateContext: Sendable {
     public var timecode: Timecode?
     /// Preset `variables` merged with `--var` values (see `Preset.variables(overriddenBy:)`).
     public var variables: [String: String]
+    /// Where the photo or frame was taken, for `{lat}`, `{lon}`, `{latlon}`, `{alt}` and
+    /// `{gps:accuracy}`; nil when there is no fix.
+    public var location: GeoFix?
+    /// The nearest city to `location`, for `{place}` (filled in by whoever has a gazetteer).
+    public var place: String?
 
     /// A context with what is known; what is left nil expands to nothing.
     public init(
@@ -81,13 +86,16 @@ public struct Template: Hashable, Sendable {
         case exif(tag: String, fallback: String?)
         /// A preset variable or `--var`.
         case variable(String)
+        /// `{lat}`, `{latlon}`, `{place}`, ...: from the context's location, or the fallback.
+        case location(LocationField, fallback: String?)
     }
 
     /// Names with a meaning of their own; presets may not define variables with these names.
-    public static let builtinNames: [String] = [
-        "date", "time", "datetime", "now", "filename", "stem", "counter", "width", "height",
-        "exif", "hostname", "frame", "fps", "timecode",
-    ]
+    public static let builtinNames: [String] =
+        [
+            "date", "time", "datetime", "now", "filename", "stem", "counter", "width", "height",
+            "exif", "hostname", "frame", "fps", "timecode",
+        ] + LocationField.names
 
     static let defaultFormats: [String: String] = [
         "date": "%Y-%m-%d", "time": "%H:%M:%S", "datetime": "%Y-%m-%d %H:%M:%S", "now": "%Y-%m-%d %H:%M:%S",
@@ -191,6 +199,9 @@ public struct Template: Hashable, Sendable {
             let value = context.exif[tag]?.trimmingCharacters(in: .whitespaces) ?? ""
             return value.isEmpty ? (fallback ?? "") : value
         case .variable(let name): return context.variables[name] ?? ""
+        case .location(let field, let fallback):
+            let value = field.value(in: context)
+            return value.isEmpty ? (fallback ?? "") : value
         }
     }
 
@@ -274,6 +285,7 @@ public struct Template: Hashable, Sendable {
             name = body
             argument = nil
         }
+        if let location = try LocationField.part(body) { return location }
         guard !name.isEmpty else {
             throw PresetError(
                 .badTemplate, "empty variable '{\(body)}'", hint: "write '{{' and '}}' for literal braces")

@@ -54,7 +54,9 @@ public final class MJPEGFanOut: @unchecked Sendable {
     public var clientCount: Int { lock.withLock { connections.count } }
 
     /// Called on the server thread for a GET of the stream.
-    func attach(message: OpaquePointer, socket: UnsafeMutablePointer<GSocket>, headers: [(String, String)]) {
+    func attach(
+        message: OpaquePointer, socket: UnsafeMutablePointer<GSocket>, tls: Bool, headers: [(String, String)]
+    ) {
         soup_server_message_set_status(message, 200, nil)
         let responseHeaders = soup_server_message_get_response_headers(message)
         soup_message_headers_replace(responseHeaders, "Content-Type", "multipart/x-mixed-replace; boundary=\(boundary)")
@@ -66,12 +68,12 @@ public final class MJPEGFanOut: @unchecked Sendable {
             message, context in
             guard let message, let context else { return }
             let attachment = Unmanaged<Attachment>.fromOpaque(context).takeUnretainedValue()
-            attachment.fanOut.take(OpaquePointer(message), socket: attachment.socket)
+            attachment.fanOut.take(OpaquePointer(message), socket: attachment.socket, tls: attachment.tls)
         }
         // The message holds the attachment (and so this object and a ref to the socket) until it is
         // finalised (the destroy notify).
         g_object_ref(socket)
-        let context = Unmanaged.passRetained(Attachment(fanOut: self, socket: socket)).toOpaque()
+        let context = Unmanaged.passRetained(Attachment(fanOut: self, socket: socket, tls: tls)).toOpaque()
         g_signal_connect_data(
             UnsafeMutableRawPointer(message).assumingMemoryBound(to: GObject.self), "wrote-headers",
             unsafeBitCast(wroteHeaders, to: GCallback.self), context,
@@ -80,11 +82,23 @@ public final class MJPEGFanOut: @unchecked Sendable {
     }
 
     /// The headers are out: the connection is ours now, the socket multisocketsink's to write to.
-    private func take(_ message: OpaquePointer, socket: UnsafeMutablePointer<GSocket>) {
+    private func take(_ message: OpaquePointer, socket: UnsafeMutablePointer<GSocket>, tls: Bool) {
         guard let stream = soup_server_message_steal_connection(message) else { return }
-        let socketKey = UnsafeMutableRawPointer(socket)
+        // Over HTTPS multisocketsink writes the clear stream into a socket pair that GIO carries
+        // through TLS to the client; each client still falls behind (and is dropped) alone.
+        var target = socket
+        if tls {
+            guard let plain = WebTLS.plainSocket(splicedTo: stream) else {
+                g_io_stream_close(stream, nil, nil)
+                g_object_unref(stream)
+                return
+            }
+            target = plain
+        }
+        let socketKey = UnsafeMutableRawPointer(target)
         lock.withLock { connections[socketKey] = UnsafeMutableRawPointer(stream) }
-        camstamp_multisocketsink_add(sink.unsafeObject.assumingMemoryBound(to: GstElement.self), socket)
+        camstamp_multisocketsink_add(sink.unsafeObject.assumingMemoryBound(to: GstElement.self), target)
+        if target != socket { g_object_unref(target) }
     }
 
     /// multisocketsink is done with `socket` (the client left, or fell too far behind).
@@ -99,9 +113,11 @@ public final class MJPEGFanOut: @unchecked Sendable {
 private final class Attachment {
     let fanOut: MJPEGFanOut
     let socket: UnsafeMutablePointer<GSocket>
-    init(fanOut: MJPEGFanOut, socket: UnsafeMutablePointer<GSocket>) {
+    let tls: Bool
+    init(fanOut: MJPEGFanOut, socket: UnsafeMutablePointer<GSocket>, tls: Bool) {
         self.fanOut = fanOut
         self.socket = socket
+        self.tls = tls
     }
     deinit { g_object_unref(socket) }
 }

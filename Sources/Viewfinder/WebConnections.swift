@@ -18,6 +18,8 @@ final class WebConnections: @unchecked Sendable {
         /// Set once the connection was taken from libsoup to answer a refusal ourselves.
         var refused: UnsafeMutablePointer<GIOStream>?
         var drained = 0
+        /// Whether the connection is wrapped in TLS (what libsoup hands back does not say).
+        var tls = false
 
         init(socket: UnsafeMutablePointer<GSocket>, owner: WebConnections, deadline: ContinuousClock.Instant) {
             self.socket = socket
@@ -27,6 +29,8 @@ final class WebConnections: @unchecked Sendable {
     }
 
     let limits: WebLimits
+    /// HTTPS: every connection is wrapped in TLS; answers written by hand go through it too.
+    let tls: WebTLS?
     private let server: UnsafeMutablePointer<SoupServer>
     private let context: OpaquePointer
     private let listener: UnsafeMutablePointer<GSocket>
@@ -44,8 +48,9 @@ final class WebConnections: @unchecked Sendable {
 
     init(
         server: UnsafeMutablePointer<SoupServer>, context: OpaquePointer, listener: UnsafeMutablePointer<GSocket>,
-        limits: WebLimits
+        limits: WebLimits, tls: WebTLS? = nil
     ) {
+        self.tls = tls
         self.server = server
         self.context = context
         self.listener = listener
@@ -132,7 +137,8 @@ final class WebConnections: @unchecked Sendable {
         spare = -1
         let client = Self.acceptClient(listening)
         if client >= 0 {
-            Self.sendAnswer(client, Self.busy)
+            // Over HTTPS there is no answer before a handshake: the client sees the close.
+            if tls == nil { Self.sendAnswer(client, Self.busy) }
             close(client)
         }
         spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
@@ -166,7 +172,7 @@ final class WebConnections: @unchecked Sendable {
         let headroom = min(64, Int(descriptorLimit / 4))
         guard count < limits.maxConnections, Int(fd) < Int(descriptorLimit) - headroom else {
             drop(fd)
-            Self.sendAnswer(fd, Self.busy)
+            if tls == nil { Self.sendAnswer(fd, Self.busy) }
             shutdown(fd, Int32(SHUT_WR))
             if shed.count < 64 && Int(fd) < Int(descriptorLimit) - headroom / 2 {
                 shed.append((fd, .now + .seconds(1)))
@@ -189,6 +195,7 @@ final class WebConnections: @unchecked Sendable {
         }
         let connection = g_socket_connection_factory_create_connection(socket)!
         let record = Record(socket: socket, owner: self, deadline: .now + limits.requestTimeout)
+        record.tls = tls != nil
         let key = UnsafeMutableRawPointer(connection)
         lock.withLock { records[key] = record }
         // Finalised when libsoup, or the MJPEG fan-out that took it, lets go: the fd is closed then.
@@ -199,8 +206,12 @@ final class WebConnections: @unchecked Sendable {
                     UnsafeMutableRawPointer(gone!))
             }, Unmanaged.passRetained(self).toOpaque())
         accepting = record
-        let stream = UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GIOStream.self)
-        soup_server_accept_iostream(server, stream, local, remote, nil)
+        let plain = UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GIOStream.self)
+        // The TLS connection holds the plain one: the weak ref above still fires when libsoup lets go.
+        if let stream = tls == nil ? plain : tls?.wrap(plain) {
+            soup_server_accept_iostream(server, stream, local, remote, nil)
+            if stream != plain { g_object_unref(stream) }
+        }
         accepting = nil
         g_object_unref(local)
         g_object_unref(remote)
@@ -250,7 +261,11 @@ final class WebConnections: @unchecked Sendable {
         guard record.refused == nil, let stream = soup_server_message_steal_connection(message) else { return }
         record.refused = stream
         let fd = g_socket_get_fd(record.socket)
-        Self.sendAnswer(fd, Self.answer(refusal.status, refusal.text))
+        if record.tls {
+            WebTLS.send(Self.answer(refusal.status, refusal.text), on: stream)
+        } else {
+            Self.sendAnswer(fd, Self.answer(refusal.status, refusal.text))
+        }
         shutdown(fd, Int32(SHUT_WR))
         record.deadline = .now + .seconds(1)
     }

@@ -37,8 +37,11 @@ struct WebGuard: Sendable {
     /// The bound address, `localhost`, the loopback addresses and the machine's names; its
     /// interface addresses are looked up again on a miss (they change with the network).
     let names: Set<String>
+    /// `http` or `https`: what the page's own origin starts with.
+    let scheme: String
 
-    init(boundAddress: String) {
+    init(boundAddress: String, scheme: String = "http") {
+        self.scheme = scheme
         var names: Set<String> = ["localhost", "127.0.0.1", "::1", Self.normalised(boundAddress)]
         let host = Self.hostName
         if !host.isEmpty {
@@ -67,7 +70,7 @@ struct WebGuard: Sendable {
         if method != "GET" && method != "HEAD" {
             // A browser sends Origin with every POST; Referer is the fallback of old ones. A
             // request with neither comes from a script (curl), which no web page can make send.
-            let own = "http://" + host.lowercased()
+            let own = scheme + "://" + host.lowercased()
             if let origin {
                 guard origin.lowercased() == own else {
                     throw WebRefusal(

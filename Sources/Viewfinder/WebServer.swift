@@ -82,7 +82,7 @@ public final class WebReply: @unchecked Sendable {
         // The stream has no end: no deadline for this connection from now on.
         guard let record = WebServer.record(of: message) else { return }
         record.deadline = nil
-        stream.attach(message: message, socket: record.socket, headers: headers)
+        stream.attach(message: message, socket: record.socket, tls: record.tls, headers: headers)
     }
 
     private func apply(_ response: WebResponse) {
@@ -123,16 +123,21 @@ public final class WebServer: @unchecked Sendable {
     let limits: WebLimits
     private let guard_: WebGuard
     fileprivate var connections: WebConnections?
+    private let tls: WebTLS?
 
     /// Listens on `address` (an IPv4 or IPv6 literal) and `port`, and calls `handler` on the
-    /// server thread for each request.
+    /// server thread for each request. With `tls` (a PEM certificate and key path) it speaks HTTPS.
     public init(
         address: String, port: UInt16, limits: WebLimits = WebLimits(),
+        tls: (certificate: String, key: String)? = nil,
         handler: @escaping Handler
     ) throws(WebServerError) {
         self.handler = handler
         self.limits = limits
-        guard_ = WebGuard(boundAddress: address)
+        self.tls = try tls.map { files throws(WebServerError) in
+            try WebTLS(certificate: files.certificate, key: files.key)
+        }
+        guard_ = WebGuard(boundAddress: address, scheme: tls == nil ? "http" : "https")
         Self.raiseDescriptorLimit()
         context = g_main_context_new()
         let thread = Thread { [self] in run(address: address, port: port) }
@@ -177,7 +182,8 @@ public final class WebServer: @unchecked Sendable {
             return
         }
         defer { g_object_unref(listener) }
-        let connections = WebConnections(server: server, context: context, listener: listener, limits: limits)
+        let connections = WebConnections(
+            server: server, context: context, listener: listener, limits: limits, tls: tls)
         self.connections = connections
         connectSignals(server)
         connections.start()

@@ -5,6 +5,7 @@
 //
 //   camstamp-bench [--preset NAME]... [--text T] [--var KEY=VALUE]... [--size WxH]
 //                  [--format I420|NV12|...] [--frames N] [--warmup N] [--ring K] [--json]
+//   camstamp-bench invisible [WIDTH HEIGHT ROUNDS]      (the invisible mark: Invisible.swift)
 //
 // It builds the stacked preset exactly as the CLI does (MarkSetup, bundled fonts registered), makes
 // K frames of the requested size and format, marks W frames untimed (the overlays get rendered and
@@ -238,4 +239,9 @@ func renderNote(_ warm: Int, _ timed: Int) -> String {
     "\(warm) overlay renders in warm-up, \(timed) while timed"
 }
 
-measure(parse(Array(CommandLine.arguments.dropFirst())))
+let benchArguments = Array(CommandLine.arguments.dropFirst())
+if benchArguments.first == "invisible" {
+    benchInvisible(Array(benchArguments.dropFirst()))
+} else {
+    measure(parse(benchArguments))
+}

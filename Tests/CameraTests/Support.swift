@@ -49,12 +49,12 @@ final class CameraProcess: @unchecked Sendable {
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        guard let match = printedURL.firstMatch(of: /^http:\/\/[^\/]+:(\d+)\//), let number = Int(match.1) else {
+        guard let match = printedURL.firstMatch(of: /^(https?):\/\/[^\/]+:(\d+)\//), let number = Int(match.2) else {
             let result = stop()
             throw CameraTestError("camstamp camera printed no URL (exit \(result.status)): \(result.stderr)")
         }
         port = number
-        base = "http://127.0.0.1:\(number)"
+        base = "\(match.1)://127.0.0.1:\(number)"
     }
 
     var stdout: String { running.stdout }

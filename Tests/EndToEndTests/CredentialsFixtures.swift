@@ -131,7 +131,7 @@ enum Referee {
         """
 
     static func read(_ file: URL, mime: String, anchors: URL) throws -> RefereeReport {
-        let output = try tool("python3", ["-c", script, file.path, mime, anchors.path])
+        let output = try tool(refereePython, ["-c", script, file.path, mime, anchors.path])
         return try JSONDecoder().decode(RefereeReport.self, from: output)
     }
 
@@ -150,7 +150,7 @@ enum Referee {
             """
         try FileManager.default.createDirectory(
             at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try tool("python3", ["-c", script, source.path, output.path, chain.chain.path, chain.pkcs8Key.path])
+        try tool(refereePython, ["-c", script, source.path, output.path, chain.chain.path, chain.pkcs8Key.path])
     }
 }
 
@@ -163,7 +163,8 @@ func plasmaJPEG(_ file: URL, width: Int = 640, height: Int = 480) throws {
     try FileManager.default.removeItem(at: ppm)
 }
 
-/// c2pa-python is importable (make test-deps installs it from the wheel make fetched).
+/// c2pa-python is importable in the tests' Python (make python-deps installs it from the wheel
+/// make fetched).
 let hasC2PAReferee: Bool = {
-    (try? runProcess("python3", ["-c", "import c2pa"], timeout: 60).status) == 0
+    refereeInstalled && (try? runProcess(refereePython, ["-c", "import c2pa"], timeout: 60).status) == 0
 }()

@@ -7,7 +7,7 @@ import TestSupport
 /// Issue 24: `--sign` writes Content Credentials that c2pa-python's Reader, trusting only the
 /// test's own root, finds Trusted; tampering is caught; a CA may not sign; a camera's manifest is
 /// kept as the parent's; `verify` and `keys new` work. c2pa-python is the referee throughout.
-@Suite(.enabled(if: hasC2PAReferee, "c2pa-python is not installed: run make test-deps"))
+@Suite(.enabled(if: hasC2PAReferee, "c2pa-python is not installed: run make python-deps"))
 struct CredentialsTests {
     func signed(_ input: URL, _ folder: URL, _ chain: TestChain, extra: [String] = []) throws -> RunResult {
         try camstamp(

@@ -54,6 +54,12 @@ extension Commands {
                 + "the marks change, the rest stays bit-identical, and its EXIF orientation is kept (the marks "
                 + "are drawn turned so that they show upright). Arithmetic-coded, 12-bit, CMYK and damaged "
                 + "JPEGs are re-encoded anyway, with a note.")
+        static let invisible = Flag(
+            "invisible",
+            help: "Also write an invisible mark into every photo, after the visible ones: 64 bits derived from "
+                + "the photo's instance id (a new one per photo, given by --json), read back by camstamp and by "
+                + "invisible-watermark's dwtDct after JPEG re-compression down to quality 75. A JPEG is then "
+                + "decoded and encoded again, never stamped in its coefficients.")
         static let strict = Flag(
             "strict",
             help: "Count a photo whose data is damaged as failed; by default it is stamped as far "
@@ -94,7 +100,7 @@ extension Commands {
         static let json = Flag(
             "json",
             help: "Print one JSON object per photo on stdout (input, output, status, reason, milliseconds, "
-                + "path: spliced, coefficients or reencoded), then a summary object ({\"summary\": {marked, failed, skipped, not_started, …}}), for scripts."
+                + "path: spliced, coefficients or reencoded; with --invisible, invisible: {algorithm, instance_id, payload}), then a summary object ({\"summary\": {marked, failed, skipped, not_started, …}}), for scripts."
         )
         static let shard = Single<Shard>(
             "shard", value: "K/N",
@@ -116,7 +122,7 @@ extension Commands {
             ],
             keys: [
                 output, preset, text, variable, recursive, jobs, format, quality, maxSize, maxPixels, reencode,
-                strict, name, skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec,
+                invisible, strict, name, skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec,
                 dryRun, json, shard, progress,
             ] + Signing.keys,
             exclusive: [[skipExisting, overwrite], [stripGPS, stripMetadata]],
@@ -144,6 +150,7 @@ extension Commands {
         options.maxSize = try values.get(Batch.maxSize)
         options.maxDecodedPixels = try values.get(Batch.maxPixels) ?? options.maxDecodedPixels
         options.reencode = values.get(Batch.reencode)
+        options.invisible = values.get(Batch.invisible)
         options.strict = values.get(Batch.strict)
         options.namePattern = try values.get(Batch.name) ?? options.namePattern
         if values.get(Batch.skipExisting) { options.existing = .skip }

@@ -42,7 +42,7 @@ extension Commands {
             "camera",
             overview: "The watermark camera: a live viewfinder with the marks, in a browser or a window.",
             keys: markedCapture + [output, web, window, token, size, fps, quality, mirrorPhotos, pipeline]
-                + Signing.keys,
+                + photoLocation + [tlsCertificate, tlsKey] + Signing.keys,
             discussion:
                 "Photos are full camera resolution; the grid and the square frame are drawn on the preview only. "
                 + "Runs until Ctrl-C or SIGTERM (exit 130, every photo written).")
@@ -75,6 +75,12 @@ extension Commands {
         options.quality = try values.get(quality) ?? options.quality
         options.mirrorPhotos = values.get(Camera.mirrorPhotos)
         options.pipeline = try values.get(pipeline)
+        options.location = try locationOptions(values, photos: true)
+        if let tls = try tlsFiles(values) {
+            guard options.web != nil else { throw OptionValueError("'--tls-cert' serves the page: add --web") }
+            options.tlsCertificate = tls.certificate
+            options.tlsKey = tls.key
+        }
         options.signing = try Signing.options(values)
         return options
     }

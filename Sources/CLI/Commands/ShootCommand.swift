@@ -74,12 +74,13 @@ extension Commands {
             keys: markedCapture + [
                 output, overwrite, size, fps, warmup, format, quality, pipeline, delay, count, interval,
                 rotate, square, mirror, control, json,
-            ] + Signing.keys)
+            ] + photoLocation + Signing.keys)
     }
 
     static func shootOptions(_ values: OptionValues) throws -> ShootOptions {
         var options = ShootOptions()
         try applyMarkedCapture(values, to: &options)
+        options.location = try locationOptions(values, photos: true)
         let output = try values.get(Shoot.output)
         if let output {
             if output == "-" { options.toStandardOutput = true } else { options.output = URL(fileURLWithPath: output) }

@@ -55,7 +55,7 @@ extension Commands {
             overview: "Stamp live video and record it to files or publish it: RTP, RTMP, SRT, HLS, an RTSP server.",
             keys: markedCapture + [
                 to, serve, audio, duration, size, fps, bitrate, sdp, snapshotFolder, overwrite,
-                pipeline, json, progress,
+                pipeline, json, progress, gps,
             ] + Signing.keys,
             discussion: "The file is finalized and playable however the stream stops.")
     }
@@ -87,6 +87,7 @@ extension Commands {
         options.overwrite = values.get(Stream.overwrite)
         options.json = values.get(Stream.json)
         options.pipeline = try values.get(pipeline)
+        options.location = try locationOptions(values, photos: false)
         options.signing = try Signing.options(values)
         if options.signing != nil {
             for target in options.targets {

@@ -112,7 +112,7 @@ public struct BatchJob {
             maxDecodedPixels: options.maxDecodedPixels,
             keepsFormat: options.format == .keep, strict: options.strict,
             existing: options.existing, metadata: options.metadata, templates: templates,
-            setMetadata: metadataTemplates, reencode: options.reencode,
+            setMetadata: metadataTemplates, reencode: options.reencode, invisible: options.invisible,
             toStandardOutput: options.single == .standardOutput, metadataEdit: metadataEdit)
     }
 
@@ -246,6 +246,8 @@ final class BatchReporter: @unchecked Sendable {
         var path: String?
         /// Clips only: the frames written.
         var frames: Int?
+        /// `--invisible`: the mark's algorithm, instance id and payload.
+        var invisible: PhotoWorker.InvisibleMarkInfo?
     }
 
     /// The `--shard` this batch is, named in the JSON summary.
@@ -291,7 +293,7 @@ final class BatchReporter: @unchecked Sendable {
     func record(_ outcome: PhotoWorker.Outcome) {
         record(
             input: outcome.item.input, output: outcome.item.output, status: outcome.status, reason: outcome.reason,
-            milliseconds: outcome.milliseconds, path: outcome.path)
+            milliseconds: outcome.milliseconds, path: outcome.path, invisible: outcome.invisible)
     }
 
     func record(_ outcome: ClipWorker.Outcome) {
@@ -317,7 +319,7 @@ final class BatchReporter: @unchecked Sendable {
 
     private func record(
         input: URL, output: URL, status: PhotoWorker.Status, reason: String?, milliseconds: Int,
-        path: PhotoWorker.WritePath? = nil, frames: Int? = nil
+        path: PhotoWorker.WritePath? = nil, frames: Int? = nil, invisible: PhotoWorker.InvisibleMarkInfo? = nil
     ) {
         lock.withLock {
             done += 1
@@ -336,7 +338,8 @@ final class BatchReporter: @unchecked Sendable {
                     Line(
                         input: input.path, output: status == .marked ? output.path : nil,
                         status: status.rawValue, reason: reason, milliseconds: milliseconds,
-                        path: status == .marked ? path?.rawValue : nil, frames: frames))
+                        path: status == .marked ? path?.rawValue : nil, frames: frames,
+                        invisible: status == .marked ? invisible : nil))
             }
             let (rate, eta) = pace()
             progress.update(

@@ -24,6 +24,8 @@ final class PhotoWorker {
         var setMetadata: MetadataTemplates
         /// `--reencode`: no JPEG is stamped in its DCT coefficients.
         var reencode = false
+        /// `--invisible`: each photo gets an invisible mark after its visible ones.
+        var invisible = false
         /// `batch PHOTO -o -`: the one photo's bytes go to stdout, not to a file.
         var toStandardOutput = false
         /// Baseline JPEGs get their entropy-coded data spliced (tier 2) rather than every
@@ -57,6 +59,7 @@ final class PhotoWorker {
         var reason: String?
         var milliseconds: Int
         var path: WritePath?
+        var invisible: InvisibleMarkInfo? = nil
     }
 
     let settings: Settings
@@ -111,12 +114,14 @@ final class PhotoWorker {
 
     func process(_ item: BatchPlan.Item) -> Outcome {
         let start = ContinuousClock.now
-        func outcome(_ status: Status, _ reason: String? = nil, path: WritePath? = nil) -> Outcome {
+        func outcome(
+            _ status: Status, _ reason: String? = nil, path: WritePath? = nil, invisible: InvisibleMarkInfo? = nil
+        ) -> Outcome {
             let elapsed = ContinuousClock.now - start
             return Outcome(
                 item: item, status: status, reason: reason,
                 milliseconds: PhotoWorker.milliseconds(elapsed),
-                path: path)
+                path: path, invisible: invisible)
         }
         if !settings.toStandardOutput, let (status, reason) = PhotoWorker.existingOutput(item.output, settings.existing)
         {
@@ -134,7 +139,9 @@ final class PhotoWorker {
                 strictOption: "--strict")
             var warnings = stamped.warnings
             try place(stamped, source: data, item: item, warnings: &warnings)
-            return outcome(.marked, warnings.isEmpty ? nil : warnings.joined(separator: "; "), path: stamped.path)
+            return outcome(
+                .marked, warnings.isEmpty ? nil : warnings.joined(separator: "; "), path: stamped.path,
+                invisible: stamped.invisible)
         } catch {
             return outcome(.failed, error.message)
         }
@@ -273,6 +280,8 @@ final class PhotoWorker {
         if photo.kind != .jpg { return "a \(photo.kind.name): only a JPEG is stamped in its DCT coefficients" }
         if outputKind != .jpg { return "written as \(outputKind.name), not as the JPEG it is" }
         if settings.reencode { return "--reencode asks for it" }
+        // The invisible mark changes every block's chroma: nothing is left to splice.
+        if settings.invisible { return "--invisible marks every block" }
         if settings.quality != nil { return "--quality asks for another quality than the photo's own" }
         // A picture cut short is damaged: the decoder's warning on the other path says so.
         if photo.truncated { return "its data ends before the picture does: decoded as far as it goes" }

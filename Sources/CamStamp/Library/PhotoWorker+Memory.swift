@@ -14,6 +14,8 @@ extension PhotoWorker {
         var warnings: [String]
         /// Stamped in the DCT coefficients, or decoded and re-encoded.
         var path: WritePath
+        /// The invisible mark written (`--invisible`), nil without one.
+        var invisible: InvisibleMarkInfo? = nil
     }
 
     /// Reads, orients, marks and encodes one photo's bytes and carries its metadata, without
@@ -44,9 +46,12 @@ extension PhotoWorker {
             context.stem = filename.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }
             context.counter = counter
             context.exif = photo.exifValues
+            context.takeLocation(fromEXIF: photo.exifValues, fields: marker.preset.locationFields)
             return context
         }
         var found: String?
+        // Without a manifest, a new id of its own: --json prints it beside the payload.
+        let instanceID = settings.invisible ? InvisibleMarking.newInstanceID() : nil
         let coefficients = try stampInCoefficients(
             data, photo: photo, outputKind: outputKind, context: context,
             notes: &notes, damage: &found)
@@ -59,7 +64,8 @@ extension PhotoWorker {
         if let coefficients {
             decoded = (.encoded(coefficients.data), nil)
         } else {
-            decoded = try reencode(data, photo: photo, outputKind: outputKind, damage: found, context: context)
+            decoded = try reencode(
+                data, photo: photo, outputKind: outputKind, damage: found, context: context, instanceID: instanceID)
         }
         // jpegdec decodes damaged data without a word: libjpeg's warning from the coefficient
         // path says it then.
@@ -82,7 +88,8 @@ extension PhotoWorker {
         }
         return Stamped(
             data: output.data, kind: outputKind, width: size.width, height: size.height,
-            warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded)
+            warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded,
+            invisible: instanceID.map { InvisibleMarkInfo(instanceID: $0) })
     }
 
     /// What the output does not keep of `photo` or keeps otherwise, for its warning line: a
@@ -123,7 +130,7 @@ extension PhotoWorker {
     /// own words (GStreamer's "Internal data stream error").
     private func reencode(
         _ data: Data, photo: PhotoFacts, outputKind: ImageFormat, damage: String?,
-        context: @escaping (Int, Int) -> TemplateContext
+        context: @escaping (Int, Int) -> TemplateContext, instanceID: String?
     )
         throws(CamStampError) -> (output: PipelineOutput, warning: String?)
     {
@@ -131,7 +138,11 @@ extension PhotoWorker {
         do {
             // Runs on the pipeline's streaming thread, while this thread waits for the result.
             return try run(data, photo: photo, outputKind: outputKind) { (frame: VideoFrame) -> Error? in
-                do { try marker.mark(frame, context: context(frame.width, frame.height)) } catch {
+                do {
+                    try marker.mark(frame, context: context(frame.width, frame.height))
+                    // After the visible marks, so that it is in what they left.
+                    if let instanceID { try InvisibleMarking.embed(instanceID: instanceID, into: frame) }
+                } catch {
                     return MarkFailure(error: error)
                 }
                 return nil

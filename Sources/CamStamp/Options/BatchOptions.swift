@@ -36,6 +36,9 @@ public struct BatchOptions: Sendable, Equatable {
     /// `--reencode`: every JPEG decoded, turned upright and encoded again, never stamped in its
     /// DCT coefficients (the default for JPEG → JPEG at the same size and quality).
     public var reencode: Bool = false
+    /// `--invisible`: an invisible mark carrying the photo's instance id is written into every
+    /// photo after the visible marks (so a JPEG is re-encoded, never spliced).
+    public var invisible: Bool = false
     /// Output name from template variables, without extension.
     public var namePattern: String
     /// What happens when an output exists (`--skip-existing`, `--overwrite`).

@@ -58,6 +58,12 @@ public struct CameraOptions: Sendable, Equatable {
     public var signing: SigningOptions?
     /// `--pipeline`: a capture template of the user's own.
     public var pipeline: URL?
+    /// `--gps` (and `--strip-gps` for photos): where the position comes from.
+    public var location = LocationOptions()
+    /// `--tls-cert`: the page over HTTPS with this PEM certificate (chain), with `tlsKey`.
+    public var tlsCertificate: URL?
+    /// `--tls-key`: the PEM private key of `tlsCertificate`.
+    public var tlsKey: URL?
 
     /// The options, with the command line's defaults.
     public init(

@@ -46,6 +46,8 @@ public struct ShootOptions: Sendable, Equatable {
     public var signing: SigningOptions?
     /// V4L2 controls set on the camera as it opens (`--control NAME=VALUE`).
     package var controls: [ExtraControl] = []
+    /// `--gps`, `--strip-gps`: where the position comes from, and whether the photo keeps it.
+    public var location = LocationOptions()
 
     /// The JPEG quality when none is given.
     public static let defaultQuality = 90

@@ -29,6 +29,8 @@ public struct StreamOptions: Sendable, Equatable {
     public var snapshotFolder: URL?
     /// A user's own pipeline template.
     public var pipeline: URL?
+    /// `--gps` (and `--strip-gps` for photos): where the position comes from.
+    public var location = LocationOptions()
     /// Replace an existing `--to` file (otherwise it is refused).
     public var overwrite = false
     /// Further `--to` (and `--serve`) targets fed from the same encode (record and publish at once).

@@ -101,6 +101,8 @@ public final class VideoFrame: @unchecked Sendable {
     public var width: Int { Int(info.width) }
     public var height: Int { Int(info.height) }
     public var format: PixelFormat? { PixelFormat(info.finfo.pointee.format) }
+    /// GStreamer's name of the frame's format (`I420`, `Y444`, `RGB`…), for formats `PixelFormat` lacks.
+    public var formatName: String { String(cString: gst_video_format_to_string(info.finfo.pointee.format)) }
 
     /// Frames per second from the caps; nil for a variable or unknown rate.
     public var framesPerSecond: Double? {
