@@ -126,7 +126,7 @@ check-tracked: deps
 
 # `make lint`: the toolchain's swift-format with the checked-in .swift-format (swift-nio's settings,
 # less the rules this code does not follow: see CONTRIBUTING.md); `make format` rewrites in place.
-FORMAT_PATHS = Package.swift Sources Tests Examples/StampPhoto/Package.swift Examples/StampPhoto/Sources
+FORMAT_PATHS = Package.swift Sources Tests $(foreach e,StampPhoto StampFolder LiveFrames,Examples/$(e)/Package.swift Examples/$(e)/Sources)
 .PHONY: lint format
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
@@ -188,16 +188,39 @@ docs: api-check preset-pictures
 	  --fallback-bundle-identifier org.camstamp.CamStamp --transform-for-static-hosting --warnings-as-errors
 	@echo "camstamp: documentation in $(CURDIR)/$(BUILD_DIR)/docs"
 
-# Examples/StampPhoto, a package that embeds the library by path: built, run, its photo checked.
-EXAMPLE_OUTPUT = $(BUILD_DIR)/example/stamped.jpg
+# Examples/*: packages that embed the library by path, built into one scratch folder (the camstamp
+# targets are built once for all three), each run and what it wrote checked: StampPhoto (a photo in
+# memory), StampFolder (a folder through stampAll, then cancelled after 2), LiveFrames (frames from
+# the test camera). Their manifests are also loaded from a copy of the tree in a folder not named
+# camstamp: a path dependency's identity is its folder's name unless the manifest names it.
+EXAMPLES       = StampPhoto StampFolder LiveFrames
+EXAMPLE_DIR    = $(BUILD_DIR)/example
+EXAMPLE_BUILD  = $(BUILD_DIR)/examples
+EXAMPLE_OUTPUT = $(EXAMPLE_DIR)/stamped.jpg
+EXAMPLE_CLONE  = $(EXAMPLE_DIR)/a-checkout-not-named-camstamp
 example: deps
-	@# SwiftPM keeps the example's build plan, and with it the list of the library's source files,
-	@# until its own manifest changes: files added to camstamp since would be missing. Plan anew.
-	rm -f Examples/StampPhoto/.build/debug.yaml Examples/StampPhoto/.build/debug/description.json
-	$(SWIFT) build --package-path Examples/StampPhoto
-	@mkdir -p $(dir $(EXAMPLE_OUTPUT)) && rm -f $(EXAMPLE_OUTPUT)
-	$(SWIFT) run --skip-build --package-path Examples/StampPhoto stamp-photo $(EXAMPLE_OUTPUT)
+	@# SwiftPM keeps a build plan, and with it the list of the library's source files, until the
+	@# root manifest changes: files added to camstamp since would be missing. Plan anew.
+	rm -rf $(EXAMPLE_DIR) && mkdir -p $(EXAMPLE_DIR)/photos $(EXAMPLE_CLONE)
+	cp -R Package.swift Sources Tests $(EXAMPLE_CLONE)/
+	@for e in $(EXAMPLES); do mkdir -p $(EXAMPLE_CLONE)/Examples/$$e && cp -R Examples/$$e/Package.swift \
+	  Examples/$$e/Sources $(EXAMPLE_CLONE)/Examples/$$e/ && \
+	  $(SWIFT) package --package-path $(EXAMPLE_CLONE)/Examples/$$e --scratch-path $(EXAMPLE_DIR)/resolve-$$e \
+	    show-dependencies >/dev/null || { echo "camstamp: Examples/$$e does not resolve from a folder not named camstamp"; exit 1; }; \
+	done
+	@for e in $(EXAMPLES); do rm -f $(EXAMPLE_BUILD)/debug.yaml $(EXAMPLE_BUILD)/debug/description.json && \
+	  echo "$(SWIFT) build --package-path Examples/$$e" && \
+	  $(SWIFT) build --package-path Examples/$$e --scratch-path $(EXAMPLE_BUILD) || exit 1; done
+	$(EXAMPLE_BUILD)/debug/stamp-photo $(EXAMPLE_OUTPUT)
 	@test "$$(head -c 2 $(EXAMPLE_OUTPUT) | od -An -tx1 | tr -d ' ')" = ffd8 || { echo "camstamp: the example wrote no JPEG"; exit 1; }
+	python3 scripts/make-demo-photos.py $(EXAMPLE_DIR)/photos
+	$(EXAMPLE_BUILD)/debug/stamp-folder $(EXAMPLE_DIR)/photos $(EXAMPLE_DIR)/all
+	@test $$(ls $(EXAMPLE_DIR)/all | wc -l) -eq $$(ls $(EXAMPLE_DIR)/photos | wc -l) || { echo "camstamp: stamp-folder missed photos"; exit 1; }
+	@status=0; $(EXAMPLE_BUILD)/debug/stamp-folder $(EXAMPLE_DIR)/photos $(EXAMPLE_DIR)/two --stop-after 2 || status=$$?; \
+	  test $$status -eq 130 && test $$(ls $(EXAMPLE_DIR)/two | wc -l) -eq 2 || \
+	  { echo "camstamp: stamp-folder --stop-after 2: exit $$status, $$(ls $(EXAMPLE_DIR)/two | wc -l) photos"; exit 1; }
+	$(EXAMPLE_BUILD)/debug/live-frames $(EXAMPLE_DIR)/frames.i420 10
+	@test $$(stat -c %s $(EXAMPLE_DIR)/frames.i420) -eq $$((10 * 640 * 360 * 3 / 2)) || { echo "camstamp: live-frames wrote no 10 frames"; exit 1; }
 
 # `make sanitize`: the C below the JPEG fast path (CJPEGCoefficients: the splice and the coefficient
 # rewrite) under AddressSanitizer, LeakSanitizer and UBSan, any report fatal. A small C driver

@@ -7,7 +7,9 @@ import PackageDescription
 let package = Package(
     name: "StampPhoto",
     dependencies: [
-        // The camstamp package two folders up; a program of your own would use its Git URL.
+        // The camstamp checkout two folders up, named so whatever its folder is called (a path
+        // dependency's identity is otherwise its folder's name). A program of your own names the
+        // Git URL instead: .package(url: "https://…/camstamp.git", from: "0.2.0").
         .package(name: "camstamp", path: "../..")
     ],
     targets: [

@@ -8,9 +8,6 @@ import CamStamp
 import Presets
 import Foundation
 
-/// The version `camstamp --version` prints.
-public let camstampVersion = "0.1.0"
-
 /// What the command line asks for, with every value validated.
 public enum ParsedCommand: Sendable, Equatable {
     case shoot(ShootOptions)
@@ -26,6 +23,8 @@ public enum ParsedCommand: Sendable, Equatable {
     case inspect(InspectOptions)
     case verify(VerifyOptions)
     case keysNew(KeysOptions)
+    /// `camstamp config show | path | check`.
+    case config(ConfigRequest)
     /// Help text to print on stdout; exit 0.
     case help(String)
     /// Print `camstamp <version>` on stdout; exit 0.
@@ -48,9 +47,14 @@ public struct Invocation: Sendable, Equatable {
     public var progressJSON = false
 }
 
-/// `parseCommandLine`, with the global options kept.
-public func parseInvocation(_ arguments: [String]) throws(UsageError) -> Invocation {
-    let parsed = try CommandLineParser.parse(arguments, root: Commands.root)
+/// `parseCommandLine`, with the global options kept and, when `defaults` is given, the values of
+/// that defaults file under the command line (`runCommandLine` reads the user's; nil reads none).
+public func parseInvocation(_ arguments: [String], defaults: DefaultsFile? = nil) throws(UsageError) -> Invocation {
+    func settings(path: [String], command: CommandSpec) throws(UsageError) -> [DefaultSetting] {
+        guard let defaults, DefaultsKeys.readsDefaults(path: path, command: command) else { return [] }
+        return try defaults.settings()
+    }
+    let parsed = try CommandLineParser.parse(arguments, root: Commands.root, defaults: settings)
     do {
         return try Commands.invocation(from: OptionValues(parsed))
     } catch let error as UsageError {
@@ -189,7 +193,7 @@ enum Commands {
         options: [version.spec, generateMan.spec, generateCompletion.spec],
         subcommands: [
             Shoot.spec, Batch.spec, Stream.spec, Camera.spec, Devices.spec, presets, Inspect.spec, Verify.spec,
-            Keys.spec, help,
+            Keys.spec, ConfigCommand.spec, help,
         ],
         discussion: "Run 'camstamp COMMAND --help' for the options of a command.\n"
             + "Exit status: 0 all done, 1 some inputs or the pipeline failed, 64 usage or preset error, "
@@ -214,6 +218,7 @@ enum Commands {
             case .presetsList: values.get(PresetsList.json)
             case .inspect(let options): options.json
             case .verify(let options): options.json
+            case .config(.show(_, let json)): json
             default: false
             }
         let reportsProgress = values.path == [Batch.spec.name] || values.path == [Stream.spec.name]
@@ -246,6 +251,7 @@ enum Commands {
         case [Inspect.spec.name]: return .inspect(try inspectOptions(values))
         case [Verify.spec.name]: return .verify(try Verify.options(values))
         case [Keys.spec.name, Keys.new.name]: return .keysNew(try Keys.options(values))
+        case [ConfigCommand.spec.name, values.path.last]: return .config(try ConfigCommand.request(values))
         case [help.name]:
             return .help(try helpForHelpCommand(values.positionals))
         default:

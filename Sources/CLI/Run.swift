@@ -23,7 +23,7 @@ public func runCommandLine(_ arguments: [String]) -> ExitCode {
     }
     let invocation: Invocation
     do {
-        invocation = try parseInvocation(arguments)
+        invocation = try parseInvocation(arguments, defaults: DefaultsFile())
     } catch {
         JobOutput.standard(verbosity: .normal).error(error.message)
         return .usage
@@ -77,6 +77,8 @@ private func run(_ invocation: Invocation, output: JobOutput) throws(CamStampErr
         try CameraJob(options: options).run(interrupts: .shared, report: output)
     case .devices(let options):
         for line in try CameraListing.lines(json: options.json) { output.result(line) }
+    case .config(let request):
+        try ConfigCommand.run(request, file: DefaultsFile(), output: output)
     case .presetsList, .presetsShow, .presetsCheck:
         try PresetsCommand.run(command, json: invocation.json, output: output)
     case .presetsRender(let options):

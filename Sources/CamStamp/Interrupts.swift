@@ -56,7 +56,11 @@ public final class Interrupts: Sendable {
         if requested.exchange(true, ordering: .acquiringAndReleasing) {
             FileHandle.standardError.write(Data("camstamp: interrupted again, stopping now\n".utf8))
             TemporaryFiles.shared.removeAll()
-            exit(130)
+            // _exit, not exit: exit(3) runs atexit handlers and library destructors on this thread
+            // while the job's threads still use them (an abort in GObject, or a hang in exit with
+            // no thread left to take a signal). Results went to stdout unbuffered (JobOutput), and
+            // the recording is abandoned anyway.
+            _exit(130)
         }
     }
 

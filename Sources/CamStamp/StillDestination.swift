@@ -111,6 +111,23 @@ struct StillDestination {
             option: "-o", for: "photo \(photo)")
     }
 
+    /// What `option` says of a path that is there but is no folder: a file, or what else it is
+    /// (`/dev/zero` is a character device, `-o` names a folder, a photo file or -).
+    static func notAFolder(_ path: URL, option: String) -> String {
+        guard let kind = nonRegularKind(path) else { return "\(option): \(path.path) is a file, not a folder" }
+        return "\(option): \(path.path) is \(kind), not a folder or a regular file; name a folder to write into"
+    }
+
+    /// What a path is when it is there but is neither a regular file nor a folder ("a character
+    /// device", "a FIFO (named pipe)"); nil otherwise. Links are followed.
+    static func nonRegularKind(_ path: URL) -> String? {
+        var info = stat()
+        guard stat(path.path, &info) == 0, let kind = RegularFile.kind(ofMode: info.st_mode), kind != "a folder" else {
+            return nil
+        }
+        return kind
+    }
+
     /// Makes `folder` ready to be written into: created when missing and `create` (else a usage
     /// error naming `option`), writable (else a failure), and rid of the temporary files that
     /// killed camstamp runs left there.
@@ -125,7 +142,7 @@ struct StillDestination {
         } else if kind == .missing {
             throw .usage("\(option): folder \(folder.path) does not exist; create it first")
         } else if kind == .file {
-            throw .usage("\(option): \(folder.path) is a file, not a folder")
+            throw .usage(notAFolder(folder, option: option))
         }
         guard access(folder.path, W_OK) == 0 else {
             let reason = errno == EROFS ? "read-only file system" : "permission denied"

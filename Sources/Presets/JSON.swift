@@ -4,8 +4,8 @@ import Foundation
 
 /// A parsed JSON value that remembers the line it starts on, so preset errors can point into the
 /// file. Foundation's JSONSerialization and JSONDecoder drop positions, hence this small reader.
-struct JSONNode: Sendable {
-    enum Value: Sendable {
+package struct JSONNode: Sendable {
+    package enum Value: Sendable {
         case null
         case bool(Bool)
         case number(Double)
@@ -14,18 +14,18 @@ struct JSONNode: Sendable {
         /// Members in file order; `keyLine` is where the key itself is written.
         case object([Member])
     }
-    struct Member: Sendable {
-        var key: String
-        var keyLine: Int
-        var value: JSONNode
+    package struct Member: Sendable {
+        package var key: String
+        package var keyLine: Int
+        package var value: JSONNode
     }
 
-    var value: Value
+    package var value: Value
     /// 1-based line of the value's first character.
-    var line: Int
+    package var line: Int
 
     /// The JSON type name used in messages ("a string", "an object", ...).
-    var typeName: String {
+    package var typeName: String {
         switch value {
         case .null: "null"
         case .bool: "a boolean"
@@ -38,16 +38,16 @@ struct JSONNode: Sendable {
 }
 
 /// A syntax error with its 1-based position.
-struct JSONSyntaxError: Error, Equatable {
-    var line: Int
-    var column: Int
-    var message: String
+package struct JSONSyntaxError: Error, Equatable {
+    package var line: Int
+    package var column: Int
+    package var message: String
 }
 
 /// A strict RFC 8259 reader: no comments, no trailing commas, no leading zeros, no NaN; a UTF-8
 /// byte order mark is skipped (RFC 8259 §8.1 allows it). Duplicate keys are rejected because in a
 /// preset the second one would silently win.
-struct JSONReader {
+package struct JSONReader {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
@@ -55,7 +55,7 @@ struct JSONReader {
     private var depth = 0
     private static let maxDepth = 256
 
-    static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONNode {
+    package static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONNode {
         var reader = JSONReader(bytes: [UInt8](data))
         return try reader.document()
     }

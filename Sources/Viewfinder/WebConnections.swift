@@ -20,11 +20,22 @@ final class WebConnections: @unchecked Sendable {
         var drained = 0
         /// Whether the connection is wrapped in TLS (what libsoup hands back does not say).
         var tls = false
+        /// The client's address (per-peer cap).
+        let peer: String
+        /// Set once libsoup has read a request's head on this connection.
+        var headersRead = false
+        /// A duplicate of the descriptor, held until the first request's head is read: if libsoup
+        /// gives up on the head first, the socket outlives libsoup's close so it can be answered.
+        var headCopy: Int32 = -1
 
-        init(socket: UnsafeMutablePointer<GSocket>, owner: WebConnections, deadline: ContinuousClock.Instant) {
+        init(
+            socket: UnsafeMutablePointer<GSocket>, owner: WebConnections, deadline: ContinuousClock.Instant,
+            peer: String
+        ) {
             self.socket = socket
             self.owner = owner
             self.deadline = deadline
+            self.peer = peer
         }
     }
 
@@ -89,7 +100,13 @@ final class WebConnections: @unchecked Sendable {
         ticker = nil
         for entry in shed { close(entry.fd) }
         shed.removeAll()
-        for record in lock.withLock({ Array(records.values) }) where record.refused != nil { finishRefusal(record) }
+        for record in lock.withLock({ Array(records.values) }) {
+            if record.refused != nil { finishRefusal(record) }
+            if record.headCopy >= 0 {
+                close(record.headCopy)
+                record.headCopy = -1
+            }
+        }
         if spare >= 0 { close(spare) }
     }
 
@@ -170,15 +187,13 @@ final class WebConnections: @unchecked Sendable {
         // take the last `headroom` of them. A new fd is the lowest free one, so its number says
         // how many are open.
         let headroom = min(64, Int(descriptorLimit / 4))
+        let peer = Self.peerAddress(fd)
         guard count < limits.maxConnections, Int(fd) < Int(descriptorLimit) - headroom else {
-            drop(fd)
-            if tls == nil { Self.sendAnswer(fd, Self.busy) }
-            shutdown(fd, Int32(SHUT_WR))
-            if shed.count < 64 && Int(fd) < Int(descriptorLimit) - headroom / 2 {
-                shed.append((fd, .now + .seconds(1)))
-            } else {
-                close(fd)
-            }
+            shedConnection(fd, Self.busy, headroom: headroom)
+            return
+        }
+        guard connections(from: peer) < limits.maxConnectionsPerPeer else {
+            shedConnection(fd, Self.busyPeer, headroom: headroom)
             return
         }
         var error: UnsafeMutablePointer<GError>?
@@ -194,8 +209,10 @@ final class WebConnections: @unchecked Sendable {
             return
         }
         let connection = g_socket_connection_factory_create_connection(socket)!
-        let record = Record(socket: socket, owner: self, deadline: .now + limits.requestTimeout)
+        let record = Record(socket: socket, owner: self, deadline: .now + limits.requestTimeout, peer: peer)
         record.tls = tls != nil
+        // A head too large is answered in the clear on a copy of the socket: not through TLS.
+        if tls == nil { record.headCopy = fcntl(fd, F_DUPFD_CLOEXEC, 0) }
         let key = UnsafeMutableRawPointer(connection)
         lock.withLock { records[key] = record }
         // Finalised when libsoup, or the MJPEG fan-out that took it, lets go: the fd is closed then.
@@ -224,6 +241,10 @@ final class WebConnections: @unchecked Sendable {
         defer { Unmanaged.passUnretained(self).release() }
         guard let record = lock.withLock({ records.removeValue(forKey: connection) }) else { return }
         g_object_unref(record.socket)
+        if record.headCopy >= 0 {
+            answerUnread(record.headCopy)
+            record.headCopy = -1
+        }
     }
 
     /// Reads what a shed client sends and drops it: a cheap lingering close.
@@ -302,25 +323,50 @@ final class WebConnections: @unchecked Sendable {
         return client
     }
 
-    // MARK: Answers written by hand
+    // MARK: Shedding, peers and unread requests
 
-    static let busy = answer(503, "camstamp: the camera is serving too many connections; try again in a moment")
-
-    static func answer(_ status: Int, _ text: String) -> [UInt8] {
-        let reasons = [
-            400: "Bad Request", 403: "Forbidden", 413: "Content Too Large", 421: "Misdirected Request",
-            503: "Service Unavailable",
-        ]
-        let body = Array((text + "\n").utf8)
-        let head =
-            "HTTP/1.1 \(status) \(reasons[status] ?? "Error")\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            + "Content-Length: \(body.count)\r\nConnection: close\r\nCache-Control: no-store\r\n"
-            + (status == 503 ? "Retry-After: 1\r\n" : "") + "\r\n"
-        return Array(head.utf8) + body
+    /// Answers `answer` (a 503) on a connection that is not taken, and closes it after a lingering
+    /// read, so that closing does not reset it under the answer.
+    private func shedConnection(_ fd: Int32, _ answer: [UInt8], headroom: Int) {
+        drop(fd)
+        // Over TLS no answer can go before the handshake: the connection is just closed.
+        if tls == nil { Self.sendAnswer(fd, answer) }
+        shutdown(fd, Int32(SHUT_WR))
+        if shed.count < 64 && Int(fd) < Int(descriptorLimit) - headroom / 2 {
+            shed.append((fd, .now + .seconds(1)))
+        } else {
+            close(fd)
+        }
     }
 
-    /// Best effort, never blocking: a short answer fits in a fresh socket's send buffer.
-    private static func sendAnswer(_ fd: Int32, _ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+    /// How many connections `peer` holds now.
+    private func connections(from peer: String) -> Int {
+        lock.withLock { records.values.reduce(0) { $0 + ($1.peer == peer ? 1 : 0) } }
+    }
+
+    /// The first request's head is read: the duplicate descriptor is not needed any more.
+    func headRead(_ record: Record) {
+        record.headersRead = true
+        if record.headCopy >= 0 {
+            close(record.headCopy)
+            record.headCopy = -1
+        }
+    }
+
+    /// A connection libsoup let go before it read the first request's head. If the client is still
+    /// sending, libsoup gave up on the head (a header line or head past its limit, about 64 KiB)
+    /// and closed without an answer, and the unread bytes would make the kernel reset the
+    /// connection: the duplicate `copy` answers 431 and closes after a lingering read.
+    private func answerUnread(_ copy: Int32) {
+        var pending: Int32 = 0
+        guard ioctl(copy, UInt(FIONREAD), &pending) == 0, pending > 0 else {
+            close(copy)
+            return
+        }
+        Self.sendAnswer(
+            copy,
+            Self.answer(431, "camstamp: the request's headers are too large; the camera takes headers of a few KiB"))
+        shutdown(copy, Int32(SHUT_WR))
+        if shed.count < 64 { shed.append((copy, .now + .seconds(1))) } else { close(copy) }
     }
 }

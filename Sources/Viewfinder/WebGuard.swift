@@ -10,17 +10,22 @@ public struct WebLimits: Sendable {
     public var maxBody: Int
     /// Connections served at once (MJPEG viewers included); more get 503.
     public var maxConnections: Int
+    /// Connections one client address may hold at once; more get 503 while other clients still get
+    /// in. A browser opens at most 6 per host, so 32 leaves room for several browsers and scripts
+    /// on one machine (a shared NAT address) and keeps three quarters of `maxConnections` for others.
+    public var maxConnectionsPerPeer: Int
     /// From connecting to the last byte of the request (idle and half-sent requests are closed).
     public var requestTimeout: Duration
     /// From the request read to the last byte of the answer (the MJPEG stream excepted).
     public var answerTimeout: Duration
 
     public init(
-        maxBody: Int = 1 << 20, maxConnections: Int = 128, requestTimeout: Duration = .seconds(10),
-        answerTimeout: Duration = .seconds(60)
+        maxBody: Int = 1 << 20, maxConnections: Int = 128, maxConnectionsPerPeer: Int = 32,
+        requestTimeout: Duration = .seconds(10), answerTimeout: Duration = .seconds(60)
     ) {
         self.maxBody = maxBody
         self.maxConnections = maxConnections
+        self.maxConnectionsPerPeer = maxConnectionsPerPeer
         self.requestTimeout = requestTimeout
         self.answerTimeout = answerTimeout
     }
@@ -88,6 +93,25 @@ struct WebGuard: Sendable {
         // Beyond 2^63 (`-1`, twenty nines) libsoup's parse wraps to a negative length.
         if let contentLength, contentLength < 0 || contentLength > limits.maxBody {
             throw Self.tooLarge(limits)
+        }
+    }
+
+    /// The body's framing (RFC 9112 §6.3): Content-Length values that differ make the message's
+    /// end unknowable (a proxy in front may take the other one), so the request is refused with 400
+    /// and the connection closed. The same value repeated is one length (RFC 9110 §8.6); a single
+    /// malformed one is libsoup's, or `check`'s, to refuse. `header` is every Content-Length the
+    /// request has, joined with ", ".
+    static func checkFraming(contentLength header: String?) throws(WebRefusal) {
+        guard let header else { return }
+        let values = Set(
+            header.split(separator: ",", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            })
+        guard values.count == 1 else {
+            throw WebRefusal(
+                status: 400,
+                text: "camstamp: the request's Content-Length (\(header.prefix(64))) is not one length; "
+                    + "send a single Content-Length")
         }
     }
 

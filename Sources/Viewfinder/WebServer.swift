@@ -306,6 +306,7 @@ public final class WebServer: @unchecked Sendable {
 
     private func started(_ message: OpaquePointer) {
         guard let record = connections?.accepting else { return }
+        record.headersRead = false
         let object = UnsafeMutableRawPointer(message).assumingMemoryBound(to: GObject.self)
         g_object_set_data_full(object, Self.recordKey, Unmanaged.passRetained(record).toOpaque()) {
             if let record = $0 { Unmanaged<WebConnections.Record>.fromOpaque(record).release() }
@@ -339,7 +340,9 @@ public final class WebServer: @unchecked Sendable {
         let length: Int? =
             soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH
             ? Int(soup_message_headers_get_content_length(headers)) : nil
+        connections.headRead(record)
         do {
+            try WebGuard.checkFraming(contentLength: header("Content-Length"))
             try guard_.check(
                 method: String(cString: soup_server_message_get_method(message)),
                 host: header("Host"), origin: header("Origin"), referer: header("Referer"),

@@ -336,7 +336,7 @@ import Testing
 
     @Test func versionAndTopLevel() throws {
         #expect(try parse("--version") == .version)
-        #expect(camstampVersion == "0.1.0")
+        #expect(camstampVersion == "0.2.0")
         #expect(try parse() == .help(helpText(for: [])!))
         #expect(error("--version", "shoot") == "'--version' cannot be used with 'camstamp shoot'")
         #expect(try parse("-V") == .version)

@@ -12,6 +12,7 @@ import Testing
     static let lines: [[String]] = [
         [], ["shoot"], ["batch", "in", "-o", "out"], ["stream", "--to", "/tmp/out.mp4"], ["camera"], ["devices"],
         ["presets", "list"], ["presets", "show", "credit"], ["presets", "check", "a.json"], ["help", "shoot"],
+        ["config", "show"], ["config", "path"], ["config", "check", "c.json"],
     ]
 
     @Test(arguments: lines)

@@ -101,6 +101,8 @@ import TestSupport
             // docs/scale.md's Slurm script, as task 1 of a one-task array on a 1-CPU allocation.
             let environment = [
                 "HOME": home.path, "PATH": path, "G_DEBUG": "fatal-criticals",
+                // The home's own defaults file, never the developer's (docs/config.md).
+                "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path, "CAMSTAMP_CONFIG": "",
                 "K": "1", "N": "1", "SLURM_CPUS_PER_TASK": "1",
             ]
             let result = try runProcess(

@@ -40,6 +40,7 @@ import TestSupport
             "/usr/bin/setsid", ["/bin/sh", "-e", "-c", recipe.script],
             environment: .inherited([
                 "HOME": home.path, "PATH": path, "PORT": String(port), "G_DEBUG": "fatal-criticals",
+                "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path, "CAMSTAMP_CONFIG": "",
             ]), in: home)
         let result = script.finish(timeout: 60)
         kill(-script.pid, SIGKILL)

@@ -6,10 +6,22 @@ import Foundation
 import Testing
 
 /// What camstamp is run with besides the caller's variables: a GStreamer CRITICAL in the child
-/// must fail the test, not scroll by.
+/// must fail the test, not scroll by; and no defaults file of the developer's own
+/// (`~/.config/camstamp/config.json`) changes what a test sees, unless the test names one.
 private func camstampEnvironment(_ extra: [String: String]) -> ChildEnvironment {
-    .inherited(["G_DEBUG": "fatal-criticals"].merging(extra) { $1 })
+    // An empty CAMSTAMP_CONFIG is as if unset: the developer's own does not pass through.
+    var variables = ["G_DEBUG": "fatal-criticals", "CAMSTAMP_CONFIG": ""]
+    if extra["XDG_CONFIG_HOME"] == nil { variables["XDG_CONFIG_HOME"] = emptyConfigFolder.path }
+    return .inherited(variables.merging(extra) { $1 })
 }
+
+/// An empty folder for XDG_CONFIG_HOME, one for the test process.
+private let emptyConfigFolder: URL = {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "camstamp-test-config-\(getpid())", isDirectory: true)
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}()
 
 /// camstamp's program and arguments, as another user (`setpriv`, nobody) when `asNobody`.
 private func camstampCommand(_ arguments: [String], asNobody: Bool) -> (String, [String]) {

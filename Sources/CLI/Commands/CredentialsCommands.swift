@@ -11,11 +11,11 @@ extension Commands {
             "sign", value: "CHAIN.pem",
             help: "Sign every output with Content Credentials (C2PA): a PEM certificate chain, end-entity first "
                 + "(or CAMSTAMP_SIGN_CERT); camstamp keys new makes one. See docs/credentials.md."
-        ) { try existingFile($0, option: $1) }
+        ) { text, _ in URL(fileURLWithPath: text) }
         static let signKey = Single<URL>(
             "sign-key", value: "KEY.pem",
             help: "The private key of --sign's certificate, ES256 or Ed25519 (or CAMSTAMP_SIGN_KEY)."
-        ) { try existingFile($0, option: $1) }
+        ) { text, _ in URL(fileURLWithPath: text) }
         static let tsa = Single<String>(
             "tsa", value: "URL", help: "An RFC 3161 time-stamp authority the signatures are time-stamped by.")
 

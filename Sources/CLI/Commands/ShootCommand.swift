@@ -83,7 +83,13 @@ extension Commands {
         options.location = try locationOptions(values, photos: true)
         let output = try values.get(Shoot.output)
         if let output {
-            if output == "-" { options.toStandardOutput = true } else { options.output = URL(fileURLWithPath: output) }
+            // The defaults file's output is the folder the photos go into (batch's and camera's too).
+            let folder = values.origin(Shoot.output) != nil
+            if output == "-" {
+                options.toStandardOutput = true
+            } else {
+                options.output = folder ? URL(fileURLWithPath: output, isDirectory: true) : URL(fileURLWithPath: output)
+            }
         }
         options.overwrite = values.get(Shoot.overwrite)
         options.json = values.get(Shoot.json)

@@ -18,7 +18,12 @@ enum Generated {
             case "presets" where arguments.count == 2: return .success(PresetsCommand.names().joined(separator: "\n"))
             case "sources" where arguments.count == 2:
                 return .success((sourceWords + CameraListing.sourceWords()).joined(separator: "\n"))
-            default: return .failure(UsageError("'\(completeOption)' takes one of: presets, sources"))
+            case "commands" where arguments.count == 2:
+                // First words only: `presets list` is two words on the line.
+                var seen = Set<String>()
+                let words = ConfigCommand.commandNames().compactMap { $0.split(separator: " ").first.map(String.init) }
+                return .success(words.filter { seen.insert($0).inserted }.joined(separator: "\n"))
+            default: return .failure(UsageError("'\(completeOption)' takes one of: presets, sources, commands"))
             }
         }
         if first == "--generate-man" {
@@ -61,9 +66,14 @@ enum Generated {
         }
     }
 
-    /// `dynamicWords` for a command's positionals: `presets show NAME` takes a preset's name.
+    /// `dynamicWords` for a command's positionals: `presets show NAME` takes a preset's name,
+    /// `config show COMMAND` a command's.
     static func dynamicWords(argumentsOf path: [String]) -> String? {
-        path == ["presets", "show"] ? "presets" : nil
+        switch path {
+        case ["presets", "show"]: "presets"
+        case ["config", "show"]: "commands"
+        default: nil
+        }
     }
 
     /// Every command of the tree with its words from the root: `([], root)`, `(["presets", "list"], …)`.

@@ -55,6 +55,9 @@ enum ManPage {
             "The shipped presets, GStreamer pipeline templates and bundled fonts.",
             ".TP", "\\fI$XDG_CONFIG_HOME/camstamp/presets/\\fR, \\fI~/.config/camstamp/presets/\\fR",
             "Your own presets (NAME.json), found by \\-\\-preset NAME before the shipped ones.",
+            ".TP", "\\fI$XDG_CONFIG_HOME/camstamp/config.json\\fR, else \\fI~/.config/camstamp/config.json\\fR",
+            "The defaults file: the options you use every day, named as their long options; the command line "
+                + "wins (camstamp config show lists what it sets).",
             ".SH EXIT STATUS",
             "0 all done; 1 some inputs or the pipeline failed; 64 usage or preset error; 130 interrupted.",
             ".SH SEE ALSO",
@@ -109,7 +112,16 @@ enum ManPage {
             "CAMSTAMP_FONTS",
             "A folder of fonts registered before the presets are drawn, instead of the bundled fonts/ folder."
         ),
-        ("XDG_CONFIG_HOME", "Your presets are in $XDG_CONFIG_HOME/camstamp/presets, then ~/.config/camstamp/presets."),
+        (
+            "XDG_CONFIG_HOME",
+            "Your presets are in $XDG_CONFIG_HOME/camstamp/presets, then ~/.config/camstamp/presets; "
+                + "the defaults file is $XDG_CONFIG_HOME/camstamp/config.json, else ~/.config/camstamp/config.json."
+        ),
+        (
+            DefaultsFile.variable,
+            "A defaults file to read instead of config.json, or none to read none (for scripts and tests); "
+                + "empty is as if unset."
+        ),
         ("XDG_DATA_HOME, XDG_DATA_DIRS", "Searched for camstamp/ (the shipped files) when CAMSTAMP_HOME is unset."),
         ("GST_DEBUG", "GStreamer's own debug log, e.g. GST_DEBUG=3 to see why a pipeline failed."),
     ]

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The camstamp authors
+import CamStamp
+
 /// Typed keys: one per option of a table, carrying its `OptionSpec` and how its text becomes a
 /// value. The tables are built from the keys and the builders read values only through them, so a
 /// misspelt option is a compile error (not a silent nil) and a table and its builder cannot name
@@ -80,6 +82,8 @@ final class OptionValues {
     var path: [String] { parsed.path }
     var positionals: [String] { parsed.positionals }
     var helpRequested: Bool { parsed.helpRequested }
+    /// Where the option's value came from in the defaults file; nil when the command line gave it.
+    func origin(_ key: some OptionKey) -> SettingOrigin? { parsed.origins[key.spec.long] }
 
     /// The option's text as given, for a message that quotes it; nil when it was not given.
     func text<Value>(_ key: Single<Value>) -> String? { parsed.value(key.spec.long) }
@@ -93,13 +97,29 @@ final class OptionValues {
     /// The option's value, parsed; nil when it was not given.
     func get<Value>(_ key: Single<Value>) throws -> Value? {
         read.append(key.spec)
-        return try parsed.value(key.spec.long).map { try key.parse($0, key.spec.displayName) }
+        return try locating(key.spec) {
+            try parsed.value(key.spec.long).map { try key.parse($0, key.spec.displayName) }
+        }
     }
 
     /// Every value of the option, parsed, in command-line order.
     func get<Value>(_ key: Repeated<Value>) throws -> [Value] {
         read.append(key.spec)
-        return try parsed.values(key.spec.long).map { try key.parse($0, key.spec.displayName) }
+        return try locating(key.spec) {
+            try parsed.values(key.spec.long).map { try key.parse($0, key.spec.displayName) }
+        }
+    }
+
+    /// `body`'s error, for a value from the defaults file, as one line naming the file, the line
+    /// and the key: the user fixes it there, not on the command line.
+    private func locating<T>(_ spec: OptionSpec, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            guard let origin = parsed.origins[spec.long] else { throw error }
+            let message = (error as? OptionValueError)?.message ?? "\(error)"
+            throw OptionValueError("\(origin): key '\(origin.key)': \(message)")
+        }
     }
 }
 

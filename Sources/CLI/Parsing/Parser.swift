@@ -12,6 +12,8 @@ public struct ParsedArguments: Sendable, Equatable {
     public var positionals: [String] = []
     /// `--help` or `-h` was given: show help for `path` and ignore everything else.
     public var helpRequested = false
+    /// The options whose values came from the defaults file, and where each is written there.
+    public var origins: [String: SettingOrigin] = [:]
 
     public init() {}
 
@@ -23,12 +25,19 @@ public struct ParsedArguments: Sendable, Equatable {
     public func has(_ long: String) -> Bool { values[long] != nil }
 }
 
+/// What the defaults file sets for the command at `path` (its words below the root) whose table
+/// is `command`; asked only once the command is known and no help is asked for.
+public typealias DefaultsProvider = (_ path: [String], _ command: CommandSpec) throws(UsageError) -> [DefaultSetting]
+
 /// Splits arguments against a `CommandSpec` tree: options (`--opt value`, `--opt=value`,
 /// `-o value`, `-oVALUE`, repeated ones), `--` to end options, subcommands and positionals.
 public enum CommandLineParser {
-    /// Parses `arguments` (without the program name) against `root`. Help wins over every error
-    /// so that `camstamp shoot --qualty 5 --help` still shows help.
-    public static func parse(_ arguments: [String], root: CommandSpec) throws(UsageError) -> ParsedArguments {
+    /// Parses `arguments` (without the program name) against `root`, with `defaults` under the
+    /// command line. Help wins over every error so that `camstamp shoot --qualty 5 --help` still
+    /// shows help.
+    public static func parse(
+        _ arguments: [String], root: CommandSpec, defaults: DefaultsProvider? = nil
+    ) throws(UsageError) -> ParsedArguments {
         var state = State(root: root)
         var index = 0
         var endOfOptions = false
@@ -52,7 +61,7 @@ public enum CommandLineParser {
         }
         if state.result.helpRequested { return state.result }
         if let error = state.firstError { throw error }
-        try state.finish()
+        try state.finish(defaults: defaults)
         return state.result
     }
 
@@ -193,17 +202,20 @@ public enum CommandLineParser {
 
         /// The checks that need the whole line: default subcommand, positionals, required and
         /// mutually exclusive options.
-        mutating func finish() throws(UsageError) {
+        mutating func finish(defaults: DefaultsProvider?) throws(UsageError) {
             if expectsSubcommand {
                 guard let name = command.defaultSubcommand, result.order.allSatisfy(CommandSpec.isGlobal) else {
                     return
                 }
                 if let error = enterSubcommand(name) { throw error }
             }
+            if let defaults { result.applyDefaults(try defaults(result.path, command), command: command) }
             for group in command.exclusive {
                 let given = result.order.filter(group.contains)
                 if given.count > 1 {
-                    let names = given.map { "'--\($0)'" }
+                    let names = given.map { long in
+                        "'--\(long)'" + (result.origins[long].map { " (from \($0))" } ?? "")
+                    }
                     let list = names.dropLast().joined(separator: ", ") + " and " + names.last!
                     throw UsageError("\(list) cannot be used together")
                 }

@@ -198,10 +198,16 @@ public struct BatchJob {
     private func prepareOutputFolders(_ plan: BatchPlan) throws(CamStampError) {
         let folder = options.outputFolder
         if options.single == .standardOutput { return }
+        // A device or a FIFO is neither written into nor replaced by a photo.
+        var named = folder
+        if case .file(let file) = options.single { named = file }
+        if let kind = StillDestination.nonRegularKind(named) {
+            throw .usage(
+                "-o: \(named.path) is \(kind), not a folder or a regular file; "
+                    + "name a folder, a new photo file (one.jpg) or - for stdout")
+        }
         guard !options.dryRun else {
-            if PathKind(of: folder) == .file {
-                throw .usage("-o: \(folder.path) is a file, not a folder")
-            }
+            if PathKind(of: folder) == .file { throw .usage(StillDestination.notAFolder(folder, option: "-o")) }
             return
         }
         try StillDestination.prepareFolder(folder, option: "-o", create: true)

@@ -245,7 +245,11 @@ final class PhotoWorker {
         let upright =
             photo.orientation.swapsAxes
             ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
-        guard coefficientPathRefusal(photo, outputKind: outputKind) == nil else { return nil }
+        guard coefficientPathRefusal(photo, outputKind: outputKind) == nil else {
+            // The decoding path's jpegdec says nothing of damaged data: it is looked for here.
+            if photo.kind == .jpg, !photo.truncated { damage = JPEGDamage.warning(in: data[photo.pictureBytes]) }
+            return nil
+        }
         let composition: OverlayComposition
         do {
             composition = try marker.composition(

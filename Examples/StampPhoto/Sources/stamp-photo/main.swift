@@ -4,12 +4,12 @@
 // and a caption, writes the JPEG, then marks a raw video frame and says what changed.
 import CamStamp
 import Foundation
-import Presets  // the preset model, part of the CamStamp product
 
 let output = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "stamped.jpg")
 
 do {
-    // A shipped preset by name, and one built in code (JSON text works too: `.json("{…}")`).
+    // A shipped preset by name, and one built in code (JSON text works too: `.json("{…}")`); the
+    // preset model (`Mark`, `Preset`) comes with `import CamStamp`.
     var caption = Mark(content: .text("{stem} · {width}×{height}"))
     caption.anchor = .topLeft
     let stamper = try Stamper(

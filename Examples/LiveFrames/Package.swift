@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
+// A program that embeds camstamp: marks frames from a live source (a camera, or the test camera).
+import PackageDescription
+
+let package = Package(
+    name: "LiveFrames",
+    dependencies: [
+        // The camstamp checkout two folders up, named so whatever its folder is called (a path
+        // dependency's identity is otherwise its folder's name). A program of your own names the
+        // Git URL instead: .package(url: "https://…/camstamp.git", from: "0.2.0").
+        .package(name: "camstamp", path: "../..")
+    ],
+    targets: [
+        .executableTarget(name: "live-frames", dependencies: [.product(name: "CamStamp", package: "camstamp")])
+    ],
+    swiftLanguageModes: [.v6]
+)
