@@ -73,6 +73,9 @@ package struct SigningIdentity: Sendable, Equatable {
     private static func readPEM(_ url: URL, option: String, expecting label: String) throws(CredentialsError) -> String
     {
         let text: String
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CredentialsError("\(option) \(url.path): no such file")
+        }
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
             let reason = (error as NSError).localizedFailureReason ?? "cannot read it"
             throw CredentialsError("\(option) \(url.path): \(reason)")
