@@ -15,7 +15,9 @@
 #                              machine, at most 5 s (measure.py); BENCH_SETTLE=0 turns it off
 #   PREVIEW_SECONDS, PREVIEW_ROUNDS   the camera preview part [10, 3]
 #   BENCH_HEIC_PHOTOS          12 MP HEIC photos for part 6, made from the first JPEGs [8]
-#   BENCH_ONLY                 "blend batch stream resize coefficients heic preview rtsp clip invisible" or a subset
+#   VIEWFINDER_SECONDS, VIEWFINDER_SHOTS   the viewfinder part: latency, press to file [8, 20]
+#   BENCH_ONLY                 "blend batch stream resize coefficients heic preview viewfinder rtsp clip
+#                              invisible" or a subset
 #   RTSP_WINDOW, RTSP_ROUNDS   the RTSP viewers part (bench/rtsp-viewers.sh) [10, 2]
 set -euo pipefail
 
@@ -32,7 +34,7 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview rtsp clip invisible}
+only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview viewfinder rtsp clip invisible}
 heic_n=${BENCH_HEIC_PHOTOS:-8}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
@@ -241,6 +243,11 @@ case " $only " in *" preview "*)
     say "7 camera preview CPU per frame: 640x480@30 with 0, 1, 4 viewers and the capture alone"
     python3 "$here/lib/preview.py" "$out/preview.json" >"$out/preview.md"
 esac
+rm -f "$out/viewfinder.md"
+case " $only " in *" viewfinder "*)
+    say "7b viewfinder latency (1 and 4 viewers), press to file and the shot's frame: 640x480@30"
+    python3 "$here/lib/viewfinder.py" "$out/viewfinder.json" >"$out/viewfinder.md"
+esac
 
 : >"$out/results.md"
 case " $only " in *" blend "*|*" batch "*|*" stream "*|*" resize "*|*" coefficients "*|*" heic "*|*" clip "*)
@@ -248,6 +255,7 @@ case " $only " in *" blend "*|*" batch "*|*" stream "*|*" resize "*|*" coefficie
         --stream-seconds "$STREAM_SECONDS" --elapsed $(( $(date +%s) - started )) >"$out/results.md"
 esac
 [ -s "$out/preview.md" ] && { echo; cat "$out/preview.md"; } >>"$out/results.md"
+[ -s "$out/viewfinder.md" ] && { echo; cat "$out/viewfinder.md"; } >>"$out/results.md"
 [ -f "$out/rtsp.md" ] && { echo; cat "$out/rtsp.md"; } >>"$out/results.md"
 [ -f "$out/invisible.md" ] && { echo; cat "$out/invisible.md"; } >>"$out/results.md"
 cat "$out/results.md"

@@ -20,6 +20,8 @@ struct CameraAPI: Sendable {
     /// What the command line gave: the only preset files and video source the page may pick.
     let givenPresets: Set<String>
     let givenSource: SourceSpec
+    /// The page's video (`POST /api/record`); nil: this camera cannot record.
+    var recorder: CameraRecorder? = nil
     /// The camera picker's list: the test camera and the cameras found at start (the device
     /// monitor takes tens of milliseconds, too long for every poll of the page).
     let cameras: [StateJSON.Camera] =
@@ -46,6 +48,7 @@ struct CameraAPI: Sendable {
                 return
             }
         }
+        if handleRecording(request, reply, headers: extraHeaders) { return }
         switch (request.method, request.path) {
         case ("GET", "/"), ("GET", "/index.html"):
             reply.send(page("index.html", headers: extraHeaders))
@@ -125,6 +128,8 @@ struct CameraAPI: Sendable {
         var width: Int
         var height: Int
         var taken: String
+        /// The camera loop's number of the frame the photo is (`{frame}` in its marks).
+        var frame: Int?
         init(_ shot: CameraSession.Shot) {
             path = shot.path
             url = "/shots/" + (shot.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? shot.name)
@@ -132,6 +137,7 @@ struct CameraAPI: Sendable {
             width = shot.width
             height = shot.height
             taken = ISO8601DateFormatter().string(from: shot.taken)
+            frame = shot.frame
         }
     }
 
@@ -167,6 +173,8 @@ struct CameraAPI: Sendable {
         var shots: [ShotJSON]
         var viewers: Int
         var error: String?
+        var rotate: Int
+        var recording: RecordingJSON
     }
 
     func stateJSON() -> Data {
@@ -196,7 +204,8 @@ struct CameraAPI: Sendable {
             grid: settings.grid, square: settings.square, mirror: settings.mirror, timer: settings.timer,
             burst: ["count": Double(settings.burstCount), "interval": settings.burstInterval],
             controls: camera.controls, controlsReason: camera.reason,
-            shots: session.shots.map(ShotJSON.init), viewers: stream.clientCount, error: session.lastError)
+            shots: session.shots.map(ShotJSON.init), viewers: stream.clientCount, error: session.lastError,
+            rotate: settings.rotate, recording: recordingJSON)
         return Self.encode(state)
     }
 

@@ -32,7 +32,7 @@ public struct CameraJob {
         self.controlLister = controlLister
     }
 
-    /// The widest preview: a phone screen or a laptop window needs no more, and JPEG encoding
+    /// The preview's longest side: a phone screen or a laptop window needs no more, and JPEG encoding
     /// of each preview frame stays cheap whatever the camera's resolution.
     static let maxPreviewWidth = 1280
     /// X11 sinks in order of preference; each is tried at READY before the pipeline is built.
@@ -68,12 +68,14 @@ public struct CameraJob {
         defer { session.location?.stop() }
         let camera = try Capture(
             spec: options.source, size: options.size, fps: options.fps, pipeline: options.pipeline,
-            resources: resources)
+            resources: resources, exclusiveFrames: false)
+        camera.deliverAtOnce()
         session.setCamera(
             name: Self.describe(camera.source),
             controls: SourceControls.list(for: camera.source, lister: controlLister))
         let decor = PreviewDecor()
-        let webPreview = try options.web.map { _ throws(CamStampError) in try makeWebPreview(decor: decor) }
+        let ring = FrameRing()
+        let webPreview = try options.web.map { _ throws(CamStampError) in try makeWebPreview(decor: decor, ring: ring) }
         let windowPreview = try windowSink.map { sink throws(CamStampError) in
             try makeWindowPreview(sink: sink, decor: decor)
         }
@@ -87,10 +89,12 @@ public struct CameraJob {
         let writer = StillWriter(
             destination: destination, template: stillTemplate, quality: options.quality,
             session: session, credentials: credentials)
+        let recorder = CameraRecorder(folder: destination.folder, fps: options.fps, resources: resources)
         var server: WebServer?
         if let web = options.web, let webPreview {
             do {
-                server = try startServer(web, token: token, session: session, stream: webPreview.fanOut, report: report)
+                server = try startServer(
+                    web, token: token, session: session, stream: webPreview.fanOut, recorder: recorder, report: report)
             } catch {
                 camera.stop()
                 throw error
@@ -104,9 +108,10 @@ public struct CameraJob {
             job: self, camera: camera,
             marker: FrameMarker(preset: preset, variables: variables, location: session.location),
             session: session, writer: writer, decor: decor, previews: previews,
-            windowPreview: windowPreview, report: report)
+            windowPreview: windowPreview, report: report, ring: ring, recorder: recorder)
         defer {
             session.stop()
+            recorder.finishAll()
             writer.waitUntilDone()
             server?.stop()
             loop.camera.stop()
@@ -131,10 +136,10 @@ public struct CameraJob {
     /// it the viewfinder cannot be reached.
     private func startServer(
         _ web: WebAddress, token: String?, session: CameraSession, stream: MJPEGFanOut,
-        report: JobOutput
+        recorder: CameraRecorder, report: JobOutput
     ) throws(CamStampError) -> WebServer {
         let resources = resources
-        let api = CameraAPI(
+        var api = CameraAPI(
             session: session, stream: stream, token: token, resources: resources,
             library: presetLibrary,
             checkMarks: { presets, text, variables throws(CamStampError) in
@@ -144,13 +149,15 @@ public struct CameraJob {
                     resources: resources)
             }, checkSource: { spec throws(CamStampError) in _ = try Capture.captureSource(for: spec) },
             givenPresets: Set(options.presets.filter(PresetLibrary.isPath)), givenSource: options.source)
+        api.recorder = recorder
+        let handler = api
         let server: WebServer
         let tlsFiles = options.tlsCertificate.flatMap { certificate in
             options.tlsKey.map { (certificate: certificate.path, key: $0.path) }
         }
         do {
             server = try WebServer(address: web.host, port: web.port, tls: tlsFiles) { request, reply in
-                api.handle(request, reply)
+                handler.handle(request, reply)
             }
         } catch {
             // A certificate that does not load is the user's to fix; a missing TLS backend, the machine's.
@@ -189,16 +196,22 @@ public struct CameraJob {
     /// The folders `--preset NAME` searches: the page picks among the same presets.
     private var presetLibrary: PresetLibrary { PresetFolders.library(resources: resources) }
 
-    /// The preview's size for a frame: the frame's own up to 1280 px wide, scaled down (aspect
-    /// kept, even sides) beyond.
+    /// The preview's size for a frame: the frame's own up to 1280 px on its long side, scaled
+    /// down (aspect kept, even sides) beyond; a turned camera's portrait frame costs the preview
+    /// no more than a landscape one.
     static func previewSize(for frame: FrameSize) -> FrameSize {
-        guard frame.width > maxPreviewWidth else { return frame }
-        let height = max(2, Int((Double(frame.height) * Double(maxPreviewWidth) / Double(frame.width)).rounded()) & ~1)
-        return FrameSize(width: maxPreviewWidth, height: height)
+        let long = max(frame.width, frame.height)
+        guard long > maxPreviewWidth else { return frame }
+        let scale = Double(maxPreviewWidth) / Double(long)
+        func side(_ length: Int) -> Int {
+            length == long ? maxPreviewWidth : max(2, Int((Double(length) * scale).rounded()) & ~1)
+        }
+        return FrameSize(width: side(frame.width), height: side(frame.height))
     }
 
-    private func makeWebPreview(decor: PreviewDecor) throws(CamStampError) -> (output: FrameOutput, fanOut: MJPEGFanOut)
-    {
+    private func makeWebPreview(
+        decor: PreviewDecor, ring: FrameRing
+    ) throws(CamStampError) -> (output: FrameOutput, fanOut: MJPEGFanOut) {
         let template = try Templates.load(nil, builtIn: "preview-web", resources: resources)
         let boundary = "camstampframe"
         do {
@@ -206,10 +219,23 @@ public struct CameraJob {
             // Non-blocking, two frames deep: a slow encoder costs preview frames, never the camera's.
             let output = try FrameOutput(pipeline: pipeline, maxBuffers: 2, block: false)
             try pipeline.element(named: "overlay").onEachFrame { decor.draw(on: $0) }
+            try pipeline.element(named: "mux").addPartHeaders { pts in Self.partHeaders(pts: pts, ring: ring) }
             return (output, try MJPEGFanOut(sink: pipeline.element(named: "out"), boundary: boundary))
         } catch {
             throw .failure("preview: \(error)")
         }
+    }
+
+    /// Each part of the page's stream says which frame it is and when that frame was captured
+    /// (`X-Frame`, `X-Timestamp` in seconds since 1970), and the ring notes that it is on screen
+    /// from now: a shot is the frame shown when the shutter was pressed.
+    private static func partHeaders(pts: UInt64?, ring: FrameRing) -> [(String, String)] {
+        guard let pts, let entry = ring.entry(pts: pts) else { return [] }
+        ring.markShown(number: entry.number, at: .now)
+        return [
+            ("X-Frame", String(entry.number)),
+            ("X-Timestamp", String(format: "%.6f", entry.capturedWall.timeIntervalSince1970)),
+        ]
     }
 
     private func makeWindowPreview(sink: String, decor: PreviewDecor) throws(CamStampError) -> FrameOutput {

@@ -5,8 +5,9 @@ internal import Media
 import Presets
 
 /// The camera job's frame loop, on one thread: it applies what the page or the window changed
-/// (marks, camera, controls, the preview's grid and square), takes the photos asked for from the
-/// frame before the preview touches it, marks the frame once and pushes it to the previews.
+/// (marks, camera, controls, the geometry, the preview's grid), makes each frame into the photo
+/// it would be (StillGeometry, the marks), keeps it in the ring the photos are taken from, and
+/// pushes it to the previews and the recording.
 final class CameraLoop {
     private let job: CameraJob
     /// The camera in use: replaced when the page picks another.
@@ -23,13 +24,19 @@ final class CameraLoop {
     private var applied: CameraSession.Settings
     private var frameNumber = 0
     private var lastPreviewSize: FrameSize?
+    private var lastCameraSize: FrameSize?
+    private let ring: FrameRing
+    private let recorder: CameraRecorder?
     private var quit = false
     private static let timedDone: @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void = { _ in }
 
     init(
         job: CameraJob, camera: Capture, marker: FrameMarker, session: CameraSession, writer: StillWriter,
-        decor: PreviewDecor, previews: [FrameOutput], windowPreview: FrameOutput?, report: JobOutput
+        decor: PreviewDecor, previews: [FrameOutput], windowPreview: FrameOutput?, report: JobOutput,
+        ring: FrameRing, recorder: CameraRecorder?
     ) {
+        self.ring = ring
+        self.recorder = recorder
         self.job = job
         self.camera = camera
         self.marker = marker
@@ -76,7 +83,7 @@ final class CameraLoop {
         }
         if wanted.source != applied.source { applySource(wanted) }
         if wanted.controls != applied.controls { applyControls(wanted) }
-        decor.set(grid: wanted.grid, square: wanted.square)
+        decor.set(grid: wanted.grid)
         applied = session.settings
     }
 
@@ -100,7 +107,8 @@ final class CameraLoop {
         do {
             let next = try Capture(
                 spec: wanted.source, size: options.size, fps: options.fps,
-                pipeline: options.pipeline, resources: job.resources)
+                pipeline: options.pipeline, resources: job.resources, exclusiveFrames: false)
+            next.deliverAtOnce()
             camera.stop()
             try next.start()
             camera = next
@@ -129,28 +137,28 @@ final class CameraLoop {
         }
     }
 
-    /// One frame: the photos asked for, then the mirror and the marks, then the previews.
+    /// One frame: turned, cropped and mirrored as the photo would be, marked, kept in the ring
+    /// (the photos asked for are taken from it), then shown and recorded. The preview is the
+    /// photo: the same pixels, only scaled and with the grid drawn on the preview's own copy.
     private func show(_ frame: VideoFrame) throws(CamStampError) {
+        // Captured when the camera stamped it, not when it reached this thread.
+        let age = frame.presentationTime.flatMap { camera.frames.pipeline.age(ofRunningTime: $0) } ?? 0
+        let captured = ContinuousClock.now - .nanoseconds(Int64(age))
+        let wall = Date(timeIntervalSinceNow: -Double(age) / 1e9)
         frameNumber += 1
         let settings = applied
-        takeShots(of: frame, settings: settings)
-        resizePreviews(for: frame)
-        do {
-            if settings.mirror { try frame.mirror() }
-        } catch {
-            session.lastError = "mirror: \(error)"
-        }
-        do {
-            try marker.mark(
-                frame,
-                context: marker.context(
-                    width: frame.width, height: frame.height,
-                    frame: frameNumber, fps: frame.framesPerSecond))
-        } catch {
-            session.lastError = error.message
-        }
+        let view = photo(of: frame, settings: settings)
+        let context = marker.context(
+            width: view.width, height: view.height, captureDate: wall, frame: frameNumber,
+            fps: frame.framesPerSecond)
+        do { try marker.mark(view, context: context) } catch { session.lastError = error.message }
+        ring.keep(
+            view, number: frameNumber, version: seenVersion, captured: captured, wall: wall,
+            geotag: context.location)
+        takeShots()
+        resizePreviews(camera: frame, view: view)
         for output in previews {
-            do { try output.push(frame) } catch {
+            do { try output.push(view) } catch {
                 // Closing the window is the user's way to quit, not a failure.
                 if output === windowPreview, error.isWindowClosed {
                     quit = true
@@ -159,44 +167,51 @@ final class CameraLoop {
                 throw .failure("preview: \(error)")
             }
         }
+        recorder?.push(view)
     }
 
-    /// The photos asked for, from this frame before the preview touches it: cropped and mirrored
-    /// as asked, marked at their own size, written on the writer's thread.
-    private func takeShots(of frame: VideoFrame, settings: CameraSession.Settings) {
+    /// The frame as the photo holds it, a new frame (the camera's own is never written to, so it
+    /// goes back to the camera at once): turned, cropped to the square, mirrored as asked.
+    private func photo(of frame: VideoFrame, settings: CameraSession.Settings) -> VideoFrame {
+        let geometry = StillGeometry(square: settings.square, mirror: settings.mirror, rotate: settings.rotate)
+        guard !geometry.isIdentity else { return frame.copy() }
+        do { return try geometry.apply(to: frame) } catch {
+            session.lastError = error.message
+            return frame.copy()
+        }
+    }
+
+    /// The photos asked for, each the frame that was on screen when it was asked for (zero
+    /// shutter lag), written on the writer's thread.
+    private func takeShots() {
         // A photo asked for after a change the loop has not applied yet waits a frame for it: the
         // page's "square, then shoot" is a square photo, whatever the timing.
         let requests = session.version == seenVersion ? session.takeShotRequests(timedDone: Self.timedDone) : []
-        guard !requests.isEmpty else { return }
-        let geometry = StillGeometry(square: settings.square, mirror: settings.mirror && job.options.mirrorPhotos)
         for request in requests {
-            do {
-                let still = geometry.isIdentity ? frame.copy() : try geometry.apply(to: frame)
-                let context = marker.context(width: still.width, height: still.height)
-                try marker.mark(still, context: context)
-                let report = report
-                let session = session
-                writer.write(
-                    still, geotag: job.options.location.stripGPS ? nil : context.location,
-                    marks: ContentCredentials.marks(marker.drawnContents)
-                ) { result in
-                    if case .success(let shot) = result { report.result(shot.path) }
-                    if case .failure(let error) = result { session.lastError = error.message }
-                    request.done(result)
-                }
-            } catch {
-                session.lastError = error.message
-                request.done(.failure(error))
+            guard let entry = ring.frame(at: request.pressed, version: request.version) else { continue }
+            let report = report
+            let session = session
+            let geotag = job.options.location.stripGPS ? nil : entry.geotag
+            // A frame of its own over the same pixels: the encoder stamps its own time on it.
+            // The marks drawn now: a shot is of the frames just shown, marked as they are.
+            let marks = ContentCredentials.marks(marker.drawnContents)
+            writer.write(
+                entry.frame.sharingPixels(pts: entry.pts), number: entry.number, geotag: geotag, marks: marks
+            ) { result in
+                if case .success(let shot) = result { report.result(shot.path) }
+                if case .failure(let error) = result { session.lastError = error.message }
+                request.done(result)
             }
         }
     }
 
-    /// The previews follow the frame's size, scaled down to at most 1280 px wide.
-    private func resizePreviews(for frame: VideoFrame) {
+    /// The previews follow the photo's size, scaled down to at most 1280 px wide.
+    private func resizePreviews(camera frame: VideoFrame, view: VideoFrame) {
         let size = FrameSize(width: frame.width, height: frame.height)
-        let preview = CameraJob.previewSize(for: size)
-        guard preview != lastPreviewSize else { return }
+        let preview = CameraJob.previewSize(for: FrameSize(width: view.width, height: view.height))
+        guard preview != lastPreviewSize || size != lastCameraSize else { return }
         lastPreviewSize = preview
+        lastCameraSize = size
         session.setSizes(frame: size, preview: preview)
         let caps = "video/x-raw,width=\(preview.width),height=\(preview.height),pixel-aspect-ratio=1/1"
         for output in previews {

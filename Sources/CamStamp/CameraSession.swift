@@ -21,6 +21,8 @@ final class CameraSession: @unchecked Sendable {
         var source: SourceSpec = .test
         /// Camera controls the page set, by V4L2 name; checked against the camera's own.
         var controls: [String: Int] = [:]
+        /// Degrees clockwise the picture is turned (0, 90, 180, 270): a camera on its side.
+        var rotate = 0
     }
 
     /// A photo written since the camera started.
@@ -33,18 +35,25 @@ final class CameraSession: @unchecked Sendable {
         /// The file as written (`stat`), so that no other file is ever served under its name.
         var device: UInt64 = 0
         var inode: UInt64 = 0
+        /// The camera loop's number of the frame it is (`{frame}`).
+        var frame: Int?
     }
 
     /// A photo asked for and not yet taken; `done` is called once, from the writer's thread.
     struct ShotRequest: Sendable {
         var done: @Sendable (Result<Shot, CamStampError>) -> Void
+        /// When the shutter was pressed (a timed photo: when its time came): the photo is the
+        /// frame on screen then.
+        var pressed: ContinuousClock.Instant = .now
+        /// The settings' version then: the photo holds every change made before the press.
+        var version = 0
     }
 
     private let lock = NSLock()
     private var _settings: Settings
     private var _version = 0
     private var pending: [ShotRequest] = []
-    private var timed: [ContinuousClock.Instant] = []
+    private var timed: [(due: ContinuousClock.Instant, version: Int)] = []
     private var _shots: [Shot] = []
     private var _lastError: String?
     private var _frameSize: FrameSize?
@@ -76,7 +85,7 @@ final class CameraSession: @unchecked Sendable {
     func requestShot(_ done: @escaping @Sendable (Result<Shot, CamStampError>) -> Void) {
         let accepted = lock.withLock { () -> Bool in
             guard !stopping else { return false }
-            pending.append(ShotRequest(done: done))
+            pending.append(ShotRequest(done: done, pressed: .now, version: _version))
             return true
         }
         if !accepted { done(.failure(.failure("the camera is stopping; no more photos"))) }
@@ -84,7 +93,7 @@ final class CameraSession: @unchecked Sendable {
 
     /// A photo after `delay` (the window's timer).
     func requestShot(after delay: Duration) {
-        lock.withLock { timed.append(.now + delay) }
+        lock.withLock { timed.append((.now + delay, _version)) }
     }
 
     /// The photos due now: those asked for, and timed ones whose time has come (`timedDone` is
@@ -92,10 +101,10 @@ final class CameraSession: @unchecked Sendable {
     func takeShotRequests(timedDone: @escaping @Sendable (Result<Shot, CamStampError>) -> Void) -> [ShotRequest] {
         lock.withLock {
             let now = ContinuousClock.now
-            let due = timed.filter { $0 <= now }
-            timed.removeAll { $0 <= now }
+            let due = timed.filter { $0.due <= now }
+            timed.removeAll { $0.due <= now }
             defer { pending.removeAll() }
-            return pending + due.map { _ in ShotRequest(done: timedDone) }
+            return pending + due.map { ShotRequest(done: timedDone, pressed: $0.due, version: $0.version) }
         }
     }
 

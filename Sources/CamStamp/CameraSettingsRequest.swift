@@ -52,12 +52,13 @@ enum SettingsValue: Decodable, Equatable {
 extension CameraAPI {
     static let settingKeys: Set<String> = [
         "grid", "square", "mirror", "timer", "burst", "presets", "text",
-        "variables", "camera", "controls", "location",
+        "variables", "camera", "controls", "location", "rotate",
     ]
 
     /// A JSON object with any of grid, square, mirror (booleans), timer (0, 3, 10), burst {count,
     /// interval}, presets (names from the preset folders), text, variables {name: value}, camera
-    /// (one of the cameras offered), controls {name: number}, location {lat, lon, accuracy, alt}.
+    /// (one of the cameras offered), controls {name: number}, location {lat, lon, accuracy, alt},
+    /// rotate (0, 90, 180, 270).
     func applySettings(_ body: Data) throws(CamStampError) {
         let object = try Self.settingsObject(body)
         if let unknown = object.keys.sorted().first(where: { !Self.settingKeys.contains($0) }) {
@@ -78,6 +79,12 @@ extension CameraAPI {
                 throw .usage("settings: 'timer' must be 0, 3 or 10 (seconds)")
             }
             next.timer = seconds
+        }
+        if let value = object["rotate"] {
+            guard let degrees = value.integer, [0, 90, 180, 270].contains(degrees) else {
+                throw .usage("settings: 'rotate' must be 0, 90, 180 or 270 (degrees clockwise)")
+            }
+            next.rotate = degrees
         }
         if let value = object["burst"] {
             guard case .object(let burst) = value, let count = burst["count"]?.integer, (1...100).contains(count),

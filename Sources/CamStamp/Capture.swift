@@ -15,9 +15,11 @@ struct Capture {
 
     /// Resolves `spec` and builds the capture pipeline (not started yet). `controls` are checked
     /// against the camera's own and set on it as it opens (v4l2src's `extra-controls`).
+    /// `exclusiveFrames` (FrameSource's): frames one pull late, to be marked in place; the camera,
+    /// which copies each frame into its photo first, takes them at once.
     init(
         spec: SourceSpec, size: FrameSize?, fps: Int?, pipeline: URL?, resources: Resources?,
-        controls: [ExtraControl] = []
+        controls: [ExtraControl] = [], exclusiveFrames: Bool = true
     ) throws(CamStampError) {
         let plan = try Plan(spec: spec, size: size, fps: fps, pipeline: pipeline, resources: resources)
         source = plan.source
@@ -36,7 +38,8 @@ struct Capture {
             extraControls = ExtraControl.structure(try Self.checked(controls, against: available, device: device))
         }
         do {
-            frames = try FrameSource(pipeline: Pipeline(plan.description), live: true, exclusiveFrames: true)
+            frames = try FrameSource(
+                pipeline: Pipeline(plan.description), live: true, exclusiveFrames: exclusiveFrames)
             // A clip played as the camera keeps its colours: GStreamer alone makes a phone's full range limited.
             if case .file(let clip) = source { frames.pipeline.keepColours(ofClip: clip) }
             if let extraControls {
@@ -149,6 +152,14 @@ struct Capture {
 
     private static func menuText(_ control: CameraControl) -> String {
         control.menu.map { "\($0.index) (\($0.name))" }.joined(separator: ", ")
+    }
+
+    /// Frames as soon as a live camera gives them, not held until their time plus the capture's
+    /// latency (a frame at 30 fps): a viewfinder and a zero-lag shutter want them at once. A
+    /// video file played as the camera keeps being paced by the clock.
+    func deliverAtOnce() {
+        if case .file = source { return }
+        try? frames.pipeline.element(named: "frames").set("sync", false)
     }
 
     func start() throws(CamStampError) {

@@ -24,6 +24,12 @@ final class Recordings: @unchecked Sendable {
         targets = options.targets.compactMap { if case .file(let url, _) = $0 { url } else { nil } }
     }
 
+    /// The recordings of the camera's page (`POST /api/record`): one file, never replacing.
+    init(targets: [URL], overwrite: Bool = false) {
+        self.targets = targets
+        self.overwrite = overwrite
+    }
+
     /// Where each recording is written until it is placed, by its target.
     var locations: [URL: URL] {
         Dictionary(entries.map { ($0.target, $0.temporary) }, uniquingKeysWith: { first, _ in first })
@@ -47,11 +53,18 @@ final class Recordings: @unchecked Sendable {
     /// Moves each recording with a frame on disk to its name (a target that appeared meanwhile,
     /// without --overwrite, is thrown).
     func placeThoseWithAFrame(stream: LiveStream) throws(CamStampError) {
-        for index in entries.indices
-        where !entries[index].settled && stream.hasFrameOnDisk(location: entries[index].temporary.path) {
+        try placeThoseWithAFrame(onDisk: stream.hasFrameOnDisk(location:))
+    }
+
+    /// The same, for any pipeline: `onDisk` says whether the file at a location has a frame.
+    func placeThoseWithAFrame(onDisk: (String) -> Bool) throws(CamStampError) {
+        for index in entries.indices where !entries[index].settled && onDisk(entries[index].temporary.path) {
             try place(index)
         }
     }
+
+    /// Whether every recording is placed (or given up).
+    var allSettled: Bool { entries.allSatisfy(\.settled) }
 
     /// Places each recording with a frame on disk, removes the others: every way a stream ends
     /// goes through here. `stream` nil: it never started. `finishedWithFrames`: the stream
@@ -59,9 +72,14 @@ final class Recordings: @unchecked Sendable {
     /// muxer's buffers said. A target that appeared meanwhile (without --overwrite) is thrown,
     /// once every recording is settled.
     func settle(stream: LiveStream?, finishedWithFrames: Bool = false) throws(CamStampError) {
+        try settle(onDisk: stream.map { $0.hasFrameOnDisk(location:) }, finishedWithFrames: finishedWithFrames)
+    }
+
+    /// The same, for any pipeline (`onDisk` nil: it never started).
+    func settle(onDisk: ((String) -> Bool)?, finishedWithFrames: Bool = false) throws(CamStampError) {
         var failure: CamStampError?
         for index in entries.indices where !entries[index].settled {
-            if let stream, finishedWithFrames || stream.hasFrameOnDisk(location: entries[index].temporary.path) {
+            if let onDisk, finishedWithFrames || onDisk(entries[index].temporary.path) {
                 do { try place(index) } catch { failure = failure ?? error }
             } else {
                 entries[index].settled = true

@@ -26,10 +26,11 @@ final class StillWriter: @unchecked Sendable {
         self.session = session
     }
 
-    /// Writes `frame`, with `geotag` in its EXIF when there is one; `marks`: what was drawn on
-    /// `frame`, for the photo's Content Credentials.
+    /// Writes `frame` (the camera loop's frame `number`), with `geotag` in its EXIF when there is
+    /// one, and calls `done` on the writer's thread; `marks`: what was drawn on `frame`, for the
+    /// photo's Content Credentials.
     func write(
-        _ frame: VideoFrame, geotag: GeoFix? = nil, marks: [ContentCredentials.Mark] = [],
+        _ frame: VideoFrame, number: Int? = nil, geotag: GeoFix? = nil, marks: [ContentCredentials.Mark] = [],
         done: @escaping @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void
     ) {
         let taken = Date()
@@ -51,7 +52,7 @@ final class StillWriter: @unchecked Sendable {
                 let shot = CameraSession.Shot(
                     name: file.lastPathComponent, path: file.path, width: frame.width,
                     height: frame.height, taken: Date(), device: UInt64(written.st_dev),
-                    inode: UInt64(written.st_ino))
+                    inode: UInt64(written.st_ino), frame: number)
                 session.addShot(shot)
                 done(.success(shot))
             } catch {

@@ -54,6 +54,40 @@ import Testing
         #expect(StillGeometry.centreSquare(width: 1280, height: 720) == (280, 0, 720))
     }
 
+    /// Every luma pixel of a 40×20 frame turned by 90°, 180° and 270° comes from where a
+    /// clockwise turn takes it.
+    @Test(arguments: [90, 180, 270])
+    func aTurnMovesEveryPixelWhereAClockwiseTurnTakesIt(degrees: Int) throws {
+        let (width, height) = (40, 20)
+        let frame = try numbered(width, height)
+        let turned = try StillGeometry(rotate: degrees).apply(to: frame)
+        #expect(degrees == 180 ? turned.width == width : turned.width == height)
+        /// The source pixel that lands on (x, y) of the turned frame.
+        func source(_ x: Int, _ y: Int) -> (Int, Int) {
+            switch degrees {
+            case 90: (y, height - 1 - x)
+            case 180: (width - 1 - x, height - 1 - y)
+            default: (width - 1 - y, x)
+            }
+        }
+        let luma = try lumaOf(turned)
+        let original = try lumaOf(frame)
+        var wrong = 0
+        for y in 0..<turned.height {
+            for x in 0..<turned.width {
+                let (sx, sy) = source(x, y)
+                if luma[y][x] != original[sy][sx] { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0, "\(wrong) luma pixels out of place after \(degrees)°")
+    }
+
+    func lumaOf(_ frame: VideoFrame) throws -> [[UInt8]] {
+        try frame.withMapped { mapped in
+            (0..<frame.height).map { y in (0..<frame.width).map { mapped.plane(0)[y * mapped.stride(0) + $0] } }
+        }
+    }
+
     @Test func theMirrorSwapsLeftAndRightInEveryPlane() throws {
         let frame = try numbered(40, 20)
         let mirrored = try StillGeometry(mirror: true).apply(to: frame)
@@ -85,6 +119,10 @@ import Testing
         #expect(CameraJob.previewSize(for: FrameSize(width: 1920, height: 1080)) == FrameSize(width: 1280, height: 720))
         #expect(CameraJob.previewSize(for: FrameSize(width: 3840, height: 2160)) == FrameSize(width: 1280, height: 720))
         #expect(CameraJob.previewSize(for: FrameSize(width: 2592, height: 1944)) == FrameSize(width: 1280, height: 960))
+        // A turned camera: the long side is the one held to 1280.
+        #expect(CameraJob.previewSize(for: FrameSize(width: 1080, height: 1920)) == FrameSize(width: 720, height: 1280))
+        #expect(
+            CameraJob.previewSize(for: FrameSize(width: 1080, height: 1080)) == FrameSize(width: 1080, height: 1080))
     }
 
     @Test func tokensAreComparedWhole() {

@@ -36,7 +36,8 @@ extension Commands {
             return token
         }
         static let mirrorPhotos = Flag(
-            "mirror-photos", help: "Mirror the photos too, not only the preview, when Mirror is on.")
+            "mirror-photos",
+            help: "Kept for scripts: the photos are mirrored whenever Mirror is on, as the preview shows them.")
 
         static let spec = CommandSpec(
             "camera",

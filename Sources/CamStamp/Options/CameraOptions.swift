@@ -52,7 +52,8 @@ public struct CameraOptions: Sendable, Equatable {
     public var fps: Int?
     /// JPEG quality of the photos.
     public var quality: Int
-    /// Photos mirrored like the preview (a selfie camera); otherwise only the preview is.
+    /// `--mirror-photos`, kept for scripts: photos are mirrored whenever Mirror is on, since the
+    /// preview is the photo.
     public var mirrorPhotos: Bool
     /// `--sign`: every photo signed with Content Credentials (`c2pa.created`); nil signs nothing.
     public var signing: SigningOptions?

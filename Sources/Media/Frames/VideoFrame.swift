@@ -84,6 +84,14 @@ public final class VideoFrame: @unchecked Sendable {
     /// GStreamer's name for it (`bt709`, `bt601`, `1:4:0:0`); nil takes the default for the size.
     public convenience init(width: Int, height: Int, format: PixelFormat, colorimetry: String? = nil) throws(MediaError)
     {
+        try self.init(width: width, height: height, format: format, colorimetry: colorimetry, rate: nil)
+    }
+
+    /// The same, at `rate` frames per second (numerator, denominator): a crop of a camera's frame
+    /// keeps its rate, which an encoder after it wants.
+    convenience init(
+        width: Int, height: Int, format: PixelFormat, colorimetry: String?, rate: (gint, gint)?
+    ) throws(MediaError) {
         try GStreamer.initialize()
         var info = GstVideoInfo()
         guard gst_video_info_set_format(&info, format.gst, guint(width), guint(height)) != 0 else {
@@ -91,6 +99,10 @@ public final class VideoFrame: @unchecked Sendable {
         }
         if let colorimetry, gst_video_colorimetry_from_string(&info.colorimetry, colorimetry) == 0 {
             throw .invalidTemplate("unknown colorimetry '\(colorimetry)'")
+        }
+        if let rate {
+            info.fps_n = rate.0
+            info.fps_d = rate.1
         }
         let caps = gst_video_info_to_caps(&info)!
         defer { gst_caps_unref(caps) }

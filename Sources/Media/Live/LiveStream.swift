@@ -26,7 +26,7 @@ public final class LiveStream: @unchecked Sendable {
     private let marking = MarkProbe()
     private let admission = Admission()
     /// The file sinks' watches, by the location each writes.
-    private var files: [String: FileSinkWatch] = [:]
+    private var files: FileSinkWatches?
     private let queue: Element
     private let pace: Element
     private var ended = false
@@ -116,7 +116,7 @@ public final class LiveStream: @unchecked Sendable {
         gst_pad_add_probe(pad, types, admissionProbe, Unmanaged.passRetained(admission).toOpaque()) {
             if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
         }
-        watchFileSinks()
+        files = FileSinkWatches(pipeline: pipeline)
         hideDurationsFromMuxers()
         // Not waited for: the sinks of a live pipeline complete the change only with data.
         try pipeline.setState(.playing, wait: false)
@@ -126,24 +126,7 @@ public final class LiveStream: @unchecked Sendable {
     /// frame went into the file, and something came after it (a filesink writes each buffer
     /// before it takes the next, or the end). Until then the file is no recording (only headers).
     public func hasFrameOnDisk(location: String) -> Bool {
-        files[location]?.lock.withLock { $0.frameOnDisk } ?? false
-    }
-
-    /// Watches what every `filesink` of the pipeline writes (see `hasFrameOnDisk`).
-    private func watchFileSinks() {
-        for element in pipeline.allElements() where Pipeline.factoryName(of: element.pointer) == "filesink" {
-            guard let location = element.string("location"),
-                let pad = gst_element_get_static_pad(element.pointer, "sink")
-            else { continue }
-            defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-            let watch = FileSinkWatch()
-            files[location] = watch
-            let types = GstPadProbeType(
-                GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
-            gst_pad_add_probe(pad, types, fileSinkProbe, Unmanaged.passRetained(watch).toOpaque()) {
-                if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
-            }
-        }
+        files?.hasFrameOnDisk(location: location) ?? false
     }
 
     /// A live stream has no length until it ends: a clip played as the camera answered the
@@ -289,42 +272,12 @@ private final class Admission: @unchecked Sendable {
     }
 }
 
-/// What a file sink was given so far (written on its streaming thread, read by the job's).
-private final class FileSinkWatch: Sendable {
-    struct State {
-        /// A buffer holding a frame (muxers give a frame's data its duration; headers, cluster
-        /// and block headers have none) reached the sink.
-        var frameGiven = false
-        /// And the sink has taken something after it, so it is written.
-        var frameOnDisk = false
-    }
-    let lock = Mutex(State())
-}
-
 /// Fails a duration query (dropped unanswered: the asking muxer gets false), lets any other pass.
 private let durationQueryProbe: GstPadProbeCallback = { _, info, _ in
     guard let info, let data = info.pointee.data,
         data.assumingMemoryBound(to: GstQuery.self).pointee.type == GST_QUERY_DURATION
     else { return GST_PAD_PROBE_OK }
     return GST_PAD_PROBE_DROP
-}
-
-private let fileSinkProbe: GstPadProbeCallback = { _, info, context in
-    guard let info, let context, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
-    let watch = Unmanaged<FileSinkWatch>.fromOpaque(context).takeUnretainedValue()
-    let isBuffer = info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0
-    if !isBuffer && data.assumingMemoryBound(to: GstEvent.self).pointee.type != GST_EVENT_EOS {
-        return GST_PAD_PROBE_OK
-    }
-    let onDisk = watch.lock.withLock { state in
-        if state.frameGiven { state.frameOnDisk = true }
-        if isBuffer && data.assumingMemoryBound(to: GstBuffer.self).pointee.duration != GstClockTime.max {
-            state.frameGiven = true
-        }
-        return state.frameOnDisk
-    }
-    // Known for good: no lock per buffer for the rest of the stream.
-    return onDisk ? GST_PAD_PROBE_REMOVE : GST_PAD_PROBE_OK
 }
 
 private let admissionProbe: GstPadProbeCallback = { _, info, context in

@@ -6,19 +6,19 @@ import Testing
 import TestSupport
 
 /// What a decoded video holds.
-struct DecodedVideo {
-    var frames = 0
+package struct DecodedVideo {
+    package var frames = 0
     /// End of the last frame, in seconds.
-    var duration = 0.0
+    package var duration = 0.0
     /// Caps fields of the H.264 stream (chroma-format, profile ...).
-    var h264: [String: String] = [:]
+    package var h264: [String: String] = [:]
     /// The frame at `keep`, for pixel checks.
-    var kept: VideoFrame?
+    package var kept: VideoFrame?
 }
 
 /// Decodes every frame of an MP4/MKV file, or of an RTP stream on `port` (bounded by `limit` frames
 /// and `timeout`).
-func decodeVideo(
+package func decodeVideo(
     file: URL? = nil, rtpPort: Int? = nil, keep: Int = 30, limit: Int = .max,
     timeout: Duration = .seconds(20), started: (() throws -> Void)? = nil
 ) throws -> DecodedVideo {
@@ -59,7 +59,7 @@ func decodeVideo(
 }
 
 /// The mark of `--text` on the solid camera: changed pixels near the bottom-right corner only.
-func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation = #_sourceLocation) throws {
+package func expectMarkBottomRight(_ frame: VideoFrame?, sourceLocation: SourceLocation = #_sourceLocation) throws {
     guard let frame else {
         Issue.record("no frame to check", sourceLocation: sourceLocation)
         return
