@@ -22,7 +22,8 @@ DEBS = pkg-config \
        libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium python3-pil \
        libheif-dev libheif-examples libtiff-dev libwebp-dev webp \
        libgstrtspserver-1.0-dev gstreamer1.0-rtsp nginx libnginx-mod-rtmp srt-tools ffmpeg \
-       pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file python3-venv
+       pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file python3-venv \
+       openssl unzip python3-pip
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -49,21 +50,47 @@ endef
 deps:
 	$(call install-missing,camstamp,$(DEBS))
 
-build: deps
+# Content Credentials: c2pa-rs' C library (libc2pa_c.so, MIT/Apache-2.0) as PyPI's c2pa-python
+# wheel ships it, fetched only when missing, checked against its pinned checksum, put where the
+# binary looks for it (../c2pa/ beside .build/CONFIG/camstamp; PREFIX/lib/camstamp once installed).
+# camstamp opens it at the first --sign or verify (Sources/Credentials), so it builds without it.
+# The tests' referee is the same wheel's Python package (python-deps).
+C2PA_VERSION = 0.38.1
+C2PA_WHEEL   = c2pa_python-$(C2PA_VERSION)-py3-none-manylinux_2_28_x86_64.whl
+C2PA_SHA256  = 0885fc72b7741b2af91305d1768618c827d802fa8963cd11f2fe2d00500651d0
+C2PA_DIR     = $(BUILD_DIR)/c2pa
+C2PA_LIB    ?= $(C2PA_DIR)/libc2pa_c.so
+
+$(C2PA_DIR)/$(C2PA_WHEEL):
+	@mkdir -p $(C2PA_DIR)
+	python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux_2_28_x86_64 \
+	  --python-version 3.11 -d $(C2PA_DIR) c2pa-python==$(C2PA_VERSION)
+	echo "$(C2PA_SHA256)  $@" | sha256sum -c --quiet || { rm -f $@; exit 1; }
+
+$(C2PA_LIB): $(C2PA_DIR)/$(C2PA_WHEEL)
+	unzip -p $< c2pa/libs/libc2pa_c.so > $@.part && chmod 644 $@.part && mv $@.part $@
+
+.PHONY: c2pa
+c2pa: $(C2PA_LIB)
+
+build: deps $(C2PA_LIB)
 	$(SWIFT) build -c $(CONFIG)
 
 # The tests' Python referees, pinned, in a venv of their own (Debian's python3 is externally
 # managed); the tests find it at $(PYTHON_ENV)/bin/python3 (or CAMSTAMP_PYTHON). invisible-watermark
 # judges the invisible mark: installed --no-deps, since its other methods pull in torch and
 # onnxruntime, while dwtDct needs only numpy, PyWavelets and OpenCV (and the tests load its
-# maxDct.py by path: the package's __init__ imports torch). Installed only when the list changed.
+# maxDct.py by path: the package's __init__ imports torch). c2pa-python, the Content Credentials'
+# referee, from the wheel make fetched and checked (C2PA_WHEEL), with its three dependencies.
+# Installed only when the list changed.
 PYTHON_ENV      = $(BUILD_DIR)/python
-PYTHON_PACKAGES = numpy==2.2.6 PyWavelets==1.8.0 opencv-python-headless==4.12.0.88
-PYTHON_NO_DEPS  = invisible-watermark==0.2.0
+PYTHON_PACKAGES = numpy==2.2.6 PyWavelets==1.8.0 opencv-python-headless==4.12.0.88 \
+                  toml==0.10.2 cryptography==48.0.0 requests==2.34.2
+PYTHON_NO_DEPS  = invisible-watermark==0.2.0 $(C2PA_DIR)/$(C2PA_WHEEL)
 PYTHON_STAMP    = $(PYTHON_ENV)/camstamp-packages.txt
 .PHONY: python-deps
 
-python-deps: deps
+python-deps: deps $(C2PA_LIB)
 	@want="$(PYTHON_PACKAGES) --no-deps $(PYTHON_NO_DEPS)"; \
 	if [ "$$(cat $(PYTHON_STAMP) 2>/dev/null)" = "$$want" ]; then \
 	  echo "camstamp: the tests' Python packages are present"; \
@@ -117,7 +144,7 @@ test: check-tracked lint build python-deps
 # give it `.runsGStreamerElements` (Tests/TestSupport/Tiers.swift), which skips it here and runs
 # it in `make test`, or put it in a suite outside this list. A new test target or MediaTests suite
 # of that kind joins the tier by being added here.
-UNIT_SUITES = ^(PresetsTests|RenderTests|ISOBMFFTests|PhotoMetadataTests|CLITests|CamStampTests|TestSupportTests)\. \
+UNIT_SUITES = ^(PresetsTests|RenderTests|ISOBMFFTests|PhotoMetadataTests|CredentialsUnitTests|CLITests|CamStampTests|TestSupportTests)\. \
   ^WatermarkTests\.PayloadTests/ \
   ^MediaTests\.(BlendTests|ColumnBlendTests|ClipContainerTests|ClipMetadataUnitTests|CameraControlsTests)/ \
   ^MediaTests\.(TemplateTests|UpstreamFixTests|SpliceFuzzTests)/
@@ -254,6 +281,8 @@ DESTDIR     ?=
 BINDIR       = $(PREFIX)/bin
 DATADIR      = $(PREFIX)/share/camstamp
 MANDIR       = $(PREFIX)/share/man/man1
+# The C2PA SDK, where the installed binary looks for it (PREFIX/bin/../lib/camstamp).
+C2PALIBDIR   = $(PREFIX)/lib/camstamp
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
@@ -265,7 +294,7 @@ RECORD_FOLDERS ?= yes
 MADE_LIST    = $(DATADIR)/installed-folders
 SHIPPED      = $(shell find presets pipelines $(if $(filter system,$(FONTS)),,fonts) -type f ! -name '.*' | sort)
 # Every folder install-files writes into (install-files also lists their missing parents).
-INSTALL_DIRS = $(BINDIR) $(MANDIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR) \
+INSTALL_DIRS = $(BINDIR) $(C2PALIBDIR) $(MANDIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR) \
                $(sort $(patsubst %/,%,$(dir $(addprefix $(DATADIR)/,$(SHIPPED)))))
 
 install-build:
@@ -274,7 +303,7 @@ install-build:
 install: $(if $(INSTALL_BIN),,install-build)
 	$(MAKE) install-files INSTALL_BIN=$(or $(INSTALL_BIN),$(STATIC_DIR)/release/camstamp)
 
-install-files:
+install-files: $(C2PA_LIB)
 	@test -x "$(INSTALL_BIN)" || { echo "camstamp: install: no binary at '$(INSTALL_BIN)'; run make install" >&2; exit 1; }
 	@made=$$(for d in $(INSTALL_DIRS); do \
 	    while [ "$$d" != / ] && [ "$$d" != . ]; do [ -d "$(DESTDIR)$$d" ] || echo "$$d"; d=$$(dirname "$$d"); done; \
@@ -282,6 +311,7 @@ install-files:
 	  install -d $(DESTDIR)$(DATADIR) && \
 	  if [ "$(RECORD_FOLDERS)" = yes ]; then printf '%s\n' $$made | sort -u > $(DESTDIR)$(MADE_LIST); fi
 	install -D -m 755 $(STRIP) $(INSTALL_BIN) $(DESTDIR)$(BINDIR)/camstamp
+	install -D -m 644 $(C2PA_LIB) $(DESTDIR)$(C2PALIBDIR)/libc2pa_c.so
 	@for f in $(SHIPPED); do install -D -m 644 $$f $(DESTDIR)$(DATADIR)/$$f || exit 1; done
 	install -d $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	$(INSTALL_BIN) --generate-man > $(DESTDIR)$(MANDIR)/camstamp.1
@@ -294,7 +324,8 @@ install-files:
 # Removes exactly what install-files wrote (same PREFIX and DESTDIR), then the folders it made,
 # deepest first, each only once empty.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/camstamp $(DESTDIR)$(MANDIR)/camstamp.1 $(DESTDIR)$(BASHCOMPDIR)/camstamp \
+	rm -f $(DESTDIR)$(BINDIR)/camstamp $(DESTDIR)$(C2PALIBDIR)/libc2pa_c.so \
+	  $(DESTDIR)$(MANDIR)/camstamp.1 $(DESTDIR)$(BASHCOMPDIR)/camstamp \
 	  $(DESTDIR)$(ZSHCOMPDIR)/_camstamp $(DESTDIR)$(FISHCOMPDIR)/camstamp.fish
 	@for f in $(SHIPPED); do rm -f $(DESTDIR)$(DATADIR)/$$f; done
 	@list=$(DESTDIR)$(MADE_LIST); made=; \
@@ -311,12 +342,12 @@ uninstall:
 DEB_DEBS = dpkg-dev debhelper fakeroot lintian
 DEB_DIR ?= deb-output
 
-deb: deps $(if $(INSTALL_BIN),,install-build)
+deb: deps $(C2PA_LIB) $(if $(INSTALL_BIN),,install-build)
 	$(call install-missing,camstamp deb,$(DEB_DEBS))
 	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/camstamp
 	tar -c --exclude=./.git --exclude=./.build --exclude=./$(STATIC_DIR) --exclude=./$(DEB_DIR) \
 	  --exclude=./$(DEMO_DIR) --exclude=./bench-output . | tar -x -C $(DEB_DIR)/camstamp
-	cd $(DEB_DIR)/camstamp && \
+	cd $(DEB_DIR)/camstamp && C2PA_LIB=$(abspath $(C2PA_LIB)) \
 	  INSTALL_BIN=$(abspath $(or $(INSTALL_BIN),$(STATIC_DIR)/release/camstamp)) dpkg-buildpackage -b -us -uc
 	@ls $(DEB_DIR)/*.deb
 

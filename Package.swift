@@ -53,6 +53,9 @@ let package = Package(
         // (x264enc holds ~50): the marked clips' H.264 encoder, registered in-process.
         systemLibrary("CX264", "x264", "libx264-dev"),
         .target(name: "CX264Encoder", dependencies: ["CX264", "CGStreamer", "CGstVideo"]),
+        // c2pa-rs' C API (libc2pa_c.so from PyPI's c2pa-python wheel, fetched by `make`): the few
+        // functions camstamp calls, as pointer types, for the dlopen in Credentials.
+        .systemLibrary(name: "CC2PA"),
 
         // Pure Swift: the preset model, lengths, colours, templates and layout math.
         .target(name: "Presets"),
@@ -80,10 +83,14 @@ let package = Package(
         .target(name: "Places", dependencies: ["CGeonames"]),
         // libsoup 3: the camera's HTTP server, MJPEG handed to multisocketsink.
         .target(name: "Viewfinder", dependencies: ["Media", "CSoup", "CViewfinderShim", "CGStreamer"]),
+        // Content Credentials (C2PA) through the official SDK: manifests made and signed, read and judged.
+        .target(name: "Credentials", dependencies: ["CC2PA"]),
         // The jobs: shoot, batch, stream, camera.
         .target(
             name: "CamStamp",
-            dependencies: ["Presets", "Render", "Media", "PhotoMetadata", "Viewfinder", "Places", "Watermark"]),
+            dependencies: [
+                "Presets", "Render", "Media", "PhotoMetadata", "Viewfinder", "Places", "Watermark", "Credentials",
+            ]),
         // The command line: flag tables, validation, messages, exit codes.
         .target(name: "CLI", dependencies: ["CamStamp", "Presets", "CMalloc"]),
         .executableTarget(name: "camstamp", dependencies: ["CLI", "CamStamp"]),
@@ -98,6 +105,7 @@ let package = Package(
         .testTarget(
             name: "WatermarkTests", dependencies: ["Watermark", "Media", "TestSupport"], exclude: ["Scripts"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "TestSupport"]),
+        .testTarget(name: "CredentialsUnitTests", dependencies: ["Credentials"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
         .testTarget(
             name: "CamStampTests",

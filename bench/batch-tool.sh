@@ -8,6 +8,7 @@
 #       entropy-coded data spliced (tier 2, the default), in the DCT coefficients by libjpeg alone
 #       (tier 1, CAMSTAMP_SPLICE=0), or re-encoded; camstamp-spliced-box and
 #       camstamp-coefficients-box with a solid-box preset), jpegtran and huffman-pass (its bounds)
+#       camstamp-spliced-signed   (part 5: tier 2 with --sign, keys from `camstamp keys new` in ASSETS)
 #       camstamp-heic-jpg | camstamp-heic-keep | heif-convert-magick   (part 6: HEIC photos)
 # Env: CAMSTAMP (the binary), JOBS (photos at a time, default 2), MARK_TEXT.
 #
@@ -73,6 +74,13 @@ fi
 # Part 5: the JPEG stamped without re-encoding (camstamp's default for JPEG to JPEG at the
 # source's own quality: no --quality): spliced (tier 2), tier 1 alone, and re-encoding (--reencode).
 # The --json lines go to OUT/paths.jsonl: which path each photo took.
+if [ "$tool" = camstamp-spliced-signed ]; then
+    keys="$assets/keys"
+    [ -f "$keys/key.pem" ] || "${CAMSTAMP:?set CAMSTAMP to the camstamp binary}" keys new "$keys" --name "camstamp bench" >/dev/null
+    exec "$CAMSTAMP" batch "$photos"/photo-*.jpg -o "$out" --text "$text" --preset logo --jobs "$jobs" --json \
+        --sign "$keys/chain.pem" --sign-key "$keys/key.pem" >"$out/paths.jsonl"
+fi
+
 # camstamp-*-box: the solid-box preset instead of the text and logo. jpegtran (a full entropy decode
 # and encode, the coefficient path's bound) and djpeg -scale 1/8 (a Huffman-only pass: the scan
 # decoded, DC only, the splice walk's bound) are the bounds, one process per photo.

@@ -189,6 +189,8 @@ case " $only " in *" coefficients "*)
         specs+=("$tool=\"$here/batch-tool.sh\" $tool \"$standard\" \"$out/coefficients/$tool\" \"$assets\"")
         specs+=("$tool-optimised=\"$here/batch-tool.sh\" $tool \"$photos\" \"$out/coefficients/$tool-optimised\" \"$assets\"")
     done
+    # Tier 2 with --sign (issue 24), on the standard tables only: beside camstamp-spliced.
+    specs+=("camstamp-spliced-signed=\"$here/batch-tool.sh\" camstamp-spliced-signed \"$standard\" \"$out/coefficients/camstamp-spliced-signed\" \"$assets\"")
     measure --label coefficients --out "$out/coefficients.json" --rounds "$rounds" --warmup 1 \
         --prep "rm -rf \"$out/coefficients/\$BENCH_NAME\"" \
         --post "ls \"$out/coefficients/\$BENCH_NAME\" | grep -c '\\.jpg\$' || true" "${specs[@]}"

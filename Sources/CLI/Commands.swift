@@ -21,6 +21,8 @@ public enum ParsedCommand: Sendable, Equatable {
     case presetsRender(PresetRenderOptions)
     case presetsPictures(PresetPicturesOptions)
     case inspect(InspectOptions)
+    case verify(VerifyOptions)
+    case keysNew(KeysOptions)
     /// `camstamp config show | path | check`.
     case config(ConfigRequest)
     /// Help text to print on stdout; exit 0.
@@ -190,8 +192,8 @@ enum Commands {
             + "camstamp --generate-man | --generate-completion bash|zsh|fish",
         options: [version.spec, generateMan.spec, generateCompletion.spec],
         subcommands: [
-            Shoot.spec, Batch.spec, Stream.spec, Camera.spec, Devices.spec, presets, Inspect.spec, ConfigCommand.spec,
-            help,
+            Shoot.spec, Batch.spec, Stream.spec, Camera.spec, Devices.spec, presets, Inspect.spec, Verify.spec,
+            Keys.spec, ConfigCommand.spec, help,
         ],
         discussion: "Run 'camstamp COMMAND --help' for the options of a command.\n"
             + "Exit status: 0 all done, 1 some inputs or the pipeline failed, 64 usage or preset error, "
@@ -215,6 +217,7 @@ enum Commands {
             case .stream(let options): options.json
             case .presetsList: values.get(PresetsList.json)
             case .inspect(let options): options.json
+            case .verify(let options): options.json
             case .config(.show(_, let json)): json
             default: false
             }
@@ -246,6 +249,8 @@ enum Commands {
         case [presets.name, presetsCheck.name]: return .presetsCheck(values.positionals)
         case [presets.name, PresetsRender.spec.name]: return .presetsRender(try presetRenderOptions(values))
         case [Inspect.spec.name]: return .inspect(try inspectOptions(values))
+        case [Verify.spec.name]: return .verify(try Verify.options(values))
+        case [Keys.spec.name, Keys.new.name]: return .keysNew(try Keys.options(values))
         case [ConfigCommand.spec.name, values.path.last]: return .config(try ConfigCommand.request(values))
         case [help.name]:
             return .help(try helpForHelpCommand(values.positionals))

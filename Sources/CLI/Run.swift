@@ -90,6 +90,10 @@ private func run(_ invocation: Invocation, output: JobOutput) throws(CamStampErr
     case .stream(let options):
         let job = StreamJob(options: options)
         output.note(job.summaryLine(try job.run(interrupts: .shared, report: output)))
+    case .verify(let options):
+        return try VerifyJob(options: options).run(report: output) ? .success : .failure
+    case .keysNew(let options):
+        try KeysJob(options: options).run(report: output)
     case .batch(let options):
         keepPhotoBuffersMapped()
         let summary = try BatchJob(options: options).run(interrupts: .shared, report: output)

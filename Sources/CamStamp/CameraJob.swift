@@ -55,6 +55,7 @@ public struct CameraJob {
             output: URL(fileURLWithPath: folder.path, isDirectory: true),
             format: .jpg)
         let stillTemplate = try Templates.load(nil, builtIn: "still-jpeg", resources: resources)
+        let credentials = try options.signing.map { (signing) throws(CamStampError) in try ContentCredentials(signing) }
         let windowSink = options.window ? try Self.usableWindowSink() : nil
         var token = options.token
         if let web = options.web, !web.isLoopback, token == nil { token = Self.randomToken() }
@@ -88,7 +89,7 @@ public struct CameraJob {
 
         let writer = StillWriter(
             destination: destination, template: stillTemplate, quality: options.quality,
-            session: session)
+            session: session, credentials: credentials)
         let recorder = CameraRecorder(folder: destination.folder, fps: options.fps, resources: resources)
         var server: WebServer?
         if let web = options.web, let webPreview {

@@ -197,7 +197,11 @@ final class CameraLoop {
             let session = session
             let geotag = job.options.location.stripGPS ? nil : entry.geotag
             // A frame of its own over the same pixels: the encoder stamps its own time on it.
-            writer.write(entry.frame.sharingPixels(pts: entry.pts), number: entry.number, geotag: geotag) { result in
+            // The marks drawn now: a shot is of the frames just shown, marked as they are.
+            let marks = ContentCredentials.marks(marker.drawnContents)
+            writer.write(
+                entry.frame.sharingPixels(pts: entry.pts), number: entry.number, geotag: geotag, marks: marks
+            ) { result in
                 if case .success(let shot) = result { report.result(shot.path) }
                 if case .failure(let error) = result { session.lastError = error.message }
                 request.done(result)

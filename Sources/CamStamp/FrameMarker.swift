@@ -87,6 +87,9 @@ public final class FrameMarker {
         return lastComposition
     }
 
+    /// What the last composition drew, mark by mark (for the Content Credentials' actions).
+    package var drawnContents: [ResolvedMark.Content] { lastKey.map(\.mark.content) }
+
     /// Blends the marks into `frame` in place.
     package func mark(_ frame: VideoFrame, context: TemplateContext) throws(CamStampError) {
         let composition = try composition(width: frame.width, height: frame.height, context: context)

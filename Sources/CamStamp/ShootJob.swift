@@ -34,6 +34,7 @@ public struct ShootJob {
             names: options.presets, text: options.text,
             variables: options.variables, resources: resources)
         let marker = FrameMarker(preset: preset, variables: variables)
+        let credentials = try options.signing.map { (signing) throws(CamStampError) in try ContentCredentials(signing) }
         let destination = try StillDestination(
             output: options.output, format: options.format, overwrite: options.overwrite,
             toStandardOutput: options.toStandardOutput, count: options.count,
@@ -93,6 +94,9 @@ public struct ShootJob {
             let file = try destination.write(context: context) { (temporary: URL) throws(CamStampError) in
                 try encode(frame, to: temporary, template: stillTemplate, target: target)
                 if let geotag { try Geotag.write(geotag, into: temporary) }
+                try credentials?.signCapture(
+                    temporary, format: options.format, date: context.captureDate,
+                    marks: ContentCredentials.marks(marker.drawnContents))
             }
             files.append(file)
             if !options.toStandardOutput {

@@ -12,8 +12,14 @@ final class StillWriter: @unchecked Sendable {
     private let quality: Int
     private let session: CameraSession
     private let queue = DispatchQueue(label: "camstamp.camera.stills")
+    /// `--sign`: each photo signed as its last write.
+    private let credentials: ContentCredentials?
 
-    init(destination: StillDestination, template: PipelineTemplate, quality: Int, session: CameraSession) {
+    init(
+        destination: StillDestination, template: PipelineTemplate, quality: Int, session: CameraSession,
+        credentials: ContentCredentials? = nil
+    ) {
+        self.credentials = credentials
         self.destination = destination
         self.template = template
         self.quality = quality
@@ -21,11 +27,13 @@ final class StillWriter: @unchecked Sendable {
     }
 
     /// Writes `frame` (the camera loop's frame `number`), with `geotag` in its EXIF when there is
-    /// one, and calls `done` on the writer's thread.
+    /// one, and calls `done` on the writer's thread; `marks`: what was drawn on `frame`, for the
+    /// photo's Content Credentials.
     func write(
-        _ frame: VideoFrame, number: Int? = nil, geotag: GeoFix? = nil,
+        _ frame: VideoFrame, number: Int? = nil, geotag: GeoFix? = nil, marks: [ContentCredentials.Mark] = [],
         done: @escaping @Sendable (Result<CameraSession.Shot, CamStampError>) -> Void
     ) {
+        let taken = Date()
         queue.async { [self] in
             do throws(CamStampError) {
                 let file = try destination.write { (temporary: URL) throws(CamStampError) in
@@ -35,6 +43,7 @@ final class StillWriter: @unchecked Sendable {
                         throw .failure("photo: \(error)")
                     }
                     if let geotag { try Geotag.write(geotag, into: temporary) }
+                    try credentials?.signCapture(temporary, format: .jpg, date: taken, marks: marks)
                 }
                 var written = stat()
                 guard lstat(file.path, &written) == 0 else {

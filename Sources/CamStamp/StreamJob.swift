@@ -54,6 +54,8 @@ public struct StreamJob {
     /// is finalised either way). On `report`: the SDP and each snapshot's path as results,
     /// warnings, the progress line.
     public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) -> Summary {
+        // The certificate, key and SDK checked before the camera starts.
+        let credentials = try options.signing.map { (signing) throws(CamStampError) in try ContentCredentials(signing) }
         let recordings = Recordings(options: options)
         // However the run ends, each recording is settled: under its name if a frame of it is on
         // disk, gone if not.
@@ -67,7 +69,11 @@ public struct StreamJob {
         defer { session.progress.finish() }
         do {
             let ending = try loop(session, interrupts: interrupts, report: report)
-            return try finish(session, ending, report: report)
+            let summary = try finish(session, ending, report: report)
+            try credentials.map { (credentials) throws(CamStampError) in
+                try sign(recordings: options.targets, with: credentials, marker: session.marker)
+            }
+            return summary
         } catch {
             session.abort()
             try? recordings.settle(stream: session.stream)
@@ -295,6 +301,16 @@ public struct StreamJob {
             }
             if other == text { throw .usage("\(option) \(text) is given twice; give each target once") }
             throw .usage("\(option) \(text): \(other) is the same file (\(resolved)); give each target once")
+        }
+    }
+
+    /// Each finished MP4 recording signed, the last write: into a temporary file beside it, then
+    /// renamed over it. A recording that was never placed (no frame) is not there to sign.
+    private func sign(
+        recordings targets: [StreamTarget], with credentials: ContentCredentials, marker: FrameMarker
+    ) throws(CamStampError) {
+        for case .file(let url, .mp4) in targets where FileManager.default.fileExists(atPath: url.path) {
+            try credentials.signRecording(url, marks: ContentCredentials.marks(marker.drawnContents))
         }
     }
 }

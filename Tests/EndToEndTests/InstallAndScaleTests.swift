@@ -42,7 +42,7 @@ func jsonLines(_ text: String) -> [[String: Any]] {
         #expect(make.status == 0, "make install-files: \(make.stderr)")
         let installed = Set(listing(stage))
         for file in [
-            "usr/bin/camstamp", "usr/share/camstamp/presets/credit.json",
+            "usr/bin/camstamp", "usr/lib/camstamp/libc2pa_c.so", "usr/share/camstamp/presets/credit.json",
             "usr/share/camstamp/presets/logos/camstamp.svg",
             "usr/share/camstamp/pipelines/photo-jpeg.pipeline", "usr/share/camstamp/fonts/NotoSans-Regular.ttf",
             "usr/share/man/man1/camstamp.1", "usr/share/bash-completion/completions/camstamp",

@@ -282,6 +282,20 @@ def coefficients(out, photos_dir, summary):
         summary.append((label, ratio, values, target, verdict(ratio, threshold, False)))
     summary.append(("5. Tier 2: CPU ÷ floor's CPU (floor CPU s / tier 2 CPU s)", median(t2[4]) if t2[4] else None, t2[4],
                     "reported", "-"))
+    # --sign (issue 24): within each round, the signed run's photos/s over the unsigned one's, and
+    # its peak memory over the unsigned run's.
+    signed = runs.get("camstamp-spliced-signed", [])
+    spliced = runs.get("camstamp-spliced", [])
+    if signed:
+        speed = [u["wall"] / s["wall"] for s, u in zip(signed, spliced)]
+        memory = [s["max_rss_kib"] / u["max_rss_kib"] for s, u in zip(signed, spliced)
+                  if s.get("max_rss_kib") and u.get("max_rss_kib")]
+        ratio = median(speed) if speed else None
+        summary.append(("5. Tier 2 with --sign: photos/s ÷ unsigned tier 2", ratio, speed, "≥ 0.9",
+                        verdict(ratio, 0.9, False)))
+        ratio = median(memory) if memory else None
+        summary.append(("5. Tier 2 with --sign: peak memory ÷ unsigned tier 2", ratio, memory, "≤ 1.10",
+                        verdict(ratio, 1.10 + 1e-9, True)))
     rss = (t1[3] or []) + (t2[3] or [])
     peak = max(rss) if rss else None
     summary.append(("5. Tiers 1 and 2: peak memory, MB (max RSS, largest run)", peak, rss, "< 235",

@@ -124,7 +124,7 @@ extension Commands {
                 output, preset, text, variable, recursive, jobs, format, quality, maxSize, maxPixels, reencode,
                 invisible, strict, name, skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec,
                 dryRun, json, shard, progress,
-            ],
+            ] + Signing.keys,
             exclusive: [[skipExisting, overwrite], [stripGPS, stripMetadata]],
             discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
                 + "error for that photo; the others are still stamped. Photos are read by content, not by "
@@ -168,6 +168,7 @@ extension Commands {
         }
         options.shard = try values.get(Batch.shard)
         options.videoCodec = try values.get(Batch.videoCodec) ?? .h264
+        options.signing = try Signing.options(values)
         return options
     }
 }

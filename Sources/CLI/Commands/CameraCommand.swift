@@ -43,7 +43,7 @@ extension Commands {
             "camera",
             overview: "The watermark camera: a live viewfinder with the marks, in a browser or a window.",
             keys: markedCapture + [output, web, window, token, size, fps, quality, mirrorPhotos, pipeline]
-                + photoLocation + [tlsCertificate, tlsKey],
+                + photoLocation + [tlsCertificate, tlsKey] + Signing.keys,
             discussion:
                 "Photos are full camera resolution; the grid and the square frame are drawn on the preview only. "
                 + "Runs until Ctrl-C or SIGTERM (exit 130, every photo written).")
@@ -82,6 +82,7 @@ extension Commands {
             options.tlsCertificate = tls.certificate
             options.tlsKey = tls.key
         }
+        options.signing = try Signing.options(values)
         return options
     }
 }

@@ -74,7 +74,7 @@ extension Commands {
             keys: markedCapture + [
                 output, overwrite, size, fps, warmup, format, quality, pipeline, delay, count, interval,
                 rotate, square, mirror, control, json,
-            ] + photoLocation)
+            ] + photoLocation + Signing.keys)
     }
 
     static func shootOptions(_ values: OptionValues) throws -> ShootOptions {
@@ -140,6 +140,7 @@ extension Commands {
         {
             throw OptionValueError("--control \(duplicate) is given more than once; keep one")
         }
+        options.signing = try Signing.options(values)
         return options
     }
 }

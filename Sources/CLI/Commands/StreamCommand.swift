@@ -56,7 +56,7 @@ extension Commands {
             keys: markedCapture + [
                 to, serve, audio, duration, size, fps, bitrate, sdp, snapshotFolder, overwrite,
                 pipeline, json, progress, gps,
-            ],
+            ] + Signing.keys,
             discussion: "The file is finalized and playable however the stream stops.")
     }
 
@@ -88,6 +88,16 @@ extension Commands {
         options.json = values.get(Stream.json)
         options.pipeline = try values.get(pipeline)
         options.location = try locationOptions(values, photos: false)
+        options.signing = try Signing.options(values)
+        if options.signing != nil {
+            for target in options.targets {
+                guard case .file(_, .mp4) = target else {
+                    throw OptionValueError(
+                        "'--sign' signs finished MP4 recordings only: \(Signing.describe(target)) cannot carry "
+                            + "Content Credentials; record to --to FILE.mp4 (and publish that file) to sign it")
+                }
+            }
+        }
         return options
     }
 }

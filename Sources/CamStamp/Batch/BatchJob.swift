@@ -66,9 +66,14 @@ public struct BatchJob {
         Verbosity.log(
             "\(plan.items.count) photo\(plan.items.count == 1 ? "" : "s") to stamp"
                 + (options.shard.map { " (shard \($0))" } ?? ""))
+        // The certificate, key and SDK checked before any folder is made.
+        let credentials = try options.signing.map { (signing) throws(CamStampError) in
+            try ContentCredentials(signing)
+        }
         try prepareOutputFolders(plan)
         if options.dryRun { return dryRun(plan, report: report) }
-        let settings = try photoSettings(metadataTemplates)
+        var settings = try photoSettings(metadataTemplates)
+        settings.credentials = credentials
         let reporter = reporter(for: plan, report: report)
         return try work(
             plan, preset: preset, variables: variables, settings: settings, reporter: reporter,
@@ -108,7 +113,17 @@ public struct BatchJob {
             keepsFormat: options.format == .keep, strict: options.strict,
             existing: options.existing, metadata: options.metadata, templates: templates,
             setMetadata: metadataTemplates, reencode: options.reencode, invisible: options.invisible,
-            toStandardOutput: options.single == .standardOutput)
+            toStandardOutput: options.single == .standardOutput, metadataEdit: metadataEdit)
+    }
+
+    /// What the manifest says of the metadata edits: GPS removed, values written.
+    private var metadataEdit: String? {
+        var edits: [String] = []
+        if options.metadata == .stripGPS { edits.append("GPS location removed") }
+        if !options.setMetadata.isEmpty {
+            edits.append("set " + options.setMetadata.map(\.key.rawValue).joined(separator: ", "))
+        }
+        return edits.isEmpty ? nil : edits.joined(separator: "; ")
     }
 
     /// The batch's reporter, told first of the files the plan skipped or refused; the photo
@@ -148,7 +163,7 @@ public struct BatchJob {
             : ClipWorker.Settings(
                 existing: options.existing, template: try Templates.load(nil, builtIn: "clip", resources: resources),
                 threads: workers == 1 ? 0 : max(1, ProcessInfo.processInfo.activeProcessorCount / workers),
-                metadata: options.metadata)
+                metadata: options.metadata, credentials: settings.credentials, metadataEdit: settings.metadataEdit)
         // Each worker takes the next file when it is free: memory is bounded by the number of
         // workers (one photo or clip each), whatever the folder size. Clips come first: the
         // longest jobs start early, and the photos fill in around them.

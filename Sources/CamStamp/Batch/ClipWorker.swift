@@ -29,6 +29,9 @@ final class ClipWorker {
         /// What the clip keeps of its source's metadata (`--strip-gps` leaves its location out,
         /// `--strip-metadata` adds nothing to what the muxer writes).
         var metadata: MetadataPolicy = .keep
+        /// `--sign`: each MP4 or MOV output signed once it is finished.
+        var credentials: ContentCredentials?
+        var metadataEdit: String?
     }
 
     struct Outcome: Sendable {
@@ -136,7 +139,9 @@ final class ClipWorker {
             return outcome(.failed, "cannot mark the video: \(Self.said(error))")
         }
         if let cutShort = Self.cutShort(streams, lastTime: marking.lastTime) { marking.notes.append(cutShort) }
-        if let failure = place(item, from: temporary, created: streams.created) { return outcome(.failed, failure) }
+        if let failure = place(item, from: temporary, created: streams.created, notes: &marking.notes) {
+            return outcome(.failed, failure)
+        }
         return outcome(.marked, marking.notes.isEmpty ? nil : marking.notes.joined(separator: "; "), frames: frames)
     }
 
@@ -262,7 +267,7 @@ final class ClipWorker {
 
     /// Keeps the source's metadata in the marked `temporary` and moves it to `item`'s output;
     /// the failure's reason, or nil.
-    private func place(_ item: ClipItem, from temporary: URL, created: Date?) -> String? {
+    private func place(_ item: ClipItem, from temporary: URL, created: Date?, notes: inout [String]) -> String? {
         do {
             try keepMetadata(of: item, in: temporary, created: created)
         } catch {
@@ -270,14 +275,45 @@ final class ClipWorker {
             guard case .metadata(_, let reason) = error else { return "cannot keep its metadata: \(error)" }
             return "cannot keep its metadata: \(reason)"
         }
+        let finished: URL
+        do { finished = try signed(item, temporary, notes: &notes) } catch { return error.message }
+        defer { if finished != temporary { TemporaryFiles.shared.remove(finished) } }
         do {
             try TemporaryFiles.moveIntoPlace(
-                temporary, at: item.output, replacing: settings.existing == .overwrite,
+                finished, at: item.output, replacing: settings.existing == .overwrite,
                 exists: .failure(PhotoWorker.alreadyExists(item.output)))
         } catch {
             return error.message
         }
         return nil
+    }
+
+    /// The finished clip signed (`--sign`) into a second temporary file, the last write; or
+    /// `temporary` as it is, with a note when the source's manifest is left out.
+    private func signed(_ item: ClipItem, _ temporary: URL, notes: inout [String]) throws(CamStampError) -> URL {
+        let mime: [ClipContainer: String] = [.mp4: "video/mp4", .mov: "video/quicktime"]
+        guard let credentials = settings.credentials else {
+            if ContentCredentials.clipCarriesManifest(item.input) { notes.append(ContentCredentials.manifestDropped) }
+            return temporary
+        }
+        guard let format = mime[item.format.output], let sourceFormat = mime[item.format.source] else {
+            notes.append("not signed: Content Credentials go into MP4 and MOV clips, not \(item.format.output)")
+            return temporary
+        }
+        let signed = TemporaryFiles.temporaryURL(
+            in: temporary.deletingLastPathComponent(), for: item.output.lastPathComponent)
+        TemporaryFiles.shared.add(signed)
+        do {
+            try credentials.signClip(
+                temporary, into: signed, format: format, source: item.input, sourceFormat: sourceFormat,
+                marks: ContentCredentials.marks(marker.drawnContents), metadataEdit: settings.metadataEdit)
+        } catch {
+            try? FileManager.default.removeItem(at: signed)
+            TemporaryFiles.shared.remove(signed)
+            throw error
+        }
+        try? FileManager.default.removeItem(at: temporary)
+        return signed
     }
 
     /// Carries what the muxer cannot write of an MP4 or MOV source's metadata into the marked

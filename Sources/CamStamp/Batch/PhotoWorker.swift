@@ -32,6 +32,10 @@ final class PhotoWorker {
         /// coefficient written again (tier 1). On unless CAMSTAMP_SPLICE=0 (for the bench and the
         /// tests, which compare the two).
         var splice = ProcessInfo.processInfo.environment["CAMSTAMP_SPLICE"] != "0"
+        /// What the manifest says of `--strip-gps`/`--set-metadata`, nil when neither edits metadata.
+        var metadataEdit: String?
+        /// `--sign`: each output signed, the last write before it is put in place.
+        var credentials: ContentCredentials?
     }
 
     /// How a marked photo was written, for `--json`.
@@ -133,12 +137,40 @@ final class PhotoWorker {
                     ($0, item.input.pathExtension)
                 },
                 strictOption: "--strict")
-            try settings.toStandardOutput ? writeStandardOutput(stamped.data) : write(stamped.data, to: item.output)
+            var warnings = stamped.warnings
+            try place(stamped, source: data, item: item, warnings: &warnings)
             return outcome(
-                .marked, stamped.warnings.isEmpty ? nil : stamped.warnings.joined(separator: "; "), path: stamped.path,
+                .marked, warnings.isEmpty ? nil : warnings.joined(separator: "; "), path: stamped.path,
                 invisible: stamped.invisible)
         } catch {
             return outcome(.failed, error.message)
+        }
+    }
+
+    /// The stamped photo written to its output or stdout; with `--sign`, signed as it is written
+    /// (straight into the temporary file: no second copy of it is held); unsigned, with a warning
+    /// when its source's manifest is left out.
+    private func place(
+        _ stamped: Stamped, source: Data, item: BatchPlan.Item, warnings: inout [String]
+    )
+        throws(CamStampError)
+    {
+        guard let credentials = settings.credentials else {
+            if ContentCredentials.carriesManifest(source) { warnings.append(ContentCredentials.manifestDropped) }
+            try settings.toStandardOutput ? writeStandardOutput(stamped.data) : write(stamped.data, to: item.output)
+            return
+        }
+        let marks = ContentCredentials.marks(marker.drawnContents)
+        let edit = settings.metadataEdit
+        let sign = { (file: URL?) throws(CamStampError) -> Data? in
+            try credentials.sign(
+                stamped.data, format: stamped.kind, source: source, sourceName: item.input.lastPathComponent,
+                sourceFormat: ImageFormat.sniff(source) ?? stamped.kind, marks: marks, metadataEdit: edit, into: file)
+        }
+        if settings.toStandardOutput {
+            try writeStandardOutput(try sign(nil) ?? Data())
+        } else {
+            try write(to: item.output) { (temporary) throws(CamStampError) in _ = try sign(temporary) }
         }
     }
 
@@ -269,22 +301,37 @@ final class PhotoWorker {
     /// Writes `data` to a temporary file beside `target` and moves it into place, so a crash or
     /// Ctrl-C never leaves half a photo; without --overwrite an existing file is never replaced.
     private func write(_ data: Data, to target: URL) throws(CamStampError) {
+        try write(to: target) { (temporary) throws(CamStampError) in
+            do throws(POSIXError) { try TemporaryFiles.write(data, to: temporary) } catch {
+                throw Self.writeFailure(error, target)
+            }
+        }
+    }
+
+    /// Runs `produce` on a temporary path beside `target` (it creates the file), then moves the
+    /// file into place; what it left is removed if it fails.
+    private func write(to target: URL, _ produce: (URL) throws(CamStampError) -> Void) throws(CamStampError) {
         let folder = target.deletingLastPathComponent()
         let temporary = TemporaryFiles.temporaryURL(in: folder, for: target.lastPathComponent)
         TemporaryFiles.shared.add(temporary)
         defer { TemporaryFiles.shared.remove(temporary) }
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try TemporaryFiles.write(data, to: temporary)
-        } catch {
-            let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace || (error as? POSIXError)?.code == .ENOSPC
-            if full { throw .failure(Self.diskFull(target)) }
-            let reason =
-                (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? error.localizedDescription
-            throw .failure("cannot write \(target.path): \(reason)")
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw Self.writeFailure(error, target)
+        }
+        do { try produce(temporary) } catch {
+            unlink(temporary.path)
+            throw error
         }
         try TemporaryFiles.moveIntoPlace(
             temporary, at: target, replacing: settings.existing == .overwrite,
             exists: .failure(Self.alreadyExists(target)))
+    }
+
+    private static func writeFailure(_ error: Error, _ target: URL) -> CamStampError {
+        let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace || (error as? POSIXError)?.code == .ENOSPC
+        if full { return .failure(diskFull(target)) }
+        let reason =
+            (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? error.localizedDescription
+        return .failure("cannot write \(target.path): \(reason)")
     }
 }

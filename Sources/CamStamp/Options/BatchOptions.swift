@@ -55,6 +55,8 @@ public struct BatchOptions: Sendable, Equatable {
     public var shard: Shard?
     /// The codec video clips are re-encoded with.
     public var videoCodec: VideoCodecChoice = .h264
+    /// `--sign`: every output signed with Content Credentials; nil signs nothing.
+    public var signing: SigningOptions?
 
     /// The output name when `--name` is not given: the input's stem.
     public static let defaultNamePattern = "{stem}"

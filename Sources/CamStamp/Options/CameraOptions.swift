@@ -55,6 +55,8 @@ public struct CameraOptions: Sendable, Equatable {
     /// `--mirror-photos`, kept for scripts: photos are mirrored whenever Mirror is on, since the
     /// preview is the photo.
     public var mirrorPhotos: Bool
+    /// `--sign`: every photo signed with Content Credentials (`c2pa.created`); nil signs nothing.
+    public var signing: SigningOptions?
     /// `--pipeline`: a capture template of the user's own.
     public var pipeline: URL?
     /// `--gps` (and `--strip-gps` for photos): where the position comes from.

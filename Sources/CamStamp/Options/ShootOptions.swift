@@ -42,6 +42,8 @@ public struct ShootOptions: Sendable, Equatable {
     public var interval: Double = 0
     /// `--rotate`, `--square`, `--mirror`: what happens to the frame before it is marked.
     public var geometry = StillGeometry()
+    /// `--sign`: every photo signed with Content Credentials (`c2pa.created`); nil signs nothing.
+    public var signing: SigningOptions?
     /// V4L2 controls set on the camera as it opens (`--control NAME=VALUE`).
     package var controls: [ExtraControl] = []
     /// `--gps`, `--strip-gps`: where the position comes from, and whether the photo keeps it.

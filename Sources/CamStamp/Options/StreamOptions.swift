@@ -39,6 +39,8 @@ public struct StreamOptions: Sendable, Equatable {
     public var audio: AudioChoice?
     /// `--json`: the summary as one JSON object on stdout (frames, drops, outages, snapshots).
     public var json = false
+    /// `--sign`: each finished MP4 recording signed (`c2pa.created`); live targets cannot be.
+    public var signing: SigningOptions?
 
     /// The H.264 bitrate in kbit/s when none is given.
     public static let defaultBitrate = 4000

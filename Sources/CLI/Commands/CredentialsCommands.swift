@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
+// Content Credentials: --sign on the jobs, `camstamp verify`, `camstamp keys new`.
+import CamStamp
+import Foundation
+
+extension Commands {
+    /// `--sign CHAIN.pem --sign-key KEY.pem [--tsa URL]`, on every job that writes photos or files.
+    enum Signing {
+        static let sign = Single<URL>(
+            "sign", value: "CHAIN.pem",
+            help: "Sign every output with Content Credentials (C2PA): a PEM certificate chain, end-entity first "
+                + "(or CAMSTAMP_SIGN_CERT); camstamp keys new makes one. See docs/credentials.md."
+        ) { text, _ in URL(fileURLWithPath: text) }
+        static let signKey = Single<URL>(
+            "sign-key", value: "KEY.pem",
+            help: "The private key of --sign's certificate, ES256 or Ed25519 (or CAMSTAMP_SIGN_KEY)."
+        ) { text, _ in URL(fileURLWithPath: text) }
+        static let tsa = Single<String>(
+            "tsa", value: "URL", help: "An RFC 3161 time-stamp authority the signatures are time-stamped by.")
+
+        static let keys: [any OptionKey] = [sign, signKey, tsa]
+
+        /// A stream target, as `--sign`'s refusal names it.
+        static func describe(_ target: StreamTarget) -> String {
+            switch target {
+            case .file(let url, _): "\(url.lastPathComponent) (Matroska)"
+            case .rtp: "an RTP stream"
+            case .rtmp: "an RTMP stream"
+            case .srt: "an SRT stream"
+            case .hls: "an HLS stream's live segments"
+            case .serve: "the RTSP server's live stream"
+            }
+        }
+
+        /// The signing options from the line or the environment; nil when neither asks for signing.
+        static func options(
+            _ values: OptionValues, environment: [String: String] = ProcessInfo.processInfo.environment
+        )
+            throws -> SigningOptions?
+        {
+            let certificate =
+                try values.get(sign)
+                ?? environment["CAMSTAMP_SIGN_CERT"].map {
+                    try existingFile($0, option: "CAMSTAMP_SIGN_CERT")
+                }
+            let key =
+                try values.get(signKey)
+                ?? environment["CAMSTAMP_SIGN_KEY"].map {
+                    try existingFile($0, option: "CAMSTAMP_SIGN_KEY")
+                }
+            let authority = try values.get(tsa)
+            switch (certificate, key) {
+            case (nil, nil):
+                if authority != nil { throw OptionValueError("'--tsa' needs '--sign CHAIN.pem --sign-key KEY.pem'") }
+                return nil
+            case (.some, nil): throw OptionValueError("'--sign' needs '--sign-key KEY.pem' (or CAMSTAMP_SIGN_KEY)")
+            case (nil, .some): throw OptionValueError("'--sign-key' needs '--sign CHAIN.pem' (or CAMSTAMP_SIGN_CERT)")
+            case (let certificate?, let key?):
+                return SigningOptions(
+                    certificate: certificate, key: key, timestampAuthority: authority, version: camstampVersion)
+            }
+        }
+    }
+
+    /// `camstamp verify FILE... [--trust ANCHORS.pem] [--json]`.
+    enum Verify {
+        static let trust = Single<URL>(
+            "trust", value: "ANCHORS.pem",
+            help: "PEM trust anchors (root certificates): a file is trusted when its signer chains to one."
+        ) { try existingFile($0, option: $1) }
+        static let json = Flag(
+            "json",
+            help: "Print one JSON object per file (file, state, signer, signed, actions, chain, failures), for scripts."
+        )
+
+        static let spec = CommandSpec(
+            "verify",
+            overview: "Check the Content Credentials (C2PA) of photos and clips: who signed, when, what was done.",
+            arguments: [ArgumentSpec("FILE", arity: .oneOrMore, help: "JPEG, PNG, WebP, HEIC, AVIF, TIFF, MP4, MOV.")],
+            keys: [trust, json],
+            discussion: "Each file is trusted (its signer chains to --trust), valid (signed and unchanged; no "
+                + "--trust given), untrusted, tampered (changed after signing), invalid or unsigned. Exit status: "
+                + "0 when every file is valid (trusted, with --trust), 1 otherwise.")
+
+        static func options(_ values: OptionValues) throws -> VerifyOptions {
+            VerifyOptions(
+                files: values.positionals.map { URL(fileURLWithPath: $0) }, trust: try values.get(trust),
+                json: values.get(json))
+        }
+    }
+
+    /// `camstamp keys new DIR [--name NAME]`.
+    enum Keys {
+        static let name = Single<String>(
+            "name", value: "NAME", help: "The studio or person the certificates name.", default: "camstamp user")
+        static let ed25519 = Flag("ed25519", help: "Ed25519 keys instead of ES256 (P-256).")
+        static let new = CommandSpec(
+            "new",
+            overview: "Make a CA and a signing certificate for --sign, in DIR: chain.pem, key.pem, ca.pem, ca-key.pem.",
+            arguments: [ArgumentSpec("DIR", help: "The folder to write into; no existing file is replaced.")],
+            keys: [name, ed25519],
+            discussion: "The chain proves a file was not changed since it was signed with this key; other people's "
+                + "verifiers call it untrusted until they trust ca.pem (docs/credentials.md).")
+        static let spec = CommandSpec(
+            "keys", overview: "Make signing keys for Content Credentials.",
+            usage: "camstamp keys new DIR [--name NAME]",
+            subcommands: [new])
+
+        static func options(_ values: OptionValues) throws -> KeysOptions {
+            KeysOptions(
+                folder: URL(fileURLWithPath: values.positionals[0]), name: try values.get(name) ?? "camstamp user",
+                ed25519: values.get(ed25519))
+        }
+    }
+}

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
+internal import Credentials
+import Foundation
+import Presets
+
+/// The jobs' side of Content Credentials: the signer made once for a job, and each output's
+/// manifest drafted from what the job did (Credentials makes and signs it).
+final class ContentCredentials: Sendable {
+    /// The claim generator's name; its version is the command line's.
+    static let generator = "camstamp"
+    private let version: String
+    private let signer: C2PASigner
+
+    /// The certificate and key read and turned into a signer: a bad file, key or missing SDK is a
+    /// usage error before any work.
+    init(_ options: SigningOptions) throws(CamStampError) {
+        do {
+            let identity = try SigningIdentity(
+                chain: options.certificate, key: options.key, timestampAuthority: options.timestampAuthority)
+            signer = try C2PASigner(identity)
+            version = options.version
+            try signer.probe()
+        } catch {
+            throw error.isLibrary ? .failure(error.message) : .usage(error.message)
+        }
+    }
+
+    /// What the marks of an output were, as the manifest's actions name them.
+    enum Mark: Sendable, Equatable {
+        case text(String)
+        case image(URL)
+    }
+
+    /// `output` (an `format` file) signed: `c2pa.opened` with `source` as its parent (a manifest in
+    /// the source is kept as the parent's), the marks, the metadata edits.
+    /// `into` a file: the signed photo is written there (a new file) and nil returned, so no
+    /// second photo-sized buffer is held; else it is returned.
+    func sign(
+        _ output: Data, format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
+        marks: [Mark], metadataEdit: String?, into file: URL? = nil
+    ) throws(CamStampError) -> Data? {
+        var draft = ManifestDraft(
+            title: sourceName, format: Self.mime(format), generator: (Self.generator, version))
+        draft.opened(source: .data(source), title: sourceName, format: Self.mime(sourceFormat))
+        add(marks, to: &draft)
+        if let metadataEdit { draft.editedMetadata(metadataEdit) }
+        do {
+            guard let file else { return try draft.sign(output, with: signer) }
+            try draft.sign(output, intoFile: file, with: signer)
+            return nil
+        } catch {
+            throw .failure(error.message)
+        }
+    }
+
+    /// A marked clip (`output`, a finished MP4 or MOV) signed into `signed`, a new file: `c2pa.opened`
+    /// with `source` as its parent, the marks. Both are read where they lie.
+    func signClip(
+        _ output: URL, into signed: URL, format: String, source: URL, sourceFormat: String, marks: [Mark],
+        metadataEdit: String?
+    ) throws(CamStampError) {
+        var draft = ManifestDraft(title: source.lastPathComponent, format: format, generator: (Self.generator, version))
+        draft.opened(source: .file(source), title: source.lastPathComponent, format: sourceFormat)
+        add(marks, to: &draft)
+        if let metadataEdit { draft.editedMetadata(metadataEdit) }
+        do { try draft.sign(file: output, into: signed, with: signer) } catch { throw .failure(error.message) }
+    }
+
+    /// A captured photo, the temporary file `photo` that becomes the output, signed in place:
+    /// `c2pa.created` (a digital capture at `date`), the marks.
+    func signCapture(_ photo: URL, format: ImageFormat, date: Date, marks: [Mark]) throws(CamStampError) {
+        var draft = ManifestDraft(
+            title: photo.lastPathComponent, format: Self.mime(format), generator: (Self.generator, version))
+        draft.created(when: date)
+        add(marks, to: &draft)
+        do {
+            let signed = try draft.sign(try Data(contentsOf: photo), with: signer)
+            try signed.write(to: photo)
+        } catch let error as CredentialsError {
+            throw .failure("photo: \(error.message)")
+        } catch {
+            throw .failure("photo: cannot sign \(photo.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// A finished recording signed where it lies: `c2pa.created`, the marks; written into a
+    /// temporary file beside it and renamed over it.
+    func signRecording(_ file: URL, marks: [Mark]) throws(CamStampError) {
+        var draft = ManifestDraft(
+            title: file.lastPathComponent, format: "video/mp4", generator: (Self.generator, version))
+        draft.created()
+        add(marks, to: &draft)
+        let signed = TemporaryFiles.temporaryURL(in: file.deletingLastPathComponent(), for: file.lastPathComponent)
+        TemporaryFiles.shared.add(signed)
+        defer { TemporaryFiles.shared.remove(signed) }
+        do { try draft.sign(file: file, into: signed, with: signer) } catch {
+            try? FileManager.default.removeItem(at: signed)
+            throw .failure("\(file.path): cannot sign it: \(error.message)")
+        }
+        guard rename(signed.path, file.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: signed)
+            throw .failure("\(file.path): cannot sign it: \(reason)")
+        }
+    }
+
+    private func add(_ marks: [Mark], to draft: inout ManifestDraft) {
+        for mark in marks {
+            switch mark {
+            case .text(let text): draft.addedText(text)
+            case .image(let url):
+                // A logo that cannot be read again is named by its action alone.
+                if let bytes = try? Data(contentsOf: url) {
+                    let svg = url.pathExtension.lowercased() == "svg"
+                    draft.placed(bytes, title: url.lastPathComponent, format: svg ? "image/svg+xml" : "image/png")
+                }
+            }
+        }
+    }
+
+    /// The marks a composition was drawn from, in order, each text once.
+    static func marks(_ contents: [ResolvedMark.Content]) -> [Mark] {
+        var marks: [Mark] = []
+        for content in contents {
+            let mark: Mark =
+                switch content {
+                case .text(let text, _): .text(text)
+                case .image(let url): .image(url)
+                }
+            if !marks.contains(mark) { marks.append(mark) }
+        }
+        return marks
+    }
+
+    static func mime(_ format: ImageFormat) -> String {
+        switch format {
+        case .jpg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .heic: "image/heic"
+        case .tiff: "image/tiff"
+        case .avif: "image/avif"
+        }
+    }
+
+    /// Whether `data` carries a C2PA manifest store: a JUMBF description box of type c2pa
+    /// (`jumd` then the type's first bytes, `c2pa`), wherever the format keeps it.
+    static func carriesManifest(_ data: Data) -> Bool {
+        data.range(of: Data("jumdc2pa".utf8)) != nil
+    }
+
+    /// Whether an MP4 or MOV file carries a C2PA manifest store: a top-level `uuid` box of C2PA's
+    /// type, found by reading the boxes' headers only.
+    static func clipCarriesManifest(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        let c2pa: [UInt8] = [
+            0xD8, 0xFE, 0xC3, 0xD6, 0x1B, 0x0E, 0x48, 0x3C, 0x92, 0x97, 0x58, 0x28, 0x87, 0x7E, 0xC4, 0x81,
+        ]
+        var offset: UInt64 = 0
+        for _ in 0..<10_000 {
+            guard (try? handle.seek(toOffset: offset)) != nil,
+                let header = try? handle.read(upToCount: 32), header.count >= 8
+            else { return false }
+            let bytes = [UInt8](header)
+            var size = bytes[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            var body = 8
+            if size == 1, bytes.count >= 16 {
+                size = bytes[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                body = 16
+            }
+            if bytes[4..<8] == [0x75, 0x75, 0x69, 0x64], bytes.count >= body + 16,
+                Array(bytes[body..<body + 16]) == c2pa
+            {
+                return true
+            }
+            guard size >= 8 else { return false }
+            offset += size
+        }
+        return false
+    }
+
+    /// The warning for a source whose manifest an unsigned output leaves out.
+    static let manifestDropped =
+        "its Content Credentials (C2PA manifest) are left out: they would not match the marked output; "
+        + "--sign carries them on as the signed output's parent ingredient"
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
+internal import Credentials
+import Foundation
+
+/// Options of `camstamp verify FILE... [--trust ANCHORS.pem] [--json]`.
+public struct VerifyOptions: Sendable, Equatable {
+    /// The files to check.
+    public var files: [URL]
+    /// PEM trust anchors; nil judges signatures and hashes only.
+    public var trust: URL?
+    /// One JSON object per file on stdout.
+    public var json: Bool
+
+    /// Checks `files`, against `trust` when given.
+    public init(files: [URL], trust: URL? = nil, json: Bool = false) {
+        self.files = files
+        self.trust = trust
+        self.json = json
+    }
+}
+
+/// `camstamp verify`: each file's Content Credentials read and validated by the C2PA SDK.
+public struct VerifyJob: Sendable {
+    /// The options it runs with.
+    public let options: VerifyOptions
+
+    /// A job that will check as `options` say.
+    public init(options: VerifyOptions) { self.options = options }
+
+    /// Says each file's state on `report`; true when every file is valid (trusted, with --trust).
+    public func run(report: JobOutput = .silent) throws(CamStampError) -> Bool {
+        var anchors: String?
+        if let trust = options.trust {
+            do { anchors = try String(contentsOf: trust, encoding: .utf8) } catch {
+                throw .usage("--trust \(trust.path): cannot read it")
+            }
+            guard anchors?.contains("BEGIN CERTIFICATE") == true else {
+                throw .usage("--trust \(trust.path): no PEM certificate in it")
+            }
+        }
+        var allGood = true
+        for file in options.files {
+            let result: Verification
+            do {
+                let data = try Data(contentsOf: file)
+                result = try Verification.verify(data, format: Self.mime(data, file), anchors: anchors)
+            } catch let error as CredentialsError {
+                if error.isLibrary { throw .failure(error.message) }
+                report.error("\(file.path): \(error.message)")
+                allGood = false
+                continue
+            } catch {
+                let exists = FileManager.default.fileExists(atPath: file.path)
+                report.error("\(file.path): \(exists ? "cannot read it" : "no such file")")
+                allGood = false
+                continue
+            }
+            let good = result.state == .trusted || (anchors == nil && result.state == .valid)
+            allGood = allGood && good
+            report.result(options.json ? Self.json(file, result) : Self.line(file, result, anchors: anchors != nil))
+        }
+        return allGood
+    }
+
+    /// The MIME type the SDK reads `data` as: by content for photos and ISO BMFF, else by name.
+    static func mime(_ data: Data, _ file: URL) -> String {
+        if let format = ImageFormat.sniff(data.prefix(64)) { return ContentCredentials.mime(format) }
+        let bytes = [UInt8](data.prefix(12))
+        if bytes.count == 12, bytes[4...7] == [0x66, 0x74, 0x79, 0x70] {
+            return bytes[8...11] == [0x71, 0x74, 0x20, 0x20] ? "video/quicktime" : "video/mp4"
+        }
+        return file.pathExtension.lowercased()
+    }
+
+    /// `FILE: STATE: signed by WHO at WHEN with WHAT; ACTIONS; from: PARENT ← …`.
+    static func line(_ file: URL, _ result: Verification, anchors: Bool) -> String {
+        var parts = ["\(file.path): \(result.state.rawValue)"]
+        if let first = result.chain.first {
+            var signed = "signed by \(first.signer ?? "an unnamed signer")"
+            if let when = first.signed { signed += " at \(when)" }
+            if let generator = first.generator { signed += " with \(generator)" }
+            parts.append(signed)
+            if !first.actions.isEmpty { parts.append(first.actions.joined(separator: ", ")) }
+        }
+        let older = result.chain.dropFirst().map { step in
+            [step.generator, step.signer.map { "signed by \($0)" }].compactMap { $0 }.joined(separator: ", ")
+        }
+        if !older.isEmpty { parts.append("from: " + older.joined(separator: " ← ")) }
+        // Without --trust every self-made signer is untrusted: not a failure of the file.
+        let failures = result.failures.filter { $0 != "signingCredential.untrusted" || anchors }
+        if !failures.isEmpty { parts.append("failures: " + failures.joined(separator: ", ")) }
+        return parts.joined(separator: "; ")
+    }
+
+    static func json(_ file: URL, _ result: Verification) -> String {
+        func step(_ step: Verification.Step) -> JSONValue {
+            var object: [String: JSONValue] = ["actions": .array(step.actions.map { .string($0) })]
+            object["title"] = step.title.map { .string($0) }
+            object["generator"] = step.generator.map { .string($0) }
+            object["signer"] = step.signer.map { .string($0) }
+            object["signed"] = step.signed.map { .string($0) }
+            return .object(object)
+        }
+        var object: [String: JSONValue] = [
+            "file": .string(file.path), "state": .string(result.state.rawValue),
+            "failures": .array(result.failures.map { .string($0) }),
+            "chain": .array(result.chain.map(step)),
+        ]
+        if let first = result.chain.first {
+            object["signer"] = first.signer.map { .string($0) }
+            object["signed"] = first.signed.map { .string($0) }
+            object["actions"] = .array(first.actions.map { .string($0) })
+        }
+        return JSONValue.object(object).text
+    }
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
+internal import CC2PA
+import Foundation
+
+/// What a file's Content Credentials say, as the SDK validated them.
+package struct Verification: Sendable, Equatable {
+    package enum State: String, Sendable {
+        /// Signed, nothing changed since, and the signer chains to a `--trust` anchor.
+        case trusted
+        /// Signed and nothing changed since; no `--trust` anchors were given to judge the signer by.
+        case valid
+        /// Signed and nothing changed since, but the signer does not chain to a `--trust` anchor.
+        case untrusted
+        /// The asset or the manifest changed after signing (a hash does not match).
+        case tampered
+        /// A manifest that does not validate for another reason (a bad signature or certificate).
+        case invalid
+        /// No manifest at all.
+        case unsigned
+    }
+
+    /// One manifest of the chain, newest first.
+    package struct Step: Sendable, Equatable {
+        package var title: String?
+        package var generator: String?
+        package var signer: String?
+        package var signed: String?
+        package var actions: [String]
+    }
+
+    package var state: State
+    /// The failure codes (`assertion.dataHash.mismatch`, …), and the success codes.
+    package var failures: [String]
+    package var successes: [String]
+    /// The active manifest first, then its parent's, back to the first one.
+    package var chain: [Step]
+    /// The reader's JSON, for `--json`.
+    package var json: String?
+
+    /// Reads and validates `asset` (of MIME type `format`); `anchors` is a PEM bundle of trust anchors.
+    package static func verify(
+        _ asset: Data, format: String, anchors: String?
+    ) throws(CredentialsError)
+        -> Verification
+    {
+        let library = try C2PALibrary.shared()
+        var settings: JSONValue = ["verify": ["remote_manifest_fetch": false, "ocsp_fetch": false]]
+        if let anchors {
+            settings = [
+                "verify": ["remote_manifest_fetch": false, "ocsp_fetch": false, "verify_trust": true],
+                "trust": ["trust_anchors": .string(anchors)],
+            ]
+        }
+        let context = try C2PASigner.context(library, settings: settings.text)
+        defer { _ = library.free(UnsafeRawPointer(context)) }
+        guard let fresh = library.readerFromContext(context) else { throw library.failure("c2pa: reader") }
+        let reader = try MemoryStream(asset).withStream(library) { stream in
+            library.readerWithStream(fresh, format, stream)
+        }
+        guard let reader else {
+            let reason = library.take(library.error()) ?? ""
+            if reason.contains("JumbfNotFound") || reason.contains("ManifestNotFound") || reason.contains("NotFound") {
+                return Verification(state: .unsigned, failures: [], successes: [], chain: [], json: nil)
+            }
+            throw CredentialsError("c2pa: cannot read the manifest: \(reason)")
+        }
+        defer { _ = library.free(UnsafeRawPointer(reader)) }
+        guard let text = library.take(library.readerJSON(reader)) else { throw library.failure("c2pa: reader") }
+        return Verification(json: text, anchors: anchors != nil)
+    }
+
+    init(state: State, failures: [String], successes: [String], chain: [Step], json: String?) {
+        self.state = state
+        self.failures = failures
+        self.successes = successes
+        self.chain = chain
+        self.json = json
+    }
+
+    /// The reader's JSON, judged.
+    init(json text: String, anchors: Bool) {
+        let root = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+        let results = (root["validation_results"] as? [String: Any])?["activeManifest"] as? [String: Any] ?? [:]
+        func codes(_ key: String) -> [String] {
+            (results[key] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        }
+        failures = codes("failure")
+        successes = codes("success")
+        json = text
+        chain = Self.chain(root)
+        let stateName = root["validation_state"] as? String
+        if failures.contains(where: { $0.hasSuffix(".mismatch") || $0.contains("hash") && $0.contains("mismatch") }) {
+            state = .tampered
+        } else if stateName == "Trusted" {
+            state = .trusted
+        } else if failures.allSatisfy({ $0 == "signingCredential.untrusted" }) && stateName != "Invalid" {
+            state = anchors ? .untrusted : .valid
+        } else {
+            state = .invalid
+        }
+    }
+
+    /// From the active manifest back along each one's parent ingredient.
+    static func chain(_ root: [String: Any]) -> [Step] {
+        let manifests = root["manifests"] as? [String: Any] ?? [:]
+        var label = root["active_manifest"] as? String
+        var steps: [Step] = []
+        var seen: Set<String> = []
+        while let current = label, !seen.contains(current), let manifest = manifests[current] as? [String: Any] {
+            seen.insert(current)
+            steps.append(step(manifest))
+            let ingredients = manifest["ingredients"] as? [[String: Any]] ?? []
+            label = ingredients.first { $0["relationship"] as? String == "parentOf" }?["active_manifest"] as? String
+        }
+        return steps
+    }
+
+    static func step(_ manifest: [String: Any]) -> Step {
+        let signature = manifest["signature_info"] as? [String: Any] ?? [:]
+        let generator = (manifest["claim_generator_info"] as? [[String: Any]])?.first.map { info in
+            [info["name"] as? String, info["version"] as? String].compactMap { $0 }.joined(separator: " ")
+        }
+        var actions: [String] = []
+        for assertion in manifest["assertions"] as? [[String: Any]] ?? [] {
+            guard let label = assertion["label"] as? String, label.hasPrefix("c2pa.actions") else { continue }
+            let list = (assertion["data"] as? [String: Any])?["actions"] as? [[String: Any]] ?? []
+            actions += list.compactMap { action in
+                guard let name = action["action"] as? String else { return nil }
+                if let text = action["description"] as? String, name == "c2pa.addedText" {
+                    return "\(name) \"\(text)\""
+                }
+                return name
+            }
+        }
+        return Step(
+            title: manifest["title"] as? String, generator: generator ?? manifest["claim_generator"] as? String,
+            signer: (signature["common_name"] as? String) ?? (signature["issuer"] as? String),
+            signed: signature["time"] as? String, actions: actions)
+    }
+}
