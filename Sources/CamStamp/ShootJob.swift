@@ -84,20 +84,9 @@ public struct ShootJob {
             var context = marker.context(width: frame.width, height: frame.height, captureDate: Date())
             context.counter = number
             try marker.mark(frame, context: context)
-            let geotag = options.location.stripGPS ? nil : context.location
-            // What a write failure names: the photo asked for, or the folder its name is made in.
-            let target =
-                options.toStandardOutput
-                ? "stdout"
-                : destination.fileName.map { destination.folder.appendingPathComponent($0).path }
-                    ?? destination.folder.path
-            let file = try destination.write(context: context) { (temporary: URL) throws(CamStampError) in
-                try encode(frame, to: temporary, template: stillTemplate, target: target)
-                if let geotag { try Geotag.write(geotag, into: temporary) }
-                try credentials?.signCapture(
-                    temporary, format: options.format, date: context.captureDate,
-                    marks: ContentCredentials.marks(marker.drawnContents))
-            }
+            let file = try write(
+                frame, context: context, to: destination, template: stillTemplate, marker: marker,
+                credentials: credentials)
             files.append(file)
             if !options.toStandardOutput {
                 report.result(
@@ -109,6 +98,28 @@ public struct ShootJob {
         }
         if options.json { report.result(jsonSummary(written: files.count, interrupted: false)) }
         return files
+    }
+
+    /// One marked photo written through `destination`: encoded, geotagged (unless --strip-gps),
+    /// then signed, all before it is moved into place.
+    private func write(
+        _ frame: VideoFrame, context: TemplateContext, to destination: StillDestination, template: PipelineTemplate,
+        marker: FrameMarker, credentials: ContentCredentials?
+    ) throws(CamStampError) -> URL {
+        let geotag = options.location.stripGPS ? nil : context.location
+        // What a write failure names: the photo asked for, or the folder its name is made in.
+        let target =
+            options.toStandardOutput
+            ? "stdout"
+            : destination.fileName.map { destination.folder.appendingPathComponent($0).path }
+                ?? destination.folder.path
+        return try destination.write(context: context) { (temporary: URL) throws(CamStampError) in
+            try encode(frame, to: temporary, template: template, target: target)
+            if let geotag { try Geotag.write(geotag, into: temporary) }
+            try credentials?.signCapture(
+                temporary, format: options.format, date: context.captureDate,
+                marks: ContentCredentials.marks(marker.drawnContents))
+        }
     }
 
     /// Throws away what is left of the warm-up, waits (pulling, so the camera keeps running and
