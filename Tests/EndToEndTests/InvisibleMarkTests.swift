@@ -47,7 +47,15 @@ import Watermark
             try markReferee(["ppm", output, decoded.path])
             try markReferee(["jpeg", output, recompressed.path, "75"])
             for (picture, what) in [(decoded, "as written"), (recompressed, "after q75")] {
-                #expect(try readMark(picture).payload == expected, "\(output) \(what)")
+                // As written, every bit. After q75 on a 1 MP photo (half the 2 MP the robustness set
+                // in WatermarkTests holds to every bit) a payload can lose a bit or two, as the
+                // random instance id falls: the mark must still match (56 of 64 bits).
+                let reading = try readMark(picture)
+                if picture == decoded {
+                    #expect(reading.payload == expected, "\(output) \(what)")
+                } else {
+                    #expect(reading.matches(expected), "\(output) \(what): \(reading.agreement(with: expected)) bits")
+                }
                 // invisible-watermark's reader cuts every bit at one half, where a photo's own lean
                 // can tip a bit or two: it must still find the mark (56 of 64 bits).
                 let referee = try #require(MarkPayload(hex: try markReferee(["decode", picture.path])))
