@@ -39,6 +39,9 @@ package struct ManifestDraft: Sendable {
     package private(set) var actions: [JSONValue] = []
     package private(set) var ingredients: [Ingredient] = []
     package private(set) var assertions: [(label: String, data: JSONValue)] = []
+    /// The manifest's instance id (`xmp:iid:…`); nil lets the SDK make one. An invisible mark's
+    /// payload is made from it, so the mark names this manifest.
+    package var instanceID: String?
 
     package init(title: String, format: String, generator: (name: String, version: String)) {
         self.title = title
@@ -87,6 +90,18 @@ package struct ManifestDraft: Sendable {
         assertions.append((label, data))
     }
 
+    /// `c2pa.watermarked` and the `c2pa.soft-binding` assertion that records the mark: `algorithm`
+    /// and the `payload` bytes it carries, over the whole asset (an empty scope). The value goes in
+    /// as an array of byte values: JSON has no byte string, and the SDK's soft-binding type reads an
+    /// array into the bytes the spec's `bstr` holds (its reader shows them in base64).
+    package mutating func watermarked(algorithm: String, payload: [UInt8]) {
+        actions.append(["action": "c2pa.watermarked", "description": "an invisible mark naming this manifest"])
+        let value = JSONValue.array(payload.map { .number(Double($0)) })
+        add(
+            assertion: "c2pa.soft-binding",
+            data: ["alg": .string(algorithm), "blocks": [["scope": [:], "value": value]]])
+    }
+
     static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
@@ -97,11 +112,13 @@ package struct ManifestDraft: Sendable {
     var definition: JSONValue {
         var all: [JSONValue] = [["label": "c2pa.actions.v2", "data": ["actions": .array(actions)]]]
         all += assertions.map { ["label": .string($0.label), "data": $0.data] }
-        return [
+        var definition: [String: JSONValue] = [
             "title": .string(title), "format": .string(format),
             "claim_generator_info": [["name": .string(generator.name), "version": .string(generator.version)]],
             "assertions": .array(all),
         ]
+        definition["instance_id"] = instanceID.map { .string($0) }
+        return .object(definition)
     }
 
     /// `asset` (in `format`) with this manifest signed into it: the last write of an output.

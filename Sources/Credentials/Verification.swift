@@ -29,7 +29,16 @@ package struct Verification: Sendable, Equatable {
         package var actions: [String]
     }
 
+    /// A soft binding the active manifest records: the algorithm and the value of each block.
+    package struct SoftBinding: Sendable, Equatable {
+        package var algorithm: String
+        package var value: [UInt8]
+    }
+
     package var state: State
+    /// The active manifest's instance id and soft bindings (an invisible mark's payload).
+    package var instanceID: String?
+    package var softBindings: [SoftBinding] = []
     /// The failure codes (`assertion.dataHash.mismatch`, …), and the success codes.
     package var failures: [String]
     package var successes: [String]
@@ -89,6 +98,11 @@ package struct Verification: Sendable, Equatable {
         successes = codes("success")
         json = text
         chain = Self.chain(root)
+        let manifests = root["manifests"] as? [String: Any] ?? [:]
+        if let label = root["active_manifest"] as? String, let active = manifests[label] as? [String: Any] {
+            instanceID = active["instance_id"] as? String
+            softBindings = Self.softBindings(active)
+        }
         let stateName = root["validation_state"] as? String
         if failures.contains(where: { $0.hasSuffix(".mismatch") || $0.contains("hash") && $0.contains("mismatch") }) {
             state = .tampered
@@ -114,6 +128,25 @@ package struct Verification: Sendable, Equatable {
             label = ingredients.first { $0["relationship"] as? String == "parentOf" }?["active_manifest"] as? String
         }
         return steps
+    }
+
+    /// The manifest's `c2pa.soft-binding` blocks; the reader gives a value in base64 (or, from an
+    /// older reader, as the array of byte values it was written as).
+    static func softBindings(_ manifest: [String: Any]) -> [SoftBinding] {
+        var found: [SoftBinding] = []
+        for assertion in manifest["assertions"] as? [[String: Any]] ?? [] {
+            guard (assertion["label"] as? String)?.hasPrefix("c2pa.soft-binding") == true,
+                let data = assertion["data"] as? [String: Any], let algorithm = data["alg"] as? String
+            else { continue }
+            for block in data["blocks"] as? [[String: Any]] ?? [] {
+                if let text = block["value"] as? String, let bytes = Data(base64Encoded: text) {
+                    found.append(SoftBinding(algorithm: algorithm, value: [UInt8](bytes)))
+                } else if let numbers = block["value"] as? [Int], numbers.allSatisfy({ (0...255).contains($0) }) {
+                    found.append(SoftBinding(algorithm: algorithm, value: numbers.map { UInt8($0) }))
+                }
+            }
+        }
+        return found
     }
 
     static func step(_ manifest: [String: Any]) -> Step {

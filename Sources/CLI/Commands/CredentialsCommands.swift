@@ -73,20 +73,30 @@ extension Commands {
             "json",
             help: "Print one JSON object per file (file, state, signer, signed, actions, chain, failures), for scripts."
         )
+        static let manifests = Repeated<URL>(
+            "manifests", value: "DIR_OR_FILE",
+            help: "Signed files (or folders of them) in which an unsigned file's invisible mark is looked up."
+        ) { path, option in
+            guard PathKind(atPath: path) != .missing else {
+                throw OptionValueError("'\(option)' '\(path)' does not exist")
+            }
+            return URL(fileURLWithPath: path)
+        }
 
         static let spec = CommandSpec(
             "verify",
             overview: "Check the Content Credentials (C2PA) of photos and clips: who signed, when, what was done.",
             arguments: [ArgumentSpec("FILE", arity: .oneOrMore, help: "JPEG, PNG, WebP, HEIC, AVIF, TIFF, MP4, MOV.")],
-            keys: [trust, json],
+            keys: [trust, json, manifests],
             discussion: "Each file is trusted (its signer chains to --trust), valid (signed and unchanged; no "
                 + "--trust given), untrusted, tampered (changed after signing), invalid or unsigned. Exit status: "
-                + "0 when every file is valid (trusted, with --trust), 1 otherwise.")
+                + "0 when every file is valid (trusted, with --trust), 1 otherwise. An unsigned photo's invisible "
+                + "mark (batch --invisible) names the manifest it belongs to when one at hand carries it.")
 
         static func options(_ values: OptionValues) throws -> VerifyOptions {
             VerifyOptions(
                 files: values.positionals.map { URL(fileURLWithPath: $0) }, trust: try values.get(trust),
-                json: values.get(json))
+                json: values.get(json), manifests: try values.get(manifests))
         }
     }
 

@@ -165,7 +165,8 @@ final class PhotoWorker {
         let sign = { (file: URL?) throws(CamStampError) -> Data? in
             try credentials.sign(
                 stamped.data, format: stamped.kind, source: source, sourceName: item.input.lastPathComponent,
-                sourceFormat: ImageFormat.sniff(source) ?? stamped.kind, marks: marks, metadataEdit: edit, into: file)
+                sourceFormat: ImageFormat.sniff(source) ?? stamped.kind, marks: marks, metadataEdit: edit,
+                invisible: stamped.invisible?.instanceID, into: file)
         }
         if settings.toStandardOutput {
             try writeStandardOutput(try sign(nil) ?? Data())

@@ -3,6 +3,7 @@
 internal import Credentials
 import Foundation
 import Presets
+internal import Watermark
 
 /// The jobs' side of Content Credentials: the signer made once for a job, and each output's
 /// manifest drafted from what the job did (Credentials makes and signs it).
@@ -35,16 +36,21 @@ final class ContentCredentials: Sendable {
     /// `output` (an `format` file) signed: `c2pa.opened` with `source` as its parent (a manifest in
     /// the source is kept as the parent's), the marks, the metadata edits.
     /// `into` a file: the signed photo is written there (a new file) and nil returned, so no
-    /// second photo-sized buffer is held; else it is returned.
+    /// second photo-sized buffer is held; else it is returned. `invisible`: the instance id an
+    /// invisible mark was made from, which becomes the manifest's, with its soft binding.
     func sign(
         _ output: Data, format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
-        marks: [Mark], metadataEdit: String?, into file: URL? = nil
+        marks: [Mark], metadataEdit: String?, invisible: String? = nil, into file: URL? = nil
     ) throws(CamStampError) -> Data? {
         var draft = ManifestDraft(
             title: sourceName, format: Self.mime(format), generator: (Self.generator, version))
         draft.opened(source: .data(source), title: sourceName, format: Self.mime(sourceFormat))
         add(marks, to: &draft)
         if let metadataEdit { draft.editedMetadata(metadataEdit) }
+        if let invisible {
+            draft.instanceID = invisible
+            draft.watermarked(algorithm: InvisibleMark.algorithm, payload: MarkPayload(instanceID: invisible).bytes)
+        }
         do {
             guard let file else { return try draft.sign(output, with: signer) }
             try draft.sign(output, intoFile: file, with: signer)

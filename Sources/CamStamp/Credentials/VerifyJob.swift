@@ -11,12 +11,16 @@ public struct VerifyOptions: Sendable, Equatable {
     public var trust: URL?
     /// One JSON object per file on stdout.
     public var json: Bool
+    /// `--manifests`: signed files (or folders of them) whose soft bindings an unsigned file's
+    /// invisible mark is looked up in, besides the other files.
+    public var manifests: [URL]
 
     /// Checks `files`, against `trust` when given.
-    public init(files: [URL], trust: URL? = nil, json: Bool = false) {
+    public init(files: [URL], trust: URL? = nil, json: Bool = false, manifests: [URL] = []) {
         self.files = files
         self.trust = trust
         self.json = json
+        self.manifests = manifests
     }
 }
 
@@ -40,11 +44,21 @@ public struct VerifyJob: Sendable {
             }
         }
         var allGood = true
+        // Read once, on the first unsigned file with a mark.
+        var known: [KnownBinding]?
+        let lookUp = { () -> [KnownBinding] in
+            if let known { return known }
+            let found = Self.knownBindings(options.files + options.manifests)
+            known = found
+            return found
+        }
         for file in options.files {
             let result: Verification
+            var finding: MarkFinding?
             do {
                 let data = try Data(contentsOf: file)
                 result = try Verification.verify(data, format: Self.mime(data, file), anchors: anchors)
+                if result.state == .unsigned { finding = Self.finding(data, known: lookUp) }
             } catch let error as CredentialsError {
                 if error.isLibrary { throw .failure(error.message) }
                 report.error("\(file.path): \(error.message)")
@@ -58,7 +72,10 @@ public struct VerifyJob: Sendable {
             }
             let good = result.state == .trusted || (anchors == nil && result.state == .valid)
             allGood = allGood && good
-            report.result(options.json ? Self.json(file, result) : Self.line(file, result, anchors: anchors != nil))
+            report.result(
+                options.json
+                    ? Self.json(file, result, mark: finding)
+                    : Self.line(file, result, anchors: anchors != nil, mark: finding))
         }
         return allGood
     }
@@ -74,7 +91,8 @@ public struct VerifyJob: Sendable {
     }
 
     /// `FILE: STATE: signed by WHO at WHEN with WHAT; ACTIONS; from: PARENT ← …`.
-    static func line(_ file: URL, _ result: Verification, anchors: Bool) -> String {
+    static func line(_ file: URL, _ result: Verification, anchors: Bool, mark: MarkFinding? = nil) -> String {
+        if let mark { return "\(file.path): \(words(mark))" }
         var parts = ["\(file.path): \(result.state.rawValue)"]
         if let first = result.chain.first {
             var signed = "signed by \(first.signer ?? "an unnamed signer")"
@@ -93,7 +111,7 @@ public struct VerifyJob: Sendable {
         return parts.joined(separator: "; ")
     }
 
-    static func json(_ file: URL, _ result: Verification) -> String {
+    static func json(_ file: URL, _ result: Verification, mark: MarkFinding? = nil) -> String {
         func step(_ step: Verification.Step) -> JSONValue {
             var object: [String: JSONValue] = ["actions": .array(step.actions.map { .string($0) })]
             object["title"] = step.title.map { .string($0) }
@@ -112,6 +130,7 @@ public struct VerifyJob: Sendable {
             object["signed"] = first.signed.map { .string($0) }
             object["actions"] = .array(first.actions.map { .string($0) })
         }
+        object["invisible"] = mark.map(json)
         return JSONValue.object(object).text
     }
 }
