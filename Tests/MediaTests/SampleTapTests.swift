@@ -32,8 +32,12 @@ import Testing
         try pipeline.setState(.playing)
         defer { pipeline.stop() }
         try pipeline.element(named: "sound").sendEndOfStream()
-        // Time for the sound's end to reach the muxer (it goes through two queues).
-        Thread.sleep(forTimeInterval: 0.05)
+        // The sound's end must have reached the muxer (through two queues) before the tap is
+        // ended: that is the case tested. A fixed wait was too short on a loaded machine.
+        let mux = try pipeline.element(named: "mux")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while mux.sinkPadsAtEnd == 0 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(mux.sinkPadsAtEnd == 1, "the sound's end did not reach the muxer")
         #expect(tap.endIfNothingCame(), "the tap had carried something before the pictures were let through")
         try pipeline.element(named: "gate").set("drop", false)
         // Well past the muxer's live timeout (its latency), with a keyframe through x264.

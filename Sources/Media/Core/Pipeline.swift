@@ -303,4 +303,14 @@ extension Element {
     public func sendEndOfStream() {
         gst_element_send_event(pointer, gst_event_new_eos())
     }
+
+    /// How many of the element's sink pads have had their end of stream (for tests that must know
+    /// an end reached an element before they go on).
+    var sinkPadsAtEnd: Int {
+        var count = 0
+        forEachPad(of: pointer, sink: true) { pad in
+            if (pad.pointee.object.flags & GST_PAD_FLAG_EOS.rawValue) != 0 { count += 1 }
+        }
+        return count
+    }
 }
