@@ -64,13 +64,7 @@ extension CameraTests {
         @Test func aRecordingIsTheMarkedFeedAsAnMP4() throws {
             let folder = try temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let template = try writeSolidCameraTemplate(in: folder)
-            let camera = try CameraProcess(
-                [
-                    "--source", "test", "--pipeline", template.path, "--size", "640x360", "--text", "MARK", "-o",
-                    "shots",
-                ],
-                in: folder)
+            let camera = try CameraProcess.flatMarked(in: folder)
             let viewer = MJPEGParts(camera.base + "/stream.mjpg")
             defer { viewer.stop() }
             #expect(try http("POST", camera.base + "/api/record", json: ["action": "stop"]).status == 409)
@@ -120,13 +114,7 @@ extension CameraTests {
         @Test func aRecordingKilledHardIsPlayable() throws {
             let folder = try temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let template = try writeSolidCameraTemplate(in: folder)
-            let camera = try CameraProcess(
-                [
-                    "--source", "test", "--pipeline", template.path, "--size", "640x360", "--text", "MARK", "-o",
-                    "shots",
-                ],
-                in: folder)
+            let camera = try CameraProcess.flatMarked(in: folder)
             let viewer = MJPEGParts(camera.base + "/stream.mjpg")
             defer { viewer.stop() }
             let started = try http("POST", camera.base + "/api/record", json: ["action": "start"])

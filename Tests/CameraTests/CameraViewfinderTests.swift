@@ -30,13 +30,7 @@ extension CameraTests {
         func theMarkSitsInThePreviewWhereThePhotoPutsIt(geometry: String) throws {
             let folder = try temporaryFolder("mark\(geometry)")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let template = try writeSolidCameraTemplate(in: folder)
-            let camera = try CameraProcess(
-                [
-                    "--source", "test", "--pipeline", template.path, "--size", "640x360", "--text", "MARK", "-o",
-                    "shots",
-                ],
-                in: folder)
+            let camera = try CameraProcess.flatMarked(in: folder)
             let (preview, shot) = try previewAndShot(camera, geometry: geometry, folder: folder)
             #expect(camera.stop().status == 130)
             #expect(preview.count == shot.count && preview.first?.count == shot.first?.count, "sizes differ")

@@ -331,3 +331,14 @@ func residentKiB(_ pid: Int32) -> Int {
     let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
     return status.firstMatch(of: /VmRSS:\s+(\d+) kB/).flatMap { Int($0.1) } ?? -1
 }
+
+extension CameraProcess {
+    /// The test camera at 640×360 on a flat grey picture (so every changed pixel is the mark's),
+    /// marked "MARK", shooting into `folder/shots`.
+    static func flatMarked(in folder: URL) throws -> CameraProcess {
+        let template = try writeSolidCameraTemplate(in: folder)
+        return try CameraProcess(
+            ["--source", "test", "--pipeline", template.path, "--size", "640x360", "--text", "MARK", "-o", "shots"],
+            in: folder)
+    }
+}
