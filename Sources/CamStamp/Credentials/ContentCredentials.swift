@@ -5,6 +5,10 @@ import Foundation
 import Presets
 internal import Watermark
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The jobs' side of Content Credentials: the signer made once for a job, and each output's
 /// manifest drafted from what the job did (Credentials makes and signs it).
 final class ContentCredentials: Sendable {
@@ -152,8 +156,19 @@ final class ContentCredentials: Sendable {
 
     /// Whether `data` carries a C2PA manifest store: a JUMBF description box of type c2pa
     /// (`jumd` then the type's first bytes, `c2pa`), wherever the format keeps it.
+    /// By memchr for the first byte and memcmp for the rest: every photo of a batch is searched
+    /// whole, and Foundation's `range(of:)` goes through generic slices byte by byte.
     static func carriesManifest(_ data: Data) -> Bool {
-        data.range(of: Data("jumdc2pa".utf8)) != nil
+        let needle = Array("jumdc2pa".utf8)
+        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
+            guard var at = bytes.baseAddress, bytes.count >= needle.count else { return false }
+            let last = at + (bytes.count - needle.count)  // the last place the box can start
+            while at <= last, let found = memchr(at, Int32(needle[0]), last - at + 1) {
+                if memcmp(found, needle, needle.count) == 0 { return true }
+                at = UnsafeRawPointer(found) + 1
+            }
+            return false
+        }
     }
 
     /// Whether an MP4 or MOV file carries a C2PA manifest store: a top-level `uuid` box of C2PA's
