@@ -36,20 +36,22 @@ final class ContentCredentials: Sendable {
     /// `output` (an `format` file) signed: `c2pa.opened` with `source` as its parent (a manifest in
     /// the source is kept as the parent's), the marks, the metadata edits.
     /// `into` a file: the signed photo is written there (a new file) and nil returned, so no
-    /// second photo-sized buffer is held; else it is returned. `invisible`: the instance id an
-    /// invisible mark was made from, which becomes the manifest's, with its soft binding.
+    /// second photo-sized buffer is held; else it is returned. `instanceID`: the output's (its
+    /// XMP's), which becomes the manifest's; `invisible`: an invisible mark was made from it,
+    /// recorded with its soft binding.
     func sign(
         _ output: Data, format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
-        marks: [Mark], metadataEdit: String?, invisible: String? = nil, into file: URL? = nil
+        marks: [Mark], metadataEdit: String?, instanceID: String? = nil, invisible: Bool = false,
+        into file: URL? = nil
     ) throws(CamStampError) -> Data? {
         var draft = ManifestDraft(
             title: sourceName, format: Self.mime(format), generator: (Self.generator, version))
         draft.opened(source: .data(source), title: sourceName, format: Self.mime(sourceFormat))
         add(marks, to: &draft)
         if let metadataEdit { draft.editedMetadata(metadataEdit) }
-        if let invisible {
-            draft.instanceID = invisible
-            draft.watermarked(algorithm: InvisibleMark.algorithm, payload: MarkPayload(instanceID: invisible).bytes)
+        draft.instanceID = instanceID
+        if invisible, let instanceID {
+            draft.watermarked(algorithm: InvisibleMark.algorithm, payload: MarkPayload(instanceID: instanceID).bytes)
         }
         do {
             guard let file else { return try draft.sign(output, with: signer) }
