@@ -171,8 +171,20 @@ final class ContentCredentials: Sendable {
 
     /// Whether `data` carries a C2PA manifest store: a JUMBF description box of type c2pa
     /// (`jumd` then the type's first bytes, `c2pa`), wherever the format keeps it.
+    /// Searched with memchr(3) and memcmp(3): `Data.range(of:)` compares byte by byte in Swift,
+    /// and every photo's whole file is searched.
     static func carriesManifest(_ data: Data) -> Bool {
-        data.range(of: Data("jumdc2pa".utf8)) != nil
+        let box = Array("jumdc2pa".utf8)
+        return data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, raw.count >= box.count else { return false }
+            let last = base + (raw.count - box.count)
+            var from = base
+            while from <= last, let hit = memchr(from, Int32(box[0]), last - from + 1) {
+                if memcmp(hit, box, box.count) == 0 { return true }
+                from = UnsafeRawPointer(hit) + 1
+            }
+            return false
+        }
     }
 
     /// Whether an MP4 or MOV file carries a C2PA manifest store: a top-level `uuid` box of C2PA's
