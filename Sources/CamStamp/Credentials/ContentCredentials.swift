@@ -2,6 +2,7 @@
 // Copyright 2026 The camstamp authors
 internal import Credentials
 import Foundation
+internal import PhotoMetadata
 import Presets
 internal import Watermark
 
@@ -36,20 +37,24 @@ final class ContentCredentials: Sendable {
     /// `output` (an `format` file) signed: `c2pa.opened` with `source` as its parent (a manifest in
     /// the source is kept as the parent's), the marks, the metadata edits.
     /// `into` a file: the signed photo is written there (a new file) and nil returned, so no
-    /// second photo-sized buffer is held; else it is returned. `invisible`: the instance id an
-    /// invisible mark was made from, which becomes the manifest's, with its soft binding.
+    /// second photo-sized buffer is held; else it is returned. `instanceID`: the output's (its
+    /// XMP's), which becomes the manifest's; `invisible`: an invisible mark was made from it,
+    /// recorded with its soft binding.
     func sign(
         _ output: Data, format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
-        marks: [Mark], metadataEdit: String?, invisible: String? = nil, into file: URL? = nil
+        marks: [Mark], metadataEdit: String?, instanceID: String? = nil, invisible: Bool = false,
+        into file: URL? = nil
     ) throws(CamStampError) -> Data? {
         var draft = ManifestDraft(
             title: sourceName, format: Self.mime(format), generator: (Self.generator, version))
-        draft.opened(source: .data(source), title: sourceName, format: Self.mime(sourceFormat))
+        draft.opened(
+            source: .data(Self.parentAsRead(source, format: sourceFormat)), title: sourceName,
+            format: Self.mime(sourceFormat))
         add(marks, to: &draft)
         if let metadataEdit { draft.editedMetadata(metadataEdit) }
-        if let invisible {
-            draft.instanceID = invisible
-            draft.watermarked(algorithm: InvisibleMark.algorithm, payload: MarkPayload(instanceID: invisible).bytes)
+        draft.instanceID = instanceID
+        if invisible, let instanceID {
+            draft.watermarked(algorithm: InvisibleMark.algorithm, payload: MarkPayload(instanceID: instanceID).bytes)
         }
         do {
             guard let file else { return try draft.sign(output, with: signer) }
@@ -109,6 +114,20 @@ final class ContentCredentials: Sendable {
             try? FileManager.default.removeItem(at: signed)
             throw .failure("\(file.path): cannot sign it: \(reason)")
         }
+    }
+
+    /// What the SDK reads of a parent: a JPEG that carries no manifest as its header segments (the
+    /// metadata and XMP ids the ingredient records) and an empty scan. The SDK copies an ingredient
+    /// whole into memory to parse it, twice, and no part of an ingredient without a manifest (and
+    /// without a thumbnail) depends on the scan. A parent's manifest is checked against all of it.
+    static func parentAsRead(_ source: Data, format: ImageFormat) -> Data {
+        guard format == .jpg, !carriesManifest(source),
+            let scan = try? JPEGStructure(parsing: source).scanOffset, scan + 4 <= source.count
+        else { return source }
+        let start = source.startIndex + scan
+        let end = scan + 2 + (Int(source[start + 2]) << 8 | Int(source[start + 3]))
+        guard end <= source.count else { return source }
+        return source.prefix(end) + Data([0xFF, 0xD9])
     }
 
     private func add(_ marks: [Mark], to draft: inout ManifestDraft) {
