@@ -2,6 +2,7 @@
 // Copyright 2026 The camstamp authors
 internal import Credentials
 import Foundation
+internal import Media
 import Presets
 internal import Watermark
 
@@ -38,9 +39,11 @@ final class ContentCredentials: Sendable {
     /// `into` a file: the signed photo is written there (a new file) and nil returned, so no
     /// second photo-sized buffer is held; else it is returned. `invisible`: the instance id an
     /// invisible mark was made from, which becomes the manifest's, with its soft binding.
+    /// `blocks`: a photo stamped in its coefficients gets its block record (`BlockAssertion`).
     func sign(
         _ output: Data, format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
-        marks: [Mark], metadataEdit: String?, invisible: String? = nil, into file: URL? = nil
+        marks: [Mark], metadataEdit: String?, invisible: String? = nil, blocks: JPEGBlockRecord? = nil,
+        into file: URL? = nil
     ) throws(CamStampError) -> Data? {
         var draft = ManifestDraft(
             title: sourceName, format: Self.mime(format), generator: (Self.generator, version))
@@ -51,6 +54,7 @@ final class ContentCredentials: Sendable {
             draft.instanceID = invisible
             draft.watermarked(algorithm: InvisibleMark.algorithm, payload: MarkPayload(instanceID: invisible).bytes)
         }
+        if let blocks { draft.add(assertion: BlockAssertion.label, data: BlockAssertion.json(blocks)) }
         do {
             guard let file else { return try draft.sign(output, with: signer) }
             try draft.sign(output, intoFile: file, with: signer)

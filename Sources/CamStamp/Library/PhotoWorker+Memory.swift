@@ -16,6 +16,8 @@ extension PhotoWorker {
         var path: WritePath
         /// The invisible mark written (`--invisible`), nil without one.
         var invisible: InvisibleMarkInfo? = nil
+        /// Stamped in its coefficients with --sign: the blocks changed, for the manifest's record.
+        var blocks: JPEGBlockRecord? = nil
     }
 
     /// Reads, orients, marks and encodes one photo's bytes and carries its metadata, without
@@ -89,7 +91,7 @@ extension PhotoWorker {
         return Stamped(
             data: output.data, kind: outputKind, width: size.width, height: size.height,
             warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded,
-            invisible: instanceID.map { InvisibleMarkInfo(instanceID: $0) })
+            invisible: instanceID.map { InvisibleMarkInfo(instanceID: $0) }, blocks: coefficients?.blocks)
     }
 
     /// What the output does not keep of `photo` or keeps otherwise, for its warning line: a
