@@ -156,7 +156,8 @@ struct BlockRecordTests {
         let folder = try temporaryFolder()
         let chain = try TestChain(in: folder.appendingPathComponent("keys"))
         let input = folder.appendingPathComponent("in/photo.png")
-        try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
         try tool("convert", ["-seed", "3", "-size", "320x240", "plasma:fractal", input.path])
         let result = try camstamp([
             "batch", input.path, "-o", folder.appendingPathComponent("out").path, "--text", "x",

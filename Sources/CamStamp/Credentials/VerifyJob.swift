@@ -48,7 +48,9 @@ public struct VerifyJob: Sendable {
         }
         var parent: (url: URL, data: Data)?
         if let url = options.parent {
-            do { parent = (url, try Data(contentsOf: url)) } catch { throw .usage("--parent \(url.path): cannot read it") }
+            do { parent = (url, try Data(contentsOf: url)) } catch {
+                throw .usage("--parent \(url.path): cannot read it")
+            }
         }
         var allGood = true
         // Read once, on the first unsigned file with a mark.
@@ -123,7 +125,9 @@ public struct VerifyJob: Sendable {
         return parts.joined(separator: "; ")
     }
 
-    static func json(_ file: URL, _ result: Verification, mark: MarkFinding? = nil, blocks: BlockFinding? = nil) -> String {
+    static func json(
+        _ file: URL, _ result: Verification, mark: MarkFinding? = nil, blocks: BlockFinding? = nil
+    ) -> String {
         func step(_ step: Verification.Step) -> JSONValue {
             var object: [String: JSONValue] = ["actions": .array(step.actions.map { .string($0) })]
             object["title"] = step.title.map { .string($0) }

@@ -66,7 +66,9 @@ public enum JPEGBlocks {
     static func components(_ frame: cs_frame) -> [JPEGBlockRecord.Component] {
         let count = max(0, min(Int(frame.components), Int(CS_MAX_COMPONENTS)))
         let h = [frame.h.0, frame.h.1, frame.h.2, frame.h.3], v = [frame.v.0, frame.v.1, frame.v.2, frame.v.3]
-        let width = [frame.width_in_blocks.0, frame.width_in_blocks.1, frame.width_in_blocks.2, frame.width_in_blocks.3]
+        let width = [
+            frame.width_in_blocks.0, frame.width_in_blocks.1, frame.width_in_blocks.2, frame.width_in_blocks.3,
+        ]
         let height = [
             frame.height_in_blocks.0, frame.height_in_blocks.1, frame.height_in_blocks.2, frame.height_in_blocks.3,
         ]
