@@ -68,6 +68,7 @@ import TestSupport
         let cases = [
             "camstamp batch --preset ", "camstamp presets show ", "camstamp shoot --source ",
             "camstamp stream --source t", "camstamp camera --preset my", "camstamp config show b",
+            "camstamp presets render cr",
         ]
         let offered = try setup.lines(
             "bash",
@@ -82,7 +83,7 @@ import TestSupport
                 done
                 """, "bash", setup.scripts["bash"]!,
             ] + cases)
-        #expect(offered.map(sorted) == [presets, presets, sources, "test", "my-studio", "batch"])
+        #expect(offered.map(sorted) == [presets, presets, sources, "test", "my-studio", "batch", "credit"])
     }
 
     @Test func zshOffersPresetsAndSources() throws {
@@ -107,9 +108,9 @@ import TestSupport
                 done
                 """, "zsh", setup.scripts["zsh"]!,
                 "_camstamp_batch", "*--preset\\[*", "_camstamp_presets_show", ":NAME:*",
-                "_camstamp_shoot", "*--source\\[*",
+                "_camstamp_shoot", "*--source\\[*", "_camstamp_presets_render", ":NAME:*",
             ])
-        #expect(offered.map(sorted) == [presets, presets, sources])
+        #expect(offered.map(sorted) == [presets, presets, sources, presets])
     }
 
     @Test func fishOffersPresetsAndSources() throws {
@@ -119,7 +120,7 @@ import TestSupport
         var offered: [String] = []
         let cases = [
             "camstamp batch --preset ", "camstamp presets show ", "camstamp shoot --source ",
-            "camstamp stream --source t",
+            "camstamp stream --source t", "camstamp presets render cr",
         ]
         for line in cases {
             let words = try setup.lines(
@@ -132,7 +133,7 @@ import TestSupport
             .map { String($0.split(separator: "\t")[0]) }
             offered.append(words.sorted().joined(separator: " "))
         }
-        #expect(offered == [presets, presets, sources, "test"])
+        #expect(offered == [presets, presets, sources, "test", "credit"])
     }
 
     @Test func theHiddenQueryIsCheapAndQuiet() throws {

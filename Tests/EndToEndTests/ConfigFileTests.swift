@@ -49,6 +49,25 @@ import TestSupport
         #expect(try Data(contentsOf: named) == (try Data(contentsOf: plain)))
     }
 
+    /// `name` is batch's output pattern; `keys new --name` (the certificates' subject) is another
+    /// option of the same name, made once, and never taken from the file.
+    @Test func batchsNameInTheFileDoesNotNameTheCertificates() throws {
+        let (folder, _, photo) = try Self.setUp("{\"name\": \"{stem}-marked\", \"output\": \"out\"}")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
+        let marked = try camstamp(["batch", photo.path, "--preset", "credit"], in: folder, environment: environment)
+        #expect(marked.status == 0, "\(marked.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/one-marked.jpg").path))
+        let keys = folder.appendingPathComponent("keys")
+        let made = try camstamp(["keys", "new", keys.path], in: folder, environment: environment)
+        #expect(made.status == 0, "\(made.stderr)")
+        let subject = String(
+            decoding: try tool(
+                "openssl", ["x509", "-noout", "-subject", "-in", keys.appendingPathComponent("ca.pem").path]),
+            as: UTF8.self)
+        #expect(subject.contains("camstamp user") && !subject.contains("marked"), "\(subject)")
+    }
+
     @Test func configShowAndPathSayWhatIsInForceAndWhere() throws {
         let (folder, config, _) = try Self.setUp("{\"jobs\": 3,\n \"presets\": [\"credit\", \"timestamp\"]}")
         defer { try? FileManager.default.removeItem(at: folder) }

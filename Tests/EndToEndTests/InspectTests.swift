@@ -78,6 +78,26 @@ import TestSupport
         }
     }
 
+    /// Batch's options that change a JPEG's path change inspect's answer the same way.
+    @Test(arguments: [
+        ["--reencode"], ["--format", "png"], ["--max-size", "80"], ["--quality", "50"], ["--format", "jpg"],
+    ])
+    func batchsOptionsChangeThePathAsTheyChangeBatchs(_ options: [String]) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photos = try Self.photos(in: folder)
+        let result = try camstamp(["inspect", "--json", "baseline.jpg"] + options, in: folder)
+        let reports = try JSONDecoder().decode([Report].self, from: result.output)
+        let expected = options == ["--format", "jpg"] ? "spliced" : "reencoded"
+        #expect(reports.first?.path == expected, "\(options): \(reports.first?.reason ?? result.stderr)")
+        let batch = try camstamp(
+            [
+                "batch", photos["baseline"]!.path, "-o", folder.appendingPathComponent("marked").path, "--preset",
+                "timestamp", "--json",
+            ] + options)
+        #expect(batch.stdout.contains("\"path\":\"\(expected)\""), "\(options): \(batch.stdout)")
+    }
+
     @Test func sizeOrientationVariablesAndMetadataAgreeWithExiftool() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -21,12 +21,17 @@ extension Commands {
             "inspect",
             overview: "Show what camstamp sees in photos and clips and what batch would do with each.",
             arguments: [ArgumentSpec("FILE", arity: .oneOrMore, help: "Photos or video clips.")],
-            keys: [inspectPreset, variable, json],
+            keys: [
+                inspectPreset, variable, Batch.format, Batch.quality, Batch.maxSize, Batch.reencode, Batch.invisible,
+                json,
+            ],
             discussion: "For each file: its format, size and orientation; the path batch would take "
                 + "(spliced: only the MCUs under the marks coded again; coefficients: only the 8×8 blocks under "
                 + "the marks changed; reencoded: decoded, marked and encoded again) and why; its metadata "
                 + "blocks and whether a marked output carries each; and the template variables it fills. "
-                + "Nothing is written. A file that cannot be read is one error line, after the others; exit 1.")
+                + "Batch's --format, --quality, --max-size, --reencode and --invisible change the path as they "
+                + "change batch's. Nothing is written. A file that cannot be read is one error line, after the "
+                + "others; exit 1.")
     }
 
     static func inspectOptions(_ values: OptionValues) throws -> InspectOptions {
@@ -34,6 +39,11 @@ extension Commands {
         options.json = values.get(Inspect.json)
         options.presets = try values.get(Inspect.inspectPreset)
         options.variables = try values.get(variable)
+        options.format = try values.get(Batch.format) ?? .keep
+        options.quality = try values.get(Batch.quality)
+        options.maxSize = try values.get(Batch.maxSize)
+        options.reencode = values.get(Batch.reencode)
+        options.invisible = values.get(Batch.invisible)
         return options
     }
 }

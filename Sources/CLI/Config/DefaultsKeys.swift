@@ -30,10 +30,15 @@ enum DefaultsKeys {
     /// The key standing for the option `long`.
     static func key(for long: String) -> String { renamed[long] ?? long }
 
+    /// Commands that never read the file: `config`, which shows it, and `keys`, made once, whose
+    /// `--name` (the certificates' subject) is another option than batch's `--name` pattern.
+    static let ignoring: Set<String> = [ConfigCommand.spec.name, Commands.Keys.spec.name]
+
     /// Whether the command at `path` takes values from the defaults file: every command with
-    /// options, but not `config`, which shows them, nor the top level (`--version`).
+    /// options but those `ignoring` it and the top level (`--version`).
     static func readsDefaults(path: [String], command: CommandSpec) -> Bool {
-        !path.isEmpty && path.first != ConfigCommand.spec.name && !command.options.isEmpty
+        guard let first = path.first else { return false }
+        return !ignoring.contains(first) && !command.options.isEmpty
     }
 
     /// Every key, by name, from the commands under `root` that read defaults.

@@ -66,11 +66,11 @@ enum Generated {
         }
     }
 
-    /// `dynamicWords` for a command's positionals: `presets show NAME` takes a preset's name,
+    /// `dynamicWords` for a command's positionals: `presets show|render NAME` takes a preset's name,
     /// `config show COMMAND` a command's.
     static func dynamicWords(argumentsOf path: [String]) -> String? {
         switch path {
-        case ["presets", "show"]: "presets"
+        case ["presets", "show"], ["presets", "render"]: "presets"
         case ["config", "show"]: "commands"
         default: nil
         }

@@ -21,9 +21,13 @@ extension InspectJob {
             context.exif = photo.exifValues
             return context
         }
-        let outputKind = BatchPlan.keptKind(photo.kind)
+        let outputKind =
+            switch options.format {
+            case .keep: BatchPlan.keptKind(photo.kind)
+            case .convert(let format): format
+            }
         var notes = photo.metadataDamage + photo.notes
-        if outputKind != photo.kind {
+        if outputKind != photo.kind, options.format == .keep {
             notes.append("written as \(outputKind.name): this machine has no \(photo.kind.name) encoder")
         }
         var damage: String?

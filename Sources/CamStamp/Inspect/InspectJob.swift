@@ -15,6 +15,13 @@ public struct InspectOptions: Sendable, Equatable {
     public var presets: [String] = []
     /// `--var K=V` for the marks.
     public var variables: [VariableAssignment] = []
+    /// Batch's options that decide a photo's path, as `batch` takes them: the output format,
+    /// `--quality`, `--max-size`, `--reencode` and `--invisible`.
+    public var format: BatchFormat = .keep
+    public var quality: Int?
+    public var maxSize: Int?
+    public var reencode = false
+    public var invisible = false
 
     /// Options for `files` with the defaults.
     public init(files: [URL]) { self.files = files }
@@ -42,8 +49,10 @@ public struct InspectJob {
             names: names, text: nil, variables: options.variables, resources: resources)
         let worker = PhotoWorker(
             settings: .init(
-                keepsFormat: true, strict: false, existing: .refuse, metadata: .keep, templates: [:],
-                setMetadata: try MetadataTemplates([], variables: [])),
+                quality: options.quality, maxSize: options.maxSize, keepsFormat: options.format == .keep,
+                strict: false, existing: .refuse, metadata: .keep, templates: [:],
+                setMetadata: try MetadataTemplates([], variables: []), reencode: options.reencode,
+                invisible: options.invisible),
             marker: FrameMarker(preset: preset, variables: overrides))
         for url in options.files {
             do throws(CamStampError) {
