@@ -43,7 +43,9 @@ let package = Package(
 
         // libjpeg's coefficient API for stamping a JPEG without re-encoding it: a C shim only
         // because libjpeg's error_exit must longjmp, which Swift cannot (Debian libjpeg62-turbo-dev).
-        .target(name: "CJPEGCoefficients", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("m")]),
+        .target(
+            name: "CJPEGCoefficients",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("m"), .linkedLibrary("crypto")]),
         systemLibrary("CHeif", "libheif", "libheif-dev"),
         systemLibrary("CTIFF", "libtiff-4", "libtiff-dev"),
         // A WebP's metadata chunks set without re-encoding or touching its bitstream.

@@ -39,6 +39,9 @@ package struct Verification: Sendable, Equatable {
     /// The active manifest's instance id and soft bindings (an invisible mark's payload).
     package var instanceID: String?
     package var softBindings: [SoftBinding] = []
+    /// The active manifest's assertions of camstamp's own (labels `org.camstamp.…`): label to the
+    /// data's JSON text.
+    package var ownAssertions: [String: String] = [:]
     /// The failure codes (`assertion.dataHash.mismatch`, …), and the success codes.
     package var failures: [String]
     package var successes: [String]
@@ -102,6 +105,7 @@ package struct Verification: Sendable, Equatable {
         if let label = root["active_manifest"] as? String, let active = manifests[label] as? [String: Any] {
             instanceID = active["instance_id"] as? String
             softBindings = Self.softBindings(active)
+            ownAssertions = Self.ownAssertions(active)
         }
         let stateName = root["validation_state"] as? String
         if failures.contains(where: { $0.hasSuffix(".mismatch") || $0.contains("hash") && $0.contains("mismatch") }) {
@@ -145,6 +149,18 @@ package struct Verification: Sendable, Equatable {
                     found.append(SoftBinding(algorithm: algorithm, value: numbers.map { UInt8($0) }))
                 }
             }
+        }
+        return found
+    }
+
+    static func ownAssertions(_ manifest: [String: Any]) -> [String: String] {
+        var found: [String: String] = [:]
+        for assertion in manifest["assertions"] as? [[String: Any]] ?? [] {
+            guard let label = assertion["label"] as? String, label.hasPrefix("org.camstamp."),
+                let data = assertion["data"], JSONSerialization.isValidJSONObject(data),
+                let text = try? JSONSerialization.data(withJSONObject: data)
+            else { continue }
+            found[label] = String(decoding: text, as: UTF8.self)
         }
         return found
     }

@@ -83,20 +83,27 @@ extension Commands {
             return URL(fileURLWithPath: path)
         }
 
+        static let parent = Single<URL>(
+            "parent", value: "SRC",
+            help: "The source a JPEG stamped in its coefficients was made from: its blocks are compared one by one."
+        ) { try existingFile($0, option: $1) }
+
         static let spec = CommandSpec(
             "verify",
             overview: "Check the Content Credentials (C2PA) of photos and clips: who signed, when, what was done.",
             arguments: [ArgumentSpec("FILE", arity: .oneOrMore, help: "JPEG, PNG, WebP, HEIC, AVIF, TIFF, MP4, MOV.")],
-            keys: [trust, json, manifests],
+            keys: [trust, json, manifests, parent],
             discussion: "Each file is trusted (its signer chains to --trust), valid (signed and unchanged; no "
                 + "--trust given), untrusted, tampered (changed after signing), invalid or unsigned. Exit status: "
                 + "0 when every file is valid (trusted, with --trust), 1 otherwise. An unsigned photo's invisible "
-                + "mark (batch --invisible) names the manifest it belongs to when one at hand carries it.")
+                + "mark (batch --invisible) names the manifest it belongs to when one at hand carries it. A JPEG "
+                + "stamped in its coefficients says whether its pixels outside the marks are the parent's (by the "
+                + "hash camstamp recorded, and block by block against --parent SRC); 1 when they are not.")
 
         static func options(_ values: OptionValues) throws -> VerifyOptions {
             VerifyOptions(
                 files: values.positionals.map { URL(fileURLWithPath: $0) }, trust: try values.get(trust),
-                json: values.get(json), manifests: try values.get(manifests))
+                json: values.get(json), manifests: try values.get(manifests), parent: try values.get(parent))
         }
     }
 

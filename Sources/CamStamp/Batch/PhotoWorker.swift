@@ -166,7 +166,8 @@ final class PhotoWorker {
             try credentials.sign(
                 stamped.data, format: stamped.kind, source: source, sourceName: item.input.lastPathComponent,
                 sourceFormat: ImageFormat.sniff(source) ?? stamped.kind, marks: marks, metadataEdit: edit,
-                instanceID: stamped.instanceID, invisible: stamped.invisible != nil, into: file)
+                instanceID: stamped.instanceID, invisible: stamped.invisible != nil, blocks: stamped.blocks,
+                into: file)
         }
         if settings.toStandardOutput {
             try writeStandardOutput(try sign(nil) ?? Data())
@@ -242,7 +243,7 @@ final class PhotoWorker {
         _ data: Data, photo: PhotoFacts, outputKind: ImageFormat,
         context: (Int, Int) -> TemplateContext, notes: inout [String],
         damage: inout String?
-    ) throws(CamStampError) -> (data: Data, path: WritePath, spliceSkipped: String?)? {
+    ) throws(CamStampError) -> (data: Data, path: WritePath, spliceSkipped: String?, blocks: JPEGBlockRecord?)? {
         let upright =
             photo.orientation.swapsAxes
             ? (width: photo.height, height: photo.width) : (width: photo.width, height: photo.height)
@@ -262,10 +263,10 @@ final class PhotoWorker {
         do {
             let result = try stamper.stamp(
                 data[photo.pictureBytes], composition: composition, orientation: photo.orientation,
-                splice: settings.splice)
+                splice: settings.splice, recordingBlocks: settings.credentials != nil)
             if let warning = result.damage { damage = warning }
             let skipped = settings.splice ? result.spliceSkipped : "CAMSTAMP_SPLICE=0"
-            return (result.data, result.spliced ? .spliced : .coefficients, skipped)
+            return (result.data, result.spliced ? .spliced : .coefficients, skipped, result.blocks)
         } catch {
             if let warning = error.damage {
                 damage = warning

@@ -2,6 +2,7 @@
 // Copyright 2026 The camstamp authors
 internal import Credentials
 import Foundation
+internal import Media
 internal import PhotoMetadata
 import Presets
 internal import Watermark
@@ -39,10 +40,12 @@ final class ContentCredentials: Sendable {
     /// `into` a file: the signed photo is written there (a new file) and nil returned, so no
     /// second photo-sized buffer is held; else it is returned. `instanceID`: the output's (its
     /// XMP's), which becomes the manifest's; `invisible`: an invisible mark was made from it,
-    /// recorded with its soft binding.
+    /// recorded with its soft binding. `blocks`: a photo stamped in its coefficients gets its
+    /// block record (`BlockAssertion`).
     func sign(
         _ output: Data, format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
         marks: [Mark], metadataEdit: String?, instanceID: String? = nil, invisible: Bool = false,
+        blocks: JPEGBlockRecord? = nil,
         into file: URL? = nil
     ) throws(CamStampError) -> Data? {
         var draft = ManifestDraft(
@@ -56,6 +59,7 @@ final class ContentCredentials: Sendable {
         if invisible, let instanceID {
             draft.watermarked(algorithm: InvisibleMark.algorithm, payload: MarkPayload(instanceID: instanceID).bytes)
         }
+        if let blocks { draft.add(assertion: BlockAssertion.label, data: BlockAssertion.json(blocks)) }
         do {
             guard let file else { return try draft.sign(output, with: signer) }
             try draft.sign(output, intoFile: file, with: signer)

@@ -14,13 +14,16 @@ public struct VerifyOptions: Sendable, Equatable {
     /// `--manifests`: signed files (or folders of them) whose soft bindings an unsigned file's
     /// invisible mark is looked up in, besides the other files.
     public var manifests: [URL]
+    /// `--parent SRC`: the source a coefficient-stamped JPEG was made from, compared block by block.
+    public var parent: URL?
 
     /// Checks `files`, against `trust` when given.
-    public init(files: [URL], trust: URL? = nil, json: Bool = false, manifests: [URL] = []) {
+    public init(files: [URL], trust: URL? = nil, json: Bool = false, manifests: [URL] = [], parent: URL? = nil) {
         self.files = files
         self.trust = trust
         self.json = json
         self.manifests = manifests
+        self.parent = parent
     }
 }
 
@@ -43,6 +46,12 @@ public struct VerifyJob: Sendable {
                 throw .usage("--trust \(trust.path): no PEM certificate in it")
             }
         }
+        var parent: (url: URL, data: Data)?
+        if let url = options.parent {
+            do { parent = (url, try Data(contentsOf: url)) } catch {
+                throw .usage("--parent \(url.path): cannot read it")
+            }
+        }
         var allGood = true
         // Read once, on the first unsigned file with a mark.
         var known: [KnownBinding]?
@@ -55,10 +64,12 @@ public struct VerifyJob: Sendable {
         for file in options.files {
             let result: Verification
             var finding: MarkFinding?
+            var blocks: BlockFinding?
             do {
                 let data = try Data(contentsOf: file)
                 result = try Verification.verify(data, format: Self.mime(data, file), anchors: anchors)
                 if result.state == .unsigned { finding = Self.finding(data, known: lookUp) }
+                blocks = Self.blockFinding(data, result, parent: parent)
             } catch let error as CredentialsError {
                 if error.isLibrary { throw .failure(error.message) }
                 report.error("\(file.path): \(error.message)")
@@ -71,11 +82,11 @@ public struct VerifyJob: Sendable {
                 continue
             }
             let good = result.state == .trusted || (anchors == nil && result.state == .valid)
-            allGood = allGood && good
+            allGood = allGood && good && blocks?.good != false
             report.result(
                 options.json
-                    ? Self.json(file, result, mark: finding)
-                    : Self.line(file, result, anchors: anchors != nil, mark: finding))
+                    ? Self.json(file, result, mark: finding, blocks: blocks)
+                    : Self.line(file, result, anchors: anchors != nil, mark: finding, blocks: blocks))
         }
         return allGood
     }
@@ -91,7 +102,9 @@ public struct VerifyJob: Sendable {
     }
 
     /// `FILE: STATE: signed by WHO at WHEN with WHAT; ACTIONS; from: PARENT ← …`.
-    static func line(_ file: URL, _ result: Verification, anchors: Bool, mark: MarkFinding? = nil) -> String {
+    static func line(
+        _ file: URL, _ result: Verification, anchors: Bool, mark: MarkFinding? = nil, blocks: BlockFinding? = nil
+    ) -> String {
         if let mark { return "\(file.path): \(words(mark))" }
         var parts = ["\(file.path): \(result.state.rawValue)"]
         if let first = result.chain.first {
@@ -108,10 +121,13 @@ public struct VerifyJob: Sendable {
         // Without --trust every self-made signer is untrusted: not a failure of the file.
         let failures = result.failures.filter { $0 != "signingCredential.untrusted" || anchors }
         if !failures.isEmpty { parts.append("failures: " + failures.joined(separator: ", ")) }
+        if let blocks { parts.append(words(blocks)) }
         return parts.joined(separator: "; ")
     }
 
-    static func json(_ file: URL, _ result: Verification, mark: MarkFinding? = nil) -> String {
+    static func json(
+        _ file: URL, _ result: Verification, mark: MarkFinding? = nil, blocks: BlockFinding? = nil
+    ) -> String {
         func step(_ step: Verification.Step) -> JSONValue {
             var object: [String: JSONValue] = ["actions": .array(step.actions.map { .string($0) })]
             object["title"] = step.title.map { .string($0) }
@@ -131,6 +147,7 @@ public struct VerifyJob: Sendable {
             object["actions"] = .array(first.actions.map { .string($0) })
         }
         object["invisible"] = mark.map(json)
+        object["outside_marks"] = blocks.map(json)
         return JSONValue.object(object).text
     }
 }

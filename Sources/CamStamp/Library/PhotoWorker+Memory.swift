@@ -19,6 +19,8 @@ extension PhotoWorker {
         /// The output's instance id: its XMP's (when the source's XMP has one), the invisible
         /// mark's, and the manifest's with `--sign`.
         var instanceID: String
+        /// Stamped in its coefficients with --sign: the blocks changed, for the manifest's record.
+        var blocks: JPEGBlockRecord? = nil
     }
 
     /// Reads, orients, marks and encodes one photo's bytes and carries its metadata, without
@@ -95,7 +97,8 @@ extension PhotoWorker {
         return Stamped(
             data: output.data, kind: outputKind, width: size.width, height: size.height,
             warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded,
-            invisible: instanceID.map { InvisibleMarkInfo(instanceID: $0) }, instanceID: outputID)
+            invisible: instanceID.map { InvisibleMarkInfo(instanceID: $0) }, instanceID: outputID,
+            blocks: coefficients?.blocks)
     }
 
     /// What the output does not keep of `photo` or keeps otherwise, for its warning line: a

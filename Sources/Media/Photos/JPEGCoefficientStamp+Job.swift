@@ -13,6 +13,8 @@ extension JPEGCoefficientStamp {
         var failure: String?
         var blocksChanged = 0
         var blocksTotal = 0
+        /// Set when the stamp records its blocks (for a signed output's block record).
+        var recorder: BlockRecorder?
 
         init(placements: [OverlayComposition.Placement], orientation: Orientation, owner: JPEGCoefficientStamp) {
             self.placements = placements
@@ -85,6 +87,7 @@ extension JPEGCoefficientStamp {
             planes = (0..<components).map { c in
                 Plane(patches: patches[c], quant: (0..<64).map { Double(quant[c * 64 + $0]) })
             }
+            recorder?.prepare(frame)
             return true
         }
 
@@ -249,6 +252,7 @@ extension JPEGCoefficientStamp {
                     block[k] = Int16(q + (q < 0 ? -0.5 : 0.5))
                 }
                 blocksChanged += 1
+                recorder?.rewrote(component: component, row: row, column: column)
             }
         }
     }

@@ -42,6 +42,8 @@ public final class JPEGCoefficientStamp {
         /// which libjpeg-turbo does not warn about when its look-ahead met the marker first):
         /// tier 1 wrote the photo, and its warning should say it.
         public var damage: String?
+        /// The block record (`recordingBlocks`): which blocks changed and the digest of the others.
+        public var blocks: JPEGBlockRecord?
     }
 
     /// The marks in each component's plane, by what they depend on: a batch of photos of one size
@@ -58,12 +60,17 @@ public final class JPEGCoefficientStamp {
     /// `splice`: a file of one sequential Huffman scan has its entropy-coded data spliced (only the
     /// changed MCUs and the one after each coded again, the rest copied); any other file, or one
     /// whose tables lack a code the changed blocks need, is written as without it.
+    /// `recordingBlocks`: the result carries the block record of what changed.
     public func stamp(
         _ jpeg: Data, composition: OverlayComposition, orientation: Orientation,
-        splice: Bool
+        splice: Bool, recordingBlocks: Bool = false
     ) throws(CoefficientStampError) -> Result {
-        guard splice else { return try stamp(jpeg, composition: composition, orientation: orientation) }
+        guard splice else {
+            return try stamp(
+                jpeg, composition: composition, orientation: orientation, recordingBlocks: recordingBlocks)
+        }
         let job = Job(placements: composition.placements, orientation: orientation, owner: self)
+        if recordingBlocks { job.recorder = BlockRecorder() }
         let (status, output, skipped) = Self.call(jpeg, job) { input, count, context, output, length, message in
             cs_splice_coefficients(
                 input, count, Self.prepareCallback, Self.wantsCallback, Self.windowCallback, context, output, length,
@@ -72,13 +79,15 @@ public final class JPEGCoefficientStamp {
         if status == 0, let output {
             var result = Result(data: output, blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
             result.spliced = true
+            result.blocks = Self.record(job, jpeg)
             return result
         }
         if status == 2, let failure = job.failure { throw CoefficientStampError(description: failure) }
         // Anything else is tier 1's to write, or to refuse with its own reason.
         var result: Result
         do {
-            result = try stamp(jpeg, composition: composition, orientation: orientation)
+            result = try stamp(
+                jpeg, composition: composition, orientation: orientation, recordingBlocks: recordingBlocks)
         } catch  where status == CS_SPLICE_DAMAGED && error.damage == nil {
             // Refused for another reason (a coloured mark on a grey photo): the damage is still said.
             throw CoefficientStampError(description: error.description, damage: skipped)
@@ -92,9 +101,10 @@ public final class JPEGCoefficientStamp {
     /// Tier 1 alone: every coefficient read and written again by libjpeg.
     public func stamp(
         _ jpeg: Data, composition: OverlayComposition,
-        orientation: Orientation
+        orientation: Orientation, recordingBlocks: Bool = false
     ) throws(CoefficientStampError) -> Result {
         let job = Job(placements: composition.placements, orientation: orientation, owner: self)
+        if recordingBlocks { job.recorder = BlockRecorder() }
         let (status, output, text) = Self.call(jpeg, job) { input, count, context, output, length, message in
             cs_rewrite_coefficients(
                 input, count, Self.prepareCallback, Self.filterCallback, context, output, length, message)
@@ -103,7 +113,16 @@ public final class JPEGCoefficientStamp {
             if let failure = job.failure { throw CoefficientStampError(description: failure) }
             throw CoefficientStampError(description: "the picture data is damaged (\(text))", damage: text)
         }
-        return Result(data: output, blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
+        var result = Result(data: output, blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
+        result.blocks = Self.record(job, jpeg)
+        return result
+    }
+
+    /// `job`'s block record, if it kept one; nil when the source's blocks cannot be read again
+    /// (they were just read: only memory runs out so), which leaves the output without a record.
+    private static func record(_ job: Job, _ source: Data) -> JPEGBlockRecord? {
+        guard let recorder = job.recorder else { return nil }
+        return try? recorder.record(source: source)
     }
 
     /// One call into the C shim for `job` (its callbacks' context): the status, the output the
@@ -170,9 +189,9 @@ public final class JPEGCoefficientStamp {
 
     private static let filterCallback: cs_filter = { context, component, row, blocks, count in
         guard let context, let blocks else { return 1 }
-        Unmanaged<Job>.fromOpaque(context).takeUnretainedValue().filter(
-            component: Int(component), row: Int(row),
-            blocks: blocks, count: Int(count))
+        let job = Unmanaged<Job>.fromOpaque(context).takeUnretainedValue()
+        job.filter(component: Int(component), row: Int(row), blocks: blocks, count: Int(count))
+        job.recorder?.passed(component: Int(component), row: Int(row), blocks: blocks, count: Int(count))
         return 0
     }
 }

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
+internal import Credentials
+import Foundation
+internal import Media
+
+/// `verify` on a JPEG stamped in its coefficients: whether the blocks outside the marks are the
+/// parent's, against the hash of camstamp's block record and, with `--parent SRC`, block by block
+/// against SRC.
+extension VerifyJob {
+    struct BlockFinding {
+        var changed = 0
+        var total = 0
+        /// `--parent`, compared block by block.
+        var parent: URL?
+        /// Why the pixels outside the marks are not shown to be the parent's; nil when they are.
+        var problem: String?
+
+        var good: Bool { problem == nil }
+    }
+
+    /// What the block record of `data`'s manifest says, checked; nil when there is none and no
+    /// `--parent` asks for one.
+    static func blockFinding(_ data: Data, _ result: Verification, parent: (url: URL, data: Data)?) -> BlockFinding? {
+        guard let parsed = BlockAssertion.record(result) else {
+            guard let parent else { return nil }
+            return BlockFinding(
+                parent: parent.url,
+                problem: "--parent \(parent.url.path): no block record (\(BlockAssertion.label)) to compare with; "
+                    + "only a JPEG batch stamped in its coefficients and signed has one")
+        }
+        guard case .record(let record) = parsed else {
+            return BlockFinding(problem: "its block record (\(BlockAssertion.label)) does not read")
+        }
+        var finding = BlockFinding(changed: record.blocksChanged, total: record.blocksTotal, parent: parent?.url)
+        do throws(JPEGBlockError) {
+            if try JPEGBlocks.digest(data, outside: record) != record.digest {
+                finding.problem = "the blocks outside the recorded marks do not match the recorded hash"
+            }
+        } catch {
+            finding.problem = "\(error)"
+        }
+        if let parent { finding.problem = finding.problem ?? compare(data, parent, record) }
+        return finding
+    }
+
+    /// Why `parent` is not the parent of `data` under `record`, or nil when it is: every block
+    /// that differs lies in the changed set, and its blocks outside it hash to the recorded hash.
+    private static func compare(_ data: Data, _ parent: (url: URL, data: Data), _ record: JPEGBlockRecord) -> String? {
+        let name = "--parent \(parent.url.path)"
+        do throws(JPEGBlockError) {
+            let (_, differ) = try JPEGBlocks.differences(parent.data, data)
+            let outside = JPEGBlocks.outside(record, differ: differ)
+            if outside > 0 {
+                return "\(grouped(outside)) blocks outside the marks differ from those of \(name): it is not the parent"
+            }
+            if try JPEGBlocks.digest(parent.data, outside: record) != record.digest {
+                return "\(name) does not match the recorded hash: it is not the parent"
+            }
+            return nil
+        } catch {
+            return "\(name) is not the parent: \(error)"
+        }
+    }
+
+    /// The words after the file's line: `outside the marks: the parent's pixels (…)`.
+    static func words(_ finding: BlockFinding) -> String {
+        guard finding.good else { return "outside the marks: not the parent's pixels (\(finding.problem ?? ""))" }
+        let share = finding.total > 0 ? Double(finding.changed) * 100 / Double(finding.total) : 0
+        var words =
+            "outside the marks: the parent's pixels (\(grouped(finding.changed)) of \(grouped(finding.total)) "
+            + "blocks changed, \(String(format: "%.2f", share)) %)"
+        if let parent = finding.parent { words += ", block for block those of \(parent.path)" }
+        return words
+    }
+
+    /// `--json`'s `outside_marks` object.
+    static func json(_ finding: BlockFinding) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "parents_pixels": .bool(finding.good), "changed_blocks": .number(Double(finding.changed)),
+            "total_blocks": .number(Double(finding.total)),
+        ]
+        object["parent"] = finding.parent.map { .string($0.path) }
+        object["problem"] = finding.problem.map { .string($0) }
+        return .object(object)
+    }
+
+    /// 1234567 as `1,234,567`.
+    static func grouped(_ value: Int) -> String {
+        let digits = Array(String(value.magnitude))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return (value < 0 ? "-" : "") + text
+    }
+}
