@@ -47,10 +47,7 @@ final class ContentCredentials: Sendable {
         draft.opened(source: .data(source), title: sourceName, format: Self.mime(sourceFormat))
         add(marks, to: &draft)
         if let metadataEdit { draft.editedMetadata(metadataEdit) }
-        if let invisible {
-            draft.instanceID = invisible
-            draft.watermarked(algorithm: InvisibleMark.algorithm, payload: MarkPayload(instanceID: invisible).bytes)
-        }
+        if let invisible { Self.watermarked(invisible, draft: &draft) }
         do {
             guard let file else { return try draft.sign(output, with: signer) }
             try draft.sign(output, intoFile: file, with: signer)
@@ -74,12 +71,15 @@ final class ContentCredentials: Sendable {
     }
 
     /// A captured photo, the temporary file `photo` that becomes the output, signed in place:
-    /// `c2pa.created` (a digital capture at `date`), the marks.
-    func signCapture(_ photo: URL, format: ImageFormat, date: Date, marks: [Mark]) throws(CamStampError) {
+    /// `c2pa.created` (a digital capture at `date`), the marks; `invisible` as `sign`'s.
+    func signCapture(
+        _ photo: URL, format: ImageFormat, date: Date, marks: [Mark], invisible: String? = nil
+    ) throws(CamStampError) {
         var draft = ManifestDraft(
             title: photo.lastPathComponent, format: Self.mime(format), generator: (Self.generator, version))
         draft.created(when: date)
         add(marks, to: &draft)
+        if let invisible { Self.watermarked(invisible, draft: &draft) }
         do {
             let signed = try draft.sign(try Data(contentsOf: photo), with: signer)
             try signed.write(to: photo)
@@ -109,6 +109,13 @@ final class ContentCredentials: Sendable {
             try? FileManager.default.removeItem(at: signed)
             throw .failure("\(file.path): cannot sign it: \(reason)")
         }
+    }
+
+    /// The manifest of a photo whose invisible mark was made from `instanceID`: that id, the
+    /// `c2pa.watermarked` action and the soft binding of the mark's payload.
+    private static func watermarked(_ instanceID: String, draft: inout ManifestDraft) {
+        draft.instanceID = instanceID
+        draft.watermarked(algorithm: InvisibleMark.algorithm, payload: MarkPayload(instanceID: instanceID).bytes)
     }
 
     private func add(_ marks: [Mark], to draft: inout ManifestDraft) {
