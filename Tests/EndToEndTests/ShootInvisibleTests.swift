@@ -26,20 +26,9 @@ import Watermark
         return (photo, id, try #require(MarkPayload(hex: hex)))
     }
 
-    /// A camera that films a generated photo (Motion JPEG of it, 1600×1200): the blocks a real
-    /// camera's photo has, where the test pattern's flat bars have few (and clip at 0).
+    /// `--source` for a camera filming a generated photo (`photoClip`), without warm-up.
     func photoCamera(in folder: URL) throws -> [String] {
-        let ppm = folder.appendingPathComponent("scene.ppm"), jpeg = folder.appendingPathComponent("scene.jpg")
-        try markReferee(["photo", "7", "1600", "1200", ppm.path])
-        try tool("/usr/bin/cjpeg", ["-quality", "95", "-outfile", jpeg.path, ppm.path])
-        let clip = folder.appendingPathComponent("scene.mkv")
-        try tool(
-            "gst-launch-1.0",
-            [
-                "-q", "multifilesrc", "location=\(jpeg.path)", "num-buffers=5", "caps=image/jpeg,framerate=5/1", "!",
-                "jpegparse", "!", "matroskamux", "!", "filesink", "location=\(clip.path)",
-            ])
-        return ["--source", "file:" + clip.path, "--warmup", "0"]
+        ["--source", "file:" + (try photoClip(in: folder)).path, "--warmup", "0"]
     }
 
     @Test func theTestCamerasPhotoCarriesTheInstanceIDsPayload() throws {
