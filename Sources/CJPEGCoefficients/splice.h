@@ -34,11 +34,12 @@ typedef struct {
     uint16_t look[1 << LOOK];
     // The walk's table (AC tables only): as many AC codes with their value bits as lie within
     // FAST bits, at once (on noisy photos most codes are 2-5 bits with their values, so often
-    // three or four): total length | end of block after them << 4 | advance << 5, where advance
+    // three or four): total length | end of block after them << 6 | advance << 7, where advance
     // is the positions they move on plus one for an end of block, so that `k + advance <= 64`
     // says the whole group is in this block (every code before the last leaves it open, and an
-    // end of block comes after a value at 62 at most). 0 when even the first code is longer.
-    // The total length, which the walk's next look-up waits for, is in the low bits.
+    // end of block comes after a value at 62 at most). Advance 127 when even the first code is
+    // longer. The total length, which the walk's next look-up waits for, is in the low six bits,
+    // which a 64-bit shift takes as its count with no mask.
     uint16_t pair[1 << FAST];
     // Encoding: code and length by symbol (length 0: no code).
     uint16_t code[256];

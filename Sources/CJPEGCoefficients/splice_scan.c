@@ -107,11 +107,10 @@ static int skip_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int p
         while (k < 64) {
             if (left < FAST) REFILL();
             uint32_t entry = ac->pair[w >> (64 - FAST)];
-            if (entry && k + (int)(entry >> 5) <= 64) {
-                n = (int)(entry & 15);
-                w <<= n; left -= n;
-                if (entry & 16) break;
-                k += (int)(entry >> 5);
+            if (k + (int)(entry >> 7) <= 64) {
+                w <<= entry & 63; left -= (int)(entry & 63);
+                if (entry & 64) break;
+                k += (int)(entry >> 7);
                 continue;
             }
             // One code at a time: a longer one, or a group that would run past the block. An AC

@@ -91,28 +91,35 @@ static int copy_bits(writer *w, const scan *s, size_t scan_start, const unsigned
         append(w, input + a, b - a);
         from = to & ~(uint64_t)7;
     }
-    // Seven bytes at a time while none of them is 0xFF (which needs a zero after it).
-    while (to - from >= 56) {
-        uint64_t chunk = peek(s->data, from) >> 8; // 56 bits
-        int n = w->count;
-        uint64_t combined = (w->bits & ((1ull << n) - 1)) << 56 | chunk;
-        uint64_t bytes = combined >> n; // the next 56 bits out; the last n of the chunk stay pending
-        uint64_t inverted = ~bytes & 0x00FFFFFFFFFFFFFFull;
-        if (((inverted - 0x0001010101010101ull) & ~inverted & 0x0080808080808080ull) == 0) {
-            uint64_t out = __builtin_bswap64(bytes << 8);
-            memcpy(w->data + w->length, &out, 8); // its eighth byte is written over next
-            w->length += 7;
-            w->bits = combined;
+    // Eight bytes at a time, each the writer's n pending bits then the data's next 64 - n (the
+    // data's last n bits wait in their turn); byte by byte, with stuffing, when one is 0xFF.
+    const int n = w->count;
+    uint64_t pending = w->bits & ((1ull << n) - 1);
+    uint8_t *out = w->data + w->length;
+    for (; to - from >= 64; from += 64) {
+        // peek holds 64 - (from & 7) of them: the rest from the ninth byte.
+        uint64_t chunk = peek(s->data, from) | s->data[(from >> 3) + 8] >> (8 - (from & 7));
+        uint64_t bytes = (pending << 1) << (63 - n) | chunk >> n; // n = 0: no pending bits
+        pending = chunk & ((1ull << n) - 1);
+        uint64_t inverted = ~bytes;
+        if (((inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull) == 0) {
+            uint64_t big = __builtin_bswap64(bytes);
+            memcpy(out, &big, 8);
+            out += 8;
         } else {
-            put(w, (uint32_t)(chunk >> 24), 32);
-            put(w, (uint32_t)(chunk & 0xFFFFFF), 24);
+            for (int shift = 56; shift >= 0; shift -= 8) {
+                uint8_t byte = (uint8_t)(bytes >> shift);
+                *out++ = byte;
+                if (byte == 0xFF) *out++ = 0;
+            }
         }
-        from += 56;
     }
+    w->length = (size_t)(out - w->data);
+    w->bits = pending;
     while (from < to) {
-        int n = to - from < 32 ? (int)(to - from) : 32;
-        put(w, (uint32_t)(peek(s->data, from) >> (64 - n)), n);
-        from += (uint64_t)n;
+        int size = to - from < 32 ? (int)(to - from) : 32;
+        put(w, (uint32_t)(peek(s->data, from) >> (64 - size)), size);
+        from += (uint64_t)size;
     }
     return 0;
 }

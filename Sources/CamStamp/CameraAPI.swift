@@ -78,7 +78,7 @@ struct CameraAPI: Sendable {
         case ("GET", let path) where path.hasPrefix("/shots/"):
             let name = String(path.dropFirst("/shots/".count))
             // Only a name this camera wrote: no folders, no `..`, nothing else in the folder.
-            guard let shot = session.shot(named: name), let data = Self.contents(of: shot) else {
+            guard let shot = session.shot(named: name), let file = Self.file(of: shot) else {
                 reply.send(.text("camstamp: no photo named '\(name)' from this camera", status: 404))
                 return
             }
@@ -86,7 +86,7 @@ struct CameraAPI: Sendable {
             if request.query["download"] != nil {
                 headers.append(("Content-Disposition", "attachment; filename=\"\(shot.name)\""))
             }
-            reply.send(WebResponse(contentType: Self.imageType(shot.name), body: data, headers: headers))
+            reply.send(.file(file, contentType: Self.imageType(shot.name), headers: headers))
         case ("GET", let path) where Self.isAsset(path):
             reply.send(page(String(path.dropFirst()), headers: extraHeaders))
         case (_, "/"), (_, "/stream.mjpg"), (_, "/api/state"), (_, "/api/shoot"), (_, "/api/settings"):
@@ -277,17 +277,17 @@ struct CameraAPI: Sendable {
         return parts[1].trimmingCharacters(in: .whitespaces)
     }
 
-    /// The photo's bytes if the file at its path is still the regular file this camera wrote: no
-    /// symbolic link followed, no other file swapped in under its name.
-    static func contents(of shot: CameraSession.Shot) -> Data? {
+    /// The photo or recording, mapped, if the file at its path is still the regular file this
+    /// camera wrote: no symbolic link followed, no other file swapped in under its name.
+    static func file(of shot: CameraSession.Shot) -> WebFile? {
         let fd = open(shot.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
             UInt64(status.st_dev) == shot.device, UInt64(status.st_ino) == shot.inode
         else { return nil }
-        return try? handle.readToEnd() ?? Data()
+        return try? WebFile(descriptor: fd)
     }
 
     /// The value of cookie `name` in a Cookie header.

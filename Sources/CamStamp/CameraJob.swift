@@ -90,7 +90,8 @@ public struct CameraJob {
         let writer = StillWriter(
             destination: destination, template: stillTemplate, quality: options.quality,
             session: session, credentials: credentials, invisible: options.invisible)
-        let recorder = CameraRecorder(folder: destination.folder, fps: options.fps, resources: resources)
+        let recorder = CameraRecorder(
+            folder: destination.folder, fps: options.fps, resources: resources, credentials: credentials)
         var server: WebServer?
         if let web = options.web, let webPreview {
             do {

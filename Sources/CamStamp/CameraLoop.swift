@@ -171,7 +171,7 @@ final class CameraLoop {
                 throw .failure("preview: \(error)")
             }
         }
-        recorder?.push(view)
+        recorder?.push(view, marks: ContentCredentials.marks(marker.drawnContents))
     }
 
     /// The frame as the photo holds it, a new frame (the camera's own is never written to, so it

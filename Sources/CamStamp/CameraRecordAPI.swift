@@ -35,15 +35,15 @@ extension CameraAPI {
         }
         guard request.method == "GET", request.path.hasPrefix("/recordings/") else { return false }
         let name = String(request.path.dropFirst("/recordings/".count))
-        guard let file = recorder?.recording(named: name), let data = Self.contents(of: file) else {
+        guard let recording = recorder?.recording(named: name), let file = Self.file(of: recording) else {
             reply.send(.text("camstamp: no recording named '\(name)' from this camera", status: 404))
             return true
         }
         var extra = headers
         if request.query["download"] != nil {
-            extra.append(("Content-Disposition", "attachment; filename=\"\(file.name)\""))
+            extra.append(("Content-Disposition", "attachment; filename=\"\(recording.name)\""))
         }
-        reply.send(WebResponse(contentType: "video/mp4", body: data, headers: extra))
+        reply.send(.file(file, contentType: "video/mp4", headers: extra))
         return true
     }
 

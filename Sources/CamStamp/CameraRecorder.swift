@@ -9,7 +9,8 @@ internal import Media
 /// `stream-mp4.pipeline`: fragmented, unbuffered) behind an `appsrc`, under a hidden temporary
 /// name until a frame is on disk, then under its name (Recordings), so that a kill leaves a
 /// playable file and a stop a finished one. The camera never waits for the encoder: a frame it
-/// cannot take is dropped and counted.
+/// cannot take is dropped and counted. With `--sign`, a finished recording is signed
+/// (`c2pa.created`, the marks it was last drawn with) before it is answered or served.
 final class CameraRecorder: @unchecked Sendable {
     /// Why a start or a stop was refused (the API answers 409) or failed (500).
     enum Refusal: Error {
@@ -45,6 +46,8 @@ final class CameraRecorder: @unchecked Sendable {
         /// The first frame's size: the recording keeps it (a frame of another shape, after Square
         /// or a turn, is scaled into it with borders).
         var size: FrameSize?
+        /// The marks drawn on the last frame, for the manifest (kept only when signing).
+        var marks: [ContentCredentials.Mark] = []
         init(output: FrameOutput, recordings: Recordings, watches: FileSinkWatches, target: URL) {
             self.output = output
             self.recordings = recordings
@@ -56,6 +59,7 @@ final class CameraRecorder: @unchecked Sendable {
     private let folder: URL
     private let fps: Int?
     private let resources: Resources?
+    private let credentials: ContentCredentials?
     private let lock = NSLock()
     private var current: Recording?
     private var finished: [CameraSession.Shot] = []
@@ -65,10 +69,11 @@ final class CameraRecorder: @unchecked Sendable {
     /// Frames the encoder may have waiting before the camera's next one is dropped.
     private static let backlog = 8
 
-    init(folder: URL, fps: Int?, resources: Resources?) {
+    init(folder: URL, fps: Int?, resources: Resources?, credentials: ContentCredentials? = nil) {
         self.folder = folder
         self.fps = fps
         self.resources = resources
+        self.credentials = credentials
     }
 
     var status: Status? {
@@ -112,10 +117,11 @@ final class CameraRecorder: @unchecked Sendable {
         }
     }
 
-    /// The camera loop's frame, marked: recorded on the recording's own clock, from 0.
-    func push(_ frame: VideoFrame) {
+    /// The camera loop's frame, marked with `marks`: recorded on the recording's own clock, from 0.
+    func push(_ frame: VideoFrame, marks: @autoclosure () -> [ContentCredentials.Mark] = []) {
         lock.withLock {
             guard let current else { return }
+            if credentials != nil { current.marks = marks() }
             if current.size == nil {
                 let size = FrameSize(width: frame.width, height: frame.height)
                 current.size = size
@@ -153,7 +159,7 @@ final class CameraRecorder: @unchecked Sendable {
             return
         }
         queue.async { [self] in
-            let result = Self.finish(ending)
+            let result = Self.finish(ending, signing: credentials)
             if case .success(let file) = result { lock.withLock { finished.append(file) } }
             done(result)
         }
@@ -165,7 +171,9 @@ final class CameraRecorder: @unchecked Sendable {
         queue.sync {}
     }
 
-    private static func finish(_ recording: Recording) -> Result<CameraSession.Shot, Refusal> {
+    private static func finish(
+        _ recording: Recording, signing credentials: ContentCredentials?
+    ) -> Result<CameraSession.Shot, Refusal> {
         var failure: CamStampError?
         do { try recording.output.finish() } catch { failure = .failure("record: \(error)") }
         let frames = recording.frames > 0 && failure == nil
@@ -176,6 +184,12 @@ final class CameraRecorder: @unchecked Sendable {
             failure = failure ?? error
         }
         if let failure { return .failure(.failed(failure)) }
+        if let credentials, access(recording.target.path, F_OK) == 0 {
+            // Signed in place (a new file renamed over it): the file served is the signed one.
+            do { try credentials.signRecording(recording.target, marks: recording.marks) } catch {
+                return .failure(.failed(.failure("record: \(error.message)")))
+            }
+        }
         var written = stat()
         guard lstat(recording.target.path, &written) == 0 else {
             return .failure(.failed(.failure("record: no frame was recorded")))

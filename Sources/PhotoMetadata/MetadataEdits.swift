@@ -12,6 +12,11 @@ public struct MetadataEdits: Sendable, Equatable {
     /// XMP Orientation stay as the source has them instead of becoming 1. Not a value to write, so
     /// it does not count in `isEmpty`.
     public var keepsOrientation = false
+    /// The output's own instance id (`xmp:iid:…`): an output is a new instance of its source (XMP
+    /// spec, xmpMM), so a carried packet that has an `xmpMM:InstanceID` gets this one, with the
+    /// source's instance and document ids in `xmpMM:DerivedFrom`; `xmpMM:DocumentID` and
+    /// `xmpMM:OriginalDocumentID` stay. Not a value to write, so it does not count in `isEmpty`.
+    public var instanceID: String?
 
     public init(artist: String? = nil, copyright: String? = nil) {
         self.artist = artist

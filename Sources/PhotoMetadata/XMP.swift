@@ -53,6 +53,11 @@ enum XMPEdit {
             changed = removals > 0
 
             if try setValues(in: document, present: present, size: size, edits: edits) { changed = true }
+            if let instanceID = edits.instanceID,
+                try derive(document, present: present, instanceID: instanceID)
+            {
+                changed = true
+            }
             return changed
                 ? .edited(try document.packet().map { XMPNamespace.restoringURIs($0, from: nested) }) : .unchanged
         }
@@ -132,6 +137,29 @@ enum XMPEdit {
             changed = true
         }
         return changed
+    }
+}
+
+extension XMPEdit {
+    static let instanceKey = "Xmp.xmpMM.InstanceID"
+    static let derivedFrom = "Xmp.xmpMM.DerivedFrom"
+
+    /// The packet made the record of a new instance, `instanceID`, derived from the one it
+    /// describes: the source's `xmpMM:InstanceID` and `xmpMM:DocumentID` go into
+    /// `xmpMM:DerivedFrom` (replacing the source's own), the document ids stay. A packet without an
+    /// instance id is left so; whether anything changed.
+    static func derive(_ document: XMPDocument, present: Set<String>, instanceID: String) throws(Exiv2Error) -> Bool {
+        guard present.contains(instanceKey), let source = try document.string(instanceKey), source != instanceID
+        else { return false }
+        let documentID = present.contains("Xmp.xmpMM.DocumentID") ? try document.string("Xmp.xmpMM.DocumentID") : nil
+        for key in present where key.hasPrefix(derivedFrom + "/") { try document.remove(key) }
+        if present.contains(where: { $0.hasPrefix(derivedFrom + "/") }) {
+            try document.remove(derivedFrom, isContainer: true)
+        }
+        try document.set(instanceKey, instanceID)
+        try document.set(derivedFrom + "/stRef:instanceID", source)
+        if let documentID { try document.set(derivedFrom + "/stRef:documentID", documentID) }
+        return true
     }
 }
 

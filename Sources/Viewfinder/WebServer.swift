@@ -33,6 +33,8 @@ public struct WebResponse: Sendable {
     public var contentType: String
     public var body: Data
     public var headers: [(String, String)]
+    /// A file answered instead of `body` (see `WebResponse.file`).
+    public var file: WebFile?
 
     public init(status: Int = 200, contentType: String, body: Data, headers: [(String, String)] = []) {
         self.status = status
@@ -96,12 +98,34 @@ public final class WebReply: @unchecked Sendable {
         soup_message_headers_replace(headers, "Cache-Control", "no-store")
         // Each connection serves one request (the server's accept loop is its own, see WebConnections).
         soup_message_headers_replace(headers, "Connection", "close")
-        response.body.withUnsafeBytes { bytes in
-            soup_server_message_set_response(
-                message, response.contentType, SOUP_MEMORY_COPY,
-                bytes.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(bytes.count))
+        if let file = response.file {
+            serve(file, contentType: response.contentType)
+        } else {
+            response.body.withUnsafeBytes { bytes in
+                soup_server_message_set_response(
+                    message, response.contentType, SOUP_MEMORY_COPY,
+                    bytes.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(bytes.count))
+            }
         }
         if paused { soup_server_message_unpause(message) }
+    }
+
+    /// The mapping as the whole body (libsoup cuts a `Range` from it). A large file takes longer
+    /// than the answer's deadline to write: each write the socket takes moves the deadline on,
+    /// so only a client that stops reading is cut off.
+    private func serve(_ file: WebFile, contentType: String) {
+        soup_message_headers_set_content_type(soup_server_message_get_response_headers(message), contentType, nil)
+        soup_message_headers_replace(soup_server_message_get_response_headers(message), "Accept-Ranges", "bytes")
+        let body = soup_server_message_get_response_body(message)
+        soup_message_body_append_bytes(body, file.bytes)
+        soup_message_body_complete(body)
+        let wrote: @convention(c) (OpaquePointer?, guint, gpointer?) -> Void = { message, _, _ in
+            guard let message, let record = WebServer.record(of: message) else { return }
+            record.deadline = .now + record.owner.limits.answerTimeout
+        }
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(message).assumingMemoryBound(to: GObject.self), "wrote-body-data",
+            unsafeBitCast(wrote, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
     }
 }
 

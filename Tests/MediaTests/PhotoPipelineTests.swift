@@ -44,6 +44,30 @@ import Testing
         #expect(pipeline.framesCopied == 0)
     }
 
+    /// Each photo's settings are its own: a size, a turn or a quality set for one photo and
+    /// changed back for the next is changed back, and repeating a setting changes nothing.
+    @Test func settingsChangedBackAreAppliedAgain() throws {
+        let pipeline = PhotoPipeline(template: try template, input: .jpeg, values: ["quality": .integer(90)])
+        let photo = try jpeg(width: 64, height: 48)
+        var seen: [String] = []
+        var outputs: [Data] = []
+        let steps: [(Orientation, (width: Int, height: Int)?, Int)] = [
+            (.normal, nil, 90), (.normal, nil, 90), (.rotated90, (24, 32), 90), (.normal, nil, 30), (.normal, nil, 90),
+        ]
+        for (orientation, size, quality) in steps {
+            var request = PhotoRequest(orientation: orientation, size: size)
+            request.quality = quality
+            outputs.append(
+                try pipeline.process(photo, request: request) { frame in
+                    seen.append("\(frame.width)x\(frame.height)")
+                    return nil
+                })
+        }
+        #expect(seen == ["64x48", "64x48", "24x32", "64x48", "64x48"], "\(seen)")
+        #expect(outputs[0] == outputs[1] && outputs[0] == outputs[4])
+        #expect(outputs[3] != outputs[0], "quality 30 made the same file as 90")
+    }
+
     @Test func aFailureInTheMarkFailsThatPhotoOnly() throws {
         struct Broken: Error {}
         let pipeline = PhotoPipeline(template: try template, input: .jpeg, values: ["quality": .integer(90)])

@@ -4,6 +4,11 @@
 // baseline JPEG without restart markers, 20 times), and leaves in DIR the destuffed scan and the
 // tables for walk.swift, the same loop in Swift (see bench/walk/run.sh).
 #include "../../Sources/CJPEGCoefficients/jpeg_splice.c"
+#include "../../Sources/CJPEGCoefficients/splice_header.c"
+#include "../../Sources/CJPEGCoefficients/splice_nearest.c"
+#include "../../Sources/CJPEGCoefficients/splice_scan.c"
+#include "../../Sources/CJPEGCoefficients/splice_tables.c"
+#include "../../Sources/CJPEGCoefficients/splice_writer.c"
 #include <time.h>
 int main(int argc, char **argv) {
     FILE *f = fopen(argv[1], "rb"); fseek(f, 0, SEEK_END); long n = ftell(f); fseek(f, 0, SEEK_SET);

@@ -7,7 +7,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 jpeg=${1:?usage: run.sh JPEG}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-gcc -O2 -o "$work/cwalk" "$here/cwalk.c" -I "$here/../../Sources/CJPEGCoefficients/include" -ljpeg
+gcc -O2 -o "$work/cwalk" "$here/cwalk.c" -I "$here/../../Sources/CJPEGCoefficients/include" -I "$here/../../Sources/CJPEGCoefficients" -ljpeg -lm -lpthread
 swiftc -O -o "$work/swalk" "$here/walk.swift"
 mcus=$("$work/cwalk" "$jpeg" "$work" | sed -n 's/.*MCUs \([0-9]*\).*/\1/p')
 for _ in 1 2 3; do "$work/cwalk" "$jpeg" "$work"; "$work/swalk" "$work" "$mcus"; done

@@ -78,11 +78,11 @@ func skipMCU(_ pos: inout UInt64, _ pred: inout (Int, Int, Int)) -> Bool {
         while k < 64 {
             if left < fast { refill() }
             let entry = Int(t.pair[Int(w >> UInt64(64 - fast))])
-            if entry != 0 && k + (entry >> 5) <= 64 {
-                n = entry & 15
+            if k + (entry >> 7) <= 64 {
+                n = entry & 63
                 w <<= UInt64(n); left -= n
-                if entry & 16 != 0 { break }
-                k += entry >> 5
+                if entry & 64 != 0 { break }
+                k += entry >> 7
                 continue
             }
             if left < 27 { refill() }

@@ -166,7 +166,7 @@ final class PhotoWorker {
             try credentials.sign(
                 stamped.data, format: stamped.kind, source: source, sourceName: item.input.lastPathComponent,
                 sourceFormat: ImageFormat.sniff(source) ?? stamped.kind, marks: marks, metadataEdit: edit,
-                invisible: stamped.invisible?.instanceID, into: file)
+                instanceID: stamped.instanceID, invisible: stamped.invisible != nil, into: file)
         }
         if settings.toStandardOutput {
             try writeStandardOutput(try sign(nil) ?? Data())

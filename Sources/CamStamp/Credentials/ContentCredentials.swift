@@ -2,6 +2,7 @@
 // Copyright 2026 The camstamp authors
 internal import Credentials
 import Foundation
+internal import PhotoMetadata
 import Presets
 internal import Watermark
 
@@ -36,18 +37,23 @@ final class ContentCredentials: Sendable {
     /// `output` (an `format` file) signed: `c2pa.opened` with `source` as its parent (a manifest in
     /// the source is kept as the parent's), the marks, the metadata edits.
     /// `into` a file: the signed photo is written there (a new file) and nil returned, so no
-    /// second photo-sized buffer is held; else it is returned. `invisible`: the instance id an
-    /// invisible mark was made from, which becomes the manifest's, with its soft binding.
+    /// second photo-sized buffer is held; else it is returned. `instanceID`: the output's (its
+    /// XMP's), which becomes the manifest's; `invisible`: an invisible mark was made from it,
+    /// recorded with its soft binding.
     func sign(
         _ output: Data, format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
-        marks: [Mark], metadataEdit: String?, invisible: String? = nil, into file: URL? = nil
+        marks: [Mark], metadataEdit: String?, instanceID: String? = nil, invisible: Bool = false,
+        into file: URL? = nil
     ) throws(CamStampError) -> Data? {
         var draft = ManifestDraft(
             title: sourceName, format: Self.mime(format), generator: (Self.generator, version))
-        draft.opened(source: .data(source), title: sourceName, format: Self.mime(sourceFormat))
+        draft.opened(
+            source: .data(Self.parentAsRead(source, format: sourceFormat)), title: sourceName,
+            format: Self.mime(sourceFormat))
         add(marks, to: &draft)
         if let metadataEdit { draft.editedMetadata(metadataEdit) }
-        if let invisible { Self.watermarked(invisible, draft: &draft) }
+        draft.instanceID = instanceID
+        if invisible, let instanceID { Self.watermarked(instanceID, draft: &draft) }
         do {
             guard let file else { return try draft.sign(output, with: signer) }
             try draft.sign(output, intoFile: file, with: signer)
@@ -118,6 +124,20 @@ final class ContentCredentials: Sendable {
         draft.watermarked(algorithm: InvisibleMark.algorithm, payload: MarkPayload(instanceID: instanceID).bytes)
     }
 
+    /// What the SDK reads of a parent: a JPEG that carries no manifest as its header segments (the
+    /// metadata and XMP ids the ingredient records) and an empty scan. The SDK copies an ingredient
+    /// whole into memory to parse it, twice, and no part of an ingredient without a manifest (and
+    /// without a thumbnail) depends on the scan. A parent's manifest is checked against all of it.
+    static func parentAsRead(_ source: Data, format: ImageFormat) -> Data {
+        guard format == .jpg, !carriesManifest(source),
+            let scan = try? JPEGStructure(parsing: source).scanOffset, scan + 4 <= source.count
+        else { return source }
+        let start = source.startIndex + scan
+        let end = scan + 2 + (Int(source[start + 2]) << 8 | Int(source[start + 3]))
+        guard end <= source.count else { return source }
+        return source.prefix(end) + Data([0xFF, 0xD9])
+    }
+
     private func add(_ marks: [Mark], to draft: inout ManifestDraft) {
         for mark in marks {
             switch mark {
@@ -159,8 +179,20 @@ final class ContentCredentials: Sendable {
 
     /// Whether `data` carries a C2PA manifest store: a JUMBF description box of type c2pa
     /// (`jumd` then the type's first bytes, `c2pa`), wherever the format keeps it.
+    /// Searched with memchr(3) and memcmp(3): `Data.range(of:)` compares byte by byte in Swift,
+    /// and every photo's whole file is searched.
     static func carriesManifest(_ data: Data) -> Bool {
-        data.range(of: Data("jumdc2pa".utf8)) != nil
+        let box = Array("jumdc2pa".utf8)
+        return data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, raw.count >= box.count else { return false }
+            let last = base + (raw.count - box.count)
+            var from = base
+            while from <= last, let hit = memchr(from, Int32(box[0]), last - from + 1) {
+                if memcmp(hit, box, box.count) == 0 { return true }
+                from = UnsafeRawPointer(hit) + 1
+            }
+            return false
+        }
     }
 
     /// Whether an MP4 or MOV file carries a C2PA manifest store: a top-level `uuid` box of C2PA's

@@ -16,6 +16,9 @@ extension PhotoWorker {
         var path: WritePath
         /// The invisible mark written (`--invisible`), nil without one.
         var invisible: InvisibleMarkInfo? = nil
+        /// The output's instance id: its XMP's (when the source's XMP has one), the invisible
+        /// mark's, and the manifest's with `--sign`.
+        var instanceID: String
     }
 
     /// Reads, orients, marks and encodes one photo's bytes and carries its metadata, without
@@ -50,8 +53,10 @@ extension PhotoWorker {
             return context
         }
         var found: String?
-        // Without a manifest, a new id of its own: --json prints it beside the payload.
-        let instanceID = settings.invisible ? InvisibleMarking.newInstanceID() : nil
+        // The output is a new instance: one id for its XMP, its invisible mark (--json prints it
+        // beside the payload) and its manifest.
+        let outputID = InvisibleMarking.newInstanceID()
+        let instanceID = settings.invisible ? outputID : nil
         let coefficients = try stampInCoefficients(
             data, photo: photo, outputKind: outputKind, context: context,
             notes: &notes, damage: &found)
@@ -79,6 +84,7 @@ extension PhotoWorker {
         var edits = try settings.setMetadata.edits(for: context(size.width, size.height))
         // Stamped in its coefficients, the photo keeps its stored layout: the Orientation tag stays.
         edits.keepsOrientation = coefficients != nil
+        edits.instanceID = outputID
         let output: (data: Data, warnings: [String])
         switch decoded.output {
         case .encoded(let encoded):
@@ -89,7 +95,7 @@ extension PhotoWorker {
         return Stamped(
             data: output.data, kind: outputKind, width: size.width, height: size.height,
             warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded,
-            invisible: instanceID.map { InvisibleMarkInfo(instanceID: $0) })
+            invisible: instanceID.map { InvisibleMarkInfo(instanceID: $0) }, instanceID: outputID)
     }
 
     /// What the output does not keep of `photo` or keeps otherwise, for its warning line: a

@@ -48,6 +48,23 @@ public final class PhotoPipeline: @unchecked Sendable {
         let encoder: Element?
         let output: Element
         let marking: Marking
+        /// What each per-photo property was last set to, by element and property name.
+        let applied = Applied()
+    }
+
+    /// The per-photo properties as last set: a capsfilter (and appsrc) renegotiates the whole
+    /// pipeline at every set, even to the caps it already has, so an unchanged value is not set
+    /// again.
+    private final class Applied {
+        var values: [String: String] = [:]
+
+        func set(_ element: Element, _ property: String, _ value: String) throws(MediaError) {
+            let key = element.name + "." + property
+            guard values[key] != value else { return }
+            values[key] = nil
+            try element.set(property, value)
+            values[key] = value
+        }
     }
 
     /// `template` has `{decoder}` and the other placeholders in `values` (e.g. `{quality}`).
@@ -183,20 +200,21 @@ public final class PhotoPipeline: @unchecked Sendable {
             throw error
         }
         do {
-            try parts.orient.set("video-direction", request.orientation.videoDirection)
-            try parts.size.set(
-                "caps",
+            let applied = parts.applied
+            try applied.set(parts.orient, "video-direction", request.orientation.videoDirection)
+            try applied.set(
+                parts.size, "caps",
                 request.size.map { "video/x-raw,width=\($0.width),height=\($0.height),pixel-aspect-ratio=1/1" }
                     ?? "video/x-raw")
-            try setFormat(request.workFormat, on: parts.work, named: "work", in: parts.pipeline)
-            try setFormat(request.encodingFormat, on: parts.encoding, named: "encoding", in: parts.pipeline)
+            try setFormat(request.workFormat, on: parts.work, named: "work", in: parts)
+            try setFormat(request.encodingFormat, on: parts.encoding, named: "encoding", in: parts)
             if let quality = request.quality {
                 guard let encoder = parts.encoder else {
                     throw MediaError.missingNamedElement(name: "encoder", pipeline: parts.pipeline.description)
                 }
-                try encoder.set("quality", quality)
+                try applied.set(encoder, "quality", String(quality))
             }
-            if let caps { try parts.source.set("caps", caps) }
+            if let caps { try applied.set(parts.source, "caps", caps) }
             parts.marking.lock.withLock {
                 parts.marking.action = mark
                 parts.marking.failure = nil
@@ -245,13 +263,13 @@ public final class PhotoPipeline: @unchecked Sendable {
     /// Sets a per-photo format on a capsfilter the template may have; asking for one the template
     /// lacks is an error, not a silent no-op.
     private func setFormat(
-        _ format: String?, on element: Element?, named name: String, in pipeline: Pipeline
+        _ format: String?, on element: Element?, named name: String, in parts: Parts
     ) throws(MediaError) {
         guard let element else {
-            if format != nil { throw .missingNamedElement(name: name, pipeline: pipeline.description) }
+            if format != nil { throw .missingNamedElement(name: name, pipeline: parts.pipeline.description) }
             return
         }
-        try element.set("caps", format.map { "video/x-raw,format=\($0)" } ?? "video/x-raw")
+        try parts.applied.set(element, "caps", format.map { "video/x-raw,format=\($0)" } ?? "video/x-raw")
     }
 
     private func pullOutput(_ parts: Parts) throws(MediaError) -> Data {

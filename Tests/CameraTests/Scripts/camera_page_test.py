@@ -1,14 +1,15 @@
 #!/usr/bin/python3
 """The camera page as a camera, in Chromium at 390x844 and 1280x800 (issue 25 §2).
 
-Usage: camera_page_test.py CAMSTAMP FOLDER TEMPLATE ALBUM_JPEG
-Starts `camstamp camera` on TEMPLATE (a flat test camera) with its config in FOLDER/config and
+Usage: camera_page_test.py CAMSTAMP FOLDER TEMPLATE ALBUM_JPEG CHAIN KEY
+Starts `camstamp camera --sign CHAIN --sign-key KEY` on TEMPLATE (a flat test camera) with its config in FOLDER/config and
 its photos in FOLDER/photos, then at each size: takes 12 photos with the shutter and checks it is
 still on screen and clickable, waits for the presets' thumbnails (one fetched and its JPEG size
 read), drags the timestamp mark and reads the user preset it wrote, takes a photo after the
 drag, opens the gallery (captions on one line each), deletes a photo from the viewer, and stamps
 ALBUM_JPEG through the Album button. Screenshots go to FOLDER/page-W-NAME.png. The last line is
-`result JSON` with the photos before and after each drag and the album's answer, which the
+`result JSON` with the photos before and after each drag (signed by one press of the shutter
+each) and the album's answer, which the
 Swift test decodes; exit 1 with a line saying what failed.
 """
 import json
@@ -27,7 +28,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-camstamp, folder, template, album = sys.argv[1:5]
+camstamp, folder, template, album, chain, key = sys.argv[1:7]
 photos = os.path.join(folder, "photos")
 preset_file = os.path.join(folder, "config", "camstamp", "presets", "timestamp.json")
 
@@ -72,7 +73,7 @@ CAPTION_LINES = """
 environment = dict(os.environ, XDG_CONFIG_HOME=os.path.join(folder, "config"), HOME=os.path.join(folder, "home"))
 camera = subprocess.Popen(
     [camstamp, "camera", "--source", "test", "--pipeline", template, "--size", "1280x720", "--preset", "timestamp",
-     "--web", "127.0.0.1:0", "-o", photos],
+     "--web", "127.0.0.1:0", "-o", photos, "--sign", chain, "--sign-key", key],
     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
 driver = None
 results = {}

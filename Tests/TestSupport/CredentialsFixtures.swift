@@ -8,18 +8,18 @@ import Testing
 import TestSupport
 
 /// A root, an intermediate and an end-entity signer with C2PA's profile, in `folder`.
-struct TestChain {
-    var root: URL
+package struct TestChain {
+    package var root: URL
     /// The signer's certificate then the intermediate's: what --sign takes.
-    var chain: URL
-    var key: URL
+    package var chain: URL
+    package var key: URL
     /// The same key in PKCS#8, for c2pa-python.
-    var pkcs8Key: URL
+    package var pkcs8Key: URL
     /// The intermediate CA's certificate (with the root's) and key: a CA, which may not sign.
-    var intermediateChain: URL
-    var intermediateKey: URL
+    package var intermediateChain: URL
+    package var intermediateKey: URL
 
-    static let profile = """
+    package static let profile = """
         [root]
         basicConstraints = critical, CA:TRUE
         keyUsage = critical, keyCertSign, cRLSign
@@ -39,7 +39,7 @@ struct TestChain {
         authorityKeyIdentifier = keyid, issuer
         """
 
-    init(in folder: URL) throws {
+    package init(in folder: URL) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = { (name: String) in folder.appendingPathComponent(name).path }
         try Self.profile.write(toFile: path("profile.cnf"), atomically: true, encoding: .utf8)
@@ -87,22 +87,24 @@ struct TestChain {
 }
 
 /// What c2pa-python's Reader says of a file, trusting `anchors` only.
-struct RefereeReport: Decodable {
-    var state: String
-    var successes: [String]
-    var failures: [String]
+package struct RefereeReport: Decodable {
+    package var state: String
+    package var successes: [String]
+    package var failures: [String]
     /// The active manifest's actions (`c2pa.addedText: TEXT` for text), its claim generator's name.
-    var actions: [String]
-    var generator: String
+    package var actions: [String]
+    package var generator: String
     /// The active manifest's ingredients' relationships, and the parent's manifest's claim
     /// generator when the parent carried one.
-    var relationships: [String]
-    var parentGenerator: String?
+    package var relationships: [String]
+    package var parentGenerator: String?
+    /// The active manifest's instance id (`xmp:iid:…`).
+    package var instanceID: String?
 }
 
-enum Referee {
+package enum Referee {
     /// c2pa-python's Reader over `file` with `anchors` as the only trust anchors.
-    static let script = """
+    package static let script = """
         import json, sys, c2pa
         path, mime, anchors = sys.argv[1:4]
         settings = {"verify": {"verify_trust": True, "remote_manifest_fetch": False},
@@ -127,17 +129,18 @@ enum Referee {
             "actions": actions,
             "generator": active["claim_generator_info"][0]["name"],
             "relationships": [i["relationship"] for i in active.get("ingredients", [])],
-            "parentGenerator": parent_manifest["claim_generator_info"][0]["name"] if parent_manifest else None}))
+            "parentGenerator": parent_manifest["claim_generator_info"][0]["name"] if parent_manifest else None,
+            "instanceID": active.get("instance_id")}))
         """
 
-    static func read(_ file: URL, mime: String, anchors: URL) throws -> RefereeReport {
+    package static func read(_ file: URL, mime: String, anchors: URL) throws -> RefereeReport {
         let output = try tool(refereePython, ["-c", script, file.path, mime, anchors.path])
         return try JSONDecoder().decode(RefereeReport.self, from: output)
     }
 
     /// A camera's photo: `source` signed by c2pa-python's Builder with a `c2pa.created` manifest
     /// whose claim generator is "Pixel Camera", as a Pixel or a Leica writes one.
-    static func cameraPhoto(_ source: URL, to output: URL, chain: TestChain) throws {
+    package static func cameraPhoto(_ source: URL, to output: URL, chain: TestChain) throws {
         let script = """
             import json, sys, c2pa
             src, dst, chain, key = sys.argv[1:5]
@@ -155,7 +158,7 @@ enum Referee {
 }
 
 /// A textured baseline JPEG (ImageMagick's plasma, fixed seed), which batch splices.
-func plasmaJPEG(_ file: URL, width: Int = 640, height: Int = 480) throws {
+package func plasmaJPEG(_ file: URL, width: Int = 640, height: Int = 480) throws {
     try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
     let ppm = file.deletingPathExtension().appendingPathExtension("ppm")
     try tool("convert", ["-seed", "3", "-size", "\(width)x\(height)", "plasma:fractal", ppm.path])
@@ -165,6 +168,6 @@ func plasmaJPEG(_ file: URL, width: Int = 640, height: Int = 480) throws {
 
 /// c2pa-python is importable in the tests' Python (make python-deps installs it from the wheel
 /// make fetched).
-let hasC2PAReferee: Bool = {
+package let hasC2PAReferee: Bool = {
     refereeInstalled && (try? runProcess(refereePython, ["-c", "import c2pa"], timeout: 60).status) == 0
 }()

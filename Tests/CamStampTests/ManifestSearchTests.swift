@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
+@testable import CamStamp
+import Foundation
+import Testing
+
+/// The search for a source's C2PA manifest box (`jumd` then `c2pa`) that batch's warning rests
+/// on: found wherever it lies, and never found in a near miss.
+@Suite struct ManifestSearchTests {
+    static let box = Array("jumdc2pa".utf8)
+
+    /// Scan-like bytes, with many a `j` (the box's first byte) and partial boxes in them.
+    static func filler(_ count: Int) -> [UInt8] {
+        (0..<count).map { i in i % 97 == 0 ? UInt8(ascii: "j") : i % 89 == 0 ? 0xFF : UInt8(truncatingIfNeeded: i * 31)
+        }
+    }
+
+    @Test func theBoxIsFoundAtTheStartInTheMiddleAndAtTheEnd() {
+        let body = Self.filler(10_000)
+        for at in [0, 1, 4_321, body.count] {
+            var bytes = body
+            bytes.insert(contentsOf: Self.box, at: at)
+            #expect(ContentCredentials.carriesManifest(Data(bytes)), "box at \(at)")
+        }
+        #expect(ContentCredentials.carriesManifest(Data(Self.box)))
+    }
+
+    @Test func nearMissesAndShortDataAreNotAManifest() {
+        var bytes = Self.filler(10_000)
+        bytes.insert(contentsOf: Array("jumdc2p".utf8), at: 100)
+        bytes.insert(contentsOf: Array("jjumdc2pX".utf8), at: 5_000)
+        // The box cut off by the end of the data.
+        bytes += Array("jumdc2p".utf8)
+        #expect(!ContentCredentials.carriesManifest(Data(bytes)))
+        #expect(!ContentCredentials.carriesManifest(Data()))
+        #expect(!ContentCredentials.carriesManifest(Data("jumd".utf8)))
+        // A slice of a larger Data: only its own bytes count.
+        let whole = Data(Self.box + Self.filler(100))
+        #expect(!ContentCredentials.carriesManifest(whole[1...]))
+        #expect(ContentCredentials.carriesManifest(whole[0..<8]))
+    }
+}
