@@ -45,8 +45,12 @@ import Watermark
         let folder = try temporaryFolder("shoot-invisible-jpeg")
         defer { try? FileManager.default.removeItem(at: folder) }
         let (photo, _, payload) = try shot(try photoCamera(in: folder), in: folder, name: "shot.jpg")
-        let read = try markReferee(["decode", photo.path])
-        #expect(read == payload.hex, "\(photo.path)")
+        // camstamp's reader finds every bit; invisible-watermark's cuts each bit at one half,
+        // where a photo's own lean can tip one or two, as batch's tests allow (56 of 64 bits).
+        let ours = try camstamp(["verify", photo.path])
+        #expect(ours.stdout.contains("unsigned; invisible mark \(payload.hex),"), "\(ours.stdout)")
+        let read = try #require(MarkPayload(hex: try markReferee(["decode", photo.path])))
+        #expect(read.agreement(with: payload) >= 56, "\(photo.path)")
         // What a social network makes of it.
         let recompressed = folder.appendingPathComponent("q75.ppm")
         try markReferee(["jpeg", photo.path, recompressed.path, "75"])
@@ -62,8 +66,8 @@ import Watermark
         let (photo, id, payload) = try shot(
             try photoCamera(in: folder) + ["--sign", chain.chain.path, "--sign-key", chain.key.path],
             in: folder, name: "signed.jpg")
-        let decoded = try markReferee(["decode", photo.path])
-        #expect(decoded == payload.hex)
+        let decoded = try #require(MarkPayload(hex: try markReferee(["decode", photo.path])))
+        #expect(decoded.agreement(with: payload) >= 56, "\(photo.path)")
         let read = try tool(refereePython, ["-c", SoftBindingTests.script, photo.path, chain.root.path])
         let store = try #require(try JSONSerialization.jsonObject(with: read) as? [String: Any])
         #expect(store["state"] as? String == "Trusted", "\(store)")
