@@ -89,7 +89,7 @@ public struct CameraJob {
 
         let writer = StillWriter(
             destination: destination, template: stillTemplate, quality: options.quality,
-            session: session, credentials: credentials)
+            session: session, credentials: credentials, invisible: options.invisible)
         let recorder = CameraRecorder(
             folder: destination.folder, fps: options.fps, resources: resources, credentials: credentials)
         var server: WebServer?

@@ -55,6 +55,20 @@ enum InvisibleMarking {
         return payload
     }
 
+    /// `frame` marked as `embed` marks it, in the colours a JPEG or PNG encoder keeps it in: a
+    /// camera's frame (limited range, BT.709 at HD sizes) would have its mark's chroma scaled by
+    /// the encoder's conversion to full-range BT.601, so it is converted first, into a new frame.
+    static func marked(_ frame: VideoFrame, instanceID: String) throws(CamStampError) -> VideoFrame {
+        var target = frame
+        if !frame.isJPEGColour {
+            do { target = try frame.inJPEGColour() } catch {
+                throw .failure("cannot convert the frame for the invisible mark: \(error)")
+            }
+        }
+        try embed(instanceID: instanceID, into: target)
+        return target
+    }
+
     /// What mark `frame` carries (compare it with a manifest's payload: `MarkReading.matches`).
     static func read(_ frame: VideoFrame) throws(CamStampError) -> MarkReading {
         try withPlane(frame) { (plane) throws(CamStampError) in

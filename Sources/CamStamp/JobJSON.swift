@@ -11,17 +11,18 @@ func jsonLine(_ value: some Encodable) -> String {
 
 extension ShootJob {
     /// `{"format":"jpg","height":720,"number":1,"output":"/…/photo.jpg","width":1280}`: a photo
-    /// written, as soon as it is whole on disk.
-    func jsonLine(_ file: URL, number: Int, width: Int, height: Int) -> String {
+    /// written, as soon as it is whole on disk; with `--invisible`, its mark as batch says it.
+    func jsonLine(_ file: URL, number: Int, width: Int, height: Int, invisible: String?) -> String {
         struct Photo: Encodable {
             var output: String
             var number, width, height: Int
             var format: String
+            var invisible: PhotoWorker.InvisibleMarkInfo?
         }
         return CamStamp.jsonLine(
             Photo(
                 output: file.path, number: number, width: width, height: height,
-                format: options.format.rawValue))
+                format: options.format.rawValue, invisible: invisible.map { .init(instanceID: $0) }))
     }
 
     /// `{"summary":{"interrupted":false,"requested":10,"written":10}}`: the last line.

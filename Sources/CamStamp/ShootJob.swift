@@ -84,14 +84,18 @@ public struct ShootJob {
             var context = marker.context(width: frame.width, height: frame.height, captureDate: Date())
             context.counter = number
             try marker.mark(frame, context: context)
+            // After the visible marks, so that it is in what they left; a new id per photo.
+            let instanceID = options.invisible ? InvisibleMarking.newInstanceID() : nil
+            if let instanceID { frame = try InvisibleMarking.marked(frame, instanceID: instanceID) }
             let file = try write(
                 frame, context: context, to: destination, template: stillTemplate, marker: marker,
-                credentials: credentials)
+                credentials: credentials, invisible: instanceID)
             files.append(file)
             if !options.toStandardOutput {
                 report.result(
                     options.json
-                        ? jsonLine(file, number: number, width: frame.width, height: frame.height)
+                        ? jsonLine(
+                            file, number: number, width: frame.width, height: frame.height, invisible: instanceID)
                         : file.path)
             }
             due = due + .milliseconds(Int64((options.interval * 1000).rounded(.up)))
@@ -101,10 +105,11 @@ public struct ShootJob {
     }
 
     /// One marked photo written through `destination`: encoded, geotagged (unless --strip-gps),
-    /// then signed, all before it is moved into place.
+    /// then signed (with `invisible`, the instance id of its invisible mark, and its soft binding),
+    /// all before it is moved into place.
     private func write(
         _ frame: VideoFrame, context: TemplateContext, to destination: StillDestination, template: PipelineTemplate,
-        marker: FrameMarker, credentials: ContentCredentials?
+        marker: FrameMarker, credentials: ContentCredentials?, invisible: String?
     ) throws(CamStampError) -> URL {
         let geotag = options.location.stripGPS ? nil : context.location
         // What a write failure names: the photo asked for, or the folder its name is made in.
@@ -118,7 +123,7 @@ public struct ShootJob {
             if let geotag { try Geotag.write(geotag, into: temporary) }
             try credentials?.signCapture(
                 temporary, format: options.format, date: context.captureDate,
-                marks: ContentCredentials.marks(marker.drawnContents))
+                marks: ContentCredentials.marks(marker.drawnContents), invisible: invisible)
         }
     }
 

@@ -14,12 +14,15 @@ final class StillWriter: @unchecked Sendable {
     private let queue = DispatchQueue(label: "camstamp.camera.stills")
     /// `--sign`: each photo signed as its last write.
     private let credentials: ContentCredentials?
+    /// `--invisible`: each photo gets an invisible mark of a new instance id, the manifest's.
+    private let invisible: Bool
 
     init(
         destination: StillDestination, template: PipelineTemplate, quality: Int, session: CameraSession,
-        credentials: ContentCredentials? = nil
+        credentials: ContentCredentials? = nil, invisible: Bool = false
     ) {
         self.credentials = credentials
+        self.invisible = invisible
         self.destination = destination
         self.template = template
         self.quality = quality
@@ -36,6 +39,12 @@ final class StillWriter: @unchecked Sendable {
         let taken = Date()
         queue.async { [self] in
             do throws(CamStampError) {
+                // Marked here, off the camera's thread; into a frame of its own (the ring's is shown).
+                let instanceID = invisible ? InvisibleMarking.newInstanceID() : nil
+                let frame =
+                    try instanceID.map { (id) throws(CamStampError) in
+                        try InvisibleMarking.marked(frame, instanceID: id)
+                    } ?? frame
                 let file = try destination.write { (temporary: URL) throws(CamStampError) in
                     do {
                         try StillDestination.encode(frame, template: template, quality: quality, to: temporary)
@@ -43,7 +52,8 @@ final class StillWriter: @unchecked Sendable {
                         throw .failure("photo: \(error)")
                     }
                     if let geotag { try Geotag.write(geotag, into: temporary) }
-                    try credentials?.signCapture(temporary, format: .jpg, date: taken, marks: marks)
+                    try credentials?.signCapture(
+                        temporary, format: .jpg, date: taken, marks: marks, invisible: instanceID)
                 }
                 var written = stat()
                 guard lstat(file.path, &written) == 0 else {

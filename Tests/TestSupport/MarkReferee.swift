@@ -29,6 +29,23 @@ package func markReferee(_ arguments: [String], sourceLocation: SourceLocation =
     return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
+/// A clip (Motion JPEG in Matroska, 1600×1200, `frames` at 5 a second) of a generated photo, in
+/// `folder`: for the invisible mark, a camera's view with the blocks a real photo has, where the
+/// test pattern's flat bars have few (and clip at 0).
+package func photoClip(in folder: URL, frames: Int = 5) throws -> URL {
+    let ppm = folder.appendingPathComponent("scene.ppm"), jpeg = folder.appendingPathComponent("scene.jpg")
+    try markReferee(["photo", "7", "1600", "1200", ppm.path])
+    try tool("/usr/bin/cjpeg", ["-quality", "95", "-outfile", jpeg.path, ppm.path])
+    let clip = folder.appendingPathComponent("scene.mkv")
+    try tool(
+        "gst-launch-1.0",
+        [
+            "-q", "multifilesrc", "location=\(jpeg.path)", "num-buffers=\(frames)", "caps=image/jpeg,framerate=5/1",
+            "!", "jpegparse", "!", "matroskamux", "!", "filesink", "location=\(clip.path)",
+        ])
+    return clip
+}
+
 /// An 8-bit RGB picture as binary PPM (P6) holds it, the referee's exchange format.
 package struct RGBPicture: Equatable {
     package var width: Int

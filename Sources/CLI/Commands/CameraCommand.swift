@@ -39,10 +39,14 @@ extension Commands {
             "mirror-photos",
             help: "Kept for scripts: the photos are mirrored whenever Mirror is on, as the preview shows them.")
 
+        static let invisible = Flag(
+            "invisible",
+            help: "Also write an invisible mark into every photo, after the visible ones: 64 bits derived from "
+                + "the photo's instance id (with --sign, the manifest's), as shoot --invisible writes it.")
         static let spec = CommandSpec(
             "camera",
             overview: "The watermark camera: a live viewfinder with the marks, in a browser or a window.",
-            keys: markedCapture + [output, web, window, token, size, fps, quality, mirrorPhotos, pipeline]
+            keys: markedCapture + [output, web, window, token, size, fps, quality, mirrorPhotos, pipeline, invisible]
                 + photoLocation + [tlsCertificate, tlsKey] + Signing.keys,
             discussion:
                 "Photos are full camera resolution; the grid and the square frame are drawn on the preview only. "
@@ -83,6 +87,7 @@ extension Commands {
             options.tlsKey = tls.key
         }
         options.signing = try Signing.options(values)
+        options.invisible = values.get(Camera.invisible)
         return options
     }
 }

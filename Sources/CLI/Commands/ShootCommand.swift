@@ -63,17 +63,24 @@ extension Commands {
                 + "camera's controls and ranges."
         ) { text, _ in try ControlOption.parse(text) }
 
+        static let invisible = Flag(
+            "invisible",
+            help: "Also write an invisible mark into every photo, after the visible ones: 64 bits derived from "
+                + "the photo's instance id (a new one per photo, given by --json; with --sign, the manifest's), "
+                + "read back by camstamp verify and by invisible-watermark's dwtDct after JPEG re-compression "
+                + "down to quality 75.")
         static let json = Flag(
             "json",
             help: "Print each photo as a JSON line on stdout as it is written (output, number, "
-                + "width, height, format), then {\"summary\": {written, requested, interrupted}}, for scripts.")
+                + "width, height, format; with --invisible, invisible: {algorithm, instance_id, payload}), "
+                + "then {\"summary\": {written, requested, interrupted}}, for scripts.")
 
         static let spec = CommandSpec(
             "shoot",
             overview: "Take a photo from a camera and stamp it.",
             keys: markedCapture + [
                 output, overwrite, size, fps, warmup, format, quality, pipeline, delay, count, interval,
-                rotate, square, mirror, control, json,
+                rotate, square, mirror, control, invisible, json,
             ] + photoLocation + Signing.keys)
     }
 
@@ -93,6 +100,7 @@ extension Commands {
         }
         options.overwrite = values.get(Shoot.overwrite)
         options.json = values.get(Shoot.json)
+        options.invisible = values.get(Shoot.invisible)
         if options.json, options.toStandardOutput {
             throw OptionValueError("'--json' and '-o -' cannot be used together: stdout holds the photo")
         }

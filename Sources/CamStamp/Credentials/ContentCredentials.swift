@@ -56,9 +56,7 @@ final class ContentCredentials: Sendable {
         add(marks, to: &draft)
         if let metadataEdit { draft.editedMetadata(metadataEdit) }
         draft.instanceID = instanceID
-        if invisible, let instanceID {
-            draft.watermarked(algorithm: InvisibleMark.algorithm, payload: MarkPayload(instanceID: instanceID).bytes)
-        }
+        if invisible, let instanceID { Self.watermarked(instanceID, draft: &draft) }
         if let blocks { draft.add(assertion: BlockAssertion.label, data: BlockAssertion.json(blocks)) }
         do {
             guard let file else { return try draft.sign(output, with: signer) }
@@ -83,12 +81,15 @@ final class ContentCredentials: Sendable {
     }
 
     /// A captured photo, the temporary file `photo` that becomes the output, signed in place:
-    /// `c2pa.created` (a digital capture at `date`), the marks.
-    func signCapture(_ photo: URL, format: ImageFormat, date: Date, marks: [Mark]) throws(CamStampError) {
+    /// `c2pa.created` (a digital capture at `date`), the marks; `invisible` as `sign`'s.
+    func signCapture(
+        _ photo: URL, format: ImageFormat, date: Date, marks: [Mark], invisible: String? = nil
+    ) throws(CamStampError) {
         var draft = ManifestDraft(
             title: photo.lastPathComponent, format: Self.mime(format), generator: (Self.generator, version))
         draft.created(when: date)
         add(marks, to: &draft)
+        if let invisible { Self.watermarked(invisible, draft: &draft) }
         do {
             let signed = try draft.sign(try Data(contentsOf: photo), with: signer)
             try signed.write(to: photo)
@@ -118,6 +119,13 @@ final class ContentCredentials: Sendable {
             try? FileManager.default.removeItem(at: signed)
             throw .failure("\(file.path): cannot sign it: \(reason)")
         }
+    }
+
+    /// The manifest of a photo whose invisible mark was made from `instanceID`: that id, the
+    /// `c2pa.watermarked` action and the soft binding of the mark's payload.
+    private static func watermarked(_ instanceID: String, draft: inout ManifestDraft) {
+        draft.instanceID = instanceID
+        draft.watermarked(algorithm: InvisibleMark.algorithm, payload: MarkPayload(instanceID: instanceID).bytes)
     }
 
     /// What the SDK reads of a parent: a JPEG that carries no manifest as its header segments (the

@@ -57,6 +57,8 @@ public struct CameraOptions: Sendable, Equatable {
     public var mirrorPhotos: Bool
     /// `--sign`: every photo signed with Content Credentials (`c2pa.created`); nil signs nothing.
     public var signing: SigningOptions?
+    /// `--invisible`: every photo gets an invisible mark of a new instance id, as `shoot`'s.
+    public var invisible = false
     /// `--pipeline`: a capture template of the user's own.
     public var pipeline: URL?
     /// `--gps` (and `--strip-gps` for photos): where the position comes from.

@@ -42,6 +42,9 @@ public struct ShootOptions: Sendable, Equatable {
     public var interval: Double = 0
     /// `--rotate`, `--square`, `--mirror`: what happens to the frame before it is marked.
     public var geometry = StillGeometry()
+    /// `--invisible`: an invisible mark carrying a new instance id is written into every photo
+    /// after its visible marks (with `--sign`, the manifest's, with its soft binding).
+    public var invisible = false
     /// `--sign`: every photo signed with Content Credentials (`c2pa.created`); nil signs nothing.
     public var signing: SigningOptions?
     /// V4L2 controls set on the camera as it opens (`--control NAME=VALUE`).
