@@ -21,11 +21,16 @@ enum BlockAssertion {
                     component.changed.map { [number($0.x), number($0.y), number($0.width), number($0.height)] }),
             ]
         }
-        return [
-            "alg": "sha256", "hash": .string(record.digest.map { String(format: "%02x", $0) }.joined()),
+        var object: [String: JSONValue] = [
             "components": .array(components),
             "changed_blocks": number(record.blocksChanged), "total_blocks": number(record.blocksTotal),
         ]
+        // A spliced photo's record has no hash: its blocks are compared with the parent's instead.
+        if !record.digest.isEmpty {
+            object["alg"] = "sha256"
+            object["hash"] = .string(record.digest.map { String(format: "%02x", $0) }.joined())
+        }
+        return .object(object)
     }
 
     /// The record in a verified manifest, nil when it has none; a record that does not read is
@@ -33,8 +38,8 @@ enum BlockAssertion {
     static func record(_ result: Verification) -> Parsed? {
         guard let text = result.ownAssertions[label] else { return nil }
         guard let root = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
-            root["alg"] as? String == "sha256", let hex = root["hash"] as? String, let digest = bytes(hex),
-            let list = root["components"] as? [[String: Any]], !list.isEmpty, list.count <= 4
+            let digest = Self.digest(root), let list = root["components"] as? [[String: Any]], !list.isEmpty,
+            list.count <= 4
         else { return .malformed }
         var components: [JPEGBlockRecord.Component] = []
         for item in list {
@@ -66,6 +71,13 @@ enum BlockAssertion {
         if let value = value as? Int { return value }
         if let value = value as? Double, value == value.rounded(), abs(value) < 1e9 { return Int(value) }
         return nil
+    }
+
+    /// The record's hash, `[]` when it has none; nil when one is there but does not read.
+    private static func digest(_ root: [String: Any]) -> [UInt8]? {
+        guard root["alg"] != nil || root["hash"] != nil else { return [] }
+        guard root["alg"] as? String == "sha256", let hex = root["hash"] as? String else { return nil }
+        return bytes(hex)
     }
 
     private static func bytes(_ hex: String) -> [UInt8]? {

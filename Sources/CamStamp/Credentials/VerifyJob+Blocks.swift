@@ -15,6 +15,9 @@ extension VerifyJob {
         var parent: URL?
         /// Why the pixels outside the marks are not shown to be the parent's; nil when they are.
         var problem: String?
+        /// Whether anything was checked: a spliced photo's record has no hash, so without
+        /// `--parent` there is only what it says changed.
+        var checked = true
 
         var good: Bool { problem == nil }
     }
@@ -33,8 +36,9 @@ extension VerifyJob {
             return BlockFinding(problem: "its block record (\(BlockAssertion.label)) does not read")
         }
         var finding = BlockFinding(changed: record.blocksChanged, total: record.blocksTotal, parent: parent?.url)
+        finding.checked = !record.digest.isEmpty || parent != nil
         do throws(JPEGBlockError) {
-            if try JPEGBlocks.digest(data, outside: record) != record.digest {
+            if !record.digest.isEmpty, try JPEGBlocks.digest(data, outside: record) != record.digest {
                 finding.problem = "the blocks outside the recorded marks do not match the recorded hash"
             }
         } catch {
@@ -45,7 +49,8 @@ extension VerifyJob {
     }
 
     /// Why `parent` is not the parent of `data` under `record`, or nil when it is: every block
-    /// that differs lies in the changed set, and its blocks outside it hash to the recorded hash.
+    /// that differs lies in the changed set, and its blocks outside it hash to the recorded hash
+    /// (when the record has one).
     private static func compare(_ data: Data, _ parent: (url: URL, data: Data), _ record: JPEGBlockRecord) -> String? {
         let name = "--parent \(parent.url.path)"
         do throws(JPEGBlockError) {
@@ -54,7 +59,7 @@ extension VerifyJob {
             if outside > 0 {
                 return "\(grouped(outside)) blocks outside the marks differ from those of \(name): it is not the parent"
             }
-            if try JPEGBlocks.digest(parent.data, outside: record) != record.digest {
+            if !record.digest.isEmpty, try JPEGBlocks.digest(parent.data, outside: record) != record.digest {
                 return "\(name) does not match the recorded hash: it is not the parent"
             }
             return nil
@@ -67,6 +72,10 @@ extension VerifyJob {
     static func words(_ finding: BlockFinding) -> String {
         guard finding.good else { return "outside the marks: not the parent's pixels (\(finding.problem ?? ""))" }
         let share = finding.total > 0 ? Double(finding.changed) * 100 / Double(finding.total) : 0
+        guard finding.checked else {
+            return "outside the marks: not checked (\(grouped(finding.changed)) of \(grouped(finding.total)) blocks "
+                + "changed, \(String(format: "%.2f", share)) %, as recorded; --parent SRC compares the others with it)"
+        }
         var words =
             "outside the marks: the parent's pixels (\(grouped(finding.changed)) of \(grouped(finding.total)) "
             + "blocks changed, \(String(format: "%.2f", share)) %)"
@@ -77,9 +86,10 @@ extension VerifyJob {
     /// `--json`'s `outside_marks` object.
     static func json(_ finding: BlockFinding) -> JSONValue {
         var object: [String: JSONValue] = [
-            "parents_pixels": .bool(finding.good), "changed_blocks": .number(Double(finding.changed)),
+            "checked": .bool(finding.checked), "changed_blocks": .number(Double(finding.changed)),
             "total_blocks": .number(Double(finding.total)),
         ]
+        if finding.checked { object["parents_pixels"] = .bool(finding.good) }
         object["parent"] = finding.parent.map { .string($0.path) }
         object["problem"] = finding.problem.map { .string($0) }
         return .object(object)

@@ -6,8 +6,9 @@ internal import CJPEGCoefficients
 extension JPEGCoefficientStamp {
     /// Collects a stamp's block record as it runs: the blocks `filter` rewrote and, on tier 1,
     /// whose every block row passes through Swift once in the record's order, the digest of the
-    /// others, so that the photo is not read a second time. Tier 2 holds only the rows under the
-    /// marks: its digest is one more coefficient read of the source.
+    /// others. Tier 2 holds only the rows under the marks: its digest would be one more
+    /// coefficient read of the source, which more than doubles a signed splice's time and memory,
+    /// so its record has none (`verify --parent` compares the blocks themselves).
     final class BlockRecorder {
         private var frame = cs_frame()
         private var layout: [JPEGBlockRecord.Component] = []
@@ -55,9 +56,8 @@ extension JPEGCoefficientStamp {
             next = row + 1 < layout[component].height ? (component, row + 1) : (component + 1, 0)
         }
 
-        /// The record of the stamp of `source` that ran; its digest read from `source` unless
-        /// tier 1 made it as it went.
-        func record(source: Data) throws(JPEGBlockError) -> JPEGBlockRecord {
+        /// The record of the stamp that ran, with the digest tier 1 made as it went (none otherwise).
+        func record() -> JPEGBlockRecord {
             var components = layout
             for c in components.indices {
                 let start = bases[c]
@@ -70,12 +70,8 @@ extension JPEGCoefficientStamp {
             if inPass, capped == components, next == (layout.count, 0), let digest {
                 self.digest = nil
                 var bytes = [UInt8](repeating: 0, count: 32)
-                if cs_digest_finish(digest, &bytes) == 0 {
-                    record.digest = bytes
-                    return record
-                }
+                if cs_digest_finish(digest, &bytes) == 0 { record.digest = bytes }
             }
-            record.digest = try JPEGBlocks.digest(source, outside: record)
             return record
         }
 

@@ -79,7 +79,7 @@ public final class JPEGCoefficientStamp {
         if status == 0, let output {
             var result = Result(data: output, blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
             result.spliced = true
-            result.blocks = Self.record(job, jpeg)
+            result.blocks = job.recorder?.record()
             return result
         }
         if status == 2, let failure = job.failure { throw CoefficientStampError(description: failure) }
@@ -114,15 +114,8 @@ public final class JPEGCoefficientStamp {
             throw CoefficientStampError(description: "the picture data is damaged (\(text))", damage: text)
         }
         var result = Result(data: output, blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
-        result.blocks = Self.record(job, jpeg)
+        result.blocks = job.recorder?.record()
         return result
-    }
-
-    /// `job`'s block record, if it kept one; nil when the source's blocks cannot be read again
-    /// (they were just read: only memory runs out so), which leaves the output without a record.
-    private static func record(_ job: Job, _ source: Data) -> JPEGBlockRecord? {
-        guard let recorder = job.recorder else { return nil }
-        return try? recorder.record(source: source)
     }
 
     /// One call into the C shim for `job` (its callbacks' context): the status, the output the
