@@ -242,7 +242,7 @@ SANITIZE_PHOTOS = "17 9:" "64 48:-restart 1" "40 40:-sample 1x1" "48 40:-restart
 sanitize: deps
 	@mkdir -p $(SANITIZE_DIR) && rm -f $(SANITIZE_DIR)/*.jpg
 	$(SANITIZE_CC) $(SANITIZE_FLAGS) -ISources/CJPEGCoefficients/include -ISources/CJPEGCoefficients \
-	  Sources/CJPEGCoefficients/*.c Tests/Sanitize/splice_fuzz.c -ljpeg -lpthread -lm -o $(SANITIZE_DIR)/splice-fuzz
+	  Sources/CJPEGCoefficients/*.c Tests/Sanitize/splice_fuzz.c -ljpeg -lcrypto -lpthread -lm -o $(SANITIZE_DIR)/splice-fuzz
 	@i=0; for photo in $(SANITIZE_PHOTOS); do \
 	  $(SANITIZE_DIR)/splice-fuzz --ppm $${photo%%:*} $$i > $(SANITIZE_DIR)/photo$$i.ppm && \
 	  cjpeg -quality 85 $${photo#*:} -outfile $(SANITIZE_DIR)/photo$$i.jpg $(SANITIZE_DIR)/photo$$i.ppm || exit 1; \

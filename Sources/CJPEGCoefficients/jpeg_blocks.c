@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The camstamp authors
 #include "jpeg_blocks.h"
+#include "jpeg_errors.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -66,29 +67,10 @@ int cs_digest_finish(cs_digest *digest, unsigned char out[32]) {
     return ok ? 0 : 1;
 }
 
-typedef struct {
-    struct jpeg_error_mgr manager;
-    jmp_buf *escape;
-    char *message;
-} error_state;
 
-static void fail(j_common_ptr info) {
-    error_state *state = (error_state *)info->err;
-    (*info->err->format_message)(info, state->message);
-    longjmp(*state->escape, 1);
-}
-
-// A warning is damage: the blocks read might not be the file's.
-static void warn(j_common_ptr info, int level) {
-    if (level < 0) fail(info);
-}
-
-static void prepare_source(struct jpeg_decompress_struct *source, error_state *error, jmp_buf *escape, char *text) {
-    source->err = jpeg_std_error(&error->manager);
-    error->manager.error_exit = fail;
-    error->manager.emit_message = warn;
-    error->message = text;
-    error->escape = escape;
+// A warning is damage as an error is: the blocks read might not be the file's.
+static void prepare_source(struct jpeg_decompress_struct *source, cs_error_state *error, jmp_buf *escape, char *text) {
+    source->err = cs_catch_errors(error, escape, text);
     jpeg_create_decompress(source);
 }
 
@@ -129,7 +111,7 @@ int cs_block_digest(const unsigned char *input, size_t input_length, const unsig
                     size_t skip_length, cs_frame *frame, unsigned char digest[32],
                     char message[CS_MESSAGE_LENGTH]) {
     struct jpeg_decompress_struct source;
-    error_state error;
+    cs_error_state error;
     char text[JMSG_LENGTH_MAX] = "";
     cs_digest *volatile running = NULL;
     volatile int status = 1;
@@ -184,7 +166,7 @@ int cs_block_differences(const unsigned char *a, size_t a_length, const unsigned
                          unsigned char **map, size_t *map_length, cs_frame *frame_a, cs_frame *frame_b,
                          char message[CS_MESSAGE_LENGTH]) {
     struct jpeg_decompress_struct first, second;
-    error_state first_error, second_error;
+    cs_error_state first_error, second_error;
     char text[JMSG_LENGTH_MAX] = "";
     unsigned char *volatile differ = NULL;
     volatile int status = 1;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The camstamp authors
 #include "jpeg_coefficients.h"
+#include "jpeg_errors.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -60,30 +61,14 @@ static void choose_huffman_tables(struct jpeg_decompress_struct *source, struct 
     target->optimize_coding = FALSE;
 }
 
-typedef struct {
-    struct jpeg_error_mgr manager;
-    jmp_buf *escape;
-    char *message;
-} error_state;
-
-// Fatal errors jump back to cs_rewrite_coefficients: the one thing Swift cannot do.
-static void fail(j_common_ptr info) {
-    error_state *state = (error_state *)info->err;
-    (*info->err->format_message)(info, state->message);
-    longjmp(*state->escape, 1);
-}
-
-// A warning means damaged data: treated as fatal, so such a photo takes the re-encoding path.
-static void warn(j_common_ptr info, int level) {
-    if (level < 0) fail(info);
-}
 
 int cs_rewrite_coefficients(const unsigned char *input, size_t input_length, cs_prepare prepare,
                             cs_filter filter, void *context, unsigned char **output,
                             size_t *output_length, char message[CS_MESSAGE_LENGTH]) {
     struct jpeg_decompress_struct source;
     struct jpeg_compress_struct target;
-    error_state source_error, target_error;
+    // A warning is damage as an error is: such a photo takes the re-encoding path.
+    cs_error_state source_error, target_error;
     // volatile: read after longjmp. libjpeg's memory destination grows into a buffer of its own
     // when `initial`, ours, is too small (a failure after that leaks it: libjpeg does not say where).
     unsigned char *volatile buffer = NULL;
@@ -97,16 +82,8 @@ int cs_rewrite_coefficients(const unsigned char *input, size_t input_length, cs_
     *output = NULL;
     *output_length = 0;
     message[0] = 0;
-    source.err = jpeg_std_error(&source_error.manager);
-    source_error.manager.error_exit = fail;
-    source_error.manager.emit_message = warn;
-    source_error.message = text;
-    source_error.escape = &escape;
-    target.err = jpeg_std_error(&target_error.manager);
-    target_error.manager.error_exit = fail;
-    target_error.manager.emit_message = warn;
-    target_error.message = text;
-    target_error.escape = &escape;
+    source.err = cs_catch_errors(&source_error, &escape, text);
+    target.err = cs_catch_errors(&target_error, &escape, text);
     jpeg_create_decompress(&source);
     jpeg_create_compress(&target);
     if (setjmp(escape)) {

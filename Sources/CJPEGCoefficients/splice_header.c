@@ -4,25 +4,11 @@
 // only once it starts decoding, which the splice never does: table selectors, the scan's
 // parameters, the tables' codes.
 #include "splice.h"
+#include "jpeg_errors.h"
 
 #include <setjmp.h>
 #include <string.h>
 
-typedef struct {
-    struct jpeg_error_mgr manager;
-    jmp_buf escape;
-    char *message;
-} error_state;
-
-static void fail(j_common_ptr info) {
-    error_state *state = (error_state *)info->err;
-    (*info->err->format_message)(info, state->message);
-    longjmp(state->escape, 1);
-}
-
-static void warn(j_common_ptr info, int level) {
-    if (level < 0) fail(info);
-}
 
 // Component c's tables: its quantisation table into the frame, its Huffman tables checked,
 // extended (extend_table) and built. 0, or a CS_SPLICE_ status.
@@ -125,13 +111,11 @@ static int mcu_layout(const struct jpeg_decompress_struct *info, header *h, char
 
 int read_header(const unsigned char *input, size_t length, header *h, table_cache *tables, char *text) {
     struct jpeg_decompress_struct info;
-    error_state error;
-    info.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = fail;
-    error.manager.emit_message = warn;
-    error.message = text;
+    cs_error_state error;
+    jmp_buf escape;
+    info.err = cs_catch_errors(&error, &escape, text);
     jpeg_create_decompress(&info);
-    if (setjmp(error.escape)) {
+    if (setjmp(escape)) {
         jpeg_destroy_decompress(&info);
         return CS_SPLICE_DAMAGED;
     }

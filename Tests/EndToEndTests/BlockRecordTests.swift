@@ -11,20 +11,14 @@ import TestSupport
 @Suite(.enabled(if: hasC2PAReferee, "c2pa-python is not installed: run make python-deps"))
 struct BlockRecordTests {
     /// c2pa-python's view: validation state, failure codes, and our assertion's data (or null).
-    static let assertionScript = """
-        import json, sys, c2pa
-        path, anchors = sys.argv[1:3]
-        settings = {"verify": {"verify_trust": True, "remote_manifest_fetch": False},
-                    "trust": {"trust_anchors": open(anchors).read()}}
-        context = c2pa.Context(c2pa.Settings.from_json(json.dumps(settings)))
-        with open(path, "rb") as f:
-            store = json.loads(c2pa.Reader("image/jpeg", f, context=context).json())
-        active = store["manifests"][store["active_manifest"]]
-        record = next((a["data"] for a in active["assertions"] if a["label"] == "org.camstamp.blocks.1"), None)
-        failures = store.get("validation_results", {}).get("activeManifest", {}).get("failure", [])
-        print(json.dumps({"state": store.get("validation_state"), "failures": [c["code"] for c in failures],
-                          "record": json.dumps(record) if record is not None else None}))
-        """
+    static let assertionScript =
+        Referee.reading("path, anchors = sys.argv[1:3]", mime: "\"image/jpeg\"") + """
+            active = store["manifests"][store["active_manifest"]]
+            record = next((a["data"] for a in active["assertions"] if a["label"] == "org.camstamp.blocks.1"), None)
+            failures = store.get("validation_results", {}).get("activeManifest", {}).get("failure", [])
+            print(json.dumps({"state": store.get("validation_state"), "failures": [c["code"] for c in failures],
+                              "record": json.dumps(record) if record is not None else None}))
+            """
 
     /// Our assertion, copied as it is into a manifest c2pa-python's Builder signs onto `photo`.
     static let forgeScript = """

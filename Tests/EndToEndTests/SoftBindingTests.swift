@@ -12,23 +12,17 @@ import Watermark
     .needsMarkReferee, .enabled(if: hasC2PAReferee, "c2pa-python is not installed: run make python-deps"))
 struct SoftBindingTests {
     /// The active manifest's instance id, actions and soft-binding assertions, as c2pa-python reads them.
-    static let script = """
-        import json, sys, c2pa
-        path, anchors = sys.argv[1:3]
-        settings = {"verify": {"verify_trust": True, "remote_manifest_fetch": False},
-                    "trust": {"trust_anchors": open(anchors).read()}}
-        context = c2pa.Context(c2pa.Settings.from_json(json.dumps(settings)))
-        with open(path, "rb") as f:
-            store = json.loads(c2pa.Reader("image/jpeg", f, context=context).json())
-        active = store["manifests"][store["active_manifest"]]
-        print(json.dumps({
-            "state": store.get("validation_state"),
-            "failures": [c["code"] for c in store["validation_results"]["activeManifest"].get("failure", [])],
-            "instance_id": active.get("instance_id"),
-            "actions": [a["action"] for s in active["assertions"] if s["label"].startswith("c2pa.actions")
-                        for a in s["data"]["actions"]],
-            "soft_bindings": [s["data"] for s in active["assertions"] if s["label"] == "c2pa.soft-binding"]}))
-        """
+    static let script =
+        Referee.reading("path, anchors = sys.argv[1:3]", mime: "\"image/jpeg\"") + """
+            active = store["manifests"][store["active_manifest"]]
+            print(json.dumps({
+                "state": store.get("validation_state"),
+                "failures": [c["code"] for c in store["validation_results"]["activeManifest"].get("failure", [])],
+                "instance_id": active.get("instance_id"),
+                "actions": [a["action"] for s in active["assertions"] if s["label"].startswith("c2pa.actions")
+                            for a in s["data"]["actions"]],
+                "soft_bindings": [s["data"] for s in active["assertions"] if s["label"] == "c2pa.soft-binding"]}))
+            """
 
     @Test func theSignedMarkIsTheManifestsAndVerifyFindsItAfterStripping() throws {
         let folder = try temporaryFolder()

@@ -103,35 +103,45 @@ package struct RefereeReport: Decodable {
 }
 
 package enum Referee {
-    /// c2pa-python's Reader over `file` with `anchors` as the only trust anchors.
-    package static let script = """
+    /// Python that unpacks `arguments` (`path, anchors = sys.argv[1:3]`: `path` and `anchors`
+    /// among them), reads `path` (a `mime` file, a Python expression) with c2pa-python's Reader,
+    /// `anchors` the only trust anchors, into `store`; a script goes on from there.
+    package static func reading(_ arguments: String, mime: String) -> String {
+        """
         import json, sys, c2pa
-        path, mime, anchors = sys.argv[1:4]
+        \(arguments)
         settings = {"verify": {"verify_trust": True, "remote_manifest_fetch": False},
                     "trust": {"trust_anchors": open(anchors).read()}}
         context = c2pa.Context(c2pa.Settings.from_json(json.dumps(settings)))
         with open(path, "rb") as f:
-            store = json.loads(c2pa.Reader(mime, f, context=context).json())
-        results = store.get("validation_results", {}).get("activeManifest", {})
-        manifests = store["manifests"]
-        active = manifests[store["active_manifest"]]
-        actions = []
-        for assertion in active["assertions"]:
-            if assertion["label"].startswith("c2pa.actions"):
-                for a in assertion["data"]["actions"]:
-                    actions.append(a["action"] + (": " + a["description"] if "description" in a else ""))
-        parent = next((i for i in active.get("ingredients", []) if i["relationship"] == "parentOf"), None)
-        parent_manifest = manifests.get(parent.get("active_manifest")) if parent else None
-        print(json.dumps({
-            "state": store.get("validation_state"),
-            "successes": [c["code"] for c in results.get("success", [])],
-            "failures": [c["code"] for c in results.get("failure", [])],
-            "actions": actions,
-            "generator": active["claim_generator_info"][0]["name"],
-            "relationships": [i["relationship"] for i in active.get("ingredients", [])],
-            "parentGenerator": parent_manifest["claim_generator_info"][0]["name"] if parent_manifest else None,
-            "instanceID": active.get("instance_id")}))
+            store = json.loads(c2pa.Reader(\(mime), f, context=context).json())
+
         """
+    }
+
+    /// c2pa-python's Reader over `file` with `anchors` as the only trust anchors.
+    package static let script =
+        reading("path, mime, anchors = sys.argv[1:4]", mime: "mime") + """
+            results = store.get("validation_results", {}).get("activeManifest", {})
+            manifests = store["manifests"]
+            active = manifests[store["active_manifest"]]
+            actions = []
+            for assertion in active["assertions"]:
+                if assertion["label"].startswith("c2pa.actions"):
+                    for a in assertion["data"]["actions"]:
+                        actions.append(a["action"] + (": " + a["description"] if "description" in a else ""))
+            parent = next((i for i in active.get("ingredients", []) if i["relationship"] == "parentOf"), None)
+            parent_manifest = manifests.get(parent.get("active_manifest")) if parent else None
+            print(json.dumps({
+                "state": store.get("validation_state"),
+                "successes": [c["code"] for c in results.get("success", [])],
+                "failures": [c["code"] for c in results.get("failure", [])],
+                "actions": actions,
+                "generator": active["claim_generator_info"][0]["name"],
+                "relationships": [i["relationship"] for i in active.get("ingredients", [])],
+                "parentGenerator": parent_manifest["claim_generator_info"][0]["name"] if parent_manifest else None,
+                "instanceID": active.get("instance_id")}))
+            """
 
     package static func read(_ file: URL, mime: String, anchors: URL) throws -> RefereeReport {
         let output = try tool(refereePython, ["-c", script, file.path, mime, anchors.path])

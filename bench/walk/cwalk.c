@@ -3,6 +3,7 @@
 // bench/walk/cwalk JPEG DIR: times the entropy splice's walk alone (skip_mcu over every MCU of a
 // baseline JPEG without restart markers, 20 times), and leaves in DIR the destuffed scan and the
 // tables for walk.swift, the same loop in Swift (see bench/walk/run.sh).
+#include "../../Sources/CJPEGCoefficients/jpeg_errors.c"
 #include "../../Sources/CJPEGCoefficients/jpeg_splice.c"
 #include "../../Sources/CJPEGCoefficients/splice_header.c"
 #include "../../Sources/CJPEGCoefficients/splice_nearest.c"
