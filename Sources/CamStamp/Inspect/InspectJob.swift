@@ -15,12 +15,16 @@ public struct InspectOptions: Sendable, Equatable {
     public var presets: [String] = []
     /// `--var K=V` for the marks.
     public var variables: [VariableAssignment] = []
-    /// Batch's options that decide a photo's path, as `batch` takes them: the output format,
-    /// `--quality`, `--max-size`, `--reencode` and `--invisible`.
+    /// Batch's options that decide a photo's path, as `batch` takes them: the output format
+    /// (`--format`; `keep` by default).
     public var format: BatchFormat = .keep
+    /// `--quality`: another quality than the photo's own, which re-encodes it.
     public var quality: Int?
+    /// `--max-size`: the longer side a photo is scaled down to.
     public var maxSize: Int?
+    /// `--reencode`: no JPEG stamped in its DCT coefficients.
     public var reencode = false
+    /// `--invisible`: an invisible mark, which changes every block.
     public var invisible = false
 
     /// Options for `files` with the defaults.
