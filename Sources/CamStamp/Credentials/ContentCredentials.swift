@@ -3,7 +3,6 @@
 internal import Credentials
 import Foundation
 internal import Media
-internal import PhotoMetadata
 import Presets
 internal import Watermark
 
@@ -50,9 +49,7 @@ final class ContentCredentials: Sendable {
     ) throws(CamStampError) -> Data? {
         var draft = ManifestDraft(
             title: sourceName, format: Self.mime(format), generator: (Self.generator, version))
-        draft.opened(
-            source: .data(Self.parentAsRead(source, format: sourceFormat)), title: sourceName,
-            format: Self.mime(sourceFormat))
+        draft.opened(source: .data(source), title: sourceName, format: Self.mime(sourceFormat))
         add(marks, to: &draft)
         if let metadataEdit { draft.editedMetadata(metadataEdit) }
         draft.instanceID = instanceID
@@ -126,20 +123,6 @@ final class ContentCredentials: Sendable {
     private static func watermarked(_ instanceID: String, draft: inout ManifestDraft) {
         draft.instanceID = instanceID
         draft.watermarked(algorithm: InvisibleMark.algorithm, payload: MarkPayload(instanceID: instanceID).bytes)
-    }
-
-    /// What the SDK reads of a parent: a JPEG that carries no manifest as its header segments (the
-    /// metadata and XMP ids the ingredient records) and an empty scan. The SDK copies an ingredient
-    /// whole into memory to parse it, twice, and no part of an ingredient without a manifest (and
-    /// without a thumbnail) depends on the scan. A parent's manifest is checked against all of it.
-    static func parentAsRead(_ source: Data, format: ImageFormat) -> Data {
-        guard format == .jpg, !carriesManifest(source),
-            let scan = try? JPEGStructure(parsing: source).scanOffset, scan + 4 <= source.count
-        else { return source }
-        let start = source.startIndex + scan
-        let end = scan + 2 + (Int(source[start + 2]) << 8 | Int(source[start + 3]))
-        guard end <= source.count else { return source }
-        return source.prefix(end) + Data([0xFF, 0xD9])
     }
 
     private func add(_ marks: [Mark], to draft: inout ManifestDraft) {
