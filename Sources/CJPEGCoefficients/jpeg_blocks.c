@@ -2,6 +2,7 @@
 // Copyright 2026 The camstamp authors
 #include "jpeg_blocks.h"
 #include "jpeg_errors.h"
+#include "jpeg_frame.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -67,39 +68,29 @@ int cs_digest_finish(cs_digest *digest, unsigned char out[32]) {
     return ok ? 0 : 1;
 }
 
-
 // A warning is damage as an error is: the blocks read might not be the file's.
 static void prepare_source(struct jpeg_decompress_struct *source, cs_error_state *error, jmp_buf *escape, char *text) {
     source->err = cs_catch_errors(error, escape, text);
     jpeg_create_decompress(source);
 }
 
+// The coefficients, after the frame's size is checked: a longjmp to `escape` with `text` said
+// when it has more than CS_MAX_BLOCKS blocks.
 static jvirt_barray_ptr *read_source(struct jpeg_decompress_struct *source, const unsigned char *input,
-                                     size_t length, cs_frame *frame, size_t *blocks) {
+                                     size_t length, cs_frame *frame, size_t *blocks, jmp_buf *escape,
+                                     char *text) {
     jpeg_mem_src(source, input, (unsigned long)length);
     jpeg_read_header(source, TRUE);
-    jvirt_barray_ptr *coefficients = jpeg_read_coefficients(source);
-    memset(frame, 0, sizeof *frame);
-    frame->width = (int)source->image_width;
-    frame->height = (int)source->image_height;
-    frame->components = source->num_components;
-    frame->colour_space = source->jpeg_color_space;
-    frame->max_h = source->max_h_samp_factor;
-    frame->max_v = source->max_v_samp_factor;
-    frame->progressive = source->progressive_mode;
-    frame->arithmetic = source->arith_code;
-    frame->precision = source->data_precision;
     *blocks = 0;
-    for (int c = 0; c < source->num_components && c < CS_MAX_COMPONENTS; c++) {
-        jpeg_component_info *component = &source->comp_info[c];
-        frame->h[c] = component->h_samp_factor;
-        frame->v[c] = component->v_samp_factor;
-        frame->width_in_blocks[c] = (int)component->width_in_blocks;
-        frame->height_in_blocks[c] = (int)component->height_in_blocks;
-        *blocks += (size_t)component->width_in_blocks * component->height_in_blocks;
-        if (component->quant_table)
-            for (int k = 0; k < 64; k++) frame->quant[c][k] = component->quant_table->quantval[k];
+    for (int c = 0; c < source->num_components && c < CS_MAX_COMPONENTS; c++)
+        *blocks += (size_t)source->comp_info[c].width_in_blocks * source->comp_info[c].height_in_blocks;
+    if (*blocks > CS_MAX_BLOCKS) {
+        snprintf(text, JMSG_LENGTH_MAX, "%zu blocks, over camstamp's limit of %d", *blocks, CS_MAX_BLOCKS);
+        longjmp(*escape, 1);
     }
+    jvirt_barray_ptr *coefficients = jpeg_read_coefficients(source);
+    // The components' quantisation tables are latched only once the coefficients are read.
+    cs_frame_of(source, frame);
     return coefficients;
 }
 
@@ -125,7 +116,7 @@ int cs_block_digest(const unsigned char *input, size_t input_length, const unsig
         return status;
     }
     size_t blocks = 0;
-    jvirt_barray_ptr *coefficients = read_source(&source, input, input_length, frame, &blocks);
+    jvirt_barray_ptr *coefficients = read_source(&source, input, input_length, frame, &blocks, &escape, text);
     if (source.num_components > CS_MAX_COMPONENTS || (skip && skip_length != blocks)) {
         status = CS_BLOCKS_LAYOUT;
         snprintf(text, sizeof text, "%zu blocks, not %zu", blocks, skip_length);
@@ -184,8 +175,8 @@ int cs_block_differences(const unsigned char *a, size_t a_length, const unsigned
         return status;
     }
     size_t blocks = 0, other = 0;
-    jvirt_barray_ptr *ca = read_source(&first, a, a_length, frame_a, &blocks);
-    jvirt_barray_ptr *cb = read_source(&second, b, b_length, frame_b, &other);
+    jvirt_barray_ptr *ca = read_source(&first, a, a_length, frame_a, &blocks, &escape, text);
+    jvirt_barray_ptr *cb = read_source(&second, b, b_length, frame_b, &other, &escape, text);
     if (first.num_components > CS_MAX_COMPONENTS || !same_layout(frame_a, frame_b)) {
         status = CS_BLOCKS_LAYOUT;
         snprintf(text, sizeof text, "their layouts or tables differ");

@@ -152,6 +152,36 @@ struct BlockRecordTests {
         #expect(json.stdout.contains("\"parents_pixels\":false"), "\(json.stdout)")
     }
 
+    /// A forged record or file that claims billions of blocks is refused, not allocated: verify
+    /// answers in one line (exit 1) instead of being killed for memory.
+    @Test func aRecordOrFileClaimingBillionsOfBlocksIsRefused() throws {
+        let folder = try temporaryFolder()
+        let chain = try TestChain(in: folder.appendingPathComponent("keys"))
+        let input = folder.appendingPathComponent("in/photo.jpg")
+        try plasmaJPEG(input)
+        let huge =
+            #"{"alg": "sha256", "hash": "\#(String(repeating: "0", count: 64))", "changed_blocks": 0, "components": "#
+            + #"[{"blocks_wide": 65535, "blocks_high": 65535, "h": 1, "v": 1, "changed": []}]}"#
+        let record = try put(Data(huge.utf8), "huge.json", in: folder)
+        let forged = folder.appendingPathComponent("forged.jpg")
+        try tool(
+            refereePython,
+            ["-c", Self.forgeScript, input.path, forged.path, record.path, chain.chain.path, chain.pkcs8Key.path])
+        let verified = try camstamp(["verify", forged.path, "--trust", chain.root.path])
+        #expect(verified.status == 1, "\(verified.stdout)\(verified.stderr)")
+        #expect(
+            verified.stdout.contains("its block record (org.camstamp.blocks.1) does not read"), "\(verified.stdout)")
+        // A parent whose header claims 60000×60000 pixels, with a few bytes of data.
+        var header = try Data(contentsOf: input)
+        let frame = try #require(header.firstRange(of: Data([0xFF, 0xC0])), "a baseline frame header")
+        header.replaceSubrange(frame.lowerBound + 5..<frame.lowerBound + 9, with: [0xEA, 0x60, 0xEA, 0x60])
+        let claim = try put(header, "claim.jpg", in: folder)
+        let output = try Self.signed(input, folder, chain, path: "coefficients")
+        let compared = try camstamp(["verify", output.path, "--trust", chain.root.path, "--parent", claim.path])
+        #expect(compared.status == 1, "\(compared.stdout)\(compared.stderr)")
+        #expect(compared.stdout.contains("over camstamp's limit of 12000000"), "\(compared.stdout)")
+    }
+
     @Test func aPNGSaysNothingOfBlocksUnlessAskedForAParent() throws {
         let folder = try temporaryFolder()
         let chain = try TestChain(in: folder.appendingPathComponent("keys"))

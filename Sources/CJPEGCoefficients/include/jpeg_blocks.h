@@ -11,6 +11,10 @@
 /// The two JPEGs (or a JPEG and the layout it should have) differ in their components, sampling,
 /// size in blocks or quantisation tables: their blocks cannot be compared one for one.
 #define CS_BLOCKS_LAYOUT 3
+/// The most blocks a file or a record may have: three full-resolution components of a picture of
+/// camstamp's largest, 250 megapixels. A header may claim far more than its data holds, and
+/// libjpeg would set aside (and zero) memory for all of them.
+#define CS_MAX_BLOCKS 12000000
 
 /// A running SHA-256 in the record's order (OpenSSL's, which uses the CPU's SHA instructions).
 typedef struct cs_digest cs_digest;

@@ -57,7 +57,10 @@ enum BlockAssertion {
             }
             components.append(.init(width: wide, height: high, h: h, v: v, changed: rectangles))
         }
-        return .record(JPEGBlockRecord(components: components, digest: digest))
+        let record = JPEGBlockRecord(components: components, digest: digest)
+        // Its map of blocks is made in memory: a forged record must not ask for gigabytes.
+        guard record.blocksTotal <= JPEGBlockRecord.maxBlocks else { return .malformed }
+        return .record(record)
     }
 
     enum Parsed {

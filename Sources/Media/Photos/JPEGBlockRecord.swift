@@ -36,7 +36,7 @@ public struct JPEGBlockRecord: Sendable, Equatable {
     }
 
     public var components: [Component]
-    /// The SHA-256 over the blocks outside `changed`, 32 bytes.
+    /// The SHA-256 over the blocks outside `changed`, 32 bytes; none (`[]`) in a spliced photo's.
     public var digest: [UInt8]
 
     public init(components: [Component], digest: [UInt8]) {
@@ -46,6 +46,9 @@ public struct JPEGBlockRecord: Sendable, Equatable {
 
     /// The most rectangles a record holds: beyond, each component's changed set is its bounding box.
     public static let maxRectangles = 1024
+
+    /// The most blocks a record (or a file compared with one) may have, all components together.
+    public static let maxBlocks = Int(CS_MAX_BLOCKS)
 
     public var blocksTotal: Int { components.reduce(0) { $0 + $1.width * $1.height } }
 
