@@ -110,11 +110,7 @@ extension PhotoWorker {
         if photo.heif != nil || photo.tiff != nil {
             return try decodeOutside(photo, outputKind: outputKind, request: request, mark: mark)
         }
-        // A 4:2:0 JPEG of its own size needs no pipeline; a turned one of another kind is turned here.
-        if let decoded = try reencodeDirectly(
-            picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
-            ?? decodeTurned(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
-        {
+        if let decoded = try decodeHere(picture, photo: photo, outputKind: outputKind, request: request, mark: mark) {
             return decoded
         }
         do {
@@ -139,12 +135,19 @@ extension PhotoWorker {
         }
     }
 
-    /// A turned 4:2:0 JPEG decoded and turned here (faster than videoflip turns it), then marked
-    /// raw; nil for any other photo, or data libjpeg warns about, which take the usual path.
-    private func decodeTurned(
+    /// A 4:2:0 JPEG decoded by libjpeg-turbo here: re-encoded without a pipeline when it stays a
+    /// 4:2:0 JPEG of its own size; else, turned, turned here (faster than videoflip turns it),
+    /// then marked raw. nil for any other photo, or data libjpeg warns about, which take the
+    /// usual path.
+    private func decodeHere(
         _ picture: Data, photo: PhotoFacts, outputKind: ImageFormat, request: PhotoRequest,
         mark: @escaping (VideoFrame) -> Error?
     ) throws(CamStampError) -> (output: PipelineOutput, warning: String?)? {
+        if let direct = try reencodeDirectly(
+            picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
+        {
+            return direct
+        }
         guard photo.kind == .jpg, photo.orientation != .normal, request.workFormat == nil,
             let upright = JPEGDecoder.decodeUpright(picture, orientation: photo.orientation)
         else { return nil }
