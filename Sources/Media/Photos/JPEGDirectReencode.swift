@@ -37,7 +37,7 @@ public enum JPEGDirectReencode {
         do { try GStreamer.initialize() } catch { throw .encode(error) }
         guard let frame = decode(data, orientation: orientation) else { return nil }
         if let error = mark(frame) { throw .mark(error) }
-        do { return try encode(frame, quality: quality) } catch { throw .encode(error) }
+        do { return try encode(frame, quality: quality, expectedSize: data.count) } catch { throw .encode(error) }
     }
 
     /// The upright I420 frame, or nil (see `reencode`).
@@ -109,8 +109,10 @@ public enum JPEGDirectReencode {
     }
 
     /// The frame's planes as a baseline 4:2:0 JPEG, with the accurate DCT (as jpegenc writes it
-    /// in the photo pipeline).
-    private static func encode(_ frame: VideoFrame, quality: Int) throws(MediaError) -> Data {
+    /// in the photo pipeline). The output buffer starts a little larger than `expectedSize` (the
+    /// source's size, which a re-encoding at its own quality about keeps): libjpeg-turbo's own
+    /// starts at 4 KB and is copied at each doubling.
+    private static func encode(_ frame: VideoFrame, quality: Int, expectedSize: Int) throws(MediaError) -> Data {
         guard let handle = tjInitCompress() else { throw JPEGDecoder.failure("cannot start libjpeg-turbo") }
         defer { tjDestroy(handle) }
         let (width, height) = (Int32(frame.width), Int32(frame.height))
@@ -119,8 +121,9 @@ public enum JPEGDirectReencode {
                 UnsafePointer(mapped.plane($0).baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
             var strides = (0..<3).map { Int32(mapped.stride($0)) }
-            var output: UnsafeMutablePointer<UInt8>?
-            var length: UInt = 0
+            let capacity = min(Int(Int32.max), expectedSize + expectedSize / 4 + 65536)
+            var output: UnsafeMutablePointer<UInt8>? = tjAlloc(Int32(capacity))
+            var length: UInt = output == nil ? 0 : UInt(capacity)
             let status = tjCompressFromYUVPlanes(
                 handle, &planes, width, &strides, height, Int32(TJSAMP_420.rawValue), &output, &length,
                 Int32(min(100, max(1, quality))), Int32(TJFLAG_ACCURATEDCT))
