@@ -18,10 +18,8 @@ static int reserve(writer *w, size_t more) {
     return 0;
 }
 
-// Appends `size` (≤ 32) bits, stuffing a zero after each 0xFF byte. Room reserved by the caller.
-static inline void put(writer *w, uint32_t value, int size) {
-    w->bits = (w->bits << size) | (value & (size == 32 ? 0xFFFFFFFFu : ((1u << size) - 1)));
-    w->count += size;
+// The bytes of the bits waiting, all but the last count % 8, with a zero after each 0xFF.
+static inline void flush(writer *w) {
     while (w->count >= 8) {
         uint8_t byte = (uint8_t)(w->bits >> (w->count - 8));
         w->data[w->length++] = byte;
@@ -30,9 +28,28 @@ static inline void put(writer *w, uint32_t value, int size) {
     }
 }
 
+// Appends `size` (≤ 32) bits, stuffing a zero after each 0xFF byte; up to 31 bits wait in `bits`
+// (flush writes them out). Room reserved by the caller.
+static inline void put(writer *w, uint32_t value, int size) {
+    w->bits = (w->bits << size) | (value & (size == 32 ? 0xFFFFFFFFu : ((1u << size) - 1)));
+    w->count += size;
+    if (w->count < 32) return;
+    uint32_t word = (uint32_t)(w->bits >> (w->count - 32)), inverted = ~word;
+    if ((inverted - 0x01010101u) & ~inverted & 0x80808080u) {
+        flush(w);
+        return;
+    }
+    word = __builtin_bswap32(word);
+    memcpy(w->data + w->length, &word, 4);
+    w->length += 4;
+    w->count -= 32;
+}
+
 // Pads to a byte with ones, as T.81 F.1.2.3 asks.
 static void pad(writer *w) {
+    flush(w);
     if (w->count) put(w, 0x7F, 8 - w->count);
+    flush(w);
 }
 
 static void append(writer *w, const uint8_t *bytes, size_t n) {
@@ -50,13 +67,13 @@ static int encode_block(writer *w, const int16_t *block, int pred, const table *
     if (!dc->size[s]) return -2;
     // A code and its value bits in one put (27 bits at most).
     put(w, (uint32_t)dc->code[s] << s | ((uint32_t)(diff < 0 ? diff - 1 : diff) & ((1u << s) - 1)), dc->size[s] + s);
-    int run = 0;
-    for (int k = 1; k < 64; k++) {
-        int v = block[natural[k]];
-        if (!v) {
-            run++;
-            continue;
-        }
+    // The nonzero coefficients by zigzag position, taken in turn: no branch per zero.
+    uint64_t nonzero = 0;
+    for (int k = 1; k < 64; k++) nonzero |= (uint64_t)(block[natural[k]] != 0) << k;
+    int last = 0;
+    for (; nonzero; nonzero &= nonzero - 1) {
+        int k = __builtin_ctzll(nonzero), v = block[natural[k]], run = k - last - 1;
+        last = k;
         for (; run > 15; run -= 16) {
             if (!ac->size[0xF0]) return -2;
             put(w, ac->code[0xF0], ac->size[0xF0]);
@@ -67,9 +84,8 @@ static int encode_block(writer *w, const int16_t *block, int pred, const table *
         int rs = run << 4 | s;
         if (!ac->size[rs]) return -2;
         put(w, (uint32_t)ac->code[rs] << s | ((uint32_t)(v < 0 ? v - 1 : v) & ((1u << s) - 1)), ac->size[rs] + s);
-        run = 0;
     }
-    if (run) {
+    if (last < 63) {
         if (!ac->size[0]) return -2;
         put(w, ac->code[0], ac->size[0]);
     }
@@ -83,6 +99,7 @@ static int copy_bits(writer *w, const scan *s, size_t scan_start, const unsigned
     // A shifted copy can meet a 0xFF more often than the source did: twice the bytes at most.
     if (to <= from) return 0;
     if (reserve(w, (size_t)((to - from) / 4) + 16)) return -1;
+    flush(w);
     if (w->count == 0 && (from & 7) == 0 && to - from >= 64) {
         // Through the input byte of the last whole destuffed byte, and its stuffed zero if any.
         size_t a = source_offset(s, scan_start, (size_t)(from >> 3));
