@@ -92,6 +92,29 @@ static int encode_block(writer *w, const int16_t *block, int pred, const table *
     return 0;
 }
 
+// The 64 destuffed bits from bit `from` (peek holds 64 - (from & 7) of them: the rest from the
+// ninth byte).
+static inline uint64_t bits_at(const uint8_t *data, uint64_t from) {
+    return peek(data, from) | (uint64_t)(data[(from >> 3) + 8] >> (8 - (from & 7)));
+}
+
+// Writes 64 bits, most significant byte first: at once, or byte by byte with a zero after each
+// 0xFF when one is.
+static inline uint8_t *put_word(uint8_t *out, uint64_t bytes) {
+    uint64_t inverted = ~bytes;
+    if (((inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull) == 0) {
+        uint64_t big = __builtin_bswap64(bytes);
+        memcpy(out, &big, 8);
+        return out + 8;
+    }
+    for (int shift = 56; shift >= 0; shift -= 8) {
+        uint8_t byte = (uint8_t)(bytes >> shift);
+        *out++ = byte;
+        if (byte == 0xFF) *out++ = 0;
+    }
+    return out;
+}
+
 // Copies destuffed bits [from, to) of one interval; byte for byte when both sides are aligned.
 // 0, or -1 out of memory.
 static int copy_bits(writer *w, const scan *s, size_t scan_start, const unsigned char *input, uint64_t from,
@@ -108,28 +131,25 @@ static int copy_bits(writer *w, const scan *s, size_t scan_start, const unsigned
         append(w, input + a, b - a);
         from = to & ~(uint64_t)7;
     }
-    // Eight bytes at a time, each the writer's n pending bits then the data's next 64 - n (the
-    // data's last n bits wait in their turn); byte by byte, with stuffing, when one is 0xFF.
+    // Eight bytes at a time: the writer's n pending bits then the data's next 64 - n (the data's
+    // last n bits wait in their turn), then the data's 64 bits from n before each 64 taken, at a
+    // shift that stays the same.
     const int n = w->count;
     uint64_t pending = w->bits & ((1ull << n) - 1);
     uint8_t *out = w->data + w->length;
-    for (; to - from >= 64; from += 64) {
-        // peek holds 64 - (from & 7) of them: the rest from the ninth byte.
-        uint64_t chunk = peek(s->data, from) | s->data[(from >> 3) + 8] >> (8 - (from & 7));
-        uint64_t bytes = (pending << 1) << (63 - n) | chunk >> n; // n = 0: no pending bits
-        pending = chunk & ((1ull << n) - 1);
-        uint64_t inverted = ~bytes;
-        if (((inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull) == 0) {
-            uint64_t big = __builtin_bswap64(bytes);
-            memcpy(out, &big, 8);
-            out += 8;
-        } else {
-            for (int shift = 56; shift >= 0; shift -= 8) {
-                uint8_t byte = (uint8_t)(bytes >> shift);
-                *out++ = byte;
-                if (byte == 0xFF) *out++ = 0;
-            }
+    const uint64_t words = (to - from) / 64;
+    if (words) {
+        uint64_t chunk = bits_at(s->data, from);
+        out = put_word(out, (pending << 1) << (63 - n) | chunk >> n); // n = 0: no pending bits
+        const uint8_t *next = s->data + ((from + 64 - (uint64_t)n) >> 3);
+        const int shift = (int)((from - (uint64_t)n) & 7);
+        for (uint64_t k = 1; k < words; k++, next += 8) {
+            uint64_t big;
+            memcpy(&big, next, 8);
+            out = put_word(out, __builtin_bswap64(big) << shift | (uint64_t)(next[8] >> (8 - shift)));
         }
+        from += 64 * words;
+        pending = bits_at(s->data, from - 64) & ((1ull << n) - 1);
     }
     w->length = (size_t)(out - w->data);
     w->bits = pending;
