@@ -60,7 +60,9 @@ int decode_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int pred[]
         if (block) block[0] = (int16_t)pred[c];
         const table *ac = mcu->ac[b];
         for (int k = 1; k < 64;) {
-            if (left < 31) REFILL();
+            // Each time (`left` is below 64: the DC code took one bit at least): asking whether
+            // the 31 bits an AC code and its value may take were there cost more, mispredicted.
+            REFILL();
             int rs = symbol(ac, w, &length);
             if (!length) return -1;
             int r = rs >> 4;
