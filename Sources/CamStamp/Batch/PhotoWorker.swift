@@ -209,7 +209,7 @@ final class PhotoWorker {
                 "the file is \(file.size >> 20) MB, more than this machine's memory "
                     + "(\(memory >> 20) MB); is it a photo?")
         }
-        do throws(RegularFile.Failure) { return head + (try file.readAll()) } catch { throw failure(error) }
+        do throws(RegularFile.Failure) { return try file.readAll(after: head) } catch { throw failure(error) }
     }
 
     /// stat(2)'s, not FileManager's attributes: those look up the owner's and group's names
