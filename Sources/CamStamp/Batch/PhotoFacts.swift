@@ -22,6 +22,9 @@ struct PhotoFacts {
     var pictureBytes = 0..<0
     /// A JPEG whose data ends before its EOI: only libjpeg-turbo can decode what there is.
     var truncated = false
+    /// A JPEG's one scan, from its SOS marker to its EOI, when no other segment follows the
+    /// header (a baseline picture); nil otherwise. Entropy-coded data only: no metadata in it.
+    var singleScan: Range<Int>?
     /// A grey picture (JPEG with one component, PNG colour type 0 or 4, grey TIFF).
     var isGrey = false
     /// A PNG with 16-bit samples and colour or alpha (types 2, 4, 6): GStreamer 1.22's pngdec
@@ -115,8 +118,10 @@ struct PhotoFacts {
         jpeg = picture
         (width, height) = (picture.width, picture.height)
         isGrey = picture.colourModel == .grey
-        if let end = JPEGPicture.end(of: data, structure: structure) {
+        let scans = JPEGPicture.scans(of: data, structure: structure)
+        if let end = scans.end {
             pictureBytes = 0..<end
+            if scans.single { singleScan = structure.scanOffset..<end }
         } else {
             pictureBytes = 0..<data.count
             truncated = true

@@ -156,7 +156,9 @@ final class PhotoWorker {
         throws(CamStampError)
     {
         guard let credentials = settings.credentials else {
-            if ContentCredentials.carriesManifest(source) { warnings.append(ContentCredentials.manifestDropped) }
+            if ContentCredentials.carriesManifest(source, skipping: stamped.sourceScan) {
+                warnings.append(ContentCredentials.manifestDropped)
+            }
             try settings.toStandardOutput ? writeStandardOutput(stamped.data) : write(stamped.data, to: item.output)
             return
         }

@@ -21,6 +21,8 @@ extension PhotoWorker {
         var instanceID: String
         /// Stamped in its coefficients with --sign: the blocks changed, for the manifest's record.
         var blocks: JPEGBlockRecord? = nil
+        /// The source's one scan (`PhotoFacts.singleScan`), which its manifest search skips.
+        var sourceScan: Range<Int>? = nil
     }
 
     /// Reads, orients, marks and encodes one photo's bytes and carries its metadata, without
@@ -98,7 +100,7 @@ extension PhotoWorker {
             data: output.data, kind: outputKind, width: size.width, height: size.height,
             warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded,
             invisible: instanceID.map { InvisibleMarkInfo(instanceID: $0) }, instanceID: outputID,
-            blocks: coefficients?.blocks)
+            blocks: coefficients?.blocks, sourceScan: photo.singleScan)
     }
 
     /// What the output does not keep of `photo` or keeps otherwise, for its warning line: a
