@@ -35,8 +35,8 @@ import Testing
         let cut = data.prefix(data.count - 8)
         #expect(JPEGPicture.end(of: cut, structure: try JPEGStructure(parsing: cut)) == nil)
         // Segments between the scans: not a single scan.
-        let scans = JPEGPicture.scans(of: data, structure: structure)
-        #expect(scans.end == data.count - 4 && !scans.single)
+        let walked = JPEGPicture.scans(of: data, structure: structure)
+        #expect(walked.end == data.count - 4 && !walked.single)
     }
 
     /// A baseline picture's one scan runs from its SOS to its EOI with nothing between: the
