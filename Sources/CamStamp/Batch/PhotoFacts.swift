@@ -244,21 +244,27 @@ struct PhotoFacts {
     /// `encoded` (a bare JPEG or PNG from the encoder) with this photo's metadata as `policy`
     /// says: EXIF with Orientation 1, the new size and no thumbnail; ICC; XMP; IPTC; with `edits`
     /// (--set-metadata) written. Returns the file and what had to be left out.
+    /// The output in parts, in order: a JPEG's new header and its scan as the encoder wrote it
+    /// (a slice of `encoded`, not a copy), so that its megabytes are written as they are.
     func withMetadata(
         _ encoded: Data, kind: ImageFormat, policy: MetadataPolicy,
         edits: MetadataEdits = MetadataEdits()
-    ) throws(CamStampError) -> (data: Data, warnings: [String]) {
+    ) throws(CamStampError) -> (parts: [Data], warnings: [String]) {
         // --strip-metadata: only what the encoder wrote.
-        if policy == .stripAll { return (encoded, []) }
+        if policy == .stripAll { return ([encoded], []) }
         let stripGPS = policy == .stripGPS
         do {
+            if kind == .jpg {
+                let output = try metadata.insertHeader(into: encoded, stripGPS: stripGPS, edits: edits)
+                let scan = encoded[(encoded.startIndex + output.scanOffset)...]
+                return ([output.header, scan], output.warnings.map(\.description))
+            }
             let output =
                 switch kind {
-                case .jpg: try metadata.insert(into: encoded, stripGPS: stripGPS, edits: edits)
                 case .webp: try metadata.insert(intoWebP: encoded, stripGPS: stripGPS, edits: edits)
                 default: try metadata.insert(intoPNG: encoded, stripGPS: stripGPS, edits: edits)
                 }
-            return (output.data, output.warnings.map(\.description))
+            return ([output.data], output.warnings.map(\.description))
         } catch {
             throw .failure("cannot add the metadata: \(error)")
         }
