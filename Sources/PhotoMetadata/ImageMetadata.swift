@@ -34,9 +34,11 @@ public struct ImageMetadata: Sendable {
     public init() {}
 
     /// Reads the metadata segments of a JPEG: the first EXIF, XMP and IPTC, the ICC profile, and the
-    /// APP segments carried verbatim. Throws only for a broken JPEG structure.
-    public init(jpeg: Data) throws(MetadataError) {
-        let structure = try JPEGStructure(parsing: jpeg)
+    /// APP segments carried verbatim. Throws only for a broken JPEG structure. `parsed`: the
+    /// structure of `jpeg` when the caller has it already (it is not parsed again).
+    public init(jpeg: Data, structure parsed: JPEGStructure? = nil) throws(MetadataError) {
+        let structure: JPEGStructure
+        if let parsed { structure = parsed } else { structure = try JPEGStructure(parsing: jpeg) }
         var sawEXIF = false
         for segment in structure.segments {
             if segment.isApp(1, JPEGSignature.exif) {

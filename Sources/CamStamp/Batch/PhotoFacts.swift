@@ -126,7 +126,7 @@ struct PhotoFacts {
             pictureBytes = 0..<data.count
             truncated = true
         }
-        readMetadata { () throws(MetadataError) in try ImageMetadata(jpeg: data) }
+        readMetadata { () throws(MetadataError) in try ImageMetadata(jpeg: data, structure: structure) }
     }
 
     /// A still WebP (an animated one is refused).
