@@ -97,16 +97,8 @@ extension PhotoWorker {
             return try decodeApart(picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
         }
         if photo.isWidePNG {
-            let decoded: DecodedPicture
-            do {
-                let png = try PhotoPNGDecoder.decode(picture)
-                decoded = try DecodedPicture.packed(
-                    png.pixels, width: png.width, height: png.height, stride: png.stride,
-                    format: png.opaque ? "BGRx" : "BGRA")
-            } catch {
-                throw .failure("\(error)")
-            }
-            return try runDecoded(decoded, photo: photo, outputKind: outputKind, request: request, mark: mark)
+            return try runDecoded(
+                try widePNG(picture), photo: photo, outputKind: outputKind, request: request, mark: mark)
         }
         // A colour format before the marks: a grey frame would turn a red mark grey. And 4:2:2/4:1:1
         // become 4:4:4 there, which videoflip takes (it has no Y42B) without losing chroma.
@@ -118,8 +110,8 @@ extension PhotoWorker {
         if photo.heif != nil || photo.tiff != nil {
             return try decodeOutside(photo, outputKind: outputKind, request: request, mark: mark)
         }
-        if let turned = try decodeTurned(picture, photo: photo, outputKind: outputKind, request: request, mark: mark) {
-            return turned
+        if let decoded = try decodeHere(picture, photo: photo, outputKind: outputKind, request: request, mark: mark) {
+            return decoded
         }
         do {
             let codec: PhotoCodec =
@@ -143,18 +135,37 @@ extension PhotoWorker {
         }
     }
 
-    /// A turned 4:2:0 JPEG decoded and turned here (faster than videoflip turns it), then marked
-    /// raw; nil for any other photo, or data libjpeg warns about, which take the usual path.
-    private func decodeTurned(
+    /// A 4:2:0 JPEG decoded by libjpeg-turbo here: re-encoded without a pipeline when it stays a
+    /// 4:2:0 JPEG of its own size; else, turned, turned here (faster than videoflip turns it),
+    /// then marked raw. nil for any other photo, or data libjpeg warns about, which take the
+    /// usual path.
+    private func decodeHere(
         _ picture: Data, photo: PhotoFacts, outputKind: ImageFormat, request: PhotoRequest,
         mark: @escaping (VideoFrame) -> Error?
     ) throws(CamStampError) -> (output: PipelineOutput, warning: String?)? {
+        if let direct = try reencodeDirectly(
+            picture, photo: photo, outputKind: outputKind, request: request, mark: mark)
+        {
+            return direct
+        }
         guard photo.kind == .jpg, photo.orientation != .normal, request.workFormat == nil,
             let upright = JPEGDecoder.decodeUpright(picture, orientation: photo.orientation)
         else { return nil }
         var turned = request
         turned.orientation = .normal
         return try runDecoded(upright, photo: photo, outputKind: outputKind, request: turned, mark: mark)
+    }
+
+    /// A 16-bit PNG, read by Cairo (GStreamer 1.22's pngdec shifts its colour or alpha by a sample).
+    private func widePNG(_ picture: Data) throws(CamStampError) -> DecodedPicture {
+        do {
+            let png = try PhotoPNGDecoder.decode(picture)
+            return try DecodedPicture.packed(
+                png.pixels, width: png.width, height: png.height, stride: png.stride,
+                format: png.opaque ? "BGRx" : "BGRA")
+        } catch {
+            throw .failure("\(error)")
+        }
     }
 
     /// GStreamer 1.22's jpegdec gives a YCbCr JPEG whose chroma is a quarter of the luma's width

@@ -81,7 +81,7 @@ extension JPEGDecoder {
     }
 
     /// libjpeg's YUV planes for one picture, as TurboJPEG sizes them.
-    private struct Scratch {
+    struct Scratch {
         var pointers: [UnsafeMutablePointer<UInt8>?] = []
         var strides: [Int32] = []
 
