@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
+extension JPEGCoefficientStamp.Job {
+    /// The block columns `filter` may change in block row `row` of `component`, if any.
+    func wants(component: Int, row: Int) -> Range<Int>? {
+        guard component < plans.count else { return nil }
+        let plan = plans[component], index = row - plan.firstRow
+        guard index >= 0, index < plan.wanted.count else { return nil }
+        return plan.wanted[index]
+    }
+
+    /// Rewrites the blocks of one row that the marks cover; the others are left as they are.
+    /// `blocks` holds `count` blocks from block column `first`.
+    func filter(component: Int, row: Int, first: Int = 0, blocks: UnsafeMutablePointer<Int16>, count: Int) {
+        guard component < plans.count else { return }
+        let plan = plans[component], index = row - plan.firstRow
+        guard index >= 0, index < plan.rows.count, !plan.rows[index].isEmpty else { return }
+        let space = owner.workspace
+        quant.withUnsafeBufferPointer { steps in
+            plan.blocks.withUnsafeBufferPointer { planned in
+                plan.taps.withUnsafeBufferPointer { taps in
+                    plan.fixed.withUnsafeBufferPointer { fixed in
+                        let quant = steps.baseAddress! + component * 64
+                        let columns = first..<first + count
+                        for block in planned[plan.rows[index]] where columns.contains(block.column) {
+                            let target = blocks + (block.column - first) * 64
+                            if block.fixed >= 0 {
+                                Self.quantise(fixed.baseAddress! + block.fixed, quant, into: target)
+                            } else {
+                                let (rows, columns) = Self.dequantise(target, quant, into: space.coefficients)
+                                space.inverse(nonzeroRows: rows, nonzeroColumns: columns)
+                                // In placement order, as the frame path composites them.
+                                JPEGCoefficientStamp.PlanePlan.blend(taps[block.taps], into: space.samples)
+                                space.forward()
+                                Self.quantise(space.coefficients, quant, into: target)
+                            }
+                            blocksChanged += 1
+                            recorder?.rewrote(component: component, row: row, column: block.column)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The block's coefficients times their steps, row by row, and which rows and columns hold
+    /// anything but zeros (bit i for row or column i); the rows of zeros are not written.
+    @inline(__always)
+    static func dequantise(
+        _ block: UnsafePointer<Int16>, _ quant: UnsafePointer<Double>, into coefficients: UnsafeMutablePointer<Double>
+    ) -> (rows: UInt8, columns: UInt8) {
+        var rows: UInt8 = 0
+        var any = SIMD8<Int16>(repeating: 0)
+        let from = UnsafeRawPointer(block), steps = UnsafeRawPointer(quant)
+        let to = UnsafeMutableRawPointer(coefficients)
+        for v in 0..<8 {
+            let row = from.loadUnaligned(fromByteOffset: v * 16, as: SIMD8<Int16>.self)
+            guard row != .zero else { continue }
+            rows |= 1 << v
+            any |= row
+            let step = steps.loadUnaligned(fromByteOffset: v * 64, as: SIMD8<Double>.self)
+            to.storeBytes(of: SIMD8<Double>(row) * step, toByteOffset: v * 64, as: SIMD8<Double>.self)
+        }
+        var columns: UInt8 = 0
+        for u in 0..<8 where any[u] != 0 { columns |= 1 << u }
+        return (rows, columns)
+    }
+
+    /// Coefficients divided by their steps, clamped and rounded into the block.
+    @inline(__always)
+    static func quantise(
+        _ coefficients: UnsafePointer<Double>, _ quant: UnsafePointer<Double>, into block: UnsafeMutablePointer<Int16>
+    ) {
+        for k in 0..<64 {
+            // Baseline Huffman coding holds DC differences in 11 bits and AC values in 10:
+            // a DC within ±1023 (what 8-bit samples give) differs from its neighbour's by
+            // at most 2047, which libjpeg's encoder does not check.
+            let limit = 1023.0
+            // Rounded half away from zero by truncation (`rounded()` is a libm call).
+            let q = max(-limit, min(limit, coefficients[k] / quant[k]))
+            block[k] = Int16(q + (q < 0 ? -0.5 : 0.5))
+        }
+    }
+}
