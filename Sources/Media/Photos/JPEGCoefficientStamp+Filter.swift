@@ -25,14 +25,14 @@ extension JPEGCoefficientStamp.Job {
                         for block in planned[plan.rows[index]] where columns.contains(block.column) {
                             let target = blocks + (block.column - first) * 64
                             if block.fixed >= 0 {
-                                Self.quantise(fixed.baseAddress! + block.fixed, quant, into: target)
+                                DCT.quantise(fixed.baseAddress! + block.fixed, quant, into: target)
                             } else {
                                 let (rows, columns) = Self.dequantise(target, quant, into: space.coefficients)
                                 space.inverse(nonzeroRows: rows, nonzeroColumns: columns)
                                 // In placement order, as the frame path composites them.
                                 JPEGCoefficientStamp.PlanePlan.blend(taps[block.taps], into: space.samples)
                                 space.forward()
-                                Self.quantise(space.coefficients, quant, into: target)
+                                DCT.quantise(space.coefficients, quant, into: target)
                             }
                             blocksChanged += 1
                             recorder?.rewrote(component: component, row: row, column: block.column)
@@ -50,35 +50,21 @@ extension JPEGCoefficientStamp.Job {
         _ block: UnsafePointer<Int16>, _ quant: UnsafePointer<Double>, into coefficients: UnsafeMutablePointer<Double>
     ) -> (rows: UInt8, columns: UInt8) {
         var rows: UInt8 = 0
-        var any = SIMD8<Int16>(repeating: 0)
+        var union = SIMD8<Int16>(repeating: 0)
         let from = UnsafeRawPointer(block), steps = UnsafeRawPointer(quant)
         let to = UnsafeMutableRawPointer(coefficients)
         for v in 0..<8 {
             let row = from.loadUnaligned(fromByteOffset: v * 16, as: SIMD8<Int16>.self)
-            guard row != .zero else { continue }
+            guard any(row .!= 0) else { continue }
             rows |= 1 << v
-            any |= row
+            union |= row
             let step = steps.loadUnaligned(fromByteOffset: v * 64, as: SIMD8<Double>.self)
             to.storeBytes(of: SIMD8<Double>(row) * step, toByteOffset: v * 64, as: SIMD8<Double>.self)
         }
-        var columns: UInt8 = 0
-        for u in 0..<8 where any[u] != 0 { columns |= 1 << u }
+        // One bit a column: the lanes' masks (all ones or zero) in their own bit.
+        let bits = SIMD8<Int16>(1, 2, 4, 8, 16, 32, 64, 128)
+        let lanes = SIMD8<Int16>(repeating: 0).replacing(with: -1, where: union .!= 0)
+        let columns = UInt8(truncatingIfNeeded: (bits & lanes).wrappedSum())
         return (rows, columns)
-    }
-
-    /// Coefficients divided by their steps, clamped and rounded into the block.
-    @inline(__always)
-    static func quantise(
-        _ coefficients: UnsafePointer<Double>, _ quant: UnsafePointer<Double>, into block: UnsafeMutablePointer<Int16>
-    ) {
-        for k in 0..<64 {
-            // Baseline Huffman coding holds DC differences in 11 bits and AC values in 10:
-            // a DC within ±1023 (what 8-bit samples give) differs from its neighbour's by
-            // at most 2047, which libjpeg's encoder does not check.
-            let limit = 1023.0
-            // Rounded half away from zero by truncation (`rounded()` is a libm call).
-            let q = max(-limit, min(limit, coefficients[k] / quant[k]))
-            block[k] = Int16(q + (q < 0 ? -0.5 : 0.5))
-        }
     }
 }

@@ -111,8 +111,6 @@ extension JPEGCoefficientStamp {
             patch.y0 = sy0 / fy
             patch.width = (sx1 + fx - 1) / fx - patch.x0
             patch.height = (sy1 + fy - 1) / fy - patch.y0
-            patch.value = [Float](repeating: 0, count: patch.width * patch.height)
-            patch.alpha = patch.value
             #if _endian(little)
             let (bi, gi, ri, ai) = (0, 1, 2, 3)
             #else
@@ -127,38 +125,47 @@ extension JPEGCoefficientStamp {
             let stepX = ((alongX.y - origin.y) * p.image.width + (alongX.x - origin.x)) * 4
             let stepY = ((alongY.y - origin.y) * p.image.width + (alongY.x - origin.x)) * 4
             let base = ((origin.y - p.y) * p.image.width + (origin.x - p.x)) * 4
+            var values = [Float](repeating: 0, count: patch.width * patch.height), alphas = values
+            let (x0, y0, columns) = (patch.x0, patch.y0, patch.width)
             p.image.premultiplied.withUnsafeBufferPointer { source in
-                for py in 0..<patch.height {
-                    for px in 0..<patch.width {
-                        var r = 0, g = 0, b = 0, a = 0
-                        for sy in max(sy0, (patch.y0 + py) * fy)..<min(sy1, (patch.y0 + py + 1) * fy) {
-                            let row = base + sy * stepY
-                            for sx in max(sx0, (patch.x0 + px) * fx)..<min(sx1, (patch.x0 + px + 1) * fx) {
-                                let o = row + sx * stepX
-                                r += Int(source[o + ri])
-                                g += Int(source[o + gi])
-                                b += Int(source[o + bi])
-                                a += Int(source[o + ai])
+                values.withUnsafeMutableBufferPointer { values in
+                    alphas.withUnsafeMutableBufferPointer { alphas in
+                        for py in 0..<patch.height {
+                            let rows = max(sy0, (y0 + py) * fy)..<min(sy1, (y0 + py + 1) * fy)
+                            for px in 0..<columns {
+                                var r = 0, g = 0, b = 0, a = 0
+                                let across = max(sx0, (x0 + px) * fx)..<min(sx1, (x0 + px + 1) * fx)
+                                for sy in rows {
+                                    let row = base + sy * stepY
+                                    for sx in across {
+                                        let o = row + sx * stepX
+                                        r += Int(source[o + ri])
+                                        g += Int(source[o + gi])
+                                        b += Int(source[o + bi])
+                                        a += Int(source[o + ai])
+                                    }
+                                }
+                                guard a > 0 else { continue }
+                                let red = Double(r) * scale, green = Double(g) * scale, blue = Double(b) * scale
+                                let y = kr * red + (1 - kr - kb) * green + kb * blue
+                                let alpha = Double(a) * scale
+                                let value: Double =
+                                    switch (colourSpace, c) {
+                                    case (1, _), (3, 0): y
+                                    case (3, 1): 0.5 * alpha + (blue - y) / (2 * (1 - kb))
+                                    case (3, _): 0.5 * alpha + (red - y) / (2 * (1 - kr))
+                                    case (_, 0): red
+                                    case (_, 1): green
+                                    default: blue
+                                    }
+                                values[py * columns + px] = Float(255 * value)
+                                alphas[py * columns + px] = Float(alpha)
                             }
                         }
-                        guard a > 0 else { continue }
-                        let red = Double(r) * scale, green = Double(g) * scale, blue = Double(b) * scale
-                        let y = kr * red + (1 - kr - kb) * green + kb * blue
-                        let alpha = Double(a) * scale
-                        let value: Double =
-                            switch (colourSpace, c) {
-                            case (1, _), (3, 0): y
-                            case (3, 1): 0.5 * alpha + (blue - y) / (2 * (1 - kb))
-                            case (3, _): 0.5 * alpha + (red - y) / (2 * (1 - kr))
-                            case (_, 0): red
-                            case (_, 1): green
-                            default: blue
-                            }
-                        patch.value[py * patch.width + px] = Float(255 * value)
-                        patch.alpha[py * patch.width + px] = Float(alpha)
                     }
                 }
             }
+            (patch.value, patch.alpha) = (values, alphas)
             return patch
         }
 
