@@ -50,6 +50,19 @@ static inline __attribute__((always_inline)) void quantise(const double *coeffic
     }
 }
 
+static inline __attribute__((always_inline)) void blend(double *restrict samples, const float *restrict alpha,
+                                                        const float *restrict value) {
+    for (int k = 0; k < 64; k++) {
+        const double a = alpha[k];
+        // A decoder clamps before showing a sample: the mark covers what it shows.
+        double shown = samples[k] + 128;
+        shown = shown >= 0 ? shown : 0;
+        shown = shown < 255 ? shown : 255;
+        const double blended = shown * (1 - a) + (double)value[k] - 128;
+        samples[k] = a > 0 ? blended : samples[k];
+    }
+}
+
 // The dense case (every row and column) apart, with its tests folded away.
 #define CS_DCT_VARIANT(suffix, attributes)                                                                \
     attributes static void passes_##suffix(const double *in, double *out, double *middle, const double *first, \
@@ -59,11 +72,15 @@ static inline __attribute__((always_inline)) void quantise(const double *coeffic
     }                                                                                                     \
     attributes static void quantise_##suffix(const double *coefficients, const double *steps, short *block) { \
         quantise(coefficients, steps, block);                                                             \
+    }                                                                                                     \
+    attributes static void blend_##suffix(double *samples, const float *alpha, const float *value) {      \
+        blend(samples, alpha, value);                                                                     \
     }
 
 typedef struct {
     void (*passes)(const double *, double *, double *, const double *, const double *, unsigned, unsigned);
     void (*quantise)(const double *, const double *, short *);
+    void (*blend)(double *, const float *, const float *);
 } kernels;
 
 CS_DCT_VARIANT(portable, )
@@ -74,12 +91,12 @@ CS_DCT_VARIANT(avx, __attribute__((target("avx"))))
 
 static kernels pick(void) {
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return (kernels){passes_avx512, quantise_avx512};
-    if (__builtin_cpu_supports("avx")) return (kernels){passes_avx, quantise_avx};
-    return (kernels){passes_portable, quantise_portable};
+    if (__builtin_cpu_supports("avx512f")) return (kernels){passes_avx512, quantise_avx512, blend_avx512};
+    if (__builtin_cpu_supports("avx")) return (kernels){passes_avx, quantise_avx, blend_avx};
+    return (kernels){passes_portable, quantise_portable, blend_portable};
 }
 #else
-static kernels pick(void) { return (kernels){passes_portable, quantise_portable}; }
+static kernels pick(void) { return (kernels){passes_portable, quantise_portable, blend_portable}; }
 #endif
 
 // Picked once; a race only picks the same twice.
@@ -90,6 +107,7 @@ static const kernels *chosen(void) {
         kernels k = pick();
         __atomic_store_n(&picked.passes, k.passes, __ATOMIC_RELAXED);
         __atomic_store_n(&picked.quantise, k.quantise, __ATOMIC_RELAXED);
+        __atomic_store_n(&picked.blend, k.blend, __ATOMIC_RELAXED);
         __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
     }
     return &picked;
@@ -103,3 +121,5 @@ void cs_dct_two_passes(const double *in, double *out, double *middle, const doub
 void cs_dct_quantise(const double *coefficients, const double *steps, short *block) {
     chosen()->quantise(coefficients, steps, block);
 }
+
+void cs_dct_blend(double *samples, const float *alpha, const float *value) { chosen()->blend(samples, alpha, value); }

@@ -19,4 +19,9 @@ void cs_dct_two_passes(const double *in, double *out, double *middle, const doub
 /// truncation), as the Swift the stamp had did it: min(1023, q), then max(-1023, ·).
 void cs_dct_quantise(const double *coefficients, const double *steps, short *block);
 
+/// Blends one mark's layer over a block into its samples (level-shifted, -128..127): where
+/// alpha[k] > 0, samples[k] = clamp(samples[k] + 128, 0, 255) * (1 - alpha[k]) + value[k] - 128,
+/// value premultiplied on the 0..255 scale.
+void cs_dct_blend(double *samples, const float *alpha, const float *value);
+
 #endif

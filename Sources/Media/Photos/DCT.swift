@@ -21,6 +21,12 @@ enum DCT {
         cs_dct_quantise(coefficients, steps, block)
     }
 
+    /// Blends a mark's layer (64 alphas, then 64 premultiplied values on the 0…255 scale) into a
+    /// block's samples (level-shifted, −128…127), where its alpha is above 0.
+    static func blend(into samples: UnsafeMutablePointer<Double>, layer: UnsafePointer<Float>) {
+        cs_dct_blend(samples, layer, layer + 64)
+    }
+
     /// One thread's block buffers and the basis beside them, so that a block costs no
     /// allocation, no bounds check and no lookup of a global. Not thread-safe.
     final class Workspace {

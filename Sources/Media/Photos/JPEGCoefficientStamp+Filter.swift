@@ -18,7 +18,7 @@ extension JPEGCoefficientStamp.Job {
         let space = owner.workspace
         quant.withUnsafeBufferPointer { steps in
             plan.blocks.withUnsafeBufferPointer { planned in
-                plan.taps.withUnsafeBufferPointer { taps in
+                plan.layers.withUnsafeBufferPointer { layers in
                     plan.fixed.withUnsafeBufferPointer { fixed in
                         let quant = steps.baseAddress! + component * 64
                         let columns = first..<first + count
@@ -30,7 +30,10 @@ extension JPEGCoefficientStamp.Job {
                                 let (rows, columns) = Self.dequantise(target, quant, into: space.coefficients)
                                 space.inverse(nonzeroRows: rows, nonzeroColumns: columns)
                                 // In placement order, as the frame path composites them.
-                                JPEGCoefficientStamp.PlanePlan.blend(taps[block.taps], into: space.samples)
+                                let size = JPEGCoefficientStamp.PlanePlan.layerSize
+                                for layer in block.layers {
+                                    DCT.blend(into: space.samples, layer: layers.baseAddress! + layer * size)
+                                }
                                 space.forward()
                                 DCT.quantise(space.coefficients, quant, into: target)
                             }

@@ -13,15 +13,23 @@ extension JPEGCoefficientStamp {
         /// The blocks the rectangle covers (half-open).
         var blockColumns = 0..<0, blockRows = 0..<0
 
-        /// Appends the mark's pixels over block (row, column) that are not wholly transparent,
-        /// row by row.
-        func taps(row: Int, column: Int, into taps: inout [Tap]) {
+        /// Appends the mark's layer over block (row, column) (`PlanePlan.layers`), if any of its
+        /// pixels there is not wholly transparent: true when all 64 are opaque.
+        func layer(row: Int, column: Int, into layers: inout [Float]) -> Bool? {
+            var layer = [Float](repeating: 0, count: PlanePlan.layerSize)
+            var covered = 0, opaque = 0
             for j in max(0, row * 8 - y0)..<min(height, row * 8 + 8 - y0) {
                 for i in max(0, column * 8 - x0)..<min(width, column * 8 + 8 - x0) where alpha[j * width + i] > 0 {
                     let k = (y0 + j - row * 8) * 8 + (x0 + i - column * 8)
-                    taps.append(Tap(index: Int32(k), alpha: alpha[j * width + i], value: value[j * width + i]))
+                    layer[k] = alpha[j * width + i]
+                    layer[64 + k] = value[j * width + i]
+                    covered += 1
+                    if layer[k] == 1 { opaque += 1 }
                 }
             }
+            guard covered > 0 else { return nil }
+            layers += layer
+            return opaque == 64
         }
     }
 }

@@ -1,20 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The camstamp authors
 extension JPEGCoefficientStamp {
-    /// One pixel of a mark over one block: where in the block, and the mark's alpha and
-    /// premultiplied value there (alpha > 0).
-    struct Tap {
-        var index: Int32
-        var alpha: Float
-        var value: Float
-    }
-
-    /// A block that one mark or more covers: its taps, in placement order and row by row within
-    /// each mark (the order the blend composites them), or, when a mark covers all 64 pixels
-    /// opaquely, the coefficients it comes to whatever was under it.
+    /// A block that one mark or more covers: a layer per mark, in placement order (the order
+    /// the blend composites them), or, when a mark covers all 64 pixels opaquely, the
+    /// coefficients it comes to whatever was under it.
     struct BlockPlan {
         var column: Int
-        var taps: Range<Int>
+        /// Layers in `PlanePlan.layers`: 64 alphas (0 off the mark), then 64 premultiplied values.
+        var layers: Range<Int>
         /// The block's first coefficient in `PlanePlan.fixed`, or -1.
         var fixed: Int
     }
@@ -30,7 +23,9 @@ extension JPEGCoefficientStamp {
         /// Each row's blocks (sorted by column) in `blocks`.
         let rows: [Range<Int>]
         let blocks: [BlockPlan]
-        let taps: [Tap]
+        /// `layerSize` floats a layer.
+        let layers: [Float]
+        static let layerSize = 128
         /// 64 coefficients (natural order, not quantised) per opaquely covered block.
         let fixed: [Double]
 
@@ -39,7 +34,8 @@ extension JPEGCoefficientStamp {
             let first = patches.map(\.blockRows.lowerBound).min() ?? 0
             let end = max(first, patches.map(\.blockRows.upperBound).max() ?? 0)
             var wanted: [Range<Int>?] = [], rows: [Range<Int>] = [], blocks: [BlockPlan] = []
-            var taps: [Tap] = [], fixed: [Double] = []
+            var layers: [Float] = [], fixed: [Double] = []
+            let size = Self.layerSize
             for row in first..<end {
                 let active = patches.filter { $0.blockRows.contains(row) }
                 let columns = active.map(\.blockColumns)
@@ -50,43 +46,35 @@ extension JPEGCoefficientStamp {
                 }
                 let start = blocks.count
                 for column in Set(active.flatMap { $0.blockColumns }).sorted() {
-                    let tapStart = taps.count
+                    let layerStart = layers.count / size
                     var opaque: Int?
                     for patch in active where patch.blockColumns.contains(column) {
-                        let before = taps.count
-                        patch.taps(row: row, column: column, into: &taps)
-                        let whole = taps.count - before == 64 && taps[before...].allSatisfy { $0.alpha == 1 }
-                        if whole { opaque = before }
+                        guard let whole = patch.layer(row: row, column: column, into: &layers) else { continue }
+                        if whole { opaque = layers.count / size - 1 }
                     }
-                    guard taps.count > tapStart else { continue }
-                    var block = BlockPlan(column: column, taps: tapStart..<taps.count, fixed: -1)
+                    let layerEnd = layers.count / size
+                    guard layerEnd > layerStart else { continue }
+                    var block = BlockPlan(column: column, layers: layerStart..<layerEnd, fixed: -1)
                     if let opaque {
                         // The mark replaced every sample: what was under it no longer counts.
                         for k in 0..<64 { workspace.samples[k] = 0 }
-                        Self.blend(taps[opaque..<taps.count], into: workspace.samples)
+                        layers.withUnsafeBufferPointer { all in
+                            for layer in opaque..<layerEnd {
+                                DCT.blend(into: workspace.samples, layer: all.baseAddress! + layer * size)
+                            }
+                        }
                         workspace.forward()
                         block.fixed = fixed.count
                         fixed += UnsafeBufferPointer(start: workspace.coefficients, count: 64)
-                        taps.removeSubrange(tapStart...)
-                        block.taps = tapStart..<tapStart
+                        layers.removeSubrange((layerStart * size)...)
+                        block.layers = layerStart..<layerStart
                     }
                     blocks.append(block)
                 }
                 rows.append(start..<blocks.count)
             }
-            (self.firstRow, self.wanted, self.rows, self.blocks, self.taps, self.fixed) =
-                (first, wanted, rows, blocks, taps, fixed)
-        }
-
-        /// Blends `taps` into a block's samples (level-shifted, −128…127).
-        @inline(__always)
-        static func blend(_ taps: some Collection<Tap>, into samples: UnsafeMutablePointer<Double>) {
-            for tap in taps {
-                let k = Int(tap.index), a = Double(tap.alpha)
-                // A decoder clamps before showing a sample: the mark covers what it shows.
-                let shown = min(255, max(0, samples[k] + 128))
-                samples[k] = shown * (1 - a) + Double(tap.value) - 128
-            }
+            (self.firstRow, self.wanted, self.rows, self.blocks, self.layers, self.fixed) =
+                (first, wanted, rows, blocks, layers, fixed)
         }
     }
 }
