@@ -63,6 +63,22 @@ static inline __attribute__((always_inline)) void blend(double *restrict samples
     }
 }
 
+static inline __attribute__((always_inline)) unsigned dequantise(const short *restrict block,
+                                                                 const double *restrict steps,
+                                                                 double *restrict coefficients) {
+    unsigned rows = 0, any = 0;
+    for (int v = 0; v < 8; v++) {
+        unsigned row = 0;
+        for (int u = 0; u < 8; u++) {
+            row |= block[v * 8 + u] != 0 ? 1u << u : 0;
+            coefficients[v * 8 + u] = (double)block[v * 8 + u] * steps[v * 8 + u];
+        }
+        rows |= row ? 1u << v : 0;
+        any |= row;
+    }
+    return rows | any << 8;
+}
+
 // The dense case (every row and column) apart, with its tests folded away.
 #define CS_DCT_VARIANT(suffix, attributes)                                                                \
     attributes static void passes_##suffix(const double *in, double *out, double *middle, const double *first, \
@@ -73,6 +89,9 @@ static inline __attribute__((always_inline)) void blend(double *restrict samples
     attributes static void quantise_##suffix(const double *coefficients, const double *steps, short *block) { \
         quantise(coefficients, steps, block);                                                             \
     }                                                                                                     \
+    attributes static unsigned dequantise_##suffix(const short *block, const double *steps, double *coefficients) { \
+        return dequantise(block, steps, coefficients);                                                    \
+    }                                                                                                     \
     attributes static void blend_##suffix(double *samples, const float *alpha, const float *value) {      \
         blend(samples, alpha, value);                                                                     \
     }
@@ -81,6 +100,7 @@ typedef struct {
     void (*passes)(const double *, double *, double *, const double *, const double *, unsigned, unsigned);
     void (*quantise)(const double *, const double *, short *);
     void (*blend)(double *, const float *, const float *);
+    unsigned (*dequantise)(const short *, const double *, double *);
 } kernels;
 
 CS_DCT_VARIANT(portable, )
@@ -91,12 +111,12 @@ CS_DCT_VARIANT(avx, __attribute__((target("avx"))))
 
 static kernels pick(void) {
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return (kernels){passes_avx512, quantise_avx512, blend_avx512};
-    if (__builtin_cpu_supports("avx")) return (kernels){passes_avx, quantise_avx, blend_avx};
-    return (kernels){passes_portable, quantise_portable, blend_portable};
+    if (__builtin_cpu_supports("avx512f")) return (kernels){passes_avx512, quantise_avx512, blend_avx512, dequantise_avx512};
+    if (__builtin_cpu_supports("avx")) return (kernels){passes_avx, quantise_avx, blend_avx, dequantise_avx};
+    return (kernels){passes_portable, quantise_portable, blend_portable, dequantise_portable};
 }
 #else
-static kernels pick(void) { return (kernels){passes_portable, quantise_portable, blend_portable}; }
+static kernels pick(void) { return (kernels){passes_portable, quantise_portable, blend_portable, dequantise_portable}; }
 #endif
 
 // Picked once; a race only picks the same twice.
@@ -108,6 +128,7 @@ static const kernels *chosen(void) {
         __atomic_store_n(&picked.passes, k.passes, __ATOMIC_RELAXED);
         __atomic_store_n(&picked.quantise, k.quantise, __ATOMIC_RELAXED);
         __atomic_store_n(&picked.blend, k.blend, __ATOMIC_RELAXED);
+        __atomic_store_n(&picked.dequantise, k.dequantise, __ATOMIC_RELAXED);
         __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
     }
     return &picked;
@@ -123,3 +144,7 @@ void cs_dct_quantise(const double *coefficients, const double *steps, short *blo
 }
 
 void cs_dct_blend(double *samples, const float *alpha, const float *value) { chosen()->blend(samples, alpha, value); }
+
+unsigned cs_dct_dequantise(const short *block, const double *steps, double *coefficients) {
+    return chosen()->dequantise(block, steps, coefficients);
+}

@@ -24,4 +24,8 @@ void cs_dct_quantise(const double *coefficients, const double *steps, short *blo
 /// value premultiplied on the 0..255 scale.
 void cs_dct_blend(double *samples, const float *alpha, const float *value);
 
+/// coefficients[k] = block[k] * steps[k]; returns the rows holding anything but zeros (bit v)
+/// and, shifted left by 8, the columns (bit u).
+unsigned cs_dct_dequantise(const short *block, const double *steps, double *coefficients);
+
 #endif

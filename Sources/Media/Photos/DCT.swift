@@ -21,6 +21,15 @@ enum DCT {
         cs_dct_quantise(coefficients, steps, block)
     }
 
+    /// The block's coefficients times their steps, and which rows and columns hold anything
+    /// but zeros (bit i for row or column i).
+    static func dequantise(
+        _ block: UnsafePointer<Int16>, _ steps: UnsafePointer<Double>, into coefficients: UnsafeMutablePointer<Double>
+    ) -> (rows: UInt8, columns: UInt8) {
+        let masks = cs_dct_dequantise(block, steps, coefficients)
+        return (UInt8(truncatingIfNeeded: masks), UInt8(truncatingIfNeeded: masks >> 8))
+    }
+
     /// Blends a mark's layer (64 alphas, then 64 premultiplied values on the 0…255 scale) into a
     /// block's samples (level-shifted, −128…127), where its alpha is above 0.
     static func blend(into samples: UnsafeMutablePointer<Double>, layer: UnsafePointer<Float>) {

@@ -27,7 +27,7 @@ extension JPEGCoefficientStamp.Job {
                             if block.fixed >= 0 {
                                 DCT.quantise(fixed.baseAddress! + block.fixed, quant, into: target)
                             } else {
-                                let (rows, columns) = Self.dequantise(target, quant, into: space.coefficients)
+                                let (rows, columns) = DCT.dequantise(target, quant, into: space.coefficients)
                                 space.inverse(nonzeroRows: rows, nonzeroColumns: columns)
                                 // In placement order, as the frame path composites them.
                                 let size = JPEGCoefficientStamp.PlanePlan.layerSize
@@ -44,30 +44,5 @@ extension JPEGCoefficientStamp.Job {
                 }
             }
         }
-    }
-
-    /// The block's coefficients times their steps, row by row, and which rows and columns hold
-    /// anything but zeros (bit i for row or column i); the rows of zeros are not written.
-    @inline(__always)
-    static func dequantise(
-        _ block: UnsafePointer<Int16>, _ quant: UnsafePointer<Double>, into coefficients: UnsafeMutablePointer<Double>
-    ) -> (rows: UInt8, columns: UInt8) {
-        var rows: UInt8 = 0
-        var union = SIMD8<Int16>(repeating: 0)
-        let from = UnsafeRawPointer(block), steps = UnsafeRawPointer(quant)
-        let to = UnsafeMutableRawPointer(coefficients)
-        for v in 0..<8 {
-            let row = from.loadUnaligned(fromByteOffset: v * 16, as: SIMD8<Int16>.self)
-            guard any(row .!= 0) else { continue }
-            rows |= 1 << v
-            union |= row
-            let step = steps.loadUnaligned(fromByteOffset: v * 64, as: SIMD8<Double>.self)
-            to.storeBytes(of: SIMD8<Double>(row) * step, toByteOffset: v * 64, as: SIMD8<Double>.self)
-        }
-        // One bit a column: the lanes' masks (all ones or zero) in their own bit.
-        let bits = SIMD8<Int16>(1, 2, 4, 8, 16, 32, 64, 128)
-        let lanes = SIMD8<Int16>(repeating: 0).replacing(with: -1, where: union .!= 0)
-        let columns = UInt8(truncatingIfNeeded: (bits & lanes).wrappedSum())
-        return (rows, columns)
     }
 }

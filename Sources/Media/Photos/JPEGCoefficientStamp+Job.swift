@@ -130,19 +130,22 @@ extension JPEGCoefficientStamp {
             p.image.premultiplied.withUnsafeBufferPointer { source in
                 values.withUnsafeMutableBufferPointer { values in
                     alphas.withUnsafeMutableBufferPointer { alphas in
+                        // Offsets within the mark's bytes, which hold them: wrapping arithmetic.
+                        let spans = (0..<columns).map { px in
+                            max(sx0, (x0 + px) * fx)..<min(sx1, (x0 + px + 1) * fx)
+                        }
                         for py in 0..<patch.height {
                             let rows = max(sy0, (y0 + py) * fy)..<min(sy1, (y0 + py + 1) * fy)
                             for px in 0..<columns {
                                 var r = 0, g = 0, b = 0, a = 0
-                                let across = max(sx0, (x0 + px) * fx)..<min(sx1, (x0 + px + 1) * fx)
                                 for sy in rows {
-                                    let row = base + sy * stepY
-                                    for sx in across {
-                                        let o = row + sx * stepX
-                                        r += Int(source[o + ri])
-                                        g += Int(source[o + gi])
-                                        b += Int(source[o + bi])
-                                        a += Int(source[o + ai])
+                                    let row = base &+ sy &* stepY
+                                    for sx in spans[px] {
+                                        let o = row &+ sx &* stepX
+                                        r &+= Int(source[o &+ ri])
+                                        g &+= Int(source[o &+ gi])
+                                        b &+= Int(source[o &+ bi])
+                                        a &+= Int(source[o &+ ai])
                                     }
                                 }
                                 guard a > 0 else { continue }

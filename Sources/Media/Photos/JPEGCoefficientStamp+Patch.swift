@@ -16,19 +16,25 @@ extension JPEGCoefficientStamp {
         /// Appends the mark's layer over block (row, column) (`PlanePlan.layers`), if any of its
         /// pixels there is not wholly transparent: true when all 64 are opaque.
         func layer(row: Int, column: Int, into layers: inout [Float]) -> Bool? {
-            var layer = [Float](repeating: 0, count: PlanePlan.layerSize)
+            let start = layers.count
+            layers.append(contentsOf: repeatElement(0, count: PlanePlan.layerSize))
             var covered = 0, opaque = 0
-            for j in max(0, row * 8 - y0)..<min(height, row * 8 + 8 - y0) {
-                for i in max(0, column * 8 - x0)..<min(width, column * 8 + 8 - x0) where alpha[j * width + i] > 0 {
-                    let k = (y0 + j - row * 8) * 8 + (x0 + i - column * 8)
-                    layer[k] = alpha[j * width + i]
-                    layer[64 + k] = value[j * width + i]
-                    covered += 1
-                    if layer[k] == 1 { opaque += 1 }
+            layers.withUnsafeMutableBufferPointer { all in
+                let layer = all.baseAddress! + start
+                for j in max(0, row * 8 - y0)..<min(height, row * 8 + 8 - y0) {
+                    for i in max(0, column * 8 - x0)..<min(width, column * 8 + 8 - x0) where alpha[j * width + i] > 0 {
+                        let k = (y0 + j - row * 8) * 8 + (x0 + i - column * 8)
+                        layer[k] = alpha[j * width + i]
+                        layer[64 + k] = value[j * width + i]
+                        covered += 1
+                        if layer[k] == 1 { opaque += 1 }
+                    }
                 }
             }
-            guard covered > 0 else { return nil }
-            layers += layer
+            guard covered > 0 else {
+                layers.removeSubrange(start...)
+                return nil
+            }
             return opaque == 64
         }
     }
