@@ -23,8 +23,16 @@ static const uint8_t natural[64] = {
 
 #define LOOK 9
 // 14 bits: the AC tables of a 4:2:0 photo (two of 32 KiB) stay near the core, and the walk's
-// look-ups take 11 bits each on average on the bench's photos (13 bits: 5 % slower).
+// look-ups take 11 bits each on average on the bench's photos (13 bits: no faster).
 #define FAST 14
+// skip_mcu takes four look-ups after each refill to 56 bits at least.
+_Static_assert(4 * FAST <= 56, "four look-ups of FAST bits per refill");
+
+// An entry of the walk's table (see table.pair): `length` in a byte of its own, so that the shift
+// the next look-up waits for takes it as loaded.
+typedef struct {
+    uint8_t length, step;
+} group;
 
 typedef struct {
     int32_t maxcode[18];
@@ -34,13 +42,12 @@ typedef struct {
     uint16_t look[1 << LOOK];
     // The walk's table (AC tables only): as many AC codes with their value bits as lie within
     // FAST bits, at once (on noisy photos most codes are 2-5 bits with their values, so often
-    // three or four): total length | end of block after them << 6 | advance << 7, where advance
-    // is the positions they move on plus one for an end of block, so that `k + advance <= 64`
-    // says the whole group is in this block (every code before the last leaves it open, and an
-    // end of block comes after a value at 62 at most). Advance 127 when even the first code is
-    // longer. The total length, which the walk's next look-up waits for, is in the low six bits,
-    // which a 64-bit shift takes as its count with no mask.
-    uint16_t pair[1 << FAST];
+    // three or four): their total length, and step = advance << 1 | end of block after them,
+    // where advance is the positions they move on plus one for an end of block, so that
+    // `k + advance <= 64` says the whole group is in this block (every code before the last
+    // leaves it open, and an end of block comes after a value at 62 at most). Advance 127 (and
+    // length 0) when even the first code is longer.
+    group pair[1 << FAST];
     // Encoding: code and length by symbol (length 0: no code).
     uint16_t code[256];
     uint8_t size[256];

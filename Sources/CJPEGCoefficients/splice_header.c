@@ -5,6 +5,7 @@
 // parameters, the tables' codes.
 #include "splice.h"
 #include "jpeg_errors.h"
+#include "jpeg_frame.h"
 
 #include <setjmp.h>
 #include <string.h>
@@ -46,15 +47,7 @@ static int component_tables(struct jpeg_decompress_struct *info, header *h, tabl
 // CS_SPLICE_ status.
 static int read_frame(struct jpeg_decompress_struct *info, header *h, table_cache *tables, char *text) {
     cs_frame *frame = &h->frame;
-    memset(frame, 0, sizeof *frame);
-    frame->width = (int)info->image_width;
-    frame->height = (int)info->image_height;
-    frame->components = info->num_components;
-    frame->colour_space = info->jpeg_color_space;
-    frame->max_h = info->max_h_samp_factor;
-    frame->max_v = info->max_v_samp_factor;
-    frame->precision = info->data_precision;
-    frame->restart_interval = (int)info->restart_interval;
+    cs_frame_of(info, frame);  // the quantisation tables are not latched yet: component_tables reads them
     h->saw_jfif = info->saw_JFIF_marker;
     h->density_unit = info->density_unit;
     h->x_density = info->X_density;
@@ -66,16 +59,12 @@ static int read_frame(struct jpeg_decompress_struct *info, header *h, table_cach
     // What libjpeg warns about only once it starts decoding (jdhuff.c), in its words.
     if (info->Ss != 0 || info->Se != DCTSIZE2 - 1 || info->Ah != 0 || info->Al != 0)
         return splice_failure(text, CS_SPLICE_DAMAGED, "Invalid SOS parameters for sequential JPEG");
-    const unsigned max_h = (unsigned)info->max_h_samp_factor, max_v = (unsigned)info->max_v_samp_factor;
     for (int c = 0; c < info->num_components; c++) {
         jpeg_component_info *component = &info->comp_info[c];
         if (info->cur_comp_info[c] != component)
             return splice_failure(text, CS_SPLICE_NOT_BASELINE, "scan components out of frame order");
-        frame->h[c] = h->h[c] = component->h_samp_factor;
-        frame->v[c] = h->v[c] = component->v_samp_factor;
-        const unsigned h_factor = (unsigned)component->h_samp_factor, v_factor = (unsigned)component->v_samp_factor;
-        frame->width_in_blocks[c] = (int)((info->image_width * h_factor + 8u * max_h - 1) / (8u * max_h));
-        frame->height_in_blocks[c] = (int)((info->image_height * v_factor + 8u * max_v - 1) / (8u * max_v));
+        h->h[c] = component->h_samp_factor;
+        h->v[c] = component->v_samp_factor;
         int status = component_tables(info, h, tables, c, text);
         if (status) return status;
     }

@@ -60,7 +60,9 @@ int decode_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int pred[]
         if (block) block[0] = (int16_t)pred[c];
         const table *ac = mcu->ac[b];
         for (int k = 1; k < 64;) {
-            if (left < 31) REFILL();
+            // Each time (`left` is below 64: the DC code took one bit at least): asking whether
+            // the 31 bits an AC code and its value may take were there cost more, mispredicted.
+            REFILL();
             int rs = symbol(ac, w, &length);
             if (!length) return -1;
             int r = rs >> 4;
@@ -104,17 +106,27 @@ static int skip_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int p
         w <<= n; left -= n;
         const table *ac = mcu->ac[b];
         int k = 1;
-        while (k < 64) {
-            if (left < FAST) REFILL();
-            uint32_t entry = ac->pair[w >> (64 - FAST)];
-            if (k + (int)(entry >> 7) <= 64) {
-                w <<= entry & 63; left -= (int)(entry & 63);
-                if (entry & 64) break;
-                k += (int)(entry >> 7);
-                continue;
-            }
-            // One code at a time: a longer one, or a group that would run past the block. An AC
-            // code and its value bits take 31 bits at most (16 + 15: libjpeg accepts sizes to 15).
+        // One look-up of the walk's table: a group of codes taken, unless it would run past the
+        // block (or its first code is longer than FAST bits: `one`). No group is empty.
+#define STEP()                                               \
+    do {                                                     \
+        const group g = ac->pair[w >> (64 - FAST)];          \
+        if (k + (g.step >> 1) > 64) goto one;                \
+        w <<= g.length;                                      \
+        left -= g.length;                                    \
+        if (g.step & 1) goto done;                           \
+        if ((k += g.step >> 1) >= 64) goto done;             \
+    } while (0)
+        for (;;) {
+            // At least 56 bits after a refill (`left` is below 64: the DC code took one at least),
+            // so four look-ups of FAST bits each need no check in between: the branch that asked
+            // after each one was mispredicted too often.
+            REFILL();
+            STEP(); STEP(); STEP(); STEP();
+            continue;
+        one:
+            // One code at a time. An AC code and its value bits take 31 bits at most (16 + 15:
+            // libjpeg accepts sizes to 15).
             if (left < 31) REFILL();
             int rs = symbol(ac, w, &length);
             if (!length) return -1;
@@ -124,7 +136,10 @@ static int skip_mcu(const uint8_t *data, uint64_t *pos, const layout *mcu, int p
             if (s) k += (rs >> 4) + 1;
             else if (rs >> 4 == 15) k += 16;
             else break;
+            if (k >= 64) break;
         }
+    done:
+#undef STEP
         // A run past the last coefficient (or a 16-zero run ending past it): damaged.
         if (k > 64) return -1;
     }

@@ -60,11 +60,11 @@ static int build(const JHUFF_TBL *source, table *t, int ac) {
         }
         // An advance past 64 (sixteen-zero runs of short codes) is never taken at once either.
         uint32_t advance = a + eob < 127 ? a + eob : 127;
-        t->pair[k] = (uint16_t)(n | eob << 6 | advance << 7);
+        t->pair[k] = (group){(uint8_t)n, (uint8_t)(advance << 1 | eob)};
     }
     // A code longer than FAST bits: an advance no block has room for sends the walk to `symbol`.
     for (uint32_t k = 0; k < (1u << FAST); k++)
-        if (!t->pair[k]) t->pair[k] = 127 << 7;
+        if (!t->pair[k].length) t->pair[k] = (group){0, 127 << 1};
     free(fast);
     return 0;
 }

@@ -18,10 +18,8 @@ static int reserve(writer *w, size_t more) {
     return 0;
 }
 
-// Appends `size` (≤ 32) bits, stuffing a zero after each 0xFF byte. Room reserved by the caller.
-static inline void put(writer *w, uint32_t value, int size) {
-    w->bits = (w->bits << size) | (value & (size == 32 ? 0xFFFFFFFFu : ((1u << size) - 1)));
-    w->count += size;
+// The bytes of the bits waiting, all but the last count % 8, with a zero after each 0xFF.
+static inline void flush(writer *w) {
     while (w->count >= 8) {
         uint8_t byte = (uint8_t)(w->bits >> (w->count - 8));
         w->data[w->length++] = byte;
@@ -30,9 +28,28 @@ static inline void put(writer *w, uint32_t value, int size) {
     }
 }
 
+// Appends `size` (≤ 32) bits, stuffing a zero after each 0xFF byte; up to 31 bits wait in `bits`
+// (flush writes them out). Room reserved by the caller.
+static inline void put(writer *w, uint32_t value, int size) {
+    w->bits = (w->bits << size) | (value & (size == 32 ? 0xFFFFFFFFu : ((1u << size) - 1)));
+    w->count += size;
+    if (w->count < 32) return;
+    uint32_t word = (uint32_t)(w->bits >> (w->count - 32)), inverted = ~word;
+    if ((inverted - 0x01010101u) & ~inverted & 0x80808080u) {
+        flush(w);
+        return;
+    }
+    word = __builtin_bswap32(word);
+    memcpy(w->data + w->length, &word, 4);
+    w->length += 4;
+    w->count -= 32;
+}
+
 // Pads to a byte with ones, as T.81 F.1.2.3 asks.
 static void pad(writer *w) {
+    flush(w);
     if (w->count) put(w, 0x7F, 8 - w->count);
+    flush(w);
 }
 
 static void append(writer *w, const uint8_t *bytes, size_t n) {
@@ -50,13 +67,13 @@ static int encode_block(writer *w, const int16_t *block, int pred, const table *
     if (!dc->size[s]) return -2;
     // A code and its value bits in one put (27 bits at most).
     put(w, (uint32_t)dc->code[s] << s | ((uint32_t)(diff < 0 ? diff - 1 : diff) & ((1u << s) - 1)), dc->size[s] + s);
-    int run = 0;
-    for (int k = 1; k < 64; k++) {
-        int v = block[natural[k]];
-        if (!v) {
-            run++;
-            continue;
-        }
+    // The nonzero coefficients by zigzag position, taken in turn: no branch per zero.
+    uint64_t nonzero = 0;
+    for (int k = 1; k < 64; k++) nonzero |= (uint64_t)(block[natural[k]] != 0) << k;
+    int last = 0;
+    for (; nonzero; nonzero &= nonzero - 1) {
+        int k = __builtin_ctzll(nonzero), v = block[natural[k]], run = k - last - 1;
+        last = k;
         for (; run > 15; run -= 16) {
             if (!ac->size[0xF0]) return -2;
             put(w, ac->code[0xF0], ac->size[0xF0]);
@@ -67,13 +84,35 @@ static int encode_block(writer *w, const int16_t *block, int pred, const table *
         int rs = run << 4 | s;
         if (!ac->size[rs]) return -2;
         put(w, (uint32_t)ac->code[rs] << s | ((uint32_t)(v < 0 ? v - 1 : v) & ((1u << s) - 1)), ac->size[rs] + s);
-        run = 0;
     }
-    if (run) {
+    if (last < 63) {
         if (!ac->size[0]) return -2;
         put(w, ac->code[0], ac->size[0]);
     }
     return 0;
+}
+
+// The 64 destuffed bits from bit `from` (peek holds 64 - (from & 7) of them: the rest from the
+// ninth byte).
+static inline uint64_t bits_at(const uint8_t *data, uint64_t from) {
+    return peek(data, from) | (uint64_t)(data[(from >> 3) + 8] >> (8 - (from & 7)));
+}
+
+// Writes 64 bits, most significant byte first: at once, or byte by byte with a zero after each
+// 0xFF when one is.
+static inline uint8_t *put_word(uint8_t *out, uint64_t bytes) {
+    uint64_t inverted = ~bytes;
+    if (((inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull) == 0) {
+        uint64_t big = __builtin_bswap64(bytes);
+        memcpy(out, &big, 8);
+        return out + 8;
+    }
+    for (int shift = 56; shift >= 0; shift -= 8) {
+        uint8_t byte = (uint8_t)(bytes >> shift);
+        *out++ = byte;
+        if (byte == 0xFF) *out++ = 0;
+    }
+    return out;
 }
 
 // Copies destuffed bits [from, to) of one interval; byte for byte when both sides are aligned.
@@ -83,6 +122,7 @@ static int copy_bits(writer *w, const scan *s, size_t scan_start, const unsigned
     // A shifted copy can meet a 0xFF more often than the source did: twice the bytes at most.
     if (to <= from) return 0;
     if (reserve(w, (size_t)((to - from) / 4) + 16)) return -1;
+    flush(w);
     if (w->count == 0 && (from & 7) == 0 && to - from >= 64) {
         // Through the input byte of the last whole destuffed byte, and its stuffed zero if any.
         size_t a = source_offset(s, scan_start, (size_t)(from >> 3));
@@ -91,28 +131,25 @@ static int copy_bits(writer *w, const scan *s, size_t scan_start, const unsigned
         append(w, input + a, b - a);
         from = to & ~(uint64_t)7;
     }
-    // Eight bytes at a time, each the writer's n pending bits then the data's next 64 - n (the
-    // data's last n bits wait in their turn); byte by byte, with stuffing, when one is 0xFF.
+    // Eight bytes at a time: the writer's n pending bits then the data's next 64 - n (the data's
+    // last n bits wait in their turn), then the data's 64 bits from n before each 64 taken, at a
+    // shift that stays the same.
     const int n = w->count;
     uint64_t pending = w->bits & ((1ull << n) - 1);
     uint8_t *out = w->data + w->length;
-    for (; to - from >= 64; from += 64) {
-        // peek holds 64 - (from & 7) of them: the rest from the ninth byte.
-        uint64_t chunk = peek(s->data, from) | s->data[(from >> 3) + 8] >> (8 - (from & 7));
-        uint64_t bytes = (pending << 1) << (63 - n) | chunk >> n; // n = 0: no pending bits
-        pending = chunk & ((1ull << n) - 1);
-        uint64_t inverted = ~bytes;
-        if (((inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull) == 0) {
-            uint64_t big = __builtin_bswap64(bytes);
-            memcpy(out, &big, 8);
-            out += 8;
-        } else {
-            for (int shift = 56; shift >= 0; shift -= 8) {
-                uint8_t byte = (uint8_t)(bytes >> shift);
-                *out++ = byte;
-                if (byte == 0xFF) *out++ = 0;
-            }
+    const uint64_t words = (to - from) / 64;
+    if (words) {
+        uint64_t chunk = bits_at(s->data, from);
+        out = put_word(out, (pending << 1) << (63 - n) | chunk >> n); // n = 0: no pending bits
+        const uint8_t *next = s->data + ((from + 64 - (uint64_t)n) >> 3);
+        const int shift = (int)((from - (uint64_t)n) & 7);
+        for (uint64_t k = 1; k < words; k++, next += 8) {
+            uint64_t big;
+            memcpy(&big, next, 8);
+            out = put_word(out, __builtin_bswap64(big) << shift | (uint64_t)(next[8] >> (8 - shift)));
         }
+        from += 64 * words;
+        pending = bits_at(s->data, from - 64) & ((1ull << n) - 1);
     }
     w->length = (size_t)(out - w->data);
     w->bits = pending;

@@ -132,6 +132,8 @@ struct CameraAPI: Sendable {
         var taken: String
         /// The camera loop's number of the frame the photo is (`{frame}` in its marks).
         var frame: Int?
+        /// `--invisible`: the photo's invisible mark, as `batch --json` and `shoot --json` say it.
+        var invisible: PhotoWorker.InvisibleMarkInfo?
         init(_ shot: CameraSession.Shot) {
             path = shot.path
             url = "/shots/" + (shot.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? shot.name)
@@ -140,6 +142,7 @@ struct CameraAPI: Sendable {
             height = shot.height
             taken = ISO8601DateFormatter().string(from: shot.taken)
             frame = shot.frame
+            invisible = shot.invisible.map { .init(instanceID: $0) }
         }
     }
 

@@ -39,6 +39,8 @@ final class CameraSession: @unchecked Sendable {
         var inode: UInt64 = 0
         /// The camera loop's number of the frame it is (`{frame}`).
         var frame: Int?
+        /// `--invisible`: the instance id the photo's invisible mark carries.
+        var invisible: String?
     }
 
     /// A photo asked for and not yet taken; `done` is called once, from the writer's thread.

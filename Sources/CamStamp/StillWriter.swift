@@ -62,7 +62,7 @@ final class StillWriter: @unchecked Sendable {
                 let shot = CameraSession.Shot(
                     name: file.lastPathComponent, path: file.path, width: frame.width,
                     height: frame.height, taken: Date(), device: UInt64(written.st_dev),
-                    inode: UInt64(written.st_ino), frame: number)
+                    inode: UInt64(written.st_ino), frame: number, invisible: instanceID)
                 session.addShot(shot)
                 done(.success(shot))
             } catch {

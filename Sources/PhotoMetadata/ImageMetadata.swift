@@ -34,9 +34,11 @@ public struct ImageMetadata: Sendable {
     public init() {}
 
     /// Reads the metadata segments of a JPEG: the first EXIF, XMP and IPTC, the ICC profile, and the
-    /// APP segments carried verbatim. Throws only for a broken JPEG structure.
-    public init(jpeg: Data) throws(MetadataError) {
-        let structure = try JPEGStructure(parsing: jpeg)
+    /// APP segments carried verbatim. Throws only for a broken JPEG structure. `parsed`: the
+    /// structure of `jpeg` when the caller has it already (it is not parsed again).
+    public init(jpeg: Data, structure parsed: JPEGStructure? = nil) throws(MetadataError) {
+        let structure: JPEGStructure
+        if let parsed { structure = parsed } else { structure = try JPEGStructure(parsing: jpeg) }
         var sawEXIF = false
         for segment in structure.segments {
             if segment.isApp(1, JPEGSignature.exif) {
@@ -184,6 +186,18 @@ public struct ImageMetadata: Sendable {
     public func insert(
         into encodedJPEG: Data, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()
     ) throws(MetadataError) -> MetadataOutput {
+        let parts = try insertHeader(into: encodedJPEG, stripGPS: stripGPS, edits: edits)
+        var data = parts.header
+        data.append(encodedJPEG[(encodedJPEG.startIndex + parts.scanOffset)...])
+        return MetadataOutput(data: data, warnings: parts.warnings)
+    }
+
+    /// `insert(into:stripGPS:edits:)` in two parts: the output's header (SOI and segments) and
+    /// the offset in `encodedJPEG` from which the rest of the output is its bytes unchanged, so
+    /// that a caller may write both without first joining them (a copy of the photo's scan).
+    public func insertHeader(
+        into encodedJPEG: Data, stripGPS: Bool, edits: MetadataEdits = MetadataEdits()
+    ) throws(MetadataError) -> (header: Data, scanOffset: Int, warnings: [MetadataWarning]) {
         let structure = try JPEGStructure(parsing: encodedJPEG)
         guard let size = structure.frameSize else { throw .noFrameHeader }
         var warnings = readWarnings
@@ -232,9 +246,7 @@ public struct ImageMetadata: Sendable {
         }
         var out: [UInt8] = [0xFF, 0xD8]
         for segment in added + carriedSegments + kept { out += segment.encoded }
-        var data = Data(out)
-        data.append(encodedJPEG[(encodedJPEG.startIndex + structure.scanOffset)...])
-        return MetadataOutput(data: data, warnings: warnings)
+        return (Data(out), structure.scanOffset, warnings)
     }
 
     /// `encodedPNG` (from the encoder) with this metadata right after IHDR: iCCP, eXIf (TIFF only),

@@ -168,7 +168,14 @@ public struct JPEGPicture: Sendable, Equatable {
     /// `structure.scanOffset` (entropy-coded data, and the segments between progressive scans);
     /// nil when the file ends first (a truncated picture).
     public static func end(of data: Data, structure: JPEGStructure) -> Int? {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int? in
+        scans(of: data, structure: structure).end
+    }
+
+    /// `end(of:structure:)`, and whether the first scan is the picture's only segment after its
+    /// header (a baseline picture: no table or other segment between scans, nor a second scan).
+    public static func scans(of data: Data, structure: JPEGStructure) -> (end: Int?, single: Bool) {
+        var segments = 0
+        let end = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int? in
             let bytes = raw.bindMemory(to: UInt8.self)
             let count = bytes.count
             var pos = structure.scanOffset
@@ -179,6 +186,7 @@ public struct JPEGPicture: Sendable, Equatable {
                 guard pos + 1 < count else { return nil }
                 let marker = bytes[pos + 1]
                 if marker == 0xD9 { return pos + 2 }
+                segments += 1
                 if (0xD0...0xD7).contains(marker) || marker == 0x01 {
                     pos += 2
                 } else {
@@ -197,5 +205,6 @@ public struct JPEGPicture: Sendable, Equatable {
             }
             return nil
         }
+        return (end, end != nil && segments == 1)
     }
 }

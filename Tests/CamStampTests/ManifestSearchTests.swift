@@ -39,4 +39,24 @@ import Testing
         #expect(!ContentCredentials.carriesManifest(whole[1...]))
         #expect(ContentCredentials.carriesManifest(whole[0..<8]))
     }
+
+    /// A JPEG's one scan is skipped (the batch searches every photo): a box in it is not looked
+    /// for, one just before or just after it is found, in a slice as in a whole Data.
+    @Test func aSkippedScanIsNotSearchedButWhatSurroundsItIs() {
+        let body = Self.filler(10_000)
+        var inside = body
+        inside.insert(contentsOf: Self.box, at: 5_000)
+        #expect(!ContentCredentials.carriesManifest(Data(inside), skipping: 4_000..<6_000))
+        #expect(ContentCredentials.carriesManifest(Data(inside), skipping: 6_000..<8_000))
+        for at in [0, 4_000 - Self.box.count, 6_000, body.count] {
+            var bytes = body
+            bytes.insert(contentsOf: Self.box, at: at)
+            let scan = (at < 6_000 ? 4_000 : 4_000 - Self.box.count)..<(at < 6_000 ? 6_000 : 6_000 - Self.box.count)
+            #expect(ContentCredentials.carriesManifest(Data(bytes), skipping: scan), "box at \(at)")
+            let slice = Data([0x6A, 0x75] + bytes)[2...]
+            #expect(ContentCredentials.carriesManifest(slice, skipping: scan), "box at \(at), in a slice")
+        }
+        // A range outside the data is not trusted: all of it is searched.
+        #expect(ContentCredentials.carriesManifest(Data(inside), skipping: 4_000..<20_000))
+    }
 }

@@ -5,7 +5,8 @@ import Testing
 import TestSupport
 
 /// `camera --invisible`: a shot from the page carries the invisible mark of the instance id its
-/// manifest (`--sign`) names, which `verify` finds again from a stripped copy.
+/// manifest (`--sign`) names, which `verify` finds again from a stripped copy; the shutter's
+/// answer names it.
 extension CameraTests {
     @Suite(.needsMarkReferee) struct InvisibleMark {
         @Test func aShotCarriesTheMarkOfItsManifestsInstanceID() throws {
@@ -42,6 +43,13 @@ extension CameraTests {
             ])
             #expect(found.stdout.contains("unsigned, but its invisible mark names manifest xmp:iid:"), "\(found)")
             #expect(found.stdout.contains("(in \(path))"), "\(found.stdout)")
+            // The shutter's answer says the mark as `batch --json` does: the id verify named.
+            let mark = try #require(shot["invisible"] as? [String: Any], "\(shot)")
+            let id = try #require(mark["instance_id"] as? String)
+            #expect(found.stdout.contains("names manifest \(id)"), "\(found.stdout) vs \(id)")
+            let payload = try #require(mark["payload"] as? String)
+            #expect(payload.count == 16 && payload.allSatisfy(\.isHexDigit), "\(payload)")
+            #expect(mark["algorithm"] as? String != nil)
         }
     }
 }

@@ -34,6 +34,22 @@ import Testing
         #expect(JPEGPicture.end(of: data, structure: structure) == data.count - 4)
         let cut = data.prefix(data.count - 8)
         #expect(JPEGPicture.end(of: cut, structure: try JPEGStructure(parsing: cut)) == nil)
+        // Segments between the scans: not a single scan.
+        let walked = JPEGPicture.scans(of: data, structure: structure)
+        #expect(walked.end == data.count - 4 && !walked.single)
+    }
+
+    /// A baseline picture's one scan runs from its SOS to its EOI with nothing between: the
+    /// batch's search for a C2PA manifest skips it.
+    @Test func aBaselinePictureHasASingleScan() throws {
+        let scan = sos + [0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD0, 0x56] + [0xFF, 0xD9]
+        let data = jpeg(quality: 90, rest: scan + [0x6A, 0x75])
+        let structure = try JPEGStructure(parsing: data)
+        let scans = JPEGPicture.scans(of: data, structure: structure)
+        #expect(scans.end == data.count - 2 && scans.single)
+        let cut = data.prefix(data.count - 4)
+        let cutScans = JPEGPicture.scans(of: cut, structure: try JPEGStructure(parsing: cut))
+        #expect(cutScans.end == nil && !cutScans.single)
     }
 
     @Test(arguments: [50, 60, 75, 90, 95, 98, 100])

@@ -64,6 +64,33 @@ final class FIFORescue: @unchecked Sendable {
         }
     }
 
+    /// The batch reads a photo's first bytes, then the rest into one buffer sized when it was
+    /// opened: what it read is kept in front, what the file gained since is read too (its buffer
+    /// grown), and a file grown past the limit still fails.
+    @Test func theRestOfAFileFollowsWhatWasReadAndWhatItGainedSinceItWasOpened() throws {
+        let file = try temporaryFolder().appendingPathComponent("photo.jpg")
+        let bytes = Data((0..<100_000).map { UInt8($0 % 251) })
+        let more = Data((0..<300_000).map { UInt8($0 % 241) })
+        try bytes.write(to: file)
+        func append(_ data: Data) throws {
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.seekToEnd()
+            try handle.write(contentsOf: data)
+            try handle.close()
+        }
+        let opened = try RegularFile(opening: file)
+        let head = try opened.read(upTo: 64)
+        try append(more)
+        #expect(try opened.readAll(after: head) == bytes + more)
+        let again = try RegularFile(opening: file)
+        #expect(try again.readAll() == bytes + more)
+        let limited = try RegularFile(opening: file)
+        try append(more)
+        #expect(throws: RegularFile.Failure.tooLarge(bytes: 450_001, limit: 450_000)) {
+            try limited.readAll(limit: 450_000)
+        }
+    }
+
     /// What a preset's checks see only at load time: the renderer itself, handed a FIFO (a file
     /// replaced after the preset was checked), refuses it without opening it blocking.
     @Test func theRendererRefusesAFIFOAsAnImageOrAFontFile() throws {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The camstamp authors
 // bench/walk/cwalk JPEG DIR: times the entropy splice's walk alone (skip_mcu over every MCU of a
-// baseline JPEG without restart markers, 20 times), and leaves in DIR the destuffed scan and the
-// tables for walk.swift, the same loop in Swift (see bench/walk/run.sh).
+// baseline JPEG without restart markers, 20 times; then walk_scan, as the splice calls it), and
+// decode_mcu over the whole scan (5 times), and leaves in DIR the destuffed scan and the tables
+// for walk.swift, the walk in Swift (see bench/walk/run.sh).
 #include "../../Sources/CJPEGCoefficients/jpeg_errors.c"
 #include "../../Sources/CJPEGCoefficients/jpeg_splice.c"
 #include "../../Sources/CJPEGCoefficients/splice_header.c"
@@ -41,5 +42,37 @@ int main(int argc, char **argv) {
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
     printf("C walk: %.2f ms CPU per scan, end bit %llu of %zu, MCUs %zu, pred %d %d %d\n",
            ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6) / 20, (unsigned long long)pos, s.length * 8, mcus, pred[0], pred[1], pred[2]);
+    // walk_scan, as the splice runs it (each MCU's start and predictors kept), marking nothing.
+    splice sp = {.h = &h, .s = s, .mcus = mcus, .per_interval = mcus, .intervals = 1};
+    int none[4096] = {0};
+    if (h.mcus_y > 4096) { printf("more than 4096 MCU rows\n"); return 1; }
+    sp.kept.first = sp.kept.end = none;
+    sp.starts = malloc(sizeof(uint64_t) * (mcus + 1));
+    sp.ends = malloc(sizeof(uint64_t));
+    sp.predictors = malloc(sizeof(int) * mcus * (size_t)h.frame.components);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+    for (int r = 0; r < 20; r++)
+        if (walk_scan(&sp)) { printf("walk_scan: %s\n", sp.text); return 1; }
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+    printf("C walk_scan: %.2f ms CPU per scan, end bit %llu\n",
+           ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6) / 20, (unsigned long long)sp.ends[0]);
+    // decode_mcu (the MCUs the marks reach are decoded whole) over the whole scan, 5 times, and
+    // a checksum of the coefficients.
+    static int16_t coefficients[10][64];
+    int16_t *blocks[10];
+    for (int i = 0; i < 10; i++) blocks[i] = coefficients[i];
+    uint64_t sum = 0;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+    for (int r = 0; r < 5; r++) {
+        pos = 0; memset(pred, 0, sizeof pred);
+        for (size_t i = 0; i < mcus; i++) {
+            if (decode_mcu(s.data, &pos, &h.mcu, pred, blocks)) { printf("bad %zu\n", i); return 1; }
+            for (int j = 0; j < 64; j++) sum = sum * 31 + (uint16_t)coefficients[i % h.mcu.blocks][j];
+        }
+    }
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+    printf("C decode: %.2f ms CPU per scan, end bit %llu, checksum %016llx\n",
+           ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6) / 5, (unsigned long long)pos,
+           (unsigned long long)sum);
     return 0;
 }

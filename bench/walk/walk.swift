@@ -77,12 +77,13 @@ func skipMCU(_ pos: inout UInt64, _ pred: inout (Int, Int, Int)) -> Bool {
         var k = 1
         while k < 64 {
             if left < fast { refill() }
-            let entry = Int(t.pair[Int(w >> UInt64(64 - fast))])
-            if k + (entry >> 7) <= 64 {
-                n = entry & 63
+            // C's group as one little-endian UInt16: length | step << 8.
+            let entry = Int(t.pair[Int(w >> UInt64(64 - fast))]), step = entry >> 8
+            if k + (step >> 1) <= 64 {
+                n = entry & 0xFF
                 w <<= UInt64(n); left -= n
-                if entry & 64 != 0 { break }
-                k += entry >> 7
+                if step & 1 != 0 { break }
+                k += step >> 1
                 continue
             }
             if left < 27 { refill() }

@@ -22,6 +22,9 @@ struct PhotoFacts {
     var pictureBytes = 0..<0
     /// A JPEG whose data ends before its EOI: only libjpeg-turbo can decode what there is.
     var truncated = false
+    /// A JPEG's one scan, from its SOS marker to its EOI, when no other segment follows the
+    /// header (a baseline picture); nil otherwise. Entropy-coded data only: no metadata in it.
+    var singleScan: Range<Int>?
     /// A grey picture (JPEG with one component, PNG colour type 0 or 4, grey TIFF).
     var isGrey = false
     /// A PNG with 16-bit samples and colour or alpha (types 2, 4, 6): GStreamer 1.22's pngdec
@@ -115,13 +118,15 @@ struct PhotoFacts {
         jpeg = picture
         (width, height) = (picture.width, picture.height)
         isGrey = picture.colourModel == .grey
-        if let end = JPEGPicture.end(of: data, structure: structure) {
+        let scans = JPEGPicture.scans(of: data, structure: structure)
+        if let end = scans.end {
             pictureBytes = 0..<end
+            if scans.single { singleScan = structure.scanOffset..<end }
         } else {
             pictureBytes = 0..<data.count
             truncated = true
         }
-        readMetadata { () throws(MetadataError) in try ImageMetadata(jpeg: data) }
+        readMetadata { () throws(MetadataError) in try ImageMetadata(jpeg: data, structure: structure) }
     }
 
     /// A still WebP (an animated one is refused).
@@ -239,21 +244,27 @@ struct PhotoFacts {
     /// `encoded` (a bare JPEG or PNG from the encoder) with this photo's metadata as `policy`
     /// says: EXIF with Orientation 1, the new size and no thumbnail; ICC; XMP; IPTC; with `edits`
     /// (--set-metadata) written. Returns the file and what had to be left out.
+    /// The output in parts, in order: a JPEG's new header and its scan as the encoder wrote it
+    /// (a slice of `encoded`, not a copy), so that its megabytes are written as they are.
     func withMetadata(
         _ encoded: Data, kind: ImageFormat, policy: MetadataPolicy,
         edits: MetadataEdits = MetadataEdits()
-    ) throws(CamStampError) -> (data: Data, warnings: [String]) {
+    ) throws(CamStampError) -> (parts: [Data], warnings: [String]) {
         // --strip-metadata: only what the encoder wrote.
-        if policy == .stripAll { return (encoded, []) }
+        if policy == .stripAll { return ([encoded], []) }
         let stripGPS = policy == .stripGPS
         do {
+            if kind == .jpg {
+                let output = try metadata.insertHeader(into: encoded, stripGPS: stripGPS, edits: edits)
+                let scan = encoded[(encoded.startIndex + output.scanOffset)...]
+                return ([output.header, scan], output.warnings.map(\.description))
+            }
             let output =
                 switch kind {
-                case .jpg: try metadata.insert(into: encoded, stripGPS: stripGPS, edits: edits)
                 case .webp: try metadata.insert(intoWebP: encoded, stripGPS: stripGPS, edits: edits)
                 default: try metadata.insert(intoPNG: encoded, stripGPS: stripGPS, edits: edits)
                 }
-            return (output.data, output.warnings.map(\.description))
+            return ([output.data], output.warnings.map(\.description))
         } catch {
             throw .failure("cannot add the metadata: \(error)")
         }

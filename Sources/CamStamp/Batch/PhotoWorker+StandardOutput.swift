@@ -5,8 +5,8 @@ import Foundation
 extension PhotoWorker {
     /// `batch PHOTO -o -`: the photo whole onto stdout, once it is stamped (nothing is written
     /// before, so a failure leaves stdout empty).
-    func writeStandardOutput(_ data: Data) throws(CamStampError) {
-        do { try FileHandle.standardOutput.write(contentsOf: data) } catch {
+    func writeStandardOutput(_ parts: [Data]) throws(CamStampError) {
+        do { for part in parts { try FileHandle.standardOutput.write(contentsOf: part) } } catch {
             let reason =
                 (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
                 ?? error.localizedDescription

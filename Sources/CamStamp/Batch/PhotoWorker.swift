@@ -156,8 +156,10 @@ final class PhotoWorker {
         throws(CamStampError)
     {
         guard let credentials = settings.credentials else {
-            if ContentCredentials.carriesManifest(source) { warnings.append(ContentCredentials.manifestDropped) }
-            try settings.toStandardOutput ? writeStandardOutput(stamped.data) : write(stamped.data, to: item.output)
+            if ContentCredentials.carriesManifest(source, skipping: stamped.sourceScan) {
+                warnings.append(ContentCredentials.manifestDropped)
+            }
+            try settings.toStandardOutput ? writeStandardOutput(stamped.parts) : write(stamped.parts, to: item.output)
             return
         }
         let marks = ContentCredentials.marks(marker.drawnContents)
@@ -170,7 +172,7 @@ final class PhotoWorker {
                 into: file)
         }
         if settings.toStandardOutput {
-            try writeStandardOutput(try sign(nil) ?? Data())
+            try writeStandardOutput([try sign(nil) ?? Data()])
         } else {
             try write(to: item.output) { (temporary) throws(CamStampError) in _ = try sign(temporary) }
         }
@@ -209,7 +211,7 @@ final class PhotoWorker {
                 "the file is \(file.size >> 20) MB, more than this machine's memory "
                     + "(\(memory >> 20) MB); is it a photo?")
         }
-        do throws(RegularFile.Failure) { return head + (try file.readAll()) } catch { throw failure(error) }
+        do throws(RegularFile.Failure) { return try file.readAll(after: head) } catch { throw failure(error) }
     }
 
     /// stat(2)'s, not FileManager's attributes: those look up the owner's and group's names
@@ -300,11 +302,12 @@ final class PhotoWorker {
         "cannot write \(target.path) (the disk is full); free some space or choose another -o folder"
     }
 
-    /// Writes `data` to a temporary file beside `target` and moves it into place, so a crash or
-    /// Ctrl-C never leaves half a photo; without --overwrite an existing file is never replaced.
-    private func write(_ data: Data, to target: URL) throws(CamStampError) {
+    /// Writes `parts`, one after the other, to a temporary file beside `target` and moves it into
+    /// place, so a crash or Ctrl-C never leaves half a photo; without --overwrite an existing file
+    /// is never replaced.
+    private func write(_ parts: [Data], to target: URL) throws(CamStampError) {
         try write(to: target) { (temporary) throws(CamStampError) in
-            do throws(POSIXError) { try TemporaryFiles.write(data, to: temporary) } catch {
+            do throws(POSIXError) { try TemporaryFiles.write(parts, to: temporary) } catch {
                 throw Self.writeFailure(error, target)
             }
         }

@@ -167,8 +167,19 @@ final class ContentCredentials: Sendable {
     /// Whether `data` carries a C2PA manifest store: a JUMBF description box of type c2pa
     /// (`jumd` then the type's first bytes, `c2pa`), wherever the format keeps it.
     /// Searched with memchr(3) and memcmp(3): `Data.range(of:)` compares byte by byte in Swift,
-    /// and every photo's whole file is searched.
-    static func carriesManifest(_ data: Data) -> Bool {
+    /// and every photo's whole file is searched, less `skipping`: a JPEG's one scan, from its SOS
+    /// marker to its EOI, which holds no segment (a box cannot straddle the markers at its ends:
+    /// their bytes are no box's).
+    static func carriesManifest(_ data: Data, skipping: Range<Int>? = nil) -> Bool {
+        guard let skipping, skipping.lowerBound >= 0, skipping.upperBound <= data.count else {
+            return carriesManifest(in: data)
+        }
+        let start = data.startIndex
+        return carriesManifest(in: data[start..<(start + skipping.lowerBound)])
+            || carriesManifest(in: data[(start + skipping.upperBound)...])
+    }
+
+    private static func carriesManifest(in data: Data) -> Bool {
         let box = Array("jumdc2pa".utf8)
         return data.withUnsafeBytes { raw in
             guard let base = raw.baseAddress, raw.count >= box.count else { return false }

@@ -7,7 +7,14 @@ import Presets
 extension PhotoWorker {
     /// One photo stamped in memory, as `stamp(_:outputKind:filename:fallbackDate:counter:)` gives it.
     struct Stamped {
-        var data: Data
+        /// The output's bytes in parts, in order (a JPEG's header, then its scan as the stamp
+        /// left it): written one after the other, joined only for whoever needs them whole.
+        var parts: [Data]
+        /// The output's bytes whole.
+        var data: Data {
+            guard parts.count != 1 else { return parts[0] }
+            return parts.reduce(into: Data(capacity: parts.reduce(0) { $0 + $1.count })) { $0.append($1) }
+        }
         var kind: ImageFormat
         var width: Int
         var height: Int
@@ -21,6 +28,8 @@ extension PhotoWorker {
         var instanceID: String
         /// Stamped in its coefficients with --sign: the blocks changed, for the manifest's record.
         var blocks: JPEGBlockRecord? = nil
+        /// The source's one scan (`PhotoFacts.singleScan`), which its manifest search skips.
+        var sourceScan: Range<Int>? = nil
     }
 
     /// Reads, orients, marks and encodes one photo's bytes and carries its metadata, without
@@ -87,18 +96,19 @@ extension PhotoWorker {
         // Stamped in its coefficients, the photo keeps its stored layout: the Orientation tag stays.
         edits.keepsOrientation = coefficients != nil
         edits.instanceID = outputID
-        let output: (data: Data, warnings: [String])
+        let output: (parts: [Data], warnings: [String])
         switch decoded.output {
         case .encoded(let encoded):
             output = try photo.withMetadata(encoded, kind: outputKind, policy: settings.metadata, edits: edits)
         case .raw(let image):
-            output = try encode(image, as: outputKind, photo: photo, edits: edits)
+            let encoded = try encode(image, as: outputKind, photo: photo, edits: edits)
+            output = ([encoded.data], encoded.warnings)
         }
         return Stamped(
-            data: output.data, kind: outputKind, width: size.width, height: size.height,
+            parts: output.parts, kind: outputKind, width: size.width, height: size.height,
             warnings: damage + notes + output.warnings, path: coefficients?.path ?? .reencoded,
             invisible: instanceID.map { InvisibleMarkInfo(instanceID: $0) }, instanceID: outputID,
-            blocks: coefficients?.blocks)
+            blocks: coefficients?.blocks, sourceScan: photo.singleScan)
     }
 
     /// What the output does not keep of `photo` or keeps otherwise, for its warning line: a

@@ -131,10 +131,12 @@ public final class Stamper {
             }
         let stamped = try worker.stamp(
             image, outputKind: kind, filename: filename, fallbackDate: date, counter: counter)
+        // Joined once: `data` puts the parts together each time it is asked.
+        let data = stamped.data
         return StampedImage(
-            data: stamped.data, format: stamped.kind,
+            data: data, format: stamped.kind,
             width: stamped.width, height: stamped.height,
-            report: StampReport(warnings: stamped.warnings, metadata: CarriedMetadata(reading: stamped.data)))
+            report: StampReport(warnings: stamped.warnings, metadata: CarriedMetadata(reading: data)))
     }
 
     /// Stamps the photo file at `url` (read, never modified), dated by its modification
