@@ -147,7 +147,7 @@ test: check-tracked lint build python-deps
 UNIT_SUITES = ^(PresetsTests|RenderTests|ISOBMFFTests|PhotoMetadataTests|CredentialsUnitTests|CLITests|CamStampTests|TestSupportTests)\. \
   ^WatermarkTests\.PayloadTests/ \
   ^MediaTests\.(BlendTests|ColumnBlendTests|ClipContainerTests|ClipMetadataUnitTests|CameraControlsTests)/ \
-  ^MediaTests\.(TemplateTests|UpstreamFixTests|SpliceFuzzTests)/
+  ^MediaTests\.(TemplateTests|UpstreamFixTests|SpliceFuzzTests|CoefficientPlanCacheTests)/
 NO_PLUGINS = $(BUILD_DIR)/no-gstreamer-plugins
 
 check: build python-deps

@@ -7,6 +7,8 @@
 #define CAMSTAMP_JPEG_COEFFICIENTS_H
 
 #include <stddef.h>
+// The stamp's DCT passes (here too, so that a module cache built before it sees it).
+#include "jpeg_dct.h"
 
 #define CS_MAX_COMPONENTS 4
 #define CS_MESSAGE_LENGTH 200

@@ -9,7 +9,9 @@ extension JPEGCoefficientStamp {
         let placements: [OverlayComposition.Placement]
         let orientation: Orientation
         unowned let owner: JPEGCoefficientStamp
-        var planes: [Plane] = []
+        /// Each component's plan, and its quantisation table (64 steps a component).
+        var plans: [PlanePlan] = []
+        var quant: [Double] = []
         var failure: String?
         var blocksChanged = 0
         var blocksTotal = 0
@@ -41,11 +43,11 @@ extension JPEGCoefficientStamp {
             let v = integers(frame.v)
             let columns = integers(frame.width_in_blocks)
             let rows = integers(frame.height_in_blocks)
-            let quant = withUnsafeBytes(of: frame.quant) { Array($0.bindMemory(to: UInt16.self)) }
+            let quantised = withUnsafeBytes(of: frame.quant) { Array($0.bindMemory(to: UInt16.self)) }
             let components = Int(frame.components)
             // A zero step (T.81 allows 1…255) makes every coefficient of the blended blocks
             // unbounded: decoding and encoding again is the only way to a file that decodes.
-            guard !quant.prefix(components * 64).contains(0) else {
+            guard !quantised.prefix(components * 64).contains(0) else {
                 failure = "a zero in a quantisation table"
                 return false
             }
@@ -55,12 +57,11 @@ extension JPEGCoefficientStamp {
                 return false
             }
             let key = PatchKey(
-                placements: placements.map { PlacementKey(image: ObjectIdentifier($0.image), x: $0.x, y: $0.y) },
+                placements: placements.map { PlacementKey(image: $0.image, x: $0.x, y: $0.y) },
                 orientation: orientation, width: width, height: height, colourSpace: Int(frame.colour_space),
                 factors: (0..<components).flatMap { [h[$0], v[$0]] })
-            let patches: [[Patch]]
-            if let cached = owner.cache[key] {
-                patches = cached.patches
+            if let cached = owner.cache.plans(for: key) {
+                plans = cached
             } else {
                 // A grey JPEG has no colour to hold a coloured mark: the re-encoding path writes it
                 // in colour instead, so that a red mark stays red.
@@ -68,9 +69,9 @@ extension JPEGCoefficientStamp {
                     failure = "a coloured mark on a grey photo (written in colour instead)"
                     return false
                 }
-                patches = (0..<components).map { c in
+                plans = (0..<components).map { c in
                     let fx = Int(frame.max_h) / h[c], fy = Int(frame.max_v) / v[c]
-                    return placements.compactMap { placement in
+                    let patches = placements.compactMap { placement -> Patch? in
                         guard
                             var patch = patch(
                                 placement, width: width, height: height, component: c,
@@ -80,13 +81,11 @@ extension JPEGCoefficientStamp {
                         patch.blockRows = patch.y0 / 8..<min(rows[c], (patch.y0 + patch.height + 7) / 8)
                         return patch
                     }
+                    return PlanePlan(patches: patches, workspace: owner.workspace)
                 }
-                if owner.cache.count >= 8 { owner.cache.removeAll() }
-                owner.cache[key] = (placements.map(\.image), patches)
+                owner.cache.store(plans, for: key)
             }
-            planes = (0..<components).map { c in
-                Plane(patches: patches[c], quant: (0..<64).map { Double(quant[c * 64 + $0]) })
-            }
+            quant = quantised.prefix(components * 64).map { Double($0) }
             recorder?.prepare(frame)
             return true
         }
@@ -112,8 +111,6 @@ extension JPEGCoefficientStamp {
             patch.y0 = sy0 / fy
             patch.width = (sx1 + fx - 1) / fx - patch.x0
             patch.height = (sy1 + fy - 1) / fy - patch.y0
-            patch.value = [Float](repeating: 0, count: patch.width * patch.height)
-            patch.alpha = patch.value
             #if _endian(little)
             let (bi, gi, ri, ai) = (0, 1, 2, 3)
             #else
@@ -128,38 +125,50 @@ extension JPEGCoefficientStamp {
             let stepX = ((alongX.y - origin.y) * p.image.width + (alongX.x - origin.x)) * 4
             let stepY = ((alongY.y - origin.y) * p.image.width + (alongY.x - origin.x)) * 4
             let base = ((origin.y - p.y) * p.image.width + (origin.x - p.x)) * 4
+            var values = [Float](repeating: 0, count: patch.width * patch.height), alphas = values
+            let (x0, y0, columns) = (patch.x0, patch.y0, patch.width)
             p.image.premultiplied.withUnsafeBufferPointer { source in
-                for py in 0..<patch.height {
-                    for px in 0..<patch.width {
-                        var r = 0, g = 0, b = 0, a = 0
-                        for sy in max(sy0, (patch.y0 + py) * fy)..<min(sy1, (patch.y0 + py + 1) * fy) {
-                            let row = base + sy * stepY
-                            for sx in max(sx0, (patch.x0 + px) * fx)..<min(sx1, (patch.x0 + px + 1) * fx) {
-                                let o = row + sx * stepX
-                                r += Int(source[o + ri])
-                                g += Int(source[o + gi])
-                                b += Int(source[o + bi])
-                                a += Int(source[o + ai])
+                values.withUnsafeMutableBufferPointer { values in
+                    alphas.withUnsafeMutableBufferPointer { alphas in
+                        // Offsets within the mark's bytes, which hold them: wrapping arithmetic.
+                        let spans = (0..<columns).map { px in
+                            max(sx0, (x0 + px) * fx)..<min(sx1, (x0 + px + 1) * fx)
+                        }
+                        for py in 0..<patch.height {
+                            let rows = max(sy0, (y0 + py) * fy)..<min(sy1, (y0 + py + 1) * fy)
+                            for px in 0..<columns {
+                                var r = 0, g = 0, b = 0, a = 0
+                                for sy in rows {
+                                    let row = base &+ sy &* stepY
+                                    for sx in spans[px] {
+                                        let o = row &+ sx &* stepX
+                                        r &+= Int(source[o &+ ri])
+                                        g &+= Int(source[o &+ gi])
+                                        b &+= Int(source[o &+ bi])
+                                        a &+= Int(source[o &+ ai])
+                                    }
+                                }
+                                guard a > 0 else { continue }
+                                let red = Double(r) * scale, green = Double(g) * scale, blue = Double(b) * scale
+                                let y = kr * red + (1 - kr - kb) * green + kb * blue
+                                let alpha = Double(a) * scale
+                                let value: Double =
+                                    switch (colourSpace, c) {
+                                    case (1, _), (3, 0): y
+                                    case (3, 1): 0.5 * alpha + (blue - y) / (2 * (1 - kb))
+                                    case (3, _): 0.5 * alpha + (red - y) / (2 * (1 - kr))
+                                    case (_, 0): red
+                                    case (_, 1): green
+                                    default: blue
+                                    }
+                                values[py * columns + px] = Float(255 * value)
+                                alphas[py * columns + px] = Float(alpha)
                             }
                         }
-                        guard a > 0 else { continue }
-                        let red = Double(r) * scale, green = Double(g) * scale, blue = Double(b) * scale
-                        let y = kr * red + (1 - kr - kb) * green + kb * blue
-                        let alpha = Double(a) * scale
-                        let value: Double =
-                            switch (colourSpace, c) {
-                            case (1, _), (3, 0): y
-                            case (3, 1): 0.5 * alpha + (blue - y) / (2 * (1 - kb))
-                            case (3, _): 0.5 * alpha + (red - y) / (2 * (1 - kr))
-                            case (_, 0): red
-                            case (_, 1): green
-                            default: blue
-                            }
-                        patch.value[py * patch.width + px] = Float(255 * value)
-                        patch.alpha[py * patch.width + px] = Float(alpha)
                     }
                 }
             }
+            (patch.value, patch.alpha) = (values, alphas)
             return patch
         }
 
@@ -207,52 +216,6 @@ extension JPEGCoefficientStamp {
             case .rotated90: (y, height - 1 - x)
             case .transverse: (width - 1 - y, height - 1 - x)
             case .rotated270: (width - 1 - y, x)
-            }
-        }
-
-        /// The block columns `filter` may change in block row `row` of `component`, if any.
-        func wants(component: Int, row: Int) -> Range<Int>? {
-            let columns = planes[component].patches.filter { $0.blockRows.contains(row) }.map(\.blockColumns)
-            guard let first = columns.map(\.lowerBound).min(), let end = columns.map(\.upperBound).max() else {
-                return nil
-            }
-            return first..<end
-        }
-
-        /// Rewrites the blocks of one row that the marks cover; the others are left as they are.
-        /// `blocks` holds `count` blocks from block column `first`.
-        func filter(component: Int, row: Int, first: Int = 0, blocks: UnsafeMutablePointer<Int16>, count: Int) {
-            let plane = planes[component]
-            let active = plane.patches.filter { $0.blockRows.contains(row) }
-            guard !active.isEmpty else { return }
-            let columns = Set(active.flatMap { $0.blockColumns }).sorted()
-            var samples = [Double](repeating: 0, count: 64)
-            var coefficients = [Double](repeating: 0, count: 64)
-            var scratch = [Double](repeating: 0, count: 64)
-            for column in columns where column >= first && column < first + count {
-                // Left as it is when every pixel of the block is transparent in every patch.
-                guard
-                    active.contains(where: { $0.blockColumns.contains(column) && $0.covers(row: row, column: column) })
-                else { continue }
-                let block = blocks + (column - first) * 64
-                for k in 0..<64 { coefficients[k] = Double(block[k]) * plane.quant[k] }
-                DCT.inverse(coefficients, into: &samples, scratch: &scratch)
-                // In placement order, as the frame path composites them.
-                for patch in active where patch.blockColumns.contains(column) {
-                    patch.blend(row: row, column: column, into: &samples)
-                }
-                DCT.forward(samples, into: &coefficients, scratch: &scratch)
-                for k in 0..<64 {
-                    // Baseline Huffman coding holds DC differences in 11 bits and AC values in 10:
-                    // a DC within ±1023 (what 8-bit samples give) differs from its neighbour's by
-                    // at most 2047, which libjpeg's encoder does not check.
-                    let limit = 1023.0
-                    // Rounded half away from zero by truncation (`rounded()` is a libm call).
-                    let q = max(-limit, min(limit, coefficients[k] / plane.quant[k]))
-                    block[k] = Int16(q + (q < 0 ? -0.5 : 0.5))
-                }
-                blocksChanged += 1
-                recorder?.rewrote(component: component, row: row, column: column)
             }
         }
     }

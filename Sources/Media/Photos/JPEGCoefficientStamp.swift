@@ -46,13 +46,17 @@ public final class JPEGCoefficientStamp {
         public var blocks: JPEGBlockRecord?
     }
 
-    /// The marks in each component's plane, by what they depend on: a batch of photos of one size
-    /// and orientation renders them once. Not thread-safe: one instance per thread.
-    /// The entries hold their overlay images, so an image's identity in a key cannot be reused
-    /// by a new image while the entry lives.
-    var cache: [PatchKey: (images: [OverlayImage], patches: [[Patch]])] = [:]
+    /// The plans of the marks in each component's plane, shared by every stamp of the process:
+    /// a batch of photos of one size and orientation works them out once, whichever thread
+    /// stamps them.
+    let cache: PlanCache
+    /// Not thread-safe: one instance per thread.
+    let workspace = DCT.Workspace()
 
-    public init() {}
+    public init() { cache = .shared }
+
+    /// A stamp whose plans are kept in `cache` (tests use one of their own).
+    init(cache: PlanCache) { self.cache = cache }
 
     /// `composition` is laid out for the upright picture (the stored one turned by `orientation`).
     /// Throws for what libjpeg reads but this path does not write (arithmetic coding, 12-bit
@@ -142,19 +146,6 @@ public final class JPEGCoefficientStamp {
         }
         let data = output.map { Data(bytesNoCopy: $0, count: length, deallocator: .free) }
         return (status, data, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    }
-
-    /// What a component's patches depend on besides the photo's quantisation tables.
-    struct PatchKey: Hashable {
-        var placements: [PlacementKey]
-        var orientation: Orientation
-        var width: Int, height: Int, colourSpace: Int
-        var factors: [Int]
-    }
-
-    struct PlacementKey: Hashable {
-        var image: ObjectIdentifier
-        var x: Int, y: Int
     }
 
     private static let prepareCallback: cs_prepare = { context, frame in
