@@ -135,8 +135,21 @@ package struct ManifestDraft: Sendable {
 
     /// `asset` signed into the file `output`, a new file (it must not exist).
     package func sign(_ asset: Data, intoFile output: URL, with signer: C2PASigner) throws(CredentialsError) {
+        try sign(parts: [asset], intoFile: output, with: signer)
+    }
+
+    /// The asset whose bytes are `parts`, one after the other, signed, in memory.
+    package func sign(parts: [Data], with signer: C2PASigner) throws(CredentialsError) -> Data {
+        let output = MemoryStream(capacity: parts.reduce(0) { $0 + $1.count } + (256 << 10))
+        try sign(PartsStream(parts), into: output, with: signer, context: signer.context)
+        return output.data
+    }
+
+    /// The asset whose bytes are `parts`, one after the other, signed into the file `output`, a
+    /// new file (it must not exist); the parts are read in place, not joined.
+    package func sign(parts: [Data], intoFile output: URL, with signer: C2PASigner) throws(CredentialsError) {
         let destination = try FileStream(output, writing: true)
-        try sign(MemoryStream(asset), into: destination, with: signer, context: signer.context)
+        try sign(PartsStream(parts), into: destination, with: signer, context: signer.context)
     }
 
     /// The file `asset` signed into `output`, a new file (it must not exist); read and written

@@ -81,6 +81,46 @@ final class MemoryStream: StreamBacking {
     }
 }
 
+/// Bytes in memory held in parts, read as one (a stamped JPEG's new header, then its scan): the
+/// signer reads the photo without its parts being joined into another copy of it.
+final class PartsStream: StreamBacking {
+    private let parts: [Data]
+    private let count: Int
+    private var position = 0
+
+    init(_ parts: [Data]) {
+        self.parts = parts
+        count = parts.reduce(0) { $0 + $1.count }
+    }
+
+    override func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var copied = 0
+        var start = 0
+        for part in parts {
+            let end = start + part.count
+            defer { start = end }
+            guard position + copied < end, copied < buffer.count else { continue }
+            let from = position + copied - start
+            let length = min(part.count - from, buffer.count - copied)
+            let first = part.startIndex + from
+            part.copyBytes(
+                to: UnsafeMutableRawBufferPointer(rebasing: buffer[copied..<copied + length]).bindMemory(
+                    to: UInt8.self),
+                from: first..<first + length)
+            copied += length
+        }
+        position += copied
+        return copied
+    }
+
+    override func seek(_ offset: Int, from mode: Int32) -> Int {
+        let target = (mode == 1 ? position : mode == 2 ? count : 0) + offset
+        guard target >= 0 else { return -1 }
+        position = target
+        return target
+    }
+}
+
 /// A file, read or written in place through its descriptor: a clip is not held in memory whole.
 final class FileStream: StreamBacking {
     private let descriptor: Int32

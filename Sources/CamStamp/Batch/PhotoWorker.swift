@@ -166,7 +166,7 @@ final class PhotoWorker {
         let edit = settings.metadataEdit
         let sign = { (file: URL?) throws(CamStampError) -> Data? in
             try credentials.sign(
-                stamped.data, format: stamped.kind, source: source, sourceName: item.input.lastPathComponent,
+                stamped.parts, format: stamped.kind, source: source, sourceName: item.input.lastPathComponent,
                 sourceFormat: ImageFormat.sniff(source) ?? stamped.kind, marks: marks, metadataEdit: edit,
                 instanceID: stamped.instanceID, invisible: stamped.invisible != nil, blocks: stamped.blocks,
                 into: file)

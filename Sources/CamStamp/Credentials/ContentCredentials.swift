@@ -34,7 +34,7 @@ final class ContentCredentials: Sendable {
         case image(URL)
     }
 
-    /// `output` (an `format` file) signed: `c2pa.opened` with `source` as its parent (a manifest in
+    /// `output` (an `format` file, in parts read one after the other, never joined) signed: `c2pa.opened` with `source` as its parent (a manifest in
     /// the source is kept as the parent's), the marks, the metadata edits.
     /// `into` a file: the signed photo is written there (a new file) and nil returned, so no
     /// second photo-sized buffer is held; else it is returned. `instanceID`: the output's (its
@@ -42,7 +42,7 @@ final class ContentCredentials: Sendable {
     /// recorded with its soft binding. `blocks`: a photo stamped in its coefficients gets its
     /// block record (`BlockAssertion`).
     func sign(
-        _ output: Data, format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
+        _ output: [Data], format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
         marks: [Mark], metadataEdit: String?, instanceID: String? = nil, invisible: Bool = false,
         blocks: JPEGBlockRecord? = nil,
         into file: URL? = nil
@@ -56,8 +56,8 @@ final class ContentCredentials: Sendable {
         if invisible, let instanceID { Self.watermarked(instanceID, draft: &draft) }
         if let blocks { draft.add(assertion: BlockAssertion.label, data: BlockAssertion.json(blocks)) }
         do {
-            guard let file else { return try draft.sign(output, with: signer) }
-            try draft.sign(output, intoFile: file, with: signer)
+            guard let file else { return try draft.sign(parts: output, with: signer) }
+            try draft.sign(parts: output, intoFile: file, with: signer)
             return nil
         } catch {
             throw .failure(error.message)
