@@ -44,6 +44,24 @@ extension DecodedPicture {
         }
     }
 
+    /// A picture's description, full range; `jpegColour` as jpegdec describes its output
+    /// (BT.601, JPEG chroma siting). nil when GStreamer cannot describe that size.
+    static func videoInfo(_ format: GstVideoFormat, width: Int, height: Int, jpegColour: Bool) -> GstVideoInfo? {
+        var info = GstVideoInfo()
+        guard gst_video_info_set_format(&info, format, guint(width), guint(height)) != 0 else { return nil }
+        info.colorimetry.range = GST_VIDEO_COLOR_RANGE_0_255
+        if jpegColour {
+            info.colorimetry.matrix = GST_VIDEO_COLOR_MATRIX_BT601
+            info.colorimetry.transfer = GST_VIDEO_TRANSFER_UNKNOWN
+            info.colorimetry.primaries = GST_VIDEO_COLOR_PRIMARIES_UNKNOWN
+            info.chroma_site = GST_VIDEO_CHROMA_SITE_JPEG
+        }
+        // One picture a second, as the photo pipeline stamps them (0/1 makes a CRITICAL downstream).
+        info.fps_n = 1
+        info.fps_d = 1
+        return info
+    }
+
     /// As `filled(_:width:height:element:what:fill:)`, for a format with several planes: `fill`
     /// gets the buffer's layout (`offset` and `stride` per plane). `jpegColour` describes the
     /// picture as jpegdec does (BT.601 full range, JPEG chroma siting), so a YUV picture goes
@@ -58,20 +76,10 @@ extension DecodedPicture {
         func failure(_ message: String) -> MediaError {
             .picture(library: element, message: message)
         }
-        var info = GstVideoInfo()
-        guard gst_video_info_set_format(&info, format, guint(width), guint(height)) != 0 else {
+        guard let described = videoInfo(format, width: width, height: height, jpegColour: jpegColour) else {
             throw failure("cannot describe a \(width)x\(height) \(what)")
         }
-        info.colorimetry.range = GST_VIDEO_COLOR_RANGE_0_255
-        if jpegColour {
-            info.colorimetry.matrix = GST_VIDEO_COLOR_MATRIX_BT601
-            info.colorimetry.transfer = GST_VIDEO_TRANSFER_UNKNOWN
-            info.colorimetry.primaries = GST_VIDEO_COLOR_PRIMARIES_UNKNOWN
-            info.chroma_site = GST_VIDEO_CHROMA_SITE_JPEG
-        }
-        // One picture a second, as the photo pipeline stamps them (0/1 makes a CRITICAL downstream).
-        info.fps_n = 1
-        info.fps_d = 1
+        var info = described
         let buffer = gst_buffer_new_allocate(nil, info.size, nil)!
         var map = GstMapInfo()
         guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 else {

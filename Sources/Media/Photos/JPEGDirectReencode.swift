@@ -92,17 +92,10 @@ public enum JPEGDirectReencode {
     /// chroma siting), so that the marks are blended in it as in jpegdec's frame. Not cleared:
     /// the decoder writes every byte the picture holds.
     private static func uprightFrame(width: Int, height: Int) throws(MediaError) -> VideoFrame {
-        var info = GstVideoInfo()
-        guard gst_video_info_set_format(&info, GST_VIDEO_FORMAT_I420, guint(width), guint(height)) != 0 else {
+        guard var info = DecodedPicture.videoInfo(GST_VIDEO_FORMAT_I420, width: width, height: height, jpegColour: true)
+        else {
             throw .picture(library: "libjpeg-turbo", message: "cannot describe a \(width)x\(height) YUV picture")
         }
-        info.colorimetry.range = GST_VIDEO_COLOR_RANGE_0_255
-        info.colorimetry.matrix = GST_VIDEO_COLOR_MATRIX_BT601
-        info.colorimetry.transfer = GST_VIDEO_TRANSFER_UNKNOWN
-        info.colorimetry.primaries = GST_VIDEO_COLOR_PRIMARIES_UNKNOWN
-        info.chroma_site = GST_VIDEO_CHROMA_SITE_JPEG
-        info.fps_n = 1
-        info.fps_d = 1
         let caps = gst_video_info_to_caps(&info)!
         defer { gst_caps_unref(caps) }
         return VideoFrame(adopting: gst_buffer_new_allocate(nil, info.size, nil), caps: caps, info: info)
