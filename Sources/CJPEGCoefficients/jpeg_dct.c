@@ -2,6 +2,7 @@
 // Copyright 2026 The camstamp authors
 #include "jpeg_dct.h"
 
+#include <pthread.h>
 #include <string.h>
 
 // A multiply then an add, each rounded, as the Swift fallback does: never fused.
@@ -119,18 +120,13 @@ static kernels pick(void) {
 static kernels pick(void) { return (kernels){passes_portable, quantise_portable, blend_portable, dequantise_portable}; }
 #endif
 
-// Picked once; a race only picks the same twice.
+// Picked once, before any thread uses them (pthread_once: no thread reads them half-stored).
+static kernels picked;
+static pthread_once_t picking = PTHREAD_ONCE_INIT;
+static void pick_once(void) { picked = pick(); }
+
 static const kernels *chosen(void) {
-    static kernels picked;
-    static int ready;
-    if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
-        kernels k = pick();
-        __atomic_store_n(&picked.passes, k.passes, __ATOMIC_RELAXED);
-        __atomic_store_n(&picked.quantise, k.quantise, __ATOMIC_RELAXED);
-        __atomic_store_n(&picked.blend, k.blend, __ATOMIC_RELAXED);
-        __atomic_store_n(&picked.dequantise, k.dequantise, __ATOMIC_RELAXED);
-        __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-    }
+    pthread_once(&picking, pick_once);
     return &picked;
 }
 
