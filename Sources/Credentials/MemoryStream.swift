@@ -64,8 +64,8 @@ final class MemoryStream: StreamBacking {
     }
 
     override func seek(_ offset: Int, from mode: Int32) -> Int {
-        let target = (mode == 1 ? position : mode == 2 ? data.count : 0) + offset
-        guard target >= 0 else { return -1 }
+        let (target, overflow) = (mode == 1 ? position : mode == 2 ? data.count : 0).addingReportingOverflow(offset)
+        guard !overflow, target >= 0 else { return -1 }
         position = target
         return target
     }
@@ -114,8 +114,8 @@ final class PartsStream: StreamBacking {
     }
 
     override func seek(_ offset: Int, from mode: Int32) -> Int {
-        let target = (mode == 1 ? position : mode == 2 ? count : 0) + offset
-        guard target >= 0 else { return -1 }
+        let (target, overflow) = (mode == 1 ? position : mode == 2 ? count : 0).addingReportingOverflow(offset)
+        guard !overflow, target >= 0 else { return -1 }
         position = target
         return target
     }

@@ -111,10 +111,11 @@ package final class RegularFile {
     /// buffer sized for the file, neither zeroed first nor copied after: a photo's megabytes
     /// were cleared, read and copied twice on their way to one Data.
     package func readAll(limit: Int = .max, after prefix: Data = Data()) throws(Failure) -> Data {
-        var capacity = max(64 << 10, min(size, limit) + 1)
+        // Room for the prefix whole, whatever the size read earlier said.
+        var capacity = max(64 << 10, min(size, limit) + 1, prefix.count + 1)
         guard var buffer = malloc(capacity) else { throw .failed(String(cString: strerror(ENOMEM))) }
-        prefix.copyBytes(to: buffer.assumingMemoryBound(to: UInt8.self), count: min(prefix.count, capacity))
-        var filled = min(prefix.count, capacity)
+        prefix.copyBytes(to: buffer.assumingMemoryBound(to: UInt8.self), count: prefix.count)
+        var filled = prefix.count
         while true {
             if filled == capacity {
                 guard filled <= limit else {

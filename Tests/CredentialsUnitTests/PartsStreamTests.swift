@@ -36,6 +36,7 @@ import Testing
             #expect(readAll(stream, chunk: 33) == Self.whole[offset...], "from \(offset)")
         }
         #expect(stream.seek(-1, from: 0) == -1)
+        #expect(stream.seek(.max, from: 2) == -1, "an offset past Int.max is refused, not a trap")
         #expect(stream.seek(5000, from: 0) == 5000)
         #expect(readAll(stream, chunk: 8).isEmpty)
     }

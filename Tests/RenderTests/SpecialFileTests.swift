@@ -89,6 +89,11 @@ final class FIFORescue: @unchecked Sendable {
         #expect(throws: RegularFile.Failure.tooLarge(bytes: 450_001, limit: 450_000)) {
             try limited.readAll(limit: 450_000)
         }
+        // A prefix longer than the file said when opened (it was rewritten shorter) is kept whole.
+        let long = Data((0..<200_000).map { UInt8($0 % 239) })
+        let small = file.deletingLastPathComponent().appendingPathComponent("small.jpg")
+        try Data([1, 2, 3]).write(to: small)
+        #expect(try RegularFile(opening: small).readAll(after: long) == long + Data([1, 2, 3]))
     }
 
     /// What a preset's checks see only at load time: the renderer itself, handed a FIFO (a file
