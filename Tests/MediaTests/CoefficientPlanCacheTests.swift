@@ -73,4 +73,20 @@ import TestSupport
             #expect(cache.count == entries, "step \(index): \(cache.count) plans kept, \(entries) expected")
         }
     }
+
+    /// A plan too large for the cache's budget is used, not kept: a mark over a whole large photo
+    /// does not stay in memory for the rest of the process.
+    @Test func aPlanPastTheBudgetIsNotKept() throws {
+        let jpeg = try SpliceFuzzTests.cjpeg(width: 64, height: 64, options: [], seed: 7)
+        let image = try Self.mark()
+        let small = JPEGCoefficientStamp.PlanCache(budget: 4)
+        let result = try JPEGCoefficientStamp(cache: small).stamp(
+            jpeg, composition: Self.composition(image), orientation: .normal, splice: true)
+        #expect(result.data == (try Self.fresh(jpeg, image, .normal, splice: true)).data)
+        #expect(small.count == 0)
+        let roomy = JPEGCoefficientStamp.PlanCache()
+        _ = try JPEGCoefficientStamp(cache: roomy).stamp(
+            jpeg, composition: Self.composition(image), orientation: .normal, splice: true)
+        #expect(roomy.count == 1)
+    }
 }

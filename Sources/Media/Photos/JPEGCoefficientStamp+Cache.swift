@@ -13,15 +13,26 @@ extension JPEGCoefficientStamp {
         private let entries = Mutex<[PatchKey: [PlanePlan]]>([:])
         /// The most entries kept: a batch has one per size, orientation and sampling of its
         /// photos, and a clock in a mark makes a new one every second.
-        private let capacity = 8
+        private let capacity: Int
+        /// The most bytes kept, all entries together: a mark over a whole 50 MP photo plans to
+        /// hundreds of megabytes. A plan larger than a quarter of it is not kept (made again).
+        private let budget: Int
+
+        init(capacity: Int = 8, budget: Int = 128 << 20) {
+            self.capacity = capacity
+            self.budget = budget
+        }
 
         func plans(for key: PatchKey) -> [PlanePlan]? {
             entries.withLock { $0[key] }
         }
 
         func store(_ plans: [PlanePlan], for key: PatchKey) {
+            let size = plans.reduce(0) { $0 + $1.bytes }
+            guard size <= budget / 4 else { return }
             entries.withLock { entries in
-                if entries[key] == nil, entries.count >= capacity { entries.removeAll() }
+                let held = entries.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.bytes } }
+                if entries[key] == nil, entries.count >= capacity || held + size > budget { entries.removeAll() }
                 entries[key] = plans
             }
         }

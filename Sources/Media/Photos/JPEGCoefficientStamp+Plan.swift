@@ -26,6 +26,11 @@ extension JPEGCoefficientStamp {
         /// `layerSize` floats a layer.
         let layers: [Float]
         static let layerSize = 128
+        /// About what the plan holds in memory.
+        var bytes: Int {
+            layers.count * MemoryLayout<Float>.stride + fixed.count * MemoryLayout<Double>.stride
+                + blocks.count * MemoryLayout<BlockPlan>.stride
+        }
         /// 64 coefficients (natural order, not quantised) per opaquely covered block.
         let fixed: [Double]
 
