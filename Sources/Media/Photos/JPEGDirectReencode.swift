@@ -73,15 +73,8 @@ public enum JPEGDirectReencode {
                 guard orientation != .normal else { return decode(into: targets) }
                 let planes = JPEGDecoder.Scratch(width: width, height: height, sampling: sampling)
                 defer { planes.free() }
-                let stored = (0..<3).map { plane in
-                    PlaneTurn.Plane(
-                        base: planes.pointers[plane]!,
-                        width: orientation.swapsAxes ? targets[plane].height : targets[plane].width,
-                        height: orientation.swapsAxes ? targets[plane].width : targets[plane].height,
-                        stride: Int(planes.strides[plane]))
-                }
-                guard decode(into: stored) else { return false }
-                for plane in 0..<3 { PlaneTurn.turn(stored[plane], into: targets[plane], orientation) }
+                guard decode(into: planes.stored(for: targets, orientation)) else { return false }
+                planes.turn(into: targets, orientation)
                 return true
             }
             return decoded == true ? frame : nil

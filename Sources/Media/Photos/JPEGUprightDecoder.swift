@@ -45,21 +45,14 @@ extension JPEGDecoder {
                     jpegColour: true
                 ) { data, info in
                     // The chroma is half the size, rounded up, in libjpeg's planes as in GStreamer's.
-                    for plane in 0..<3 {
-                        let target = PlaneTurn.Plane(
+                    let targets = (0..<3).map { plane in
+                        PlaneTurn.Plane(
                             base: data + offset(info, plane),
                             width: plane > 0 ? (turned.0 + 1) / 2 : turned.0,
                             height: plane > 0 ? (turned.1 + 1) / 2 : turned.1,
                             stride: planeStride(info, plane))
-                        // GStreamer's plane sizes, turned back: what the picture holds (libjpeg's
-                        // planes may be padded to a whole MCU on the right).
-                        let shown = PlaneTurn.Plane(
-                            base: pointers[plane]!,
-                            width: orientation.swapsAxes ? target.height : target.width,
-                            height: orientation.swapsAxes ? target.width : target.height,
-                            stride: Int(strides[plane]))
-                        PlaneTurn.turn(shown, into: target, orientation)
                     }
+                    planes.turn(into: targets, orientation)
                     return nil
                 }
             }
@@ -95,5 +88,25 @@ extension JPEGDecoder {
         }
 
         func free() { for pointer in pointers { pointer?.deallocate() } }
+
+        /// The planes as libjpeg stores them, for `targets` (the upright planes) turned back by
+        /// `orientation`: the picture's sizes, on libjpeg's rows (which may be padded to a whole
+        /// MCU on the right).
+        func stored(for targets: [PlaneTurn.Plane], _ orientation: Orientation) -> [PlaneTurn.Plane] {
+            zip(targets, zip(pointers, strides)).map { target, plane in
+                PlaneTurn.Plane(
+                    base: plane.0!,
+                    width: orientation.swapsAxes ? target.height : target.width,
+                    height: orientation.swapsAxes ? target.width : target.height,
+                    stride: Int(plane.1))
+            }
+        }
+
+        /// The decoded planes turned upright into `targets`.
+        func turn(into targets: [PlaneTurn.Plane], _ orientation: Orientation) {
+            for (plane, target) in zip(stored(for: targets, orientation), targets) {
+                PlaneTurn.turn(plane, into: target, orientation)
+            }
+        }
     }
 }
