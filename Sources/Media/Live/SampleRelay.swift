@@ -68,13 +68,14 @@ public final class SampleTap: @unchecked Sendable {
     private let received = Flag()
 
     /// Ends a tap that has received nothing yet, right here, and cuts off the element that feeds
-    /// it (its muxer): from then on its sink pads drop the data and the end (formats still pass).
+    /// it (its muxer): from then on its sink pads drop all that comes down, data and events.
     /// The end alone: flvmux that got it on every pad before any data spun forever and never
     /// passed it on. The data: pictures still on their way when the stream ends reached a muxer
     /// whose sound had ended before its encoder made anything (no caps on that pad), and
     /// mpegtsmux failed on them ("Could not create handler for stream"), flvmux pushed them into
     /// this ended appsink and the queue before it stopped ("Internal data stream error"): either
-    /// failed the whole stream. A tap that has carried data ends with its branch, as it should.
+    /// failed the whole stream; a muxer caught sending as the tap ended failed on the next format
+    /// or tag (`dropDownstream`). A tap that has carried data ends with its branch, as it should.
     /// Returns whether it was ended here.
     @discardableResult
     public func endIfNothingCame() -> Bool {
@@ -93,13 +94,14 @@ public final class SampleTap: @unchecked Sendable {
         return true
     }
 
-    /// Drops the data and the end on every sink pad of `element`, before its own handling: what
+    /// Drops all that comes down to every sink pad of `element`, before its own handling: what
     /// it refuses or fails on never reaches the queues that feed it (they take a drop as a push).
+    /// Queries still reach it.
     private func cutOff(_ element: UnsafeMutablePointer<GstElement>) {
         let types = GstPadProbeType(
             GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue
                 | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
-        forEachPad(of: element, sink: true) { gst_pad_add_probe($0, types, dropDataAndEnd, nil, nil) }
+        forEachPad(of: element, sink: true) { gst_pad_add_probe($0, types, dropDownstream, nil, nil) }
     }
 
     public enum Pull: Sendable {
@@ -135,16 +137,11 @@ private let firstBufferProbe: GstPadProbeCallback = { _, _, context in
     return GST_PAD_PROBE_REMOVE
 }
 
-/// Buffers, lists, gaps (which an aggregator takes as data) and the end are dropped; the other
-/// events (caps, segment) pass, so whatever the muxer already holds still finds its formats.
-private let dropDataAndEnd: GstPadProbeCallback = { _, info, _ in
-    guard let info, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
-    guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue != 0 else {
-        return GST_PAD_PROBE_DROP
-    }
-    let type = data.assumingMemoryBound(to: GstEvent.self).pointee.type
-    return type == GST_EVENT_EOS || type == GST_EVENT_GAP ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK
-}
+/// Everything that goes down into the muxer: buffers, lists and every event, formats and tags
+/// too. A muxer caught sending when its tap ended keeps that push's failure on all its pads and
+/// answers each event with it: flvmux's "error" came back on the pictures' next tag or caps and
+/// stopped their branch. A dropped sticky event stays pending upstream, so nothing fails there.
+private let dropDownstream: GstPadProbeCallback = { _, _, _ in GST_PAD_PROBE_DROP }
 
 /// The start of a publishing pipeline: `appsrc name=…` fed with samples from a `SampleTap`.
 public final class SampleFeed: @unchecked Sendable {
