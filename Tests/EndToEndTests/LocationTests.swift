@@ -32,6 +32,32 @@ final class FakeGPS {
             let said = process.stop(SIGINT).stderr
             throw ToolFailure("gpsfake did not listen on 127.0.0.1:\(port): \(said)")
         }
+        try waitForFix()
+    }
+
+    /// Waits (bounded) until gpsd gives a client a fix from the log: a gpsd that listens may not
+    /// have read it yet on a loaded machine, and the tool gives it only its 3 s to settle (a user's
+    /// gpsd has been running). A client as gpsd's own tools are: WATCH, then TPV reports.
+    private func waitForFix(timeout: TimeInterval = 30) throws {
+        let client = """
+            import json, socket, sys, time
+            deadline = time.monotonic() + float(sys.argv[2])
+            with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5) as s:
+                s.sendall(b'?WATCH={"enable":true,"json":true}\\n')
+                lines = s.makefile("r")
+                while time.monotonic() < deadline:
+                    line = lines.readline()
+                    if not line: break
+                    report = json.loads(line)
+                    if report.get("class") == "TPV" and report.get("mode", 0) >= 2: sys.exit(0)
+            sys.exit(1)
+            """
+        let result = try runProcess(
+            "/usr/bin/python3", ["-c", client, String(port), String(timeout)], timeout: timeout + 10)
+        guard result.status == 0 else {
+            let said = process.stop(SIGINT).stderr
+            throw ToolFailure("gpsd on 127.0.0.1:\(port) gave no fix in \(Int(timeout)) s: \(result.stderr) \(said)")
+        }
     }
 
     /// SIGINT: gpsfake stops its gpsd on the way out.
