@@ -45,6 +45,23 @@ struct CredentialsTests {
         #expect(verified.stdout.contains("c2pa.addedText \"Job A-113\""), "\(verified.stdout)")
     }
 
+    /// The SDK is given a parent without a manifest less its scan (`ContentCredentials.parentView`):
+    /// what it records of it, read from the header (the XMP's instance id), is still there.
+    @Test func theParentsXMPInstanceIDIsTheIngredients() throws {
+        let folder = try temporaryFolder()
+        let chain = try TestChain(in: folder.appendingPathComponent("keys"))
+        let input = folder.appendingPathComponent("in/photo.jpg")
+        try plasmaJPEG(input)
+        try exiftool(["-overwrite_original", "-XMP-xmpMM:InstanceID=xmp.iid:parent-1234"], input)
+        let result = try signed(input, folder, chain)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"path\":\"spliced\""), "the photo stays spliced: \(result.stdout)")
+        let report = try Referee.read(
+            folder.appendingPathComponent("out/photo.jpg"), mime: "image/jpeg", anchors: chain.root)
+        #expect(report.state == "Trusted" && report.failures == [], "\(report.failures)")
+        #expect(report.parentInstanceID == "xmp.iid:parent-1234")
+    }
+
     @Test func aFlippedByteIsADataHashMismatch() throws {
         let folder = try temporaryFolder()
         let chain = try TestChain(in: folder.appendingPathComponent("keys"))

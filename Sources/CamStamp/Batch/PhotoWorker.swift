@@ -169,7 +169,7 @@ final class PhotoWorker {
                 stamped.parts, format: stamped.kind, source: source, sourceName: item.input.lastPathComponent,
                 sourceFormat: ImageFormat.sniff(source) ?? stamped.kind, marks: marks, metadataEdit: edit,
                 instanceID: stamped.instanceID, invisible: stamped.invisible != nil, blocks: stamped.blocks,
-                into: file)
+                sourceScan: stamped.sourceScan, into: file)
         }
         if settings.toStandardOutput {
             try writeStandardOutput([try sign(nil) ?? Data()])

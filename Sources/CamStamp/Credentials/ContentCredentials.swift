@@ -44,12 +44,13 @@ final class ContentCredentials: Sendable {
     func sign(
         _ output: [Data], format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
         marks: [Mark], metadataEdit: String?, instanceID: String? = nil, invisible: Bool = false,
-        blocks: JPEGBlockRecord? = nil,
+        blocks: JPEGBlockRecord? = nil, sourceScan: Range<Int>? = nil,
         into file: URL? = nil
     ) throws(CamStampError) -> Data? {
         var draft = ManifestDraft(
             title: sourceName, format: Self.mime(format), generator: (Self.generator, version))
-        draft.opened(source: .data(source), title: sourceName, format: Self.mime(sourceFormat))
+        let parent = Self.parentView(source, scan: sourceScan)
+        draft.opened(source: .data(parent), title: sourceName, format: Self.mime(sourceFormat))
         add(marks, to: &draft)
         if let metadataEdit { draft.editedMetadata(metadataEdit) }
         draft.instanceID = instanceID
@@ -162,6 +163,25 @@ final class ContentCredentials: Sendable {
         case .tiff: "image/tiff"
         case .avif: "image/avif"
         }
+    }
+
+    /// The parent as the SDK is given it: a JPEG without a manifest, `scan` (its one scan, from
+    /// the SOS marker to the EOI) left empty. The SDK reads a parent's XMP and looks for its
+    /// manifest, and records nothing of its picture data when it has none (no hash; no thumbnail,
+    /// which camstamp turns off), yet it read the whole photo twice to find that out. A parent with
+    /// a manifest is given whole: the SDK checks its hash of the picture.
+    static func parentView(_ source: Data, scan: Range<Int>?) -> Data {
+        guard let scan, scan.lowerBound + 4 <= scan.upperBound, scan.upperBound <= source.count,
+            !carriesManifest(source, skipping: scan)
+        else { return source }
+        let start = source.startIndex, sos = start + scan.lowerBound
+        let length = Int(source[sos + 2]) << 8 | Int(source[sos + 3])
+        guard sos + 2 + length <= start + scan.upperBound - 2 else { return source }
+        var view = Data(capacity: scan.lowerBound + 2 + length + 2 + (source.count - scan.upperBound))
+        view.append(source[start..<(sos + 2 + length)])
+        view.append(contentsOf: [0xFF, 0xD9])
+        view.append(source[(start + scan.upperBound)...])
+        return view
     }
 
     /// Whether `data` carries a C2PA manifest store: a JUMBF description box of type c2pa
