@@ -71,13 +71,15 @@ final class PhotoWorker {
     struct PipelineKey: Hashable {
         var input: PhotoCodec
         var output: ImageFormat
-        /// webpenc reads its quality and lossless settings only when its caps are set, so each
-        /// combination has a pipeline of its own; nil for the other encoders.
+        /// webpenc reads its quality and lossless settings only when its caps are set, and fails on
+        /// a frame of another format than its first, so each combination has a pipeline of its
+        /// own; nil for the other encoders.
         var webp: WebPSettings?
     }
     struct WebPSettings: Hashable {
         var quality: Int
         var lossless: Bool
+        var format: String
     }
 
     /// The quality PNG sources are written at as JPEG when --quality is not given.
