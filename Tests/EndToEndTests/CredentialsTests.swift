@@ -62,6 +62,28 @@ struct CredentialsTests {
         #expect(report.parentInstanceID == "xmp.iid:parent-1234")
     }
 
+    /// libheif writes a grid for some pictures (here one of odd size), its layout in `idat`, and
+    /// the SDK's signing moves that layout's offset: the signed file is refused, in one line, and
+    /// not written. A picture written without a grid is signed, and decodes.
+    @Test func aSignedHEICThatNoLongerDecodesIsRefused() throws {
+        let folder = try temporaryFolder()
+        let chain = try TestChain(in: folder.appendingPathComponent("keys"))
+        let odd = folder.appendingPathComponent("in/odd.jpg"), even = folder.appendingPathComponent("in/even.jpg")
+        try plasmaJPEG(odd, width: 639, height: 479)
+        try plasmaJPEG(even)
+        let result = try signed(folder.appendingPathComponent("in"), folder, chain, extra: ["--format", "heic"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let said = result.stderr.split(separator: "\n").filter { $0.contains("odd.jpg") }
+        #expect(said.count == 1 && said[0].contains("cannot sign this picture as HEIC"), "\(result.stderr)")
+        let out = folder.appendingPathComponent("out")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["even.heic"])
+        let report = try Referee.read(out.appendingPathComponent("even.heic"), mime: "image/heic", anchors: chain.root)
+        #expect(report.state == "Trusted" && report.failures == [], "\(report.failures)")
+        let png = folder.appendingPathComponent("even.png")
+        try tool("heif-convert", [out.appendingPathComponent("even.heic").path, png.path])
+        #expect(try lumaPlane(decodeImage(png)).count == 480)
+    }
+
     @Test func aFlippedByteIsADataHashMismatch() throws {
         let folder = try temporaryFolder()
         let chain = try TestChain(in: folder.appendingPathComponent("keys"))

@@ -56,12 +56,41 @@ final class ContentCredentials: Sendable {
         draft.instanceID = instanceID
         if invisible, let instanceID { Self.watermarked(instanceID, draft: &draft) }
         if let blocks { draft.add(assertion: BlockAssertion.label, data: BlockAssertion.json(blocks)) }
+        let signed: Data?
         do {
-            guard let file else { return try draft.sign(parts: output, with: signer) }
-            try draft.sign(parts: output, intoFile: file, with: signer)
-            return nil
+            if let file {
+                try draft.sign(parts: output, intoFile: file, with: signer)
+                signed = nil
+            } else {
+                signed = try draft.sign(parts: output, with: signer)
+            }
         } catch {
             throw .failure(error.message)
+        }
+        if format == .heic || format == .avif { try Self.checkDecodes(signed, file: file, format: format) }
+        return signed
+    }
+
+    /// A signed HEIC or AVIF is read back before it is kept. c2pa-rs 0.91 moves the offsets of
+    /// items kept in the `idat` box as if they were in the file, and libheif keeps a grid's layout
+    /// there (it writes a grid for some pictures, small ones and ones of odd size): such a file,
+    /// trusted by a verifier, no longer decodes. Decoding costs far less than the encode before it.
+    private static func checkDecodes(_ data: Data?, file: URL?, format: ImageFormat) throws(CamStampError) {
+        let name = format.rawValue.uppercased()
+        let bytes: Data
+        if let data {
+            bytes = data
+        } else if let file {
+            do { bytes = try Data(contentsOf: file) } catch {
+                throw .failure("cannot read the signed \(name) back: \(error.localizedDescription)")
+            }
+        } else {
+            return
+        }
+        do { _ = try HEIFFile(bytes).decode() } catch {
+            throw .failure(
+                "cannot sign this picture as \(name): signed, it no longer decodes (\(error)); "
+                    + "the C2PA SDK breaks the grid libheif wrote for it: sign it as JPEG or PNG (--format jpg)")
         }
     }
 
@@ -90,7 +119,10 @@ final class ContentCredentials: Sendable {
         if let invisible { Self.watermarked(invisible, draft: &draft) }
         do {
             let signed = try draft.sign(try Data(contentsOf: photo), with: signer)
+            if format == .heic || format == .avif { try Self.checkDecodes(signed, file: nil, format: format) }
             try signed.write(to: photo)
+        } catch let error as CamStampError {
+            throw error
         } catch let error as CredentialsError {
             throw .failure("photo: \(error.message)")
         } catch {
