@@ -269,6 +269,12 @@ final class PhotoWorker {
                 data[photo.pictureBytes], composition: composition, orientation: photo.orientation,
                 splice: settings.splice, recordingBlocks: settings.credentials != nil)
             if let warning = result.damage { damage = warning }
+            // Quantised this coarsely (a quality of 1 or 2), the marks' change rounds away in every
+            // block: the photo would come out as it went in, said to be marked. Re-encoded, it is.
+            if result.blocksAltered == 0, !composition.isEmpty {
+                notes.append("re-encoded, not stamped in its DCT coefficients: \(Self.quantisedAway)")
+                return nil
+            }
             let skipped = settings.splice ? result.spliceSkipped : "CAMSTAMP_SPLICE=0"
             return (result.data, result.spliced ? .spliced : .coefficients, skipped, result.blocks)
         } catch {
@@ -280,6 +286,8 @@ final class PhotoWorker {
             return nil
         }
     }
+
+    static let quantisedAway = "at the photo's own quantisation the marks changed no block"
 
     /// Why `photo` goes down the re-encoding path whatever its data holds, or nil when it may be
     /// stamped in its DCT coefficients (`stampInCoefficients` still tries, and may say otherwise).
