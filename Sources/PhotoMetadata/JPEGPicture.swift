@@ -106,6 +106,9 @@ public struct JPEGPicture: Sendable, Equatable {
         // libjpeg-turbo decodes it); jpegdec makes other YCbCr samplings green or fails.
         if colourModel == .yCbCr, sampling.count == 3, sampling[1] == sampling[2], sampling[1].h > 0, sampling[1].v > 0
         {
+            if sampling[1].h > sampling[0].h || sampling[1].v > sampling[0].v {
+                return "chroma sampled more finely than luma (\(Self.factors(sampling)))"
+            }
             let ratio = (sampling[0].h / sampling[1].h, sampling[0].v / sampling[1].v)
             let read = [(1, 1), (2, 1), (2, 2), (1, 2), (4, 1)]
             if !read.contains(where: { $0 == ratio }) {
@@ -114,6 +117,19 @@ public struct JPEGPicture: Sendable, Equatable {
             }
         }
         return nil
+    }
+
+    /// Why the decoders would decode this picture wrongly or not at all, though it is stamped
+    /// right in its coefficients: Cb and Cr sampled differently (jpegdec gives the wrong colours,
+    /// TurboJPEG cannot tell the sampling). nil when they read it.
+    public var undecodable: String? {
+        guard colourModel == .yCbCr, sampling.count == 3, sampling[1] != sampling[2] else { return nil }
+        return "its Cb and Cr are sampled differently (\(Self.factors(sampling)))"
+    }
+
+    /// Sampling factors as cjpeg's -sample takes them: `2x2,1x1,1x1`.
+    static func factors(_ sampling: [(h: Int, v: Int)]) -> String {
+        sampling.map { "\($0.h)x\($0.v)" }.joined(separator: ",")
     }
 
     /// The IJG quality (1…100) whose scaled standard tables are nearest to this picture's: exact
