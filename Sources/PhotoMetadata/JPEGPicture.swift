@@ -102,6 +102,10 @@ public struct JPEGPicture: Sendable, Equatable {
         if [0xC5, 0xC6, 0xCD, 0xCE].contains(frameMarker) { return "hierarchical JPEG coding" }
         if precision != 8 { return "\(precision)-bit samples (only 8-bit JPEGs are read)" }
         if ![1, 3, 4].contains(sampling.count) { return "\(sampling.count) colour components" }
+        // libjpeg's JPEG_MAX_DIMENSION: past it, it refuses the header.
+        if width > 65_500 || height > 65_500 {
+            return "\(width)×\(height) pixels (libjpeg-turbo reads 65,500 a side at most)"
+        }
         // TurboJPEG reads 4:4:4, 4:2:2, 4:2:0, 4:4:0 and 4:1:1 (jpegdec turns the last green, so
         // libjpeg-turbo decodes it); jpegdec makes other YCbCr samplings green or fails.
         if colourModel == .yCbCr, sampling.count == 3, sampling[1] == sampling[2], sampling[1].h > 0, sampling[1].v > 0
