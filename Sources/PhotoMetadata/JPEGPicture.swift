@@ -96,15 +96,18 @@ public struct JPEGPicture: Sendable, Equatable {
         }
     }
 
+    /// The largest side libjpeg reads or writes (JPEG_MAX_DIMENSION: the format's 16-bit size less
+    /// libjpeg's margin).
+    public static let maxSide = 65_500
+
     /// Why camstamp's decoders (libjpeg-turbo, 8-bit) cannot read this picture; nil when they can.
     public var unsupportedCoding: String? {
         if [0xC3, 0xC7, 0xCB, 0xCF].contains(frameMarker) { return "lossless JPEG coding" }
         if [0xC5, 0xC6, 0xCD, 0xCE].contains(frameMarker) { return "hierarchical JPEG coding" }
         if precision != 8 { return "\(precision)-bit samples (only 8-bit JPEGs are read)" }
         if ![1, 3, 4].contains(sampling.count) { return "\(sampling.count) colour components" }
-        // libjpeg's JPEG_MAX_DIMENSION: past it, it refuses the header.
-        if width > 65_500 || height > 65_500 {
-            return "\(width)×\(height) pixels (libjpeg-turbo reads 65,500 a side at most)"
+        if width > Self.maxSide || height > Self.maxSide {
+            return "\(width)×\(height) pixels (libjpeg-turbo reads \(Self.maxSide) a side at most)"
         }
         // TurboJPEG reads 4:4:4, 4:2:2, 4:2:0, 4:4:0 and 4:1:1 (jpegdec turns the last green, so
         // libjpeg-turbo decodes it); jpegdec makes other YCbCr samplings green or fails.

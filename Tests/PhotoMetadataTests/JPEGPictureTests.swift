@@ -99,6 +99,6 @@ import Testing
         data[sof.lowerBound + 8] = 0xFF
         let picture = try #require(JPEGPicture(try JPEGStructure(parsing: data)))
         #expect(picture.width == 65_535 && picture.height == 1)
-        #expect(picture.unsupportedCoding == "65535×1 pixels (libjpeg-turbo reads 65,500 a side at most)")
+        #expect(picture.unsupportedCoding == "65535×1 pixels (libjpeg-turbo reads 65500 a side at most)")
     }
 }

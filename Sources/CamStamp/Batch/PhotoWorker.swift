@@ -2,6 +2,7 @@
 // Copyright 2026 The camstamp authors
 import Foundation
 internal import Media
+internal import PhotoMetadata
 import Presets
 
 /// One batch worker: its own decoders, encoders and marker (renderers are per thread), reused
@@ -85,7 +86,7 @@ final class PhotoWorker {
     /// The quality PNG sources are written at as JPEG when --quality is not given.
     static let pngSourceQuality = ShootOptions.defaultQuality
     /// The largest side a JPEG can have (the format's 16-bit size less libjpeg's margin).
-    static let maxJPEGSide = 65500
+    static let maxJPEGSide = JPEGPicture.maxSide
 
     init(settings: Settings, marker: FrameMarker) {
         self.settings = settings
@@ -272,6 +273,10 @@ final class PhotoWorker {
             // Quantised this coarsely (a quality of 1 or 2), the marks' change rounds away in every
             // block: the photo would come out as it went in, said to be marked. Re-encoded, it is.
             if result.blocksAltered == 0, !composition.isEmpty {
+                do throws(CamStampError) { try checkDecodable(photo) } catch {
+                    notes.append("\(Self.quantisedAway), and it is too large to decode: it is written unmarked")
+                    return (result.data, result.spliced ? .spliced : .coefficients, result.spliceSkipped, result.blocks)
+                }
                 notes.append("re-encoded, not stamped in its DCT coefficients: \(Self.quantisedAway)")
                 return nil
             }
