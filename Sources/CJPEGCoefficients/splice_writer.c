@@ -161,8 +161,30 @@ static int copy_bits(writer *w, const scan *s, size_t scan_start, const unsigned
     return 0;
 }
 
-// One DHT segment from `p`: each table as it is, or as extended (extend_table).
-static void write_dht(writer *w, const header *h, const unsigned char *input, size_t p, size_t length) {
+// The offset of each table's last definition before the scan, the one libjpeg keeps (0: none).
+static void last_definitions(const unsigned char *input, size_t scan_start, size_t last[2][NUM_HUFF_TBLS]) {
+    memset(last, 0, sizeof(size_t) * 2 * NUM_HUFF_TBLS);
+    for (size_t p = 2; p + 4 <= scan_start;) {
+        if (input[p] != 0xFF) break;
+        if (input[p + 1] == 0xFF) {
+            p++;
+            continue;
+        }
+        size_t length = (size_t)input[p + 2] << 8 | input[p + 3];
+        for (size_t q = p + 4, count = 0; input[p + 1] == 0xC4 && q + 17 <= p + 2 + length; q += 17 + count) {
+            count = 0;
+            for (int l = 1; l <= 16; l++) count += input[q + l];
+            if ((input[q] >> 4) < 2 && (input[q] & 15) < NUM_HUFF_TBLS) last[input[q] >> 4][input[q] & 15] = q;
+        }
+        p += length + 2;
+    }
+}
+
+// One DHT segment from `p`: each table as it is, or, at its last definition, as extended
+// (extend_table; an earlier one is never used, and extending each would grow the headers without
+// bound). 0, or -1 when the segment grew past what its length field holds.
+static int write_dht(writer *w, const header *h, const unsigned char *input, size_t p, size_t length,
+                     size_t last[2][NUM_HUFF_TBLS]) {
     size_t at = w->length, q = p + 4, end = p + 2 + length;
     append(w, input + p, 4);
     while (q + 17 <= end) {
@@ -170,7 +192,7 @@ static void write_dht(writer *w, const header *h, const unsigned char *input, si
         size_t count = 0;
         for (int l = 1; l <= 16; l++) count += input[q + l];
         if (q + 17 + count > end) break;
-        if (k < 2 && slot < NUM_HUFF_TBLS && h->extended[k][slot]) {
+        if (k < 2 && slot < NUM_HUFF_TBLS && h->extended[k][slot] && last[k][slot] == q) {
             const JHUFF_TBL *t = &h->source[k][slot];
             size_t total = 0;
             w->data[w->length++] = input[q];
@@ -185,14 +207,22 @@ static void write_dht(writer *w, const header *h, const unsigned char *input, si
         q += 17 + count;
     }
     size_t written = w->length - at - 2;
+    if (written > 0xFFFF) return -1;
     w->data[at + 2] = (uint8_t)(written >> 8);
     w->data[at + 3] = (uint8_t)written;
+    return 0;
 }
 
 // SOI, a JFIF (or, for RGB, Adobe) segment, then the tables, frame, restart interval and scan
-// header as they are; no APPn or COM segments. Room reserved by the caller.
-static void write_headers(writer *w, const header *h, const unsigned char *input) {
+// header as they are; no APPn or COM segments. Room for all but the tables' extra codes reserved
+// by the caller. 0, or a CS_SPLICE_ status.
+static int write_headers(splice *sp) {
     static const uint8_t soi[] = {0xFF, 0xD8};
+    writer *w = &sp->w;
+    const header *h = sp->h;
+    const unsigned char *input = sp->input;
+    size_t last[2][NUM_HUFF_TBLS];
+    last_definitions(input, h->scan_start, last);
     append(w, soi, 2);
     if (h->frame.colour_space == JCS_RGB) {
         static const uint8_t adobe[] = {0xFF, 0xEE, 0, 14, 'A', 'd', 'o', 'b', 'e', 0, 100, 0, 0, 0, 0, 0};
@@ -216,10 +246,17 @@ static void write_headers(writer *w, const header *h, const unsigned char *input
         }
         size_t length = (size_t)input[p + 2] << 8 | input[p + 3];
         int marker = input[p + 1];
-        if (marker == 0xC4) write_dht(w, h, input, p, length);
-        else if (!((marker >= 0xE0 && marker <= 0xEF) || marker == 0xFE)) append(w, input + p, length + 2);
+        if (marker == 0xC4) {
+            // Each of the 2 * NUM_HUFF_TBLS tables extended once, to 256 symbols at most.
+            if (reserve(w, length + 2 + 2 * NUM_HUFF_TBLS * 256)) return out_of_memory(sp->text);
+            if (write_dht(w, h, input, p, length, last))
+                return splice_failure(sp->text, CS_SPLICE_MISSING_CODE, "a DHT segment too long for its extra codes");
+        } else if (!((marker >= 0xE0 && marker <= 0xEF) || marker == 0xFE)) {
+            append(w, input + p, length + 2);
+        }
         p += length + 2;
     }
+    return 0;
 }
 
 // Codes MCU i again: its blocks as the marks left them (kept), or decoded again from where the
@@ -300,7 +337,8 @@ static int splice_interval(splice *sp, int k) {
 int write_output(splice *sp) {
     writer *w = &sp->w;
     if (reserve(w, sp->input_length + sp->input_length / 16 + 65536)) return out_of_memory(sp->text);
-    write_headers(w, sp->h, sp->input);
+    int status = write_headers(sp);
+    if (status) return status;
     for (int k = 0; k < sp->intervals; k++) {
         int any = 0;
         for (size_t i = interval_first(sp, k); i < interval_end(sp, k) && !any; i++) any = sp->changed[i];
@@ -309,7 +347,7 @@ int write_output(splice *sp) {
         if (!any) {
             append(w, sp->input + sp->s.source_start[k], length);
         } else {
-            int status = splice_interval(sp, k);
+            status = splice_interval(sp, k);
             if (status) return status;
         }
         uint8_t marker[2] = {0xFF, k + 1 < sp->intervals ? (uint8_t)(0xD0 + k % 8) : 0xD9};

@@ -102,10 +102,17 @@ public struct JPEGPicture: Sendable, Equatable {
         if [0xC5, 0xC6, 0xCD, 0xCE].contains(frameMarker) { return "hierarchical JPEG coding" }
         if precision != 8 { return "\(precision)-bit samples (only 8-bit JPEGs are read)" }
         if ![1, 3, 4].contains(sampling.count) { return "\(sampling.count) colour components" }
+        // libjpeg's JPEG_MAX_DIMENSION: past it, it refuses the header.
+        if width > 65_500 || height > 65_500 {
+            return "\(width)×\(height) pixels (libjpeg-turbo reads 65,500 a side at most)"
+        }
         // TurboJPEG reads 4:4:4, 4:2:2, 4:2:0, 4:4:0 and 4:1:1 (jpegdec turns the last green, so
         // libjpeg-turbo decodes it); jpegdec makes other YCbCr samplings green or fails.
         if colourModel == .yCbCr, sampling.count == 3, sampling[1] == sampling[2], sampling[1].h > 0, sampling[1].v > 0
         {
+            if sampling[1].h > sampling[0].h || sampling[1].v > sampling[0].v {
+                return "chroma sampled more finely than luma (\(Self.factors(sampling)))"
+            }
             let ratio = (sampling[0].h / sampling[1].h, sampling[0].v / sampling[1].v)
             let read = [(1, 1), (2, 1), (2, 2), (1, 2), (4, 1)]
             if !read.contains(where: { $0 == ratio }) {
@@ -114,6 +121,19 @@ public struct JPEGPicture: Sendable, Equatable {
             }
         }
         return nil
+    }
+
+    /// Why the decoders would decode this picture wrongly or not at all, though it is stamped
+    /// right in its coefficients: Cb and Cr sampled differently (jpegdec gives the wrong colours,
+    /// TurboJPEG cannot tell the sampling). nil when they read it.
+    public var undecodable: String? {
+        guard colourModel == .yCbCr, sampling.count == 3, sampling[1] != sampling[2] else { return nil }
+        return "its Cb and Cr are sampled differently (\(Self.factors(sampling)))"
+    }
+
+    /// Sampling factors as cjpeg's -sample takes them: `2x2,1x1,1x1`.
+    static func factors(_ sampling: [(h: Int, v: Int)]) -> String {
+        sampling.map { "\($0.h)x\($0.v)" }.joined(separator: ",")
     }
 
     /// The IJG quality (1…100) whose scaled standard tables are nearest to this picture's: exact

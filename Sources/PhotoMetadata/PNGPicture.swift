@@ -17,6 +17,8 @@ public struct PNGPicture: Sendable, Equatable {
     /// Whether some pixels may be transparent: an alpha channel (colour types 4 and 6) or a tRNS
     /// chunk (a palette's alphas, or one colour that stands for transparent).
     public let hasTransparency: Bool
+    /// The frames of an animated PNG (APNG: an `acTL` chunk before the first IDAT); 1 for a still.
+    public let frames: Int
 
     /// Grey, with or without alpha.
     public var isGrey: Bool { colourType == 0 || colourType == 4 }
@@ -32,18 +34,17 @@ public struct PNGPicture: Sendable, Equatable {
         func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
         (width, height) = (word(16), word(20))
         (bitDepth, colourType) = (Int(bytes[24]), Int(bytes[25]))
-        // tRNS comes before the first IDAT: only the chunk headers up to there are read.
-        var position = 8, sawTRNS = false
+        // tRNS and acTL come before the first IDAT: only the chunk headers up to there are read.
+        var position = 8, sawTRNS = false, frames = 1
         while position + 8 <= bytes.count {
             let type = bytes[position + 4..<position + 8]
             if type.elementsEqual("IDAT".utf8) { break }
-            if type.elementsEqual("tRNS".utf8) {
-                sawTRNS = true
-                break
-            }
+            if type.elementsEqual("tRNS".utf8) { sawTRNS = true }
+            if type.elementsEqual("acTL".utf8), position + 12 <= bytes.count { frames = max(1, word(position + 8)) }
             position += 12 + word(position)
         }
         hasTransparency = colourType == 4 || colourType == 6 || sawTRNS
+        self.frames = frames
     }
 
     /// True when `data` could be the beginning of a PNG: a file cut inside the signature.

@@ -59,4 +59,35 @@ import Testing
         // A range outside the data is not trusted: all of it is searched.
         #expect(ContentCredentials.carriesManifest(Data(inside), skipping: 4_000..<20_000))
     }
+
+    /// A JPEG's bytes: a header with `header` in an APP1 segment, an SOS segment, `scan` bytes of
+    /// entropy-coded data, the EOI, then `trailer`. Returns them and the scan's range (SOS to EOI).
+    static func jpeg(header: [UInt8], scan: Int, trailer: [UInt8] = []) -> (Data, Range<Int>) {
+        let app1 = [0xFF, 0xE1, UInt8((header.count + 2) >> 8), UInt8((header.count + 2) & 0xFF)] + header
+        let sos: [UInt8] = [0xFF, 0xDA, 0x00, 0x0C, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00, 0x3F, 0x00]
+        let head = [0xFF, 0xD8] + app1
+        let bytes = head + sos + Self.filler(scan).map { $0 == 0xFF ? 0x00 : $0 } + [0xFF, 0xD9] + trailer
+        return (Data(bytes), head.count..<(bytes.count - trailer.count))
+    }
+
+    /// The parent the SDK reads: without a manifest, its header, SOS segment, EOI and trailer, the
+    /// scan's data left out; with one (in the header or the trailer), or an untrusted range, whole.
+    @Test func aParentWithoutAManifestIsGivenWithoutItsScan() {
+        let xmp = Array("http://ns.adobe.com/xap/1.0/\u{0}<x:xmpmeta xmpMM:InstanceID='xmp.iid:1'/>".utf8)
+        let (source, scan) = Self.jpeg(header: xmp, scan: 20_000, trailer: Array("trailer".utf8))
+        let view = ContentCredentials.parentView(source, scan: scan)
+        let sosEnd = scan.lowerBound + 14
+        #expect(view == source[..<sosEnd] + Data([0xFF, 0xD9]) + Data("trailer".utf8))
+        // A slice of a larger Data: its own offsets count.
+        let slice = (Data([1, 2, 3]) + source)[3...]
+        #expect(ContentCredentials.parentView(slice, scan: scan) == view)
+
+        let (signed, signedScan) = Self.jpeg(header: xmp + Self.box, scan: 20_000)
+        #expect(ContentCredentials.parentView(signed, scan: signedScan) == signed)
+        let (tail, tailScan) = Self.jpeg(header: xmp, scan: 20_000, trailer: Self.box)
+        #expect(ContentCredentials.parentView(tail, scan: tailScan) == tail)
+        #expect(ContentCredentials.parentView(source, scan: nil) == source)
+        #expect(ContentCredentials.parentView(source, scan: scan.lowerBound..<(source.count + 1)) == source)
+        #expect(ContentCredentials.parentView(source, scan: scan.lowerBound..<(scan.lowerBound + 3)) == source)
+    }
 }

@@ -45,6 +45,45 @@ struct CredentialsTests {
         #expect(verified.stdout.contains("c2pa.addedText \"Job A-113\""), "\(verified.stdout)")
     }
 
+    /// The SDK is given a parent without a manifest less its scan (`ContentCredentials.parentView`):
+    /// what it records of it, read from the header (the XMP's instance id), is still there.
+    @Test func theParentsXMPInstanceIDIsTheIngredients() throws {
+        let folder = try temporaryFolder()
+        let chain = try TestChain(in: folder.appendingPathComponent("keys"))
+        let input = folder.appendingPathComponent("in/photo.jpg")
+        try plasmaJPEG(input)
+        try exiftool(["-overwrite_original", "-XMP-xmpMM:InstanceID=xmp.iid:parent-1234"], input)
+        let result = try signed(input, folder, chain)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"path\":\"spliced\""), "the photo stays spliced: \(result.stdout)")
+        let report = try Referee.read(
+            folder.appendingPathComponent("out/photo.jpg"), mime: "image/jpeg", anchors: chain.root)
+        #expect(report.state == "Trusted" && report.failures == [], "\(report.failures)")
+        #expect(report.parentInstanceID == "xmp.iid:parent-1234")
+    }
+
+    /// libheif writes a grid for some pictures (here one of odd size), its layout in `idat`, and
+    /// the SDK's signing moves that layout's offset: the signed file is refused, in one line, and
+    /// not written. A picture written without a grid is signed, and decodes.
+    @Test func aSignedHEICThatNoLongerDecodesIsRefused() throws {
+        let folder = try temporaryFolder()
+        let chain = try TestChain(in: folder.appendingPathComponent("keys"))
+        let odd = folder.appendingPathComponent("in/odd.jpg"), even = folder.appendingPathComponent("in/even.jpg")
+        try plasmaJPEG(odd, width: 639, height: 479)
+        try plasmaJPEG(even)
+        let result = try signed(folder.appendingPathComponent("in"), folder, chain, extra: ["--format", "heic"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let said = result.stderr.split(separator: "\n").filter { $0.contains("odd.jpg") }
+        #expect(said.count == 1 && said[0].contains("cannot sign this picture as HEIC"), "\(result.stderr)")
+        let out = folder.appendingPathComponent("out")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["even.heic"])
+        let report = try Referee.read(out.appendingPathComponent("even.heic"), mime: "image/heic", anchors: chain.root)
+        #expect(report.state == "Trusted" && report.failures == [], "\(report.failures)")
+        let png = folder.appendingPathComponent("even.png")
+        try tool("heif-convert", [out.appendingPathComponent("even.heic").path, png.path])
+        #expect(try lumaPlane(decodeImage(png)).count == 480)
+    }
+
     @Test func aFlippedByteIsADataHashMismatch() throws {
         let folder = try temporaryFolder()
         let chain = try TestChain(in: folder.appendingPathComponent("keys"))

@@ -88,4 +88,17 @@ import Testing
                 try JPEGStructure(parsing: jpeg(quality: 90, sampling: [0x12, 0x11, 0x11], rest: sos + [0xFF, 0xD9]))))
         #expect(fourFourZero.unsupportedCoding == nil)
     }
+
+    /// A header past libjpeg's largest side is refused by its size, not called damaged.
+    @Test func aSidePastLibjpegsLimitIsUnsupported() throws {
+        var data = jpeg(quality: 90, sampling: [0x22, 0x11, 0x11], rest: sos + [0xFF, 0xD9])
+        let sof = try #require(data.firstRange(of: Data([0xFF, 0xC2])))
+        data[sof.lowerBound + 5] = 0x00
+        data[sof.lowerBound + 6] = 0x01
+        data[sof.lowerBound + 7] = 0xFF
+        data[sof.lowerBound + 8] = 0xFF
+        let picture = try #require(JPEGPicture(try JPEGStructure(parsing: data)))
+        #expect(picture.width == 65_535 && picture.height == 1)
+        #expect(picture.unsupportedCoding == "65535×1 pixels (libjpeg-turbo reads 65,500 a side at most)")
+    }
 }

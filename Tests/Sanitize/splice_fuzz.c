@@ -8,7 +8,8 @@
 //
 // The files must splice and decode as they are. Each mutation (a byte of the SOF, a DHT, the
 // SOS/DRI/DQT, junk before a marker, bytes of the scan, the file cut short, bytes anywhere: the
-// Swift fuzz's kinds) goes through both tiers; whatever either writes must decode in libjpeg
+// Swift fuzz's kinds; and a DHT repeated hundreds of times, which libjpeg allows and which the
+// splice's writer once extended at each copy) goes through both tiers; whatever either writes must decode in libjpeg
 // without a warning. The sanitizers stop the run at the first out-of-range read or undefined
 // operation.
 #include "jpeg_coefficients.h"
@@ -172,12 +173,27 @@ static void insert_junk(bytes *d) {
     d->length += n;
 }
 
-// One mutation of `d` (which has room for 8 more bytes).
+// The room a mutated file has.
+#define ROOM ((size_t)1 << 20)
+
+// A DHT segment repeated `copies` times where it stands (as far as ROOM allows): every copy
+// redefines the same tables, and the last one is the one in force.
+static void repeat_segment(bytes *d, size_t at, size_t length, size_t copies) {
+    size_t size = length + 2;
+    if (d->length + 8 + size > ROOM) return;
+    size_t most = (ROOM - 8 - d->length) / size;
+    if (copies > most) copies = most;
+    memmove(d->data + at + size * (copies + 1), d->data + at + size, d->length - at - size);
+    for (size_t k = 1; k <= copies; k++) memcpy(d->data + at + size * k, d->data + at, size);
+    d->length += size * copies;
+}
+
+// One mutation of `d` (which has ROOM bytes).
 static void mutate(bytes *d) {
     size_t at[64], length[64];
     int marker[64], n = segments(d, at, length, marker, 64), s;
     static const int sof[] = {0xC0, 0xC1, 0}, dht[] = {0xC4, 0}, others[] = {0xDA, 0xDD, 0xDB, 0};
-    switch (below(7)) {
+    switch (below(8)) {
     case 0:
         if ((s = pick(n, marker, sof)) >= 0 && length[s] > 2) {
             size_t p = at[s] + 4 + below(length[s] - 2);
@@ -210,6 +226,9 @@ static void mutate(bytes *d) {
     }
     case 5:
         d->length -= 1 + below(d->length / 2);
+        break;
+    case 6:
+        if ((s = pick(n, marker, dht)) >= 0) repeat_segment(d, at[s], length[s], 1 + below(1500));
         break;
     default:
         for (size_t k = 1 + below(4); k > 0; k--) d->data[2 + below(d->length - 2)] = (unsigned char)below(256);
@@ -276,10 +295,10 @@ int main(int argc, char **argv) {
         }
         failures += stamp_both(&bases[i], argv[3 + i], -1, 1, &spliced);
     }
-    bytes mutated = {malloc(1 << 20), 0};
+    bytes mutated = {malloc(ROOM), 0};
     for (long k = 0; k < cases; k++) {
         const bytes *base = &bases[k % files];
-        if (base->length + 8 > (1 << 20)) continue;
+        if (base->length + 8 > ROOM) continue;
         memcpy(mutated.data, base->data, base->length);
         mutated.length = base->length;
         mutate(&mutated);

@@ -98,6 +98,8 @@ package struct RefereeReport: Decodable {
     /// generator when the parent carried one.
     package var relationships: [String]
     package var parentGenerator: String?
+    /// The parent ingredient's instance id: its XMP's (`xmpMM:InstanceID`) when it has one.
+    package var parentInstanceID: String?
     /// The active manifest's instance id (`xmp:iid:…`).
     package var instanceID: String?
 }
@@ -140,6 +142,7 @@ package enum Referee {
                 "generator": active["claim_generator_info"][0]["name"],
                 "relationships": [i["relationship"] for i in active.get("ingredients", [])],
                 "parentGenerator": parent_manifest["claim_generator_info"][0]["name"] if parent_manifest else None,
+                "parentInstanceID": parent.get("instance_id") if parent else None,
                 "instanceID": active.get("instance_id")}))
             """
 

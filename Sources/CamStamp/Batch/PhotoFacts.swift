@@ -200,6 +200,9 @@ struct PhotoFacts {
             metadataDamage = ["metadata not carried: \(error.description)"]
         }
         (width, height, isGrey, hasAlpha) = (png.width, png.height, png.isGrey, png.hasTransparency)
+        if png.frames > 1 {
+            notes.append("frame 1 of the \(png.frames) of an animated PNG marked; the others are not in the output")
+        }
         // pngdec's 16-bit RGB is right from 1.22.4 and 1.24 on; grey and alpha kinds, not known.
         let rgbFixed = png.colourType == 2 && UpstreamFix.pngdecWideRGB.isFixed
         isWidePNG = png.bitDepth == 16 && png.colourType != 0 && !rgbFixed

@@ -17,6 +17,10 @@ extension PhotoWorker {
 
     /// A lossless WebP written back under --format keep stays lossless.
     private func webpLossless(_ photo: PhotoFacts) -> Bool { settings.keepsFormat && photo.isLosslessWebP }
+    /// The raw format webpenc gets: RGBA where alpha or every sample must survive.
+    private func webpFormat(_ photo: PhotoFacts) -> String {
+        photo.hasAlpha || webpLossless(photo) ? "RGBA" : "I420"
+    }
 
     /// The quality HEIC and AVIF are written at without --quality: about what phones write.
     static let heifQuality = 80
@@ -85,8 +89,9 @@ extension PhotoWorker {
             request.quality = settings.quality ?? photo.sourceQuality(pngDefault: Self.pngSourceQuality)
             request.encodingFormat = encodingFormat(photo)
         case .webp:
-            // Quality and lossless are set as the pipeline is built (see `pipeline`).
-            if photo.hasAlpha || webpLossless(photo) { request.encodingFormat = "RGBA" }
+            // Quality and lossless are set as the pipeline is built (see `pipeline`), and so is
+            // the format webpenc gets: it fails on a frame of another one than its first.
+            request.encodingFormat = webpFormat(photo)
         case .heic, .avif, .tiff:
             request.encodingFormat = photo.hasAlpha ? "RGBA" : "RGB"
         case .png: break
@@ -255,7 +260,9 @@ extension PhotoWorker {
     ) throws(CamStampError) -> PhotoPipeline {
         let webp =
             output == .webp
-            ? WebPSettings(quality: settings.quality ?? Self.webpQuality, lossless: webpLossless(photo)) : nil
+            ? WebPSettings(
+                quality: settings.quality ?? Self.webpQuality, lossless: webpLossless(photo), format: webpFormat(photo))
+            : nil
         let key = PipelineKey(input: input, output: output, webp: webp)
         if let existing = pipelines[key] { return existing }
         let name = Self.templateName(output)

@@ -71,13 +71,15 @@ final class PhotoWorker {
     struct PipelineKey: Hashable {
         var input: PhotoCodec
         var output: ImageFormat
-        /// webpenc reads its quality and lossless settings only when its caps are set, so each
-        /// combination has a pipeline of its own; nil for the other encoders.
+        /// webpenc reads its quality and lossless settings only when its caps are set, and fails on
+        /// a frame of another format than its first, so each combination has a pipeline of its
+        /// own; nil for the other encoders.
         var webp: WebPSettings?
     }
     struct WebPSettings: Hashable {
         var quality: Int
         var lossless: Bool
+        var format: String
     }
 
     /// The quality PNG sources are written at as JPEG when --quality is not given.
@@ -169,7 +171,7 @@ final class PhotoWorker {
                 stamped.parts, format: stamped.kind, source: source, sourceName: item.input.lastPathComponent,
                 sourceFormat: ImageFormat.sniff(source) ?? stamped.kind, marks: marks, metadataEdit: edit,
                 instanceID: stamped.instanceID, invisible: stamped.invisible != nil, blocks: stamped.blocks,
-                into: file)
+                sourceScan: stamped.sourceScan, into: file)
         }
         if settings.toStandardOutput {
             try writeStandardOutput([try sign(nil) ?? Data()])
@@ -267,6 +269,12 @@ final class PhotoWorker {
                 data[photo.pictureBytes], composition: composition, orientation: photo.orientation,
                 splice: settings.splice, recordingBlocks: settings.credentials != nil)
             if let warning = result.damage { damage = warning }
+            // Quantised this coarsely (a quality of 1 or 2), the marks' change rounds away in every
+            // block: the photo would come out as it went in, said to be marked. Re-encoded, it is.
+            if result.blocksAltered == 0, !composition.isEmpty {
+                notes.append("re-encoded, not stamped in its DCT coefficients: \(Self.quantisedAway)")
+                return nil
+            }
             let skipped = settings.splice ? result.spliceSkipped : "CAMSTAMP_SPLICE=0"
             return (result.data, result.spliced ? .spliced : .coefficients, skipped, result.blocks)
         } catch {
@@ -278,6 +286,8 @@ final class PhotoWorker {
             return nil
         }
     }
+
+    static let quantisedAway = "at the photo's own quantisation the marks changed no block"
 
     /// Why `photo` goes down the re-encoding path whatever its data holds, or nil when it may be
     /// stamped in its DCT coefficients (`stampInCoefficients` still tries, and may say otherwise).

@@ -44,23 +44,53 @@ final class ContentCredentials: Sendable {
     func sign(
         _ output: [Data], format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
         marks: [Mark], metadataEdit: String?, instanceID: String? = nil, invisible: Bool = false,
-        blocks: JPEGBlockRecord? = nil,
+        blocks: JPEGBlockRecord? = nil, sourceScan: Range<Int>? = nil,
         into file: URL? = nil
     ) throws(CamStampError) -> Data? {
         var draft = ManifestDraft(
             title: sourceName, format: Self.mime(format), generator: (Self.generator, version))
-        draft.opened(source: .data(source), title: sourceName, format: Self.mime(sourceFormat))
+        let parent = Self.parentView(source, scan: sourceScan)
+        draft.opened(source: .data(parent), title: sourceName, format: Self.mime(sourceFormat))
         add(marks, to: &draft)
         if let metadataEdit { draft.editedMetadata(metadataEdit) }
         draft.instanceID = instanceID
         if invisible, let instanceID { Self.watermarked(instanceID, draft: &draft) }
         if let blocks { draft.add(assertion: BlockAssertion.label, data: BlockAssertion.json(blocks)) }
+        let signed: Data?
         do {
-            guard let file else { return try draft.sign(parts: output, with: signer) }
-            try draft.sign(parts: output, intoFile: file, with: signer)
-            return nil
+            if let file {
+                try draft.sign(parts: output, intoFile: file, with: signer)
+                signed = nil
+            } else {
+                signed = try draft.sign(parts: output, with: signer)
+            }
         } catch {
             throw .failure(error.message)
+        }
+        if format == .heic || format == .avif { try Self.checkDecodes(signed, file: file, format: format) }
+        return signed
+    }
+
+    /// A signed HEIC or AVIF is read back before it is kept. c2pa-rs 0.91 moves the offsets of
+    /// items kept in the `idat` box as if they were in the file, and libheif keeps a grid's layout
+    /// there (it writes a grid for some pictures, small ones and ones of odd size): such a file,
+    /// trusted by a verifier, no longer decodes. Decoding costs far less than the encode before it.
+    private static func checkDecodes(_ data: Data?, file: URL?, format: ImageFormat) throws(CamStampError) {
+        let name = format.rawValue.uppercased()
+        let bytes: Data
+        if let data {
+            bytes = data
+        } else if let file {
+            do { bytes = try Data(contentsOf: file) } catch {
+                throw .failure("cannot read the signed \(name) back: \(error.localizedDescription)")
+            }
+        } else {
+            return
+        }
+        do { _ = try HEIFFile(bytes).decode() } catch {
+            throw .failure(
+                "cannot sign this picture as \(name): signed, it no longer decodes (\(error)); "
+                    + "the C2PA SDK breaks the grid libheif wrote for it: sign it as JPEG or PNG (--format jpg)")
         }
     }
 
@@ -89,7 +119,10 @@ final class ContentCredentials: Sendable {
         if let invisible { Self.watermarked(invisible, draft: &draft) }
         do {
             let signed = try draft.sign(try Data(contentsOf: photo), with: signer)
+            if format == .heic || format == .avif { try Self.checkDecodes(signed, file: nil, format: format) }
             try signed.write(to: photo)
+        } catch let error as CamStampError {
+            throw error
         } catch let error as CredentialsError {
             throw .failure("photo: \(error.message)")
         } catch {
@@ -162,6 +195,25 @@ final class ContentCredentials: Sendable {
         case .tiff: "image/tiff"
         case .avif: "image/avif"
         }
+    }
+
+    /// The parent as the SDK is given it: a JPEG without a manifest, `scan` (its one scan, from
+    /// the SOS marker to the EOI) left empty. The SDK reads a parent's XMP and looks for its
+    /// manifest, and records nothing of its picture data when it has none (no hash; no thumbnail,
+    /// which camstamp turns off), yet it read the whole photo twice to find that out. A parent with
+    /// a manifest is given whole: the SDK checks its hash of the picture.
+    static func parentView(_ source: Data, scan: Range<Int>?) -> Data {
+        guard let scan, scan.lowerBound + 4 <= scan.upperBound, scan.upperBound <= source.count,
+            !carriesManifest(source, skipping: scan)
+        else { return source }
+        let start = source.startIndex, sos = start + scan.lowerBound
+        let length = Int(source[sos + 2]) << 8 | Int(source[sos + 3])
+        guard sos + 2 + length <= start + scan.upperBound - 2 else { return source }
+        var view = Data(capacity: scan.lowerBound + 2 + length + 2 + (source.count - scan.upperBound))
+        view.append(source[start..<(sos + 2 + length)])
+        view.append(contentsOf: [0xFF, 0xD9])
+        view.append(source[(start + scan.upperBound)...])
+        return view
     }
 
     /// Whether `data` carries a C2PA manifest store: a JUMBF description box of type c2pa

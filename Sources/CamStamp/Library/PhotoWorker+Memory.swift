@@ -153,6 +153,11 @@ extension PhotoWorker {
     )
         throws(CamStampError) -> (output: PipelineOutput, warning: String?)
     {
+        if let why = photo.jpeg?.undecodable {
+            throw .failure(
+                "cannot decode this JPEG: \(why); it is stamped only as a JPEG of its own size and quality "
+                    + "(without --reencode, --format, --max-size, --quality or --invisible)")
+        }
         let marker = self.marker
         do {
             // Runs on the pipeline's streaming thread, while this thread waits for the result.

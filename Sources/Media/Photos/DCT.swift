@@ -48,17 +48,20 @@ enum DCT {
         /// the same.
         private let rows: UnsafeMutablePointer<Double>
         private let columns: UnsafeMutablePointer<Double>
+        /// A block's quantised coefficients as they were before it was rewritten.
+        let saved: UnsafeMutablePointer<Int16>
         private let memory: UnsafeMutableRawPointer
 
         init() {
             let block = 64 * MemoryLayout<Double>.stride
-            memory = .allocate(byteCount: 5 * block, alignment: 64)
+            memory = .allocate(byteCount: 6 * block, alignment: 64)
             samples = memory.initializeMemory(as: Double.self, repeating: 0, count: 64)
             coefficients = (memory + block).initializeMemory(as: Double.self, repeating: 0, count: 64)
             middle = (memory + 2 * block).initializeMemory(as: Double.self, repeating: 0, count: 64)
             rows = (memory + 3 * block).initializeMemory(as: Double.self, from: DCT.basis, count: 64)
             columns = (memory + 4 * block).initializeMemory(
                 as: Double.self, from: (0..<64).map { DCT.basis[($0 % 8) * 8 + $0 / 8] }, count: 64)
+            saved = (memory + 5 * block).initializeMemory(as: Int16.self, repeating: 0, count: 64)
         }
 
         deinit { memory.deallocate() }

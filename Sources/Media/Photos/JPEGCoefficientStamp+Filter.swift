@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The camstamp authors
+import Foundation
+
 extension JPEGCoefficientStamp.Job {
     /// The block columns `filter` may change in block row `row` of `component`, if any.
     func wants(component: Int, row: Int) -> Range<Int>? {
@@ -24,6 +26,8 @@ extension JPEGCoefficientStamp.Job {
                         let columns = first..<first + count
                         for block in planned[plan.rows[index]] where columns.contains(block.column) {
                             let target = blocks + (block.column - first) * 64
+                            let before = space.saved
+                            before.update(from: target, count: 64)
                             if block.fixed >= 0 {
                                 DCT.quantise(fixed.baseAddress! + block.fixed, quant, into: target)
                             } else {
@@ -38,6 +42,7 @@ extension JPEGCoefficientStamp.Job {
                                 DCT.quantise(space.coefficients, quant, into: target)
                             }
                             blocksChanged += 1
+                            if memcmp(before, target, 64 * MemoryLayout<Int16>.size) != 0 { blocksAltered += 1 }
                             recorder?.rewrote(component: component, row: row, column: block.column)
                         }
                     }

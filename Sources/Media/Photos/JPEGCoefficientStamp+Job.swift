@@ -14,6 +14,8 @@ extension JPEGCoefficientStamp {
         var quant: [Double] = []
         var failure: String?
         var blocksChanged = 0
+        /// Of those, the blocks whose coefficients came out other than they were.
+        var blocksAltered = 0
         var blocksTotal = 0
         /// Set when the stamp records its blocks (for a signed output's block record).
         var recorder: BlockRecorder?

@@ -29,6 +29,9 @@ public final class JPEGCoefficientStamp {
         /// How many 8×8 blocks, over all components, were rewritten, and how many there are.
         public let blocksChanged: Int
         public let blocksTotal: Int
+        /// How many of the rewritten blocks came out with other coefficients than they had: 0 when
+        /// the quantisation is so coarse that the marks round away everywhere.
+        public var blocksAltered = 0
         /// Whether the entropy-coded data was spliced (tier 2) rather than written again from
         /// all the coefficients (tier 1).
         public var spliced = false
@@ -82,6 +85,7 @@ public final class JPEGCoefficientStamp {
         }
         if status == 0, let output {
             var result = Result(data: output, blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
+            result.blocksAltered = job.blocksAltered
             result.spliced = true
             result.blocks = job.recorder?.record()
             return result
@@ -118,6 +122,7 @@ public final class JPEGCoefficientStamp {
             throw CoefficientStampError(description: "the picture data is damaged (\(text))", damage: text)
         }
         var result = Result(data: output, blocksChanged: job.blocksChanged, blocksTotal: job.blocksTotal)
+        result.blocksAltered = job.blocksAltered
         result.blocks = job.recorder?.record()
         return result
     }
