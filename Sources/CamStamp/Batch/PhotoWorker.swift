@@ -270,18 +270,19 @@ final class PhotoWorker {
                 data[photo.pictureBytes], composition: composition, orientation: photo.orientation,
                 splice: settings.splice, recordingBlocks: settings.credentials != nil)
             if let warning = result.damage { damage = warning }
+            let skipped = settings.splice ? result.spliceSkipped : "CAMSTAMP_SPLICE=0"
+            let stamped = (result.data, result.spliced ? WritePath.spliced : .coefficients, skipped, result.blocks)
             // Quantised this coarsely (a quality of 1 or 2), the marks' change rounds away in every
             // block: the photo would come out as it went in, said to be marked. Re-encoded, it is.
             if result.blocksAltered == 0, !composition.isEmpty {
                 do throws(CamStampError) { try checkDecodable(photo) } catch {
                     notes.append("\(Self.quantisedAway), and it is too large to decode: it is written unmarked")
-                    return (result.data, result.spliced ? .spliced : .coefficients, result.spliceSkipped, result.blocks)
+                    return stamped
                 }
                 notes.append("re-encoded, not stamped in its DCT coefficients: \(Self.quantisedAway)")
                 return nil
             }
-            let skipped = settings.splice ? result.spliceSkipped : "CAMSTAMP_SPLICE=0"
-            return (result.data, result.spliced ? .spliced : .coefficients, skipped, result.blocks)
+            return stamped
         } catch {
             if let warning = error.damage {
                 damage = warning
