@@ -8,10 +8,10 @@
 //
 // The files must splice and decode as they are. Each mutation (a byte of the SOF, a DHT, the
 // SOS/DRI/DQT, junk before a marker, bytes of the scan, the file cut short, bytes anywhere: the
-// Swift fuzz's kinds; and a DHT repeated hundreds of times, which libjpeg allows and which the
-// splice's writer once extended at each copy) goes through both tiers; whatever either writes must decode in libjpeg
-// without a warning. The sanitizers stop the run at the first out-of-range read or undefined
-// operation.
+// Swift fuzz's kinds; then, a twentieth as many, a DHT repeated hundreds of times, which libjpeg
+// allows and which the splice's writer once extended at each copy) goes through both tiers;
+// whatever either writes must decode in libjpeg without a warning. The sanitizers stop the run at
+// the first out-of-range read or undefined operation.
 #include "jpeg_coefficients.h"
 
 #include <setjmp.h>
@@ -188,12 +188,20 @@ static void repeat_segment(bytes *d, size_t at, size_t length, size_t copies) {
     d->length += size * copies;
 }
 
+// A DHT of `d` repeated 1 to 1,500 times.
+static void repeat_dht(bytes *d) {
+    size_t at[64], length[64];
+    int marker[64], n = segments(d, at, length, marker, 64), s;
+    static const int dht[] = {0xC4, 0};
+    if ((s = pick(n, marker, dht)) >= 0) repeat_segment(d, at[s], length[s], 1 + below(1500));
+}
+
 // One mutation of `d` (which has ROOM bytes).
 static void mutate(bytes *d) {
     size_t at[64], length[64];
     int marker[64], n = segments(d, at, length, marker, 64), s;
     static const int sof[] = {0xC0, 0xC1, 0}, dht[] = {0xC4, 0}, others[] = {0xDA, 0xDD, 0xDB, 0};
-    switch (below(8)) {
+    switch (below(7)) {
     case 0:
         if ((s = pick(n, marker, sof)) >= 0 && length[s] > 2) {
             size_t p = at[s] + 4 + below(length[s] - 2);
@@ -226,9 +234,6 @@ static void mutate(bytes *d) {
     }
     case 5:
         d->length -= 1 + below(d->length / 2);
-        break;
-    case 6:
-        if ((s = pick(n, marker, dht)) >= 0) repeat_segment(d, at[s], length[s], 1 + below(1500));
         break;
     default:
         for (size_t k = 1 + below(4); k > 0; k--) d->data[2 + below(d->length - 2)] = (unsigned char)below(256);
@@ -308,6 +313,19 @@ int main(int argc, char **argv) {
         failures += stamp_both(&exact, argv[3 + k % files], k, 0, &spliced);
         free(exact.data);
     }
+    // Then a twentieth as many with a DHT repeated, after the others so that their sequence stays.
+    for (long k = 0; k < cases / 20; k++) {
+        const bytes *base = &bases[k % files];
+        if (base->length + 8 > ROOM) continue;
+        memcpy(mutated.data, base->data, base->length);
+        mutated.length = base->length;
+        repeat_dht(&mutated);
+        bytes exact = {malloc(mutated.length), mutated.length};
+        memcpy(exact.data, mutated.data, mutated.length);
+        failures += stamp_both(&exact, argv[3 + k % files], cases + k, 0, &spliced);
+        free(exact.data);
+    }
+    cases += cases / 20;
     printf("splice-fuzz: %ld cases on %d files, %ld spliced, %ld failures\n", cases, files, spliced, failures);
     for (int i = 0; i < files; i++) free(bases[i].data);
     free(bases);
