@@ -44,6 +44,18 @@ static void output_table(j_compress_ptr target, const JHUFF_TBL *source, JHUFF_T
     table->sent_table = FALSE;
 }
 
+// Whether every symbol `table` codes is one an 8-bit block can have. A table that also codes, say,
+// an AC coefficient of 14 bits (damage, or a crafted file) makes libjpeg decode coefficients past
+// 8-bit JPEG's range without a warning, and its encoder then writes codes no table has: a file cut
+// short, as jpegtran's is.
+static int codes_only_needed(const JHUFF_TBL *table, int dc) {
+    int total = 0;
+    for (int length = 1; length <= 16; length++) total += table->bits[length];
+    for (int k = 0; k < total && k < 256; k++)
+        if (!needed(table->huffval[k], dc)) return 0;
+    return 1;
+}
+
 static void choose_huffman_tables(struct jpeg_decompress_struct *source, struct jpeg_compress_struct *target) {
     for (int i = 0; i < NUM_HUFF_TBLS; i++) {
         if (source->dc_huff_tbl_ptrs[i]) {
@@ -106,6 +118,12 @@ int cs_rewrite_coefficients(const unsigned char *input, size_t input_length, cs_
         longjmp(escape, 1);
     }
 
+    for (int i = 0; i < NUM_HUFF_TBLS && !source.progressive_mode; i++)
+        if ((source.dc_huff_tbl_ptrs[i] && !codes_only_needed(source.dc_huff_tbl_ptrs[i], 1))
+            || (source.ac_huff_tbl_ptrs[i] && !codes_only_needed(source.ac_huff_tbl_ptrs[i], 0))) {
+            snprintf(text, sizeof text, "a Huffman table codes a coefficient size no 8-bit JPEG has");
+            longjmp(escape, 1);
+        }
     jpeg_copy_critical_parameters(&source, &target);
     target.restart_interval = source.restart_interval;
     if (source.progressive_mode)

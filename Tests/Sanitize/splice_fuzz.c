@@ -8,8 +8,9 @@
 //
 // The files must splice and decode as they are. Each mutation (a byte of the SOF, a DHT, the
 // SOS/DRI/DQT, junk before a marker, bytes of the scan, the file cut short, bytes anywhere: the
-// Swift fuzz's kinds; then, a twentieth as many, a DHT repeated hundreds of times, which libjpeg
-// allows and which the splice's writer once extended at each copy) goes through both tiers;
+// Swift fuzz's kinds; and a DHT repeated hundreds of times, which libjpeg allows and which the
+// splice's writer once extended at each copy, as are a twentieth as many cases after the others)
+// goes through both tiers;
 // whatever either writes must decode in libjpeg without a warning. The sanitizers stop the run at
 // the first out-of-range read or undefined operation.
 #include "jpeg_coefficients.h"
@@ -201,7 +202,7 @@ static void mutate(bytes *d) {
     size_t at[64], length[64];
     int marker[64], n = segments(d, at, length, marker, 64), s;
     static const int sof[] = {0xC0, 0xC1, 0}, dht[] = {0xC4, 0}, others[] = {0xDA, 0xDD, 0xDB, 0};
-    switch (below(7)) {
+    switch (below(8)) {
     case 0:
         if ((s = pick(n, marker, sof)) >= 0 && length[s] > 2) {
             size_t p = at[s] + 4 + below(length[s] - 2);
@@ -234,6 +235,9 @@ static void mutate(bytes *d) {
     }
     case 5:
         d->length -= 1 + below(d->length / 2);
+        break;
+    case 6:
+        repeat_dht(d);
         break;
     default:
         for (size_t k = 1 + below(4); k > 0; k--) d->data[2 + below(d->length - 2)] = (unsigned char)below(256);
