@@ -15,7 +15,7 @@ import TestSupport
         let inputs = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try tool("convert", ["-size", "64x48", "xc:#404040", inputs.appendingPathComponent("good.jpg").path])
+        try makePicture(inputs.appendingPathComponent("good.jpg"), ["-size", "64x48", "xc:#404040"])
         let bad = inputs.appendingPathComponent("bad.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]).write(to: bad)
 

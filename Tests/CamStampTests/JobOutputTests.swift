@@ -31,7 +31,7 @@ import TestSupport
         let folder = try temporaryFolder("jobOutputBatch")
         let photos = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
-        try tool("convert", ["-size", "320x240", "xc:#404040", photos.appendingPathComponent("good.jpg").path])
+        try makePicture(photos.appendingPathComponent("good.jpg"), ["-size", "320x240", "xc:#404040"])
         try Data("notes".utf8).write(to: photos.appendingPathComponent("notes.txt"))
         let bad = photos.appendingPathComponent("bad.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]).write(to: bad)

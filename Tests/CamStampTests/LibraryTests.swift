@@ -19,7 +19,7 @@ import TestSupport
     /// A 320×240 grey (64) photo of `ext`, with `tags` written by exiftool.
     static func photo(_ ext: String, tags: [String], in folder: URL) throws -> URL {
         let url = folder.appendingPathComponent("source.\(ext)")
-        try tool("convert", ["-size", "320x240", "xc:#404040", "-quality", "92", url.path])
+        try makePicture(url, ["-size", "320x240", "xc:#404040", "-quality", "92"])
         if !tags.isEmpty { try tool("exiftool", ["-q", "-overwrite_original"] + tags + [url.path]) }
         return url
     }
@@ -132,7 +132,7 @@ import TestSupport
         try Data(profile).write(to: profileFile)
         // An RGB PNG (a grey one's profile must be grey, and is not carried into colour outputs).
         let source = folder.appendingPathComponent("source.png")
-        try tool("convert", ["-size", "320x240", "xc:#404040", "png24:" + source.path])
+        try makePicture(source, ["-size", "320x240", "xc:#404040"])
         try tool("exiftool", ["-q", "-overwrite_original", "-ICC_Profile<=\(profileFile.path)", source.path])
         for format in [ImageFormat.jpg, .png] {
             let result = try Stamper(presets: [.json(Self.boxPreset)], settings: .init(format: .convert(format))).stamp(

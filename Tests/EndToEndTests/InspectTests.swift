@@ -39,7 +39,7 @@ import TestSupport
         let progressive = folder.appendingPathComponent("progressive.jpg")
         try tool("jpegtran", ["-progressive", "-copy", "all", "-outfile", progressive.path, baseline.path])
         let png = folder.appendingPathComponent("plain.png")
-        try tool("convert", ["-size", "64x48", "xc:#336699", png.path])
+        try makePicture(png, ["-size", "64x48", "xc:#336699"])
         let turned = try put(
             PhotoFixtures.jpeg(width: 120, height: 160, orientation: 6, exif: PhotoFixtures.exif(orientation: 6)),
             "turned.jpg", in: folder)

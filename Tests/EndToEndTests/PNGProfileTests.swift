@@ -11,9 +11,7 @@ import TestSupport
 @Suite struct PNGProfileTests {
     /// A 320×240 mid-grey PNG with a red square top-left; `iccp`, when given, right after IHDR.
     static func basePNG(_ file: URL, iccp: Data? = nil) throws {
-        try tool(
-            "convert",
-            ["-size", "320x240", "xc:gray50", "-fill", "red", "-draw", "rectangle 0,0 39,39", "png24:" + file.path])
+        try makePicture(file, ["-size", "320x240", "xc:gray50", "-fill", "red", "-draw", "rectangle 0,0 39,39"])
         guard let iccp else { return }
         var bytes = try Data(contentsOf: file)
         // Signature (8) and IHDR (4 length, 4 type, 13 data, 4 CRC).

@@ -114,10 +114,10 @@ extension PhotoDecodeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
-        try tool(
-            "convert",
-            ["-size", "320x240", "xc:gray50", "-quality", "90", input.appendingPathComponent("grey.jpg").path])
-        try tool("convert", ["-size", "320x240", "xc:gray50", input.appendingPathComponent("grey.png").path])
+        try makePicture(
+            input.appendingPathComponent("grey.jpg"), ["-size", "320x240", "xc:gray50", "-quality", "90"], colour: .grey
+        )
+        try makePicture(input.appendingPathComponent("grey.png"), ["-size", "320x240", "xc:gray50"], colour: .grey)
         let preset = folder.appendingPathComponent("red.json")
         try
             ##"{"name": "red", "marks": [{"text": "███", "size": "40%", "color": "#FF0000", "outline": false, "anchor": "center"}]}"##
@@ -140,7 +140,7 @@ extension PhotoDecodeTests {
         let input = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
         let photo = input.appendingPathComponent("grey.png")
-        try tool("convert", ["-size", "64x48", "xc:gray50", "-define", "png:color-type=0", "-depth", "8", photo.path])
+        try makePicture(photo, ["-size", "64x48", "xc:gray50", "-depth", "8"], colour: .grey)
         var profile = Data(count: 132)
         profile[3] = 132
         profile.replaceSubrange(12..<24, with: Data("mntrGRAYXYZ ".utf8))

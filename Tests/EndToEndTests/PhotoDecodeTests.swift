@@ -72,7 +72,7 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clean = folder.appendingPathComponent("clean.png")
-        try tool("convert", ["-size", "64x48", "xc:#3060c0", clean.path])
+        try makePicture(clean, ["-size", "64x48", "xc:#3060c0"])
         let png = try Data(contentsOf: clean)
         // Chunks go after IHDR (8-byte signature + 25-byte IHDR chunk).
         func inserting(_ chunk: [UInt8]) -> Data { png.prefix(33) + Data(chunk) + png.dropFirst(33) }
@@ -107,7 +107,7 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clean = folder.appendingPathComponent("clean.png")
-        try tool("convert", ["-size", "64x48", "xc:#3060c0", clean.path])
+        try makePicture(clean, ["-size", "64x48", "xc:#3060c0"])
         var png = [UInt8](try Data(contentsOf: clean))
         let idat = try #require(
             png.indices.first { png[$0..<min($0 + 4, png.count)].elementsEqual(Array("IDAT".utf8)) })
@@ -130,8 +130,8 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let png = folder.appendingPathComponent("source.png"), jpeg = folder.appendingPathComponent("source.jpg")
-        try tool("convert", ["-size", "64x48", "xc:#3060c0", png.path])
-        try tool("convert", ["-size", "64x48", "xc:#3060c0", "-quality", "90", jpeg.path])
+        try makePicture(png, ["-size", "64x48", "xc:#3060c0"])
+        try makePicture(jpeg, ["-size", "64x48", "xc:#3060c0", "-quality", "90"])
         let input = folder.appendingPathComponent("in")
         try put(Data(contentsOf: png), "png-named.jpg", in: input)
         try put(Data(contentsOf: jpeg), "jpeg-named.png", in: input)
@@ -205,7 +205,7 @@ import TestSupport
         twelveBit[sof.offset + 4] = 12
         try put(Data(twelveBit), "twelve.jpg", in: input)
         let clean = folder.appendingPathComponent("clean.png")
-        try tool("convert", ["-size", "64x48", "xc:#3060c0", clean.path])
+        try makePicture(clean, ["-size", "64x48", "xc:#3060c0"])
         var png = try Data(contentsOf: clean)
         var header = Data(png[16..<29])
         header.replaceSubrange(0..<8, with: [0x00, 0x01, 0x86, 0xA0, 0x00, 0x01, 0x86, 0xA0])  // 100000×100000

@@ -50,12 +50,8 @@ import TestSupport
             "camstamp-p3-\(UUID().uuidString.prefix(8)).icc")
         try displayP3Profile().write(to: profile)
         defer { try? FileManager.default.removeItem(at: profile) }
-        try tool(
-            "convert",
-            [
-                "-size", "320x240", "xc:gray50", "-fill", "red", "-draw", "rectangle 0,0 39,39", "-quality", "92",
-                file.path,
-            ])
+        try makePicture(
+            file, ["-size", "320x240", "xc:gray50", "-fill", "red", "-draw", "rectangle 0,0 39,39", "-quality", "92"])
         try tool(
             "exiftool",
             [
@@ -136,7 +132,7 @@ import TestSupport
                 "-quiet", "-lossless", "-metadata", "all", base.path, "-o",
                 input.appendingPathComponent("lossless.webp").path,
             ])
-        try tool("convert", [base.path, "-depth", "16", input.appendingPathComponent("scan.tif").path])
+        try makePicture(input.appendingPathComponent("scan.tif"), [base.path, "-depth", "16"])
         // By content: a TIFF with no extension and a HEIC named .jpg are read for what they are.
         try FileManager.default.copyItem(
             at: input.appendingPathComponent("scan.tif"), to: input.appendingPathComponent("scan-no-extension"))
@@ -262,8 +258,8 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (red, blue) = (folder.appendingPathComponent("red.png"), folder.appendingPathComponent("blue.png"))
-        try tool("convert", ["-size", "64x48", "xc:red", red.path])
-        try tool("convert", ["-size", "64x48", "xc:blue", blue.path])
+        try makePicture(red, ["-size", "64x48", "xc:red"])
+        try makePicture(blue, ["-size", "64x48", "xc:blue"])
         let burst = folder.appendingPathComponent("burst.heic")
         try tool("heif-enc", ["-q", "80", red.path, blue.path, "-o", burst.path])
         let result = try camstamp(["batch", burst.path, "-o", folder.appendingPathComponent("out").path, "--text", "x"])
@@ -281,23 +277,22 @@ import TestSupport
         let pages = folder.appendingPathComponent("in/pages.tif")
         try FileManager.default.createDirectory(
             at: pages.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try tool("convert", [base.path, "-size", "320x240", "xc:blue", pages.path])
+        try makePicture(pages, [base.path, "-size", "320x240", "xc:blue"])
         // An 8-bit TIFF whose Orientation tag says "turn 90° clockwise", and a grey one.
         let turned = folder.appendingPathComponent("in/turned.tif")
-        try tool("convert", [base.path, "-depth", "8", turned.path])
+        try makePicture(turned, [base.path, "-depth", "8"])
         try tool("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", turned.path])
-        try tool(
-            "convert",
-            [base.path, "-colorspace", "gray", "-depth", "8", folder.appendingPathComponent("in/grey.tif").path])
+        try makePicture(
+            folder.appendingPathComponent("in/grey.tif"), [base.path, "-colorspace", "gray", "-depth", "8"],
+            colour: .grey)
         let alpha = folder.appendingPathComponent("in/alpha.webp")
         let png = folder.appendingPathComponent("alpha.png")
-        try tool(
-            "convert",
+        try makePicture(
+            png,
             [
                 "-size", "320x240", "xc:gray50", "-fill", "red", "-draw", "rectangle 0,0 39,39", "-alpha", "set",
                 "(", "-size", "101x40", "xc:none", ")", "-geometry", "+0+200", "-compose", "copy", "-composite",
-                png.path,
-            ])
+            ], colour: .rgba)
         try tool("cwebp", ["-quiet", "-lossless", png.path, "-o", alpha.path])
         let out = folder.appendingPathComponent("out")
         let result = try camstamp(["batch", pages.deletingLastPathComponent().path, "-o", out.path, "--text", "MARK"])
@@ -329,8 +324,7 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let plain = folder.appendingPathComponent("plain.jpg")
-        try tool(
-            "convert", ["-size", "320x240", "xc:gray50", "-fill", "red", "-draw", "rectangle 0,0 39,39", plain.path])
+        try makePicture(plain, ["-size", "320x240", "xc:gray50", "-fill", "red", "-draw", "rectangle 0,0 39,39"])
         let avif = folder.appendingPathComponent("made.avif")
         try tool("heif-enc", ["-A", plain.path, "-o", avif.path])
         // heif-enc 1.15 ignores --colour_primaries: set the nclx box's primaries (12, P3) and

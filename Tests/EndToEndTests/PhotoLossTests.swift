@@ -38,7 +38,7 @@ import TestSupport
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("in"), withIntermediateDirectories: true)
         for (name, options) in inputs {
-            try tool("convert", made + options + [folder.appendingPathComponent("in/\(name)").path])
+            try makePicture(folder.appendingPathComponent("in/\(name)"), made + options, colour: .rgba)
         }
         let kinds = try exiftool(["-s", "-s", "-s", "-ExtraSamples"], folder.appendingPathComponent("in"))
         #expect(kinds.contains("Unassociated Alpha") && kinds.contains("Associated Alpha"), "fixtures: \(kinds)")
@@ -72,9 +72,9 @@ import TestSupport
         try FileManager.default.createDirectory(
             at: alpha.deletingLastPathComponent(), withIntermediateDirectories: true)
         let half = ["-size", "64x48", "xc:red", "-alpha", "set", "-channel", "A", "-fx", "j<24?0:1", "+channel"]
-        try tool("convert", half + ["png32:" + alpha.path])
+        try makePicture(alpha, half, colour: .rgba)
         try tool("convert", half + ["png8:" + palette.path])
-        try tool("convert", ["-size", "64x48", "xc:red", "png24:" + opaque.path])
+        try makePicture(opaque, ["-size", "64x48", "xc:red"])
         let types = try exiftool(["-s", "-s", "-s", "-ColorType"], alpha.deletingLastPathComponent())
         #expect(types.contains("RGB with Alpha") && types.contains("Palette"), "fixtures: \(types)")
         let jpg = folder.appendingPathComponent("out-jpg")
@@ -111,8 +111,8 @@ import TestSupport
         let usual = folder.appendingPathComponent("in/usual.png")
         try FileManager.default.createDirectory(
             at: linear.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try tool("convert", ["-size", "64x48", "xc:rgb(200,50,50)", "-set", "gamma", "1.0", "png24:" + linear.path])
-        try tool("convert", ["-size", "64x48", "xc:rgb(200,50,50)", "png24:" + usual.path])
+        try makePicture(linear, ["-size", "64x48", "xc:rgb(200,50,50)", "-set", "gamma", "1.0"])
+        try makePicture(usual, ["-size", "64x48", "xc:rgb(200,50,50)"])
         #expect(
             try exiftool(["-s", "-s", "-s", "-Gamma"], linear) == "1\n"
                 && exiftool(["-s", "-s", "-s", "-Gamma"], usual) == "2.2\n",
@@ -147,8 +147,8 @@ import TestSupport
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (deep, plain) = (folder.appendingPathComponent("deep.png"), folder.appendingPathComponent("plain.png"))
-        try tool("convert", ["-size", "64x48", "gradient:red-blue", "-depth", "16", "png48:" + deep.path])
-        try tool("convert", ["-size", "64x48", "gradient:red-blue", "-depth", "8", "png24:" + plain.path])
+        try makePicture(deep, ["-size", "64x48", "gradient:red-blue", "-depth", "16"])
+        try makePicture(plain, ["-size", "64x48", "gradient:red-blue", "-depth", "8"])
         let input = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
         for bits in [10, 12] {

@@ -96,7 +96,7 @@ import TestSupport
         // A scan as an editor writes it: ImageMagick's TIFF, its EXIF set by exiftool.
         let scan = folder.appendingPathComponent("in/scan.tif")
         try FileManager.default.createDirectory(at: scan.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try tool("convert", [base.path, "-strip", scan.path])
+        try makePicture(scan, [base.path, "-strip"])
         try tool(
             "exiftool",
             [
