@@ -95,7 +95,10 @@ let package = Package(
             ]),
         // The command line: flag tables, validation, messages, exit codes.
         .target(name: "CLI", dependencies: ["CamStamp", "Presets", "CMalloc"]),
-        .executableTarget(name: "camstamp", dependencies: ["CLI", "CamStamp"]),
+        // The executable's .preinit_array blocks SIGINT, SIGTERM and SIGUSR1 before any library's
+        // initialiser runs (C only because Swift cannot place a function in that section).
+        .target(name: "CStartSignals"),
+        .executableTarget(name: "camstamp", dependencies: ["CLI", "CamStamp", "CStartSignals"]),
         // `make bench` only: per-frame costs measured inside one process.
         .executableTarget(name: "camstamp-bench", dependencies: ["CamStamp", "Media", "Presets", "Watermark"]),
 

@@ -197,7 +197,7 @@ enum Commands {
         ],
         discussion: "Run 'camstamp COMMAND --help' for the options of a command.\n"
             + "Exit status: 0 all done, 1 some inputs or the pipeline failed, 64 usage or preset error, "
-            + "130 interrupted.")
+            + "130 interrupted (143 by SIGTERM).")
 
     // MARK: Raw arguments → validated options
 

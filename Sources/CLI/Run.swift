@@ -56,7 +56,9 @@ func exitCode(for error: CamStampError) -> ExitCode {
     switch error.kind {
     case .usage: .usage
     case .failure: .failure
-    case .interrupted: .interrupted
+    // The shell's status for a process a signal ended, so a script tells TERM (a scheduler's
+    // stop) from Ctrl-C, as with any program that dies of either.
+    case .interrupted: Interrupts.shared.stopSignal == SIGTERM ? .terminated : .interrupted
     }
 }
 

@@ -43,6 +43,8 @@ public struct CameraJob {
     /// the window is closed or Q pressed (returns). On `report`: the viewfinder's URL and each
     /// photo's path as results, what the window's keys did as notes.
     public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) {
+        // From here a first Ctrl-C or SIGTERM asks this job to finish its outputs.
+        interrupts?.finishesOnRequest()
         // Everything that can be checked without a camera is checked first.
         let presets = startingPresets
         let (preset, variables) = try MarkSetup.preset(

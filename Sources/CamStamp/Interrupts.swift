@@ -5,16 +5,21 @@ import Synchronization
 
 /// Ctrl-C, SIGTERM and SIGUSR1, taken by one thread that waits for them.
 ///
-/// The first Ctrl-C or SIGTERM asks the running job to finish cleanly (end the stream, finalise
-/// files); the jobs poll `isRequested`. The second exits at once with 130, removing temporary
-/// files. SIGUSR1 asks a stream for a snapshot.
+/// In a job that finishes on request (`finishesOnRequest()`: shoot, camera, stream, batch), the
+/// first Ctrl-C or SIGTERM asks it to finish cleanly (end the stream, finalise files); the jobs
+/// poll `isRequested`, and the command exits 130, or 143 after SIGTERM (`stopSignal`). In any
+/// other command, and at the second signal, the process exits at once with 128 + the signal,
+/// removing temporary files. SIGUSR1 asks a stream for a snapshot.
 ///
 /// The signals are blocked in every thread and taken with `sigwait` on a thread of their own, so
-/// none is lost however early it comes: `install()` must run first thing in `main`, before any
-/// other thread exists (threads inherit the blocked set). A signal handler plus a dispatch source
-/// would leave a window at start-up in which a signal is ignored and lost.
+/// none is lost however early it comes: the executable blocks them before any library's
+/// initialiser runs (CStartSignals), `install()` blocks them again (for a host program of the
+/// library) and starts the thread, which takes the ones already pending first. A signal handler
+/// plus a dispatch source would leave a window at start-up in which a signal is lost.
 public final class Interrupts: Sendable {
-    private let requested = Atomic<Bool>(false)
+    /// The first stop signal's number, 0 until one came.
+    private let requested = Atomic<Int32>(0)
+    private let finishing = Atomic<Bool>(false)
     private let snapshot = Atomic<Bool>(false)
     private let installed = Atomic<Bool>(false)
 
@@ -28,6 +33,10 @@ public final class Interrupts: Sendable {
         guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var signals = Self.signalSet()
         pthread_sigmask(SIG_BLOCK, &signals, nil)
+        // Those that came before (while the libraries initialised) are answered here and now,
+        // before the command line is read: a stop ends the process with its status.
+        var now = timespec()
+        while case let number = sigtimedwait(&signals, nil, &now), number > 0 { handle(number) }
         let thread = Thread { [self] in
             var signals = Self.signalSet()
             while true {
@@ -40,8 +49,24 @@ public final class Interrupts: Sendable {
         thread.start()
     }
 
+    /// Says that the running job polls `isRequested` and finishes its outputs when asked: the
+    /// first stop signal from now on asks, instead of ending the process. Returns `self`.
+    @discardableResult
+    public func finishesOnRequest() -> Interrupts {
+        finishing.store(true, ordering: .releasing)
+        // A signal taken before this (while the command line was read) has already ended the
+        // process, so none is left unanswered.
+        return self
+    }
+
     /// Whether a stop was asked for.
-    public var isRequested: Bool { requested.load(ordering: .acquiring) }
+    public var isRequested: Bool { requested.load(ordering: .acquiring) != 0 }
+
+    /// The signal that asked for the stop (SIGINT or SIGTERM), if one did.
+    public var stopSignal: Int32? {
+        let number = requested.load(ordering: .acquiring)
+        return number == 0 ? nil : number
+    }
 
     /// True once per SIGUSR1 received since the last call.
     public func takeSnapshotRequest() -> Bool {
@@ -53,15 +78,17 @@ public final class Interrupts: Sendable {
             snapshot.store(true, ordering: .releasing)
             return
         }
-        if requested.exchange(true, ordering: .acquiringAndReleasing) {
-            FileHandle.standardError.write(Data("camstamp: interrupted again, stopping now\n".utf8))
-            TemporaryFiles.shared.removeAll()
-            // _exit, not exit: exit(3) runs atexit handlers and library destructors on this thread
-            // while the job's threads still use them (an abort in GObject, or a hang in exit with
-            // no thread left to take a signal). Results went to stdout unbuffered (JobOutput), and
-            // the recording is abandoned anyway.
-            _exit(130)
-        }
+        let first = requested.compareExchange(
+            expected: 0, desired: number, ordering: .acquiringAndReleasing
+        ).exchanged
+        if first && finishing.load(ordering: .acquiring) { return }
+        if !first { FileHandle.standardError.write(Data("camstamp: interrupted again, stopping now\n".utf8)) }
+        TemporaryFiles.shared.removeAll()
+        // _exit, not exit: exit(3) runs atexit handlers and library destructors on this thread
+        // while the job's threads still use them (an abort in GObject, or a hang in exit with
+        // no thread left to take a signal). Results went to stdout unbuffered (JobOutput), and
+        // the recording is abandoned anyway.
+        _exit(128 + number)
     }
 
     private static func signalSet() -> sigset_t {

@@ -29,6 +29,8 @@ public struct ShootJob {
     /// complete on disk (none for `-o -`, whose photo is stdout), the countdown its progress line.
     /// After Ctrl-C the photos written so far stay; the error then says how many.
     public func run(interrupts: Interrupts? = nil, report: JobOutput) throws(CamStampError) -> [URL] {
+        // From here a first Ctrl-C or SIGTERM asks this job to finish its outputs.
+        interrupts?.finishesOnRequest()
         // Everything that can be checked without a camera is checked first.
         let (preset, variables) = try MarkSetup.preset(
             names: options.presets, text: options.text,

@@ -54,6 +54,8 @@ public struct StreamJob {
     /// is finalised either way). On `report`: the SDP and each snapshot's path as results,
     /// warnings, the progress line.
     public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) -> Summary {
+        // From here a first Ctrl-C or SIGTERM asks this job to finish its outputs.
+        interrupts?.finishesOnRequest()
         // The certificate, key and SDK checked before the camera starts.
         let credentials = try options.signing.map { (signing) throws(CamStampError) in try ContentCredentials(signing) }
         let recordings = Recordings(options: options)

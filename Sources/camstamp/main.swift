@@ -2,9 +2,12 @@
 // Copyright 2026 The camstamp authors
 import CamStamp
 import CLI
+internal import CStartSignals
 import Foundation
 
-// Before any other thread exists: Ctrl-C, SIGTERM and SIGUSR1 are taken by one thread from here
-// on, so none arriving during start-up is lost.
+// SIGINT, SIGTERM and SIGUSR1 have been blocked since before the libraries' initialisers
+// (CStartSignals); any that came since are pending. From here one thread takes them, the
+// pending ones first.
+_ = camstamp_signals_blocked_at_start()
 Interrupts.shared.install()
 exit(runCommandLine(Array(CommandLine.arguments.dropFirst())).rawValue)

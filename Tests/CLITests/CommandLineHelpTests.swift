@@ -65,5 +65,6 @@ extension CommandLineTests {
         #expect(ExitCode.failure.rawValue == 1)
         #expect(ExitCode.usage.rawValue == 64)
         #expect(ExitCode.interrupted.rawValue == 130)
+        #expect(ExitCode.terminated.rawValue == 143)
     }
 }

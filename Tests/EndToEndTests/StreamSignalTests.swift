@@ -36,11 +36,12 @@ extension RunningCamstamp {
         result.shellStatus
     }
 
-    /// Whether `signal` (SIGINT or SIGTERM) stopped it as it should: camstamp's own 130 once it
-    /// takes signals (docs/stream.md: "Ctrl-C or SIGTERM finishes the file properly (exit 130)"), or the
-    /// kernel's default action, death by that signal, before (the shell says 130 or 143).
+    /// Whether `signal` (SIGINT or SIGTERM) stopped it as it should: camstamp's own 130 or 143
+    /// (docs/stream.md: "Ctrl-C or SIGTERM finishes the file properly (exit 130, 143 for SIGTERM)"),
+    /// or, while the dynamic loader maps its libraries, the kernel's default action, death by that
+    /// signal: a shell says 128 + the signal either way.
     func stopped(by signal: Int32, _ result: RunResult) -> Bool {
-        result.reason == .uncaughtSignal ? result.status == signal : result.status == 130
+        result.shellStatus == 128 + signal
     }
 
     /// Waits (bounded) until camstamp blocks SIGINT, SIGTERM and SIGUSR1 to take them on a thread

@@ -59,7 +59,7 @@ enum ManPage {
             "The defaults file: the options you use every day, named as their long options; the command line "
                 + "wins (camstamp config show lists what it sets).",
             ".SH EXIT STATUS",
-            "0 all done; 1 some inputs or the pipeline failed; 64 usage or preset error; 130 interrupted.",
+            "0 all done; 1 some inputs or the pipeline failed; 64 usage or preset error; 130 interrupted (143 by SIGTERM).",
             ".SH SEE ALSO",
             ".BR gst-launch-1.0 (1),",
             ".BR exiftool (1)",

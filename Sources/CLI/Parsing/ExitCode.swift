@@ -10,4 +10,6 @@ public enum ExitCode: Int32, Sendable, Equatable, CaseIterable {
     case usage = 64
     /// Stopped by SIGINT or SIGTERM, after outputs were finalized (128 + SIGINT).
     case interrupted = 130
+    /// Stopped by SIGTERM, after outputs were finalized (128 + SIGTERM).
+    case terminated = 143
 }

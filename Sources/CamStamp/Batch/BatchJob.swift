@@ -53,6 +53,8 @@ public struct BatchJob {
     /// photo as an error, warnings and the summary line (not after Ctrl-C: the error says it);
     /// the progress line.
     public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) -> Summary {
+        // From here a first Ctrl-C or SIGTERM asks this job to finish its outputs.
+        interrupts?.finishesOnRequest()
         let (preset, variables) = try Verbosity.timed("presets and fonts") { () throws(CamStampError) in
             try MarkSetup.preset(
                 names: options.presets, text: options.text, variables: options.variables, resources: resources)
