@@ -50,6 +50,16 @@ endef
 deps:
 	$(call install-missing,camstamp,$(DEBS))
 
+# `make upgrade-deps`: bring the installed packages to what a fresh machine gets today (Debian's
+# point releases change tools' behaviour; a green run on older packages proves nothing).
+.PHONY: upgrade-deps
+upgrade-deps: deps
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --only-upgrade --no-install-recommends \
+	  $(DEBS) $(shell dpkg-query -W -f='$${Status} $${Package}\n' $(STRESS_DEBS) 2>/dev/null | \
+	    awk '/install ok installed/ {print $$4}')
+	@dpkg-query -W imagemagick libheif-examples ffmpeg gstreamer1.0-plugins-base
+
 # Content Credentials: c2pa-rs' C library (libc2pa_c.so, MIT/Apache-2.0) as PyPI's c2pa-python
 # wheel ships it, fetched only when missing, checked against its pinned checksum, put where the
 # binary looks for it (../c2pa/ beside .build/CONFIG/camstamp; PREFIX/lib/camstamp once installed).
@@ -134,9 +144,24 @@ format:
 	$(SWIFT) format --in-place --recursive $(FORMAT_PATHS)
 
 # `make test`: every suite (CI runs it), then the docs and the example package.
+# The ten slowest suites are printed at the end (scripts/slowest-suites.py keeps the exit status).
 test: check-tracked lint build python-deps
-	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) $(SWIFT) test -c $(CONFIG)
+	G_DEBUG=fatal-criticals CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) \
+	  python3 scripts/slowest-suites.py -- $(SWIFT) test -c $(CONFIG)
 	$(MAKE) docs example
+
+# `make stress` (minutes; not in `make test`): SIGINT and SIGTERM at 300 random moments of each
+# job's first 600 ms (scripts/stress-signals.py), then the timing-sensitive suites 10 times each
+# under `stress-ng --cpu 2` (scripts/stress-suites.py). Any failure fails it.
+STRESS_DEBS = stress-ng
+STRESS_RUNS ?= 300
+SUITE_RUNS  ?= 10
+.PHONY: stress
+stress: build python-deps
+	$(call install-missing,stress,$(STRESS_DEBS))
+	$(SWIFT) build --build-tests -c $(CONFIG)
+	python3 scripts/stress-signals.py --runs $(STRESS_RUNS) $(CAMSTAMP)
+	CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) python3 scripts/stress-suites.py --runs $(SUITE_RUNS) $(CONFIG)
 
 # `make check`: the unit tier, to try a change in seconds (well under a minute after a build):
 # the suites below, which run no GStreamer pipeline, camera, server or browser. GStreamer's
