@@ -197,6 +197,13 @@ int read_scan(const unsigned char *input, size_t length, size_t scan_start, int 
         if (next == 0x00) {
             s->data[d++] = 0xFF;
             p += 2;
+        } else if (next >= 0xD0 && next <= 0xD7 && k + 1 == intervals && next - 0xD0 == k % 8 &&
+                   p + 3 < length && input[p + 2] == 0xFF && input[p + 3] == 0xD9) {
+            // A restart marker after the last interval, right before the end (some cameras
+            // write one): an empty interval, which the output leaves out.
+            s->end[k] = d;
+            s->source_end[k] = p;
+            break;
         } else if (next >= 0xD0 && next <= 0xD7) {
             if (k + 1 >= intervals || next - 0xD0 != k % 8) {
                 snprintf(text, JMSG_LENGTH_MAX, "restart markers out of order");

@@ -122,6 +122,35 @@ import TestSupport
         }
     }
 
+    /// A restart marker after the last interval, right before the EOI (written by the cameras of
+    /// c2pa-rs's fixtures IMG_0003.jpg and P1000827.jpg; libjpeg takes it): not damage. Spliced
+    /// without a warning into tier 1's file, which has no such marker.
+    @Test func aRestartMarkerAfterTheLastIntervalIsNotDamage() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in/trailing.jpg")
+        try plasmaJPEG(input)
+        let ppm = folder.appendingPathComponent("source.ppm")
+        try tool("djpeg", ["-pnm", "-outfile", ppm.path, input.path])
+        // 640×480 in 4:2:0 MCUs is 30 rows: 30 intervals of one row, RST0…RST4 between them
+        // (29 markers), and the 30th marker, RST5, before the EOI.
+        try tool("cjpeg", ["-quality", "90", "-sample", "2x2", "-restart", "1", "-outfile", input.path, ppm.path])
+        var bytes = try Data(contentsOf: input)
+        let markers = (0..<(bytes.count - 1)).filter { bytes[$0] == 0xFF && (0xD0...0xD7).contains(bytes[$0 + 1]) }
+        try #require(markers.count == 29 && bytes.suffix(2) == Data([0xFF, 0xD9]))
+        bytes.insert(contentsOf: [0xFF, 0xD5], at: bytes.count - 2)
+        try bytes.write(to: input)
+        _ = try djpeg(input)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp(["batch", input.path, "-o", out.path, "--text", "Proof © 2026", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "1 marked, 0 failed, 0 skipped\n", "no warning: \(result.stderr)")
+        #expect(result.stdout.contains("\"path\":\"spliced\""), "\(result.stdout)")
+        let stamped = out.appendingPathComponent("trailing.jpg")
+        try checkSameAsTier1(input: input, stamped: stamped, in: folder)
+        try checkPrefix(input: input, stamped: stamped, mcu: (16, 16))
+    }
+
     /// A JPEG stamped in its coefficients (tier 2 or tier 1) needs no GStreamer, and the batch
     /// does not start it: gst_init (its plugin registry) cost every batch's first photo, in both
     /// workers, before any was stamped. Seen through GST_REGISTRY: gst_init writes a registry
