@@ -8,6 +8,9 @@ package struct CredentialsError: Error, CustomStringConvertible, Sendable {
     package var message: String
     /// The SDK itself is missing or not the pinned version (not the user's files).
     package var isLibrary = false
+    /// Why the SDK could not take the parent ingredient with the manifest it carries (an unknown
+    /// algorithm, a prerelease claim), in the SDK's words: the parent can still be named only.
+    package var parentManifest: String?
     package init(_ message: String, isLibrary: Bool = false) {
         self.message = message
         self.isLibrary = isLibrary
@@ -125,7 +128,19 @@ struct C2PALibrary: @unchecked Sendable {
 
     /// The library's last error on this thread, as a CredentialsError that says what was being done.
     func failure(_ doing: String) -> CredentialsError {
-        let reason = take(error()) ?? "unknown error"
-        return CredentialsError("\(doing): \(reason)")
+        failure(doing, reason: take(error()) ?? "unknown error")
+    }
+
+    func failure(_ doing: String, reason: String) -> CredentialsError {
+        CredentialsError("\(doing): \(reason)")
+    }
+
+    /// The SDK's error without its category ("Other: unknown algorithm" → "unknown algorithm"),
+    /// which is no news to a reader; `fallback` when nothing is left.
+    static func plain(_ error: String, fallback: String) -> String {
+        let category = error.firstIndex(of: ":").map { error[..<$0] }
+        let rest = category.map { $0.allSatisfy(\.isLetter) } == true ? error.drop { $0 != ":" }.dropFirst() : error[...]
+        let plain = rest.trimmingCharacters(in: .whitespaces)
+        return plain.isEmpty ? fallback : plain
     }
 }

@@ -16,17 +16,33 @@ package struct ManifestDraft: Sendable {
         package var asset: Asset
         /// The id the actions name it by.
         package var label: String
+        /// What the ingredient's description says (why a parent is named only).
+        package var description: String?
+
+        /// The ingredient as the SDK's JSON has it.
+        var json: JSONValue {
+            var object: [String: JSONValue] = [
+                "title": .string(title), "format": .string(format),
+                "relationship": .string(relationship), "label": .string(label),
+            ]
+            object["description"] = description.map { .string($0) }
+            return .object(object)
+        }
     }
 
     /// An asset's bytes: in memory (a photo, a logo) or in a file (a clip, read where it lies).
+    /// `named`: no bytes at all, the ingredient named by its title and type only, so nothing of
+    /// it is read (no manifest, no XMP): a source whose manifest cannot be carried whole.
     package enum Asset: Sendable {
         case data(Data)
         case file(URL)
+        case named
 
-        func backing() throws(CredentialsError) -> StreamBacking {
+        func backing() throws(CredentialsError) -> StreamBacking? {
             switch self {
             case .data(let data): MemoryStream(data)
             case .file(let url): try FileStream(url, writing: false)
+            case .named: nil
             }
         }
     }
@@ -55,6 +71,15 @@ package struct ManifestDraft: Sendable {
         ingredients.append(
             Ingredient(title: title, format: format, relationship: "parentOf", asset: source, label: label))
         actions.append(["action": "c2pa.opened", "parameters": ["ingredientIds": [.string(label)]]])
+    }
+
+    /// The parent named only (`Asset.named`), without its bytes and so without the manifest they
+    /// carry; `why` is said in the ingredient's description.
+    package mutating func nameParentOnly(because why: String) {
+        for index in ingredients.indices where ingredients[index].relationship == "parentOf" {
+            ingredients[index].asset = .named
+            ingredients[index].description = why
+        }
     }
 
     /// `c2pa.created`: a camera capture (`digitalCapture`), the first of its kind.
@@ -117,6 +142,8 @@ package struct ManifestDraft: Sendable {
             "claim_generator_info": [["name": .string(generator.name), "version": .string(generator.version)]],
             "assertions": .array(all),
         ]
+        let named = ingredients.filter { if case .named = $0.asset { true } else { false } }
+        if !named.isEmpty { definition["ingredients"] = .array(named.map(\.json)) }
         definition["instance_id"] = instanceID.map { .string($0) }
         return .object(definition)
     }
@@ -170,14 +197,19 @@ package struct ManifestDraft: Sendable {
         }
         defer { _ = library.free(UnsafeRawPointer(builder)) }
         for ingredient in ingredients {
-            let json: JSONValue = [
-                "title": .string(ingredient.title), "format": .string(ingredient.format),
-                "relationship": .string(ingredient.relationship), "label": .string(ingredient.label),
-            ]
-            let added = try ingredient.asset.backing().withStream(library) { stream in
-                library.builderAddIngredient(builder, json.text, ingredient.format, stream)
+            // A named one is in the definition already.
+            guard let backing = try ingredient.asset.backing() else { continue }
+            let added = try backing.withStream(library) { stream in
+                library.builderAddIngredient(builder, ingredient.json.text, ingredient.format, stream)
             }
-            guard added == 0 else { throw library.failure("c2pa: ingredient \(ingredient.title)") }
+            guard added == 0 else {
+                let reason = library.take(library.error()) ?? "unknown error"
+                var failure = library.failure("c2pa: ingredient \(ingredient.title)", reason: reason)
+                if ingredient.relationship == "parentOf" {
+                    failure.parentManifest = C2PALibrary.plain(reason, fallback: reason)
+                }
+                throw failure
+            }
         }
         let written = try source.withStream(library) { (source) throws(CredentialsError) -> Int64 in
             try output.withStream(library) { (destination) throws(CredentialsError) -> Int64 in

@@ -14,8 +14,12 @@ package struct Verification: Sendable, Equatable {
         case untrusted
         /// The asset or the manifest changed after signing (a hash does not match).
         case tampered
-        /// A manifest that does not validate for another reason (a bad signature or certificate).
+        /// A manifest that does not validate for another reason (a bad signature or certificate),
+        /// or one the SDK cannot read at all (`reason` says why: an unknown algorithm, a
+        /// prerelease manifest, boxes nested too deep).
         case invalid
+        /// The manifest is not in the file but at `remoteURL`, which verify does not fetch.
+        case remote
         /// No manifest at all.
         case unsigned
     }
@@ -36,6 +40,10 @@ package struct Verification: Sendable, Equatable {
     }
 
     package var state: State
+    /// Why the SDK could not read the manifest at all (an `invalid` state with no chain).
+    package var reason: String?
+    /// Where a `remote` manifest is.
+    package var remoteURL: String?
     /// The active manifest's instance id and soft bindings (an invisible mark's payload).
     package var instanceID: String?
     package var softBindings: [SoftBinding] = []
@@ -56,6 +64,21 @@ package struct Verification: Sendable, Equatable {
     ) throws(CredentialsError)
         -> Verification
     {
+        try verify(MemoryStream(asset), format: format, anchors: anchors)
+    }
+
+    /// The file `asset` read and validated where it lies, never whole in memory (a clip).
+    package static func verify(file asset: URL, format: String, anchors: String?) throws(CredentialsError)
+        -> Verification
+    {
+        try verify(try FileStream(asset, writing: false), format: format, anchors: anchors)
+    }
+
+    private static func verify(
+        _ asset: StreamBacking, format: String, anchors: String?
+    ) throws(CredentialsError)
+        -> Verification
+    {
         let library = try C2PALibrary.shared()
         var settings: JSONValue = ["verify": ["remote_manifest_fetch": false, "ocsp_fetch": false]]
         if let anchors {
@@ -67,19 +90,33 @@ package struct Verification: Sendable, Equatable {
         let context = try C2PASigner.context(library, settings: settings.text)
         defer { _ = library.free(UnsafeRawPointer(context)) }
         guard let fresh = library.readerFromContext(context) else { throw library.failure("c2pa: reader") }
-        let reader = try MemoryStream(asset).withStream(library) { stream in
+        let reader = try asset.withStream(library) { stream in
             library.readerWithStream(fresh, format, stream)
         }
-        guard let reader else {
-            let reason = library.take(library.error()) ?? ""
-            if reason.contains("JumbfNotFound") || reason.contains("ManifestNotFound") || reason.contains("NotFound") {
-                return Verification(state: .unsigned, failures: [], successes: [], chain: [], json: nil)
-            }
-            throw CredentialsError("c2pa: cannot read the manifest: \(reason)")
-        }
+        guard let reader else { return try unread(library.take(library.error()) ?? "") }
         defer { _ = library.free(UnsafeRawPointer(reader)) }
         guard let text = library.take(library.readerJSON(reader)) else { throw library.failure("c2pa: reader") }
         return Verification(json: text, anchors: anchors != nil)
+    }
+
+    /// What a file the SDK made no reader for is, from the SDK's error: unsigned (no manifest),
+    /// remote (a manifest URL in its XMP, not fetched), or invalid with the SDK's reason. A file
+    /// of a type the SDK does not read is an error: nothing can be said of it.
+    static func unread(_ error: String) throws(CredentialsError) -> Verification {
+        if error.contains("JumbfNotFound") || error.contains("ManifestNotFound") || error.contains("NotFound") {
+            return Verification(state: .unsigned, failures: [], successes: [], chain: [], json: nil)
+        }
+        if error.hasPrefix("NotSupported") {
+            throw CredentialsError("not a photo or clip the C2PA SDK reads (\(error))")
+        }
+        if error.hasPrefix("Remote"), let from = error.range(of: "from url ") {
+            var remote = Verification(state: .remote, failures: [], successes: [], chain: [], json: nil)
+            remote.remoteURL = String(error[from.upperBound...]).trimmingCharacters(in: .whitespaces)
+            return remote
+        }
+        var invalid = Verification(state: .invalid, failures: [], successes: [], chain: [], json: nil)
+        invalid.reason = C2PALibrary.plain(error, fallback: "the manifest cannot be read")
+        return invalid
     }
 
     init(state: State, failures: [String], successes: [String], chain: [Step], json: String?) {
@@ -112,12 +149,16 @@ package struct Verification: Sendable, Equatable {
             state = .tampered
         } else if stateName == "Trusted" {
             state = .trusted
-        } else if failures.allSatisfy({ $0 == "signingCredential.untrusted" }) && stateName != "Invalid" {
+        } else if failures.allSatisfy(Self.isTrustOnly) && stateName != "Invalid" {
             state = anchors ? .untrusted : .valid
         } else {
             state = .invalid
         }
     }
+
+    /// A failure that says only who is not trusted (the signer's certificate, a CAWG identity's),
+    /// not that anything is wrong: judged against `--trust` anchors, or by none.
+    package static func isTrustOnly(_ code: String) -> Bool { code.hasSuffix(".untrusted") }
 
     /// From the active manifest back along each one's parent ingredient.
     static func chain(_ root: [String: Any]) -> [Step] {

@@ -304,9 +304,10 @@ final class ClipWorker {
             in: temporary.deletingLastPathComponent(), for: item.output.lastPathComponent)
         TemporaryFiles.shared.add(signed)
         do {
-            try credentials.signClip(
+            let warning = try credentials.signClip(
                 temporary, into: signed, format: format, source: item.input, sourceFormat: sourceFormat,
                 marks: ContentCredentials.marks(marker.drawnContents), metadataEdit: settings.metadataEdit)
+            if let warning { notes.append(warning) }
         } catch {
             try? FileManager.default.removeItem(at: signed)
             TemporaryFiles.shared.remove(signed)

@@ -167,18 +167,22 @@ final class PhotoWorker {
         }
         let marks = ContentCredentials.marks(marker.drawnContents)
         let edit = settings.metadataEdit
-        let sign = { (file: URL?) throws(CamStampError) -> Data? in
+        let sign = { (file: URL?) throws(CamStampError) -> ContentCredentials.Signed in
             try credentials.sign(
                 stamped.parts, format: stamped.kind, source: source, sourceName: item.input.lastPathComponent,
                 sourceFormat: ImageFormat.sniff(source) ?? stamped.kind, marks: marks, metadataEdit: edit,
                 instanceID: stamped.instanceID, invisible: stamped.invisible != nil, blocks: stamped.blocks,
                 sourceScan: stamped.sourceScan, into: file)
         }
+        var warning: String?
         if settings.toStandardOutput {
-            try writeStandardOutput([try sign(nil) ?? Data()])
+            let signed = try sign(nil)
+            warning = signed.warning
+            try writeStandardOutput([signed.data ?? Data()])
         } else {
-            try write(to: item.output) { (temporary) throws(CamStampError) in _ = try sign(temporary) }
+            try write(to: item.output) { (temporary) throws(CamStampError) in warning = try sign(temporary).warning }
         }
+        if let warning { warnings.append(warning) }
     }
 
     /// How a failure of the marks starts, told apart from the decoders' failures.

@@ -41,12 +41,19 @@ final class ContentCredentials: Sendable {
     /// XMP's), which becomes the manifest's; `invisible`: an invisible mark was made from it,
     /// recorded with its soft binding. `blocks`: a photo stamped in its coefficients gets its
     /// block record (`BlockAssertion`).
+    /// A signed photo: in memory (nil when it went into a file) and the warning it needs, when
+    /// the source's manifest could not be carried.
+    struct Signed {
+        var data: Data?
+        var warning: String?
+    }
+
     func sign(
         _ output: [Data], format: ImageFormat, source: Data, sourceName: String, sourceFormat: ImageFormat,
         marks: [Mark], metadataEdit: String?, instanceID: String? = nil, invisible: Bool = false,
         blocks: JPEGBlockRecord? = nil, sourceScan: Range<Int>? = nil,
         into file: URL? = nil
-    ) throws(CamStampError) -> Data? {
+    ) throws(CamStampError) -> Signed {
         var draft = ManifestDraft(
             title: sourceName, format: Self.mime(format), generator: (Self.generator, version))
         let parent = Self.parentView(source, scan: sourceScan)
@@ -56,19 +63,74 @@ final class ContentCredentials: Sendable {
         draft.instanceID = instanceID
         if invisible, let instanceID { Self.watermarked(instanceID, draft: &draft) }
         if let blocks { draft.add(assertion: BlockAssertion.label, data: BlockAssertion.json(blocks)) }
-        let signed: Data?
-        do {
-            if let file {
-                try draft.sign(parts: output, intoFile: file, with: signer)
-                signed = nil
-            } else {
-                signed = try draft.sign(parts: output, with: signer)
-            }
+        let carried = parent.count == source.count && Self.carriesManifest(source, skipping: sourceScan)
+        let signed = try carrying(carried, draft, mime: Self.mime(format), into: file) { draft throws(CredentialsError) in
+            guard let file else { return try draft.sign(parts: output, with: signer) }
+            try draft.sign(parts: output, intoFile: file, with: signer)
+            return nil
+        }
+        if format == .heic || format == .avif { try Self.checkDecodes(signed.data, file: file, format: format) }
+        return signed
+    }
+
+    /// `draft` signed by `sign`; when the source `carried` a manifest, the output read back by the
+    /// SDK, and if the manifest it kept makes the output fail (an older writer's, one that names a
+    /// manifest it does not hold), signed again with the parent named only, and a warning.
+    /// Never an output whose own manifest does not validate.
+    private func carrying(
+        _ carried: Bool, _ draft: ManifestDraft, mime: String, into file: URL?,
+        sign: (ManifestDraft) throws(CredentialsError) -> Data?
+    ) throws(CamStampError) -> Signed {
+        var first: Data?
+        var why: String?
+        do throws(CredentialsError) {
+            first = try sign(draft)
+        } catch where carried && error.parentManifest != nil {
+            why = "the C2PA SDK cannot read them: " + (error.parentManifest ?? "")
         } catch {
             throw .failure(error.message)
         }
-        if format == .heic || format == .avif { try Self.checkDecodes(signed, file: file, format: format) }
-        return signed
+        if why == nil {
+            guard carried else { return Signed(data: first) }
+            let failures = try Self.failures(first, file: file, mime: mime)
+            guard !failures.isEmpty else { return Signed(data: first) }
+            why = "kept, they make the output fail: " + failures.joined(separator: ", ")
+        }
+        let codes = why ?? ""
+        var named = draft
+        named.nameParentOnly(because: "its Content Credentials were left out (\(codes))")
+        if let file { try? FileManager.default.removeItem(at: file) }
+        let second: Data?
+        do { second = try sign(named) } catch { throw .failure(error.message) }
+        let left = try Self.failures(second, file: file, mime: mime)
+        guard left.isEmpty else {
+            if let file { try? FileManager.default.removeItem(at: file) }
+            throw .failure("cannot sign it: the signed output does not validate (\(left.joined(separator: ", ")))")
+        }
+        return Signed(
+            data: second,
+            warning: "its Content Credentials (C2PA manifest) cannot be carried on (\(codes)): "
+                + "the source is the parent ingredient without them")
+    }
+
+    /// What fails in a signed output (in memory, or in `file`), as the SDK validates it without
+    /// trust anchors: nothing for a good one.
+    private static func failures(_ data: Data?, file: URL?, mime: String) throws(CamStampError) -> [String] {
+        do {
+            let result: Verification
+            if let data {
+                result = try Verification.verify(data, format: mime, anchors: nil)
+            } else if let file {
+                result = try Verification.verify(file: file, format: mime, anchors: nil)
+            } else {
+                return []
+            }
+            if result.state == .valid { return [] }
+            let failures = result.failures.filter { !Verification.isTrustOnly($0) }
+            return failures.isEmpty ? [result.reason ?? result.state.rawValue] : failures
+        } catch {
+            throw .failure("cannot read the signed output back: \(error.message)")
+        }
     }
 
     /// A signed HEIC or AVIF is read back before it is kept. c2pa-rs 0.91 moves the offsets of
@@ -95,16 +157,21 @@ final class ContentCredentials: Sendable {
     }
 
     /// A marked clip (`output`, a finished MP4 or MOV) signed into `signed`, a new file: `c2pa.opened`
-    /// with `source` as its parent, the marks. Both are read where they lie.
+    /// with `source` as its parent, the marks. Both are read where they lie. Returns the warning
+    /// for a source whose manifest could not be carried, as `sign`'s.
     func signClip(
         _ output: URL, into signed: URL, format: String, source: URL, sourceFormat: String, marks: [Mark],
         metadataEdit: String?
-    ) throws(CamStampError) {
+    ) throws(CamStampError) -> String? {
         var draft = ManifestDraft(title: source.lastPathComponent, format: format, generator: (Self.generator, version))
         draft.opened(source: .file(source), title: source.lastPathComponent, format: sourceFormat)
         add(marks, to: &draft)
         if let metadataEdit { draft.editedMetadata(metadataEdit) }
-        do { try draft.sign(file: output, into: signed, with: signer) } catch { throw .failure(error.message) }
+        let carried = Self.clipCarriesManifest(source)
+        return try carrying(carried, draft, mime: format, into: signed) { draft throws(CredentialsError) in
+            try draft.sign(file: output, into: signed, with: signer)
+            return nil
+        }.warning
     }
 
     /// A captured photo, the temporary file `photo` that becomes the output, signed in place:

@@ -72,12 +72,12 @@ public struct VerifyJob: Sendable {
                 blocks = Self.blockFinding(data, result, parent: parent)
             } catch let error as CredentialsError {
                 if error.isLibrary { throw .failure(error.message) }
-                report.error("\(file.path): \(error.message)")
+                unreadable(file, error.message, report: report)
                 allGood = false
                 continue
             } catch {
                 let exists = FileManager.default.fileExists(atPath: file.path)
-                report.error("\(file.path): \(exists ? "cannot read it" : "no such file")")
+                unreadable(file, exists ? "cannot read it" : "no such file", report: report)
                 allGood = false
                 continue
             }
@@ -89,6 +89,17 @@ public struct VerifyJob: Sendable {
                     : Self.line(file, result, anchors: anchors != nil, mark: finding, blocks: blocks))
         }
         return allGood
+    }
+
+    /// A file nothing can be said of: one line on stderr, or with --json its object on stdout
+    /// (state `unreadable` and the reason), so a script gets one object per file, always.
+    private func unreadable(_ file: URL, _ reason: String, report: JobOutput) {
+        guard options.json else { return report.error("\(file.path): \(reason)") }
+        let object: [String: JSONValue] = [
+            "file": .string(file.path), "state": "unreadable", "reason": .string(reason),
+            "failures": [], "chain": [],
+        ]
+        report.result(JSONValue.object(object).text)
     }
 
     /// The MIME type the SDK reads `data` as: by content for photos and ISO BMFF, else by name.
@@ -107,6 +118,8 @@ public struct VerifyJob: Sendable {
     ) -> String {
         if let mark { return "\(file.path): \(words(mark))" }
         var parts = ["\(file.path): \(result.state.rawValue)"]
+        if let url = result.remoteURL { parts.append("its manifest is at \(url), which verify does not fetch") }
+        if let reason = result.reason { parts.append("the manifest cannot be read: \(reason)") }
         if let first = result.chain.first {
             var signed = "signed by \(first.signer ?? "an unnamed signer")"
             if let when = first.signed { signed += " at \(when)" }
@@ -119,7 +132,7 @@ public struct VerifyJob: Sendable {
         }
         if !older.isEmpty { parts.append("from: " + older.joined(separator: " ← ")) }
         // Without --trust every self-made signer is untrusted: not a failure of the file.
-        let failures = result.failures.filter { $0 != "signingCredential.untrusted" || anchors }
+        let failures = result.failures.filter { !Verification.isTrustOnly($0) || anchors }
         if !failures.isEmpty { parts.append("failures: " + failures.joined(separator: ", ")) }
         if let blocks { parts.append(words(blocks)) }
         return parts.joined(separator: "; ")
@@ -141,6 +154,8 @@ public struct VerifyJob: Sendable {
             "failures": .array(result.failures.map { .string($0) }),
             "chain": .array(result.chain.map(step)),
         ]
+        object["reason"] = result.reason.map { .string($0) }
+        object["remote_url"] = result.remoteURL.map { .string($0) }
         if let first = result.chain.first {
             object["signer"] = first.signer.map { .string($0) }
             object["signed"] = first.signed.map { .string($0) }
