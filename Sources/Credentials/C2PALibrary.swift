@@ -139,7 +139,8 @@ struct C2PALibrary: @unchecked Sendable {
     /// which is no news to a reader; `fallback` when nothing is left.
     static func plain(_ error: String, fallback: String) -> String {
         let category = error.firstIndex(of: ":").map { error[..<$0] }
-        let rest = category.map { $0.allSatisfy(\.isLetter) } == true ? error.drop { $0 != ":" }.dropFirst() : error[...]
+        let rest =
+            category.map { $0.allSatisfy(\.isLetter) } == true ? error.drop { $0 != ":" }.dropFirst() : error[...]
         let plain = rest.trimmingCharacters(in: .whitespaces)
         return plain.isEmpty ? fallback : plain
     }

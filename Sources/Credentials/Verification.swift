@@ -68,7 +68,9 @@ package struct Verification: Sendable, Equatable {
     }
 
     /// The file `asset` read and validated where it lies, never whole in memory (a clip).
-    package static func verify(file asset: URL, format: String, anchors: String?) throws(CredentialsError)
+    package static func verify(
+        file asset: URL, format: String, anchors: String?
+    ) throws(CredentialsError)
         -> Verification
     {
         try verify(try FileStream(asset, writing: false), format: format, anchors: anchors)

@@ -64,7 +64,8 @@ final class ContentCredentials: Sendable {
         if invisible, let instanceID { Self.watermarked(instanceID, draft: &draft) }
         if let blocks { draft.add(assertion: BlockAssertion.label, data: BlockAssertion.json(blocks)) }
         let carried = parent.count == source.count && Self.carriesManifest(source, skipping: sourceScan)
-        let signed = try carrying(carried, draft, mime: Self.mime(format), into: file) { draft throws(CredentialsError) in
+        let signed = try carrying(carried, draft, mime: Self.mime(format), into: file) {
+            draft throws(CredentialsError) in
             guard let file else { return try draft.sign(parts: output, with: signer) }
             try draft.sign(parts: output, intoFile: file, with: signer)
             return nil
@@ -85,7 +86,7 @@ final class ContentCredentials: Sendable {
         var why: String?
         do throws(CredentialsError) {
             first = try sign(draft)
-        } catch where carried && error.parentManifest != nil {
+        } catch  where carried && error.parentManifest != nil {
             why = "the C2PA SDK cannot read them: " + (error.parentManifest ?? "")
         } catch {
             throw .failure(error.message)
