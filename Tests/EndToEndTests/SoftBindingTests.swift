@@ -90,4 +90,45 @@ struct SoftBindingTests {
         let plain = try camstamp(["verify", input.path, "--manifests", out.path])
         #expect(plain.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(input.path): unsigned")
     }
+
+    /// A HEIC's mark is read from libheif's own picture (no pipeline, no PNG written for nothing),
+    /// and one over 16 MP, which libheif can only decode whole, is passed over and said so,
+    /// unless --search-marks (issue 32: a 50 MP HEIC took a minute and 400 MB).
+    @Test func aHEICsMarkIsReadAndABigOneIsPassedOverUnlessAsked() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ppm = folder.appendingPathComponent("source.ppm")
+        try markReferee(["photo", "5", "1200", "900", ppm.path])
+        let input = folder.appendingPathComponent("in/photo.jpg")
+        try FileManager.default.createDirectory(
+            at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try tool("/usr/bin/cjpeg", ["-quality", "90", "-outfile", input.path, ppm.path])
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp([
+            "batch", input.path, "-o", out.path, "--text", "© Studio", "--invisible", "--format", "heic", "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").first)
+        let photo = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let hex = try #require((photo["invisible"] as? [String: Any])?["payload"] as? String, "\(photo)")
+        let heic = out.appendingPathComponent("photo.heic")
+        let read = try camstamp(["verify", heic.path])
+        #expect(
+            read.stdout.contains("unsigned; invisible mark \(hex), no manifest at hand carries it"), "\(read.stdout)")
+
+        // 4200×4200, flat (x265 encodes it in a second): 17.6 MP.
+        let flat = folder.appendingPathComponent("flat.png"), big = folder.appendingPathComponent("big.heic")
+        try tool("convert", ["-size", "4200x4200", "xc:gray50", "-type", "TrueColor", flat.path])
+        try tool("heif-enc", ["-p", "preset=ultrafast", "-q", "30", "-o", big.path, flat.path])
+        let passed = try camstamp(["verify", big.path, "--json"])
+        #expect(passed.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(passed.stdout.utf8)) as? [String: Any])
+        #expect(object["state"] as? String == "unsigned")
+        let skipped = (object["invisible"] as? [String: Any])?["skipped"] as? String
+        #expect(
+            skipped == "not searched for an invisible mark: a HEIC of 18 MP is decoded whole (more than 16 MP: "
+                + "--search-marks searches it)", "\(passed.stdout)")
+        let searched = try camstamp(["verify", big.path, "--search-marks"])
+        #expect(searched.stdout == "\(big.path): unsigned\n", "\(searched.stdout)")
+    }
 }

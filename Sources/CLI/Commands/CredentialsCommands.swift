@@ -88,13 +88,20 @@ extension Commands {
             help: "The source a JPEG stamped in its coefficients was made from: its blocks are compared one by one."
         ) { try existingFile($0, option: $1) }
 
+        static let searchMarks = Flag(
+            "search-marks",
+            help:
+                "Search every unsigned HEIC and AVIF for an invisible mark, even one over 16 MP (decoded whole: slow)."
+        )
+
         static let spec = CommandSpec(
             "verify",
             overview: "Check the Content Credentials (C2PA) of photos and clips: who signed, when, what was done.",
             arguments: [ArgumentSpec("FILE", arity: .oneOrMore, help: "JPEG, PNG, WebP, HEIC, AVIF, TIFF, MP4, MOV.")],
-            keys: [trust, json, manifests, parent],
+            keys: [trust, json, manifests, parent, searchMarks],
             discussion: "Each file is trusted (its signer chains to --trust), valid (signed and unchanged; no "
-                + "--trust given), untrusted, tampered (changed after signing), invalid or unsigned. Exit status: "
+                + "--trust given), untrusted, tampered (changed after signing), invalid, remote (its manifest at a "
+                + "URL, not fetched) or unsigned; --json gives one object per file, unreadable ones too. Exit status: "
                 + "0 when every file is valid (trusted, with --trust), 1 otherwise. An unsigned photo's invisible "
                 + "mark (batch --invisible) names the manifest it belongs to when one at hand carries it. A JPEG "
                 + "stamped in its coefficients says whether its pixels outside the marks are the parent's (by the "
@@ -103,7 +110,8 @@ extension Commands {
         static func options(_ values: OptionValues) throws -> VerifyOptions {
             VerifyOptions(
                 files: values.positionals.map { URL(fileURLWithPath: $0) }, trust: try values.get(trust),
-                json: values.get(json), manifests: try values.get(manifests), parent: try values.get(parent))
+                json: values.get(json), manifests: try values.get(manifests), parent: try values.get(parent),
+                searchesEveryPicture: values.get(searchMarks))
         }
     }
 

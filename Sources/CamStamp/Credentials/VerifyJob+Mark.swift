@@ -22,20 +22,46 @@ extension VerifyJob {
         var file: URL
     }
 
+    /// What the search for an unsigned file's invisible mark came to: the mark found, or why the
+    /// picture was not searched.
+    enum MarkSearch {
+        case found(MarkFinding)
+        case skipped(String)
+    }
+
     /// The mark `data` carries, if it looks like one (a picture without a mark reads a payload too,
-    /// but with no clear split between its 0s and 1s); matched against `known`.
-    static func finding(_ data: Data, known: () -> [KnownBinding]) -> MarkFinding? {
-        guard let reading = try? readMark(data), reading.strength >= minimumStrength else { return nil }
+    /// but with no clear split between its 0s and 1s); matched against `known`. A picture that
+    /// would cost more than `wholeDecodePixels` to decode is not searched unless `always`.
+    static func search(_ data: Data, always: Bool, known: () -> [KnownBinding]) -> MarkSearch? {
+        guard let photo = try? PhotoFacts(data) else { return nil }
+        if let skipped = skipped(photo), !always { return .skipped(skipped) }
+        guard let reading = try? readMark(data, photo: photo), reading.strength >= minimumStrength else { return nil }
         let match = known().first { reading.matches($0.payload) }
-        return MarkFinding(payload: reading.payload, manifest: match.map { ($0.instanceID, $0.file) })
+        return .found(MarkFinding(payload: reading.payload, manifest: match.map { ($0.instanceID, $0.file) }))
     }
 
     /// How clear the vote must be for a reading to count as a mark: an unmarked photo reads ~0.1.
     static let minimumStrength = 0.3
 
-    /// The picture decoded (upright, as batch marks it) and its mark read.
-    static func readMark(_ data: Data) throws(CamStampError) -> MarkReading {
-        let photo = try PhotoFacts(data)
+    /// The most pixels of a HEIC or AVIF searched for a mark without --search-marks. The mark lies
+    /// in the 8×8 blocks of the picture at its full size, so it cannot be read from a smaller
+    /// decode or a thumbnail, and libheif (1.15) decodes a picture whole: HEVC at about 5 MP a
+    /// second on 2 cores (a 50 MP photo took 10.7 s in `heif-convert`), past any wait a verify
+    /// of many files can afford. 12 MP, a phone's photo, takes about 2 s.
+    static let wholeDecodePixels = 16_000_000
+
+    /// Why `photo` is not searched by default, if it is not.
+    static func skipped(_ photo: PhotoFacts) -> String? {
+        guard photo.heif != nil, photo.width * photo.height > wholeDecodePixels else { return nil }
+        let megapixels = (Double(photo.width * photo.height) / 1e6).rounded()
+        return "not searched for an invisible mark: a \(photo.kind.name) of \(Int(megapixels)) MP is decoded whole "
+            + "(more than \(wholeDecodePixels / 1_000_000) MP: --search-marks searches it)"
+    }
+
+    /// The picture decoded (upright, as batch marks it) and its mark read: a HEIC or AVIF in
+    /// libheif's own picture, any other through the photo pipeline batch marks it with.
+    static func readMark(_ data: Data, photo: PhotoFacts) throws(CamStampError) -> MarkReading {
+        if let heif = photo.heif { return try readMark(heif) }
         var templates: [String: PipelineTemplate] = [:]
         for name in ["photo-jpeg", "photo-png", "photo-webp", "photo-raw"] {
             templates[name] = try Templates.load(nil, builtIn: name, resources: Resources.locate())
@@ -52,6 +78,24 @@ extension VerifyJob {
         }
         guard let reading = box.reading else { throw .failure("no picture to read a mark from") }
         return reading
+    }
+
+    /// libheif's picture read where it lies: no pipeline, no copy, no PNG written for nothing.
+    private static func readMark(_ file: HEIFFile) throws(CamStampError) -> MarkReading {
+        let read: Result<MarkReading, InvisibleMark.Failure>
+        do {
+            read = try file.withPixels { base, stride, bytesPerPixel in
+                let layout = ChromaPlane.Layout.packed(bytesPerPixel: bytesPerPixel, red: 0, green: 1, blue: 2)
+                let plane = ChromaPlane(
+                    base: base, stride: stride, width: file.width, height: file.height, layout: layout)
+                do throws(InvisibleMark.Failure) { return .success(try InvisibleMark.read(plane)) } catch {
+                    return .failure(error)
+                }
+            }
+        } catch {
+            throw .failure("cannot decode the picture: \(error)")
+        }
+        do { return try read.get() } catch { throw .failure("cannot read an invisible mark: \(error)") }
     }
 
     /// Carries the reading out of the pipeline's streaming thread, which the caller waits for.

@@ -16,9 +16,16 @@ public struct VerifyOptions: Sendable, Equatable {
     public var manifests: [URL]
     /// `--parent SRC`: the source a coefficient-stamped JPEG was made from, compared block by block.
     public var parent: URL?
+    /// `--search-marks`: an unsigned picture is searched for an invisible mark whatever it costs
+    /// to decode (a HEIC or AVIF over `wholeDecodePixels` is passed over, and said so, without).
+    public var searchesEveryPicture = false
 
     /// Checks `files`, against `trust` when given.
-    public init(files: [URL], trust: URL? = nil, json: Bool = false, manifests: [URL] = [], parent: URL? = nil) {
+    public init(
+        files: [URL], trust: URL? = nil, json: Bool = false, manifests: [URL] = [], parent: URL? = nil,
+        searchesEveryPicture: Bool = false
+    ) {
+        self.searchesEveryPicture = searchesEveryPicture
         self.files = files
         self.trust = trust
         self.json = json
@@ -63,12 +70,14 @@ public struct VerifyJob: Sendable {
         }
         for file in options.files {
             let result: Verification
-            var finding: MarkFinding?
+            var finding: MarkSearch?
             var blocks: BlockFinding?
             do {
                 let data = try Data(contentsOf: file)
                 result = try Verification.verify(data, format: Self.mime(data, file), anchors: anchors)
-                if result.state == .unsigned { finding = Self.finding(data, known: lookUp) }
+                if result.state == .unsigned {
+                    finding = Self.search(data, always: options.searchesEveryPicture, known: lookUp)
+                }
                 blocks = Self.blockFinding(data, result, parent: parent)
             } catch let error as CredentialsError {
                 if error.isLibrary { throw .failure(error.message) }
@@ -114,9 +123,13 @@ public struct VerifyJob: Sendable {
 
     /// `FILE: STATE: signed by WHO at WHEN with WHAT; ACTIONS; from: PARENT ← …`.
     static func line(
-        _ file: URL, _ result: Verification, anchors: Bool, mark: MarkFinding? = nil, blocks: BlockFinding? = nil
+        _ file: URL, _ result: Verification, anchors: Bool, mark: MarkSearch? = nil, blocks: BlockFinding? = nil
     ) -> String {
-        if let mark { return "\(file.path): \(words(mark))" }
+        switch mark {
+        case .found(let finding): return "\(file.path): \(words(finding))"
+        case .skipped(let why): return "\(file.path): unsigned; \(why)"
+        case nil: break
+        }
         var parts = ["\(file.path): \(result.state.rawValue)"]
         if let url = result.remoteURL { parts.append("its manifest is at \(url), which verify does not fetch") }
         if let reason = result.reason { parts.append("the manifest cannot be read: \(reason)") }
@@ -139,7 +152,7 @@ public struct VerifyJob: Sendable {
     }
 
     static func json(
-        _ file: URL, _ result: Verification, mark: MarkFinding? = nil, blocks: BlockFinding? = nil
+        _ file: URL, _ result: Verification, mark: MarkSearch? = nil, blocks: BlockFinding? = nil
     ) -> String {
         func step(_ step: Verification.Step) -> JSONValue {
             var object: [String: JSONValue] = ["actions": .array(step.actions.map { .string($0) })]
@@ -161,7 +174,11 @@ public struct VerifyJob: Sendable {
             object["signed"] = first.signed.map { .string($0) }
             object["actions"] = .array(first.actions.map { .string($0) })
         }
-        object["invisible"] = mark.map(json)
+        switch mark {
+        case .found(let finding): object["invisible"] = json(finding)
+        case .skipped(let why): object["invisible"] = ["skipped": .string(why)]
+        case nil: break
+        }
         object["outside_marks"] = blocks.map(json)
         return JSONValue.object(object).text
     }

@@ -136,6 +136,29 @@ public final class HEIFFile: @unchecked Sendable {
     }
 }
 
+extension HEIFFile {
+    /// Decodes the primary picture, upright, to packed 8-bit RGB (RGBA with alpha) and gives
+    /// `body` libheif's own plane (base, stride, bytes a pixel), no copy of it: a reader of the
+    /// pixels (the invisible mark's) that needs no pipeline. Valid only inside `body`.
+    public func withPixels<R>(
+        _ body: (UnsafeMutableRawPointer, _ stride: Int, _ bytesPerPixel: Int) -> R
+    ) throws(MediaError) -> R {
+        var image: OpaquePointer?
+        let chroma = hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
+        let decoded = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, nil)
+        guard decoded.code == heif_error_Ok, let image else { throw HEIF.failure(decoded) }
+        defer { heif_image_release(image) }
+        var stride: Int32 = 0
+        guard heif_image_get_width(image, heif_channel_interleaved) == Int32(width),
+            heif_image_get_height(image, heif_channel_interleaved) == Int32(height),
+            let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride)
+        else {
+            throw HEIF.failure("libheif gave no picture of the size the file says")
+        }
+        return body(UnsafeMutableRawPointer(plane), Int(stride), hasAlpha ? 4 : 3)
+    }
+}
+
 /// Writing HEIC (HEVC through x265) and AVIF (AV1 through aom) with libheif.
 public enum HEIFEncoder {
     public enum Codec: Sendable { case hevc, av1 }
