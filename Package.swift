@@ -86,7 +86,7 @@ let package = Package(
         // libsoup 3: the camera's HTTP server, MJPEG handed to multisocketsink.
         .target(name: "Viewfinder", dependencies: ["Media", "CSoup", "CViewfinderShim", "CGStreamer"]),
         // Content Credentials (C2PA) through the official SDK: manifests made and signed, read and judged.
-        .target(name: "Credentials", dependencies: ["CC2PA"]),
+        .target(name: "Credentials", dependencies: ["CC2PA", "CSoup"]),
         // The jobs: shoot, batch, stream, camera.
         .target(
             name: "CamStamp",
@@ -118,7 +118,7 @@ let package = Package(
         // Fixtures/: real camera photos, found through #filePath.
         // What the suites share: the one process runner, the binary, scratch folders, tmpfs disks,
         // the seeded generator and fixture makers, pixel checks.
-        .target(name: "TestSupport", dependencies: ["Media"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Media"], path: "Tests/TestSupport", exclude: ["Scripts"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         // MP4 movie boxes built byte by byte, for the tests of ISOBMFF and of Media's clip probes.
         .target(name: "MovieFixtures", path: "Tests/MovieFixtures"),

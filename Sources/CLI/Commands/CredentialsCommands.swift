@@ -17,7 +17,15 @@ extension Commands {
             help: "The private key of --sign's certificate, ES256 or Ed25519 (or CAMSTAMP_SIGN_KEY)."
         ) { text, _ in URL(fileURLWithPath: text) }
         static let tsa = Single<String>(
-            "tsa", value: "URL", help: "An RFC 3161 time-stamp authority the signatures are time-stamped by.")
+            "tsa", value: "URL",
+            help: "An RFC 3161 time-stamp authority (http:// or https://) the signatures are time-stamped by."
+        ) { text, option in
+            let scheme = URL(string: text)?.scheme?.lowercased()
+            guard scheme == "http" || scheme == "https", URL(string: text)?.host != nil else {
+                throw OptionValueError("'\(option)' '\(text)' is not an http:// or https:// URL")
+            }
+            return text
+        }
 
         static let keys: [any OptionKey] = [sign, signKey, tsa]
 

@@ -17,6 +17,10 @@ final class ContentCredentials: Sendable {
     /// The certificate and key read and turned into a signer: a bad file, key or missing SDK is a
     /// usage error before any work.
     init(_ options: SigningOptions) throws(CamStampError) {
+        // The authority first, asked with a wait of our own: a failure of it is not the key's.
+        if let authority = options.timestampAuthority {
+            do { try TimeStampAuthority.check(authority) } catch { throw .failure(error.message) }
+        }
         do {
             let identity = try SigningIdentity(
                 chain: options.certificate, key: options.key, timestampAuthority: options.timestampAuthority)

@@ -135,9 +135,11 @@ public struct VerifyJob: Sendable {
         if let reason = result.reason { parts.append("the manifest cannot be read: \(reason)") }
         if let first = result.chain.first {
             var signed = "signed by \(first.signer ?? "an unnamed signer")"
-            if let when = first.signed { signed += " at \(when)" }
             if let generator = first.generator { signed += " with \(generator)" }
             parts.append(signed)
+            // The SDK gives a time only from an RFC 3161 token (its genTime): the signer's own
+            // clock is no proof and is not said.
+            if let when = first.signed { parts.append("time-stamped at \(when) by a time-stamp authority") }
             if !first.actions.isEmpty { parts.append(first.actions.joined(separator: ", ")) }
         }
         let older = result.chain.dropFirst().map { step in
@@ -172,6 +174,7 @@ public struct VerifyJob: Sendable {
         if let first = result.chain.first {
             object["signer"] = first.signer.map { .string($0) }
             object["signed"] = first.signed.map { .string($0) }
+            object["time_stamp"] = first.signed.map { _ in .string("rfc3161") }
             object["actions"] = .array(first.actions.map { .string($0) })
         }
         switch mark {
