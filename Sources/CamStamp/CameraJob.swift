@@ -50,6 +50,7 @@ public struct CameraJob {
         let (preset, variables) = try MarkSetup.preset(
             names: presets, text: options.text,
             variables: options.variables, resources: resources)
+        try ContentCredentials.checkProof(preset, signing: nil, job: "the camera")
         let folder =
             options.output
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)

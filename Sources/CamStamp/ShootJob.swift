@@ -35,6 +35,7 @@ public struct ShootJob {
         let (preset, variables) = try MarkSetup.preset(
             names: options.presets, text: options.text,
             variables: options.variables, resources: resources)
+        try ContentCredentials.checkProof(preset, signing: nil, job: "shoot")
         let marker = FrameMarker(preset: preset, variables: variables)
         let credentials = try options.signing.map { (signing) throws(CamStampError) in try ContentCredentials(signing) }
         let destination = try StillDestination(

@@ -155,6 +155,7 @@ public struct StreamJob {
         let (preset, variables) = try MarkSetup.preset(
             names: options.presets, text: options.text,
             variables: options.variables, resources: resources)
+        try ContentCredentials.checkProof(preset, signing: nil, job: "stream")
         let snapshotWriter = try prepareOutputs(recordings: recordings, report: report)
         // A host that cannot be sent to is refused now, not discovered by a receiver that hears nothing.
         var address: String?

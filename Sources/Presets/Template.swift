@@ -37,6 +37,10 @@ public struct TemplateContext: Sendable {
     public var location: GeoFix?
     /// The nearest city to `location`, for `{place}` (filled in by whoever has a gazetteer).
     public var place: String?
+    /// The signed output's proof code (`ProofCode`, from the instance id chosen before the marks
+    /// are drawn), for `{proof}`; and `--proof-url` with it in, for `{proof-url}`.
+    public var proof: String?
+    public var proofURL: String?
 
     /// A context with what is known; what is left nil expands to nothing.
     public init(
@@ -88,13 +92,15 @@ public struct Template: Hashable, Sendable {
         case variable(String)
         /// `{lat}`, `{latlon}`, `{place}`, ...: from the context's location, or the fallback.
         case location(LocationField, fallback: String?)
+        /// `{proof}`, `{proof-url}`: the signed output's code, and the URL that finds it.
+        case proof, proofURL
     }
 
     /// Names with a meaning of their own; presets may not define variables with these names.
     public static let builtinNames: [String] =
         [
             "date", "time", "datetime", "now", "filename", "stem", "counter", "width", "height",
-            "exif", "hostname", "frame", "fps", "timecode",
+            "exif", "hostname", "frame", "fps", "timecode", "proof", "proof-url",
         ] + LocationField.names
 
     static let defaultFormats: [String: String] = [
@@ -146,6 +152,9 @@ public struct Template: Hashable, Sendable {
     /// Whether the text shows `{timecode}` (a clip's own timecode is then looked for).
     public var showsTimecode: Bool { parts.contains(.timecode) }
 
+    /// Whether the text shows `{proof}` or `{proof-url}`, which only a signed output has.
+    public var showsProof: Bool { parts.contains(.proof) || parts.contains(.proofURL) }
+
     /// Whether the text depends on the frame's size (`{width}`, `{height}`), unknown before a
     /// frame is taken.
     public var dependsOnSize: Bool {
@@ -181,6 +190,8 @@ public struct Template: Hashable, Sendable {
                 from: clock == .now ? context.now : context.shownCaptureDate, timeZone: context.timeZone)
         case .filename: return context.filename ?? ""
         case .stem: return context.stem ?? ""
+        case .proof: return context.proof ?? ""
+        case .proofURL: return context.proofURL ?? ""
         case .width: return context.width.map(String.init) ?? ""
         case .height: return context.height.map(String.init) ?? ""
         case .hostname: return context.hostname
@@ -312,6 +323,8 @@ public struct Template: Hashable, Sendable {
         case "frame": return try noArgument(.frame)
         case "fps": return try noArgument(.fps)
         case "timecode": return try noArgument(.timecode)
+        case "proof": return try noArgument(.proof)
+        case "proof-url": return try noArgument(.proofURL)
         case "counter":
             guard let argument else { return .counter(digits: 0) }
             guard let digits = Int(argument), (1...12).contains(digits) else {

@@ -27,7 +27,20 @@ extension Commands {
             return text
         }
 
-        static let keys: [any OptionKey] = [sign, signKey, tsa]
+        static let proofURL = Single<String>(
+            "proof-url", value: "URL",
+            help: "What {proof-url} (a mark's text, a QR code's) expands to: a URL with {proof} in it, "
+                + "e.g. https://example.org/v/{proof}."
+        ) { text, option in
+            let scheme = URL(string: text.replacingOccurrences(of: "{proof}", with: "X"))?.scheme?.lowercased()
+            guard text.contains("{proof}"), scheme == "http" || scheme == "https" else {
+                throw OptionValueError(
+                    "'\(option)' '\(text)' needs to be an http:// or https:// URL with {proof} in it")
+            }
+            return text
+        }
+
+        static let keys: [any OptionKey] = [sign, signKey, tsa, proofURL]
 
         /// A stream target, as `--sign`'s refusal names it.
         static func describe(_ target: StreamTarget) -> String {
@@ -57,16 +70,22 @@ extension Commands {
                 ?? environment["CAMSTAMP_SIGN_KEY"].map {
                     try existingFile($0, option: "CAMSTAMP_SIGN_KEY")
                 }
-            let authority = try values.get(tsa)
+            let authority = try values.get(tsa), proof = try values.get(proofURL)
             switch (certificate, key) {
             case (nil, nil):
                 if authority != nil { throw OptionValueError("'--tsa' needs '--sign CHAIN.pem --sign-key KEY.pem'") }
+                if proof != nil {
+                    throw OptionValueError(
+                        "'--proof-url' needs '--sign CHAIN.pem --sign-key KEY.pem': a code names a manifest")
+                }
                 return nil
             case (.some, nil): throw OptionValueError("'--sign' needs '--sign-key KEY.pem' (or CAMSTAMP_SIGN_KEY)")
             case (nil, .some): throw OptionValueError("'--sign-key' needs '--sign CHAIN.pem' (or CAMSTAMP_SIGN_CERT)")
             case (let certificate?, let key?):
-                return SigningOptions(
+                var options = SigningOptions(
                     certificate: certificate, key: key, timestampAuthority: authority, version: camstampVersion)
+                options.proofURL = proof
+                return options
             }
         }
     }
@@ -96,6 +115,12 @@ extension Commands {
             help: "The source a JPEG stamped in its coefficients was made from: its blocks are compared one by one."
         ) { try existingFile($0, option: $1) }
 
+        static let code = Single<String>(
+            "code", value: "CODE",
+            help: "A proof code as printed on a photo ({proof}, e.g. K7M2-9QXD-4): the signed file in --manifests "
+                + "whose manifest it names is verified."
+        ) { text, _ in text }
+
         static let searchMarks = Flag(
             "search-marks",
             help:
@@ -105,8 +130,10 @@ extension Commands {
         static let spec = CommandSpec(
             "verify",
             overview: "Check the Content Credentials (C2PA) of photos and clips: who signed, when, what was done.",
-            arguments: [ArgumentSpec("FILE", arity: .oneOrMore, help: "JPEG, PNG, WebP, HEIC, AVIF, TIFF, MP4, MOV.")],
-            keys: [trust, json, manifests, parent, searchMarks],
+            arguments: [
+                ArgumentSpec("FILE", arity: .zeroOrMore, help: "JPEG, PNG, WebP, HEIC, AVIF, TIFF, MP4, MOV.")
+            ],
+            keys: [trust, json, manifests, parent, searchMarks, code],
             discussion: "Each file is trusted (its signer chains to --trust), valid (signed and unchanged; no "
                 + "--trust given), untrusted, tampered (changed after signing), invalid, remote (its manifest at a "
                 + "URL, not fetched) or unsigned; --json gives one object per file, unreadable ones too. Exit status: "
@@ -116,10 +143,19 @@ extension Commands {
                 + "hash camstamp recorded, and block by block against --parent SRC); 1 when they are not.")
 
         static func options(_ values: OptionValues) throws -> VerifyOptions {
-            VerifyOptions(
+            let code = try values.get(code), manifests = try values.get(manifests)
+            if values.positionals.isEmpty && code == nil {
+                throw OptionValueError("verify needs FILE... or '--code CODE'")
+            }
+            if code != nil && manifests.isEmpty {
+                throw OptionValueError("'--code' needs '--manifests DIR_OR_FILE': where the signed originals are")
+            }
+            var options = VerifyOptions(
                 files: values.positionals.map { URL(fileURLWithPath: $0) }, trust: try values.get(trust),
-                json: values.get(json), manifests: try values.get(manifests), parent: try values.get(parent),
+                json: values.get(json), manifests: manifests, parent: try values.get(parent),
                 searchesEveryPicture: values.get(searchMarks))
+            options.code = code
+            return options
         }
     }
 

@@ -59,6 +59,7 @@ public struct BatchJob {
             try MarkSetup.preset(
                 names: options.presets, text: options.text, variables: options.variables, resources: resources)
         }
+        try ContentCredentials.checkProof(preset, signing: options.signing)
         let metadataTemplates = try MetadataTemplates(
             options.setMetadata,
             variables: Set(preset.variables(overriddenBy: variables).keys))

@@ -98,6 +98,9 @@ final class ClipWorker {
         if let (status, reason) = PhotoWorker.existingOutput(item.output, settings.existing) {
             return outcome(status, reason)
         }
+        if marker.preset.marks.contains(where: { $0.template?.showsProof == true }) {
+            return outcome(.failed, "{proof} and {proof-url} are drawn on photos only, not on clips yet")
+        }
         let streams: ClipStreams
         do { streams = try ClipStreams.probe(item.input) } catch {
             return outcome(.failed, "cannot read the video: \(Self.said(error))")

@@ -13,6 +13,8 @@ final class ContentCredentials: Sendable {
     static let generator = "camstamp"
     private let version: String
     private let signer: C2PASigner
+    /// `--proof-url`, `{proof}` in it.
+    let proofURL: String?
 
     /// The certificate and key read and turned into a signer: a bad file, key or missing SDK is a
     /// usage error before any work.
@@ -26,9 +28,37 @@ final class ContentCredentials: Sendable {
                 chain: options.certificate, key: options.key, timestampAuthority: options.timestampAuthority)
             signer = try C2PASigner(identity)
             version = options.version
+            proofURL = options.proofURL
             try signer.probe()
         } catch {
             throw error.isLibrary ? .failure(error.message) : .usage(error.message)
+        }
+    }
+
+    /// `context` with the proof code of the output whose manifest will have `instanceID`, and
+    /// `--proof-url` with it in: the code is known before the marks are drawn.
+    func proof(_ context: inout TemplateContext, instanceID: String) {
+        let code = ProofCode(instanceID: instanceID).description
+        context.proof = code
+        context.proofURL = proofURL?.replacingOccurrences(of: "{proof}", with: code)
+    }
+
+    /// `{proof}` and `{proof-url}` need a signed output (the code names its manifest), and
+    /// `{proof-url}` a `--proof-url`; `job` says where they are not drawn yet.
+    static func checkProof(
+        _ preset: Preset, signing: SigningOptions?, job unsupported: String? = nil
+    ) throws(CamStampError) {
+        let shown = preset.marks.compactMap(\.template).filter(\.showsProof)
+        guard !shown.isEmpty else { return }
+        if let unsupported {
+            throw .usage("{proof} and {proof-url} are not drawn by \(unsupported) yet: batch photos have them")
+        }
+        guard let signing else {
+            throw .usage(
+                "{proof} and {proof-url} need --sign CHAIN.pem --sign-key KEY.pem: the code names the manifest")
+        }
+        if signing.proofURL == nil, shown.contains(where: { $0.source.contains("{proof-url}") }) {
+            throw .usage("{proof-url} needs --proof-url URL (e.g. https://example.org/v/{proof})")
         }
     }
 

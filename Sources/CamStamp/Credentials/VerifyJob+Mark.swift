@@ -101,9 +101,8 @@ extension VerifyJob {
     /// Carries the reading out of the pipeline's streaming thread, which the caller waits for.
     private final class ReadingBox: @unchecked Sendable { var reading: MarkReading? }
 
-    /// The soft bindings of camstamp's mark in the signed files among `files` (folders are read one
-    /// level deep); a file that is no photo or has no manifest is passed over.
-    static func knownBindings(_ files: [URL]) -> [KnownBinding] {
+    /// `files`, each folder among them read one level deep, in name order.
+    static func expanded(_ files: [URL]) -> [URL] {
         var expanded: [URL] = []
         for file in files {
             var folder: ObjCBool = false
@@ -114,12 +113,33 @@ extension VerifyJob {
                 expanded.append(file)
             }
         }
-        var known: [KnownBinding] = []
-        for file in expanded {
+        return expanded
+    }
+
+    /// Each signed file among `files` (folders read one level deep) with its manifest, read
+    /// without trust anchors; a file that is no photo or has no manifest is passed over.
+    static func signedFiles(_ files: [URL]) -> [(file: URL, result: Verification)] {
+        expanded(files).compactMap { file in
             guard let data = try? Data(contentsOf: file), ContentCredentials.carriesManifest(data),
-                let result = try? Verification.verify(data, format: mime(data, file), anchors: nil),
-                let instanceID = result.instanceID
-            else { continue }
+                let result = try? Verification.verify(data, format: mime(data, file), anchors: nil)
+            else { return nil }
+            return (file, result)
+        }
+    }
+
+    /// The signed files among `files` whose manifest the proof code `typed` names.
+    static func files(namedBy typed: String, in files: [URL]) throws(CamStampError) -> [URL] {
+        let code: ProofCode
+        do { code = try ProofCode(typed: typed) } catch { throw .usage("--code \(typed): \(error)") }
+        return signedFiles(files).filter { $0.result.instanceID.map(ProofCode.init(instanceID:)) == code }.map(\.file)
+    }
+
+    /// The soft bindings of camstamp's mark in the signed files among `files` (folders are read one
+    /// level deep); a file that is no photo or has no manifest is passed over.
+    static func knownBindings(_ files: [URL]) -> [KnownBinding] {
+        var known: [KnownBinding] = []
+        for (file, result) in signedFiles(files) {
+            guard let instanceID = result.instanceID else { continue }
             for binding in result.softBindings where binding.algorithm == InvisibleMark.algorithm {
                 if let payload = MarkPayload(bytes: binding.value) {
                     known.append(KnownBinding(payload: payload, instanceID: instanceID, file: file))

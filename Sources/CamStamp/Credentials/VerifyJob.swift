@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The camstamp authors
 internal import Credentials
+internal import Watermark
 import Foundation
 
 /// Options of `camstamp verify FILE... [--trust ANCHORS.pem] [--json]`.
@@ -19,6 +20,8 @@ public struct VerifyOptions: Sendable, Equatable {
     /// `--search-marks`: an unsigned picture is searched for an invisible mark whatever it costs
     /// to decode (a HEIC or AVIF over `wholeDecodePixels` is passed over, and said so, without).
     public var searchesEveryPicture = false
+    /// `--code`: a proof code; the signed files in `manifests` whose manifest it names are checked.
+    public var code: String?
 
     /// Checks `files`, against `trust` when given.
     public init(
@@ -68,7 +71,16 @@ public struct VerifyJob: Sendable {
             known = found
             return found
         }
-        for file in options.files {
+        var files = options.files
+        if let code = options.code {
+            let found = try Self.files(namedBy: code, in: options.manifests)
+            if found.isEmpty {
+                report.error("--code \(code): no manifest in --manifests names it")
+                allGood = false
+            }
+            files += found
+        }
+        for file in files {
             let result: Verification
             var finding: MarkSearch?
             var blocks: BlockFinding?
@@ -177,6 +189,7 @@ public struct VerifyJob: Sendable {
             object["time_stamp"] = first.signed.map { _ in .string("rfc3161") }
             object["actions"] = .array(first.actions.map { .string($0) })
         }
+        object["proof"] = result.instanceID.map { .string(ProofCode(instanceID: $0).description) }
         switch mark {
         case .found(let finding): object["invisible"] = json(finding)
         case .skipped(let why): object["invisible"] = ["skipped": .string(why)]

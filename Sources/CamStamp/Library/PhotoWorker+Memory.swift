@@ -53,6 +53,10 @@ extension PhotoWorker {
         notes += outputNotes(photo, data, outputKind: outputKind, keepsFormat: keepsFormat, named: named)
         let captureDate = photo.dateTaken ?? fallbackDate ?? Date()
         let marker = self.marker
+        // The output is a new instance: one id for its XMP, its invisible mark (--json prints it
+        // beside the payload), its manifest and its proof code, chosen before any mark is drawn.
+        let outputID = InvisibleMarking.newInstanceID()
+        let credentials = settings.credentials
         // What a mark (and a --set-metadata value) can refer to, for this photo at this size.
         let context = { (width: Int, height: Int) -> TemplateContext in
             var context = marker.context(width: width, height: height, captureDate: captureDate)
@@ -61,12 +65,10 @@ extension PhotoWorker {
             context.counter = counter
             context.exif = photo.exifValues
             context.takeLocation(fromEXIF: photo.exifValues, fields: marker.preset.locationFields)
+            credentials?.proof(&context, instanceID: outputID)
             return context
         }
         var found: String?
-        // The output is a new instance: one id for its XMP, its invisible mark (--json prints it
-        // beside the payload) and its manifest.
-        let outputID = InvisibleMarking.newInstanceID()
         let instanceID = settings.invisible ? outputID : nil
         let coefficients = try stampInCoefficients(
             data, photo: photo, outputKind: outputKind, context: context,

@@ -12,6 +12,8 @@ public struct SigningOptions: Sendable, Equatable {
     public var timestampAuthority: String?
     /// The version of camstamp the manifests' claim generator names.
     public var version: String
+    /// `--proof-url`: what `{proof-url}` expands to, `{proof}` in it replaced by the output's code.
+    public var proofURL: String?
 
     /// Signs with `certificate` and `key`, time-stamped by `timestampAuthority` when given.
     public init(certificate: URL, key: URL, timestampAuthority: String? = nil, version: String) {
