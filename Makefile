@@ -23,7 +23,7 @@ DEBS = pkg-config \
        libheif-dev libheif-examples libtiff-dev libwebp-dev webp \
        libgstrtspserver-1.0-dev gstreamer1.0-rtsp nginx libnginx-mod-rtmp srt-tools ffmpeg \
        pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file python3-venv \
-       openssl libssl-dev unzip python3-pip
+       openssl libssl-dev unzip python3-pip libqrencode-dev zbar-tools
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -27,6 +27,7 @@ let package = Package(
         systemLibrary("CCairo", "cairo", "libcairo2-dev"),
         systemLibrary("CPangoCairo", "pangocairo", "libpango1.0-dev"),
         systemLibrary("CRsvg", "librsvg-2.0", "librsvg2-dev"),
+        systemLibrary("CQREncode", "libqrencode", "libqrencode-dev"),
         systemLibrary("CFontconfig", "fontconfig", "libfontconfig-dev"),
         systemLibrary("CTurboJPEG", "libturbojpeg", "libturbojpeg0-dev"),
         systemLibrary("CGexiv2", "gexiv2", "libgexiv2-dev"),
@@ -66,7 +67,8 @@ let package = Package(
         // through libwebpmux.
         .target(name: "PhotoMetadata", dependencies: ["CGexiv2", "CZlib", "CWebPMux"]),
         // Cairo/Pango/librsvg: a laid-out mark becomes a premultiplied ARGB overlay.
-        .target(name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig"]),
+        .target(
+            name: "Render", dependencies: ["Presets", "CCairo", "CPangoCairo", "CRsvg", "CFontconfig", "CQREncode"]),
         // Pure Swift: ISO BMFF (MP4/MOV) boxes read and rewritten where GStreamer 1.22's qtdemux,
         // qtmux and mp4mux lose a clip's sound, frames, tracks, colours or metadata
         // (docs/gstreamer-workarounds.md). Media's only; tested without GStreamer.

@@ -97,6 +97,11 @@ package struct ManifestDraft: Sendable {
         actions.append(["action": "c2pa.addedText", "description": .string(text)])
     }
 
+    /// `c2pa.edited`: a QR code of `text` drawn on the asset (no action of C2PA's says it better).
+    package mutating func addedQRCode(_ text: String) {
+        actions.append(["action": "c2pa.edited", "description": .string("QR code: \(text)")])
+    }
+
     /// `c2pa.placed`: an image (a logo) placed on the asset, named as a `componentOf` ingredient.
     package mutating func placed(_ image: Data, title: String, format: String) {
         let label = "component\(ingredients.count)"

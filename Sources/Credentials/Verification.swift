@@ -219,7 +219,10 @@ package struct Verification: Sendable, Equatable {
             let list = (assertion["data"] as? [String: Any])?["actions"] as? [[String: Any]] ?? []
             actions += list.compactMap { action in
                 guard let name = action["action"] as? String else { return nil }
-                if let text = action["description"] as? String, name == "c2pa.addedText" {
+                // What was drawn: a text, a QR code (`c2pa.edited`, "QR code: …").
+                if let text = action["description"] as? String,
+                    name == "c2pa.addedText" || (name == "c2pa.edited" && text.hasPrefix("QR code: "))
+                {
                     return "\(name) \"\(text)\""
                 }
                 return name

@@ -260,28 +260,35 @@ final class PresetDecoder {
     func mark(_ node: JSONNode, _ path: String) throws(PresetError) -> Mark {
         let members = try object(node, path, keys: Mark.keyNames, what: "a mark")
         let content: MarkContent
-        switch (members["text"], members["image"]) {
-        case (.some, .some):
+        let given = Mark.contentKeys.filter { members[$0] != nil }
+        guard given.count == 1, let kind = given.first, let value = members[kind] else {
             throw error(
-                .content, "a mark has either 'text' or 'image', not both", at: path, line: node.line,
-                hint: "split it into two marks")
-        case (nil, nil):
-            throw error(.content, "a mark needs 'text' or 'image'", at: path, line: node.line)
-        case (let text?, nil):
-            content = .text(try string(text, path + ".text", "text"))
+                .content,
+                given.isEmpty
+                    ? "a mark needs 'text', 'image' or 'qr'"
+                    : "a mark has one of 'text', 'image' or 'qr', not \(given.count)",
+                at: path, line: node.line, hint: given.isEmpty ? nil : "split it into several marks")
+        }
+        switch kind {
+        case "text":
+            content = .text(try string(value, path + ".text", "text"))
             for key in Mark.keys where key.marks == .image {
                 guard let value = members[key.name] else { continue }
                 throw error(
-                    .content, "'\(key.name)' applies to image marks only", at: "\(path).\(key.name)",
+                    .content, "'\(key.name)' applies to image and QR marks only", at: "\(path).\(key.name)",
                     line: value.line, hint: "use 'size' for text, and 'max-width' to wrap it")
             }
-        case (nil, let image?):
-            let written = try string(image, path + ".image", "image")
-            guard !written.isEmpty else {
-                throw error(
-                    .content, "image must be a path to a PNG or SVG file", at: path + ".image", line: image.line)
+        default:
+            let written = try string(value, path + "." + kind, kind)
+            if kind == "qr" {
+                content = .qr(written)
+            } else {
+                guard !written.isEmpty else {
+                    throw error(
+                        .content, "image must be a path to a PNG or SVG file", at: path + ".image", line: value.line)
+                }
+                content = .image(resolve(written))
             }
-            content = .image(resolve(written))
             for key in Mark.keys where key.marks == .text {
                 guard let value = members[key.name] else { continue }
                 throw error(

@@ -32,6 +32,7 @@ struct PresetWriter {
             switch mark.content {
             case .text(let text): ("\"text\": \(quoted(text))", .text)
             case .image(let url): ("\"image\": \(quoted(relative(url)))", .image)
+            case .qr(let text): ("\"qr\": \(quoted(text))", .image)
             }
         let keys = Mark.keys.filter { $0.marks == kind } + Mark.keys.filter { $0.marks == .all }
         return [content] + keys.compactMap { key in key.write(mark, self).map { "\(quoted(key.name)): \($0)" } }

@@ -23,7 +23,7 @@ struct PresetKey<Root>: Sendable {
 
 extension Mark {
     /// The keys that say what a mark shows; a mark has exactly one of them.
-    static let contentKeys = ["text", "image"]
+    static let contentKeys = ["text", "image", "qr"]
 
     /// Every other key of a mark, in the order messages list them. `resolvedJSON()` writes the
     /// content key, then the keys of its kind, then the keys of every mark.

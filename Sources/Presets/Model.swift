@@ -160,6 +160,9 @@ public enum MarkContent: Hashable, Sendable {
     case text(String)
     /// An absolute file URL, already resolved against the preset file's folder.
     case image(URL)
+    /// A QR code of a text template (`{proof-url}`), drawn black on white with its quiet zone,
+    /// `width` (or `height`) a side, 15 % of the short side unless given.
+    case qr(String)
 }
 
 /// One mark of a preset, as written, with every default filled in.
@@ -239,7 +242,10 @@ public struct Mark: Hashable, Sendable {
 
 extension Mark {
     static func template(for content: MarkContent) -> Template? {
-        if case .text(let text) = content { Template(lenient: text) } else { nil }
+        switch content {
+        case .text(let text), .qr(let text): Template(lenient: text)
+        case .image: nil
+        }
     }
 
     /// The mark's text for `context`, escaped for Pango when the mark uses markup ("" for images).

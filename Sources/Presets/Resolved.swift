@@ -12,6 +12,8 @@ public struct ResolvedMark: Hashable, Sendable {
         case text(String, markup: Bool)
         /// An image file (PNG or SVG), by absolute URL.
         case image(URL)
+        /// A QR code of the expanded text.
+        case qr(String)
     }
     /// An outline in pixels.
     public struct Stroke: Hashable, Sendable {
@@ -148,6 +150,7 @@ extension Mark {
             switch content {
             case .text: .text(text, markup: markup)
             case .image(let url): .image(url)
+            case .qr: .qr(text)
             }
         return ResolvedMark(
             content: resolvedContent, fontFamily: font, fontFile: fontFile, weight: weight.value,

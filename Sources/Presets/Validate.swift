@@ -61,6 +61,9 @@ extension Mark {
     /// expanded: a caption of a few dozen lines. Beyond it Pango lays out megabytes of glyphs for
     /// a mark far wider than any picture (a 60 KB EXIF value took 1 GB).
     public static let maxTextCharacters = 4096
+    /// The most bytes a QR code mark encodes (as written, and once expanded): far more than a
+    /// URL needs, far less than a version 40 code holds (2,331 bytes at level M).
+    public static let maxQRBytes = 1024
 
     func validate(at path: String, variables: Set<String>) throws(PresetError) {
         switch content {
@@ -91,6 +94,18 @@ extension Mark {
                 throw PresetError(
                     .badValue, "markup: \(problem)", path: "\(path).text",
                     hint: "set \"markup\": false to show the text as written")
+            }
+        case .qr(let text):
+            // A version 40 code at level M holds 2,331 bytes; a URL of a few dozen is what scans.
+            guard !text.isEmpty, text.utf8.count <= Self.maxQRBytes, !text.unicodeScalars.contains("\u{0}") else {
+                throw PresetError(
+                    .badValue, "qr must be a text of 1 to \(Self.maxQRBytes) bytes (a URL: {proof-url})",
+                    path: "\(path).qr")
+            }
+            do { _ = try (self.template ?? Template(lenient: text)).checked(variables: variables) } catch {
+                var located = error
+                located.path = "\(path).qr"
+                throw located
             }
         case .image(let url):
             guard ["png", "svg"].contains(url.pathExtension.lowercased()) else {

@@ -94,6 +94,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyTiles(count: Double, frameWidth: Int, frameHeight: Int)
     /// A photo's PNG that Cairo's reader (libpng) refused; `reason` is Cairo's status.
     case photoPNGUnreadable(reason: String)
+    /// A QR code mark's expanded text that libqrencode cannot encode (too long for version 40).
+    case qrUnencodable(characters: Int)
 
     public var description: String {
         switch self {
@@ -107,6 +109,7 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
             "mark too large to render: \(width)x\(height) pixels (at most \(CairoSurface.maxSide) a side and \(CairoSurface.maxPixels >> 20) megapixels); make it smaller"
         case .pngWriteFailed(let url, let reason): "cannot write PNG \(url.path): \(reason)"
         case .photoPNGUnreadable(let reason): "cannot decode the PNG (\(reason))"
+        case .qrUnencodable(let characters): "a QR code cannot hold this text (\(characters) characters)"
         case .imageFileTooLarge(let url, let width, let height):
             "image \(url.path) is \(width)x\(height) pixels, more than a mark can use (at most \(CairoSurface.maxSide) a side and \(CairoSurface.maxPixels >> 20) megapixels); scale it down, e.g. to 2000 pixels wide"
         case .imageTooLarge(let url, let width, let height):

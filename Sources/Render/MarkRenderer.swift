@@ -30,6 +30,9 @@ public final class MarkRenderer {
             switch mark.content {
             case .text(let text, let markup): try renderText(text, markup: markup, style: mark)
             case .image(let url): try renderImage(url, width: mark.imageWidth, height: mark.imageHeight)
+            case .qr(let text):
+                try renderQR(
+                    text, side: mark.imageWidth ?? mark.imageHeight, frameWidth: frameWidth, frameHeight: frameHeight)
             }
         guard var surface = drawn else { return RenderedMark(bitmap: .empty, origins: []) }
         surface = try rotated(surface, degrees: mark.rotate)

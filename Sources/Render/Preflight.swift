@@ -113,6 +113,7 @@ extension RenderError {
         case .fontFileUnusable: ".font-file"
         case .invalidMarkup, .textTooLong, .textTooLarge: ".text"
         case .tooManyTiles: ".tile"
+        case .qrUnencodable: ".qr"
         case .tooLarge, .fontDirectoryUnusable, .pngWriteFailed, .photoPNGUnreadable: ""
         }
     }

@@ -67,4 +67,54 @@ struct ProofCodeTests {
         ])
         #expect(unsigned.status == 64 && unsigned.stderr.contains("{proof} and {proof-url} need --sign"))
     }
+
+    /// A `"qr": "{proof-url}"` mark: zbarimg reads back the URL with the code the manifest names,
+    /// and the manifest says the QR code was drawn. A QR mark takes image keys, not text ones.
+    @Test func aQRCodeOfTheProofURLScansBack() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let chain = try TestChain(in: folder.appendingPathComponent("keys"))
+        let input = folder.appendingPathComponent("in/site.jpg")
+        try plasmaJPEG(input)
+        let preset = folder.appendingPathComponent("proof.json")
+        try """
+        {"name": "proof", "marks": [
+          {"text": "proof {proof}", "anchor": "bottom-left"},
+          {"qr": "{proof-url}", "anchor": "bottom-right", "width": "22%"}]}
+        """.write(to: preset, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out")
+        let result = try camstamp([
+            "batch", input.path, "-o", out.path, "--preset", preset.path, "--sign", chain.chain.path,
+            "--sign-key", chain.key.path, "--proof-url", "https://example.org/v/{proof}",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = out.appendingPathComponent("site.jpg")
+        let scanned = try runProcess("zbarimg", ["-q", "--raw", output.path], timeout: 60)
+        #expect(scanned.status == 0, "zbarimg found no code: \(scanned.stderr)")
+        let url = scanned.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let verified = try camstamp(["verify", output.path, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(verified.stdout.utf8)) as? [String: Any])
+        let code = try #require(object["proof"] as? String, "\(object)")
+        #expect(url == "https://example.org/v/\(code)")
+        let report = try Referee.read(output, mime: "image/jpeg", anchors: chain.root)
+        #expect(report.state == "Trusted", "\(report.failures)")
+        #expect(report.actions.contains("c2pa.edited: QR code: \(url)"), "\(report.actions)")
+        // The QR code is black on white, with its quiet zone, where the preset puts it.
+        let picture = try djpeg(output)
+        let inset = min(picture.width, picture.height) * 3 / 100 + 3
+        let (x, y) = (picture.width - 1 - inset, picture.height - 1 - inset)
+        let at = (y * picture.width + x) * picture.channels
+        let pixel = Array(picture.pixels[at..<at + picture.channels])
+        #expect(pixel.allSatisfy { $0 > 230 }, "the quiet zone is white at (\(x), \(y)): \(pixel)")
+
+        for (marks, said) in [
+            (#"[{"qr": "x", "font": "Sans"}]"#, "'font' applies to text marks only"),
+            (#"[{"qr": "x", "text": "y"}]"#, "a mark has one of 'text', 'image' or 'qr', not 2"),
+            (#"[{"qr": ""}]"#, "qr must be a text of 1 to 1024 bytes"),
+        ] {
+            try #"{"name": "bad", "marks": \#(marks)}"#.write(to: preset, atomically: true, encoding: .utf8)
+            let refused = try camstamp(["batch", input.path, "-o", out.path + "2", "--preset", preset.path])
+            #expect(refused.status == 64 && refused.stderr.contains(said), "\(marks): \(refused.stderr)")
+        }
+    }
 }

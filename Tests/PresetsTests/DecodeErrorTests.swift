@@ -30,7 +30,7 @@ extension DecodeTests {
                 == "/presets-test/studio.json:1: unknown key 'colour' at $.marks[0].outline; did you mean 'color'?")
         #expect(
             errorText(#"{"marks": [{"text": "a", "zzz": 1}]}"#)
-                == "/presets-test/studio.json:1: unknown key 'zzz' at $.marks[0]; valid keys are text, image, font, font-file, weight, size, color, outline, shadow, box, align, max-width, markup, anchor, margin, offset, rotate, opacity, tile, width, height"
+                == "/presets-test/studio.json:1: unknown key 'zzz' at $.marks[0]; valid keys are text, image, qr, font, font-file, weight, size, color, outline, shadow, box, align, max-width, markup, anchor, margin, offset, rotate, opacity, tile, width, height"
         )
     }
 
@@ -159,7 +159,7 @@ extension DecodeTests {
             """
         #expect(
             errorText(both)
-                == "/presets-test/studio.json:3: a mark has either 'text' or 'image', not both at $.marks[0]; split it into two marks"
+                == "/presets-test/studio.json:3: a mark has one of 'text', 'image' or 'qr', not 2 at $.marks[0]; split it into several marks"
         )
         let neither = """
             {
@@ -169,13 +169,13 @@ extension DecodeTests {
               ]
             }
             """
-        #expect(errorText(neither) == "/presets-test/studio.json:4: a mark needs 'text' or 'image' at $.marks[1]")
+        #expect(errorText(neither) == "/presets-test/studio.json:4: a mark needs 'text', 'image' or 'qr' at $.marks[1]")
         #expect(
             errorText(#"{"marks": [{"text": ""}]}"#)
                 == "/presets-test/studio.json:1: text must not be empty at $.marks[0].text")
         #expect(
             errorText(#"{"marks": [{"text": "a", "width": "10%"}]}"#)
-                == "/presets-test/studio.json:1: 'width' applies to image marks only at $.marks[0].width; use 'size' for text, and 'max-width' to wrap it"
+                == "/presets-test/studio.json:1: 'width' applies to image and QR marks only at $.marks[0].width; use 'size' for text, and 'max-width' to wrap it"
         )
         #expect(
             errorText(#"{"marks": [{"image": "a.png", "size": "10%"}]}"#)

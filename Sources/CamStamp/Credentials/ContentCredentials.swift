@@ -66,6 +66,8 @@ final class ContentCredentials: Sendable {
     enum Mark: Sendable, Equatable {
         case text(String)
         case image(URL)
+        /// A QR code of this text.
+        case qr(String)
     }
 
     /// `output` (an `format` file, in parts read one after the other, never joined) signed: `c2pa.opened` with `source` as its parent (a manifest in
@@ -204,6 +206,7 @@ final class ContentCredentials: Sendable {
         for mark in marks {
             switch mark {
             case .text(let text): draft.addedText(text)
+            case .qr(let text): draft.addedQRCode(text)
             case .image(let url):
                 // A logo that cannot be read again is named by its action alone.
                 if let bytes = try? Data(contentsOf: url) {
@@ -222,6 +225,7 @@ final class ContentCredentials: Sendable {
                 switch content {
                 case .text(let text, _): .text(text)
                 case .image(let url): .image(url)
+                case .qr(let text): .qr(text)
                 }
             if !marks.contains(mark) { marks.append(mark) }
         }
