@@ -35,7 +35,7 @@ public struct ShootJob {
         let (preset, variables) = try MarkSetup.preset(
             names: options.presets, text: options.text,
             variables: options.variables, resources: resources)
-        try ContentCredentials.checkProof(preset, signing: nil, job: "shoot")
+        try ContentCredentials.checkProof(preset, signing: options.signing)
         let marker = FrameMarker(preset: preset, variables: variables)
         let credentials = try options.signing.map { (signing) throws(CamStampError) in try ContentCredentials(signing) }
         let destination = try StillDestination(
@@ -86,13 +86,17 @@ public struct ShootJob {
             // One context for the marks and the name: `{counter}` is the photo's number in both.
             var context = marker.context(width: frame.width, height: frame.height, captureDate: Date())
             context.counter = number
+            // A new id per photo, the manifest's (and the invisible mark's), chosen before the
+            // marks are drawn: `{proof}` is made from it.
+            let outputID = InvisibleMarking.newInstanceID()
+            credentials?.proof(&context, instanceID: outputID)
             try marker.mark(frame, context: context)
-            // After the visible marks, so that it is in what they left; a new id per photo.
-            let instanceID = options.invisible ? InvisibleMarking.newInstanceID() : nil
+            // After the visible marks, so that it is in what they left.
+            let instanceID = options.invisible ? outputID : nil
             if let instanceID { frame = try InvisibleMarking.marked(frame, instanceID: instanceID) }
             let file = try write(
                 frame, context: context, to: destination, template: stillTemplate, marker: marker,
-                credentials: credentials, invisible: instanceID)
+                credentials: credentials, invisible: instanceID, instanceID: outputID)
             files.append(file)
             if !options.toStandardOutput {
                 report.result(
@@ -112,7 +116,7 @@ public struct ShootJob {
     /// all before it is moved into place.
     private func write(
         _ frame: VideoFrame, context: TemplateContext, to destination: StillDestination, template: PipelineTemplate,
-        marker: FrameMarker, credentials: ContentCredentials?, invisible: String?
+        marker: FrameMarker, credentials: ContentCredentials?, invisible: String?, instanceID: String
     ) throws(CamStampError) -> URL {
         let geotag = options.location.stripGPS ? nil : context.location
         // What a write failure names: the photo asked for, or the folder its name is made in.
@@ -126,7 +130,7 @@ public struct ShootJob {
             if let geotag { try Geotag.write(geotag, into: temporary) }
             try credentials?.signCapture(
                 temporary, format: options.format, date: context.captureDate,
-                marks: ContentCredentials.marks(marker.drawnContents), invisible: invisible)
+                marks: ContentCredentials.marks(marker.drawnContents), invisible: invisible, instanceID: instanceID)
         }
     }
 

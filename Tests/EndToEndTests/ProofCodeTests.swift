@@ -117,4 +117,25 @@ struct ProofCodeTests {
             #expect(refused.status == 64 && refused.stderr.contains(said), "\(marks): \(refused.stderr)")
         }
     }
+
+    /// A shot's code is its manifest's too (the id chosen before the marks are drawn).
+    @Test func aShotsCodeIsItsManifests() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let chain = try TestChain(in: folder.appendingPathComponent("keys"))
+        let shot = folder.appendingPathComponent("shot.jpg")
+        let result = try camstamp([
+            "shoot", "-o", shot.path, "--source", "test", "--text", "proof {proof}", "--sign", chain.chain.path,
+            "--sign-key", chain.key.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try Referee.read(shot, mime: "image/jpeg", anchors: chain.root)
+        #expect(report.state == "Trusted", "\(report.failures)")
+        let verified = try camstamp(["verify", shot.path, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(verified.stdout.utf8)) as? [String: Any])
+        let code = try #require(object["proof"] as? String, "\(object)")
+        #expect(report.actions.contains("c2pa.addedText: proof \(code)"), "\(report.actions)")
+        let found = try camstamp(["verify", "--code", code, "--manifests", folder.path])
+        #expect(found.status == 0 && found.stdout.hasPrefix("\(shot.path): valid;"), "\(found.stdout)\(found.stderr)")
+    }
 }

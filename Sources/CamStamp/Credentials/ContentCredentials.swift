@@ -51,7 +51,8 @@ final class ContentCredentials: Sendable {
         let shown = preset.marks.compactMap(\.template).filter(\.showsProof)
         guard !shown.isEmpty else { return }
         if let unsupported {
-            throw .usage("{proof} and {proof-url} are not drawn by \(unsupported) yet: batch photos have them")
+            throw .usage(
+                "{proof} and {proof-url} are not drawn by \(unsupported) yet: batch and shoot photos have them")
         }
         guard let signing else {
             throw .usage(
@@ -154,10 +155,12 @@ final class ContentCredentials: Sendable {
     /// A captured photo, the temporary file `photo` that becomes the output, signed in place:
     /// `c2pa.created` (a digital capture at `date`), the marks; `invisible` as `sign`'s.
     func signCapture(
-        _ photo: URL, format: ImageFormat, date: Date, marks: [Mark], invisible: String? = nil
+        _ photo: URL, format: ImageFormat, date: Date, marks: [Mark], invisible: String? = nil,
+        instanceID: String? = nil
     ) throws(CamStampError) {
         var draft = ManifestDraft(
             title: photo.lastPathComponent, format: Self.mime(format), generator: (Self.generator, version))
+        draft.instanceID = instanceID
         draft.created(when: date)
         add(marks, to: &draft)
         if let invisible { Self.watermarked(invisible, draft: &draft) }
