@@ -317,7 +317,7 @@ STRIP       ?= -s
 FONTS       ?= bundled
 RECORD_FOLDERS ?= yes
 MADE_LIST    = $(DATADIR)/installed-folders
-SHIPPED      = $(shell find presets pipelines $(if $(filter system,$(FONTS)),,fonts) -type f ! -name '.*' | sort)
+SHIPPED      = $(shell find presets pipelines web $(if $(filter system,$(FONTS)),,fonts) -type f ! -name '.*' | sort)
 # Every folder install-files writes into (install-files also lists their missing parents).
 INSTALL_DIRS = $(BINDIR) $(C2PALIBDIR) $(MANDIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR) \
                $(sort $(patsubst %/,%,$(dir $(addprefix $(DATADIR)/,$(SHIPPED)))))

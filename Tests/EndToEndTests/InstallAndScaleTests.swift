@@ -45,6 +45,8 @@ func jsonLines(_ text: String) -> [[String: Any]] {
             "usr/bin/camstamp", "usr/lib/camstamp/libc2pa_c.so", "usr/share/camstamp/presets/credit.json",
             "usr/share/camstamp/presets/logos/camstamp.svg",
             "usr/share/camstamp/pipelines/photo-jpeg.pipeline", "usr/share/camstamp/fonts/NotoSans-Regular.ttf",
+            // The camera's page and the verify page: without them an installed camera served 404s.
+            "usr/share/camstamp/web/index.html", "usr/share/camstamp/web/app.js", "usr/share/camstamp/web/verify.html",
             "usr/share/man/man1/camstamp.1", "usr/share/bash-completion/completions/camstamp",
             "usr/share/zsh/site-functions/_camstamp", "usr/share/fish/vendor_completions.d/camstamp.fish",
         ] {
