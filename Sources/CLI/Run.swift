@@ -93,7 +93,8 @@ private func run(_ invocation: Invocation, output: JobOutput) throws(CamStampErr
         let job = StreamJob(options: options)
         output.note(job.summaryLine(try job.run(interrupts: .shared, report: output)))
     case .verify(let options):
-        return try VerifyJob(options: options).run(report: output) ? .success : .failure
+        if options.serve != nil { Interrupts.shared.finishesOnRequest() }
+        return try VerifyJob(options: options).run(report: output, interrupts: .shared) ? .success : .failure
     case .keysNew(let options):
         try KeysJob(options: options).run(report: output)
     case .batch(let options):

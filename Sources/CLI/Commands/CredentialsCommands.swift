@@ -121,6 +121,15 @@ extension Commands {
                 + "whose manifest it names is verified."
         ) { text, _ in text }
 
+        static let serve = Flag(
+            "serve",
+            help: "Serve the verify page on 127.0.0.1 (a photo or clip dropped on it is checked here; "
+                + "nothing leaves the machine) until Ctrl-C."
+        )
+        static let port = Single<Int>(
+            "port", value: "N", help: "The verify page's port (with --serve).", default: "8090; 0 picks a free one"
+        ) { try NumberOption.integer($0, option: $1, in: 0...65535) }
+
         static let searchMarks = Flag(
             "search-marks",
             help:
@@ -133,7 +142,7 @@ extension Commands {
             arguments: [
                 ArgumentSpec("FILE", arity: .zeroOrMore, help: "JPEG, PNG, WebP, HEIC, AVIF, TIFF, MP4, MOV.")
             ],
-            keys: [trust, json, manifests, parent, searchMarks, code],
+            keys: [trust, json, manifests, parent, searchMarks, code, serve, port],
             discussion: "Each file is trusted (its signer chains to --trust), valid (signed and unchanged; no "
                 + "--trust given), untrusted, tampered (changed after signing), invalid, remote (its manifest at a "
                 + "URL, not fetched) or unsigned; --json gives one object per file, unreadable ones too. Exit status: "
@@ -144,8 +153,13 @@ extension Commands {
 
         static func options(_ values: OptionValues) throws -> VerifyOptions {
             let code = try values.get(code), manifests = try values.get(manifests)
-            if values.positionals.isEmpty && code == nil {
-                throw OptionValueError("verify needs FILE... or '--code CODE'")
+            let serving = values.get(serve), port = try values.get(port)
+            if values.positionals.isEmpty && code == nil && !serving {
+                throw OptionValueError("verify needs FILE..., '--code CODE' or '--serve'")
+            }
+            if port != nil && !serving { throw OptionValueError("'--port' needs '--serve'") }
+            if serving && (!values.positionals.isEmpty || code != nil || values.get(json)) {
+                throw OptionValueError("'--serve' checks what the page is given: no FILE, '--code' or '--json'")
             }
             if code != nil && manifests.isEmpty {
                 throw OptionValueError("'--code' needs '--manifests DIR_OR_FILE': where the signed originals are")
@@ -155,6 +169,7 @@ extension Commands {
                 json: values.get(json), manifests: manifests, parent: try values.get(parent),
                 searchesEveryPicture: values.get(searchMarks))
             options.code = code
+            if serving { options.serve = UInt16(port ?? 8090) }
             return options
         }
     }

@@ -22,6 +22,8 @@ public struct VerifyOptions: Sendable, Equatable {
     public var searchesEveryPicture = false
     /// `--code`: a proof code; the signed files in `manifests` whose manifest it names are checked.
     public var code: String?
+    /// `--serve [--port N]`: the verify page on 127.0.0.1 at this port (0: one the system picks).
+    public var serve: UInt16?
 
     /// Checks `files`, against `trust` when given.
     public init(
@@ -46,31 +48,13 @@ public struct VerifyJob: Sendable {
     public init(options: VerifyOptions) { self.options = options }
 
     /// Says each file's state on `report`; true when every file is valid (trusted, with --trust).
-    public func run(report: JobOutput = .silent) throws(CamStampError) -> Bool {
-        var anchors: String?
-        if let trust = options.trust {
-            do { anchors = try String(contentsOf: trust, encoding: .utf8) } catch {
-                throw .usage("--trust \(trust.path): cannot read it")
-            }
-            guard anchors?.contains("BEGIN CERTIFICATE") == true else {
-                throw .usage("--trust \(trust.path): no PEM certificate in it")
-            }
-        }
-        var parent: (url: URL, data: Data)?
-        if let url = options.parent {
-            do { parent = (url, try Data(contentsOf: url)) } catch {
-                throw .usage("--parent \(url.path): cannot read it")
-            }
+    /// With `serve`, the page instead, until `interrupts` ends it.
+    public func run(report: JobOutput = .silent, interrupts: Interrupts? = nil) throws(CamStampError) -> Bool {
+        let checker = try Checker(options)
+        if let port = options.serve {
+            return try serve(port: port, checker: checker, report: report, interrupts: interrupts)
         }
         var allGood = true
-        // Read once, on the first unsigned file with a mark.
-        var known: [KnownBinding]?
-        let lookUp = { () -> [KnownBinding] in
-            if let known { return known }
-            let found = Self.knownBindings(options.files + options.manifests)
-            known = found
-            return found
-        }
         var files = options.files
         if let code = options.code {
             let found = try Self.files(namedBy: code, in: options.manifests)
@@ -81,33 +65,17 @@ public struct VerifyJob: Sendable {
             files += found
         }
         for file in files {
-            let result: Verification
-            var finding: MarkSearch?
-            var blocks: BlockFinding?
-            do {
-                let data = try Data(contentsOf: file)
-                result = try Verification.verify(data, format: Self.mime(data, file), anchors: anchors)
-                if result.state == .unsigned {
-                    finding = Self.search(data, always: options.searchesEveryPicture, known: lookUp)
-                }
-                blocks = Self.blockFinding(data, result, parent: parent)
-            } catch let error as CredentialsError {
-                if error.isLibrary { throw .failure(error.message) }
-                unreadable(file, error.message, report: report)
+            switch try checker.check(file) {
+            case .unreadable(let reason):
+                unreadable(file, reason, report: report)
                 allGood = false
-                continue
-            } catch {
-                let exists = FileManager.default.fileExists(atPath: file.path)
-                unreadable(file, exists ? "cannot read it" : "no such file", report: report)
-                allGood = false
-                continue
+            case .checked(let result, let finding, let blocks):
+                allGood = allGood && checker.isGood(result, blocks: blocks)
+                report.result(
+                    options.json
+                        ? Self.json(file, result, mark: finding, blocks: blocks)
+                        : Self.line(file, result, anchors: checker.anchors != nil, mark: finding, blocks: blocks))
             }
-            let good = result.state == .trusted || (anchors == nil && result.state == .valid)
-            allGood = allGood && good && blocks?.good != false
-            report.result(
-                options.json
-                    ? Self.json(file, result, mark: finding, blocks: blocks)
-                    : Self.line(file, result, anchors: anchors != nil, mark: finding, blocks: blocks))
         }
         return allGood
     }
@@ -116,11 +84,14 @@ public struct VerifyJob: Sendable {
     /// (state `unreadable` and the reason), so a script gets one object per file, always.
     private func unreadable(_ file: URL, _ reason: String, report: JobOutput) {
         guard options.json else { return report.error("\(file.path): \(reason)") }
+        report.result(Self.unreadableJSON(file.path, reason))
+    }
+
+    static func unreadableJSON(_ file: String, _ reason: String) -> String {
         let object: [String: JSONValue] = [
-            "file": .string(file.path), "state": "unreadable", "reason": .string(reason),
-            "failures": [], "chain": [],
+            "file": .string(file), "state": "unreadable", "reason": .string(reason), "failures": [], "chain": [],
         ]
-        report.result(JSONValue.object(object).text)
+        return JSONValue.object(object).text
     }
 
     /// The MIME type the SDK reads `data` as: by content for photos and ISO BMFF, else by name.
@@ -166,7 +137,7 @@ public struct VerifyJob: Sendable {
     }
 
     static func json(
-        _ file: URL, _ result: Verification, mark: MarkSearch? = nil, blocks: BlockFinding? = nil
+        _ file: URL, _ result: Verification, mark: MarkSearch? = nil, blocks: BlockFinding? = nil, name: String? = nil
     ) -> String {
         func step(_ step: Verification.Step) -> JSONValue {
             var object: [String: JSONValue] = ["actions": .array(step.actions.map { .string($0) })]
@@ -177,7 +148,7 @@ public struct VerifyJob: Sendable {
             return .object(object)
         }
         var object: [String: JSONValue] = [
-            "file": .string(file.path), "state": .string(result.state.rawValue),
+            "file": .string(name ?? file.path), "state": .string(result.state.rawValue),
             "failures": .array(result.failures.map { .string($0) }),
             "chain": .array(result.chain.map(step)),
         ]

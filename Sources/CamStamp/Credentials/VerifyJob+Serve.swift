@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
+import Dispatch
+import Foundation
+internal import Viewfinder
+
+/// `verify --serve`: the verify page on 127.0.0.1, for whoever has a photo and no terminal. A
+/// dropped file is posted to `/api/verify` (nothing leaves the machine: the page's server is this
+/// one) and answered with the object `verify --json` prints. The camera server's rules hold: Host
+/// and Origin checked, bodies capped, connections and idle time limited, only the page's own
+/// files served.
+extension VerifyJob {
+    /// The largest file the page takes: a 200 MP photo or a short clip.
+    static let maxPageUpload = 512 << 20
+    /// The page's files, in the resources' `web/` folder.
+    static let pageFiles = ["verify.html", "verify.js", "verify.css"]
+    /// Checks run one at a time: the SDK and the mark search are memory-hungry.
+    static let pageWork = DispatchQueue(label: "camstamp verify page")
+
+    func serve(
+        port: UInt16, checker: Checker, report: JobOutput, interrupts: Interrupts?
+    ) throws(CamStampError) -> Bool {
+        let web = Resources.locate()?.web
+        let route = WebUploadRoute(method: "POST", path: "/api/verify", maxBytes: Self.maxPageUpload) { _, _, _ in true
+        }
+        let server: WebServer
+        do {
+            server = try WebServer(address: "127.0.0.1", port: port, limits: WebLimits(uploads: [route])) {
+                request, reply in
+                Self.answer(request, reply, checker: checker, web: web)
+            }
+        } catch {
+            throw .failure("--serve on 127.0.0.1:\(port): \(error.message); choose another port with --port")
+        }
+        defer { server.stop() }
+        report.essential("http://127.0.0.1:\(server.port)/")
+        // Until Ctrl-C or SIGTERM: 130 or 143, as every job that runs until stopped.
+        let stop = interrupts ?? Interrupts.shared
+        while !stop.isRequested { Thread.sleep(forTimeInterval: 0.1) }
+        throw .interrupted
+    }
+
+    private static func answer(_ request: WebRequest, _ reply: WebReply, checker: Checker, web: URL?) {
+        switch (request.method, request.path) {
+        case ("GET", "/"), ("GET", "/verify"), ("GET", "/verify.html"): reply.send(page("verify.html", web: web))
+        case ("GET", let path) where pageFiles.contains(String(path.dropFirst())):
+            reply.send(page(String(path.dropFirst()), web: web))
+        case ("POST", "/api/verify"):
+            guard let upload = request.upload else {
+                return reply.send(.text("camstamp: send the file as the request's body", status: 400))
+            }
+            // The name the page gives, as a name only: it is said back, never opened.
+            let name = request.query["name"].map { String(($0 as NSString).lastPathComponent.prefix(200)) }
+            pageWork.async {
+                defer { upload.discard() }
+                let shown = name ?? "the file"
+                do throws(CamStampError) {
+                    let text =
+                        switch try checker.check(upload.url) {
+                        case .unreadable(let reason): unreadableJSON(shown, reason)
+                        case .checked(let result, let finding, let blocks):
+                            json(URL(fileURLWithPath: shown), result, mark: finding, blocks: blocks, name: shown)
+                        }
+                    reply.send(.json(Data(text.utf8), headers: [("Cache-Control", "no-store")]))
+                } catch {
+                    reply.send(.json(Data(unreadableJSON(shown, error.message).utf8), status: 500))
+                }
+            }
+        case (_, "/api/verify"):
+            reply.send(.text("camstamp: \(request.method) is not allowed on /api/verify", status: 405))
+        default:
+            reply.send(.text("camstamp: nothing at \(request.path)", status: 404))
+        }
+    }
+
+    /// One of the page's own files, from the resources' `web/` folder.
+    static func page(_ name: String, web: URL?) -> WebResponse {
+        guard let web, let data = FileManager.default.contents(atPath: web.appendingPathComponent(name).path) else {
+            return .text(
+                "camstamp: the page's file \(name) is missing; set CAMSTAMP_HOME to the folder with web/", status: 404)
+        }
+        let type =
+            switch (name as NSString).pathExtension {
+            case "html": "text/html; charset=utf-8"
+            case "js": "text/javascript; charset=utf-8"
+            default: "text/css; charset=utf-8"
+            }
+        return WebResponse(
+            contentType: type, body: data,
+            headers: [
+                ("Content-Security-Policy", "default-src 'self'; img-src 'self' blob: data:; frame-ancestors 'none'"),
+                ("X-Content-Type-Options", "nosniff"),
+            ])
+    }
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The camstamp authors
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 33 §1 in Chromium at 390×844 and 1280×800 (Scripts/verify_page_test.py): the page of
+/// `verify --serve` says each verdict in words for files this test signs: trusted, changed after
+/// signing, no credentials, and a stripped copy found by its invisible mark in --manifests.
+extension CameraTests {
+    @Suite struct VerifyPageInBrowser {
+        @Test(.enabled(if: hasC2PAReferee, "c2pa-python is not installed: run make python-deps"))
+        func eachVerdictIsSaidInWordsOnAPhoneAndALaptop() throws {
+            let folder = try temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let chain = try TestChain(in: folder.appendingPathComponent("keys"))
+            let source = folder.appendingPathComponent("in/photo.jpg")
+            try plasmaJPEG(source, width: 800, height: 600)
+            let signed = folder.appendingPathComponent("signed")
+            let result = try camstamp([
+                "batch", source.path, "-o", signed.path, "--text", "Site 7 · {proof}", "--invisible",
+                "--sign", chain.chain.path, "--sign-key", chain.key.path,
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            let original = signed.appendingPathComponent("photo.jpg")
+            let files = folder.appendingPathComponent("files")
+            try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+            let trusted = files.appendingPathComponent("trusted.jpg")
+            try FileManager.default.copyItem(at: original, to: trusted)
+            // Bytes of the picture changed, the manifest kept: its hash no longer matches.
+            var bytes = try Data(contentsOf: original)
+            let middle = bytes.count * 3 / 4
+            for offset in stride(from: middle, to: middle + 64, by: 8)
+            where bytes[offset] != 0xFF && bytes[offset - 1] != 0xFF {
+                bytes[offset] ^= 0x10
+            }
+            let tampered = files.appendingPathComponent("tampered.jpg")
+            try bytes.write(to: tampered)
+            let unsigned = files.appendingPathComponent("unsigned.jpg")
+            try FileManager.default.copyItem(at: source, to: unsigned)
+            let stripped = files.appendingPathComponent("stripped.jpg")
+            try FileManager.default.copyItem(at: original, to: stripped)
+            _ = try exiftool(["-q", "-all=", "-overwrite_original", stripped.path])
+            let run = try runScript(
+                "verify_page_test.py",
+                [camstampBinary.path, folder.path, chain.root.path, signed.path]
+                    + [trusted, tampered, unsigned, stripped].map(\.path),
+                timeout: 300)
+            #expect(run.status == 0, "\(run.output)")
+            let line = try #require(run.output.split(separator: "\n").last { $0.hasPrefix("result ") }, "\(run.output)")
+            let results = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.dropFirst("result ".count).utf8)) as? [String: Any])
+            let expected = [
+                "trusted.jpg": "Trusted", "tampered.jpg": "Changed after signing", "unsigned.jpg": "No credentials",
+                "stripped.jpg": "A copy of a signed photo",
+            ]
+            for size in ["390x844", "1280x800"] {
+                let page = try #require(results[size] as? [String: [String: Any]], "\(results)")
+                for (name, title) in expected {
+                    let shown = try #require(page[name], "\(size): \(page.keys)")
+                    #expect(shown["title"] as? String == title, "\(size) \(name): \(shown)")
+                    #expect(shown["overflow"] as? Bool == false, "\(size) \(name): wider than the page")
+                }
+                #expect((page["trusted.jpg"]?["facts"] as? String)?.contains("Test Signer") == true, "\(page)")
+                #expect((page["stripped.jpg"]?["text"] as? String)?.contains(original.path) == true, "\(page)")
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+// The verify page: the file picked or dropped is POSTed to this camstamp's /api/verify, which
+// answers what `camstamp verify --json` prints; this page says it in words.
+"use strict";
+
+const verdicts = {
+  trusted: ["Trusted", "Signed by someone you trust, and unchanged since it was signed."],
+  valid: ["Signed by someone you have not said you trust",
+    "Unchanged since it was signed, but this camstamp was given no certificates to trust (--trust)."],
+  untrusted: ["Signed by someone you have not said you trust",
+    "Unchanged since it was signed, but the signer is none of the ones you trust."],
+  tampered: ["Changed after signing", "The picture, the clip or its credentials changed after it was signed."],
+  invalid: ["Its credentials do not hold", "The signature or the credentials are not valid."],
+  remote: ["Its credentials are elsewhere", "The file names credentials on the web, which this page does not fetch."],
+  unsigned: ["No credentials", "The file carries no Content Credentials: nothing says who made it or what was done."],
+  unreadable: ["Not a file this page can check", ""],
+};
+
+function say(state, extra) {
+  const [title, text] = verdicts[state] || [state, ""];
+  const box = document.getElementById("verdict");
+  box.className = "verdict " + ({valid: "untrusted", tampered: "changed"}[state] || state);
+  document.getElementById("verdict-title").textContent = title;
+  document.getElementById("verdict-text").textContent = extra || text;
+}
+
+function fact(list, name, value) {
+  if (!value) return;
+  const dt = document.createElement("dt"), dd = document.createElement("dd");
+  dt.textContent = name;
+  dd.textContent = value;
+  list.append(dt, dd);
+}
+
+function items(id, values) {
+  const list = document.getElementById(id);
+  list.replaceChildren(...values.map((text) => Object.assign(document.createElement("li"), {textContent: text})));
+  document.getElementById(id + "-title").hidden = values.length === 0;
+}
+
+function show(answer) {
+  const invisible = answer.invisible || {};
+  if (answer.state === "unsigned" && invisible.manifest_file) {
+    say("untrusted", "This copy carries no credentials, but its invisible mark names a signed original: "
+      + invisible.manifest_file + ". Check that file.");
+    document.getElementById("verdict").className = "verdict remote";
+    document.getElementById("verdict-title").textContent = "A copy of a signed photo";
+  } else if (answer.state === "unreadable") {
+    say("unreadable", answer.reason);
+  } else {
+    say(answer.state);
+  }
+  const facts = document.getElementById("facts");
+  facts.replaceChildren();
+  fact(facts, "File", answer.file);
+  fact(facts, "Signed by", answer.signer);
+  fact(facts, "Time-stamped", answer.signed && answer.time_stamp
+    ? answer.signed + " (by a time-stamp authority, not the signer's clock)" : answer.signed);
+  fact(facts, "Proof code", answer.proof);
+  fact(facts, "Why", answer.reason);
+  fact(facts, "Manifest at", answer.remote_url);
+  const failures = (answer.failures || []).filter((code) => !(answer.state === "valid" && code.endsWith(".untrusted")));
+  fact(facts, "What fails", failures.join(", "));
+  const outside = answer.outside_marks;
+  if (outside) {
+    fact(facts, "Outside the marks", outside.checked
+      ? (outside.parents_pixels ? "the parent's pixels" : "not the parent's pixels") + " ("
+        + outside.changed_blocks + " of " + outside.total_blocks + " blocks changed)"
+      : outside.changed_blocks + " of " + outside.total_blocks + " blocks changed, as recorded");
+  }
+  if (invisible.payload) fact(facts, "Invisible mark", invisible.payload);
+  if (invisible.skipped) fact(facts, "Invisible mark", invisible.skipped);
+  items("actions", answer.actions || []);
+  items("chain", (answer.chain || []).map((step, index) => (index === 0 ? "This file: " : "From: ")
+    + [step.title, step.generator, step.signer && "signed by " + step.signer].filter(Boolean).join(", ")));
+  document.getElementById("json").textContent = JSON.stringify(answer, null, 2);
+}
+
+async function check(file) {
+  document.getElementById("result").hidden = false;
+  say("checking", "Checking " + file.name + "…");
+  document.getElementById("verdict-title").textContent = "Checking";
+  const preview = document.getElementById("preview");
+  preview.hidden = !file.type.startsWith("image/");
+  if (!preview.hidden) preview.src = URL.createObjectURL(file);
+  try {
+    const response = await fetch("/api/verify?name=" + encodeURIComponent(file.name), {method: "POST", body: file});
+    const type = response.headers.get("Content-Type") || "";
+    if (!type.startsWith("application/json")) throw new Error((await response.text()).trim());
+    show(await response.json());
+  } catch (error) {
+    say("unreadable", "The check failed: " + error.message);
+  }
+  document.body.dataset.checked = file.name;
+}
+
+const drop = document.getElementById("drop"), input = document.getElementById("file");
+input.addEventListener("change", () => { if (input.files.length) check(input.files[0]); });
+for (const name of ["dragenter", "dragover"]) {
+  drop.addEventListener(name, (event) => { event.preventDefault(); drop.classList.add("over"); });
+}
+for (const name of ["dragleave", "drop"]) drop.addEventListener(name, () => drop.classList.remove("over"));
+drop.addEventListener("drop", (event) => {
+  event.preventDefault();
+  if (event.dataTransfer.files.length) check(event.dataTransfer.files[0]);
+});
