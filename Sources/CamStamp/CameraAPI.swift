@@ -24,6 +24,9 @@ struct CameraAPI: Sendable {
     var outputFolder: URL? = nil
     /// The page's video (`POST /api/record`); nil: this camera cannot record.
     var recorder: CameraRecorder? = nil
+    /// `/verify`: the verify page, as `verify --serve` serves it; a stripped copy of a photo this
+    /// camera signed is found by its invisible mark among the photos in its folder.
+    var verifier: VerifyJob.Checker? = nil
     /// The camera picker's list: the test camera and the cameras found at start (the device
     /// monitor takes tens of milliseconds, too long for every poll of the page).
     let cameras: [StateJSON.Camera] =
@@ -51,6 +54,11 @@ struct CameraAPI: Sendable {
             }
         }
         if handleRecording(request, reply, headers: extraHeaders) { return }
+        if let verifier,
+            VerifyJob.answerPage(request, reply, checker: verifier, web: resources?.web, headers: extraHeaders)
+        {
+            return
+        }
         switch (request.method, request.path) {
         case ("GET", "/"), ("GET", "/index.html"):
             reply.send(page("index.html", headers: extraHeaders))

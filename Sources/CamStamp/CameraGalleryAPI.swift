@@ -25,6 +25,12 @@ extension CameraAPI {
         }
     }
 
+    /// `POST /api/verify`: only a request with the token (when there is one) may send its file.
+    static func verifyRoute(token: String?) -> WebUploadRoute {
+        let stamp = uploadRoute(token: token)
+        return VerifyJob.pageUploadRoute(admits: stamp.admits)
+    }
+
     func deleteShot(_ name: String, reply: WebReply, headers: [(String, String)]) {
         // The same rule as serving it: only a name this camera wrote, still the file it wrote.
         guard let shot = session.shot(named: name), Self.isStillOurs(shot) else {

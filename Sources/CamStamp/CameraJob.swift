@@ -156,6 +156,8 @@ public struct CameraJob {
             givenPresets: Set(options.presets.filter(PresetLibrary.isPath)), givenSource: options.source,
             outputFolder: options.output)
         api.recorder = recorder
+        api.verifier = try? VerifyJob.Checker(
+            VerifyOptions(files: [], manifests: [options.output ?? URL(fileURLWithPath: ".")]))
         let handler = api
         let server: WebServer
         let tlsFiles = options.tlsCertificate.flatMap { certificate in
@@ -163,7 +165,8 @@ public struct CameraJob {
         }
         do {
             server = try WebServer(
-                address: web.host, port: web.port, limits: WebLimits(uploads: [CameraAPI.uploadRoute(token: token)]),
+                address: web.host, port: web.port,
+                limits: WebLimits(uploads: [CameraAPI.uploadRoute(token: token), CameraAPI.verifyRoute(token: token)]),
                 tls: tlsFiles
             ) { request, reply in
                 handler.handle(request, reply)

@@ -65,5 +65,46 @@ extension CameraTests {
                 #expect((page["stripped.jpg"]?["text"] as? String)?.contains(original.path) == true, "\(page)")
             }
         }
+
+        /// The camera serves the same page at `/verify`, behind its token when it has one: a shot
+        /// it signed is valid, and its stripped copy is found among the camera's own photos.
+        @Test(.enabled(if: hasC2PAReferee, "c2pa-python is not installed: run make python-deps"))
+        func theCameraServesTheVerifyPage() throws {
+            let folder = try temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let chain = try TestChain(in: folder.appendingPathComponent("keys"))
+            let photos = folder.appendingPathComponent("photos")
+            let camera = try PageAPI.start(
+                [
+                    "--source", "test", "--size", "640x480", "-o", photos.path, "--invisible", "--sign",
+                    chain.chain.path, "--sign-key", chain.key.path,
+                ], in: folder)
+            defer { _ = camera.stop() }
+            let page = try PageAPI.send("GET", "/verify", port: camera.port)
+            #expect(page.status == 200 && page.head.lowercased().contains("content-type: text/html"), "\(page.head)")
+            let shot = try PageAPI.send("POST", "/api/shoot", port: camera.port)
+            #expect(shot.status == 200, "\(shot.head)")
+            let path = try #require(
+                (try JSONSerialization.jsonObject(with: shot.body) as? [String: Any])?["path"] as? String)
+            let stripped = folder.appendingPathComponent("stripped.jpg")
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: path), to: stripped)
+            _ = try exiftool(["-q", "-all=", "-overwrite_original", stripped.path])
+            for (file, state) in [(URL(fileURLWithPath: path), "valid"), (stripped, "unsigned")] {
+                let answer = try PageAPI.send(
+                    "POST", "/api/verify?name=\(file.lastPathComponent)", port: camera.port,
+                    body: try Data(contentsOf: file))
+                #expect(answer.status == 200, "\(answer.head)")
+                let object = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+                #expect(object["state"] as? String == state, "\(object)")
+                if state == "unsigned" {
+                    let mark = try #require(object["invisible"] as? [String: Any], "\(object)")
+                    #expect(mark["manifest_file"] as? String == path, "\(mark)")
+                }
+            }
+            let foreign = try PageAPI.send(
+                "POST", "/api/verify?name=x.jpg", port: camera.port, body: try Data(contentsOf: stripped),
+                headers: ["Origin: http://evil.example"])
+            #expect(foreign.status == 403, "\(foreign.head)")
+        }
     }
 }

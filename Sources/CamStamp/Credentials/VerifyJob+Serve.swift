@@ -27,7 +27,11 @@ extension VerifyJob {
         do {
             server = try WebServer(address: "127.0.0.1", port: port, limits: WebLimits(uploads: [route])) {
                 request, reply in
-                Self.answer(request, reply, checker: checker, web: web)
+                if request.method == "GET" && request.path == "/" {
+                    reply.send(Self.page("verify.html", web: web))
+                } else if !Self.answerPage(request, reply, checker: checker, web: web, headers: []) {
+                    reply.send(.text("camstamp: nothing at \(request.path)", status: 404))
+                }
             }
         } catch {
             throw .failure("--serve on 127.0.0.1:\(port): \(error.message); choose another port with --port")
@@ -40,14 +44,26 @@ extension VerifyJob {
         throw .interrupted
     }
 
-    private static func answer(_ request: WebRequest, _ reply: WebReply, checker: Checker, web: URL?) {
+    /// The upload route of `/api/verify`, for a server's limits; `admits` as the server's own.
+    static func pageUploadRoute(
+        admits: @escaping @Sendable (String?, String?, String?) -> Bool = { _, _, _ in true }
+    ) -> WebUploadRoute {
+        WebUploadRoute(method: "POST", path: "/api/verify", maxBytes: maxPageUpload, admits: admits)
+    }
+
+    /// The verify page's routes (`/verify`, its files, `POST /api/verify`), on `verify --serve`'s
+    /// server and the camera's; false for any other path, which the caller answers.
+    static func answerPage(
+        _ request: WebRequest, _ reply: WebReply, checker: Checker, web: URL?, headers: [(String, String)]
+    ) -> Bool {
         switch (request.method, request.path) {
-        case ("GET", "/"), ("GET", "/verify"), ("GET", "/verify.html"): reply.send(page("verify.html", web: web))
+        case ("GET", "/verify"), ("GET", "/verify.html"): reply.send(page("verify.html", web: web, headers: headers))
         case ("GET", let path) where pageFiles.contains(String(path.dropFirst())):
-            reply.send(page(String(path.dropFirst()), web: web))
+            reply.send(page(String(path.dropFirst()), web: web, headers: headers))
         case ("POST", "/api/verify"):
             guard let upload = request.upload else {
-                return reply.send(.text("camstamp: send the file as the request's body", status: 400))
+                reply.send(.text("camstamp: send the file as the request's body", status: 400, headers: headers))
+                return true
             }
             // The name the page gives, as a name only: it is said back, never opened.
             let name = request.query["name"].map { String(($0 as NSString).lastPathComponent.prefix(200)) }
@@ -61,20 +77,21 @@ extension VerifyJob {
                         case .checked(let result, let finding, let blocks):
                             json(URL(fileURLWithPath: shown), result, mark: finding, blocks: blocks, name: shown)
                         }
-                    reply.send(.json(Data(text.utf8), headers: [("Cache-Control", "no-store")]))
+                    reply.send(.json(Data(text.utf8), headers: headers + [("Cache-Control", "no-store")]))
                 } catch {
-                    reply.send(.json(Data(unreadableJSON(shown, error.message).utf8), status: 500))
+                    reply.send(.json(Data(unreadableJSON(shown, error.message).utf8), status: 500, headers: headers))
                 }
             }
         case (_, "/api/verify"):
-            reply.send(.text("camstamp: \(request.method) is not allowed on /api/verify", status: 405))
+            reply.send(.text("camstamp: \(request.method) is not allowed on /api/verify", status: 405, headers: headers))
         default:
-            reply.send(.text("camstamp: nothing at \(request.path)", status: 404))
+            return false
         }
+        return true
     }
 
     /// One of the page's own files, from the resources' `web/` folder.
-    static func page(_ name: String, web: URL?) -> WebResponse {
+    static func page(_ name: String, web: URL?, headers: [(String, String)] = []) -> WebResponse {
         guard let web, let data = FileManager.default.contents(atPath: web.appendingPathComponent(name).path) else {
             return .text(
                 "camstamp: the page's file \(name) is missing; set CAMSTAMP_HOME to the folder with web/", status: 404)
@@ -87,7 +104,7 @@ extension VerifyJob {
             }
         return WebResponse(
             contentType: type, body: data,
-            headers: [
+            headers: headers + [
                 ("Content-Security-Policy", "default-src 'self'; img-src 'self' blob: data:; frame-ancestors 'none'"),
                 ("X-Content-Type-Options", "nosniff"),
             ])
