@@ -93,6 +93,27 @@ async function check(file) {
   document.body.dataset.checked = file.name;
 }
 
+async function find(code) {
+  document.getElementById("result").hidden = false;
+  document.getElementById("preview").hidden = true;
+  say("checking", "Looking for the photo with the code " + code + "…");
+  document.getElementById("verdict-title").textContent = "Checking";
+  try {
+    const response = await fetch("/api/verify?code=" + encodeURIComponent(code));
+    const answer = await response.json();
+    if (answer.error) say("unreadable", answer.error); else show(answer);
+  } catch (error) {
+    say("unreadable", "The search failed: " + error.message);
+  }
+  document.body.dataset.checked = code;
+}
+
+document.getElementById("code-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const code = document.getElementById("code").value.trim();
+  if (code) find(code);
+});
+
 const drop = document.getElementById("drop"), input = document.getElementById("file");
 input.addEventListener("change", () => { if (input.files.length) check(input.files[0]); });
 for (const name of ["dragenter", "dragover"]) {

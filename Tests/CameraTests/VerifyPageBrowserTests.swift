@@ -6,7 +6,8 @@ import TestSupport
 
 /// Issue 33 §1 in Chromium at 390×844 and 1280×800 (Scripts/verify_page_test.py): the page of
 /// `verify --serve` says each verdict in words for files this test signs: trusted, changed after
-/// signing, no credentials, and a stripped copy found by its invisible mark in --manifests.
+/// signing, no credentials, a stripped copy found by its invisible mark in --manifests, and the
+/// signed original found from its proof code typed in.
 extension CameraTests {
     @Suite struct VerifyPageInBrowser {
         @Test(.enabled(if: hasC2PAReferee, "c2pa-python is not installed: run make python-deps"))
@@ -41,9 +42,13 @@ extension CameraTests {
             let stripped = files.appendingPathComponent("stripped.jpg")
             try FileManager.default.copyItem(at: original, to: stripped)
             _ = try exiftool(["-q", "-all=", "-overwrite_original", stripped.path])
+            let verified = try camstamp(["verify", original.path, "--json"])
+            let code = try #require(
+                (try JSONSerialization.jsonObject(with: Data(verified.stdout.utf8)) as? [String: Any])?["proof"]
+                    as? String)
             let run = try runScript(
                 "verify_page_test.py",
-                [camstampBinary.path, folder.path, chain.root.path, signed.path]
+                [camstampBinary.path, folder.path, chain.root.path, signed.path, code]
                     + [trusted, tampered, unsigned, stripped].map(\.path),
                 timeout: 300)
             #expect(run.status == 0, "\(run.output)")
@@ -63,6 +68,9 @@ extension CameraTests {
                 }
                 #expect((page["trusted.jpg"]?["facts"] as? String)?.contains("Test Signer") == true, "\(page)")
                 #expect((page["stripped.jpg"]?["text"] as? String)?.contains(original.path) == true, "\(page)")
+                // The code typed in finds the signed original.
+                #expect(page["code"]?["title"] as? String == "Trusted", "\(size): \(page["code"] ?? [:])")
+                #expect((page["code"]?["facts"] as? String)?.contains(code) == true, "\(size): \(page["code"] ?? [:])")
             }
         }
 

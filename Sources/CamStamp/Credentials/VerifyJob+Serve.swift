@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The camstamp authors
+internal import Credentials
 import Dispatch
 import Foundation
 internal import Viewfinder
@@ -82,12 +83,43 @@ extension VerifyJob {
                     reply.send(.json(Data(unreadableJSON(shown, error.message).utf8), status: 500, headers: headers))
                 }
             }
+        case ("GET", "/api/verify"):
+            guard let code = request.query["code"] else {
+                reply.send(.text("camstamp: give ?code=K7M2-9QXD-4, or POST the file", status: 400, headers: headers))
+                return true
+            }
+            pageWork.async { reply.send(lookUp(code, checker: checker, headers: headers)) }
         case (_, "/api/verify"):
-            reply.send(.text("camstamp: \(request.method) is not allowed on /api/verify", status: 405, headers: headers))
+            reply.send(
+                .text("camstamp: \(request.method) is not allowed on /api/verify", status: 405, headers: headers))
         default:
             return false
         }
         return true
+    }
+
+    /// `GET /api/verify?code=`: the signed file in --manifests that the proof code names, checked;
+    /// 404 when none does, 422 for a code that is not one.
+    private static func lookUp(_ code: String, checker: Checker, headers: [(String, String)]) -> WebResponse {
+        let found: [URL]
+        do { found = try files(namedBy: String(code.prefix(64)), in: checker.options.manifests) } catch {
+            return .json(
+                Data(JSONValue.object(["error": .string(error.message)]).text.utf8), status: 422, headers: headers)
+        }
+        guard let file = found.first else {
+            let said = "no signed file this page knows of has the code \(code.prefix(64))"
+            return .json(Data(JSONValue.object(["error": .string(said)]).text.utf8), status: 404, headers: headers)
+        }
+        do throws(CamStampError) {
+            let text =
+                switch try checker.check(file) {
+                case .unreadable(let reason): unreadableJSON(file.path, reason)
+                case .checked(let result, let finding, let blocks): json(file, result, mark: finding, blocks: blocks)
+                }
+            return .json(Data(text.utf8), headers: headers + [("Cache-Control", "no-store")])
+        } catch {
+            return .json(Data(unreadableJSON(file.path, error.message).utf8), status: 500, headers: headers)
+        }
     }
 
     /// One of the page's own files, from the resources' `web/` folder.

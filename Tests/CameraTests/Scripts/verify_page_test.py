@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """The verify page in a real browser (Debian's chromium + chromium-driver + python3-selenium).
 
-Usage: verify_page_test.py CAMSTAMP FOLDER ANCHORS.pem MANIFESTS_DIR FILE...
+Usage: verify_page_test.py CAMSTAMP FOLDER ANCHORS.pem MANIFESTS_DIR CODE FILE...
 Starts `camstamp verify --serve --port 0 --trust ANCHORS --manifests MANIFESTS_DIR`, opens the
 page headless at 390x844 and 1280x800, picks each FILE in its file input, waits for the verdict
-and saves a screenshot (FOLDER/verify-WIDTH-NAME.png). Then plays another site: a POST to
+and saves a screenshot (FOLDER/verify-WIDTH-NAME.png); then types CODE, a proof code, in its
+code field and does the same (result key "code"). Then plays another site: a POST to
 /api/verify from another origin, and a name rebound to 127.0.0.1. Prints `result {JSON}` (per
 size, per file: the verdict's title and text) and exits 0, or says what failed and exits 1.
 """
@@ -24,8 +25,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-camstamp, folder, anchors, manifests = sys.argv[1:5]
-files = sys.argv[5:]
+camstamp, folder, anchors, manifests, code = sys.argv[1:6]
+files = sys.argv[6:]
 
 
 def fail(message):
@@ -84,6 +85,18 @@ try:
             results[size][name] = {"title": title, "text": text, "facts": facts, "overflow": overflow}
             time.sleep(0.3)
             driver.save_screenshot(os.path.join(folder, "verify-%d-%s.png" % (width, os.path.splitext(name)[0])))
+        # A code read off a printout, typed as a person types it: lower case, no hyphens.
+        typed = code.lower().replace("-", "")
+        driver.execute_script("delete document.body.dataset.checked")
+        field = driver.find_element(By.ID, "code")
+        field.clear()
+        field.send_keys(typed)
+        driver.find_element(By.CSS_SELECTOR, "#code-form button").click()
+        wait.until(lambda d: d.execute_script("return document.body.dataset.checked") == typed)
+        results[size]["code"] = {"title": driver.find_element(By.ID, "verdict-title").text,
+                                 "facts": driver.find_element(By.ID, "facts").text}
+        time.sleep(0.3)
+        driver.save_screenshot(os.path.join(folder, "verify-%d-code.png" % width))
     print("result " + json.dumps(results), file=sys.stderr)
 finally:
     if driver is not None:
