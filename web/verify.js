@@ -37,6 +37,59 @@ function items(id, values) {
   document.getElementById(id + "-title").hidden = values.length === 0;
 }
 
+// A rectangle of the stored picture (W×H) where it shows once its EXIF orientation turns it.
+function upright(o, W, H, [x, y, w, h]) {
+  switch (o) {
+    case 2: return [W - x - w, y, w, h];
+    case 3: return [W - x - w, H - y - h, w, h];
+    case 4: return [x, H - y - h, w, h];
+    case 5: return [y, x, h, w];
+    case 6: return [H - y - h, x, h, w];
+    case 7: return [H - y - h, W - x - w, h, w];
+    case 8: return [y, W - x - w, h, w];
+    default: return [x, y, w, h];
+  }
+}
+
+// The photo with its changed blocks outlined and the rest dimmed: what differs from the parent.
+async function drawChanges(regions) {
+  const figure = document.getElementById("changes"), preview = document.getElementById("preview");
+  figure.hidden = true;
+  if (!regions || preview.hidden) return 0;
+  try { await preview.decode(); } catch (error) { return 0; }
+  const width = preview.naturalWidth, height = preview.naturalHeight;
+  const turned = regions.orientation >= 5;
+  const scale = width / (turned ? regions.height : regions.width);
+  const boxes = regions.rectangles.map((r) => upright(regions.orientation, regions.width, regions.height, r)
+    .map((v) => v * scale));
+  const layer = (paint) => {
+    const canvas = Object.assign(document.createElement("canvas"), {width, height});
+    paint(canvas.getContext("2d"));
+    return canvas;
+  };
+  const line = Math.max(2, Math.round(width / 400));
+  const dim = layer((c) => {
+    c.fillStyle = "rgba(0, 0, 0, 0.55)";
+    c.fillRect(0, 0, width, height);
+    for (const [x, y, w, h] of boxes) c.clearRect(x, y, w, h);
+  });
+  // Each box grown by the line's width, then every box cleared: what is left is the union's edge.
+  const edge = layer((c) => {
+    c.fillStyle = "#ffd400";
+    for (const [x, y, w, h] of boxes) c.fillRect(x - line, y - line, w + 2 * line, h + 2 * line);
+    for (const [x, y, w, h] of boxes) c.clearRect(x, y, w, h);
+  });
+  const canvas = document.getElementById("changes-canvas");
+  Object.assign(canvas, {width, height});
+  const context = canvas.getContext("2d");
+  context.drawImage(preview, 0, 0, width, height);
+  context.drawImage(dim, 0, 0);
+  context.drawImage(edge, 0, 0);
+  figure.hidden = false;
+  preview.hidden = true;
+  return boxes.length;
+}
+
 function show(answer) {
   const invisible = answer.invisible || {};
   if (answer.state === "unsigned" && invisible.manifest_file) {
@@ -73,10 +126,13 @@ function show(answer) {
   items("chain", (answer.chain || []).map((step, index) => (index === 0 ? "This file: " : "From: ")
     + [step.title, step.generator, step.signer && "signed by " + step.signer].filter(Boolean).join(", ")));
   document.getElementById("json").textContent = JSON.stringify(answer, null, 2);
+  return drawChanges(answer.outside_marks && answer.outside_marks.changed_regions);
 }
 
 async function check(file) {
   document.getElementById("result").hidden = false;
+  document.getElementById("changes").hidden = true;
+  document.body.dataset.outlined = 0;
   say("checking", "Checking " + file.name + "…");
   document.getElementById("verdict-title").textContent = "Checking";
   const preview = document.getElementById("preview");
@@ -86,7 +142,7 @@ async function check(file) {
     const response = await fetch("/api/verify?name=" + encodeURIComponent(file.name), {method: "POST", body: file});
     const type = response.headers.get("Content-Type") || "";
     if (!type.startsWith("application/json")) throw new Error((await response.text()).trim());
-    show(await response.json());
+    document.body.dataset.outlined = await show(await response.json());
   } catch (error) {
     say("unreadable", "The check failed: " + error.message);
   }
@@ -101,6 +157,7 @@ async function find(code) {
   try {
     const response = await fetch("/api/verify?code=" + encodeURIComponent(code));
     const answer = await response.json();
+    document.getElementById("changes").hidden = true;
     if (answer.error) say("unreadable", answer.error); else show(answer);
   } catch (error) {
     say("unreadable", "The search failed: " + error.message);

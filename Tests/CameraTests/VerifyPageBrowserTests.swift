@@ -26,8 +26,15 @@ extension CameraTests {
             let original = signed.appendingPathComponent("photo.jpg")
             let files = folder.appendingPathComponent("files")
             try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+            // Signed without --invisible, the photo stays spliced and records its changed blocks.
+            let spliced = folder.appendingPathComponent("spliced")
+            let second = try camstamp([
+                "batch", source.path, "-o", spliced.path, "--text", "Site 7 · {proof}",
+                "--sign", chain.chain.path, "--sign-key", chain.key.path,
+            ])
+            #expect(second.status == 0, "\(second.stderr)")
             let trusted = files.appendingPathComponent("trusted.jpg")
-            try FileManager.default.copyItem(at: original, to: trusted)
+            try FileManager.default.copyItem(at: spliced.appendingPathComponent("photo.jpg"), to: trusted)
             // Bytes of the picture changed, the manifest kept: its hash no longer matches.
             var bytes = try Data(contentsOf: original)
             let middle = bytes.count * 3 / 4
@@ -67,6 +74,10 @@ extension CameraTests {
                     #expect(shown["overflow"] as? Bool == false, "\(size) \(name): wider than the page")
                 }
                 #expect((page["trusted.jpg"]?["facts"] as? String)?.contains("Test Signer") == true, "\(page)")
+                // The photo's changed blocks (its block record's) are outlined on it; none on a
+                // photo without a record.
+                #expect((page["trusted.jpg"]?["outlined"] as? Int ?? 0) > 0, "\(size): \(page["trusted.jpg"] ?? [:])")
+                #expect(page["unsigned.jpg"]?["outlined"] as? Int == 0, "\(size): \(page["unsigned.jpg"] ?? [:])")
                 #expect((page["stripped.jpg"]?["text"] as? String)?.contains(original.path) == true, "\(page)")
                 // The code typed in finds the signed original.
                 #expect(page["code"]?["title"] as? String == "Trusted", "\(size): \(page["code"] ?? [:])")

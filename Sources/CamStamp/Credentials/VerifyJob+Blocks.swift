@@ -18,8 +18,30 @@ extension VerifyJob {
         /// Whether anything was checked: a spliced photo's record has no hash, so without
         /// `--parent` there is only what it says changed.
         var checked = true
+        /// Where the changed blocks are, in the stored picture's pixels (before its EXIF
+        /// orientation turns it): every component's rectangles, at most `maxRectangles` of them.
+        var regions: [JPEGBlockRecord.Rectangle] = []
+        /// The stored picture's size those regions lie in, and its EXIF orientation.
+        var size = (width: 0, height: 0)
+        var orientation = 1
 
         var good: Bool { problem == nil }
+    }
+
+    /// `record`'s changed blocks in the stored picture's pixels: a component sampled at h×v of the
+    /// largest factors has blocks of 8·max/h × 8·max/v pixels.
+    static func regions(_ record: JPEGBlockRecord) -> (regions: [JPEGBlockRecord.Rectangle], width: Int, height: Int) {
+        let maxH = record.components.map(\.h).max() ?? 1, maxV = record.components.map(\.v).max() ?? 1
+        var regions: [JPEGBlockRecord.Rectangle] = []
+        var size = (width: 0, height: 0)
+        for component in record.components where component.h > 0 && component.v > 0 {
+            let (sx, sy) = (8 * maxH / component.h, 8 * maxV / component.v)
+            size = (max(size.width, component.width * sx), max(size.height, component.height * sy))
+            for r in component.changed.prefix(JPEGBlockRecord.maxRectangles - regions.count) {
+                regions.append(.init(x: r.x * sx, y: r.y * sy, width: r.width * sx, height: r.height * sy))
+            }
+        }
+        return (regions, size.width, size.height)
     }
 
     /// What the block record of `data`'s manifest says, checked; nil when there is none and no
@@ -36,6 +58,9 @@ extension VerifyJob {
             return BlockFinding(problem: "its block record (\(BlockAssertion.label)) does not read")
         }
         var finding = BlockFinding(changed: record.blocksChanged, total: record.blocksTotal, parent: parent?.url)
+        let drawn = regions(record)
+        (finding.regions, finding.size) = (drawn.regions, (drawn.width, drawn.height))
+        finding.orientation = (try? PhotoFacts(data))?.orientation.rawValue ?? 1
         finding.checked = !record.digest.isEmpty || parent != nil
         do throws(JPEGBlockError) {
             if !record.digest.isEmpty, try JPEGBlocks.digest(data, outside: record) != record.digest {
@@ -92,6 +117,15 @@ extension VerifyJob {
         if finding.checked { object["parents_pixels"] = .bool(finding.good) }
         object["parent"] = finding.parent.map { .string($0.path) }
         object["problem"] = finding.problem.map { .string($0) }
+        if !finding.regions.isEmpty {
+            // For a picture of the changed blocks (the verify page's): [x, y, width, height] each.
+            object["changed_regions"] = [
+                "width": .number(Double(finding.size.width)), "height": .number(Double(finding.size.height)),
+                "orientation": .number(Double(finding.orientation)),
+                "rectangles": .array(
+                    finding.regions.map { r in .array([r.x, r.y, r.width, r.height].map { .number(Double($0)) }) }),
+            ]
+        }
         return .object(object)
     }
 

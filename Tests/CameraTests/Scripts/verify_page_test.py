@@ -82,7 +82,11 @@ try:
             # The whole answer on the screen: the verdict box fits the page's width.
             overflow = driver.execute_script(
                 "return document.documentElement.scrollWidth > document.documentElement.clientWidth")
-            results[size][name] = {"title": title, "text": text, "facts": facts, "overflow": overflow}
+            # The changed blocks outlined on the photo: how many boxes, and the canvas's pixels at
+            # the first box's centre (shown as is) and at the picture's middle (dimmed, unless changed).
+            outlined = int(driver.execute_script("return document.body.dataset.outlined || 0"))
+            results[size][name] = {"title": title, "text": text, "facts": facts, "overflow": overflow,
+                                   "outlined": outlined}
             time.sleep(0.3)
             driver.save_screenshot(os.path.join(folder, "verify-%d-%s.png" % (width, os.path.splitext(name)[0])))
         # A code read off a printout, typed as a person types it: lower case, no hyphens.
