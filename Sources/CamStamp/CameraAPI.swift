@@ -118,14 +118,7 @@ struct CameraAPI: Sendable {
             return .text(
                 "camstamp: the page's file \(name) is missing; set CAMSTAMP_HOME to the folder with web/", status: 404)
         }
-        let type =
-            switch (name as NSString).pathExtension {
-            case "html": "text/html; charset=utf-8"
-            case "js": "text/javascript; charset=utf-8"
-            case "css": "text/css; charset=utf-8"
-            case "svg": "image/svg+xml"
-            default: "image/png"
-            }
+        let type = Resources.webContentType(name)
         return WebResponse(contentType: type, body: data, headers: headers)
     }
 

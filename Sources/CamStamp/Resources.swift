@@ -128,6 +128,17 @@ public struct Resources: Sendable {
     /// The camera's web page (plain HTML, CSS and JavaScript).
     public var web: URL { root.appendingPathComponent("web") }
 
+    /// The Content-Type a file of the web pages is served with, by its extension.
+    static func webContentType(_ name: String) -> String {
+        switch (name as NSString).pathExtension {
+        case "html": "text/html; charset=utf-8"
+        case "js": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "svg": "image/svg+xml"
+        default: "image/png"
+        }
+    }
+
     /// The shipped pipeline template `NAME.pipeline`.
     public func pipeline(_ name: String) -> URL { pipelines.appendingPathComponent(name + ".pipeline") }
 

@@ -24,16 +24,22 @@ struct SoftBindingTests {
                 "soft_bindings": [s["data"] for s in active["assertions"] if s["label"] == "c2pa.soft-binding"]}))
             """
 
-    @Test func theSignedMarkIsTheManifestsAndVerifyFindsItAfterStripping() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let chain = try TestChain(in: folder.appendingPathComponent("keys"))
+    /// The mark referee's 1200×900 photo as a JPEG, `in/photo.jpg` in `folder`.
+    static func photo(in folder: URL) throws -> URL {
         let ppm = folder.appendingPathComponent("source.ppm")
         try markReferee(["photo", "5", "1200", "900", ppm.path])
         let input = folder.appendingPathComponent("in/photo.jpg")
         try FileManager.default.createDirectory(
             at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
         try tool("/usr/bin/cjpeg", ["-quality", "90", "-outfile", input.path, ppm.path])
+        return input
+    }
+
+    @Test func theSignedMarkIsTheManifestsAndVerifyFindsItAfterStripping() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let chain = try TestChain(in: folder.appendingPathComponent("keys"))
+        let input = try Self.photo(in: folder)
         let out = folder.appendingPathComponent("out")
         let result = try camstamp([
             "batch", input.path, "-o", out.path, "--text", "© Studio", "--invisible", "--json",
@@ -97,12 +103,7 @@ struct SoftBindingTests {
     @Test func aHEICsMarkIsReadAndABigOneIsPassedOverUnlessAsked() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let ppm = folder.appendingPathComponent("source.ppm")
-        try markReferee(["photo", "5", "1200", "900", ppm.path])
-        let input = folder.appendingPathComponent("in/photo.jpg")
-        try FileManager.default.createDirectory(
-            at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try tool("/usr/bin/cjpeg", ["-quality", "90", "-outfile", input.path, ppm.path])
+        let input = try Self.photo(in: folder)
         let out = folder.appendingPathComponent("out")
         let result = try camstamp([
             "batch", input.path, "-o", out.path, "--text", "© Studio", "--invisible", "--format", "heic", "--json",
