@@ -39,13 +39,14 @@ public struct ProofCode: Sendable, Hashable, CustomStringConvertible {
     public init(typed text: String) throws(Failure) {
         let kept = text.uppercased().filter { $0 != "-" && $0 != " " }
         guard kept.count == 9 else { throw .length(kept.count) }
+        // I and L read as 1, O as 0: in the check symbol too.
+        let read = kept.map { $0 == "I" || $0 == "L" ? "1" : $0 == "O" ? "0" : $0 }
         var value: UInt64 = 0
-        for symbol in kept.prefix(8) {
-            let read: Character = symbol == "I" || symbol == "L" ? "1" : symbol == "O" ? "0" : symbol
-            guard let digit = Self.symbols.firstIndex(of: read) else { throw .symbol(symbol) }
+        for (symbol, typed) in zip(read.prefix(8), kept) {
+            guard let digit = Self.symbols.firstIndex(of: symbol) else { throw .symbol(typed) }
             value = value << 5 | UInt64(digit)
         }
-        guard let check = kept.last, Self.checks[Int(value % 37)] == check else { throw .check }
+        guard let check = read.last, Self.checks[Int(value % 37)] == check else { throw .check }
         self.value = value
     }
 

@@ -16,6 +16,9 @@ import Watermark
             #expect(text.count == 11 && text.split(separator: "-").map(\.count) == [4, 4, 1], "\(text)")
             #expect(try ProofCode(typed: text) == code)
             #expect(try ProofCode(typed: text.lowercased().replacingOccurrences(of: "-", with: " ")) == code)
+            // Read off a print: every 0 as O, every 1 as l, the check symbol's too.
+            let misread = text.replacingOccurrences(of: "0", with: "O").replacingOccurrences(of: "1", with: "l")
+            #expect(try ProofCode(typed: misread) == code, "\(misread)")
         }
     }
 

@@ -30,9 +30,11 @@ enum DefaultsKeys {
     /// The key standing for the option `long`.
     static func key(for long: String) -> String { renamed[long] ?? long }
 
-    /// Commands that never read the file: `config`, which shows it, and `keys`, made once, whose
-    /// `--name` (the certificates' subject) is another option than batch's `--name` pattern.
-    static let ignoring: Set<String> = [ConfigCommand.spec.name, Commands.Keys.spec.name]
+    /// Commands that never read the file: `config`, which shows it; `keys`, made once, whose
+    /// `--name` (the certificates' subject) is another option than batch's `--name` pattern; and
+    /// `verify`, whose `--serve` is a switch where stream's is a URL: a defaults file's `serve`
+    /// for streams must not turn a check into a server, and a check is judged by what is given.
+    static let ignoring: Set<String> = [ConfigCommand.spec.name, Commands.Keys.spec.name, Commands.Verify.spec.name]
 
     /// Whether the command at `path` takes values from the defaults file: every command with
     /// options but those `ignoring` it and the top level (`--version`).
