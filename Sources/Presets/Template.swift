@@ -38,8 +38,9 @@ public struct TemplateContext: Sendable {
     /// The nearest city to `location`, for `{place}` (filled in by whoever has a gazetteer).
     public var place: String?
     /// The signed output's proof code (`ProofCode`, from the instance id chosen before the marks
-    /// are drawn), for `{proof}`; and `--proof-url` with it in, for `{proof-url}`.
+    /// are drawn), for `{proof}`.
     public var proof: String?
+    /// `--proof-url` with the proof code in it, for `{proof-url}`.
     public var proofURL: String?
 
     /// A context with what is known; what is left nil expands to nothing.
