@@ -120,6 +120,18 @@ extension CameraTests {
                     #expect(mark["manifest_file"] as? String == path, "\(mark)")
                 }
             }
+            // A shot taken after that lookup is found too: the camera's photos are read as they come.
+            let later = try PageAPI.send("POST", "/api/shoot", port: camera.port)
+            let laterPath = try #require(
+                (try JSONSerialization.jsonObject(with: later.body) as? [String: Any])?["path"] as? String)
+            let laterStripped = folder.appendingPathComponent("later.jpg")
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: laterPath), to: laterStripped)
+            _ = try exiftool(["-q", "-all=", "-overwrite_original", laterStripped.path])
+            let again = try PageAPI.send(
+                "POST", "/api/verify?name=later.jpg", port: camera.port, body: try Data(contentsOf: laterStripped))
+            let againObject = try #require(try JSONSerialization.jsonObject(with: again.body) as? [String: Any])
+            let againMark = try #require(againObject["invisible"] as? [String: Any], "\(againObject)")
+            #expect(againMark["manifest_file"] as? String == laterPath, "\(againMark)")
             let foreign = try PageAPI.send(
                 "POST", "/api/verify?name=x.jpg", port: camera.port, body: try Data(contentsOf: stripped),
                 headers: ["Origin: http://evil.example"])

@@ -18,7 +18,9 @@ extension VerifyJob {
         let parent: (url: URL, data: Data)?
         let options: VerifyOptions
         private let lock = NSLock()
-        private var known: [KnownBinding]?
+        /// Each signed file read so far, by path, with the size and time it had then: a file is
+        /// read again only when it changed, and one added (a camera's new photo) is read when met.
+        private var read: [String: (stamp: [Int], signed: SignedFile?)] = [:]
 
         init(_ options: VerifyOptions) throws(CamStampError) {
             self.options = options
@@ -41,14 +43,29 @@ extension VerifyJob {
             }
         }
 
-        /// The marks of the signed files at hand, read on the first unsigned file with a mark.
-        func lookUp() -> [KnownBinding] {
-            lock.withLock {
-                if let known { return known }
-                let found = VerifyJob.knownBindings(options.files + options.manifests)
-                known = found
-                return found
+        /// The signed files among `files` (folders read one level deep), each read once while
+        /// it stays as it was.
+        func signedFiles(in files: [URL]) -> [SignedFile] {
+            VerifyJob.expanded(files).compactMap { file in
+                var status = stat()
+                guard stat(file.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+                let stamp = [
+                    Int(status.st_size), Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec), Int(status.st_ino),
+                ]
+                if let known = lock.withLock({ read[file.path] }), known.stamp == stamp { return known.signed }
+                let signed = VerifyJob.signedFile(file)
+                lock.withLock { read[file.path] = (stamp, signed) }
+                return signed
             }
+        }
+
+        /// The marks of the signed files at hand (the FILE arguments and --manifests), asked
+        /// for on each unsigned file with a mark.
+        func lookUp() -> [KnownBinding] { signedFiles(in: options.files + options.manifests).flatMap(\.bindings) }
+
+        /// The signed files in --manifests whose manifest the proof code `typed` names.
+        func files(namedBy typed: String) throws(CamStampError) -> [URL] {
+            try VerifyJob.files(namedBy: typed, among: signedFiles(in: options.manifests))
         }
 
         /// `file` read and judged; a missing SDK is an error of the job, not of the file.

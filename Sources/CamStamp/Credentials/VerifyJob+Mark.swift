@@ -84,10 +84,11 @@ extension VerifyJob {
     private static func readMark(_ file: HEIFFile) throws(CamStampError) -> MarkReading {
         let read: Result<MarkReading, InvisibleMark.Failure>
         do {
-            read = try file.withPixels { base, stride, bytesPerPixel in
-                let layout = ChromaPlane.Layout.packed(bytesPerPixel: bytesPerPixel, red: 0, green: 1, blue: 2)
+            read = try file.withPixels { pixels in
+                let layout = ChromaPlane.Layout.packed(bytesPerPixel: pixels.bytesPerPixel, red: 0, green: 1, blue: 2)
                 let plane = ChromaPlane(
-                    base: base, stride: stride, width: file.width, height: file.height, layout: layout)
+                    base: pixels.base, stride: pixels.stride, width: pixels.width, height: pixels.height,
+                    layout: layout)
                 do throws(InvisibleMark.Failure) { return .success(try InvisibleMark.read(plane)) } catch {
                     return .failure(error)
                 }
@@ -116,37 +117,36 @@ extension VerifyJob {
         return expanded
     }
 
-    /// Each signed file among `files` (folders read one level deep) with its manifest, read
-    /// without trust anchors; a file that is no photo or has no manifest is passed over.
-    static func signedFiles(_ files: [URL]) -> [(file: URL, result: Verification)] {
-        expanded(files).compactMap { file in
-            guard let data = try? Data(contentsOf: file), ContentCredentials.carriesManifest(data),
-                let result = try? Verification.verify(data, format: mime(data, file), anchors: nil)
-            else { return nil }
-            return (file, result)
-        }
+    /// What a signed file at hand says of itself: its manifest's instance id (a proof code's
+    /// source) and the soft bindings of camstamp's invisible mark.
+    struct SignedFile {
+        var file: URL
+        var instanceID: String?
+        var bindings: [KnownBinding]
     }
 
-    /// The signed files among `files` whose manifest the proof code `typed` names.
-    static func files(namedBy typed: String, in files: [URL]) throws(CamStampError) -> [URL] {
-        let code: ProofCode
-        do { code = try ProofCode(typed: typed) } catch { throw .usage("--code \(typed): \(error)") }
-        return signedFiles(files).filter { $0.result.instanceID.map(ProofCode.init(instanceID:)) == code }.map(\.file)
-    }
-
-    /// The soft bindings of camstamp's mark in the signed files among `files` (folders are read one
-    /// level deep); a file that is no photo or has no manifest is passed over.
-    static func knownBindings(_ files: [URL]) -> [KnownBinding] {
-        var known: [KnownBinding] = []
-        for (file, result) in signedFiles(files) {
-            guard let instanceID = result.instanceID else { continue }
+    /// `file` read and its manifest validated without trust anchors; nil for a file that is no
+    /// photo or has no manifest.
+    static func signedFile(_ file: URL) -> SignedFile? {
+        guard let data = try? Data(contentsOf: file), ContentCredentials.carriesManifest(data),
+            let result = try? Verification.verify(data, format: mime(data, file), anchors: nil)
+        else { return nil }
+        var bindings: [KnownBinding] = []
+        if let instanceID = result.instanceID {
             for binding in result.softBindings where binding.algorithm == InvisibleMark.algorithm {
                 if let payload = MarkPayload(bytes: binding.value) {
-                    known.append(KnownBinding(payload: payload, instanceID: instanceID, file: file))
+                    bindings.append(KnownBinding(payload: payload, instanceID: instanceID, file: file))
                 }
             }
         }
-        return known
+        return SignedFile(file: file, instanceID: result.instanceID, bindings: bindings)
+    }
+
+    /// The files among `signed` whose manifest the proof code `typed` names.
+    static func files(namedBy typed: String, among signed: [SignedFile]) throws(CamStampError) -> [URL] {
+        let code: ProofCode
+        do { code = try ProofCode(typed: typed) } catch { throw .usage("--code \(typed): \(error)") }
+        return signed.filter { $0.instanceID.map(ProofCode.init(instanceID:)) == code }.map(\.file)
     }
 
     /// The words after `unsigned` in a file's line.

@@ -102,7 +102,7 @@ extension VerifyJob {
     /// 404 when none does, 422 for a code that is not one.
     private static func lookUp(_ code: String, checker: Checker, headers: [(String, String)]) -> WebResponse {
         let found: [URL]
-        do { found = try files(namedBy: String(code.prefix(64)), in: checker.options.manifests) } catch {
+        do { found = try checker.files(namedBy: String(code.prefix(64))) } catch {
             return .json(
                 Data(JSONValue.object(["error": .string(error.message)]).text.utf8), status: 422, headers: headers)
         }

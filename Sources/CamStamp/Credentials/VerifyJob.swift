@@ -57,7 +57,7 @@ public struct VerifyJob: Sendable {
         var allGood = true
         var files = options.files
         if let code = options.code {
-            let found = try Self.files(namedBy: code, in: options.manifests)
+            let found = try checker.files(namedBy: code)
             if found.isEmpty {
                 report.error("--code \(code): no manifest in --manifests names it")
                 allGood = false

@@ -117,6 +117,28 @@ public final class HEIFFile: @unchecked Sendable {
     /// Decodes the primary picture, upright, to packed 8-bit RGB (RGBA with alpha).
     public func decode() throws(MediaError) -> DecodedPicture {
         try GStreamer.initialize()
+        return try withPixels { pixels in
+            Result { () throws(MediaError) in
+                try DecodedPicture.packed(width: pixels.width, height: pixels.height, alpha: hasAlpha, warning: nil) {
+                    UnsafeRawPointer(pixels.base + $0 * pixels.stride)
+                }
+            }
+        }.get()
+    }
+
+    /// libheif's decoded plane: packed 8-bit RGB (RGBA with alpha), `stride` bytes a row.
+    public struct Pixels {
+        public let base: UnsafeMutableRawPointer
+        public let stride: Int
+        public let width: Int
+        public let height: Int
+        public let bytesPerPixel: Int
+    }
+
+    /// Decodes the primary picture, upright, and gives `body` libheif's own plane, no copy of it:
+    /// `decode` copies it into a buffer a pipeline takes, a reader of the pixels (the invisible
+    /// mark's) needs no pipeline. Valid only inside `body`.
+    public func withPixels<R>(_ body: (Pixels) -> R) throws(MediaError) -> R {
         var image: OpaquePointer?
         let chroma = hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
         let decoded = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, nil)
@@ -124,38 +146,14 @@ public final class HEIFFile: @unchecked Sendable {
         defer { heif_image_release(image) }
         let width = Int(heif_image_get_width(image, heif_channel_interleaved))
         let height = Int(heif_image_get_height(image, heif_channel_interleaved))
-        var sourceStride: Int32 = 0
-        guard width > 0, height > 0,
-            let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &sourceStride)
-        else {
+        var stride: Int32 = 0
+        guard width > 0, height > 0, let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
             throw HEIF.failure("libheif gave no picture")
         }
-        return try DecodedPicture.packed(width: width, height: height, alpha: hasAlpha, warning: nil) { row in
-            UnsafeRawPointer(plane + row * Int(sourceStride))
-        }
-    }
-}
-
-extension HEIFFile {
-    /// Decodes the primary picture, upright, to packed 8-bit RGB (RGBA with alpha) and gives
-    /// `body` libheif's own plane (base, stride, bytes a pixel), no copy of it: a reader of the
-    /// pixels (the invisible mark's) that needs no pipeline. Valid only inside `body`.
-    public func withPixels<R>(
-        _ body: (UnsafeMutableRawPointer, _ stride: Int, _ bytesPerPixel: Int) -> R
-    ) throws(MediaError) -> R {
-        var image: OpaquePointer?
-        let chroma = hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
-        let decoded = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, nil)
-        guard decoded.code == heif_error_Ok, let image else { throw HEIF.failure(decoded) }
-        defer { heif_image_release(image) }
-        var stride: Int32 = 0
-        guard heif_image_get_width(image, heif_channel_interleaved) == Int32(width),
-            heif_image_get_height(image, heif_channel_interleaved) == Int32(height),
-            let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride)
-        else {
-            throw HEIF.failure("libheif gave no picture of the size the file says")
-        }
-        return body(UnsafeMutableRawPointer(plane), Int(stride), hasAlpha ? 4 : 3)
+        return body(
+            Pixels(
+                base: UnsafeMutableRawPointer(plane), stride: Int(stride), width: width, height: height,
+                bytesPerPixel: hasAlpha ? 4 : 3))
     }
 }
 
