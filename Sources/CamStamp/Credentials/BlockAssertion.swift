@@ -45,7 +45,7 @@ enum BlockAssertion {
         for item in list {
             guard let wide = int(item["blocks_wide"]), let high = int(item["blocks_high"]),
                 let h = int(item["h"]), let v = int(item["v"]), let changed = item["changed"] as? [Any],
-                (1...65535).contains(wide), (1...65535).contains(high),
+                (1...65535).contains(wide), (1...65535).contains(high), (1...4).contains(h), (1...4).contains(v),
                 changed.count <= JPEGBlockRecord.maxRectangles
             else { return .malformed }
             var rectangles: [JPEGBlockRecord.Rectangle] = []

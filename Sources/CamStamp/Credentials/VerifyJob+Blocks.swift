@@ -29,16 +29,20 @@ extension VerifyJob {
     }
 
     /// `record`'s changed blocks in the stored picture's pixels: a component sampled at h×v of the
-    /// largest factors has blocks of 8·max/h × 8·max/v pixels.
+    /// largest factors (1…4, as the record's reader checks) has blocks of 8·max/h × 8·max/v pixels.
+    /// A rectangle is cut to its component, as the map of changed blocks cuts it.
     static func regions(_ record: JPEGBlockRecord) -> (regions: [JPEGBlockRecord.Rectangle], width: Int, height: Int) {
         let maxH = record.components.map(\.h).max() ?? 1, maxV = record.components.map(\.v).max() ?? 1
         var regions: [JPEGBlockRecord.Rectangle] = []
         var size = (width: 0, height: 0)
-        for component in record.components where component.h > 0 && component.v > 0 {
+        for component in record.components {
             let (sx, sy) = (8 * maxH / component.h, 8 * maxV / component.v)
             size = (max(size.width, component.width * sx), max(size.height, component.height * sy))
             for r in component.changed.prefix(JPEGBlockRecord.maxRectangles - regions.count) {
-                regions.append(.init(x: r.x * sx, y: r.y * sy, width: r.width * sx, height: r.height * sy))
+                let x = max(0, r.x), y = max(0, r.y)
+                let width = min(component.width, r.x + r.width) - x, height = min(component.height, r.y + r.height) - y
+                guard width > 0, height > 0 else { continue }
+                regions.append(.init(x: x * sx, y: y * sy, width: width * sx, height: height * sy))
             }
         }
         return (regions, size.width, size.height)
