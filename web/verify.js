@@ -13,12 +13,14 @@ const verdicts = {
   remote: ["Its credentials are elsewhere", "The file names credentials on the web, which this page does not fetch."],
   unsigned: ["No credentials", "The file carries no Content Credentials: nothing says who made it or what was done."],
   unreadable: ["Not a file this page can check", ""],
+  copy: ["A copy of a signed photo", ""],
+  checking: ["Checking", ""],
 };
 
 function say(state, extra) {
   const [title, text] = verdicts[state] || [state, ""];
   const box = document.getElementById("verdict");
-  box.className = "verdict " + ({valid: "untrusted", tampered: "changed"}[state] || state);
+  box.className = "verdict " + ({valid: "untrusted", tampered: "changed", copy: "remote"}[state] || state);
   document.getElementById("verdict-title").textContent = title;
   document.getElementById("verdict-text").textContent = extra || text;
 }
@@ -93,10 +95,8 @@ async function drawChanges(regions) {
 function show(answer) {
   const invisible = answer.invisible || {};
   if (answer.state === "unsigned" && invisible.manifest_file) {
-    say("untrusted", "This copy carries no credentials, but its invisible mark names a signed original: "
+    say("copy", "This copy carries no credentials, but its invisible mark names a signed original: "
       + invisible.manifest_file + ". Check that file.");
-    document.getElementById("verdict").className = "verdict remote";
-    document.getElementById("verdict-title").textContent = "A copy of a signed photo";
   } else if (answer.state === "unreadable") {
     say("unreadable", answer.reason);
   } else {
@@ -134,9 +134,10 @@ async function check(file) {
   document.getElementById("changes").hidden = true;
   document.body.dataset.outlined = 0;
   say("checking", "Checking " + file.name + "…");
-  document.getElementById("verdict-title").textContent = "Checking";
   const preview = document.getElementById("preview");
   preview.hidden = !file.type.startsWith("image/");
+  // The last file's picture is let go: a page checking many files keeps one in memory.
+  if (preview.src.startsWith("blob:")) URL.revokeObjectURL(preview.src);
   if (!preview.hidden) preview.src = URL.createObjectURL(file);
   try {
     const response = await fetch("/api/verify?name=" + encodeURIComponent(file.name), {method: "POST", body: file});
@@ -153,7 +154,6 @@ async function find(code) {
   document.getElementById("result").hidden = false;
   document.getElementById("preview").hidden = true;
   say("checking", "Looking for the photo with the code " + code + "…");
-  document.getElementById("verdict-title").textContent = "Checking";
   try {
     const response = await fetch("/api/verify?code=" + encodeURIComponent(code));
     const answer = await response.json();

@@ -22,8 +22,7 @@ extension VerifyJob {
         port: UInt16, checker: Checker, report: JobOutput, interrupts: Interrupts?
     ) throws(CamStampError) -> Bool {
         let web = Resources.locate()?.web
-        let route = WebUploadRoute(method: "POST", path: "/api/verify", maxBytes: Self.maxPageUpload) { _, _, _ in true
-        }
+        let route = Self.pageUploadRoute()
         let server: WebServer
         do {
             server = try WebServer(address: "127.0.0.1", port: port, limits: WebLimits(uploads: [route])) {
