@@ -22,8 +22,7 @@ import urllib.request
 
 signal.pthread_sigmask(signal.SIG_SETMASK, [])
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import chromium
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -87,13 +86,7 @@ try:
         with urllib.request.urlopen(base + "/api/state", timeout=10) as answer:
             return json.load(answer)
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--hide-scrollbars"]:
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(30)
+    driver = chromium.start()
     wait = WebDriverWait(driver, 30)
     by_id = lambda name: driver.find_element(By.ID, name)
 
@@ -108,11 +101,7 @@ try:
         driver.save_screenshot(os.path.join(folder, "page-%d-%s.png" % (width, name)))
 
     for width, height in [(390, 844), (1280, 800)]:
-        driver.set_window_size(width, height)
-        driver.get(url)
-        inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
-        driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
-        wait.until(lambda d: d.execute_script("return [innerWidth, innerHeight]") == [width, height])
+        chromium.open_at(driver, wait, url, width, height)
         wait.until(lambda d: d.execute_script("return document.getElementById('preview').naturalWidth") > 0)
 
         # The shutter stays in reach however many photos there are.

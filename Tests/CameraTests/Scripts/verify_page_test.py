@@ -20,8 +20,7 @@ import urllib.request
 
 signal.pthread_sigmask(signal.SIG_SETMASK, [])
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -55,20 +54,10 @@ try:
             if error.code not in (403, 421):
                 fail("%s was answered %d, not 403 or 421" % (headers, error.code))
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--hide-scrollbars"]:
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(30)
+    driver = chromium.start()
     wait = WebDriverWait(driver, 60)
     for width, height in [(390, 844), (1280, 800)]:
-        driver.set_window_size(width, height)
-        driver.get(url)
-        inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
-        driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
-        wait.until(lambda d: d.execute_script("return [innerWidth, innerHeight]") == [width, height])
+        chromium.open_at(driver, wait, url, width, height)
         size = "%dx%d" % (width, height)
         results[size] = {}
         for path in files:
