@@ -84,14 +84,27 @@ public final class RTSPServer: @unchecked Sendable {
                             guard let client, let data else { return }
                             let server = Unmanaged<RTSPServer>.fromOpaque(data).takeUnretainedValue()
                             // Held first, then the keyframe asked for: it cannot slip past before the hold.
-                            if let session = context?.pointee.sessmedia {
-                                server.gate.hold(client: UnsafeMutableRawPointer(client), session: session)
-                            }
+                            server.gate.hold(
+                                client: UnsafeMutableRawPointer(client), session: context?.pointee.sessmedia)
                             server.viewerJoins()
                         }
                     g_signal_connect_data(
                         UnsafeMutableRawPointer(client), "play-request", unsafeBitCast(play, to: GCallback.self),
                         data, nil, GConnectFlags(0))
+                    // Before the PLAY sets the transports going: the pictures wait for its hold.
+                    let prePlay:
+                        @convention(c) (
+                            UnsafeMutablePointer<GstRTSPClient>?, UnsafeMutablePointer<GstRTSPContext>?, gpointer?
+                        ) -> GstRTSPStatusCode = { client, _, data in
+                            if let client, let data {
+                                Unmanaged<RTSPServer>.fromOpaque(data).takeUnretainedValue().gate.join(
+                                    client: UnsafeMutableRawPointer(client))
+                            }
+                            return GST_RTSP_STS_OK
+                        }
+                    g_signal_connect_data(
+                        UnsafeMutableRawPointer(client), "pre-play-request",
+                        unsafeBitCast(prePlay, to: GCallback.self), data, nil, GConnectFlags(0))
                     let closed: @convention(c) (UnsafeMutablePointer<GstRTSPClient>?, gpointer?) -> Void = {
                         client, data in
                         guard let client, let data else { return }

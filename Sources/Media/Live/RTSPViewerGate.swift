@@ -13,6 +13,11 @@ import Foundation
 /// gst-rtsp-server 1.22 cannot do this itself (its drop-delta-units is 1.24's), and the
 /// payloader's RTP packets do not say reliably which picture is a keyframe: the gate opens on
 /// the access units going into the payloader, whose flags h264parse sets.
+///
+/// gst-rtsp-server sets a PLAY's transports going before it emits "play-request", so a viewer
+/// could be sent the pictures payloaded in between (under load: a delta first, then decoding
+/// errors). A viewer is marked as joining at its "pre-play-request"; while one is, the payloader
+/// waits (at most `joinWait`) until "play-request" has shut its transports.
 final class RTSPViewerGate: @unchecked Sendable {
     private struct Held {
         let client: UnsafeMutableRawPointer
@@ -20,15 +25,26 @@ final class RTSPViewerGate: @unchecked Sendable {
         let transports: [UnsafeMutablePointer<GstRTSPStreamTransport>]
     }
 
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var held: [Held] = []
+    /// Viewers between their PLAY's start and its transports being shut, with when they began.
+    private var joining: [UnsafeMutableRawPointer: ContinuousClock.Instant] = [:]
+    /// How long the pictures wait for a joining viewer: a PLAY that fails half-way never says so.
+    static let joinWait: Duration = .milliseconds(500)
 
     deinit { lock.withLock { held }.forEach(Self.release) }
 
+    /// On the server's loop, when `client` asks to play, before its transports go: the
+    /// payloader waits from now until `hold(client:session:)`.
+    func join(client: UnsafeMutableRawPointer) {
+        lock.withLock { joining[client] = .now }
+    }
+
     /// On the server's loop, once `client`'s PLAY has set its transports going: shuts them until
     /// the next keyframe.
-    func hold(client: UnsafeMutableRawPointer, session: UnsafeMutablePointer<GstRTSPSessionMedia>) {
-        guard let array = gst_rtsp_session_media_get_transports(session) else { return }
+    func hold(client: UnsafeMutableRawPointer, session: UnsafeMutablePointer<GstRTSPSessionMedia>?) {
+        defer { joined(client) }
+        guard let session, let array = gst_rtsp_session_media_get_transports(session) else { return }
         defer { g_ptr_array_unref(array) }
         var transports: [UnsafeMutablePointer<GstRTSPStreamTransport>] = []
         for index in 0..<Int(array.pointee.len) {
@@ -41,8 +57,33 @@ final class RTSPViewerGate: @unchecked Sendable {
         lock.withLock { held.append(Held(client: client, transports: transports)) }
     }
 
+    private func joined(_ client: UnsafeMutableRawPointer) {
+        lock.withLock {
+            joining[client] = nil
+            lock.broadcast()
+        }
+    }
+
+    /// On the streaming thread, before an access unit is payloaded: while a viewer is joining,
+    /// nothing goes to the transports (it could reach that viewer before its hold).
+    private func waitForJoins() {
+        lock.withLock {
+            while let oldest = joining.values.min() {
+                let deadline = oldest + Self.joinWait
+                let left = ContinuousClock.now.duration(to: deadline)
+                if left <= .zero {
+                    joining = joining.filter { ContinuousClock.now < $0.value + Self.joinWait }
+                    continue
+                }
+                let (seconds, attoseconds) = left.components
+                _ = lock.wait(until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) * 1e-18))
+            }
+        }
+    }
+
     /// On the server's loop, when `client` closed: its transports are gone, never to be opened.
     func forget(client: UnsafeMutableRawPointer) {
+        joined(client)
         let gone = lock.withLock {
             let gone = held.filter { $0.client == client }
             held.removeAll { $0.client == client }
@@ -74,9 +115,9 @@ final class RTSPViewerGate: @unchecked Sendable {
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
         let probe: GstPadProbeCallback = { _, info, data in
             guard let info, let data, let buffer = gst_pad_probe_info_get_buffer(info) else { return GST_PAD_PROBE_OK }
-            if buffer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue == 0 {
-                Unmanaged<RTSPViewerGate>.fromOpaque(data).takeUnretainedValue().open()
-            }
+            let gate = Unmanaged<RTSPViewerGate>.fromOpaque(data).takeUnretainedValue()
+            gate.waitForJoins()
+            if buffer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue == 0 { gate.open() }
             return GST_PAD_PROBE_OK
         }
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, probe, Unmanaged.passRetained(self).toOpaque()) {
