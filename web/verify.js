@@ -108,6 +108,11 @@ function show(answer) {
   fact(facts, "Signed by", answer.signer);
   fact(facts, "Time-stamped", answer.signed && answer.time_stamp
     ? answer.signed + " (by a time-stamp authority, not the signer's clock)" : answer.signed);
+  const place = answer.location;
+  if (place) {
+    fact(facts, "Place", [place.latlon, place.place].filter(Boolean).join(" · ")
+      + (place.from === "manifest" ? " (as its credentials say)" : " (from the photo's own GPS tags)"));
+  }
   fact(facts, "Proof code", answer.proof);
   fact(facts, "Why", answer.reason);
   fact(facts, "Manifest at", answer.remote_url);

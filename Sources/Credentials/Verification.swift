@@ -50,6 +50,9 @@ package struct Verification: Sendable, Equatable {
     /// The active manifest's assertions of camstamp's own (labels `org.camstamp.…`): label to the
     /// data's JSON text.
     package var ownAssertions: [String: String] = [:]
+    /// Where the asset was made, as the active manifest states it (or, filled in by the caller,
+    /// the file's EXIF).
+    package var position: Position?
     /// The failure codes (`assertion.dataHash.mismatch`, …), and the success codes.
     package var failures: [String]
     package var successes: [String]
@@ -145,6 +148,7 @@ package struct Verification: Sendable, Equatable {
             instanceID = active["instance_id"] as? String
             softBindings = Self.softBindings(active)
             ownAssertions = Self.ownAssertions(active)
+            position = Self.position(active)
         }
         let stateName = root["validation_state"] as? String
         if failures.contains(where: { $0.hasSuffix(".mismatch") || $0.contains("hash") && $0.contains("mismatch") }) {

@@ -17,6 +17,11 @@ extension CameraTests {
             let chain = try TestChain(in: folder.appendingPathComponent("keys"))
             let source = folder.appendingPathComponent("in/photo.jpg")
             try plasmaJPEG(source, width: 800, height: 600)
+            // Where it was taken, in its own GPS tags: the page says the place.
+            try exiftool([
+                "-q", "-overwrite_original", "-GPSLatitude=48.8566", "-GPSLatitudeRef=N", "-GPSLongitude=2.3522",
+                "-GPSLongitudeRef=E", source.path,
+            ])
             let signed = folder.appendingPathComponent("signed")
             let result = try camstamp([
                 "batch", source.path, "-o", signed.path, "--text", "Site 7 · {proof}", "--invisible",
@@ -74,6 +79,9 @@ extension CameraTests {
                     #expect(shown["overflow"] as? Bool == false, "\(size) \(name): wider than the page")
                 }
                 #expect((page["trusted.jpg"]?["facts"] as? String)?.contains("Test Signer") == true, "\(page)")
+                #expect(
+                    (page["trusted.jpg"]?["facts"] as? String)?.contains("48.85660° N, 2.35220° E · Paris") == true,
+                    "\(size): \(page["trusted.jpg"] ?? [:])")
                 // The photo's changed blocks (its block record's) are outlined on it; none on a
                 // photo without a record.
                 #expect((page["trusted.jpg"]?["outlined"] as? Int ?? 0) > 0, "\(size): \(page["trusted.jpg"] ?? [:])")

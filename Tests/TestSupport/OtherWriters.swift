@@ -19,6 +19,9 @@ package enum OtherWriter: String, CaseIterable, Sendable {
     case missingIngredient = "missing"
     /// A v2 manifest whose COSE signature names algorithm -1: no reader takes it.
     case unknownAlgorithm = "alg"
+    /// A v2 claim with an `stds.exif` assertion stating where the photo was taken (the C2PA
+    /// specification's example: `39,21.102N`, `74,26.5737W`, Atlantic City), as a camera writes it.
+    case located
 
     /// The URL `remote` names.
     package static let remoteURL = "http://127.0.0.1:9/manifests/photo.c2pa"
@@ -53,6 +56,11 @@ package enum OtherWriter: String, CaseIterable, Sendable {
             created["claim_generator"] = "Other_Writer/1.0"
             out = sign(created, photo)
         elif kind == "v2":
+            out = sign(created, photo)
+        elif kind == "located":
+            created["assertions"].append({"label": "stds.exif", "data": {
+                "@context": {"exif": "http://ns.adobe.com/exif/1.0/"},
+                "exif:GPSLatitude": "39,21.102N", "exif:GPSLongitude": "74,26.5737W"}})
             out = sign(created, photo)
         elif kind == "remote":
             out = sign(created, photo, remote=True)

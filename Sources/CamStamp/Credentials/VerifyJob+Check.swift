@@ -72,7 +72,8 @@ extension VerifyJob {
         func check(_ file: URL) throws(CamStampError) -> Answer {
             do {
                 let data = try Data(contentsOf: file)
-                let result = try Verification.verify(data, format: VerifyJob.mime(data, file), anchors: anchors)
+                var result = try Verification.verify(data, format: VerifyJob.mime(data, file), anchors: anchors)
+                if result.position == nil { result.position = VerifyJob.exifPosition(data) }
                 var finding: MarkSearch?
                 if result.state == .unsigned {
                     finding = VerifyJob.search(data, always: options.searchesEveryPicture, known: lookUp)

@@ -125,6 +125,7 @@ public struct VerifyJob: Sendable {
             if let when = first.signed { parts.append("time-stamped at \(when) by a time-stamp authority") }
             if !first.actions.isEmpty { parts.append(first.actions.joined(separator: ", ")) }
         }
+        if let place = result.position.flatMap(words) { parts.append(place) }
         let older = result.chain.dropFirst().map { step in
             [step.generator, step.signer.map { "signed by \($0)" }].compactMap { $0 }.joined(separator: ", ")
         }
@@ -167,6 +168,7 @@ public struct VerifyJob: Sendable {
         case nil: break
         }
         object["outside_marks"] = blocks.map(json)
+        object["location"] = result.position.flatMap(json)
         return JSONValue.object(object).text
     }
 }
