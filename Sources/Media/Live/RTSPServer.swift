@@ -182,8 +182,12 @@ public final class RTSPServer: @unchecked Sendable {
     private func configure(_ media: UnsafeMutablePointer<GstRTSPMedia>) {
         guard let bin = gst_rtsp_media_get_element(media) else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(bin)) }
-        if let payloader = gst_bin_get_by_name_recurse_up(gcast(bin), "pay0") {
-            gate.watch(payloader)
+        // The pictures (pay0) open the gate at a keyframe; the sound (pay1) only waits with them
+        // while a viewer joins, or it reached the viewer first and the recording started before
+        // its pictures.
+        for (name, opens) in [("pay0", true), ("pay1", false)] {
+            guard let payloader = gst_bin_get_by_name_recurse_up(gcast(bin), name) else { continue }
+            gate.watch(payloader, opensAtKeyframes: opens)
             gst_object_unref(UnsafeMutableRawPointer(payloader))
         }
         var found: [String: SampleFeed] = [:]

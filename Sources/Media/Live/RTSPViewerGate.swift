@@ -108,19 +108,27 @@ final class RTSPViewerGate: @unchecked Sendable {
         entry.transports.forEach { g_object_unref(UnsafeMutableRawPointer($0)) }
     }
 
-    /// Watches the access units going into `payloader` (the media's `pay0`): a keyframe opens
-    /// the gate. The probe holds a reference to the gate until the pad goes.
-    func watch(_ payloader: UnsafeMutablePointer<GstElement>) {
+    /// Watches the access units going into `payloader`: each waits while a viewer joins, and
+    /// with `opensAtKeyframes` (the media's pictures, `pay0`) a keyframe opens the gate. The
+    /// probe holds a reference to the gate until the pad goes.
+    func watch(_ payloader: UnsafeMutablePointer<GstElement>, opensAtKeyframes: Bool) {
         guard let pad = gst_element_get_static_pad(payloader, "sink") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        let probe: GstPadProbeCallback = { _, info, data in
+        let opening: GstPadProbeCallback = { _, info, data in
             guard let info, let data, let buffer = gst_pad_probe_info_get_buffer(info) else { return GST_PAD_PROBE_OK }
             let gate = Unmanaged<RTSPViewerGate>.fromOpaque(data).takeUnretainedValue()
             gate.waitForJoins()
             if buffer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue == 0 { gate.open() }
             return GST_PAD_PROBE_OK
         }
-        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, probe, Unmanaged.passRetained(self).toOpaque()) {
+        let waiting: GstPadProbeCallback = { _, _, data in
+            if let data { Unmanaged<RTSPViewerGate>.fromOpaque(data).takeUnretainedValue().waitForJoins() }
+            return GST_PAD_PROBE_OK
+        }
+        gst_pad_add_probe(
+            pad, GST_PAD_PROBE_TYPE_BUFFER, opensAtKeyframes ? opening : waiting,
+            Unmanaged.passRetained(self).toOpaque()
+        ) {
             if let data = $0 { Unmanaged<RTSPViewerGate>.fromOpaque(data).release() }
         }
     }
