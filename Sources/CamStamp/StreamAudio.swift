@@ -43,4 +43,14 @@ enum AudioInput {
             }
         }
     }
+
+    /// Whether `choice` with `source` records a microphone (a live sound device that starts in
+    /// its own time), not a tone or a clip's own sound.
+    static func isDevice(_ choice: AudioChoice, source: SourceSpec) -> Bool {
+        switch (choice, source) {
+        case (.device, _): true
+        case (.auto, .auto), (.auto, .v4l2), (.auto, .named): true
+        default: false
+        }
+    }
 }

@@ -10,9 +10,16 @@ extension StreamJob {
     /// frames seen, for `{frame}`.
     func admission(_ session: Session) -> LiveStream.Admit {
         let limit = options.duration.map { UInt64($0 * 1e9) }
-        let counts = session.counts
+        let counts = session.counts, sound = session.sound
         return { pts, encoderIsBehind in
             counts.withLock { state in
+                // Until the microphone's first sound (or `soundWait`), pictures are not taken:
+                // a recording starts with both, not with seconds of pictures and no sound.
+                if state.firstFrameAt == nil, let sound, !sound.hasSent {
+                    let since = state.soundAwaitedSince ?? .now
+                    state.soundAwaitedSince = since
+                    if ContinuousClock.now - since < StreamJob.soundWait { return false }
+                }
                 state.firstFrameAt = state.firstFrameAt ?? ContinuousClock.now
                 let capturedAt = pts ?? 0
                 let start = state.firstTime ?? capturedAt

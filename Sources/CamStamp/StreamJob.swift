@@ -47,6 +47,8 @@ public struct StreamJob {
     static let outputQueue = 3
     /// How long a camera may take to deliver its first frame before `--duration` counts anyway.
     static let startupAllowance: Duration = .seconds(10)
+    /// How long the pictures wait for a microphone's first sound before they go without it.
+    static let soundWait: Duration = .seconds(3)
     /// How long the encoder and muxer get to finish the file once the stream has stopped.
     static let finishGrace: Duration = .seconds(10)
 
@@ -100,6 +102,8 @@ public struct StreamJob {
         let progress: ProgressLine
         /// The clip's sound copied into one MP4 recording, its edit list to put back (`soundEdit`).
         let soundEdit: RecordedSoundEdit?
+        /// A microphone's first sound, which the pictures wait for (at most `soundWait`).
+        let sound: FirstBufferWatch?
         let started = ContinuousClock.now
 
         /// Stops everything at once, unfinished (the output is broken).
@@ -122,6 +126,8 @@ public struct StreamJob {
             /// The end of the last frame written, and one frame's length (from the caps' rate).
             var lastTime: UInt64 = 0, frameDuration: UInt64 = 33_333_333
             var firstFrameAt: ContinuousClock.Instant?
+            /// When the first picture came while the sound had not started.
+            var soundAwaitedSince: ContinuousClock.Instant?
             /// `--duration` is reached: later frames are left out.
             var ended = false
         }
@@ -173,6 +179,10 @@ public struct StreamJob {
             return try copiedAudio(report: report)
         }
         let stream = try makeStream(capture: capture, output: output)
+        // A microphone (PulseAudio, ALSA) starts late on a busy machine: the pictures wait for it.
+        let sound =
+            output.hasSound && options.isComposed && AudioInput.isDevice(options.audioChoice, source: options.source)
+            ? (try? stream.pipeline.element(named: StreamOutput.soundSource)).flatMap(FirstBufferWatch.init) : nil
         let publishing: Publishing?
         do {
             publishing =
@@ -188,7 +198,7 @@ public struct StreamJob {
             capture: capture, stream: stream, recordings: recordings, output: output, publishing: publishing,
             address: address,
             marker: marker, snapshotWriter: snapshotWriter,
-            progress: report.progress, soundEdit: soundEdit(on: stream.pipeline))
+            progress: report.progress, soundEdit: soundEdit(on: stream.pipeline), sound: sound)
         do { try start(session, interrupts: interrupts) } catch {
             session.abort()
             throw failure(error, session)

@@ -46,8 +46,8 @@ final class PulseServer {
 
 @Suite(.serialized) struct AudioDeviceTests {
     /// `--audio DEVICE` records that PulseAudio source: an AAC track beside the marked H.264,
-    /// holding the tone (loud, not silence). pulsesrc starts up to a second or so after the
-    /// pictures on a loaded machine, so the track may be that much shorter than the video, never longer.
+    /// holding the tone (loud, not silence). pulsesrc starts up to a second or so late on a loaded
+    /// machine: the pictures wait for its first sound, so the track is as long as the video.
     @Test func aPulseAudioSourceIsRecordedWithTheVideo() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -73,7 +73,8 @@ final class PulseServer {
         }
         let audio = try #require(seconds["audio"], "\(durations)"),
             video = try #require(seconds["video"], "\(durations)")
-        #expect(abs(video - 4) <= 0.2 && audio >= 2 && audio <= video + 0.2, "audio \(audio) s, video \(video) s")
+        #expect(
+            abs(video - 4) <= 0.2 && audio >= video - 0.5 && audio <= video + 0.2, "audio \(audio) s, video \(video) s")
         // The tone, not silence: ffmpeg's volumedetect on the decoded track.
         let detect = try ffmpegStderr(["-i", recording.path, "-map", "0:a", "-af", "volumedetect", "-f", "null", "-"])
         let mean = try #require(detect.firstMatch(of: try Regex(#"mean_volume: (-?[\d.]+) dB"#)), "\(detect)")
