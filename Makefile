@@ -163,6 +163,16 @@ stress: build python-deps
 	python3 scripts/stress-signals.py --runs $(STRESS_RUNS) $(CAMSTAMP)
 	CAMSTAMP_BIN=$(CURDIR)/$(CAMSTAMP) python3 scripts/stress-suites.py --runs $(SUITE_RUNS) $(CONFIG)
 
+# `make scale-test` (CI runs it after `make test`; 2 to 4 minutes): docs/scale.md's recipes run
+# as written under GNU parallel and a one-node Slurm cluster started on 127.0.0.1 (with munge),
+# each shard set equal to one plain batch, byte for byte; a cancelled and requeued Slurm task
+# finished by --skip-existing (scripts/scale-test.py).
+SCALE_DEBS = parallel slurm-wlm munge jq python3-yaml
+.PHONY: scale-test
+scale-test: build
+	$(call install-missing,scale-test,$(SCALE_DEBS))
+	python3 scripts/scale-test.py $(CAMSTAMP)
+
 # `make check`: the unit tier, to try a change in seconds (well under a minute after a build):
 # the suites below, which run no GStreamer pipeline, camera, server or browser. GStreamer's
 # plugins are hidden from them, so a test there that starts using an element fails and names it:
