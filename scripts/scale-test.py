@@ -264,8 +264,7 @@ def cancel_mid_run(cluster, job, work):
 
     cluster.wait(started, "photo stamped by task 2", 300, poll=0.02)
     cluster.slurm(["scancel", "%s_2" % job])
-    cluster.wait(lambda: "2" not in cluster.tasks(job) or cluster.tasks(job)["2"] not in ("RUNNING", "COMPLETING"),
-                 "end of the cancelled task", 60)
+    cluster.wait(lambda: cluster.tasks(job).get("2") not in ("RUNNING", "COMPLETING"), "end of the cancelled task", 60)
     lines = [json.loads(line) for line in open(report) if line.strip()]
     # SIGTERM: the photos being stamped are finished, the rest left, and the summary says so.
     summaries = [line["summary"] for line in lines if "summary" in line]

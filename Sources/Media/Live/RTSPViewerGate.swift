@@ -75,8 +75,7 @@ final class RTSPViewerGate: @unchecked Sendable {
                     joining = joining.filter { ContinuousClock.now < $0.value + Self.joinWait }
                     continue
                 }
-                let (seconds, attoseconds) = left.components
-                _ = lock.wait(until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) * 1e-18))
+                _ = lock.wait(until: Date(timeIntervalSinceNow: left / .seconds(1)))
             }
         }
     }
