@@ -244,8 +244,33 @@ enum OutputName {
 /// when it is one. A file not there yet keeps its name: only its folder can be resolved.
 enum OutputPath {
     static func resolved(_ url: URL) -> String {
-        let standard = url.standardizedFileURL
-        let folder = standard.deletingLastPathComponent().resolvingSymlinksInPath()
-        return folder.appendingPathComponent(standard.lastPathComponent).resolvingSymlinksInPath().path
+        var resolver = Resolver()
+        return resolver.resolved(url)
+    }
+
+    /// `resolved` for many files: each folder's links are resolved once (a batch of 100,000
+    /// photos in 100 folders costs 100 resolutions and one `lstat` a file, not a walk of every
+    /// path's components each time).
+    struct Resolver {
+        private var folders: [String: String] = [:]
+
+        /// `url` resolved; with `followingLink` false, only its folder (the file is not looked at).
+        mutating func resolved(_ url: URL, followingLink: Bool = true) -> String {
+            let standard = url.standardizedFileURL
+            let folderURL = standard.deletingLastPathComponent()
+            let folder: String
+            if let known = folders[folderURL.path] {
+                folder = known
+            } else {
+                folder = folderURL.resolvingSymlinksInPath().path
+                folders[folderURL.path] = folder
+            }
+            let name = standard.lastPathComponent
+            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+            var info = stat()
+            // Only a file that is a link needs more than its folder's resolution.
+            guard followingLink, lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return path }
+            return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        }
     }
 }

@@ -111,6 +111,12 @@ extension Commands {
             try Shard(parsing: text)
         }
 
+        static let list = Single<String>(
+            "list", value: "FILE",
+            help: "Read the names of the files under the one INPUT folder from FILE (one a line, or NUL-separated: "
+                + "cd INPUT && find . -type f -print0 > FILE) instead of listing the folder: a listing made once, "
+                + "so each --shard opens only its own files (docs/scale.md).")
+
         static let spec = CommandSpec(
             "batch",
             overview:
@@ -123,7 +129,7 @@ extension Commands {
             keys: [
                 output, preset, text, variable, recursive, jobs, format, quality, maxSize, maxPixels, reencode,
                 invisible, strict, name, skipExisting, overwrite, stripGPS, stripMetadata, setMetadata, videoCodec,
-                dryRun, json, shard, progress,
+                dryRun, json, shard, list, progress,
             ] + Signing.keys,
             exclusive: [[skipExisting, overwrite], [stripGPS, stripMetadata]],
             discussion: "Without --skip-existing or --overwrite, an output that already exists is an "
@@ -167,6 +173,7 @@ extension Commands {
             throw OptionValueError("'--json' and '-o -' cannot be used together: stdout holds the photo")
         }
         options.shard = try values.get(Batch.shard)
+        options.list = try values.get(Batch.list).map { URL(fileURLWithPath: $0) }
         options.videoCodec = try values.get(Batch.videoCodec) ?? .h264
         options.signing = try Signing.options(values)
         return options

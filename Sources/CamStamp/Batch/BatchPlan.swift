@@ -85,13 +85,20 @@ struct BatchPlan {
         let found = try collectInputs(options)
         let names = try Self.namePattern(options)
         try Self.checkEncoders(options)
-        var claims = OutputClaims(inputs: Set(found.map { OutputPath.resolved($0.url) }))
+        var resolver = OutputPath.Resolver()
+        // Another shard's listed file is never touched: its folder is resolved, not the file.
+        let inputs = Set(found.map { resolver.resolved($0.url, followingLink: !$0.elsewhere) })
+        var claims = OutputClaims(inputs: inputs, resolver: resolver)
         for input in found {
             // By content first; a photo's extension on unreadable content still makes it an item
             // (reported as failed, as a damaged photo is); a file named explicitly always is one.
-            let sniffed = Self.sniff(input.url)
+            // Another shard's listed file is judged by its name, for the clash check only.
+            let sniffed =
+                input.elsewhere ? Self.photoExtensions[input.url.pathExtension.lowercased()] : Self.sniff(input.url)
             if sniffed == nil, !input.url.lastPathComponent.hasPrefix("."),
-                let clip = ClipItem.Format(sniffing: input.url, codec: options.videoCodec)
+                let clip = input.elsewhere
+                    ? ClipItem.Format(naming: input.url, codec: options.videoCodec)
+                    : ClipItem.Format(sniffing: input.url, codec: options.videoCodec)
             {
                 try addClip(input, format: clip, options: options, names: names, claims: &claims)
             } else {
@@ -101,11 +108,11 @@ struct BatchPlan {
         // Only after every name is checked against the whole batch: each shard refuses the same
         // clashes, and {counter} stays the photo's number in the whole batch.
         items = items.filter { Self.inShard(options.shard, $0.relativeFolder, $0.input) }
-        refused = refused.filter { Self.inShard(options.shard, "", $0.url) }
     }
 
-    /// A file to stamp: where it was found under its INPUT, and whether the command line named it.
-    private typealias Input = (url: URL, folder: String, explicit: Bool)
+    /// A file to stamp: where it was found under its INPUT, whether the command line named it,
+    /// and whether it is another shard's, named by `--list` (and so never opened or looked at).
+    private typealias Input = (url: URL, folder: String, explicit: Bool, elsewhere: Bool)
 
     /// The files named and those found in the folders named; what is not a regular file goes to
     /// `refused`.
@@ -118,6 +125,7 @@ struct BatchPlan {
         if stat(options.outputFolder.path, &output) == 0 {
             listing.outputFolder = [UInt64(output.st_dev), UInt64(output.st_ino)]
         }
+        if let list = options.list { return try listedInputs(list, options) }
         for input in options.inputs {
             let kind = PathKind(of: input)
             guard kind != .missing else {
@@ -128,12 +136,48 @@ struct BatchPlan {
             } else if let reason = Self.notRegular(input) {
                 refused.append((input, reason))
             } else {
-                found.append((input, "", true))
+                found.append((input, "", true, false))
             }
         }
         if let single = options.single, let refusal = single.refusal(options.inputs) { throw .usage(refusal) }
         refused += listing.refused
-        return found + listing.files.map { ($0.url, $0.folder, false) }
+        refused = refused.filter { Self.inShard(options.shard, "", $0.url) }
+        return found + listing.files.map { ($0.url, $0.folder, false, false) }
+    }
+
+    /// The files `--list` names under the one INPUT folder. Only this shard's are looked at: one
+    /// that is not there or not a regular file is refused, as the walk would refuse it.
+    private mutating func listedInputs(_ list: URL, _ options: BatchOptions) throws(CamStampError) -> [Input] {
+        guard options.inputs.count == 1, let root = options.inputs.first, PathKind(of: root) == .folder else {
+            throw .usage("--list names files under one INPUT folder; give that folder alone")
+        }
+        let listing = try ListFile(list, recursive: options.recursive)
+        // Outputs inside the INPUT folder are not inputs, as the walk does not enter OUTDIR.
+        let rootPath = root.standardizedFileURL.path
+        let outputPath = options.outputFolder.standardizedFileURL.path
+        let outputPrefix =
+            outputPath.hasPrefix(rootPath + "/") ? String(outputPath.dropFirst(rootPath.count + 1)) + "/" : nil
+        var found: [Input] = []
+        found.reserveCapacity(listing.names.count)
+        for name in listing.names {
+            if let outputPrefix, name.path.hasPrefix(outputPrefix) { continue }
+            let url = root.appendingPathComponent(name.path, isDirectory: false)
+            guard Self.inShard(options.shard, name.folder, url) else {
+                found.append((url, name.folder, false, true))
+                continue
+            }
+            switch PathKind(of: url) {
+            case .missing: refused.append((url, "listed in \(list.path) but not there; make the listing again"))
+            case .folder: refused.append((url, "a folder, and --list names files; list the files in it"))
+            default:
+                if let reason = Self.notRegular(url) {
+                    refused.append((url, reason))
+                } else {
+                    found.append((url, name.folder, false, false))
+                }
+            }
+        }
+        return found
     }
 
     /// An output format this machine's libheif cannot write is refused before any work.
@@ -162,8 +206,9 @@ struct BatchPlan {
         let counter = items.count + clips.count + 1
         let name = try Self.outputName(names, pattern: options.namePattern, url: input.url, counter: counter)
         let output = options.outputFolder.appendingPathComponent(input.folder, isDirectory: true)
-            .appendingPathComponent(name).appendingPathExtension(clip.fileExtension(for: input.url)).standardizedFileURL
-        try claims.claim(output, for: input.url)
+            .appendingPathComponent(name, isDirectory: false).appendingPathExtension(clip.fileExtension(for: input.url))
+            .standardizedFileURL
+        try claims.claim(output, for: input.url, followingLink: !input.elsewhere)
         if Self.inShard(options.shard, input.folder, input.url) {
             clips.append(
                 ClipItem(
@@ -199,8 +244,8 @@ struct BatchPlan {
         let output =
             options.single?.url
             ?? options.outputFolder.appendingPathComponent(input.folder, isDirectory: true)
-            .appendingPathComponent(name).appendingPathExtension(fileExtension).standardizedFileURL
-        try claims.claim(output, for: url)
+            .appendingPathComponent(name, isDirectory: false).appendingPathExtension(fileExtension).standardizedFileURL
+        try claims.claim(output, for: url, followingLink: !input.elsewhere)
         items.append(
             Item(
                 input: url, relativeFolder: input.folder, kind: kind, output: output, outputKind: outputKind,
@@ -211,10 +256,12 @@ struct BatchPlan {
     /// write the same output.
     private struct OutputClaims {
         let inputs: Set<String>
+        var resolver: OutputPath.Resolver
         var seen: [String: URL] = [:]
 
-        mutating func claim(_ output: URL, for url: URL) throws(CamStampError) {
-            let resolved = OutputPath.resolved(output)
+        /// Claims `output` for `url`; `followingLink` false for another shard's (never looked at).
+        mutating func claim(_ output: URL, for url: URL, followingLink: Bool) throws(CamStampError) {
+            let resolved = resolver.resolved(output, followingLink: followingLink)
             if inputs.contains(resolved) {
                 throw .usage(
                     "\(output.path) would replace an input photo; choose another -o folder or a --name pattern such as '{stem}-marked'"
@@ -314,7 +361,7 @@ struct BatchPlan {
                 throw .failure("\(directory.path): \(reason)")
             }
             for name in names.sorted() {
-                let url = directory.appendingPathComponent(name)
+                let url = directory.appendingPathComponent(name, isDirectory: false)
                 let kind = PathKind(of: url)
                 guard kind != .missing else { continue }
                 if kind == .folder {

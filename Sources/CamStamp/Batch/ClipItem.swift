@@ -35,6 +35,14 @@ struct ClipItem: Sendable {
         /// .mov), MKV stays MKV. WebM holds only VP8/VP9/AV1: VP9 WebM under `--video-codec vp9`
         /// or `keep`, else MKV (H.264 or HEVC with the WebM's Opus/Vorbis copied). VP9 from an
         /// MP4 or MOV goes into MKV, which every VP9 player reads.
+        /// The format a clip named `url` would have, by its extension alone (nil for a name no
+        /// clip has): for another shard's file, which is never opened.
+        init?(naming url: URL, codec: VideoCodecChoice) {
+            let ext = url.pathExtension.lowercased()
+            guard let source = ext == "m4v" ? .mp4 : ClipContainer(rawValue: ext) else { return nil }
+            self.init(source: source, fileExtension: url.pathExtension, codec: codec)
+        }
+
         init(source: ClipContainer, fileExtension: String, codec: VideoCodecChoice) {
             self.source = source
             self.choice = codec

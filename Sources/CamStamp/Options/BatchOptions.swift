@@ -53,6 +53,9 @@ public struct BatchOptions: Sendable, Equatable {
     public var json: Bool
     /// `--shard K/N`: only this share of the photos (by a stable hash of their relative path).
     public var shard: Shard?
+    /// `--list FILE`: the names under the one INPUT folder, from a listing made once, instead of
+    /// walking the folder (each shard then opens only its own files).
+    public var list: URL?
     /// The codec video clips are re-encoded with.
     public var videoCodec: VideoCodecChoice = .h264
     /// `--sign`: every output signed with Content Credentials; nil signs nothing.
