@@ -285,7 +285,7 @@ sanitize: deps
 	$(SANITIZE_DIR)/splice-fuzz 21 $(SANITIZE_CASES) $(SANITIZE_DIR)/photo*.jpg
 
 # `make bench`: camstamp against ImageMagick, libvips, ffmpeg, gst-launch and djpeg|cjpeg (bench/README.md).
-BENCH_DEBS = imagemagick libvips-tools ffmpeg libjpeg-turbo-progs libimage-exiftool-perl time libheif-examples
+BENCH_DEBS = imagemagick libvips-tools ffmpeg libjpeg-turbo-progs libimage-exiftool-perl time libheif-examples strace
 
 .PHONY: bench-deps
 

@@ -17,7 +17,8 @@
 #   BENCH_HEIC_PHOTOS          12 MP HEIC photos for part 6, made from the first JPEGs [8]
 #   VIEWFINDER_SECONDS, VIEWFINDER_SHOTS   the viewfinder part: latency, press to file [8, 20]
 #   BENCH_ONLY                 "blend batch stream resize coefficients heic preview viewfinder rtsp clip
-#                              invisible" or a subset
+#                              invisible shards" or a subset
+#   SHARD_NAMES                names in part 10's listing tree (bench/shards.sh) [100000]
 #   RTSP_WINDOW, RTSP_ROUNDS   the RTSP viewers part (bench/rtsp-viewers.sh) [10, 2]
 set -euo pipefail
 
@@ -34,7 +35,7 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview viewfinder rtsp clip invisible}
+only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview viewfinder rtsp clip invisible shards}
 heic_n=${BENCH_HEIC_PHOTOS:-8}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
@@ -74,7 +75,7 @@ started=$(date +%s)
 } >"$out/env.txt"
 
 # The photos only for the parts that use them (BENCH_ONLY=clip needs none).
-case " $only " in *" batch "*|*" resize "*|*" coefficients "*|*" heic "*)
+case " $only " in *" batch "*|*" resize "*|*" coefficients "*|*" heic "*|*" shards "*)
     say "corpus: $photos_n photos of 12 MP (made once, kept in $photos)"
     "$here/make-photos.sh" "$photos_n" "$photos" >&2
 esac
@@ -228,6 +229,12 @@ case " $only " in *" heic "*)
 esac
 
 rm -f "$out/invisible.md"
+case " $only " in *" shards "*)
+    say "10 shards: $photos_n photos as 1 process of --jobs 2, 2 and 4 shards of --jobs 1; planning 100,000 names"
+    rm -f "$out/shards.md"
+    "$here/shards.sh" "$out" "$photos" >&2
+esac
+
 case " $only " in *" invisible "*)
     say "10 invisible mark: embedding CPU on one thread, 12 MP (the 20-photo robustness set is WatermarkTests)"
     "$CAMSTAMP_BENCH" invisible 4000 3000 5 | python3 -c '
@@ -258,5 +265,6 @@ esac
 [ -s "$out/viewfinder.md" ] && { echo; cat "$out/viewfinder.md"; } >>"$out/results.md"
 [ -f "$out/rtsp.md" ] && { echo; cat "$out/rtsp.md"; } >>"$out/results.md"
 [ -f "$out/invisible.md" ] && { echo; cat "$out/invisible.md"; } >>"$out/results.md"
+[ -f "$out/shards.md" ] && { echo; cat "$out/shards.md"; } >>"$out/results.md"
 cat "$out/results.md"
 say "tables in $out/results.md, raw runs in $out/*.json, tool output in $log"
