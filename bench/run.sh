@@ -230,7 +230,7 @@ esac
 
 rm -f "$out/invisible.md"
 case " $only " in *" shards "*)
-    say "10 shards: $photos_n photos as 1 process of --jobs 2, 2 and 4 shards of --jobs 1; planning 100,000 names"
+    say "10 shards: $photos_n photos as 1 process of --jobs 2, 2 and 4 shards of --jobs 1; planning ${SHARD_NAMES:-100000} names"
     rm -f "$out/shards.md"
     "$here/shards.sh" "$out" "$photos" >&2
 esac
