@@ -117,7 +117,7 @@ import TestSupport
     }
 
     /// What the commands expect to find in their home: a card and folders of shots, a cluster's
-    /// shared archive, the page's example preset (its first `json` block) and its logo.
+    /// shared archive and its listing, the page's example preset (its first `json` block) and its logo.
     static func furnish(_ home: URL, exampleFrom text: String) throws {
         let manager = FileManager.default
         let folders = [
@@ -136,6 +136,8 @@ import TestSupport
                 at: makerNoteFixtures.appendingPathComponent("samsung-preview.jpg"),
                 to: home.appendingPathComponent(folder).appendingPathComponent(name))
         }
+        // docs/scale.md's listing, as its `find . -type f -print0` line (not a camstamp line) makes it.
+        try Data("./photo.jpg\0".utf8).write(to: home.appendingPathComponent("shared/reports/archive.list"))
         try manager.copyItem(
             at: packageRoot.appendingPathComponent("presets/logos/camstamp.svg"),
             to: home.appendingPathComponent("logos/camstamp.svg"))
