@@ -111,4 +111,27 @@ import TestSupport
         #expect(
             missing.status == 64 && missing.stderr.contains("--list ") && missing.stderr.contains("nope: cannot open"))
     }
+
+    @Test func namesUnderOUTDIRInTheInputAreOutputsEvenThroughALink() throws {
+        let scratch = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let photos = try corpus(in: scratch, count: 4)
+        let marked = try camstamp(
+            ["batch", "corpus", "-o", "corpus/marked", "--recursive", "--text", "x"], in: scratch)
+        #expect(marked.status == 0, "\(marked.stderr)")
+        try FileManager.default.createSymbolicLink(
+            at: scratch.appendingPathComponent("out"),
+            withDestinationURL: scratch.appendingPathComponent("corpus/marked"))
+        try makeListing(of: scratch, into: "list")
+        // The listing holds the marked photos too; OUTDIR, named through a link, is the same folder.
+        let again = try camstamp(
+            [
+                "batch", "corpus", "-o", "out", "--recursive", "--text", "x", "--list", "list", "--skip-existing",
+                "--json",
+            ],
+            in: scratch)
+        #expect(again.status == 0, "\(again.stderr)")
+        let summary = jsonLines(again.stdout).last?["summary"] as? [String: Any]
+        #expect(summary?["skipped"] as? Int == photos.count && summary?["marked"] as? Int == 0, "\(again.stdout)")
+    }
 }

@@ -112,7 +112,7 @@ struct BatchPlan {
 
     /// A file to stamp: where it was found under its INPUT, whether the command line named it,
     /// and whether it is another shard's, named by `--list` (and so never opened or looked at).
-    private typealias Input = (url: URL, folder: String, explicit: Bool, elsewhere: Bool)
+    typealias Input = (url: URL, folder: String, explicit: Bool, elsewhere: Bool)
 
     /// The files named and those found in the folders named; what is not a regular file goes to
     /// `refused`.
@@ -125,7 +125,7 @@ struct BatchPlan {
         if stat(options.outputFolder.path, &output) == 0 {
             listing.outputFolder = [UInt64(output.st_dev), UInt64(output.st_ino)]
         }
-        if let list = options.list { return try listedInputs(list, options) }
+        if let list = options.list { return try listedInputs(list, options, outputFolder: listing.outputFolder) }
         for input in options.inputs {
             let kind = PathKind(of: input)
             guard kind != .missing else {
@@ -143,41 +143,6 @@ struct BatchPlan {
         refused += listing.refused
         refused = refused.filter { Self.inShard(options.shard, "", $0.url) }
         return found + listing.files.map { ($0.url, $0.folder, false, false) }
-    }
-
-    /// The files `--list` names under the one INPUT folder. Only this shard's are looked at: one
-    /// that is not there or not a regular file is refused, as the walk would refuse it.
-    private mutating func listedInputs(_ list: URL, _ options: BatchOptions) throws(CamStampError) -> [Input] {
-        guard options.inputs.count == 1, let root = options.inputs.first, PathKind(of: root) == .folder else {
-            throw .usage("--list names files under one INPUT folder; give that folder alone")
-        }
-        let listing = try ListFile(list, recursive: options.recursive)
-        // Outputs inside the INPUT folder are not inputs, as the walk does not enter OUTDIR.
-        let rootPath = root.standardizedFileURL.path
-        let outputPath = options.outputFolder.standardizedFileURL.path
-        let outputPrefix =
-            outputPath.hasPrefix(rootPath + "/") ? String(outputPath.dropFirst(rootPath.count + 1)) + "/" : nil
-        var found: [Input] = []
-        found.reserveCapacity(listing.names.count)
-        for name in listing.names {
-            if let outputPrefix, name.path.hasPrefix(outputPrefix) { continue }
-            let url = root.appendingPathComponent(name.path, isDirectory: false)
-            guard Self.inShard(options.shard, name.folder, url) else {
-                found.append((url, name.folder, false, true))
-                continue
-            }
-            switch PathKind(of: url) {
-            case .missing: refused.append((url, "listed in \(list.path) but not there; make the listing again"))
-            case .folder: refused.append((url, "a folder, and --list names files; list the files in it"))
-            default:
-                if let reason = Self.notRegular(url) {
-                    refused.append((url, reason))
-                } else {
-                    found.append((url, name.folder, false, false))
-                }
-            }
-        }
-        return found
     }
 
     /// An output format this machine's libheif cannot write is refused before any work.

@@ -31,10 +31,6 @@ struct ClipItem: Sendable {
             self.init(source: source, fileExtension: url.pathExtension, codec: codec)
         }
 
-        /// The output container: the source's family, so MP4 stays MP4 (MOV when the name says
-        /// .mov), MKV stays MKV. WebM holds only VP8/VP9/AV1: VP9 WebM under `--video-codec vp9`
-        /// or `keep`, else MKV (H.264 or HEVC with the WebM's Opus/Vorbis copied). VP9 from an
-        /// MP4 or MOV goes into MKV, which every VP9 player reads.
         /// The format a clip named `url` would have, by its extension alone (nil for a name no
         /// clip has): for another shard's file, which is never opened.
         init?(naming url: URL, codec: VideoCodecChoice) {
@@ -43,6 +39,10 @@ struct ClipItem: Sendable {
             self.init(source: source, fileExtension: url.pathExtension, codec: codec)
         }
 
+        /// The output container: the source's family, so MP4 stays MP4 (MOV when the name says
+        /// .mov), MKV stays MKV. WebM holds only VP8/VP9/AV1: VP9 WebM under `--video-codec vp9`
+        /// or `keep`, else MKV (H.264 or HEVC with the WebM's Opus/Vorbis copied). VP9 from an
+        /// MP4 or MOV goes into MKV, which every VP9 player reads.
         init(source: ClipContainer, fileExtension: String, codec: VideoCodecChoice) {
             self.source = source
             self.choice = codec

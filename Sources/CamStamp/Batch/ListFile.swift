@@ -15,7 +15,8 @@ struct ListFile {
     /// The largest listing read: 2 GiB (ten million names of ~200 bytes).
     static let maxBytes = 2 << 30
 
-    /// The names, relative to INPUT, in the listing's order, each with its folder ("" at the top).
+    /// The names, relative to INPUT, in the walk's order, each with its folder ("" at the top) and
+    /// its path's components.
     var names: [(path: String, folder: String, parts: [String])] = []
 
     /// Reads and checks `url`: a usage error naming the file and the line for a name that is
@@ -72,6 +73,71 @@ struct ListFile {
             return try handle.readToEnd() ?? Data()
         } catch {
             throw .usage("--list \(url.path): cannot read the listing (\(error.localizedDescription))")
+        }
+    }
+}
+
+/// `--list` in the plan: the listed names as inputs.
+extension BatchPlan {
+    /// The files `--list` names under the one INPUT folder. Only this shard's are looked at: one
+    /// that is not there or not a regular file is refused, as the walk would refuse it.
+    /// `outputFolder` is OUTDIR's (device, inode): names under it are outputs, as in the walk.
+    mutating func listedInputs(
+        _ list: URL, _ options: BatchOptions, outputFolder: [UInt64]?
+    ) throws(CamStampError) -> [Input] {
+        guard options.inputs.count == 1, let root = options.inputs.first, PathKind(of: root) == .folder else {
+            throw .usage("--list names files under one INPUT folder; give that folder alone")
+        }
+        let listing = try ListFile(list, recursive: options.recursive)
+        var outputs = FoldersUnder(root: root, folder: outputFolder)
+        var found: [Input] = []
+        found.reserveCapacity(listing.names.count)
+        for name in listing.names where !outputs.contains(name.folder) {
+            let url = root.appendingPathComponent(name.path, isDirectory: false)
+            guard Self.inShard(options.shard, name.folder, url) else {
+                found.append((url, name.folder, false, true))
+                continue
+            }
+            // A hidden file that is not a photo file is passed over, as the walk passes it over.
+            let hidden = url.lastPathComponent.hasPrefix(".")
+            switch PathKind(of: url) {
+            case .missing where !hidden:
+                refused.append((url, "listed in \(list.path) but not there; make the listing again"))
+            case .folder where !hidden: refused.append((url, "a folder, and --list names files; list the files in it"))
+            case .missing, .folder: continue
+            default:
+                if let reason = Self.notRegular(url) {
+                    if !hidden { refused.append((url, reason)) }
+                } else {
+                    found.append((url, name.folder, false, false))
+                }
+            }
+        }
+        return found
+    }
+
+    /// Which folders under `root` (paths relative to it) are `folder` (a device and inode) or
+    /// inside it: each folder is looked up once, however many names it holds.
+    private struct FoldersUnder {
+        let root: URL
+        let folder: [UInt64]?
+        private var known: [String: Bool] = ["": false]
+
+        init(root: URL, folder: [UInt64]?) {
+            self.root = root
+            self.folder = folder
+        }
+
+        mutating func contains(_ relative: String) -> Bool {
+            guard let folder else { return false }
+            if let answer = known[relative] { return answer }
+            var info = stat()
+            let path = root.appendingPathComponent(relative, isDirectory: true).path
+            let parent = relative.split(separator: "/").dropLast().joined(separator: "/")
+            let answer =
+                (stat(path, &info) == 0 && [UInt64(info.st_dev), UInt64(info.st_ino)] == folder) || contains(parent)
+            known[relative] = answer
+            return answer
         }
     }
 }
