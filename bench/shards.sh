@@ -32,6 +32,7 @@ done
 photos=$corpus
 n=$(ls "$photos"/photo-*.jpg | wc -l)
 now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { print b - a }'; }
 mark=(--text "© camstamp bench" --preset logo --quality 90)
 
 # run CONFIG: one timed set; prints its wall seconds.
@@ -54,7 +55,7 @@ run() {
     local written
     written=$(find "$dest" -name '*.jpg' | wc -l)
     [ "$written" -eq "$n" ] || { echo "shards: $config wrote $written of $n photos" >&2; exit 1; }
-    awk -v a="$start" -v b="$end" 'BEGIN { print b - a }'
+    elapsed "$start" "$end"
 }
 
 : >"$work/runs.tsv"
@@ -88,14 +89,14 @@ for n in range(names):
     os.link(protos[n // 60000], f"{folder}/p{n:06}.jpg")
 PY
 (cd "$tree" && find . -type f -print0) >"$work/tree.list"
-plan() { "$CAMSTAMP" batch "$tree" -o "$work/tree-out" --recursive --dry-run --shard 1/4 --text x "$@" >/dev/null 2>>"$work/log"; }
+planning=("$CAMSTAMP" batch "$tree" -o "$work/tree-out" --recursive --dry-run --shard 1/4 --text x)
 : >"$work/listing.tsv"
 for (( r = 0; r < rounds; r++ )); do
     for how in walk list; do
         args=()
         [ "$how" = list ] && args=(--list "$work/tree.list")
-        start=$(now); plan "${args[@]}"; end=$(now)
-        printf '%s\t%s\n' "$how" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" >>"$work/listing.tsv"
+        start=$(now); "${planning[@]}" "${args[@]}" >/dev/null 2>>"$work/log"; end=$(now)
+        printf '%s\t%s\n' "$how" "$(elapsed "$start" "$end")" >>"$work/listing.tsv"
     done
 done
 calls=""
@@ -103,9 +104,8 @@ if command -v strace >/dev/null; then
     for how in walk list; do
         args=()
         [ "$how" = list ] && args=(--list "$work/tree.list")
-        strace -f -c -o "$work/strace-$how.txt" "$CAMSTAMP" batch "$tree" -o "$work/tree-out" --recursive \
-            --dry-run --shard 1/4 --text x "${args[@]}" >/dev/null 2>>"$work/log"
-        stats=$(awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$work/strace-$how.txt")
+        strace -f -c -o "$work/strace-$how.txt" "${planning[@]}" "${args[@]}" >/dev/null 2>>"$work/log"
+        stats=$(awk '$NF ~ /^(newfstatat|fstatat64|statx|stat|lstat|fstat)$/ { s += $4 } END { print s + 0 }' "$work/strace-$how.txt")
         opens=$(awk '$NF == "openat" { print $4 }' "$work/strace-$how.txt")
         calls+="$how ${stats} ${opens:-0};"
     done
