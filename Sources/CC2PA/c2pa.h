@@ -44,6 +44,8 @@ typedef int (*c2pa_settings_update_from_string_fn)(C2paSettings *settings, const
 typedef C2paContextBuilder *(*c2pa_context_builder_new_fn)(void);
 typedef int (*c2pa_context_builder_set_settings_fn)(C2paContextBuilder *builder, C2paSettings *settings);
 typedef C2paContext *(*c2pa_context_builder_build_fn)(C2paContextBuilder *builder);
+/// The context takes the signer over: it is not freed by the caller afterwards.
+typedef int (*c2pa_context_builder_set_signer_fn)(C2paContextBuilder *builder, C2paSigner *signer);
 
 typedef C2paStream *(*c2pa_create_stream_fn)(StreamContext *context, C2paReadCallback read,
                                              C2paSeekCallback seek, C2paWriteCallback write,
@@ -58,6 +60,19 @@ typedef int64_t (*c2pa_builder_sign_fn)(C2paBuilder *builder, const char *format
                                         C2paStream *dest, C2paSigner *signer,
                                         const unsigned char **manifest_bytes);
 typedef C2paSigner *(*c2pa_signer_from_info_fn)(const C2paSignerInfo *info);
+
+/// Signing by the caller's embedding (the context's signer signs): the placeholder, composed for
+/// the format (a JPEG's APP11 segments), is put into the asset by the caller; the exclusions say
+/// where (pairs of start and length); the asset with it is hashed; the signed manifest comes back
+/// composed and exactly the placeholder's size, to be written where the placeholder was.
+typedef int64_t (*c2pa_builder_placeholder_fn)(C2paBuilder *builder, const char *format,
+                                               const unsigned char **manifest_bytes);
+typedef int (*c2pa_builder_set_data_hash_exclusions_fn)(C2paBuilder *builder, const uint64_t *exclusions,
+                                                        size_t exclusion_count);
+typedef int (*c2pa_builder_update_hash_from_stream_fn)(C2paBuilder *builder, const char *format,
+                                                       C2paStream *stream);
+typedef int64_t (*c2pa_builder_sign_embeddable_fn)(C2paBuilder *builder, const char *format,
+                                                   const unsigned char **manifest_bytes);
 
 typedef C2paReader *(*c2pa_reader_from_context_fn)(C2paContext *context);
 typedef C2paReader *(*c2pa_reader_with_stream_fn)(C2paReader *reader, const char *format, C2paStream *stream);

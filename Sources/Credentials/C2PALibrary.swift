@@ -36,12 +36,17 @@ struct C2PALibrary: @unchecked Sendable {
     let contextBuilderNew: c2pa_context_builder_new_fn
     let contextBuilderSetSettings: c2pa_context_builder_set_settings_fn
     let contextBuilderBuild: c2pa_context_builder_build_fn
+    let contextBuilderSetSigner: c2pa_context_builder_set_signer_fn
     let createStream: c2pa_create_stream_fn
     let releaseStream: c2pa_release_stream_fn
     let builderFromContext: c2pa_builder_from_context_fn
     let builderWithDefinition: c2pa_builder_with_definition_fn
     let builderAddIngredient: c2pa_builder_add_ingredient_from_stream_fn
     let builderSign: c2pa_builder_sign_fn
+    let builderPlaceholder: c2pa_builder_placeholder_fn
+    let builderSetExclusions: c2pa_builder_set_data_hash_exclusions_fn
+    let builderUpdateHash: c2pa_builder_update_hash_from_stream_fn
+    let builderSignEmbeddable: c2pa_builder_sign_embeddable_fn
     let signerFromInfo: c2pa_signer_from_info_fn
     let readerFromContext: c2pa_reader_from_context_fn
     let readerWithStream: c2pa_reader_with_stream_fn
@@ -101,6 +106,7 @@ struct C2PALibrary: @unchecked Sendable {
         contextBuilderSetSettings = try symbol(
             "c2pa_context_builder_set_settings", c2pa_context_builder_set_settings_fn.self)
         contextBuilderBuild = try symbol("c2pa_context_builder_build", c2pa_context_builder_build_fn.self)
+        contextBuilderSetSigner = try symbol("c2pa_context_builder_set_signer", c2pa_context_builder_set_signer_fn.self)
         createStream = try symbol("c2pa_create_stream", c2pa_create_stream_fn.self)
         releaseStream = try symbol("c2pa_release_stream", c2pa_release_stream_fn.self)
         builderFromContext = try symbol("c2pa_builder_from_context", c2pa_builder_from_context_fn.self)
@@ -108,6 +114,12 @@ struct C2PALibrary: @unchecked Sendable {
         builderAddIngredient = try symbol(
             "c2pa_builder_add_ingredient_from_stream", c2pa_builder_add_ingredient_from_stream_fn.self)
         builderSign = try symbol("c2pa_builder_sign", c2pa_builder_sign_fn.self)
+        builderPlaceholder = try symbol("c2pa_builder_placeholder", c2pa_builder_placeholder_fn.self)
+        builderSetExclusions = try symbol(
+            "c2pa_builder_set_data_hash_exclusions", c2pa_builder_set_data_hash_exclusions_fn.self)
+        builderUpdateHash = try symbol(
+            "c2pa_builder_update_hash_from_stream", c2pa_builder_update_hash_from_stream_fn.self)
+        builderSignEmbeddable = try symbol("c2pa_builder_sign_embeddable", c2pa_builder_sign_embeddable_fn.self)
         signerFromInfo = try symbol("c2pa_signer_from_info", c2pa_signer_from_info_fn.self)
         readerFromContext = try symbol("c2pa_reader_from_context", c2pa_reader_from_context_fn.self)
         readerWithStream = try symbol("c2pa_reader_with_stream", c2pa_reader_with_stream_fn.self)

@@ -196,26 +196,8 @@ package struct ManifestDraft: Sendable {
         _ source: StreamBacking, into output: StreamBacking, with signer: C2PASigner, context: OpaquePointer
     ) throws(CredentialsError) {
         let library = signer.library
-        guard let fresh = library.builderFromContext(context) else { throw library.failure("c2pa: builder") }
-        guard let builder = library.builderWithDefinition(fresh, definition.text) else {
-            throw library.failure("c2pa: the manifest")
-        }
+        let builder = try builder(library, context: context)
         defer { _ = library.free(UnsafeRawPointer(builder)) }
-        for ingredient in ingredients {
-            // A named one is in the definition already.
-            guard let backing = try ingredient.asset.backing() else { continue }
-            let added = try backing.withStream(library) { stream in
-                library.builderAddIngredient(builder, ingredient.json.text, ingredient.format, stream)
-            }
-            guard added == 0 else {
-                let reason = library.take(library.error()) ?? "unknown error"
-                var failure = library.failure("c2pa: ingredient \(ingredient.title)", reason: reason)
-                if ingredient.relationship == "parentOf" {
-                    failure.parentManifest = C2PALibrary.plain(reason, fallback: reason)
-                }
-                throw failure
-            }
-        }
         let written = try source.withStream(library) { (source) throws(CredentialsError) -> Int64 in
             try output.withStream(library) { (destination) throws(CredentialsError) -> Int64 in
                 var manifest: UnsafePointer<UInt8>?
@@ -224,5 +206,40 @@ package struct ManifestDraft: Sendable {
             }
         }
         guard written >= 0 else { throw library.failure("c2pa: cannot sign \(title)") }
+    }
+
+    /// The SDK's builder of this manifest, its ingredients added (the caller frees it).
+    func builder(_ library: C2PALibrary, context: OpaquePointer) throws(CredentialsError) -> OpaquePointer {
+        guard let fresh = library.builderFromContext(context) else { throw library.failure("c2pa: builder") }
+        guard let builder = library.builderWithDefinition(fresh, definition.text) else {
+            throw library.failure("c2pa: the manifest")
+        }
+        do {
+            for ingredient in ingredients { try add(ingredient, to: builder, library) }
+        } catch {
+            _ = library.free(UnsafeRawPointer(builder))
+            throw error
+        }
+        return builder
+    }
+
+    private func add(
+        _ ingredient: Ingredient, to builder: OpaquePointer, _ library: C2PALibrary
+    )
+        throws(CredentialsError)
+    {
+        // A named one is in the definition already.
+        guard let backing = try ingredient.asset.backing() else { return }
+        let added = try backing.withStream(library) { stream in
+            library.builderAddIngredient(builder, ingredient.json.text, ingredient.format, stream)
+        }
+        guard added == 0 else {
+            let reason = library.take(library.error()) ?? "unknown error"
+            var failure = library.failure("c2pa: ingredient \(ingredient.title)", reason: reason)
+            if ingredient.relationship == "parentOf" {
+                failure.parentManifest = C2PALibrary.plain(reason, fallback: reason)
+            }
+            throw failure
+        }
     }
 }

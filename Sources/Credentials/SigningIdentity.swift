@@ -120,25 +120,38 @@ package final class C2PASigner: @unchecked Sendable {
 
     package init(_ identity: SigningIdentity) throws(CredentialsError) {
         let library = try C2PALibrary.shared()
-        let context = try Self.context(library, settings: Self.settings)
-        let made = identity.algorithm.withCString { alg in
+        // Two signers of the one identity: the context's own (a context takes its signer over),
+        // which signs a JPEG whose manifest camstamp embeds itself, and this one for the SDK's
+        // embedding of every other format.
+        guard let made = Self.signer(library, identity) else {
+            throw library.failure("--sign: the certificate and key do not make a signer")
+        }
+        guard let owned = Self.signer(library, identity) else {
+            _ = library.free(UnsafeRawPointer(made))
+            throw library.failure("--sign: the certificate and key do not make a signer")
+        }
+        let context: OpaquePointer
+        do { context = try Self.context(library, settings: Self.settings, signer: owned) } catch {
+            _ = library.free(UnsafeRawPointer(made))
+            throw error
+        }
+        self.library = library
+        self.context = context
+        self.identity = identity
+        signer = made
+    }
+
+    private static func signer(_ library: C2PALibrary, _ identity: SigningIdentity) -> OpaquePointer? {
+        identity.algorithm.withCString { alg in
             identity.chain.withCString { chain in
                 identity.key.withCString { key in
-                    Self.withOptionalCString(identity.timestampAuthority) { tsa in
+                    withOptionalCString(identity.timestampAuthority) { tsa in
                         var info = C2paSignerInfo(alg: alg, sign_cert: chain, private_key: key, ta_url: tsa)
                         return library.signerFromInfo(&info)
                     }
                 }
             }
         }
-        guard let made else {
-            _ = library.free(UnsafeRawPointer(context))
-            throw library.failure("--sign: the certificate and key do not make a signer")
-        }
-        self.library = library
-        self.context = context
-        self.identity = identity
-        signer = made
     }
 
     deinit {
@@ -178,8 +191,13 @@ package final class C2PASigner: @unchecked Sendable {
         return text.withCString(body)
     }
 
-    /// A context whose settings are `json` (the SDK's settings, as JSON).
-    static func context(_ library: C2PALibrary, settings json: String) throws(CredentialsError) -> OpaquePointer {
+    /// A context whose settings are `json` (the SDK's settings, as JSON) and, given one, that
+    /// signs with `signer` (taken over: freed with the context, or here when none is made).
+    static func context(
+        _ library: C2PALibrary, settings json: String, signer: OpaquePointer? = nil
+    ) throws(CredentialsError) -> OpaquePointer {
+        var signer = signer
+        defer { if let signer { _ = library.free(UnsafeRawPointer(signer)) } }
         guard let settings = library.settingsNew() else { throw library.failure("c2pa: settings") }
         defer { _ = library.free(UnsafeRawPointer(settings)) }
         guard library.settingsUpdate(settings, json, "json") == 0 else { throw library.failure("c2pa: settings") }
@@ -187,6 +205,13 @@ package final class C2PASigner: @unchecked Sendable {
         guard library.contextBuilderSetSettings(builder, settings) == 0 else {
             _ = library.free(UnsafeRawPointer(builder))
             throw library.failure("c2pa: context")
+        }
+        if let given = signer {
+            guard library.contextBuilderSetSigner(builder, given) == 0 else {
+                _ = library.free(UnsafeRawPointer(builder))
+                throw library.failure("c2pa: context")
+            }
+            signer = nil
         }
         guard let context = library.contextBuilderBuild(builder) else { throw library.failure("c2pa: context") }
         return context

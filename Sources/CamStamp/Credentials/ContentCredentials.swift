@@ -3,6 +3,7 @@
 internal import Credentials
 import Foundation
 internal import Media
+internal import PhotoMetadata
 import Presets
 internal import Watermark
 
@@ -101,14 +102,37 @@ final class ContentCredentials: Sendable {
         if invisible, let instanceID { Self.watermarked(instanceID, draft: &draft) }
         if let blocks { draft.add(assertion: BlockAssertion.label, data: BlockAssertion.json(blocks)) }
         let carried = parent.count == source.count && Self.carriesManifest(source, skipping: sourceScan)
+        let place = format == .jpg ? Self.manifestPlace(output) : nil
         let signed = try carrying(carried, draft, mime: Self.mime(format), into: file) {
             draft throws(CredentialsError) in
+            if let place {
+                guard let file else {
+                    return Data(try draft.sign(jpeg: output, manifestAt: place, with: signer).joined())
+                }
+                try draft.sign(jpeg: output, manifestAt: place, intoFile: file, with: signer)
+                return nil
+            }
             guard let file else { return try draft.sign(parts: output, with: signer) }
             try draft.sign(parts: output, intoFile: file, with: signer)
             return nil
         }
         if format == .heic || format == .avif { try Self.checkDecodes(signed.data, file: file, format: format) }
         return signed
+    }
+
+    /// Where a JPEG's manifest goes when camstamp embeds it: after its JFIF segment, or after SOI
+    /// when it has none, as the SDK puts it. Nil for a JPEG that has APP11 segments (a manifest
+    /// the SDK would take out first; camstamp's outputs never carry one) or whose header is not in
+    /// its first 256 KB: the SDK embeds those itself.
+    static func manifestPlace(_ parts: [Data]) -> Int? {
+        // The header usually ends the first part (the scan follows); its SOS is read from the next.
+        var head = Data()
+        for part in parts where head.count < 1 << 18 { head.append(part.prefix((1 << 18) - head.count)) }
+        guard let header = try? JPEGStructure(parsing: head), !header.segments.contains(where: { $0.marker == 0xEB })
+        else { return nil }
+        guard let jfif = header.segments.lastIndex(where: { $0.marker == 0xE0 }) else { return 2 }
+        let next = header.segments.index(after: jfif)
+        return next < header.segments.endIndex ? header.segments[next].offset : header.scanOffset
     }
 
     /// A signed HEIC or AVIF is read back before it is kept. c2pa-rs 0.91 moves the offsets of
