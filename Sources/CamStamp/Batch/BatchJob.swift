@@ -55,6 +55,10 @@ public struct BatchJob {
     public func run(interrupts: Interrupts? = nil, report: JobOutput = .silent) throws(CamStampError) -> Summary {
         // From here a first Ctrl-C or SIGTERM asks this job to finish its outputs.
         interrupts?.finishesOnRequest()
+        // The signer is made beside the presets and fonts; checked before any folder is made.
+        let signing = options.signing.map { (signing) in
+            Background { () throws(CamStampError) in try ContentCredentials(signing) }
+        }
         let (preset, variables) = try Verbosity.timed("presets and fonts") { () throws(CamStampError) in
             try MarkSetup.preset(
                 names: options.presets, text: options.text, variables: options.variables, resources: resources)
@@ -69,10 +73,7 @@ public struct BatchJob {
         Verbosity.log(
             "\(plan.items.count) photo\(plan.items.count == 1 ? "" : "s") to stamp"
                 + (options.shard.map { " (shard \($0))" } ?? ""))
-        // The certificate, key and SDK checked before any folder is made.
-        let credentials = try options.signing.map { (signing) throws(CamStampError) in
-            try ContentCredentials(signing)
-        }
+        let credentials = try signing?.value()
         try prepareOutputFolders(plan)
         if options.dryRun { return dryRun(plan, report: report) }
         var settings = try photoSettings(metadataTemplates)
