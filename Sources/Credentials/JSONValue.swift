@@ -3,7 +3,7 @@
 import Foundation
 
 /// A JSON value, as the SDK's manifest definitions and assertions take them.
-package enum JSONValue: Sendable, Equatable, Encodable, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
+package enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral, ExpressibleByBooleanLiteral
 {
     case string(String)
@@ -17,17 +17,6 @@ package enum JSONValue: Sendable, Equatable, Encodable, ExpressibleByStringLiter
     package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
-    }
-
-    package func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .string(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        case .bool(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
     }
 
     /// Compact JSON text, keys sorted. Written directly: JSONEncoder took half a millisecond for

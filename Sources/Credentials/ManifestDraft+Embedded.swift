@@ -29,31 +29,34 @@ extension ManifestDraft {
         for _ in 0..<2 {
             var sized = self
             sized.add(assertion: "c2pa.hash.data", data: Self.dataHash(start: offset, length: guess))
-            let signed = try sized.embedded(parts, at: offset, with: signer)
-            if let signed = signed.parts { return signed }
-            guess = signed.placeholder
+            switch try sized.embedded(parts, at: offset, guess: guess, with: signer) {
+            case .signed(let signed): return signed
+            case .placeholder(let size): guess = size
+            case .unfilled: return [try sign(parts: parts, with: signer)]
+            }
         }
         // Sizes that would not settle (no such manifest is known): the SDK embeds it itself.
         return [try sign(parts: parts, with: signer)]
     }
 
-    /// The signed parts, or nil with the placeholder's size when the guess in the hash
-    /// assertion was of another width than it.
+    private enum Embedding {
+        case signed([Data])
+        /// The guess in the hash assertion was of another CBOR width than the placeholder's size.
+        case placeholder(Int)
+        /// The signed manifest does not fill its place exactly (zeros after its JUMBF box).
+        case unfilled
+    }
+
     private func embedded(
-        _ parts: [Data], at offset: Int, with signer: C2PASigner
-    )
-        throws(CredentialsError) -> (parts: [Data]?, placeholder: Int)
-    {
+        _ parts: [Data], at offset: Int, guess: Int, with signer: C2PASigner
+    ) throws(CredentialsError) -> Embedding {
         let library = signer.library
         let builder = try builder(library, context: signer.context)
         defer { _ = library.free(UnsafeRawPointer(builder)) }
         let placeholder = try Self.taken(library, "c2pa: the manifest's placeholder") { bytes in
             library.builderPlaceholder(builder, format, &bytes)
         }
-        let guessed = assertions.last { $0.label == "c2pa.hash.data" }.flatMap { Self.exclusionLength($0.data) }
-        guard let guessed, Self.cborWidth(guessed) == Self.cborWidth(placeholder.count) else {
-            return (nil, placeholder.count)
-        }
+        guard Self.cborWidth(guess) == Self.cborWidth(placeholder.count) else { return .placeholder(placeholder.count) }
         let (before, after) = Self.split(parts, at: offset)
         var exclusion: [UInt64] = [UInt64(offset), UInt64(placeholder.count)]
         guard library.builderSetExclusions(builder, &exclusion, 1) == 0 else {
@@ -66,12 +69,8 @@ extension ManifestDraft {
         let manifest = try Self.taken(library, "c2pa: cannot sign \(title)") { bytes in
             library.builderSignEmbeddable(builder, format, &bytes)
         }
-        guard manifest.count == placeholder.count, Self.fillsItsSegments(manifest) else {
-            throw CredentialsError(
-                "c2pa: cannot sign \(title): the signed manifest (\(manifest.count) bytes) does not fill "
-                    + "its place (\(placeholder.count) bytes)")
-        }
-        return (before + [manifest] + after, placeholder.count)
+        guard manifest.count == placeholder.count, Self.fillsItsSegments(manifest) else { return .unfilled }
+        return .signed(before + [manifest] + after)
     }
 
     /// The SDK's hash assertion (`c2pa.hash.data`) as its JSON has it, the hash not yet made.
@@ -81,13 +80,6 @@ extension ManifestDraft {
             "exclusions": [["start": .number(Double(start)), "length": .number(Double(length))]],
             "hash": .array(Array(repeating: .number(0), count: 32)),
         ]
-    }
-
-    private static func exclusionLength(_ data: JSONValue) -> Int? {
-        guard case .object(let hash) = data, case .array(let list)? = hash["exclusions"],
-            case .object(let first)? = list.first, case .number(let length)? = first["length"]
-        else { return nil }
-        return Int(length)
     }
 
     /// The bytes CBOR spends on an unsigned integer.

@@ -170,8 +170,14 @@ package struct ManifestDraft: Sendable {
         try sign(parts: [asset], intoFile: output, with: signer)
     }
 
-    /// The asset whose bytes are `parts`, one after the other, signed, in memory.
-    package func sign(parts: [Data], with signer: C2PASigner) throws(CredentialsError) -> Data {
+    /// The asset whose bytes are `parts`, one after the other, signed, in memory. `jpegManifestAt`:
+    /// a JPEG whose manifest camstamp embeds there itself (`sign(jpeg:manifestAt:with:)`).
+    package func sign(
+        parts: [Data], jpegManifestAt offset: Int? = nil, with signer: C2PASigner
+    )
+        throws(CredentialsError) -> Data
+    {
+        if let offset { return Data(try sign(jpeg: parts, manifestAt: offset, with: signer).joined()) }
         let output = MemoryStream(capacity: parts.reduce(0) { $0 + $1.count } + (256 << 10))
         try sign(PartsStream(parts), into: output, with: signer, context: signer.context)
         return output.data
@@ -179,7 +185,12 @@ package struct ManifestDraft: Sendable {
 
     /// The asset whose bytes are `parts`, one after the other, signed into the file `output`, a
     /// new file (it must not exist); the parts are read in place, not joined.
-    package func sign(parts: [Data], intoFile output: URL, with signer: C2PASigner) throws(CredentialsError) {
+    package func sign(
+        parts: [Data], jpegManifestAt offset: Int? = nil, intoFile output: URL, with signer: C2PASigner
+    )
+        throws(CredentialsError)
+    {
+        if let offset { return try sign(jpeg: parts, manifestAt: offset, intoFile: output, with: signer) }
         let destination = try FileStream(output, writing: true)
         try sign(PartsStream(parts), into: destination, with: signer, context: signer.context)
     }

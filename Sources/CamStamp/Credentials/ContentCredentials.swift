@@ -105,15 +105,8 @@ final class ContentCredentials: Sendable {
         let place = format == .jpg ? Self.manifestPlace(output) : nil
         let signed = try carrying(carried, draft, mime: Self.mime(format), into: file) {
             draft throws(CredentialsError) in
-            if let place {
-                guard let file else {
-                    return Data(try draft.sign(jpeg: output, manifestAt: place, with: signer).joined())
-                }
-                try draft.sign(jpeg: output, manifestAt: place, intoFile: file, with: signer)
-                return nil
-            }
-            guard let file else { return try draft.sign(parts: output, with: signer) }
-            try draft.sign(parts: output, intoFile: file, with: signer)
+            guard let file else { return try draft.sign(parts: output, jpegManifestAt: place, with: signer) }
+            try draft.sign(parts: output, jpegManifestAt: place, intoFile: file, with: signer)
             return nil
         }
         if format == .heic || format == .avif { try Self.checkDecodes(signed.data, file: file, format: format) }
@@ -123,11 +116,14 @@ final class ContentCredentials: Sendable {
     /// Where a JPEG's manifest goes when camstamp embeds it: after its JFIF segment, or after SOI
     /// when it has none, as the SDK puts it. Nil for a JPEG that has APP11 segments (a manifest
     /// the SDK would take out first; camstamp's outputs never carry one) or whose header is not in
-    /// its first 256 KB: the SDK embeds those itself.
+    /// its first part: the SDK embeds those itself.
     static func manifestPlace(_ parts: [Data]) -> Int? {
-        // The header usually ends the first part (the scan follows); its SOS is read from the next.
+        // The header is the first part; its SOS (at most 14 bytes) may begin the next. Only so
+        // much is copied to be parsed, not the scan's first 256 KB.
+        guard let first = parts.first else { return nil }
+        let limit = min(1 << 18, first.count + 64)
         var head = Data()
-        for part in parts where head.count < 1 << 18 { head.append(part.prefix((1 << 18) - head.count)) }
+        for part in parts where head.count < limit { head.append(part.prefix(limit - head.count)) }
         guard let header = try? JPEGStructure(parsing: head), !header.segments.contains(where: { $0.marker == 0xEB })
         else { return nil }
         guard let jfif = header.segments.lastIndex(where: { $0.marker == 0xE0 }) else { return 2 }
