@@ -21,7 +21,8 @@ DEBS = pkg-config \
        zsh fish \
        libsoup-3.0-dev curl xvfb xdotool chromium chromium-driver python3-selenium python3-pil \
        libheif-dev libheif-examples libtiff-dev libwebp-dev webp \
-       libgstrtspserver-1.0-dev gstreamer1.0-rtsp nginx libnginx-mod-rtmp srt-tools ffmpeg \
+       libgstrtspserver-1.0-dev gstreamer1.0-rtsp \
+       libgstreamer-plugins-bad1.0-dev gstreamer1.0-nice nginx libnginx-mod-rtmp srt-tools ffmpeg \
        pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file python3-venv \
        openssl libssl-dev unzip python3-pip libqrencode-dev zbar-tools
 
@@ -92,10 +93,14 @@ build: deps $(C2PA_LIB)
 # onnxruntime, while dwtDct needs only numpy, PyWavelets and OpenCV (and the tests load its
 # maxDct.py by path: the package's __init__ imports torch). c2pa-python, the Content Credentials'
 # referee, from the wheel make fetched and checked (C2PA_WHEEL), with its three dependencies.
+# aiortc, the WHIP endpoint of the tests (Tests/TestSupport/Scripts/whip_endpoint.py): a WebRTC
+# stack nobody here wrote, with its dependencies pinned (its pyOpenSSL needs cryptography 49+).
 # Installed only when the list changed.
 PYTHON_ENV      = $(BUILD_DIR)/python
 PYTHON_PACKAGES = numpy==2.2.6 PyWavelets==1.8.0 opencv-python-headless==4.12.0.88 \
-                  toml==0.10.2 cryptography==48.0.0 requests==2.34.2
+                  toml==0.10.2 cryptography==50.0.2 requests==2.34.2 \
+                  aiortc==1.16.0 aioice==0.13.0 av==18.1.0 pylibsrtp==1.0.0 pyee==13.0.1 \
+                  pyOpenSSL==26.4.0 google-crc32c==1.9.0 dnspython==2.9.2 ifaddr==0.2.0
 PYTHON_NO_DEPS  = invisible-watermark==0.2.0 $(C2PA_DIR)/$(C2PA_WHEEL)
 PYTHON_STAMP    = $(PYTHON_ENV)/camstamp-packages.txt
 .PHONY: python-deps

@@ -52,6 +52,13 @@ let package = Package(
         // A WebP's metadata chunks set without re-encoding or touching its bitstream.
         systemLibrary("CWebPMux", "libwebpmux", "libwebp-dev"),
         systemLibrary("CGstRtspServer", "gstreamer-rtsp-server-1.0", "libgstrtspserver-1.0-dev"),
+        // webrtcbin's session descriptions and SDP (WHIP out of `stream`, the camera page's WebRTC
+        // preview); its action signals are variadic, so emitted by a shim, which also makes the
+        // connections' ECDSA identity with libcrypto (libssl-dev).
+        systemLibrary("CGstWebRTC", "gstreamer-webrtc-1.0", "libgstreamer-plugins-bad1.0-dev"),
+        .target(
+            name: "CWebRTCShim", dependencies: ["CGstWebRTC", "CGStreamer"],
+            linkerSettings: [.linkedLibrary("crypto")]),
         // libx264 behind a GstVideoEncoder that lets go of each frame once x264 has copied it
         // (x264enc holds ~50): the marked clips' H.264 encoder, registered in-process.
         systemLibrary("CX264", "x264", "libx264-dev"),
@@ -81,7 +88,7 @@ let package = Package(
             name: "Media",
             dependencies: [
                 "ISOBMFF", "CGStreamer", "CGstApp", "CGstVideo", "CTurboJPEG", "CV4L2", "CJPEGCoefficients", "CHeif",
-                "CTIFF", "CGstRtspServer", "CX264Encoder",
+                "CTIFF", "CGstRtspServer", "CX264Encoder", "CGstWebRTC", "CWebRTCShim",
             ]),
         // The nearest city to a position ({place}), from libgeonames' offline gazetteer.
         .target(name: "Places", dependencies: ["CGeonames"]),

@@ -21,14 +21,25 @@ final class Publishing: @unchecked Sendable {
 
     /// The relays and the RTSP server of `output`, fed from the taps of `pipeline` (the stream's
     /// one pipeline, built with `output.launch` as its output part).
-    init(output: StreamOutput, pipeline: Pipeline, options: StreamOptions) throws(CamStampError) {
+    /// `report` says why a connection could not be made (a WHIP endpoint's refusal).
+    init(
+        output: StreamOutput, pipeline: Pipeline, options: StreamOptions,
+        report: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(CamStampError) {
         self.pipeline = pipeline
         func fail(_ error: MediaError) -> CamStampError { .failure("\(options.targetDescription): \(error)") }
         var relays: [Relay] = []
         for branch in output.branches {
             guard let tap = branch.tap else { continue }
-            do { relays.append(try Relay(target: branch.target, tap: SampleTap(pipeline: pipeline, name: tap))) } catch
-            {
+            do {
+                relays.append(
+                    try Relay(
+                        target: branch.target, tap: SampleTap(pipeline: pipeline, name: tap),
+                        soundTap: branch.soundTap.map { name throws(MediaError) in
+                            try SampleTap(pipeline: pipeline, name: name)
+                        },
+                        whipToken: options.whipToken, report: report))
+            } catch {
                 throw fail(error)
             }
         }

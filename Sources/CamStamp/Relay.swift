@@ -4,18 +4,19 @@ import Foundation
 internal import Media
 import Synchronization
 
-/// One network target: its own pipeline (`appsrc name=feed ! … sink`), fed from the encoding
-/// pipeline's appsink, rebuilt with backoff whenever the connection fails.
+/// One network target: its connection (`RelayLink`: a pipeline of its own, or a WebRTC session),
+/// fed from the encoding pipeline's appsinks, made again with backoff whenever it fails.
 final class Relay: @unchecked Sendable {
     let target: StreamTarget
     private let tap: SampleTap
-    private let launch: String
+    /// The sound's tap, for a target that takes the sound apart from the pictures (WHIP).
+    private let soundTap: SampleTap?
+    private let makeLink: () throws -> RelayLink
+    private let report: @Sendable (String) -> Void
     private let stopRequested = Atomic(false)
     private let lock = NSLock()
     // Only the relay's thread touches these, except `outage` (under the lock).
-    private var pipeline: Pipeline?
-    private var feed: SampleFeed?
-    private var origin: UInt64?
+    private var link: RelayLink?
     private var startedAt: ContinuousClock.Instant?
     private var confirmed = false
     private var downSince: ContinuousClock.Instant?
@@ -24,6 +25,7 @@ final class Relay: @unchecked Sendable {
     private var everUp = false
     private var backoff: Duration = Relay.firstBackoff
     private var nextAttempt = ContinuousClock.now
+    private var lastReported: String?
 
     /// The first wait after a failure; it doubles up to `longestBackoff`.
     static let firstBackoff: Duration = .milliseconds(500)
@@ -31,30 +33,33 @@ final class Relay: @unchecked Sendable {
     /// A connection that has carried the stream this long without an error counts as back.
     static let confirmation: Duration = .seconds(1)
 
-    init(target: StreamTarget, tap: SampleTap) throws(MediaError) {
+    /// A relay to `target` from `tap` (and `soundTap`, for WHIP); `whipToken` is WHIP's Bearer
+    /// token; `report` says, once for each new reason, why a connection could not be made.
+    init(
+        target: StreamTarget, tap: SampleTap, soundTap: SampleTap? = nil, whipToken: String? = nil,
+        report: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(MediaError) {
         self.target = target
         self.tap = tap
-        // The source leaks the oldest buffers while a connection is being made, so memory stays bounded.
-        // The feed's queue and leaking are set by SampleFeed.
-        let source = "appsrc name=feed ! queue"
-        switch target {
-        case .rtmp(let url):
-            launch = "\(source) ! rtmp2sink name=out location=\(PipelineTemplate.quote(url)) sync=false"
-        case .srt(let host, let port, let listener):
-            let address = host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""
-            let uri = "srt://\(address):\(port)?mode=\(listener ? "listener" : "caller")"
-            // A listener streams to whoever is connected and drops data while nobody is.
-            launch =
-                "\(source) ! srtsink name=out uri=\(PipelineTemplate.quote(uri)) sync=false wait-for-connection=false"
-        default:
+        self.soundTap = soundTap
+        self.report = report
+        if case .whip = target {
+            let withSound = soundTap != nil
+            makeLink = { try WHIPLink(target: target, token: whipToken, withSound: withSound) }
+        } else if let launch = PipelineLink.launch(for: target) {
+            makeLink = { try PipelineLink(target: target, launch: launch) }
+        } else {
             throw .invalidTemplate("\(target.description) is not a network target")
         }
     }
 
     func requestStop() { stopRequested.store(true, ordering: .relaxed) }
 
-    /// Ends the tap here if nothing came through it yet (see `Publishing.endIdleTaps`).
-    func endIfIdle() { tap.endIfNothingCame() }
+    /// Ends the taps here if nothing came through them yet (see `Publishing.endIdleTaps`).
+    func endIfIdle() {
+        tap.endIfNothingCame()
+        soundTap?.endIfNothingCame()
+    }
 
     /// Time without a connection, if there was any.
     var outage: Outage? {
@@ -69,34 +74,41 @@ final class Relay: @unchecked Sendable {
         }
     }
 
-    /// Carries samples until the encoding pipeline ends (EOS) or a stop is requested.
+    /// Carries samples until the encoding pipeline ends (EOS) or a stop is requested. With a
+    /// sound tap, the pictures are waited for briefly and the sound taken as it has come.
     func run() {
+        let wait: Duration = soundTap == nil ? .milliseconds(200) : .milliseconds(10)
         while !stopRequested.load(ordering: .relaxed) {
-            switch tap.pull(timeout: .milliseconds(200)) {
+            switch tap.pull(timeout: wait) {
             case .endOfStream:
-                close(endOfStream: true)
-                lock.withLock {
-                    if let since = downSince {
-                        downTotal += ContinuousClock.now - since
-                        downSince = nil
-                    }
+                // The sound's last samples, up to its end: its appsink holds the end of the
+                // whole stream until they are taken.
+                while let soundTap, case .sample(let sample) = soundTap.pull(timeout: .milliseconds(200)) {
+                    if link?.push(sample, isVideo: false) == false { dropConnection() }
                 }
+                finish(endOfStream: true)
                 return
             case .timeout:
                 checkHealth()
             case .sample(let sample):
                 checkHealth()
-                if pipeline == nil {
+                if link == nil {
                     // A new connection starts on a keyframe, or its viewers see grey until the next.
                     guard sample.isKeyframe, ContinuousClock.now >= nextAttempt else { continue }
                     connect()
-                    guard pipeline != nil else { continue }
                 }
-                origin = origin ?? sample.time
-                if feed?.push(sample, timeOrigin: origin) == false { dropConnection() }
+                if link?.push(sample, isVideo: true) == false { dropConnection() }
+            }
+            while let soundTap, case .sample(let sample) = soundTap.pull(timeout: .zero) {
+                if link?.push(sample, isVideo: false) == false { dropConnection() }
             }
         }
-        close(endOfStream: false)
+        finish(endOfStream: false)
+    }
+
+    private func finish(endOfStream: Bool) {
+        link?.close(endOfStream: endOfStream)
+        link = nil
         lock.withLock {
             if let since = downSince {
                 downTotal += ContinuousClock.now - since
@@ -107,35 +119,31 @@ final class Relay: @unchecked Sendable {
 
     private func connect() {
         do {
-            let pipeline = try Pipeline(launch)
-            feed = try SampleFeed(pipeline: pipeline, name: "feed")
-            // Not waited for: a live source never prerolls; a failed connection comes on the bus.
-            try pipeline.setState(.playing, wait: false)
-            self.pipeline = pipeline
-            origin = nil
+            link = try makeLink()
             let now = ContinuousClock.now
             startedAt = now
             confirmed = false
             // Down until this connection is confirmed (then it is counted from when it was made).
             lock.withLock { if downSince == nil { downSince = now } }
         } catch {
-            feed = nil
-            pipeline = nil
+            link = nil
             lock.withLock { if downSince == nil { downSince = ContinuousClock.now } }
+            say("\(error)")
             scheduleRetry()
         }
     }
 
-    /// A bus error ends this connection; one that ran long enough without one counts as back.
+    /// A failure ends this connection; one that ran long enough without one counts as back.
     private func checkHealth() {
-        guard let pipeline else { return }
-        if pipeline.pendingError() != nil {
+        guard let link else { return }
+        if link.failure != nil {
             dropConnection()
             return
         }
-        if !confirmed, let startedAt, ContinuousClock.now - startedAt >= Self.confirmation, carriesTheStream {
+        if !confirmed, let startedAt, ContinuousClock.now - startedAt >= Self.confirmation, link.carriesTheStream {
             confirmed = true
             backoff = Self.firstBackoff
+            lastReported = nil
             lock.withLock {
                 if let since = downSince {
                     // Down until the connection that held was made.
@@ -148,30 +156,10 @@ final class Relay: @unchecked Sendable {
         }
     }
 
-    /// Whether the connection is carrying the stream, as far as the sink can tell. An SRT caller
-    /// retries its handshake inside srtsink for 3 s before it fails, without an error meanwhile:
-    /// its statistics count packets sent only once a listener answered. An RTMP server that
-    /// takes the connection and never answers the handshake (another service on the port, a
-    /// proxy, `rtmps://` to a plain server) holds rtmp2sink without an error until its 5 s
-    /// timeout: a server that answered has sent bytes (the handshake's, its window size and
-    /// the publish's result). Nothing else fails silently.
-    private var carriesTheStream: Bool {
-        switch target {
-        case .srt(_, _, false):
-            guard let out = try? pipeline?.element(named: "out") else { return false }
-            return out.structure("stats")?.fields["packets-sent"] != nil
-        case .rtmp:
-            guard let out = try? pipeline?.element(named: "out") else { return false }
-            return (out.structure("stats")?.fields["in-bytes-total"].flatMap { UInt64($0) } ?? 0) > 0
-        default:
-            return true
-        }
-    }
-
     private func dropConnection() {
-        pipeline?.stop()
-        pipeline = nil
-        feed = nil
+        if let reason = link?.failure, case .whip = target { say(reason) }
+        link?.close(endOfStream: false)
+        link = nil
         lock.withLock {
             if downSince == nil { downSince = confirmed ? ContinuousClock.now : (startedAt ?? ContinuousClock.now) }
         }
@@ -179,21 +167,15 @@ final class Relay: @unchecked Sendable {
         scheduleRetry()
     }
 
+    /// Says why the connection is down, once for each reason in a row.
+    private func say(_ reason: String) {
+        guard reason != lastReported else { return }
+        lastReported = reason
+        report("\(target.description): \(reason); trying again")
+    }
+
     private func scheduleRetry() {
         nextAttempt = ContinuousClock.now + backoff
         backoff = min(backoff * 2, Self.longestBackoff)
-    }
-
-    private func close(endOfStream: Bool) {
-        guard let pipeline else { return }
-        // The end waits for a connection that carries the stream; a caller still knocking would
-        // hold the end of the whole stream for as long as its handshake lasts.
-        if endOfStream && carriesTheStream {
-            feed?.endOfStream()
-            _ = pipeline.waitForEndOrError(timeout: .seconds(3))
-        }
-        pipeline.stop()
-        self.pipeline = nil
-        feed = nil
     }
 }

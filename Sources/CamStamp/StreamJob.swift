@@ -186,7 +186,10 @@ public struct StreamJob {
         let publishing: Publishing?
         do {
             publishing =
-                options.isComposed ? try Publishing(output: output, pipeline: stream.pipeline, options: options) : nil
+                options.isComposed
+                ? try Publishing(
+                    output: output, pipeline: stream.pipeline, options: options, report: { report.warning($0) })
+                : nil
         } catch {
             stream.abort()
             throw error

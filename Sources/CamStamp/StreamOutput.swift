@@ -28,6 +28,8 @@ struct StreamOutput {
         var sink: String?
         /// The appsink a network target's relay pulls from.
         var tap: String?
+        /// The appsink of its sound, for a target that takes it apart from the pictures (WHIP).
+        var soundTap: String?
         /// The RTP payloader whose caps make the SDP.
         var payloader: String?
     }
@@ -109,7 +111,7 @@ struct StreamOutput {
         let name: String
         var branch = Branch(target: options.target, index: 0)
         switch options.target {
-        case .rtmp, .srt, .hls, .serve:
+        case .rtmp, .srt, .hls, .serve, .whip:
             throw .failure("\(options.targetDescription): needs the composed output")
         case .file(let url, let container):
             name = "stream-\(container.rawValue)"
@@ -171,8 +173,11 @@ extension StreamOutput {
         }
         // One video encode; the tee hands the same H.264 (SPS/PPS with every keyframe, so any
         // branch can start anywhere) to every target.
+        // WebRTC receivers all take Constrained Baseline (aiortc nothing else, browsers it first):
+        // with a WHIP target the one encode is that, for every target.
+        let webRTC = options.targets.contains { if case .whip = $0 { true } else { false } }
         let head = PipelineTemplate(
-            "{encode} ! h264parse config-interval=-1 ! "
+            "{encode} ! \(webRTC ? "video/x-h264,profile=constrained-baseline ! " : "")h264parse config-interval=-1 ! "
                 + "video/x-h264,stream-format=byte-stream,alignment=au ! tee name=\(videoTee)")
         var launch: String
         do { launch = try head.render(["encode": .fragment(encode)]) } catch {
@@ -241,6 +246,15 @@ extension StreamOutput {
         case .hls(let folder):
             launch += try hlsBranch(
                 folder, names: (mux, input, soundInput), sound: sound, codecs: &codecs, into: &branch)
+        case .whip:
+            // WebRTC takes pictures and sound apart (RTP each), in Opus.
+            launch.append("video. ! \(leakyQueue) ! appsink name=relay\(index)")
+            branch.tap = "relay\(index)"
+            if sound {
+                codecs.opus = true
+                launch.append("opus. ! \(leakyQueue) ! appsink name=relay\(index)a")
+                branch.soundTap = "relay\(index)a"
+            }
         case .serve:
             launch.append("video. ! \(leakyQueue) ! appsink name=\(rtspVideoTap)")
             if sound {

@@ -71,6 +71,7 @@ extension StreamTarget {
                 : "srt://\(host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""):\(port)"
         case .hls(let folder): "hls:\(folder.path)"
         case .serve(let serve): serve.description
+        case .whip(let url): url
         }
     }
 }

@@ -51,6 +51,7 @@ extension Commands {
             case .srt: "an SRT stream"
             case .hls: "an HLS stream's live segments"
             case .serve: "the RTSP server's live stream"
+            case .whip: "a WHIP (WebRTC) stream"
             }
         }
 

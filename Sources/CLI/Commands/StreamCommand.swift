@@ -12,7 +12,8 @@ extension Commands {
             "to", value: "TARGET",
             help: "out.mp4, out.mkv, or rtp://HOST:PORT (H.264 over RTP/UDP; the SDP a receiver "
                 + "needs is printed on stdout); rtmp://HOST/APP/KEY (FLV, H.264 + AAC), srt://HOST:PORT "
-                + "(MPEG-TS, caller) or srt://:PORT?mode=listener, hls:DIR (2 s segments and index.m3u8). "
+                + "(MPEG-TS, caller) or srt://:PORT?mode=listener, hls:DIR (2 s segments and index.m3u8), "
+                + "whip://HOST:PORT/PATH or whips://… (WebRTC to a WHIP endpoint, H.264 + Opus). "
                 + "Repeatable: every target gets the same encode; a network target that drops is "
                 + "retried while the others go on. Required unless --serve is given."
         ) { try StreamTarget(parsing: $0, option: $1) }
@@ -37,6 +38,10 @@ extension Commands {
             "bitrate", value: "KBPS", help: "H.264 bitrate, kbit/s, up to \(H264Limits.bitrate.upperBound).",
             default: "\(StreamOptions.defaultBitrate)"
         ) { try NumberOption.integer($0, option: $1, in: H264Limits.bitrate) }
+        static let whipToken = Single<String>(
+            "whip-token", value: "TOKEN",
+            help: "Send TOKEN as a Bearer token to every whip:// or whips:// target (the endpoint's stream key)."
+        )
         static let sdp = Single<String>("sdp", value: "FILE", help: "Also write the SDP of an RTP stream to FILE.")
         static let snapshotFolder = Single<String>(
             "snapshot-dir", value: "DIR",
@@ -54,7 +59,7 @@ extension Commands {
             "stream",
             overview: "Stamp live video and record it to files or publish it: RTP, RTMP, SRT, HLS, an RTSP server.",
             keys: markedCapture + [
-                to, serve, audio, duration, size, fps, bitrate, sdp, snapshotFolder, overwrite,
+                to, serve, audio, duration, size, fps, bitrate, whipToken, sdp, snapshotFolder, overwrite,
                 pipeline, json, progress, gps,
             ] + Signing.keys,
             discussion: "The file is finalized and playable however the stream stops.")
@@ -80,6 +85,18 @@ extension Commands {
             try H264Limits.check(fps: fps, size: size)
         }
         options.bitrate = try values.get(Stream.bitrate) ?? options.bitrate
+        options.whipToken = try values.get(Stream.whipToken)
+        if let token = options.whipToken {
+            // RFC 6750's token characters: it goes into a header as it is.
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~+/="))
+            guard !token.isEmpty, token.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) }) else {
+                throw OptionValueError(
+                    "'--whip-token' must be letters, digits and - . _ ~ + / = only (a Bearer token)")
+            }
+            guard options.targets.contains(where: { if case .whip = $0 { true } else { false } }) else {
+                throw OptionValueError("'--whip-token' is for whip:// and whips:// targets; give one with --to")
+            }
+        }
         options.sdp = try values.get(Stream.sdp).map { URL(fileURLWithPath: $0) }
         options.snapshotFolder = try values.get(Stream.snapshotFolder).map {
             URL(fileURLWithPath: $0, isDirectory: true)

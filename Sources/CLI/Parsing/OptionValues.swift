@@ -64,7 +64,7 @@ extension StreamTarget {
     /// folder must already exist.
     package init(parsing text: String, option: String = "--to") throws {
         let unsupported = OptionValueError(
-            "unsupported target '\(text)' for '\(option)': use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT or hls:DIR"
+            "unsupported target '\(text)' for '\(option)': use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT, hls:DIR or whip://HOST:PORT/PATH"
         )
         if let network = try Self.networkTarget(text, option: option) {
             self = network
@@ -126,6 +126,19 @@ extension StreamTarget {
                 throw OptionValueError.invalid(text, for: option, expected: expected)
             }
             return .srt(host: host, port: port, listener: listener)
+        }
+        if lower.hasPrefix("whip://") || lower.hasPrefix("whips://") {
+            // WHIP's endpoint is an HTTP(S) URL with its own scheme's name: a host is needed.
+            let rest = text.drop { $0 != ":" }.dropFirst(3)
+            guard let host = rest.split(separator: "/", omittingEmptySubsequences: false).first, !host.isEmpty,
+                !text.contains(where: { $0 == " " || $0 == "\"" || $0.isNewline }),
+                URL(string: "http://" + rest) != nil
+            else {
+                throw OptionValueError.invalid(
+                    text, for: option,
+                    expected: "whip://HOST[:PORT]/PATH or whips://HOST/PATH, e.g. whip://127.0.0.1:8889/live/whip")
+            }
+            return .whip(url: text)
         }
         if lower.hasPrefix("hls:") {
             let path = String(text.dropFirst("hls:".count))

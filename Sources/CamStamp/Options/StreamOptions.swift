@@ -39,6 +39,8 @@ public struct StreamOptions: Sendable, Equatable {
     public var audio: AudioChoice?
     /// `--json`: the summary as one JSON object on stdout (frames, drops, outages, snapshots).
     public var json = false
+    /// `--whip-token`: sent to every WHIP endpoint as a Bearer token.
+    public var whipToken: String?
     /// `--sign`: each finished MP4 recording signed (`c2pa.created`); live targets cannot be.
     public var signing: SigningOptions?
 

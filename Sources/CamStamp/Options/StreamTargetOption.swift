@@ -16,6 +16,9 @@ public enum StreamTarget: Sendable, Equatable {
     case hls(folder: URL)
     /// `--serve`: camstamp's own RTSP server, one encode for every viewer.
     case serve(RTSPServe)
+    /// WebRTC to a WHIP endpoint (RFC 9725): `whip://host[:port]/path` over HTTP, `whips://` over
+    /// HTTPS, kept as written.
+    case whip(url: String)
 
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The camstamp authors
 internal import CGStreamer
+internal import CGstApp
+internal import CGstVideo
 import Foundation
 import Synchronization
 

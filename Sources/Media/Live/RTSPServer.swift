@@ -19,11 +19,8 @@ public final class RTSPServer: @unchecked Sendable {
     private let lock = NSLock()
     /// The appsrcs of the media being played, by name; empty while nobody watches.
     private var feeds: [String: SampleFeed] = [:]
-    /// Until a keyframe has gone into the current media, video waits (a viewer cannot start on a delta).
-    private var waitingForKeyframe = true
-    /// Where the current media's times start: the running time of its first keyframe in the
-    /// encoding pipeline, and the media's running time when that keyframe went in (see `push`).
-    private var origin: (encoder: UInt64, media: UInt64)?
+    /// The current media's times, from its first keyframe.
+    private var timeline = FeedTimeline()
     /// How many medias were configured: one while viewers share it.
     private var configured = 0
     /// Called when a viewer asks to play: a keyframe is wanted, so it need not wait for the next.
@@ -144,28 +141,10 @@ public final class RTSPServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let target = feeds[feed] else { return }
-        if isVideo && waitingForKeyframe {
-            guard sample.isKeyframe else { return }
-            waitingForKeyframe = false
-        }
-        if !isVideo && waitingForKeyframe { return }
-        // The viewers get the encoder's times, moved to start where the media's clock was when its
-        // first keyframe went in. Stamped as they came out of the tap instead (appsrc's
-        // do-timestamp), pictures 33 ms apart reached viewers 0 to 170 ms apart on a loaded
-        // machine, the sound likewise: a viewer played them unevenly, and recorded them so.
-        guard let time = sample.time, let running = sample.runningTime else { return }
-        let origin = self.origin ?? (encoder: running, media: target.runningTime ?? 0)
-        self.origin = origin
-        // Sound from before the first picture has no place in this media.
-        guard running >= origin.encoder else { return }
-        // Out goes running - origin.encoder + origin.media, from times whose segments differ (x264enc's
-        // run 1000 hours ahead of the sound's): time - from + to, both kept at zero or more.
-        let from = Int64(time) - Int64(running) + Int64(origin.encoder)
-        if !target.push(sample, timeOrigin: UInt64(max(from, 0)), start: origin.media + UInt64(max(-from, 0))) {
+        if !timeline.push(sample, into: target, isVideo: isVideo) {
             // The last viewer left: that media is gone; the next viewer gets a new one.
             feeds = [:]
-            waitingForKeyframe = true
-            self.origin = nil
+            timeline.reset()
         }
     }
 
@@ -199,8 +178,7 @@ public final class RTSPServer: @unchecked Sendable {
         }
         lock.withLock {
             feeds = found
-            waitingForKeyframe = true
-            origin = nil
+            timeline.reset()
             configured += 1
         }
     }
