@@ -45,7 +45,9 @@ final class Relay: @unchecked Sendable {
         self.report = report
         if case .whip = target {
             let withSound = soundTap != nil
-            makeLink = { try WHIPLink(target: target, token: whipToken, withSound: withSound) }
+            makeLink = {
+                try WHIPLink(target: target, token: whipToken, withSound: withSound) { tap.requestKeyframe() }
+            }
         } else if let launch = PipelineLink.launch(for: target) {
             makeLink = { try PipelineLink(target: target, launch: launch) }
         } else {

@@ -5,12 +5,12 @@ internal import Media
 
 /// How a stream's failures are told apart and said, and its summary line.
 extension StreamJob {
-    /// When every target is a server camstamp calls (RTMP, an SRT caller) and none ever answered,
+    /// When every target is a server camstamp calls (RTMP, an SRT caller, WHIP) and none ever answered,
     /// the stream reached nobody: that is a failure (exit 1), said as one, not a summary line.
     func nothingDelivered(_ summary: Summary) -> String? {
         let called = options.targets.allSatisfy { target in
             switch target {
-            case .rtmp, .srt(_, _, listener: false): true
+            case .rtmp, .srt(_, _, listener: false), .whip: true
             default: false
             }
         }

@@ -21,6 +21,8 @@ final class WHIPLink: RelayLink {
     /// The session on the endpoint, once it answered; deleted on close.
     private var resource: URL?
     private var negotiated = false
+    private var connected = false
+    private let keyframes: KeyframeLimit
     private var broken: String?
     /// The last acknowledgement seen, when it changed, and when it was asked for.
     private var lastAcknowledged: (value: UInt64?, at: ContinuousClock.Instant, checked: ContinuousClock.Instant)?
@@ -33,7 +35,12 @@ final class WHIPLink: RelayLink {
 
     /// A link to `target` (`whip://` or `whips://`), sending sound when `withSound`, with `token`
     /// as a Bearer token. The pipeline starts; the offer is made once the first keyframe is in.
-    init(target: StreamTarget, token: String?, withSound: Bool) throws(MediaError) {
+    /// `requestKeyframe` asks the encode for a keyframe: when the connection is up (the first
+    /// pictures went before it was, and a receiver cannot start on a delta), and whenever the
+    /// receiver asks (a PLI), at most once a second.
+    init(
+        target: StreamTarget, token: String?, withSound: Bool, requestKeyframe: @escaping @Sendable () -> Void
+    ) throws(MediaError) {
         guard case .whip(let url) = target, let endpoint = Self.endpoint(url) else {
             throw .invalidTemplate("\(target.description) is not a WHIP endpoint")
         }
@@ -55,6 +62,9 @@ final class WHIPLink: RelayLink {
         sound = withSound ? try SampleFeed(pipeline: pipeline, name: "sound") : nil
         peer = try WebRTCPeer(pipeline: pipeline, name: "rtc")
         peer.publishOnly()
+        let limit = KeyframeLimit(requestKeyframe)
+        self.keyframes = limit
+        video.onKeyframeRequest { limit.request() }
         try pipeline.setState(.playing, wait: false)
     }
 
@@ -68,6 +78,10 @@ final class WHIPLink: RelayLink {
 
     func push(_ sample: EncodedSample, isVideo: Bool) -> Bool {
         guard broken == nil else { return false }
+        if negotiated && !connected && peer.state == .connected {
+            connected = true
+            keyframes.request()
+        }
         guard let feed = isVideo ? video : sound else { return true }
         guard timeline.push(sample, into: feed, isVideo: isVideo) else { return false }
         // The offer once the first picture and sound have reached webrtcbin (their caps make
@@ -152,6 +166,25 @@ final class WHIPLink: RelayLink {
         }
         lastAcknowledged = (acknowledged, now, now)
         return false
+    }
+}
+
+/// Keyframe requests passed on at most once a second (a receiver repeats its PLI until it has one).
+private final class KeyframeLimit: @unchecked Sendable {
+    private let send: @Sendable () -> Void
+    private let lock = NSLock()
+    private var last: ContinuousClock.Instant?
+
+    init(_ send: @escaping @Sendable () -> Void) { self.send = send }
+
+    func request() {
+        let now = ContinuousClock.now
+        let due = lock.withLock {
+            guard last.map({ now - $0 >= .seconds(1) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        if due { send() }
     }
 }
 

@@ -50,7 +50,13 @@ public enum WebClient {
         }
         var error: UnsafeMutablePointer<GError>?
         guard let bytes = soup_session_send_and_read(session, message, nil, &error) else {
-            let text = error.map { String(cString: $0.pointee.message) } ?? "no answer"
+            let timedOut =
+                error.map {
+                    $0.pointee.domain == g_io_error_quark() && $0.pointee.code == G_IO_ERROR_TIMED_OUT.rawValue
+                } ?? false
+            let text =
+                timedOut
+                ? "no answer within \(seconds) s" : error.map { String(cString: $0.pointee.message) } ?? "no answer"
             if let error { g_error_free(error) }
             throw WebClientError(message: text)
         }

@@ -53,12 +53,18 @@ import Testing
 
     @Test func valueErrorsAreExact() {
         #expect(
+            error("stream", "--to", "out.mkv", "--whip-token", "k")
+                == "'--whip-token' is for whip:// and whips:// targets; give one with --to")
+        #expect(
+            error("stream", "--to", "whip://127.0.0.1:1/w", "--whip-token", "a b")
+                == "'--whip-token' must be letters, digits and - . _ ~ + / = only (a Bearer token)")
+        #expect(
             error("shoot", "--size", "abc") == "invalid value 'abc' for '--size': expected WIDTHxHEIGHT, e.g. 1280x720")
         #expect(error("shoot", "--quality", "120") == "'--quality' must be between 1 and 100 (got 120)")
         #expect(error("batch", "in", "-o", "out", "--quality=0") == "'--quality' must be between 1 and 100 (got 0)")
         #expect(
             error("stream", "--to", "ftp://x")
-                == "unsupported target 'ftp://x' for '--to': use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT or hls:DIR"
+                == "unsupported target 'ftp://x' for '--to': use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT, hls:DIR or whip://HOST:PORT/PATH"
         )
         #expect(error("stream", "--to", "/nope/out.mp4") == "'--to' folder '/nope' does not exist")
         #expect(error("shoot", "--var", "job") == "--var expects KEY=VALUE")

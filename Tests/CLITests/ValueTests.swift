@@ -92,12 +92,25 @@ import Testing
         #expect(try StreamTarget(parsing: "rtp://127.0.0.1:5000") == .rtp(host: "127.0.0.1", port: 5000))
         #expect(try StreamTarget(parsing: "rtp://receiver.local:65535") == .rtp(host: "receiver.local", port: 65535))
         #expect(try StreamTarget(parsing: "rtp://[::1]:5004") == .rtp(host: "::1", port: 5004))
-        let choices = "use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT or hls:DIR"
+        let choices =
+            "use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT, hls:DIR or whip://HOST:PORT/PATH"
         #expect(
             message { try StreamTarget(parsing: "ftp://x") } == "unsupported target 'ftp://x' for '--to': \(choices)")
         #expect(
             message { try StreamTarget(parsing: "out.avi") } == "unsupported target 'out.avi' for '--to': \(choices)")
         #expect(message { try StreamTarget(parsing: "/nope/out.mp4") } == "'--to' folder '/nope' does not exist")
+        #expect(
+            try StreamTarget(parsing: "whip://127.0.0.1:8889/live/whip")
+                == .whip(url: "whip://127.0.0.1:8889/live/whip"))
+        #expect(
+            try StreamTarget(parsing: "WHIPS://ingest.example.com/whip")
+                == .whip(url: "WHIPS://ingest.example.com/whip"))
+        for bad in ["whip://", "whip:///path", "whips://host/a b"] {
+            #expect(
+                message { try StreamTarget(parsing: bad) }
+                    == "invalid value '\(bad)' for '--to': expected whip://HOST[:PORT]/PATH or whips://HOST/PATH, "
+                    + "e.g. whip://127.0.0.1:8889/live/whip")
+        }
         for bad in ["rtp://host", "rtp://:5000", "rtp://host:0", "rtp://host:70000", "rtp://host:port", "rtp://a:b:1"] {
             #expect(
                 message { try StreamTarget(parsing: bad) }

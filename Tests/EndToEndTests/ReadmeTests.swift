@@ -51,9 +51,11 @@ import TestSupport
         // --control needs a real camera's controls (the test camera has none); `camera` runs
         // until Ctrl-C on a fixed port or a display (CameraTests run it on free ports and Xvfb).
         if command.contains("--control ") || command.hasPrefix("camstamp camera") { return nil }
-        // Publishing examples name servers elsewhere and fixed ports: LiveTargetTests run each
-        // target against servers they start on 127.0.0.1.
-        if ["rtmp://", "srt://", "hls:", "--serve "].contains(where: command.contains) { return nil }
+        // Publishing examples name servers elsewhere and fixed ports: LiveTargetTests and
+        // WHIPTests run each target against servers they start on 127.0.0.1.
+        if ["rtmp://", "srt://", "hls:", "--serve ", "whip://", "whips://"].contains(where: command.contains) {
+            return nil
+        }
         // A quoted camera name is one word.
         command = command.replacing(#/--source ("[^"]*"|\S+)/#, with: "--source test")
         // A cluster's shared mount (docs/scale.md) is a folder of the test's home.

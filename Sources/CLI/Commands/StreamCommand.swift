@@ -26,8 +26,8 @@ extension Commands {
         static let audio = Single<AudioChoice>(
             "audio", value: "SOURCE",
             help: "auto (the test source's tone, a clip's own sound, or the microphone), none, or a PulseAudio "
-                + "source / ALSA device such as hw:1,0; AAC (Opus in MKV). Default: auto when publishing (RTMP, "
-                + "SRT, HLS, RTSP) and for --source file:, none for a camera into files and RTP alone."
+                + "source / ALSA device such as hw:1,0; AAC (Opus in MKV and WHIP). Default: auto when publishing (RTMP, "
+                + "SRT, HLS, RTSP, WHIP) and for --source file:, none for a camera into files and RTP alone."
         ) { try AudioChoice(parsing: $0, option: $1) }
         static let duration = Single<Double>(
             "duration", value: "SEC",

@@ -126,6 +126,12 @@ public final class SampleTap: @unchecked Sendable {
     }
 }
 
+/// What `SampleFeed.onKeyframeRequest` calls, kept alive by its pad probe.
+private final class KeyframeRequest: Sendable {
+    let handler: @Sendable () -> Void
+    init(_ handler: @escaping @Sendable () -> Void) { self.handler = handler }
+}
+
 /// A flag set on a streaming thread, read on another.
 private final class Flag: Sendable {
     let value = Atomic(false)
@@ -185,6 +191,25 @@ public final class SampleFeed: @unchecked Sendable {
 
     public func endOfStream() {
         gst_app_src_end_of_stream(appsrc)
+    }
+
+    /// Calls `handler` whenever the pipeline downstream asks for a keyframe: a WebRTC
+    /// receiver's PLI or FIR, which the RTP session turns into an upstream force-key-unit event.
+    /// The appsrc cannot make one; the encode upstream of the tap can (`SampleTap.requestKeyframe`).
+    public func onKeyframeRequest(_ handler: @escaping @Sendable () -> Void) {
+        guard let pad = gst_element_get_static_pad(element.pointer, "src") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        let box = Unmanaged.passRetained(KeyframeRequest(handler) as AnyObject).toOpaque()
+        gst_pad_add_probe(
+            pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM,
+            { _, info, context in
+                guard let info, let context, let data = info.pointee.data,
+                    gst_video_event_is_force_key_unit(data.assumingMemoryBound(to: GstEvent.self)) != 0,
+                    let request = Unmanaged<AnyObject>.fromOpaque(context).takeUnretainedValue() as? KeyframeRequest
+                else { return GST_PAD_PROBE_OK }
+                request.handler()
+                return GST_PAD_PROBE_OK
+            }, box, { if let context = $0 { Unmanaged<AnyObject>.fromOpaque(context).release() } })
     }
 
     /// The running time of the appsrc's pipeline now (its clock's time less its base time); nil

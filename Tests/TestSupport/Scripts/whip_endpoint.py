@@ -6,8 +6,9 @@ wrote, the referee of `camstamp stream --to whip://`. It records what each sessi
 usage: whip_endpoint.py PORT FOLDER [--token T] [--refuse STATUS] [--hang] [--drop-after S]
 
 - POST /whip with an SDP offer: 201 Created, the answer, Location /whip/session/N. The
-  session's pictures and sound are recorded to FOLDER/session-N.mkv (re-encoded by aiortc's
-  MediaRecorder: H.264 and Opus in Matroska), until DELETE, the end, or --drop-after.
+  session's pictures and sound are recorded to FOLDER/session-N-video.mkv and
+  session-N-audio.mkv (re-encoded by aiortc's MediaRecorder), until DELETE, the end, or
+  --drop-after.
   The offer and answer are kept as FOLDER/offer-N.sdp and answer-N.sdp.
 - DELETE /whip/session/N: the session is closed and its recording finished.
 - --token T: a POST without "Authorization: Bearer T" gets 401.
@@ -85,19 +86,24 @@ class Endpoint:
         with open(os.path.join(self.args.folder, f"offer-{number}.sdp"), "w") as file:
             file.write(offer)
         pc = RTCPeerConnection()
-        recorder = MediaRecorder(os.path.join(self.args.folder, f"session-{number}.mkv"))
-        self.sessions[number] = (pc, recorder)
+        # A recorder per track: one Matroska file for both lets whichever frame comes first
+        # write the header, and a video stream opened before its first frame has the wrong size.
+        recorders = []
+        self.sessions[number] = (pc, recorders)
 
         @pc.on("track")
         def on_track(track):
             self.event(f"track {number} {track.kind}")
+            recorder = MediaRecorder(os.path.join(self.args.folder, f"session-{number}-{track.kind}.mkv"))
             recorder.addTrack(track)
+            recorders.append(recorder)
 
         @pc.on("connectionstatechange")
         async def on_state():
             self.event(f"state {number} {pc.connectionState}")
             if pc.connectionState == "connected":
-                await recorder.start()
+                for recorder in recorders:
+                    await recorder.start()
 
         await pc.setRemoteDescription(RTCSessionDescription(sdp=offer, type="offer"))
         await pc.setLocalDescription(await pc.createAnswer())
@@ -109,10 +115,11 @@ class Endpoint:
         return pc.localDescription.sdp
 
     async def close_session(self, number, why):
-        pc, recorder = self.sessions.pop(number, (None, None))
+        pc, recorders = self.sessions.pop(number, (None, None))
         if pc is None:
             return
-        await recorder.stop()
+        for recorder in recorders:
+            await recorder.stop()
         await pc.close()
         self.event(f"{why} {number}")
 
