@@ -36,6 +36,7 @@ async function api(method, path, body) {
 // Chromium can leave the multipart preview blank without an error event (seen when the camera
 // moves a client that fell behind to its newest frame): reopen the stream then too.
 function checkPreview() {
+  if (webRTCPreview.active) return;
   const preview = $("preview");
   if (preview.complete && !preview.naturalWidth) preview.src = "stream.mjpg?" + Date.now();
 }
@@ -256,11 +257,11 @@ async function deleteViewed() {
 // The marks over the preview, where the photo puts them: each can be dragged; its new place is
 // kept in the user's copy of its preset.
 function photoRect() {
-  const img = $("preview");
-  if (!img.naturalWidth || !marksLayout) return null;
-  const box = img.getBoundingClientRect();
-  const scale = Math.min(box.width / img.naturalWidth, box.height / img.naturalHeight);
-  const shown = { width: img.naturalWidth * scale, height: img.naturalHeight * scale };
+  const picture = webRTCPreview.shown();
+  if (!picture.width || !marksLayout) return null;
+  const box = picture.box.getBoundingClientRect();
+  const scale = Math.min(box.width / picture.width, box.height / picture.height);
+  const shown = { width: picture.width * scale, height: picture.height * scale };
   shown.left = box.left + (box.width - shown.width) / 2;
   shown.top = box.top + (box.height - shown.height) / 2;
   // The photo (the frame, or its centre square) inside what the preview shows.
@@ -495,7 +496,11 @@ document.addEventListener("keydown", (event) => {
   if (action) { event.preventDefault(); action(); }
 });
 // A stalled stream (the camera restarted, the network dropped) is reopened.
-$("preview").addEventListener("error", () => setTimeout(() => { $("preview").src = "stream.mjpg?" + Date.now(); }, 1000));
+$("preview").addEventListener("error", () => setTimeout(() => {
+  if (!webRTCPreview.active) $("preview").src = "stream.mjpg?" + Date.now();
+}, 1000));
+$("live").addEventListener("resize", placeMarks);
+webRTCPreview.start();
 $("preview").addEventListener("load", placeMarks, { once: true });
 window.addEventListener("resize", placeMarks);
 refresh().then(loadPresets);

@@ -24,6 +24,8 @@ struct CameraAPI: Sendable {
     var outputFolder: URL? = nil
     /// The page's video (`POST /api/record`); nil: this camera cannot record.
     var recorder: CameraRecorder? = nil
+    /// The WebRTC preview's viewers (`POST /api/webrtc`); nil: there is none.
+    var viewers: WebRTCViewers? = nil
     /// `/verify`: the verify page, as `verify --serve` serves it; a stripped copy of a photo this
     /// camera signed is found by its invisible mark among the photos in its folder.
     var verifier: VerifyJob.Checker? = nil
@@ -54,6 +56,7 @@ struct CameraAPI: Sendable {
             }
         }
         if handleRecording(request, reply, headers: extraHeaders) { return }
+        if handleWebRTC(request, reply, headers: extraHeaders) { return }
         if let verifier,
             VerifyJob.answerPage(request, reply, checker: verifier, web: resources?.web, headers: extraHeaders)
         {

@@ -80,14 +80,19 @@ public struct CameraJob {
         let decor = PreviewDecor()
         let ring = FrameRing()
         let webPreview = try options.web.map { _ throws(CamStampError) in try makeWebPreview(decor: decor, ring: ring) }
+        let webRTC = try options.web.map { _ throws(CamStampError) in try makeWebRTCPreview(decor: decor, ring: ring) }
         let windowPreview = try windowSink.map { sink throws(CamStampError) in
             try makeWindowPreview(sink: sink, decor: decor)
         }
-        let previews = [webPreview?.output, windowPreview].compactMap { $0 }
+        let previews = [webPreview?.output, webRTC?.output, windowPreview].compactMap { $0 }
         for preview in previews {
             do { try preview.start() } catch { throw .failure("preview: \(error)") }
         }
-        defer { for preview in previews { preview.abort() } }
+        webRTC?.viewers.start()
+        defer {
+            webRTC?.viewers.stop()
+            for preview in previews { preview.abort() }
+        }
         try camera.start()
 
         let writer = StillWriter(
@@ -99,7 +104,8 @@ public struct CameraJob {
         if let web = options.web, let webPreview {
             do {
                 server = try startServer(
-                    web, token: token, session: session, stream: webPreview.fanOut, recorder: recorder, report: report)
+                    web, token: token, session: session, stream: webPreview.fanOut, viewers: webRTC?.viewers,
+                    recorder: recorder, report: report)
             } catch {
                 camera.stop()
                 throw error
@@ -113,7 +119,7 @@ public struct CameraJob {
             job: self, camera: camera,
             marker: FrameMarker(preset: preset, variables: variables, location: session.location),
             session: session, writer: writer, decor: decor, previews: previews,
-            windowPreview: windowPreview, report: report, ring: ring, recorder: recorder)
+            windowPreview: windowPreview, webRTC: webRTC, report: report, ring: ring, recorder: recorder)
         defer {
             session.stop()
             recorder.finishAll()
@@ -140,7 +146,7 @@ public struct CameraJob {
     /// The page and its API on `web`; its address (and token) is reported even under -q: without
     /// it the viewfinder cannot be reached.
     private func startServer(
-        _ web: WebAddress, token: String?, session: CameraSession, stream: MJPEGFanOut,
+        _ web: WebAddress, token: String?, session: CameraSession, stream: MJPEGFanOut, viewers: WebRTCViewers?,
         recorder: CameraRecorder, report: JobOutput
     ) throws(CamStampError) -> WebServer {
         let resources = resources
@@ -156,6 +162,7 @@ public struct CameraJob {
             givenPresets: Set(options.presets.filter(PresetLibrary.isPath)), givenSource: options.source,
             outputFolder: options.output)
         api.recorder = recorder
+        api.viewers = viewers
         api.verifier = try? VerifyJob.Checker(
             VerifyOptions(files: [], manifests: [options.output ?? URL(fileURLWithPath: ".")]))
         let handler = api
@@ -243,6 +250,28 @@ public struct CameraJob {
             throw .failure("preview: \(error)")
         }
     }
+
+    /// The WebRTC preview: the same frames, scaled and with the grid, encoded once for every
+    /// viewer; a picture sent to a connected viewer is on screen from then (as an MJPEG part).
+    private func makeWebRTCPreview(
+        decor: PreviewDecor, ring: FrameRing
+    ) throws(CamStampError) -> (output: FrameOutput, viewers: WebRTCViewers) {
+        let template = try Templates.load(nil, builtIn: "preview-webrtc", resources: resources)
+        do {
+            let pipeline = try Pipeline(template.render(["bitrate": .integer(Self.webRTCBitrate)]))
+            let output = try FrameOutput(pipeline: pipeline, maxBuffers: 2, block: false)
+            try pipeline.element(named: "overlay").onEachFrame { decor.draw(on: $0) }
+            let viewers = try WebRTCViewers(pipeline: pipeline, tap: "out") { pts in
+                if let entry = ring.entry(pts: pts) { ring.markShown(number: entry.number, at: .now) }
+            }
+            return (output, viewers)
+        } catch {
+            throw .failure("preview: \(error)")
+        }
+    }
+
+    /// The WebRTC preview's bitrate, kbit/s: a sharp 720p preview on a phone's Wi-Fi.
+    static let webRTCBitrate = 2500
 
     /// Each part of the page's stream says which frame it is and when that frame was captured
     /// (`X-Frame`, `X-Timestamp` in seconds since 1970), and the ring notes that it is on screen

@@ -18,6 +18,8 @@ final class CameraLoop {
     private let decor: PreviewDecor
     private let previews: [FrameOutput]
     private let windowPreview: FrameOutput?
+    /// The WebRTC preview, pushed to only while someone watches (its encode costs otherwise).
+    private let webRTC: (output: FrameOutput, viewers: WebRTCViewers)?
     private let windowKeys: WindowKeys?
     private let report: JobOutput
     private var seenVersion: Int
@@ -32,9 +34,11 @@ final class CameraLoop {
 
     init(
         job: CameraJob, camera: Capture, marker: FrameMarker, session: CameraSession, writer: StillWriter,
-        decor: PreviewDecor, previews: [FrameOutput], windowPreview: FrameOutput?, report: JobOutput,
+        decor: PreviewDecor, previews: [FrameOutput], windowPreview: FrameOutput?,
+        webRTC: (output: FrameOutput, viewers: WebRTCViewers)?, report: JobOutput,
         ring: FrameRing, recorder: CameraRecorder?
     ) {
+        self.webRTC = webRTC
         self.ring = ring
         self.recorder = recorder
         self.job = job
@@ -161,7 +165,7 @@ final class CameraLoop {
             geotag: context.location)
         takeShots()
         resizePreviews(camera: frame, view: view)
-        for output in previews {
+        for output in previews where output !== webRTC?.output || webRTC?.viewers.isWatched == true {
             do { try output.push(view) } catch {
                 // Closing the window is the user's way to quit, not a failure.
                 if output === windowPreview, error.isWindowClosed {

@@ -24,14 +24,10 @@ final class WHIPLink: RelayLink {
     private var connected = false
     private let keyframes: KeyframeLimit
     private var broken: String?
-    /// The last acknowledgement seen, when it changed, and when it was asked for.
-    private var lastAcknowledged: (value: UInt64?, at: ContinuousClock.Instant, checked: ContinuousClock.Instant)?
+    private var receiver = ReceiverWatch()
 
     /// How long the endpoint may take to answer a request, and ICE to gather.
     static let requestTimeout: Duration = .seconds(5)
-    /// A receiver reports what it got about once a second (RTCP): none for this long and the
-    /// connection is taken as gone (a WebRTC sender is told nothing else when the far end goes).
-    static let silenceTimeout: Duration = .seconds(5)
 
     /// A link to `target` (`whip://` or `whips://`), sending sound when `withSound`, with `token`
     /// as a Bearer token. The pipeline starts; the offer is made once the first keyframe is in.
@@ -104,7 +100,8 @@ final class WHIPLink: RelayLink {
         case .closed: return "the endpoint closed the WebRTC connection"
         default: break
         }
-        return receiverWentSilent ? "the endpoint stopped receiving (no report for 5 s)" : nil
+        guard negotiated, peer.state == .connected else { return nil }
+        return receiver.wentSilent(peer) ? "the endpoint stopped receiving (no report for 5 s)" : nil
     }
 
     var carriesTheStream: Bool { negotiated && broken == nil && peer.state == .connected }
@@ -151,41 +148,6 @@ final class WHIPLink: RelayLink {
         do { try peer.accept(answer: sdp) } catch { throw WHIPError("\(error)") }
     }
 
-    /// Whether the far end's receiver reports (RTCP) stopped: what they acknowledge has not
-    /// grown for `silenceTimeout` while the connection was up (asked at most once a second).
-    private var receiverWentSilent: Bool {
-        guard negotiated, peer.state == .connected else { return false }
-        let now = ContinuousClock.now
-        if let last = lastAcknowledged, now - last.checked < .seconds(1) {
-            return now - last.at >= Self.silenceTimeout
-        }
-        let acknowledged = peer.acknowledged()
-        if let last = lastAcknowledged, acknowledged == last.value {
-            lastAcknowledged?.checked = now
-            return now - last.at >= Self.silenceTimeout
-        }
-        lastAcknowledged = (acknowledged, now, now)
-        return false
-    }
-}
-
-/// Keyframe requests passed on at most once a second (a receiver repeats its PLI until it has one).
-private final class KeyframeLimit: @unchecked Sendable {
-    private let send: @Sendable () -> Void
-    private let lock = NSLock()
-    private var last: ContinuousClock.Instant?
-
-    init(_ send: @escaping @Sendable () -> Void) { self.send = send }
-
-    func request() {
-        let now = ContinuousClock.now
-        let due = lock.withLock {
-            guard last.map({ now - $0 >= .seconds(1) }) ?? true else { return false }
-            last = now
-            return true
-        }
-        if due { send() }
-    }
 }
 
 /// Why a WHIP session could not be made, worded for the user.

@@ -300,3 +300,45 @@ public final class WebRTCPeer: @unchecked Sendable {
         return g_value_get_enum(&value)
     }
 }
+
+/// Whether a connected peer's receiver has gone: its reports (RTCP, about one a second) have
+/// acknowledged nothing new for `timeout`. WebRTC tells a sender nothing else when the far end
+/// goes away without a word. Asks webrtcbin at most once a second.
+public struct ReceiverWatch: Sendable {
+    public static let timeout: Duration = .seconds(5)
+    private var last: (value: UInt64?, changed: ContinuousClock.Instant, asked: ContinuousClock.Instant)?
+
+    public init() {}
+
+    /// Whether `peer`'s receiver has been silent for `timeout` (call while it is connected).
+    public mutating func wentSilent(_ peer: WebRTCPeer) -> Bool {
+        let now = ContinuousClock.now
+        if let last, now - last.asked < .seconds(1) { return now - last.changed >= Self.timeout }
+        let acknowledged = peer.acknowledged()
+        if let last, acknowledged == last.value {
+            self.last?.asked = now
+            return now - last.changed >= Self.timeout
+        }
+        last = (acknowledged, now, now)
+        return false
+    }
+}
+
+/// Keyframe requests passed on at most once a second (a receiver repeats its PLI until it has one).
+public final class KeyframeLimit: @unchecked Sendable {
+    private let send: @Sendable () -> Void
+    private let lock = NSLock()
+    private var last: ContinuousClock.Instant?
+
+    public init(_ send: @escaping @Sendable () -> Void) { self.send = send }
+
+    public func request() {
+        let now = ContinuousClock.now
+        let due = lock.withLock {
+            guard last.map({ now - $0 >= .seconds(1) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        if due { send() }
+    }
+}
