@@ -88,5 +88,16 @@ const webRTCPreview = (() => {
       return { box: img, width: img.naturalWidth, height: img.naturalHeight };
     },
     get active() { return active; },
+    // The received video's counts (for the tests and the bench): frames decoded, bytes.
+    async stats() {
+      if (!connection) return null;
+      let found = null;
+      (await connection.getStats()).forEach((report) => {
+        if (report.type === "inbound-rtp" && report.kind === "video") {
+          found = { framesDecoded: report.framesDecoded, bytesReceived: report.bytesReceived };
+        }
+      });
+      return found;
+    },
   };
 })();

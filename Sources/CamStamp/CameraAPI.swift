@@ -181,6 +181,8 @@ struct CameraAPI: Sendable {
         var controlsReason: String?
         var shots: [ShotJSON]
         var viewers: Int
+        /// Viewers of the WebRTC preview (`viewers` counts the MJPEG one's).
+        var webrtcViewers: Int
         var error: String?
         var rotate: Int
         var recording: RecordingJSON
@@ -213,7 +215,8 @@ struct CameraAPI: Sendable {
             grid: settings.grid, square: settings.square, mirror: settings.mirror, timer: settings.timer,
             burst: ["count": Double(settings.burstCount), "interval": settings.burstInterval],
             controls: camera.controls, controlsReason: camera.reason,
-            shots: session.shots.map(ShotJSON.init), viewers: stream.clientCount, error: session.lastError,
+            shots: session.shots.map(ShotJSON.init), viewers: stream.clientCount,
+            webrtcViewers: viewers?.count ?? 0, error: session.lastError,
             rotate: settings.rotate, recording: recordingJSON)
         return Self.encode(state)
     }

@@ -56,7 +56,8 @@ try:
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(30)
-    driver.get(url)
+    # The MJPEG preview, read back through a canvas (webrtc_test.py tests the WebRTC one).
+    driver.get(url + ("&" if "?" in url else "?") + "preview=mjpeg")
     wait = WebDriverWait(driver, 20)
 
     # Frames arrive: the preview has a size, and what a canvas reads from it changes (the test

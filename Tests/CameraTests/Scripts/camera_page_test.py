@@ -101,7 +101,8 @@ try:
         driver.save_screenshot(os.path.join(folder, "page-%d-%s.png" % (width, name)))
 
     for width, height in [(390, 844), (1280, 800)]:
-        chromium.open_at(driver, wait, url, width, height)
+        # The MJPEG preview (webrtc_test.py drives the WebRTC one): the photos' pixels are compared.
+        chromium.open_at(driver, wait, url + ("&" if "?" in url else "?") + "preview=mjpeg", width, height)
         wait.until(lambda d: d.execute_script("return document.getElementById('preview').naturalWidth") > 0)
 
         # The shutter stays in reach however many photos there are.
