@@ -110,7 +110,7 @@ case " $only " in *" batch "*)
 esac
 
 case " $only " in *" stream "*)
-    say "3/3 stream CPU per frame: 1080p30 for ${STREAM_SECONDS}s, $rounds rounds"
+    say "3/3 stream CPU per frame and peak memory: 1080p30 for ${STREAM_SECONDS}s, $rounds rounds"
     mkdir -p "$out/stream"
     measure --label stream --out "$out/stream.json" --rounds "$rounds" --warmup 0 \
         --prep "rm -f \"$out/stream/\$BENCH_NAME.mp4\"" \
