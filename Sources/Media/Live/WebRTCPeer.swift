@@ -244,13 +244,32 @@ public final class WebRTCPeer: @unchecked Sendable {
         _ text: String, type: GstWebRTCSDPType
     ) throws(MediaError) -> UnsafeMutablePointer<GstWebRTCSessionDescription> {
         var message: UnsafeMutablePointer<GstSDPMessage>?
-        guard gst_sdp_message_new_from_text(text, &message) == GST_SDP_OK, let message,
+        guard gst_sdp_message_new_from_text(withoutHostnameCandidates(text), &message) == GST_SDP_OK, let message,
             gst_sdp_message_medias_len(message) > 0
         else {
             if let message { gst_sdp_message_free(message) }
             throw .stateChange(element: "webrtcbin", message: "the session description is not SDP", debug: nil)
         }
         return gst_webrtc_session_description_new(type, message)
+    }
+
+    /// `text` without the candidates whose address is a name (`….local`: browsers hide their
+    /// host addresses behind mDNS names unless the page may use the camera). webrtcbin 1.22
+    /// looks such a name up and, while the lookup is pending, keeps the connection alive after
+    /// its pipeline stops (two threads and their memory per viewer, for good). Nothing is lost
+    /// by dropping them: the far end's connectivity checks reach camstamp's own candidates, and
+    /// ICE pairs with the address they come from (a peer-reflexive candidate).
+    static func withoutHostnameCandidates(_ text: String) -> String {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        return lines.filter { line in
+            guard line.hasPrefix("a=candidate:") else { return true }
+            let fields = line.split(separator: " ")
+            guard fields.count > 4 else { return true }
+            let address = fields[4]
+            let ipv4 = address.allSatisfy { $0.isNumber || $0 == "." }
+            let ipv6 = address.contains(":") && address.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+            return ipv4 || ipv6
+        }.joined(separator: "\r\n")
     }
 
     /// A promise handed to `emit`, waited for up to `stepTimeout`; the reply is the caller's to unref.

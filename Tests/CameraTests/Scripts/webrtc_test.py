@@ -130,7 +130,7 @@ try:
     driver.get("about:blank")
     time.sleep(2)
     chromium.open_at(driver, wait, url + ("&" if "?" in url else "?") + "preview=mjpeg", 800, 600)
-    for _ in range(5):
+    for _ in range(10):  # the heap's high-water mark settles
         driver.execute_async_script(JOIN_AND_LEAVE)
     time.sleep(2)
     before = proc_status(camera.pid)
