@@ -16,8 +16,10 @@
 #   PREVIEW_SECONDS, PREVIEW_ROUNDS   the camera preview part [10, 3]
 #   BENCH_HEIC_PHOTOS          12 MP HEIC photos for part 6, made from the first JPEGs [8]
 #   VIEWFINDER_SECONDS, VIEWFINDER_SHOTS   the viewfinder part: latency, press to file [8, 20]
-#   BENCH_ONLY                 "blend batch stream resize coefficients heic preview viewfinder rtsp clip
-#                              invisible shards" or a subset
+#   PREVIEW_LATENCY_SECONDS, PREVIEW_LATENCY_SIZES   the page's preview, WebRTC and MJPEG, in Chromium
+#                              [8, "640x480 1280x720"]
+#   BENCH_ONLY                 "blend batch stream resize coefficients heic preview viewfinder
+#                              preview-latency rtsp clip invisible shards" or a subset
 #   SHARD_NAMES                names in part 10's listing tree (bench/shards.sh) [100000]
 #   RTSP_WINDOW, RTSP_ROUNDS   the RTSP viewers part (bench/rtsp-viewers.sh) [10, 2]
 set -euo pipefail
@@ -35,7 +37,7 @@ rounds=${BENCH_ROUNDS:-3}
 blend_rounds=${BENCH_BLEND_ROUNDS:-7}
 blend_frames=${BENCH_BLEND_FRAMES:-1500}
 export STREAM_SECONDS=${STREAM_SECONDS:-10}
-only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview viewfinder rtsp clip invisible shards}
+only=${BENCH_ONLY:-blend batch stream resize coefficients heic preview viewfinder preview-latency rtsp clip invisible shards}
 heic_n=${BENCH_HEIC_PHOTOS:-8}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
@@ -255,6 +257,16 @@ case " $only " in *" viewfinder "*)
     say "7b viewfinder latency (1 and 4 viewers), press to file and the shot's frame: 640x480@30"
     python3 "$here/lib/viewfinder.py" "$out/viewfinder.json" >"$out/viewfinder.md"
 esac
+rm -f "$out/preview-latency.md" "$out"/preview-latency-*.png
+case " $only " in *" preview-latency "*)
+    say "7c the page's preview, glass to page and bits: WebRTC and MJPEG in Chromium, 640x480 and 1280x720 at 30 fps"
+    # Debian's Chromium, its driver and Selenium (make deps), as the page tests use them.
+    for tool in /usr/bin/chromium /usr/bin/chromedriver; do
+        [ -x "$tool" ] || { say "missing $tool (make deps)"; exit 2; }
+    done
+    /usr/bin/python3 -c 'import selenium' 2>/dev/null || { say "missing python3-selenium (make deps)"; exit 2; }
+    /usr/bin/python3 "$here/lib/preview_latency.py" "$out/preview-latency.json" >"$out/preview-latency.md"
+esac
 
 : >"$out/results.md"
 case " $only " in *" blend "*|*" batch "*|*" stream "*|*" resize "*|*" coefficients "*|*" heic "*|*" clip "*)
@@ -263,6 +275,7 @@ case " $only " in *" blend "*|*" batch "*|*" stream "*|*" resize "*|*" coefficie
 esac
 [ -s "$out/preview.md" ] && { echo; cat "$out/preview.md"; } >>"$out/results.md"
 [ -s "$out/viewfinder.md" ] && { echo; cat "$out/viewfinder.md"; } >>"$out/results.md"
+[ -s "$out/preview-latency.md" ] && { echo; cat "$out/preview-latency.md"; } >>"$out/results.md"
 [ -f "$out/rtsp.md" ] && { echo; cat "$out/rtsp.md"; } >>"$out/results.md"
 [ -f "$out/invisible.md" ] && { echo; cat "$out/invisible.md"; } >>"$out/results.md"
 [ -f "$out/shards.md" ] && { echo; cat "$out/shards.md"; } >>"$out/results.md"

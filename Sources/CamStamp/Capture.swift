@@ -42,6 +42,8 @@ struct Capture {
                 pipeline: Pipeline(plan.description), live: true, exclusiveFrames: exclusiveFrames)
             // A clip played as the camera keeps its colours: GStreamer alone makes a phone's full range limited.
             if case .file(let clip) = source { frames.pipeline.keepColours(ofClip: clip) }
+            // The benches' clock in the test camera's frames (CAMSTAMP_TEST_CLOCK=1, bench/README.md).
+            if source == .test { try frames.pipeline.stampTestClockIfAsked() }
             if let extraControls {
                 try frames.pipeline.element(named: "camera").set("extra-controls", structure: extraControls)
             }
