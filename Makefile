@@ -24,7 +24,7 @@ DEBS = pkg-config \
        libgstrtspserver-1.0-dev gstreamer1.0-rtsp \
        libgstreamer-plugins-bad1.0-dev gstreamer1.0-nice nginx libnginx-mod-rtmp srt-tools ffmpeg \
        pulseaudio pulseaudio-utils gstreamer1.0-alsa strace libx264-dev zlib1g-dev file python3-venv \
-       openssl libssl-dev unzip python3-pip libqrencode-dev zbar-tools
+       openssl libssl-dev unzip python3-pip libqrencode-dev zbar-tools kmod
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -78,16 +78,26 @@ struct StreamOutput {
             recordings: recordings)
     }
 
-    /// The encode head, filled in: the frames from `pace`, the queue `mark`, the encoder.
+    /// The encode head, filled in: the frames from `pace`, the queue `mark`, the encoder; with
+    /// the tee `raw` for V4L2 devices. Without the encoder when every target is a V4L2 device
+    /// (`stream-raw.pipeline`).
     private static func encodeHead(
         options: StreamOptions,
         resources: Resources?
     ) throws(CamStampError) -> LaunchFragment {
         let fps = options.fps ?? 30
-        let template = try Templates.load(nil, builtIn: "stream-encode", resources: resources)
+        let raw = options.targets.contains { if case .v4l2 = $0 { true } else { false } }
+        let name = options.encodes ? "stream-encode" : "stream-raw"
+        let template = try Templates.load(nil, builtIn: name, resources: resources)
+        if raw && options.encodes && !template.text.contains("{raw}") {
+            throw .failure(
+                "\(template.origin): has no {raw} (the tee that feeds --to v4l2:); add it after the encoder's I420 caps"
+            )
+        }
         let values: [String: PipelineTemplate.Value] = [
             "bitrate": .integer(options.bitrate),
             "keyint": .integer(max(fps, 1)),
+            "raw": .fragment(raw ? .rawTee : .empty),
         ]
         do { return try template.fragment(values) } catch {
             throw .failure("\(options.targetDescription): \(error)")
@@ -111,7 +121,7 @@ struct StreamOutput {
         let name: String
         var branch = Branch(target: options.target, index: 0)
         switch options.target {
-        case .rtmp, .srt, .hls, .serve, .whip:
+        case .rtmp, .srt, .hls, .serve, .whip, .v4l2:
             throw .failure("\(options.targetDescription): needs the composed output")
         case .file(let url, let container):
             name = "stream-\(container.rawValue)"
@@ -177,13 +187,16 @@ extension StreamOutput {
         // with a WHIP target the one encode is that, for every target.
         let webRTC = options.targets.contains { if case .whip = $0 { true } else { false } }
         let head = PipelineTemplate(
-            "{encode} ! \(webRTC ? "video/x-h264,profile=constrained-baseline ! " : "")h264parse config-interval=-1 ! "
-                + "video/x-h264,stream-format=byte-stream,alignment=au ! tee name=\(videoTee)")
+            options.encodes
+                ? "{encode} ! \(webRTC ? "video/x-h264,profile=constrained-baseline ! " : "")h264parse config-interval=-1 ! "
+                    + "video/x-h264,stream-format=byte-stream,alignment=au ! tee name=\(videoTee)"
+                : "{encode}")
         var launch: String
         do { launch = try head.render(["encode": .fragment(encode)]) } catch {
             throw .failure("\(options.targetDescription): \(error)")
         }
-        if let audio {
+        // Sound only for targets that take it (a V4L2 device takes pictures alone).
+        if let audio, codecs.aac || codecs.opus {
             // One sound capture, encoded once per codec the containers need (each converts for
             // itself: AAC takes planar floats, Opus interleaved integers).
             launch +=
@@ -197,7 +210,8 @@ extension StreamOutput {
             }
         }
         launch += " " + launches.joined(separator: " ")
-        return StreamOutput(launch: launch, branches: branches, serve: serve, hasSound: audio != nil)
+        return StreamOutput(
+            launch: launch, branches: branches, serve: serve, hasSound: audio != nil && (codecs.aac || codecs.opus))
     }
 
     /// `target`'s branch of the composed output, fed from the tees `video.` (and `aac.` or
@@ -255,6 +269,16 @@ extension StreamOutput {
                 launch.append("opus. ! \(leakyQueue) ! appsink name=relay\(index)a")
                 branch.soundTap = "relay\(index)a"
             }
+        case .v4l2(let device):
+            do { try VideoLoopback.check(device) } catch { throw .failure("--to v4l2:\(device): \(error)") }
+            // The marked pictures as they are (I420, the stream's size and rate): a call app
+            // takes them. A device that falls behind drops pictures, never holds the others up.
+            launch.append(
+                "raw. ! queue name=\(input) leaky=downstream max-size-buffers=2 max-size-bytes=0 max-size-time=0 ! "
+                    + "v4l2sink name=v4l2\(index) device=\(PipelineTemplate.quote(device)) sync=false async=false")
+            branch.parts = [input, "v4l2\(index)"]
+            branch.heads = [input]
+            branch.sink = "v4l2\(index)"
         case .serve:
             launch.append("video. ! \(leakyQueue) ! appsink name=\(rtspVideoTap)")
             if sound {

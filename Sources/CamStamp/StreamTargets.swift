@@ -54,7 +54,17 @@ extension StreamOptions {
 
     /// Whether some target publishes to other people (where sound is expected by default).
     var publishes: Bool {
-        targets.contains { if case .file = $0 { false } else if case .rtp = $0 { false } else { true } }
+        targets.contains {
+            switch $0 {
+            case .file, .rtp, .v4l2: false
+            default: true
+            }
+        }
+    }
+
+    /// Whether some target takes the encoded pictures (every one but a V4L2 device).
+    var encodes: Bool {
+        targets.contains { if case .v4l2 = $0 { false } else { true } }
     }
 }
 
@@ -72,6 +82,7 @@ extension StreamTarget {
         case .hls(let folder): "hls:\(folder.path)"
         case .serve(let serve): serve.description
         case .whip(let url): url
+        case .v4l2(let device): "v4l2:\(device)"
         }
     }
 }

@@ -64,7 +64,7 @@ import Testing
         #expect(error("batch", "in", "-o", "out", "--quality=0") == "'--quality' must be between 1 and 100 (got 0)")
         #expect(
             error("stream", "--to", "ftp://x")
-                == "unsupported target 'ftp://x' for '--to': use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT, hls:DIR or whip://HOST:PORT/PATH"
+                == "unsupported target 'ftp://x' for '--to': use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT, hls:DIR, whip://HOST:PORT/PATH or v4l2:/dev/videoN"
         )
         #expect(error("stream", "--to", "/nope/out.mp4") == "'--to' folder '/nope' does not exist")
         #expect(error("shoot", "--var", "job") == "--var expects KEY=VALUE")

@@ -93,7 +93,7 @@ import Testing
         #expect(try StreamTarget(parsing: "rtp://receiver.local:65535") == .rtp(host: "receiver.local", port: 65535))
         #expect(try StreamTarget(parsing: "rtp://[::1]:5004") == .rtp(host: "::1", port: 5004))
         let choices =
-            "use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT, hls:DIR or whip://HOST:PORT/PATH"
+            "use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT, hls:DIR, whip://HOST:PORT/PATH or v4l2:/dev/videoN"
         #expect(
             message { try StreamTarget(parsing: "ftp://x") } == "unsupported target 'ftp://x' for '--to': \(choices)")
         #expect(
@@ -105,6 +105,13 @@ import Testing
         #expect(
             try StreamTarget(parsing: "WHIPS://ingest.example.com/whip")
                 == .whip(url: "WHIPS://ingest.example.com/whip"))
+        #expect(try StreamTarget(parsing: "v4l2:/dev/video10") == .v4l2(device: "/dev/video10"))
+        for bad in ["v4l2:", "v4l2:video10", "V4L2:dev/video1"] {
+            #expect(
+                message { try StreamTarget(parsing: bad) }
+                    == "invalid value '\(bad)' for '--to': expected v4l2:/dev/videoN, a v4l2loopback device, "
+                    + "e.g. v4l2:/dev/video10")
+        }
         for bad in ["whip://", "whip:///path", "whips://host/a b"] {
             #expect(
                 message { try StreamTarget(parsing: bad) }

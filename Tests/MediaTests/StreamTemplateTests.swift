@@ -9,7 +9,9 @@ import Testing
 @Suite struct StreamTemplateTests {
     @Test(arguments: ["stream-mkv", "stream-mp4", "stream-rtp"])
     func eachOneTargetTemplateStartsWithTheEncodeHead(name: String) throws {
-        let encode = try shippedTemplate("stream-encode").fragment(["bitrate": .integer(2500), "keyint": .integer(25)])
+        let encode = try shippedTemplate("stream-encode").fragment([
+            "bitrate": .integer(2500), "keyint": .integer(25), "raw": .fragment(.empty),
+        ])
         let text = try shippedTemplate(name).render([
             "encode": .fragment(encode), "bitrate": .integer(2500), "keyint": .integer(25),
             "location": .quoted("/nonexistent/out"), "host": .quoted("127.0.0.1"), "port": .integer(5004),

@@ -29,6 +29,7 @@ import Testing
     @Test func theOffersH264FormatIsFound() throws {
         let format = try #require(WebRTCViewers.h264Format(in: Self.offer))
         #expect(format.payload == 102 && format.profileLevel == "42e01f")
-        #expect(WebRTCViewers.h264Format(in: Self.offer.replacingOccurrences(of: "packetization-mode=1", with: "")) == nil)
+        #expect(
+            WebRTCViewers.h264Format(in: Self.offer.replacingOccurrences(of: "packetization-mode=1", with: "")) == nil)
     }
 }

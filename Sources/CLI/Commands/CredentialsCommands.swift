@@ -52,6 +52,7 @@ extension Commands {
             case .hls: "an HLS stream's live segments"
             case .serve: "the RTSP server's live stream"
             case .whip: "a WHIP (WebRTC) stream"
+            case .v4l2: "a V4L2 device's pictures"
             }
         }
 

@@ -13,7 +13,8 @@ extension Commands {
             help: "out.mp4, out.mkv, or rtp://HOST:PORT (H.264 over RTP/UDP; the SDP a receiver "
                 + "needs is printed on stdout); rtmp://HOST/APP/KEY (FLV, H.264 + AAC), srt://HOST:PORT "
                 + "(MPEG-TS, caller) or srt://:PORT?mode=listener, hls:DIR (2 s segments and index.m3u8), "
-                + "whip://HOST:PORT/PATH or whips://… (WebRTC to a WHIP endpoint, H.264 + Opus). "
+                + "whip://HOST:PORT/PATH or whips://… (WebRTC to a WHIP endpoint, H.264 + Opus), "
+                + "v4l2:/dev/videoN (a v4l2loopback device: the marked pictures as a webcam for calls). "
                 + "Repeatable: every target gets the same encode; a network target that drops is "
                 + "retried while the others go on. Required unless --serve is given."
         ) { try StreamTarget(parsing: $0, option: $1) }

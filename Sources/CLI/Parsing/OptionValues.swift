@@ -64,7 +64,7 @@ extension StreamTarget {
     /// folder must already exist.
     package init(parsing text: String, option: String = "--to") throws {
         let unsupported = OptionValueError(
-            "unsupported target '\(text)' for '\(option)': use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT, hls:DIR or whip://HOST:PORT/PATH"
+            "unsupported target '\(text)' for '\(option)': use a .mp4 or .mkv file, rtp://HOST:PORT, rtmp://HOST/APP/KEY, srt://HOST:PORT, hls:DIR, whip://HOST:PORT/PATH or v4l2:/dev/videoN"
         )
         if let network = try Self.networkTarget(text, option: option) {
             self = network
@@ -139,6 +139,14 @@ extension StreamTarget {
                     expected: "whip://HOST[:PORT]/PATH or whips://HOST/PATH, e.g. whip://127.0.0.1:8889/live/whip")
             }
             return .whip(url: text)
+        }
+        if lower.hasPrefix("v4l2:") {
+            let path = String(text.dropFirst("v4l2:".count))
+            guard path.hasPrefix("/"), !path.contains(where: { $0 == "\"" || $0.isNewline }) else {
+                throw OptionValueError.invalid(
+                    text, for: option, expected: "v4l2:/dev/videoN, a v4l2loopback device, e.g. v4l2:/dev/video10")
+            }
+            return .v4l2(device: path)
         }
         if lower.hasPrefix("hls:") {
             let path = String(text.dropFirst("hls:".count))

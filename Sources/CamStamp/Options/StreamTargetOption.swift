@@ -19,6 +19,9 @@ public enum StreamTarget: Sendable, Equatable {
     /// WebRTC to a WHIP endpoint (RFC 9725): `whip://host[:port]/path` over HTTP, `whips://` over
     /// HTTPS, kept as written.
     case whip(url: String)
+    /// A V4L2 output device (`v4l2:/dev/videoN`, a v4l2loopback device): the marked pictures,
+    /// raw, for video-call apps to open as a camera.
+    case v4l2(device: String)
 
 }
 

@@ -98,6 +98,13 @@ public struct LaunchFragment: Sendable, Equatable {
     let text: String
     init(_ text: String) { self.text = text }
 
+    /// Nothing: a placeholder left out.
+    public static let empty = LaunchFragment("")
+
+    /// `! tee name=raw`: the marked pictures, raw, for the targets that take them so (the
+    /// `{raw}` of stream-encode.pipeline).
+    public static let rawTee = LaunchFragment("! tee name=raw")
+
     /// `factory name=value ...` with each value quoted.
     init(element factory: String, _ properties: KeyValuePairs<String, String> = [:]) {
         text = ([factory] + properties.map { "\($0.key)=\(PipelineTemplate.quote($0.value))" }).joined(separator: " ")
